@@ -1,0 +1,114 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// The six services, by executable name and module name. Each lives in `Services/<executable>`.
+let services: [(executable: String, module: String)] = [
+    ("weather-fetcher", "WeatherFetcher"),
+    ("warning-detector", "WarningDetector"),
+    ("places-importer", "PlacesImporter"),
+    ("auth", "Auth"),
+    ("analytics-aggregator", "AnalyticsAggregator"),
+    ("appointment-booker", "AppointmentBooker"),
+]
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "mobile-backend-platform",
+    platforms: [.macOS(.v15)],
+    products: services.map { .executable(name: $0.executable, targets: [$0.module]) } + [
+        .executable(name: "platformctl", targets: ["PlatformCtl"]),
+        .executable(name: "platform-bench", targets: ["PlatformBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CRdKafka",
+            path: "Shared/CRdKafka",
+            pkgConfig: "rdkafka",
+            providers: [.apt(["librdkafka-dev"])]
+        ),
+        .target(
+            name: "Shared",
+            dependencies: [
+                "CRdKafka",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared",
+            exclude: ["CRdKafka"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "PlatformCtl",
+            dependencies: [
+                "Shared",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/platformctl",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "PlatformBench",
+            dependencies: [
+                "Shared",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/platform-bench",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "Shared",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SharedTests",
+            dependencies: [
+                "Shared", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/SharedTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: ["Shared", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")]
+                + services.map { .byName(name: $0.module) },
+            path: "Tests/ServicesTests",
+            swiftSettings: swiftSettings
+        ),
+    ] + services.map { service in
+        .executableTarget(
+            name: service.module,
+            dependencies: ["Shared"],
+            path: "Services/\(service.executable)",
+            swiftSettings: swiftSettings
+        )
+    }
+)

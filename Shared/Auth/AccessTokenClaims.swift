@@ -1,0 +1,36 @@
+import Foundation
+import JWTKit
+
+/// The claims of an access token issued by the auth service. Every service verifies them with the public key only.
+public struct AccessTokenClaims: JWTPayload, Equatable {
+    /// The user id.
+    public var sub: SubjectClaim
+    public var exp: ExpirationClaim
+    public var iat: IssuedAtClaim
+    public var iss: IssuerClaim
+    /// `user`, `partner` or `admin`.
+    public var role: UserRole
+    /// Paid features the user may use (U6).
+    public var entitlements: [String]
+
+    public init(userId: String, role: UserRole, entitlements: [String], issuer: String, issuedAt: Date, expiresAt: Date) {
+        sub = SubjectClaim(value: userId)
+        exp = ExpirationClaim(value: expiresAt)
+        iat = IssuedAtClaim(value: issuedAt)
+        iss = IssuerClaim(value: issuer)
+        self.role = role
+        self.entitlements = entitlements
+    }
+
+    public func verify(using algorithm: some JWTAlgorithm) async throws {
+        try exp.verifyNotExpired()
+    }
+}
+
+/// A user's role across the apps (U5).
+public enum UserRole: String, Codable, Sendable, CaseIterable {
+    case guest
+    case user
+    case partner
+    case admin
+}

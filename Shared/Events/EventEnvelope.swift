@@ -1,0 +1,103 @@
+import Foundation
+
+/// The one shape of every event on every topic. The payload is the event type's own Codable struct; the
+/// rest lets any consumer route, deduplicate and trace an event without knowing its payload.
+public struct EventEnvelope<Payload: Codable & Sendable>: Codable, Sendable {
+    /// Unique per event; consumers record it to apply each event once.
+    public var id: UUID
+    public var type: EventType
+    /// Version of the payload's schema, raised on incompatible changes.
+    public var schemaVersion: Int
+    public var occurredAt: Date
+    /// The service that produced the event.
+    public var producer: String
+    /// The partition key: events with one key stay in order.
+    public var key: String
+    public var payload: Payload
+
+    public init(
+        id: UUID = UUID(), type: EventType, schemaVersion: Int = 1, occurredAt: Date = Date(), producer: String,
+        key: String, payload: Payload
+    ) {
+        self.id = id
+        self.type = type
+        self.schemaVersion = schemaVersion
+        self.occurredAt = occurredAt
+        self.producer = producer
+        self.key = key
+        self.payload = payload
+    }
+
+    /// The JSON bytes written to Kafka.
+    public func encoded() throws -> [UInt8] {
+        Array(try EventCoding.encoder.encode(self))
+    }
+}
+
+/// The envelope without its payload: enough to deduplicate and route an event whose payload is not decoded yet.
+public struct EventHeader: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var type: EventType
+    public var schemaVersion: Int
+    public var occurredAt: Date
+    public var producer: String
+    public var key: String
+}
+
+/// A consumed event: its header decoded, its payload still raw until a handler asks for its type.
+public struct ReceivedEvent: Sendable {
+    public let header: EventHeader
+    public let bytes: [UInt8]
+
+    /// Decodes the envelope header; a message that is not an envelope is a poison message.
+    public init(bytes: [UInt8]) throws(EventDecodingError) {
+        do {
+            header = try EventCoding.decoder.decode(EventHeader.self, from: Data(bytes))
+        } catch {
+            throw EventDecodingError(reason: "not an event envelope: \(error)")
+        }
+        self.bytes = bytes
+    }
+
+    /// Decodes the payload as `Payload`; throws a permanent error when it does not fit.
+    public func payload<Payload: Codable & Sendable>(as type: Payload.Type) throws(EventDecodingError) -> Payload {
+        do {
+            return try EventCoding.decoder.decode(EventEnvelope<Payload>.self, from: Data(bytes)).payload
+        } catch {
+            throw EventDecodingError(reason: "payload of \(header.type.rawValue) is not a \(Payload.self): \(error)")
+        }
+    }
+}
+
+/// An event that can never be handled as it is: it goes to the dead-letter topic at once, without retries.
+public struct EventDecodingError: Error, CustomStringConvertible, Sendable, PermanentEventError {
+    public let reason: String
+    public var description: String { reason }
+}
+
+/// Errors of this kind skip retries and send the event to the dead-letter topic.
+public protocol PermanentEventError: Error {}
+
+/// Shared JSON settings, so every producer and consumer agrees on dates.
+public enum EventCoding {
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        }
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+            if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+        }
+        return decoder
+    }
+}

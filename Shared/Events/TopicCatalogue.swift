@@ -1,0 +1,82 @@
+/// An event type name, e.g. `forecast.updated`. Struct-wrapped rather than an enum so that a consumer can
+/// still read (and dead-letter) events of a type it does not know, such as ones from a newer producer.
+public struct EventType: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// A topic of the platform: who writes it, what its key is, which event types travel on it.
+public struct Topic: Sendable, Hashable {
+    public let name: String
+    public let partitions: Int
+    /// What the partition key is; events of one key keep their order.
+    public let keyedBy: String
+    public let producer: String
+    public let eventTypes: [EventType]
+
+    /// The dead-letter topic for events of this topic that cannot be handled.
+    public var deadLetterName: String { Topic.deadLetterName(of: name) }
+
+    public static func deadLetterName(of topic: String) -> String { "\(topic).dlq" }
+}
+
+/// Every flow of the platform in one place. A service publishes only to the topics it is the producer of,
+/// and reads the others through its consumer group.
+public enum TopicCatalogue {
+    public static let forecasts = Topic(
+        name: "weather.forecasts", partitions: 6, keyedBy: "city id", producer: "weather-fetcher",
+        eventTypes: [EventTypes.forecastUpdated])
+    public static let warnings = Topic(
+        name: "weather.warnings", partitions: 6, keyedBy: "city id", producer: "warning-detector",
+        eventTypes: [EventTypes.warningIssued, EventTypes.warningUpdated, EventTypes.warningCancelled])
+    public static let users = Topic(
+        name: "auth.users", partitions: 6, keyedBy: "user id", producer: "auth",
+        eventTypes: [EventTypes.userRegistered, EventTypes.userLoggedIn, EventTypes.userBanned, EventTypes.entitlementGranted])
+    public static let places = Topic(
+        name: "places.places", partitions: 6, keyedBy: "place id", producer: "places-importer",
+        eventTypes: [EventTypes.placeUpserted, EventTypes.placeRated])
+    public static let appointments = Topic(
+        name: "appointments.bookings", partitions: 6, keyedBy: "partner id", producer: "appointment-booker",
+        eventTypes: [EventTypes.appointmentBooked, EventTypes.appointmentChanged, EventTypes.appointmentCancelled])
+    public static let telemetry = Topic(
+        name: "analytics.telemetry", partitions: 6, keyedBy: "user or device id", producer: "analytics-aggregator",
+        eventTypes: [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted])
+
+    public static let all: [Topic] = [forecasts, warnings, users, places, appointments, telemetry]
+
+    /// Every topic the stack needs, dead-letter topics included.
+    public static var allWithDeadLetters: [KafkaTopicSpec] {
+        all.flatMap { [KafkaTopicSpec(name: $0.name, partitions: $0.partitions), KafkaTopicSpec(name: $0.deadLetterName, partitions: 1)] }
+    }
+}
+
+/// Every event type, by topic.
+public enum EventTypes {
+    public static let forecastUpdated = EventType("forecast.updated")
+    public static let warningIssued = EventType("warning.issued")
+    public static let warningUpdated = EventType("warning.updated")
+    public static let warningCancelled = EventType("warning.cancelled")
+    public static let userRegistered = EventType("user.registered")
+    public static let userLoggedIn = EventType("user.logged-in")
+    public static let userBanned = EventType("user.banned")
+    public static let entitlementGranted = EventType("entitlement.granted")
+    public static let placeUpserted = EventType("place.upserted")
+    public static let placeRated = EventType("place.rated")
+    public static let appointmentBooked = EventType("appointment.booked")
+    public static let appointmentChanged = EventType("appointment.changed")
+    public static let appointmentCancelled = EventType("appointment.cancelled")
+    public static let telemetryRecorded = EventType("telemetry.recorded")
+    public static let pollAnswered = EventType("poll.answered")
+    public static let surveySubmitted = EventType("survey.submitted")
+}

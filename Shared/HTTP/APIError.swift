@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+
+/// The one error shape of every HTTP API: `{"error": {"code": "...", "message": "..."}}` with a stable code.
+public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
+    public let status: HTTPResponse.Status
+    /// Stable, machine-readable code clients may switch on (`snake_case`).
+    public let code: String
+    /// Human-readable explanation.
+    public let message: String
+    /// Extra headers, e.g. `Retry-After` on 429.
+    public let headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+    }
+
+    public static func badRequest(_ code: String = "bad_request", _ message: String) -> APIError {
+        APIError(.badRequest, code: code, message: message)
+    }
+
+    public static func notFound(_ message: String = "no such resource") -> APIError {
+        APIError(.notFound, code: "not_found", message: message)
+    }
+
+    public static let unauthorized = APIError(.unauthorized, code: "unauthorized", message: "a valid access token is required")
+    public static let forbidden = APIError(.forbidden, code: "forbidden", message: "this account may not do that")
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        let body = try JSONEncoder().encode(ErrorBody(error: .init(code: code, message: message)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// The JSON body of an error response.
+public struct ErrorBody: Codable, Sendable, Equatable {
+    public struct Detail: Codable, Sendable, Equatable {
+        public var code: String
+        public var message: String
+    }
+
+    public var error: Detail
+}

@@ -1,0 +1,21 @@
+import Hummingbird
+
+/// The request context of every service: Hummingbird's core plus the caller proven by the access token.
+public struct PlatformRequestContext: RequestContext, Sendable {
+    public var coreContext: CoreRequestContextStorage
+    /// Set by `AccessTokenMiddleware`; nil on routes that do not require a user.
+    public var user: AuthenticatedUser?
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    /// 64 KiB is plenty for any JSON body of these APIs; larger bodies get a 413 JSON error.
+    public var maxUploadSize: Int { 64 * 1024 }
+
+    /// The verified caller; throws 401 when the route was not behind `AccessTokenMiddleware`.
+    public func requireUser() throws -> AuthenticatedUser {
+        guard let user else { throw APIError.unauthorized }
+        return user
+    }
+}

@@ -1,0 +1,69 @@
+import CRdKafka
+import Synchronization
+
+/// State the rebalance callback needs: where to start newly assigned partitions and which are assigned now.
+/// It is passed to librdkafka as the client opaque and read only on the consumer's own thread or under its lock.
+final class RebalanceContext: Sendable {
+    struct PartitionID: Hashable, Sendable {
+        var topic: String
+        var partition: Int32
+    }
+
+    let startPosition: KafkaStartPosition
+    private let state = Mutex<(assigned: Set<PartitionID>, rewound: Set<PartitionID>)>(([], []))
+
+    init(startPosition: KafkaStartPosition) {
+        self.startPosition = startPosition
+    }
+
+    var assignedPartitions: Set<PartitionID> { state.withLock { $0.assigned } }
+
+    /// Handles an assign or revoke from librdkafka (eager protocol). On revoke, stored offsets are committed
+    /// synchronously first, so the partition's next owner starts after what this consumer finished.
+    func rebalance(handle: OpaquePointer, code: rd_kafka_resp_err_t, partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) {
+        let ids = Self.ids(in: partitions)
+        if code == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
+            if startPosition != .committed {
+                rewindPartitionsSeenFirstTime(partitions)
+            }
+            state.withLock { $0.assigned.formUnion(ids) }
+            rd_kafka_assign(handle, partitions)
+        } else {
+            _ = rd_kafka_commit(handle, nil, 0)
+            state.withLock { $0.assigned.subtract(ids) }
+            rd_kafka_assign(handle, nil)
+        }
+    }
+
+    /// A replay reads each partition from its beginning once per consumer instance, whatever was committed.
+    private func rewindPartitionsSeenFirstTime(_ partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) {
+        state.withLock { state in
+            for index in 0..<Int(partitions.pointee.cnt) {
+                let element = partitions.pointee.elems.advanced(by: index)
+                let id = PartitionID(topic: String(cString: element.pointee.topic), partition: element.pointee.partition)
+                if state.rewound.insert(id).inserted {
+                    element.pointee.offset = Int64(RD_KAFKA_OFFSET_BEGINNING)
+                }
+            }
+        }
+    }
+
+    static func ids(in partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Set<PartitionID> {
+        var ids: Set<PartitionID> = []
+        for index in 0..<Int(partitions.pointee.cnt) {
+            let element = partitions.pointee.elems[index]
+            ids.insert(PartitionID(topic: String(cString: element.topic), partition: element.partition))
+        }
+        return ids
+    }
+}
+
+/// librdkafka calls this from inside `rd_kafka_consumer_poll`, i.e. on the consumer's own thread, between
+/// batches: no handler of this consumer is running then, so revocation never races an in-flight handler.
+let rebalanceCallback: @convention(c) (
+    OpaquePointer?, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?, UnsafeMutableRawPointer?
+) -> Void = { handle, code, partitions, opaque in
+    guard let handle, let partitions, let opaque else { return }
+    Unmanaged<RebalanceContext>.fromOpaque(opaque).takeUnretainedValue()
+        .rebalance(handle: handle, code: code, partitions: partitions)
+}

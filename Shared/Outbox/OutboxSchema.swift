@@ -1,0 +1,33 @@
+/// The platform tables every service schema has. `outbox` holds events written in the same transaction as the
+/// state change they describe; `processed_events` holds the ids of events a consumer already applied.
+public enum OutboxSchema {
+    public static let migrations: [Migration] = [
+        Migration(
+            "0000_platform_outbox",
+            [
+                """
+                CREATE TABLE outbox (
+                    id bigserial PRIMARY KEY,
+                    event_id uuid NOT NULL UNIQUE,
+                    event_type text NOT NULL,
+                    topic text NOT NULL,
+                    key text NOT NULL,
+                    payload bytea NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    sent_at timestamptz
+                )
+                """,
+                // The relay reads unsent rows in id order; sent rows stay for audit until purged.
+                "CREATE INDEX outbox_unsent ON outbox (id) WHERE sent_at IS NULL",
+                "CREATE INDEX outbox_sent_at ON outbox (sent_at) WHERE sent_at IS NOT NULL",
+                """
+                CREATE TABLE processed_events (
+                    event_id uuid PRIMARY KEY,
+                    topic text NOT NULL,
+                    processed_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX processed_events_processed_at ON processed_events (processed_at)",
+            ]),
+    ]
+}

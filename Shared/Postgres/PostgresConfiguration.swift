@@ -1,0 +1,62 @@
+import Logging
+import PostgresNIO
+
+/// Where a service's database is and which schema it owns. The schema becomes the connection's
+/// `search_path`, so a service's SQL names its tables unqualified and cannot stray into another schema.
+public struct PostgresConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: String?
+    public var database: String
+    public var schema: String
+    public var maxConnections: Int
+
+    public init(
+        host: String, port: Int, username: String, password: String?, database: String, schema: String,
+        maxConnections: Int = 10
+    ) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.database = database
+        self.schema = schema
+        self.maxConnections = maxConnections
+    }
+
+    /// Reads `POSTGRES_HOST`, `POSTGRES_PORT`, `POSTGRES_USER`, `POSTGRES_PASSWORD`, `POSTGRES_DATABASE`,
+    /// `POSTGRES_SCHEMA` and `POSTGRES_MAX_CONNECTIONS`; the user and schema default to `defaultSchema`.
+    public init(environment: EnvironmentReader, defaultSchema: String) throws(ConfigError) {
+        let schema = environment.string("POSTGRES_SCHEMA", default: defaultSchema)
+        guard SQLIdentifier.isValid(schema) else {
+            throw .malformed(variable: "POSTGRES_SCHEMA", value: schema, expected: "a lower-case SQL identifier")
+        }
+        self.init(
+            host: environment.string("POSTGRES_HOST", default: "127.0.0.1"),
+            port: try environment.int("POSTGRES_PORT", default: 5432, range: 1...65535),
+            username: environment.string("POSTGRES_USER", default: schema),
+            password: environment.string("POSTGRES_PASSWORD"),
+            database: environment.string("POSTGRES_DATABASE", default: "platform"),
+            schema: schema,
+            maxConnections: try environment.int("POSTGRES_MAX_CONNECTIONS", default: 10, range: 1...500)
+        )
+    }
+
+    /// A client whose every connection uses the service's schema.
+    public func makeClient(logger: Logger) -> PostgresClient {
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: .disable)
+        configuration.options.additionalStartupParameters = [("search_path", schema)]
+        configuration.options.maximumConnections = maxConnections
+        return PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+}
+
+/// SQL identifiers that configuration may put into DDL (schema names): checked, never interpolated raw otherwise.
+public enum SQLIdentifier {
+    public static func isValid(_ name: String) -> Bool {
+        guard let first = name.first, first.isLetter || first == "_", name.count <= 63 else { return false }
+        return name.allSatisfy { ($0.isLetter && $0.isLowercase && $0.isASCII) || $0.isNumber || $0 == "_" }
+    }
+}

@@ -1,0 +1,76 @@
+import Logging
+
+/// Everything the platform part of a service reads from its environment, read once at start-up.
+///
+/// | variable | default |
+/// |---|---|
+/// | `HTTP_HOST`, `HTTP_PORT` | `127.0.0.1`, the service's port |
+/// | `POSTGRES_*` | see `PostgresConfiguration` |
+/// | `KAFKA_BROKERS` | `127.0.0.1:9092` |
+/// | `KAFKA_GROUP_ID` | the service name |
+/// | `KAFKA_START_POSITION` | `committed` (or `beginning`, or `timestamp:<epoch ms>`) |
+/// | `KAFKA_SESSION_TIMEOUT_MS` | `6000` |
+/// | `KAFKA_MESSAGE_TIMEOUT_MS` | `30000` |
+/// | `OUTBOX_*` | see `OutboxRelayConfiguration` |
+/// | `CONSUMER_MAX_ATTEMPTS` | `5` |
+/// | `LOG_LEVEL` | `info` |
+public struct PlatformConfiguration: Sendable {
+    public var identity: ServiceIdentity
+    public var httpHost: String
+    public var httpPort: Int
+    public var postgres: PostgresConfiguration
+    public var kafkaBrokers: String
+    public var consumerGroupId: String
+    public var startPosition: KafkaStartPosition
+    public var sessionTimeoutMilliseconds: Int
+    public var messageTimeoutMilliseconds: Int
+    public var outbox: OutboxRelayConfiguration
+    public var retryPolicy: RetryPolicy
+    public var logLevel: Logger.Level
+
+    public init(identity: ServiceIdentity, environment: EnvironmentReader) throws(ConfigError) {
+        self.identity = identity
+        httpHost = environment.string("HTTP_HOST", default: "127.0.0.1")
+        httpPort = try environment.int("HTTP_PORT", default: identity.defaultPort, range: 0...65535)
+        postgres = try PostgresConfiguration(environment: environment, defaultSchema: identity.schema)
+        kafkaBrokers = environment.string("KAFKA_BROKERS", default: "127.0.0.1:9092")
+        consumerGroupId = environment.string("KAFKA_GROUP_ID", default: identity.name)
+        startPosition = try environment.parsed(
+            "KAFKA_START_POSITION", expected: "committed, beginning or timestamp:<epoch milliseconds>", Self.parseStartPosition)
+            ?? .committed
+        sessionTimeoutMilliseconds = try environment.int("KAFKA_SESSION_TIMEOUT_MS", default: 6_000, range: 1_000...300_000)
+        messageTimeoutMilliseconds = try environment.int("KAFKA_MESSAGE_TIMEOUT_MS", default: 30_000, range: 1_000...900_000)
+        outbox = try OutboxRelayConfiguration(environment: environment)
+        retryPolicy = RetryPolicy(maxAttempts: try environment.int("CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100))
+        logLevel = try environment.parsed("LOG_LEVEL", expected: "trace, debug, info, notice, warning, error or critical") {
+            Logger.Level(rawValue: $0.lowercased())
+        } ?? .info
+    }
+
+    static func parseStartPosition(_ text: String) -> KafkaStartPosition? {
+        switch text {
+        case "committed": return .committed
+        case "beginning", "earliest": return .beginning
+        default:
+            guard text.hasPrefix("timestamp:"), let milliseconds = Int64(text.dropFirst("timestamp:".count)) else { return nil }
+            return .timestamp(milliseconds: milliseconds)
+        }
+    }
+
+    public var broker: KafkaBrokerConfiguration {
+        KafkaBrokerConfiguration(bootstrapServers: kafkaBrokers, clientId: identity.name)
+    }
+
+    public var producer: KafkaProducerConfiguration {
+        var configuration = KafkaProducerConfiguration(broker: broker)
+        configuration.messageTimeoutMilliseconds = messageTimeoutMilliseconds
+        return configuration
+    }
+
+    public func consumer(topics: [String]) -> KafkaConsumerConfiguration {
+        var configuration = KafkaConsumerConfiguration(broker: broker, groupId: consumerGroupId, topics: topics)
+        configuration.startPosition = startPosition
+        configuration.sessionTimeoutMilliseconds = sessionTimeoutMilliseconds
+        return configuration
+    }
+}

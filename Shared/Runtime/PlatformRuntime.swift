@@ -1,0 +1,99 @@
+import Hummingbird
+import Logging
+import PostgresNIO
+import Prometheus
+import ServiceLifecycle
+
+/// The platform half of every service, built from its configuration: the Postgres client, the Kafka producer,
+/// the outbox relay, the event consumers, and an HTTP router that already has the operational routes and the
+/// JSON error edge. A service adds its routes and handlers, then calls `makeApplication`.
+public final class PlatformRuntime: Sendable {
+    public let configuration: PlatformConfiguration
+    public let logger: Logger
+    public let postgres: PostgresClient
+    public let producer: KafkaProducer
+    public let startGate = StartGate()
+    public let registry: PrometheusCollectorRegistry
+    /// Verifies access tokens for the routes that need a user (`AccessTokenMiddleware`).
+    public let tokenVerifier: AccessTokenVerifier
+    let migrations: [Migration]
+
+    /// Reads the platform configuration and `AUTH_PUBLIC_KEY` from `environment`; fails naming the variable.
+    public convenience init(
+        identity: ServiceIdentity, environment: EnvironmentReader, migrations: [Migration],
+        registry: PrometheusCollectorRegistry, logger: Logger
+    ) async throws {
+        let configuration = try PlatformConfiguration(identity: identity, environment: environment)
+        let verifier = try await AccessTokenVerifier(environment: environment)
+        try self.init(
+            configuration: configuration, tokenVerifier: verifier, migrations: migrations, registry: registry, logger: logger)
+    }
+
+    public init(
+        configuration: PlatformConfiguration, tokenVerifier: AccessTokenVerifier, migrations: [Migration],
+        registry: PrometheusCollectorRegistry, logger: Logger
+    ) throws {
+        self.tokenVerifier = tokenVerifier
+        var logger = logger
+        logger.logLevel = configuration.logLevel
+        logger[metadataKey: "service"] = "\(configuration.identity.name)"
+        self.configuration = configuration
+        self.logger = logger
+        self.migrations = migrations
+        self.registry = registry
+        postgres = configuration.postgres.makeClient(logger: logger)
+        producer = try KafkaProducer(configuration: configuration.producer, logger: logger)
+    }
+
+    /// A consumer group member for `topics` that applies each event once with `handler`.
+    public func makeConsumer(topics: [String], handler: any EventHandler) throws -> EventConsumerService {
+        let consumer = try KafkaConsumer(configuration: configuration.consumer(topics: topics), logger: logger)
+        return EventConsumerService(
+            consumer: consumer, processor: IdempotentProcessor(client: postgres), handler: handler,
+            deadLetters: DeadLetterPublisher(producer: producer, service: configuration.identity.name),
+            retryPolicy: configuration.retryPolicy, startGate: startGate, logger: logger)
+    }
+
+    /// A router with the JSON error edge, request logging, metrics and `/health`, `/ready`, `/metrics`.
+    public func makeRouter() -> Router<PlatformRequestContext> {
+        let router = Router(context: PlatformRequestContext.self)
+        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: MetricsMiddleware())
+        OperationalRoutes(
+            service: configuration.identity.name,
+            readiness: ReadinessProbe(startGate: startGate, postgres: postgres, producer: producer),
+            registry: registry
+        ).add(to: router)
+        return router
+    }
+
+    /// The runnable application. Services start in dependency order and stop in reverse: Postgres, the producer,
+    /// the outbox relay, the consumers, then the HTTP server, which opens only after the migrations ran.
+    public func makeApplication(
+        router: Router<PlatformRequestContext>, consumers: [EventConsumerService] = [], services: [any Service] = []
+    ) -> some ApplicationProtocol {
+        let relay = OutboxRelay(
+            client: postgres, producer: producer, configuration: configuration.outbox, startGate: startGate, logger: logger)
+        var app = Application(
+            router: router,
+            configuration: .init(
+                address: .hostname(configuration.httpHost, port: configuration.httpPort),
+                serverName: configuration.identity.name),
+            services: [postgres, producer, relay] + consumers.map { $0 as any Service } + services,
+            logger: logger)
+        let (postgres, startGate, logger) = (self.postgres, self.startGate, self.logger)
+        let runner = MigrationRunner(schema: configuration.postgres.schema, serviceMigrations: migrations)
+        app.beforeServerStarts {
+            do {
+                try await runner.run(on: postgres, logger: logger)
+                startGate.open()
+            } catch {
+                startGate.fail()
+                logger.critical("migrations failed", metadata: ["error": "\(error)"])
+                throw error
+            }
+        }
+        return app
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+
+/// The whole of a service's `main.swift`: bootstrap logging and metrics once for the process, build the
+/// application from the environment, and run it until SIGTERM/SIGINT. A configuration error ends the process
+/// with exit code 2 and a message naming the variable, before anything starts.
+public enum ServiceMain {
+    public typealias Builder = @Sendable (EnvironmentReader, PrometheusCollectorRegistry, Logger) async throws -> any ApplicationProtocol
+
+    public static func run(_ identity: ServiceIdentity, build: Builder) async {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .trace  // the Logger's own level filters
+            return handler
+        }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let logger = Logger(label: identity.name)
+        do {
+            let app = try await build(EnvironmentReader(), registry, logger)
+            try await app.runService()
+        } catch let error as ConfigError {
+            FileHandle.standardError.write(Data("\(identity.name): \(error)\n".utf8))
+            exit(2)
+        } catch {
+            FileHandle.standardError.write(Data("\(identity.name): fatal: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import JWTKit
+import Shared
+
+/// An Ed25519 key pair for minting access tokens in tests, as the auth service would.
+public struct TestTokens: Sendable {
+    public let privateKey: EdDSA.PrivateKey
+    public let issuer: String
+
+    public init(issuer: String = "mobile-backend-auth") throws {
+        privateKey = try EdDSA.PrivateKey(curve: .ed25519)
+        self.issuer = issuer
+    }
+
+    /// The public key as `AUTH_PUBLIC_KEY` expects it (base64url of the raw 32 bytes).
+    public var publicKeyBase64URL: String {
+        privateKey.publicKey.rawRepresentation.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    public func token(
+        userId: String = "user-1", role: UserRole = .user, entitlements: [String] = [],
+        expiresIn: TimeInterval = 900, issuer: String? = nil
+    ) async throws -> String {
+        let keys = JWTKeyCollection()
+        await keys.add(eddsa: privateKey)
+        let now = Date()
+        let claims = AccessTokenClaims(
+            userId: userId, role: role, entitlements: entitlements, issuer: issuer ?? self.issuer, issuedAt: now,
+            expiresAt: now.addingTimeInterval(expiresIn))
+        return try await keys.sign(claims)
+    }
+}

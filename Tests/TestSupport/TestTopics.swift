@@ -1,0 +1,75 @@
+import Logging
+import Shared
+
+/// Creates uniquely named topics (and their dead-letter topics) on the shared test broker.
+public func withTopic<Result: Sendable>(
+    partitions: Int = 1, _ body: @Sendable (String) async throws -> Result
+) async throws -> Result {
+    let name = "test.\(uniqueSuffix())"
+    try await createTopics([name], partitions: partitions, brokers: TestInfrastructure.current.kafkaBrokers)
+    return try await body(name)
+}
+
+public func createTopics(_ names: [String], partitions: Int, brokers: String) async throws {
+    let admin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "test-admin"))
+    try await admin.createTopics(names.flatMap {
+        [KafkaTopicSpec(name: $0, partitions: partitions), KafkaTopicSpec(name: Topic.deadLetterName(of: $0), partitions: 1)]
+    })
+}
+
+/// A producer on the test broker; closed after `body`.
+@discardableResult
+public func withProducer<Result: Sendable>(
+    brokers: String = TestInfrastructure.current.kafkaBrokers, messageTimeoutMilliseconds: Int = 30_000,
+    _ body: @Sendable (KafkaProducer) async throws -> Result
+) async throws -> Result {
+    var configuration = KafkaProducerConfiguration(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "test-producer"))
+    configuration.messageTimeoutMilliseconds = messageTimeoutMilliseconds
+    let producer = try KafkaProducer(configuration: configuration, logger: Logger(label: "test-producer"))
+    do {
+        let result = try await body(producer)
+        try await producer.close()
+        return result
+    } catch {
+        try? await producer.close()
+        throw error
+    }
+}
+
+public func makeConsumer(
+    topics: [String], group: String, startPosition: KafkaStartPosition = .committed,
+    brokers: String = TestInfrastructure.current.kafkaBrokers
+) throws -> KafkaConsumer {
+    var configuration = KafkaConsumerConfiguration(
+        broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "test-consumer"), groupId: group, topics: topics)
+    configuration.startPosition = startPosition
+    configuration.commitIntervalMilliseconds = 200
+    return try KafkaConsumer(configuration: configuration, logger: Logger(label: "test-consumer"))
+}
+
+/// Reads from `consumer` until `count` messages arrived or `timeout` passed; stores each offset.
+public func collect(
+    _ count: Int, from consumer: KafkaConsumer, timeout: Duration = .seconds(30), storeOffsets: Bool = true
+) async throws -> [KafkaMessage] {
+    var messages: [KafkaMessage] = []
+    let deadline = ContinuousClock.now + timeout
+    while messages.count < count && ContinuousClock.now < deadline {
+        for message in try await consumer.poll() {
+            messages.append(message)
+            if storeOffsets { consumer.storeOffset(of: message) }
+        }
+    }
+    return messages
+}
+
+/// Polls `condition` until true or `timeout`; returns its last answer.
+public func eventually(
+    timeout: Duration = .seconds(30), interval: Duration = .milliseconds(100), _ condition: @Sendable () async throws -> Bool
+) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: interval)
+    }
+    return try await condition()
+}

