@@ -69,6 +69,7 @@ let package = Package(
             dependencies: [
                 "Shared",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Benchmarks/platform-bench",
             swiftSettings: swiftSettings

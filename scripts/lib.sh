@@ -64,17 +64,49 @@ start_tansu() {
     --listener-url "tcp://127.0.0.1:$port" --advertised-listener-url "tcp://127.0.0.1:$port" \
     --storage-engine memory://tansu/ >"$logfile" 2>&1 &
   echo $! >"$pidfile"
+  disown $! # so that stopping it later prints no job-control notice
   wait_for_port "$port" 30 "tansu broker"
 }
 
-stop_pidfile() { # stop_pidfile PIDFILE: SIGTERM, then SIGKILL after 10 s
-  local pidfile=$1 pid i
+stop_pidfile() { # stop_pidfile PIDFILE [SIGNAL]: SIGNAL (default TERM), then KILL after 10 s
+  local pidfile=$1 signal=${2:-TERM} pid i
   [ -f "$pidfile" ] || return 0
   pid="$(cat "$pidfile")"
   if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
+    kill "-$signal" "$pid" 2>/dev/null || true
     for ((i = 0; i < 100; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
   fi
   rm -f "$pidfile"
+}
+
+# start_throwaway_infra: a PostgreSQL cluster and a Tansu broker on free loopback ports in a temp dir, torn
+# down on exit. Exports TEST_POSTGRES_HOST/PORT/USER, TEST_KAFKA_BROKERS and TANSU_BIN; sets $infra_dir.
+start_throwaway_infra() {
+  infra_dir="$(mktemp -d /tmp/platform-infra.XXXXXX)"
+  chmod 755 "$infra_dir"
+  local pg_port kafka_port
+  pg_port="$(free_port)"
+  kafka_port="$(free_port)"
+  trap 'stop_throwaway_infra' EXIT
+  log "starting PostgreSQL on 127.0.0.1:$pg_port"
+  PG_FSYNC="${PG_FSYNC:-off}" start_postgres "$infra_dir/pgdata" "$pg_port" "$infra_dir/postgres.log"
+  log "starting Tansu on 127.0.0.1:$kafka_port"
+  start_tansu "$kafka_port" "$infra_dir/tansu.log" "$infra_dir/tansu.pid"
+  export TEST_POSTGRES_HOST=127.0.0.1 TEST_POSTGRES_PORT="$pg_port" TEST_POSTGRES_USER=postgres
+  export TEST_KAFKA_BROKERS="127.0.0.1:$kafka_port"
+  TANSU_BIN="$(tansu_bin)"
+  export TANSU_BIN
+}
+
+stop_throwaway_infra() {
+  [ -n "${infra_dir:-}" ] || return 0
+  stop_pidfile "$infra_dir/tansu.pid" KILL # Tansu ignores SIGTERM
+  stop_postgres "$infra_dir/pgdata"
+  rm -rf "$infra_dir"
+}
+
+show_infra_logs() {
+  echo "--- last lines of the broker log ---" >&2; tail -n 20 "$infra_dir/tansu.log" >&2 || true
+  echo "--- last lines of the postgres log ---" >&2; tail -n 20 "$infra_dir/postgres.log" >&2 || true
 }

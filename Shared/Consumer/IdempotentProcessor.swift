@@ -19,18 +19,8 @@ public struct IdempotentProcessor: Sendable {
     public func process(
         _ event: ReceivedEvent, topic: String, handler: any EventHandler, logger: Logger
     ) async throws -> Outcome {
-        do {
-            return try await apply(event, topic: topic, handler: handler, logger: logger)
-        } catch let error as PostgresTransactionError {
-            // Surface the handler's own error, so a PermanentEventError is still recognised as one.
-            throw error.closureError ?? error
-        }
-    }
-
-    private func apply(
-        _ event: ReceivedEvent, topic: String, handler: any EventHandler, logger: Logger
-    ) async throws -> Outcome {
-        try await client.withTransaction(logger: logger) { connection in
+        // `inTransaction` surfaces the handler's own error, so a PermanentEventError is recognised as one.
+        try await client.inTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
                 INSERT INTO processed_events (event_id, topic) VALUES (\(event.header.id), \(topic))

@@ -37,7 +37,7 @@ public struct MigrationRunner: Sendable {
         var seen: Set<String> = []
         for migration in migrations where !seen.insert(migration.id).inserted { throw Failure.duplicateId(migration.id) }
 
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await client.inTransaction(logger: logger) { connection in
             // One lock per schema; held until this transaction ends.
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)

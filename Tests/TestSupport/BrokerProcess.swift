@@ -32,7 +32,8 @@ public final class BrokerProcess: @unchecked Sendable {
 
     public func stop() {
         guard let process, process.isRunning else { return }
-        process.terminate()
+        // Tansu does not exit on SIGTERM; its memory log has nothing to save, so kill it outright.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         self.process = nil
     }

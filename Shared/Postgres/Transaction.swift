@@ -1,0 +1,16 @@
+import Logging
+import PostgresNIO
+
+extension PostgresClient {
+    /// `withTransaction`, but a failure of `body` surfaces as `body`'s own error rather than wrapped in a
+    /// `PostgresTransactionError`, so callers can match on their error types. Rollback failures still surface.
+    public func inTransaction<Result>(
+        logger: Logger, _ body: (PostgresConnection) async throws -> sending Result
+    ) async throws -> sending Result {
+        do {
+            return try await withTransaction(logger: logger, body)
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Shared
+
+/// Re-publishes messages from one topic to another: typically a dead-letter topic back to its source once the
+/// cause is fixed. Consumers are idempotent, so re-feeding an event that was applied before is harmless.
+struct Refeed: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refeed", abstract: "Copy messages from one topic to another (e.g. weather.forecasts.dlq to weather.forecasts).")
+
+    @OptionGroup var broker: BrokerOptions
+    @Option(help: "Topic to read from the beginning.") var from: String
+    @Option(help: "Topic to publish to; defaults to the source topic of a .dlq topic.") var to: String?
+    @Option(help: "Stop after this many messages.") var max: Int = 10_000
+    @Option(help: "Stop after this many seconds without a new message.") var idleSeconds: Int = 5
+
+    func run() async throws {
+        guard let target = to ?? (from.hasSuffix(".dlq") ? String(from.dropLast(4)) : nil) else {
+            throw ValidationError("--to is required when --from is not a .dlq topic")
+        }
+        var configuration = KafkaConsumerConfiguration(
+            broker: broker.configuration(clientId: "platformctl"), groupId: "platformctl-refeed-\(UUID().uuidString)", topics: [from])
+        configuration.startPosition = .beginning
+        let consumer = try KafkaConsumer(configuration: configuration, logger: .init(label: "platformctl"))
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(broker: broker.configuration(clientId: "platformctl")), logger: .init(label: "platformctl"))
+        var copied = 0
+        var lastMessage = ContinuousClock.now
+        while copied < max && ContinuousClock.now - lastMessage < .seconds(idleSeconds) {
+            let batch = try await consumer.poll(maxMessages: max - copied)
+            guard !batch.isEmpty else { continue }
+            try await producer.send(batch.map {
+                KafkaOutgoingMessage(topic: target, key: $0.key, value: $0.value, headers: $0.headers.filter { !$0.name.hasPrefix("dlq-") })
+            })
+            copied += batch.count
+            lastMessage = .now
+            FileHandle.standardError.write(Data("copied \(copied)\n".utf8))
+        }
+        await consumer.close()
+        try await producer.close()
+        print("\(copied) message(s) copied from \(from) to \(target)")
+    }
+}

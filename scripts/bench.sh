@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The bench command (run by hand, never in CI): release build, throw-away PostgreSQL and Tansu, then the
+# Markdown table of platform-bench. Extra arguments go to platform-bench (e.g. --count 50000).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib.sh"
+
+bash "$root/scripts/install-deps.sh"
+cd "$root"
+log "building platform-bench (release; the first release build takes several minutes)"
+swift build -c release --product platform-bench
+PG_FSYNC=on start_throwaway_infra
+"$root/.build/release/platform-bench" --brokers "$TEST_KAFKA_BROKERS" --postgres-port "$TEST_POSTGRES_PORT" "$@"

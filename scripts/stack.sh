@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The local stack: `scripts/stack.sh start` installs what is missing, starts PostgreSQL and the Tansu broker on
+# loopback, creates the topics, builds and starts the six services, and prints where each listens.
+# `stop` stops everything; `status` shows what runs; `logs SERVICE` follows one service's log.
+# State (database files, logs, generated dev keys) lives in .stack/ and survives restarts.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib.sh"
+
+PG_PORT="${STACK_POSTGRES_PORT:-55432}"
+KAFKA_PORT="${STACK_KAFKA_PORT:-59092}"
+BUILD_CONFIGURATION="${STACK_BUILD_CONFIGURATION:-debug}"
+SERVICES=(weather-fetcher warning-detector places-importer auth analytics-aggregator appointment-booker)
+declare -A PORTS=([weather-fetcher]=8081 [warning-detector]=8082 [places-importer]=8083 [auth]=8084
+  [analytics-aggregator]=8085 [appointment-booker]=8086)
+
+schema_of() { echo "${1//-/_}"; }
+
+bootstrap_database() {
+  local psql=("$(pg_bin)/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -q)
+  "${psql[@]}" -d postgres -tc "SELECT 1 FROM pg_database WHERE datname = 'platform'" | grep -q 1 \
+    || "${psql[@]}" -d postgres -c "CREATE DATABASE platform"
+  for service in "${SERVICES[@]}"; do
+    local schema
+    schema="$(schema_of "$service")"
+    # One role per service, owning one schema and granted nothing else (X1).
+    "${psql[@]}" -d platform <<SQL
+DO \$\$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '$schema') THEN CREATE ROLE $schema LOGIN; END IF;
+END \$\$;
+CREATE SCHEMA IF NOT EXISTS $schema AUTHORIZATION $schema;
+REVOKE ALL ON SCHEMA public FROM $schema;
+GRANT CONNECT ON DATABASE platform TO $schema;
+SQL
+  done
+}
+
+dev_keys() {
+  mkdir -p "$STATE_DIR"
+  if [ ! -f "$STATE_DIR/keys.env" ]; then
+    "$root/.build/$BUILD_CONFIGURATION/platformctl" generate-keys >"$STATE_DIR/keys.env"
+    chmod 600 "$STATE_DIR/keys.env"
+    log "generated a development token key pair in $STATE_DIR/keys.env (not committed)"
+  fi
+}
+
+start_service() {
+  local service=$1 port=${PORTS[$1]} pidfile="$STATE_DIR/$1.pid"
+  if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then return 0; fi
+  local keys
+  keys="$(grep AUTH_PUBLIC_KEY "$STATE_DIR/keys.env")"
+  (
+    export HTTP_PORT="$port" POSTGRES_HOST=127.0.0.1 POSTGRES_PORT="$PG_PORT" POSTGRES_DATABASE=platform
+    export KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" "$keys"
+    [ "$service" = auth ] && export "$(grep AUTH_SIGNING_KEY "$STATE_DIR/keys.env")"
+    [ -f "$root/.env.$service" ] && set -a && source "$root/.env.$service" && set +a
+    nohup "$root/.build/$BUILD_CONFIGURATION/$service" >>"$STATE_DIR/logs/$service.log" 2>&1 &
+    echo $! >"$pidfile"
+  )
+}
+
+wait_ready() { # wait_ready SERVICE
+  local port=${PORTS[$1]} i
+  for ((i = 0; i < 600; i++)); do
+    if curl -fsS "http://127.0.0.1:$port/ready" >/dev/null 2>&1; then return 0; fi
+    if ! kill -0 "$(cat "$STATE_DIR/$1.pid")" 2>/dev/null; then
+      echo "$1 exited during start-up; last log lines:" >&2
+      tail -n 20 "$STATE_DIR/logs/$1.log" >&2
+      return 1
+    fi
+    sleep 0.1
+  done
+  echo "$1 not ready after 60 s; see $STATE_DIR/logs/$1.log" >&2
+  return 1
+}
+
+cmd_start() {
+  bash "$root/scripts/install-deps.sh"
+  mkdir -p "$STATE_DIR/logs"
+  chmod 755 "$STATE_DIR"
+  if [ ! -f "$STATE_DIR/pgdata/postmaster.pid" ]; then
+    log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
+    start_postgres "$STATE_DIR/pgdata" "$PG_PORT" "$STATE_DIR/logs/postgres.log"
+  fi
+  bootstrap_database
+  if ! { [ -f "$STATE_DIR/tansu.pid" ] && kill -0 "$(cat "$STATE_DIR/tansu.pid")" 2>/dev/null; }; then
+    log "starting the Tansu broker on 127.0.0.1:$KAFKA_PORT (memory storage: a broker restart empties the log; the outboxes re-publish nothing already sent)"
+    start_tansu "$KAFKA_PORT" "$STATE_DIR/logs/tansu.log" "$STATE_DIR/tansu.pid"
+  fi
+  log "building the services ($BUILD_CONFIGURATION)"
+  (cd "$root" && swift build -c "$BUILD_CONFIGURATION")
+  "$root/.build/$BUILD_CONFIGURATION/platformctl" create-topics --brokers "127.0.0.1:$KAFKA_PORT" >/dev/null
+  dev_keys
+  for service in "${SERVICES[@]}"; do start_service "$service"; done
+  for service in "${SERVICES[@]}"; do wait_ready "$service"; done
+  cmd_status
+}
+
+cmd_stop() {
+  for service in "${SERVICES[@]}"; do stop_pidfile "$STATE_DIR/$service.pid"; done
+  stop_pidfile "$STATE_DIR/tansu.pid" KILL  # Tansu ignores SIGTERM
+  stop_postgres "$STATE_DIR/pgdata"
+  log "stack stopped (data kept in $STATE_DIR; delete it for a clean start)"
+}
+
+cmd_status() {
+  printf '%-22s %-8s %-28s %s\n' COMPONENT STATE ADDRESS READY
+  local state
+  state=$([ -f "$STATE_DIR/pgdata/postmaster.pid" ] && echo running || echo stopped)
+  printf '%-22s %-8s %-28s\n' postgres "$state" "127.0.0.1:$PG_PORT (db platform)"
+  state=$([ -f "$STATE_DIR/tansu.pid" ] && kill -0 "$(cat "$STATE_DIR/tansu.pid")" 2>/dev/null && echo running || echo stopped)
+  printf '%-22s %-8s %-28s\n' tansu "$state" "127.0.0.1:$KAFKA_PORT"
+  for service in "${SERVICES[@]}"; do
+    local port=${PORTS[$service]} ready=no
+    state=$([ -f "$STATE_DIR/$service.pid" ] && kill -0 "$(cat "$STATE_DIR/$service.pid")" 2>/dev/null && echo running || echo stopped)
+    curl -fsS "http://127.0.0.1:$port/ready" >/dev/null 2>&1 && ready=yes
+    printf '%-22s %-8s %-28s %s\n' "$service" "$state" "http://127.0.0.1:$port" "$ready"
+  done
+}
+
+case "${1:-start}" in
+  start) cmd_start ;;
+  stop) cmd_stop ;;
+  restart) cmd_stop; cmd_start ;;
+  status) cmd_status ;;
+  logs) tail -n 50 -f "$STATE_DIR/logs/${2:?usage: stack.sh logs SERVICE}.log" ;;
+  *) echo "usage: scripts/stack.sh [start|stop|restart|status|logs SERVICE]" >&2; exit 64 ;;
+esac
