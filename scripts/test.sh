@@ -7,6 +7,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/lib.sh"
 
 bash "$root/scripts/install-deps.sh"
+log "validating docker-compose.yml and deploy/k8s"
+bash "$root/scripts/validate-deploy.sh"
 start_throwaway_infra
 export TEST_BUILD_DIR="$root/.build/debug"
 

@@ -2,52 +2,62 @@ import CRdKafka
 import Synchronization
 
 /// Collects the delivery reports of messages sent together and resumes the sender once all are in.
-/// Each message holds one retain on the batch (its librdkafka opaque), released by its report.
+/// Reports only decrement an atomic counter; the lock is taken for the first error and for the last report.
+/// The sender keeps the batch alive until `wait()` returns, which is after the last report, so messages
+/// carry it as an unretained opaque.
 final class DeliveryBatch: Sendable {
-    private struct State {
-        var pending: Int
+    private struct Completion {
         var firstError: KafkaError?
         var continuation: CheckedContinuation<Void, any Error>?
         var finished = false
     }
 
-    private let state: Mutex<State>
+    private let pending: Atomic<Int>
+    private let completion = Mutex(Completion())
 
     init(count: Int) {
-        state = Mutex(State(pending: count))
+        pending = Atomic(count)
     }
 
-    /// Waits until every message of the batch was acknowledged or failed.
+    /// Waits until every message of the batch was acknowledged or failed; throws the first failure.
     func wait() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let resumeNow: Result<Void, KafkaError>? = state.withLock { state in
-                if state.pending == 0 {
-                    state.finished = true
-                    return state.firstError.map { .failure($0) } ?? .success(())
+            let outcome: Result<Void, KafkaError>? = completion.withLock { state in
+                guard state.finished else {
+                    state.continuation = continuation
+                    return nil
                 }
-                state.continuation = continuation
-                return nil
+                return state.firstError.map { .failure($0) } ?? .success(())
             }
-            if let resumeNow { continuation.resume(with: resumeNow.mapError { $0 as any Error }) }
+            if let outcome { continuation.resume(with: outcome.mapError { $0 as any Error }) }
         }
     }
 
     /// Marks `count` messages as never enqueued (librdkafka refused them), with the error why.
     func abandon(count: Int, error: KafkaError) {
-        complete(count: count, error: error)
+        record(error)
+        complete(count: count)
     }
 
     /// Called on the producer's poll thread for each delivery report.
     func report(_ code: rd_kafka_resp_err_t) {
-        complete(count: 1, error: code == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : KafkaError(code: code, context: "delivery failed"))
+        if code != RD_KAFKA_RESP_ERR_NO_ERROR {
+            record(KafkaError(code: code, context: "delivery failed"))
+        }
+        complete(count: 1)
     }
 
-    private func complete(count: Int, error: KafkaError?) {
-        let resume: (CheckedContinuation<Void, any Error>, KafkaError?)? = state.withLock { state in
-            state.pending -= count
-            if state.firstError == nil, let error { state.firstError = error }
-            guard state.pending == 0, let continuation = state.continuation, !state.finished else { return nil }
+    private func record(_ error: KafkaError) {
+        completion.withLock { state in
+            if state.firstError == nil { state.firstError = error }
+        }
+    }
+
+    private func complete(count: Int) {
+        guard pending.subtract(count, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        let resume: (CheckedContinuation<Void, any Error>, KafkaError?)? = completion.withLock { state in
             state.finished = true
+            guard let continuation = state.continuation else { return nil }
             state.continuation = nil
             return (continuation, state.firstError)
         }

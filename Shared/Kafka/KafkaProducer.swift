@@ -13,6 +13,7 @@ public final class KafkaProducer: Service, Sendable {
     private let logger: Logger
     private let isClosed = Atomic<Bool>(false)
     private let pollThread = PollThreadControl()
+    private let topics = TopicHandleCache()
 
     public init(configuration: KafkaProducerConfiguration, logger: Logger) throws {
         self.logger = logger
@@ -26,6 +27,7 @@ public final class KafkaProducer: Service, Sendable {
     deinit {
         if !isClosed.load(ordering: .acquiring) {
             stopPollThread()
+            topics.releaseAll()
             handle.destroy()
         }
     }
@@ -65,44 +67,48 @@ public final class KafkaProducer: Service, Sendable {
         }
     }
 
-    /// One non-blocking `rd_kafka_produceva` call. The message holds a retain on `batch` until its delivery report.
+    /// One non-blocking `rd_kafka_produceva` call. `batch` travels unretained: `send` keeps it alive until the
+    /// last delivery report arrived.
     private func produce(_ message: KafkaOutgoingMessage, batch: DeliveryBatch) -> rd_kafka_resp_err_t {
-        let opaque = Unmanaged.passRetained(batch).toOpaque()
+        guard let topic = topics.handle(for: message.topic, client: handle) else {
+            return rd_kafka_last_error()
+        }
+        let opaque = Unmanaged.passUnretained(batch).toOpaque()
         let headers = makeHeaders(message.headers)
-        let code: rd_kafka_resp_err_t = message.topic.withCString { topic in
-            message.value.withUnsafeBytes { value in
+        let code: rd_kafka_resp_err_t = message.value.withUnsafeBytes { value in
                 withOptionalBytes(message.key) { key in
-                    var vus = [rd_kafka_vu_t](repeating: rd_kafka_vu_t(), count: 6)
-                    vus[0].vtype = RD_KAFKA_VTYPE_TOPIC
-                    vus[0].u.cstr = topic
-                    vus[1].vtype = RD_KAFKA_VTYPE_VALUE
-                    vus[1].u.mem.ptr = UnsafeMutableRawPointer(mutating: value.baseAddress)
-                    vus[1].u.mem.size = value.count
-                    vus[2].vtype = RD_KAFKA_VTYPE_MSGFLAGS
-                    vus[2].u.i = RD_KAFKA_MSG_F_COPY
-                    vus[3].vtype = RD_KAFKA_VTYPE_OPAQUE
-                    vus[3].u.ptr = opaque
-                    vus[4].vtype = RD_KAFKA_VTYPE_KEY
-                    vus[4].u.mem.ptr = UnsafeMutableRawPointer(mutating: key?.baseAddress)
-                    vus[4].u.mem.size = key?.count ?? 0
-                    var count = key == nil ? 4 : 5
-                    if let headers {
-                        vus[count].vtype = RD_KAFKA_VTYPE_HEADERS
-                        vus[count].u.headers = headers
-                        count += 1
+                    // Stack-allocated argument list: this runs once per message on the hot path.
+                    withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: 6) { vus in
+                        vus.initialize(repeating: rd_kafka_vu_t())
+                        vus[0].vtype = RD_KAFKA_VTYPE_RKT
+                        vus[0].u.rkt = topic
+                        vus[1].vtype = RD_KAFKA_VTYPE_VALUE
+                        vus[1].u.mem.ptr = UnsafeMutableRawPointer(mutating: value.baseAddress)
+                        vus[1].u.mem.size = value.count
+                        vus[2].vtype = RD_KAFKA_VTYPE_MSGFLAGS
+                        vus[2].u.i = RD_KAFKA_MSG_F_COPY
+                        vus[3].vtype = RD_KAFKA_VTYPE_OPAQUE
+                        vus[3].u.ptr = opaque
+                        vus[4].vtype = RD_KAFKA_VTYPE_KEY
+                        vus[4].u.mem.ptr = UnsafeMutableRawPointer(mutating: key?.baseAddress)
+                        vus[4].u.mem.size = key?.count ?? 0
+                        var count = key == nil ? 4 : 5
+                        if let headers {
+                            vus[count].vtype = RD_KAFKA_VTYPE_HEADERS
+                            vus[count].u.headers = headers
+                            count += 1
+                        }
+                        guard let error = rd_kafka_produceva(handle.pointer, vus.baseAddress, count) else {
+                            return RD_KAFKA_RESP_ERR_NO_ERROR
+                        }
+                        defer { rd_kafka_error_destroy(error) }
+                        return rd_kafka_error_code(error)
                     }
-                    guard let error = rd_kafka_produceva(handle.pointer, vus, count) else {
-                        return RD_KAFKA_RESP_ERR_NO_ERROR
-                    }
-                    defer { rd_kafka_error_destroy(error) }
-                    return rd_kafka_error_code(error)
                 }
             }
-        }
         if code != RD_KAFKA_RESP_ERR_NO_ERROR {
-            // On failure librdkafka keeps neither the headers nor the opaque: free both here.
+            // On failure librdkafka does not take the headers: free them here.
             if let headers { rd_kafka_headers_destroy(headers) }
-            Unmanaged<DeliveryBatch>.fromOpaque(opaque).release()
         }
         return code
     }
@@ -133,9 +139,12 @@ public final class KafkaProducer: Service, Sendable {
     public func close(timeoutMilliseconds: Int32 = 10_000) async throws {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         stopPollThread()
-        let handle = self.handle
+        let (handle, topics) = (self.handle, self.topics)
         let remaining = try await executor.run { () -> Int32 in
             _ = rd_kafka_flush(handle.pointer, timeoutMilliseconds)
+            // Topic handles go before the client. Sends started after close began are refused above; the
+            // ServiceGroup stops the producer last, after everything that sends through it.
+            topics.releaseAll()
             let left = rd_kafka_outq_len(handle.pointer)
             handle.destroy()
             return left
@@ -169,12 +178,12 @@ private final class PollThreadControl: Sendable {
     let done = DispatchSemaphore(value: 0)
 }
 
-/// librdkafka calls this on the poll thread once per message; the opaque is the message's retained batch.
+/// librdkafka calls this on the poll thread once per message; the opaque is the message's (unretained) batch.
 private let deliveryReportCallback: @convention(c) (
     OpaquePointer?, UnsafePointer<rd_kafka_message_t>?, UnsafeMutableRawPointer?
 ) -> Void = { _, message, _ in
     guard let message, let opaque = message.pointee._private else { return }
-    Unmanaged<DeliveryBatch>.fromOpaque(opaque).takeRetainedValue().report(message.pointee.err)
+    Unmanaged<DeliveryBatch>.fromOpaque(opaque).takeUnretainedValue().report(message.pointee.err)
 }
 
 private func withOptionalBytes<Result>(

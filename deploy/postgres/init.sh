@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Run once by the postgres image on an empty volume (/docker-entrypoint-initdb.d).
+# One database, one role per service, each owning one schema and granted nothing else (X1).
+# SERVICE_DB_PASSWORD comes from the environment (a .env file or a secret), never from the repository.
+set -euo pipefail
+: "${SERVICE_DB_PASSWORD:?SERVICE_DB_PASSWORD must be set}"
+psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d postgres -c "CREATE DATABASE platform"
+for schema in weather_fetcher warning_detector places_importer auth analytics_aggregator appointment_booker; do
+  psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -v schema="$schema" -v password="$SERVICE_DB_PASSWORD" <<'SQL'
+CREATE ROLE :"schema" LOGIN PASSWORD :'password';
+CREATE SCHEMA :"schema" AUTHORIZATION :"schema";
+GRANT CONNECT ON DATABASE platform TO :"schema";
+SQL
+done
+psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -c "CREATE EXTENSION IF NOT EXISTS postgis"
