@@ -58,7 +58,7 @@ public final class EventConsumerService: Service, Sendable {
             do {
                 batch = try await consumer.poll()
             } catch {
-                logger.error("poll failed", metadata: ["error": "\(error)"])
+                logger.error("poll failed", metadata: ["error": "\(String(reflecting: error))"])
                 try? await Task.sleep(for: .milliseconds(500))
                 continue
             }
@@ -97,7 +97,7 @@ public final class EventConsumerService: Service, Sendable {
                 if permanent || attempt >= retryPolicy.maxAttempts {
                     return await deadLetter(message, error: error, attempts: attempt, metadata: metadata)
                 }
-                logger.warning("handler failed; retrying", metadata: metadata.merging(["error": "\(error)", "attempt": "\(attempt)"]) { $1 })
+                logger.warning("handler failed; retrying", metadata: metadata.merging(["error": "\(String(reflecting: error))", "attempt": "\(attempt)"]) { $1 })
                 try? await Task.sleep(for: retryPolicy.delay(after: attempt))
                 if shouldStop { return false }
                 attempt += 1
@@ -106,7 +106,7 @@ public final class EventConsumerService: Service, Sendable {
     }
 
     private func deadLetter(_ message: KafkaMessage, error: any Error, attempts: Int, metadata: Logger.Metadata) async -> Bool {
-        logger.error("event dead-lettered", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+        logger.error("event dead-lettered", metadata: metadata.merging(["error": "\(String(reflecting: error))"]) { $1 })
         var delay = retryPolicy.initialDelay
         while true {
             do {
@@ -115,7 +115,7 @@ public final class EventConsumerService: Service, Sendable {
                 consumer.storeOffset(of: message)
                 return true
             } catch {
-                logger.error("dead-letter publish failed; retrying", metadata: ["error": "\(error)"])
+                logger.error("dead-letter publish failed; retrying", metadata: ["error": "\(String(reflecting: error))"])
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, retryPolicy.maxDelay)
                 if shouldStop { return false }

@@ -24,12 +24,26 @@ public struct ReadinessProbe: Sendable {
         ]
     }
 
+    /// `SELECT 1`, given at most two seconds: an orchestrator's probe must get an answer, not hang on a pool
+    /// that is still trying to connect.
     private func checkPostgres() async -> String {
-        do {
-            try await postgres.query("SELECT 1", logger: Logger(label: "readiness"))
-            return "ok"
-        } catch {
-            return "unreachable: \(String(describing: error).prefix(200))"
+        let postgres = self.postgres
+        return await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                do {
+                    try await postgres.query("SELECT 1", logger: Logger(label: "readiness"))
+                    return "ok"
+                } catch {
+                    return "unreachable: \(String(reflecting: error).prefix(200))"
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(2))
+                return Task.isCancelled ? nil : "no answer within 2 s"
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? "no answer within 2 s"
         }
     }
 }

@@ -61,7 +61,7 @@ public final class KafkaConsumer: Sendable {
                 defer { rd_kafka_message_destroy(raw) }
                 if raw.pointee.err != RD_KAFKA_RESP_ERR_NO_ERROR {
                     let error = KafkaError(code: raw.pointee.err, context: "consumer error")
-                    logger.warning("Kafka consumer error", metadata: ["error": "\(error)"])
+                    logger.warning("Kafka consumer error", metadata: ["error": "\(String(reflecting: error))"])
                     continue
                 }
                 result.append(KafkaMessage(copying: raw))

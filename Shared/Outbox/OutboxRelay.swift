@@ -48,7 +48,7 @@ public final class OutboxRelay: Service, Sendable {
                 }
             } catch {
                 failures.increment()
-                logger.warning("outbox relay could not publish; retrying", metadata: ["error": "\(error)", "retryIn": "\(backoff)"])
+                logger.warning("outbox relay could not publish; retrying", metadata: ["error": "\(String(reflecting: error))", "retryIn": "\(backoff)"])
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, configuration.maxBackoff)
             }

@@ -40,7 +40,15 @@ public struct MigrationRunner: Sendable {
         return try await client.inTransaction(logger: logger) { connection in
             // One lock per schema; held until this transaction ends.
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+            // Create the schema only when missing: a service role that owns its schema but may not create
+            // schemas in the database (the stack and compose set it up so) is refused even IF NOT EXISTS.
+            let existing = try await connection.query(
+                "SELECT count(*) FROM pg_namespace WHERE nspname = \(schema)", logger: logger)
+            var schemaExists = false
+            for try await count in existing.decode(Int.self) { schemaExists = count > 0 }
+            if !schemaExists {
+                try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: logger)
+            }
             try await connection.query(
                 PostgresQuery(unsafeSQL: """
                     CREATE TABLE IF NOT EXISTS \(schema).schema_migrations (

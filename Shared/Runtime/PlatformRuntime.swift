@@ -90,7 +90,7 @@ public final class PlatformRuntime: Sendable {
                 startGate.open()
             } catch {
                 startGate.fail()
-                logger.critical("migrations failed", metadata: ["error": "\(error)"])
+                logger.critical("migrations failed", metadata: ["error": "\(String(reflecting: error))"])
                 throw error
             }
         }

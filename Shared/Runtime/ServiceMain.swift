@@ -26,7 +26,7 @@ public enum ServiceMain {
             FileHandle.standardError.write(Data("\(identity.name): \(error)\n".utf8))
             exit(2)
         } catch {
-            FileHandle.standardError.write(Data("\(identity.name): fatal: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("\(identity.name): fatal: \(String(reflecting: error))\n".utf8))
             exit(1)
         }
     }
