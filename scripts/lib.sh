@@ -19,9 +19,15 @@ tansu_bin() {
   echo "${bin:-$VENV/bin/tansu-missing}"
 }
 
-# free_port: a TCP port on 127.0.0.1 that nothing listens on right now.
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+# free_ports N: N distinct TCP ports on 127.0.0.1 that nothing listens on right now. All are held open until
+# all are chosen, so two calls in a row cannot hand out the same port twice.
+free_ports() {
+  python3 -c '
+import socket, sys
+sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in sockets: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in sockets))
+for s in sockets: s.close()' "$1"
 }
 
 wait_for_port() { # wait_for_port PORT SECONDS NAME
@@ -86,8 +92,7 @@ start_throwaway_infra() {
   infra_dir="$(mktemp -d /tmp/platform-infra.XXXXXX)"
   chmod 755 "$infra_dir"
   local pg_port kafka_port
-  pg_port="$(free_port)"
-  kafka_port="$(free_port)"
+  read -r pg_port kafka_port < <(free_ports 2)
   trap 'stop_throwaway_infra' EXIT
   log "starting PostgreSQL on 127.0.0.1:$pg_port"
   PG_FSYNC="${PG_FSYNC:-off}" start_postgres "$infra_dir/pgdata" "$pg_port" "$infra_dir/postgres.log"
@@ -96,7 +101,7 @@ start_throwaway_infra() {
   export TEST_POSTGRES_HOST=127.0.0.1 TEST_POSTGRES_PORT="$pg_port" TEST_POSTGRES_USER=postgres
   export TEST_KAFKA_BROKERS="127.0.0.1:$kafka_port"
   TANSU_BIN="$(tansu_bin)"
-  export TANSU_BIN
+  export TANSU_BIN SMTP_SINK_PYTHON="$VENV/bin/python"
 }
 
 stop_throwaway_infra() {

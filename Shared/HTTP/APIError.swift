@@ -10,12 +10,17 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
     public let message: String
     /// Extra headers, e.g. `Retry-After` on 429.
     public let headers: HTTPFields
+    /// Machine-readable context for the client, e.g. `attemptsLeft` or the `next` step of a flow.
+    public let details: [String: String]?
 
-    public init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+    public init(
+        _ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:], details: [String: String]? = nil
+    ) {
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
+        self.details = details
     }
 
     public static func badRequest(_ code: String = "bad_request", _ message: String) -> APIError {
@@ -32,7 +37,7 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        let body = try JSONEncoder().encode(ErrorBody(error: .init(code: code, message: message)))
+        let body = try JSONEncoder().encode(ErrorBody(error: .init(code: code, message: message, details: details)))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
@@ -42,6 +47,7 @@ public struct ErrorBody: Codable, Sendable, Equatable {
     public struct Detail: Codable, Sendable, Equatable {
         public var code: String
         public var message: String
+        public var details: [String: String]?
     }
 
     public var error: Detail

@@ -5,9 +5,12 @@ public struct PlatformRequestContext: RequestContext, Sendable {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AccessTokenMiddleware`; nil on routes that do not require a user.
     public var user: AuthenticatedUser?
+    /// The client's IP address (for per-address throttling), or `unknown`.
+    public let remoteAddress: String
 
     public init(source: Source) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// 64 KiB is plenty for any JSON body of these APIs; larger bodies get a 413 JSON error.

@@ -27,6 +27,8 @@ public struct PlatformConfiguration: Sendable {
     public var outbox: OutboxRelayConfiguration
     public var retryPolicy: RetryPolicy
     public var logLevel: Logger.Level
+    /// `AUTH_ISSUER`: the issuer the auth service signs with and every service expects.
+    public var tokenIssuer: String
 
     public init(identity: ServiceIdentity, environment: EnvironmentReader) throws(ConfigError) {
         self.identity = identity
@@ -42,6 +44,7 @@ public struct PlatformConfiguration: Sendable {
         messageTimeoutMilliseconds = try environment.int("KAFKA_MESSAGE_TIMEOUT_MS", default: 30_000, range: 1_000...900_000)
         outbox = try OutboxRelayConfiguration(environment: environment)
         retryPolicy = RetryPolicy(maxAttempts: try environment.int("CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100))
+        tokenIssuer = environment.string("AUTH_ISSUER", default: "mobile-backend-auth")
         logLevel = try environment.parsed("LOG_LEVEL", expected: "trace, debug, info, notice, warning, error or critical") {
             Logger.Level(rawValue: $0.lowercased())
         } ?? .info

@@ -19,6 +19,13 @@ public struct TestTokens: Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// The private key as `AUTH_SIGNING_KEY` expects it.
+    public var privateKeyBase64URL: String {
+        privateKey.rawRepresentation.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
     public func token(
         userId: String = "user-1", role: UserRole = .user, entitlements: [String] = [],
         expiresIn: TimeInterval = 900, issuer: String? = nil

@@ -1,7 +1,67 @@
 import Shared
 
-/// The auth schema's own migrations, applied after the platform's outbox tables.
-/// Its domain tables arrive with its feature issue (U1-U7); until then it has only the platform tables.
+/// The auth schema: accounts, sessions (refresh tokens), failed attempts, password resets, and the mail queue.
 enum AuthMigrations {
-    static let all: [Migration] = []
+    static let all: [Migration] = [
+        Migration(
+            "0001_accounts",
+            [
+                """
+                CREATE TABLE accounts (
+                    id uuid PRIMARY KEY,
+                    email text UNIQUE CHECK (email = lower(email)),
+                    kind text NOT NULL CHECK (kind IN ('dashboard', 'survey', 'horoscope')),
+                    role text NOT NULL CHECK (role IN ('guest', 'user', 'partner', 'admin')),
+                    display_name text,
+                    password_hash text,
+                    pin_hash text,
+                    entitlements text[] NOT NULL DEFAULT '{}',
+                    banned boolean NOT NULL DEFAULT false,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash text PRIMARY KEY,
+                    account_id uuid NOT NULL REFERENCES accounts ON DELETE CASCADE,
+                    family uuid NOT NULL,
+                    expires_at timestamptz NOT NULL,
+                    revoked_at timestamptz,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX refresh_tokens_family ON refresh_tokens (family)",
+                "CREATE INDEX refresh_tokens_account ON refresh_tokens (account_id)",
+                """
+                CREATE TABLE failed_attempts (
+                    kind text NOT NULL,
+                    subject text NOT NULL,
+                    at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX failed_attempts_lookup ON failed_attempts (kind, subject, at)",
+                """
+                CREATE TABLE password_resets (
+                    token_hash text PRIMARY KEY,
+                    account_id uuid NOT NULL REFERENCES accounts ON DELETE CASCADE,
+                    expires_at timestamptz NOT NULL,
+                    used_at timestamptz,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                """
+                CREATE TABLE outgoing_mail (
+                    id bigserial PRIMARY KEY,
+                    recipient text NOT NULL,
+                    subject text NOT NULL,
+                    body text NOT NULL,
+                    attempts int NOT NULL DEFAULT 0,
+                    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+                    sent_at timestamptz,
+                    last_error text
+                )
+                """,
+                "CREATE INDEX outgoing_mail_due ON outgoing_mail (next_attempt_at) WHERE sent_at IS NULL",
+            ]),
+    ]
 }

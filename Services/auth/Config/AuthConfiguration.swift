@@ -1,0 +1,56 @@
+import Foundation
+import Shared
+
+/// The auth service's own settings, read once at start-up.
+///
+/// | variable | default |
+/// |---|---|
+/// | `AUTH_SIGNING_KEY` | **required**: Ed25519 private key, base64url (from `platformctl generate-keys`) |
+/// | `ACCESS_TOKEN_TTL_SECONDS` | `900` |
+/// | `REFRESH_TOKEN_TTL_SECONDS` | `2592000` (30 days) |
+/// | `BCRYPT_COST` | `12` |
+/// | `LOCKOUT_MAX_FAILURES`, `LOCKOUT_WINDOW_SECONDS` | `5`, `900` (per account) |
+/// | `ADDRESS_MAX_FAILURES` | `50` per client address per window |
+/// | `RESET_LINK_BASE_URL` | `http://127.0.0.1:8085/dashboard/reset-password` |
+/// | `RESET_LINK_TTL_SECONDS` | `86400` (24 h, D22) |
+/// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_FROM` | `127.0.0.1`, `25`, `no-reply@localhost` |
+/// | `BOOTSTRAP_ADMIN_EMAIL`, `BOOTSTRAP_ADMIN_PASSWORD` | none: when both are set, that admin is created at start if missing |
+struct AuthConfiguration: Sendable {
+    var signingKey: Secret
+    var accessTokenLifetime: TimeInterval
+    var refreshTokenLifetime: TimeInterval
+    var bcryptCost: UInt8
+    var accountLimit: AttemptLimit
+    var addressLimit: AttemptLimit
+    var resetLinkBaseURL: String
+    var resetLinkLifetime: TimeInterval
+    var smtp: SMTPConfiguration
+    var bootstrapAdmin: (email: String, password: Secret)?
+
+    init(environment: EnvironmentReader) throws(ConfigError) {
+        signingKey = Secret(try environment.requiredString("AUTH_SIGNING_KEY"))
+        accessTokenLifetime = TimeInterval(try environment.int("ACCESS_TOKEN_TTL_SECONDS", default: 900, range: 30...86_400))
+        refreshTokenLifetime = TimeInterval(
+            try environment.int("REFRESH_TOKEN_TTL_SECONDS", default: 2_592_000, range: 60...31_536_000))
+        bcryptCost = UInt8(try environment.int("BCRYPT_COST", default: 12, range: 4...16))
+        let window = TimeInterval(try environment.int("LOCKOUT_WINDOW_SECONDS", default: 900, range: 1...86_400))
+        accountLimit = AttemptLimit(maxFailures: try environment.int("LOCKOUT_MAX_FAILURES", default: 5, range: 1...1_000), window: window)
+        addressLimit = AttemptLimit(maxFailures: try environment.int("ADDRESS_MAX_FAILURES", default: 50, range: 1...100_000), window: window)
+        resetLinkBaseURL = environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")
+        resetLinkLifetime = TimeInterval(try environment.int("RESET_LINK_TTL_SECONDS", default: 86_400, range: 60...604_800))
+        smtp = SMTPConfiguration(
+            host: environment.string("SMTP_HOST", default: "127.0.0.1"),
+            port: try environment.int("SMTP_PORT", default: 25, range: 1...65_535),
+            from: environment.string("SMTP_FROM", default: "no-reply@localhost"))
+        if let email = environment.string("BOOTSTRAP_ADMIN_EMAIL") {
+            bootstrapAdmin = (email, Secret(try environment.requiredString("BOOTSTRAP_ADMIN_PASSWORD")))
+        }
+    }
+}
+
+/// Where password-reset mail goes out.
+struct SMTPConfiguration: Sendable {
+    var host: String
+    var port: Int
+    var from: String
+}

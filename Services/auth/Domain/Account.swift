@@ -1,0 +1,45 @@
+import Foundation
+import Shared
+
+/// How an account logs in.
+enum AccountKind: String, Codable, Sendable {
+    /// Admin dashboard: email + password (U1–U3).
+    case dashboard
+    /// Hotel survey: email + 4-character PIN (U4).
+    case survey
+    /// Horoscope app: guest or external identity (U5).
+    case horoscope
+}
+
+/// An account as the service reads it. Hashes never leave the repository except to the hasher.
+struct Account: Sendable, Equatable {
+    var id: UUID
+    var email: String?
+    var kind: AccountKind
+    var role: UserRole
+    var displayName: String?
+    var entitlements: Set<String>
+    var banned: Bool
+    var createdAt: Date
+}
+
+/// An account as the API shows it: never a hash.
+struct AccountView: Codable, Sendable, Equatable {
+    var id: UUID
+    var email: String?
+    var kind: AccountKind
+    var role: UserRole
+    var displayName: String?
+    var entitlements: [String]
+    var banned: Bool
+
+    init(_ account: Account) {
+        id = account.id
+        email = account.email
+        kind = account.kind
+        role = account.role
+        displayName = account.displayName
+        entitlements = account.entitlements.sorted()
+        banned = account.banned
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Counts failures of one kind for one subject inside a window, the rule behind every "N tries" of the seeds
+/// and the brute-force lockout: after `maxFailures` failures within `window`, the subject is locked until the
+/// window of the oldest counted failure ends.
+struct AttemptLimit: Sendable, Equatable {
+    let maxFailures: Int
+    let window: TimeInterval
+
+    /// When the subject may try again, or nil when it may try now.
+    func lockedUntil(failures: [Date], now: Date) -> Date? {
+        let recent = failures.filter { now.timeIntervalSince($0) < window }.sorted()
+        guard recent.count >= maxFailures else { return nil }
+        return recent[recent.count - maxFailures].addingTimeInterval(window)
+    }
+
+    /// Tries left before the lock, counting `failures` within the window.
+    func triesLeft(failures: [Date], now: Date) -> Int {
+        max(0, maxFailures - failures.filter { now.timeIntervalSince($0) < window }.count)
+    }
+}
+
+/// The attempt limits of the service (U1, U4, U7).
+enum AttemptKind: String, Sendable, CaseIterable {
+    /// Wrong dashboard passwords per account.
+    case dashboardPassword = "dashboard_password"
+    /// Failed logins of any kind per client address.
+    case address
+    /// Wrong survey PINs per email: 3, then forgot-PIN.
+    case surveyPin = "survey_pin"
+    /// Invalid sign-up emails per client address: 3, then back to login.
+    case signUpEmail = "signup_email"
+    /// Sign-up PIN length or confirmation errors per email: 3.
+    case signUpPin = "signup_pin"
+    /// Forgot-PIN confirmation mismatches per email: 5.
+    case forgotPin = "forgot_pin"
+}

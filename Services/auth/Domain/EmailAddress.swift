@@ -1,0 +1,31 @@
+/// An email address in the `name@domain.tld` form the seeds ask for, normalised to lower case.
+struct EmailAddress: Hashable, Sendable, CustomStringConvertible {
+    let value: String
+
+    init?(_ text: String) {
+        let trimmed = text.trimmingWhitespace().lowercased()
+        guard trimmed.count <= 254 else { return nil }
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, let local = parts.first, let domain = parts.last,
+            !local.isEmpty, local.count <= 64,
+            local.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._%+-".contains($0)) }),
+            !local.hasPrefix("."), !local.hasSuffix("."), !local.contains("..")
+        else { return nil }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, let topLevel = labels.last, topLevel.count >= 2, topLevel.allSatisfy(\.isLetter),
+            labels.allSatisfy({ label in
+                !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
+                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            })
+        else { return nil }
+        value = trimmed
+    }
+
+    var description: String { value }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+import JWTKit
+import Shared
+
+/// Signs access tokens with the service's Ed25519 private key and mints opaque refresh tokens, which are
+/// stored only as SHA-256 hashes.
+struct TokenIssuer: Sendable {
+    private let keys: JWTKeyCollection
+    let issuer: String
+    let accessTokenLifetime: TimeInterval
+    /// The public half as a JWK `x`, served at `/.well-known/jwks.json`.
+    let publicKey: String
+
+    init(signingKey: String, issuer: String, accessTokenLifetime: TimeInterval) async throws(ConfigError) {
+        let key: EdDSA.PrivateKey
+        do {
+            key = try EdDSA.PrivateKey(d: signingKey, curve: .ed25519)
+        } catch {
+            throw .malformed(variable: "AUTH_SIGNING_KEY", value: "<redacted>", expected: "a base64url Ed25519 private key")
+        }
+        keys = JWTKeyCollection()
+        await keys.add(eddsa: key)
+        self.issuer = issuer
+        self.accessTokenLifetime = accessTokenLifetime
+        publicKey = key.publicKey.rawRepresentation.base64URLEncoded()
+    }
+
+    func accessToken(for account: Account, now: Date = Date()) async throws -> String {
+        let claims = AccessTokenClaims(
+            userId: account.id.uuidString, role: account.role, entitlements: account.entitlements.sorted(),
+            issuer: issuer, issuedAt: now, expiresAt: now.addingTimeInterval(accessTokenLifetime))
+        return try await keys.sign(claims)
+    }
+
+    /// A new refresh token: 32 random bytes, base64url. Only its hash is stored.
+    static func newRefreshToken() -> String {
+        Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URLEncoded()
+    }
+
+    static func hash(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension Data {
+    func base64URLEncoded() -> String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Shared
+
+/// Delivers queued mail over SMTP, retrying with backoff (up to about a day) when the server is unreachable.
+/// Rows are claimed with SKIP LOCKED, so several instances never send the same mail at once.
+struct MailSender: Service {
+    let client: PostgresClient
+    let smtp: SMTPClient
+    let startGate: StartGate
+    let logger: Logger
+    var pollInterval: Duration = .milliseconds(200)
+
+    func run() async throws {
+        guard await startGate.waitUnlessShuttingDown() else { return }
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                if try await sendNext() { continue }
+            } catch {
+                logger.warning("mail queue error", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            try? await Task.sleep(for: pollInterval)
+        }
+    }
+
+    /// Sends the next due mail; false when none was due.
+    func sendNext() async throws -> Bool {
+        try await client.inTransaction(logger: logger) { connection -> Bool in
+            let rows = try await connection.query(
+                """
+                SELECT id, recipient, subject, body, attempts FROM outgoing_mail
+                WHERE sent_at IS NULL AND next_attempt_at <= now() AND attempts < 20
+                ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+                """, logger: logger)
+            var due: (Int64, String, String, String, Int)?
+            for try await row in rows.decode((Int64, String, String, String, Int).self) { due = row }
+            guard let (id, recipient, subject, body, attempts) = due else { return false }
+            do {
+                try await smtp.send(to: recipient, subject: subject, body: body)
+                try await connection.query("UPDATE outgoing_mail SET sent_at = now() WHERE id = \(id)", logger: logger)
+                logger.info("mail sent", metadata: ["mailId": "\(id)"])
+            } catch {
+                let delay = min(3_600, 5 << min(attempts, 10))  // 5 s, 10 s, ... capped at an hour
+                try await connection.query(
+                    """
+                    UPDATE outgoing_mail SET attempts = attempts + 1, last_error = \(String(describing: error)),
+                        next_attempt_at = now() + make_interval(secs => \(delay))
+                    WHERE id = \(id)
+                    """, logger: logger)
+                logger.warning("mail not sent; will retry", metadata: ["mailId": "\(id)", "error": "\(error)"])
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// An account with the hashes the login flows compare against.
+struct StoredCredentials: Sendable {
+    var account: Account
+    var passwordHash: String?
+    var pinHash: String?
+}
+
+/// Accounts in the auth schema. Every change that other services care about enqueues its event in the same
+/// transaction (outbox).
+struct AccountStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    private static let columns = "id, email, kind, role, display_name, entitlements, banned, created_at, password_hash, pin_hash"
+
+    func credentials(email: EmailAddress) async throws -> StoredCredentials? {
+        try await fetchOne(
+            "SELECT \(unescaped: Self.columns) FROM accounts WHERE email = \(email.value)")
+    }
+
+    func credentials(id: UUID) async throws -> StoredCredentials? {
+        try await fetchOne("SELECT \(unescaped: Self.columns) FROM accounts WHERE id = \(id)")
+    }
+
+    private func fetchOne(_ query: PostgresQuery) async throws -> StoredCredentials? {
+        let rows = try await client.query(query, logger: logger)
+        for try await (id, email, kind, role, name, entitlements, banned, createdAt, passwordHash, pinHash) in rows.decode(
+            (UUID, String?, String, String, String?, [String], Bool, Date, String?, String?).self)
+        {
+            let account = Account(
+                id: id, email: email, kind: AccountKind(rawValue: kind) ?? .horoscope, role: UserRole(rawValue: role) ?? .user,
+                displayName: name, entitlements: Set(entitlements), banned: banned, createdAt: createdAt)
+            return StoredCredentials(account: account, passwordHash: passwordHash, pinHash: pinHash)
+        }
+        return nil
+    }
+
+    /// Creates an account and publishes `user.registered`. Returns nil when the email is taken.
+    func create(
+        email: EmailAddress?, kind: AccountKind, role: UserRole, passwordHash: String? = nil, pinHash: String? = nil
+    ) async throws -> Account? {
+        let id = UUID()
+        return try await client.inTransaction(logger: logger) { connection -> Account? in
+            let rows = try await connection.query(
+                """
+                INSERT INTO accounts (id, email, kind, role, password_hash, pin_hash)
+                VALUES (\(id), \(email?.value), \(kind.rawValue), \(role.rawValue), \(passwordHash), \(pinHash))
+                ON CONFLICT (email) DO NOTHING RETURNING created_at
+                """, logger: logger)
+            var createdAt: Date?
+            for try await created in rows.decode(Date.self) { createdAt = created }
+            guard let createdAt else { return nil }
+            try await Outbox.enqueue(
+                EventEnvelope(
+                    type: EventTypes.userRegistered, producer: "auth", key: id.uuidString,
+                    payload: UserRegistered(userId: id, kind: kind.rawValue, role: role.rawValue)),
+                to: TopicCatalogue.users, on: connection, logger: logger)
+            return Account(
+                id: id, email: email?.value, kind: kind, role: role, displayName: nil, entitlements: [], banned: false,
+                createdAt: createdAt)
+        }
+    }
+
+    /// Replaces the password (or PIN) hash and ends every session of the account.
+    func setPasswordHash(_ hash: String, for id: UUID) async throws {
+        try await client.inTransaction(logger: logger) { connection in
+            try await connection.query("UPDATE accounts SET password_hash = \(hash) WHERE id = \(id)", logger: logger)
+            try await connection.query(
+                "UPDATE refresh_tokens SET revoked_at = now() WHERE account_id = \(id) AND revoked_at IS NULL", logger: logger)
+        }
+    }
+
+    func setPinHash(_ hash: String, for id: UUID) async throws {
+        try await client.query("UPDATE accounts SET pin_hash = \(hash) WHERE id = \(id)", logger: logger)
+    }
+
+    /// Records a successful login for the analytics (`user.logged-in`).
+    func recordLogin(_ account: Account) async throws {
+        try await client.inTransaction(logger: logger) { connection in
+            try await Outbox.enqueue(
+                EventEnvelope(
+                    type: EventTypes.userLoggedIn, producer: "auth", key: account.id.uuidString,
+                    payload: UserLoggedIn(userId: account.id, kind: account.kind.rawValue)),
+                to: TopicCatalogue.users, on: connection, logger: logger)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// Failed attempts by kind and subject (an account id, an email or a client address), for the seeds' try
+/// limits and the brute-force lockout. Rows older than a day are deleted as they are read past.
+struct AttemptStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    func failures(_ kind: AttemptKind, subject: String, within window: TimeInterval) async throws -> [Date] {
+        let seconds = Int(window.rounded(.up))
+        let rows = try await client.query(
+            """
+            SELECT at FROM failed_attempts
+            WHERE kind = \(kind.rawValue) AND subject = \(subject) AND at > now() - make_interval(secs => \(seconds))
+            ORDER BY at
+            """, logger: logger)
+        var dates: [Date] = []
+        for try await at in rows.decode(Date.self) { dates.append(at) }
+        return dates
+    }
+
+    func recordFailure(_ kind: AttemptKind, subject: String) async throws {
+        try await client.query(
+            "INSERT INTO failed_attempts (kind, subject) VALUES (\(kind.rawValue), \(subject))", logger: logger)
+    }
+
+    /// Forgets the failures of a subject after it succeeded.
+    func clear(_ kind: AttemptKind, subject: String) async throws {
+        try await client.query(
+            "DELETE FROM failed_attempts WHERE kind = \(kind.rawValue) AND subject = \(subject)", logger: logger)
+    }
+
+    func purgeOlderThanADay() async throws {
+        try await client.query("DELETE FROM failed_attempts WHERE at < now() - interval '1 day'", logger: logger)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// Password-reset links (D22): a random token whose SHA-256 hash is stored, valid for a configured time and
+/// usable once. Requesting a new link leaves older unused links valid until they expire. The mail with the
+/// link is queued in the same transaction, so a committed request always gets its mail.
+struct PasswordResetStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    let lifetime: TimeInterval
+
+    /// Creates a link for the account and queues the mail; returns the token (for the mail only).
+    func request(for account: Account, email: EmailAddress, linkBase: String) async throws {
+        let token = TokenIssuer.newRefreshToken()
+        let link = "\(linkBase)?token=\(token)"
+        let hours = Int(lifetime / 3600)
+        let body = """
+            Hello,
+
+            someone asked to reset the password of your dashboard account. Open this link to choose a new one:
+
+            \(link)
+
+            The link works once and expires in \(hours) hour\(hours == 1 ? "" : "s"). If you did not ask for it, ignore this mail.
+            """
+        try await client.inTransaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                INSERT INTO password_resets (token_hash, account_id, expires_at)
+                VALUES (\(TokenIssuer.hash(token)), \(account.id), \(Date().addingTimeInterval(lifetime)))
+                """, logger: logger)
+            try await MailQueue.enqueue(
+                to: email.value, subject: "Reset your dashboard password", body: body, on: connection, logger: logger)
+        }
+    }
+
+    /// True when the link exists, is unused and has not expired.
+    func isUsable(token: String) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            SELECT count(*) FROM password_resets
+            WHERE token_hash = \(TokenIssuer.hash(token)) AND used_at IS NULL AND expires_at > now()
+            """, logger: logger)
+        for try await count in rows.decode(Int.self) { return count > 0 }
+        return false
+    }
+
+    /// Uses a link: sets the new password hash and ends all sessions, once. False for an unknown, used or expired link.
+    func complete(token: String, passwordHash: String) async throws -> Bool {
+        try await client.inTransaction(logger: logger) { connection -> Bool in
+            let rows = try await connection.query(
+                """
+                UPDATE password_resets SET used_at = now()
+                WHERE token_hash = \(TokenIssuer.hash(token)) AND used_at IS NULL AND expires_at > now()
+                RETURNING account_id
+                """, logger: logger)
+            var accountId: UUID?
+            for try await id in rows.decode(UUID.self) { accountId = id }
+            guard let accountId else { return false }
+            try await connection.query("UPDATE accounts SET password_hash = \(passwordHash) WHERE id = \(accountId)", logger: logger)
+            try await connection.query(
+                "UPDATE refresh_tokens SET revoked_at = now() WHERE account_id = \(accountId) AND revoked_at IS NULL",
+                logger: logger)
+            return true
+        }
+    }
+}

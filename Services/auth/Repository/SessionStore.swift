@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// Refresh tokens, stored as SHA-256 hashes. Each login starts a family; each refresh revokes the presented
+/// token and issues the next one of the family. Presenting a revoked token again (a stolen token replayed, or
+/// the legitimate one after a thief used it) revokes the whole family.
+struct SessionStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    let lifetime: TimeInterval
+
+    enum RefreshOutcome: Sendable, Equatable {
+        case rotated(accountId: UUID, newToken: String)
+        case invalid
+        case reused
+    }
+
+    /// Starts a session; returns its first refresh token.
+    func start(accountId: UUID) async throws -> String {
+        let token = TokenIssuer.newRefreshToken()
+        let expires = Date().addingTimeInterval(lifetime)
+        try await client.query(
+            """
+            INSERT INTO refresh_tokens (token_hash, account_id, family, expires_at)
+            VALUES (\(TokenIssuer.hash(token)), \(accountId), \(UUID()), \(expires))
+            """, logger: logger)
+        return token
+    }
+
+    func rotate(_ token: String) async throws -> RefreshOutcome {
+        let hash = TokenIssuer.hash(token)
+        return try await client.inTransaction(logger: logger) { connection -> RefreshOutcome in
+            let rows = try await connection.query(
+                """
+                SELECT account_id, family, expires_at > now(), revoked_at IS NOT NULL FROM refresh_tokens
+                WHERE token_hash = \(hash) FOR UPDATE
+                """, logger: logger)
+            var found: (UUID, UUID, Bool, Bool)?
+            for try await row in rows.decode((UUID, UUID, Bool, Bool).self) { found = row }
+            guard let (accountId, family, live, revoked) = found else { return .invalid }
+            if revoked {
+                try await connection.query(
+                    "UPDATE refresh_tokens SET revoked_at = now() WHERE family = \(family) AND revoked_at IS NULL", logger: logger)
+                return .reused
+            }
+            guard live else { return .invalid }
+            let next = TokenIssuer.newRefreshToken()
+            try await connection.query("UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = \(hash)", logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO refresh_tokens (token_hash, account_id, family, expires_at)
+                VALUES (\(TokenIssuer.hash(next)), \(accountId), \(family), \(Date().addingTimeInterval(lifetime)))
+                """, logger: logger)
+            return .rotated(accountId: accountId, newToken: next)
+        }
+    }
+
+    /// Ends the session the token belongs to (logout). Returns false when the token is unknown.
+    func end(_ token: String, accountId: UUID) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            UPDATE refresh_tokens SET revoked_at = now()
+            WHERE family = (SELECT family FROM refresh_tokens WHERE token_hash = \(TokenIssuer.hash(token)) AND account_id = \(accountId))
+              AND revoked_at IS NULL
+            RETURNING token_hash
+            """, logger: logger)
+        var ended = false
+        for try await _ in rows.decode(String.self) { ended = true }
+        return ended
+    }
+}

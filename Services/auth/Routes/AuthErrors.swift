@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import Shared
+
+/// The auth API's errors, in the platform's JSON error shape.
+enum AuthErrors {
+    static let emptyField = APIError(.badRequest, code: "empty_field", message: AuthMessages.emptyField)
+    static let invalidEmail = APIError(.badRequest, code: "invalid_email", message: AuthMessages.invalidEmail)
+    static let notRegistered = APIError(.unauthorized, code: "not_registered", message: AuthMessages.notRegistered)
+    static let banned = APIError(.forbidden, code: "account_banned", message: AuthMessages.banned)
+    static let invalidRefreshToken = APIError(.unauthorized, code: "invalid_refresh_token", message: "the refresh token is invalid or expired")
+    static let refreshTokenReused = APIError(
+        .unauthorized, code: "refresh_token_reused", message: "this refresh token was already used; the session has been ended")
+    static let weakPassword = APIError(.badRequest, code: "weak_password", message: AuthMessages.passwordPolicy)
+    static let resetLinkInvalid = APIError(.gone, code: "reset_link_invalid", message: AuthMessages.resetLinkInvalid)
+
+    static func wrongPassword(attemptsLeft: Int) -> APIError {
+        APIError(.unauthorized, code: "wrong_password", message: AuthMessages.wrongPassword, details: ["attemptsLeft": "\(attemptsLeft)"])
+    }
+
+    /// 429 with `Retry-After` in whole seconds.
+    static func tooManyAttempts(until: Date, now: Date = Date()) -> APIError {
+        let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(seconds)
+        return APIError(.tooManyRequests, code: "too_many_attempts", message: AuthMessages.tooManyAttempts, headers: headers)
+    }
+
+    /// A survey-flow error that tells the app where to go next (U4).
+    static func flow(_ status: HTTPResponse.Status, code: String, message: String, next: String, attemptsLeft: Int? = nil) -> APIError {
+        var details = ["next": next]
+        if let attemptsLeft { details["attemptsLeft"] = String(attemptsLeft) }
+        return APIError(status, code: code, message: message, details: details)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Shared
+import Testing
+import TestSupport
+
+@Suite("auth: dashboard accounts, sessions and recovery, against real Postgres, broker and SMTP")
+struct AuthDashboardTests {
+    @Test("U1: login answers the seed's exact messages and a working session")
+    func test_U1_dashboardLoginMessages() async throws {
+        try await AuthTestHarness.run { auth in
+            var (status, body) = try await auth.post("/v1/dashboard/login", ["email": "", "password": "x"])
+            #expect(status == .badRequest && body["error.code"] == "empty_field")
+            (status, body) = try await auth.post("/v1/dashboard/login", ["email": "admin@example"])
+            #expect(status == .badRequest && body["error.code"] == "empty_field")
+            (status, body) = try await auth.post("/v1/dashboard/login", ["email": "admin.example.com", "password": "x"])
+            #expect(status == .badRequest && body["error.message"] == "you entered an invalid email, Please try again")
+            (status, body) = try await auth.post("/v1/dashboard/login", ["email": "nobody@example.com", "password": "x"])
+            #expect(status == .unauthorized && body["error.message"] == "you entered not registered email, Please try again")
+            (status, body) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Wrong1234"])
+            #expect(status == .unauthorized && body["error.message"] == "you entered invalid password, Please try again")
+            #expect(body["error.details.attemptsLeft"] == "4")
+
+            (status, body) = try await auth.post("/v1/dashboard/login", ["email": "Admin@Example.com", "password": "Start1234"])
+            #expect(status == .ok)
+            let verifier = try await AccessTokenVerifier(publicKey: auth.tokens.publicKeyBase64URL, issuer: "mobile-backend-auth")
+            let user = try await verifier.verify(try #require(body["accessToken"]))
+            #expect(user.role == .admin)
+            #expect(body["account.email"] == "admin@example.com")
+        }
+    }
+
+    @Test("U7: repeated wrong passwords lock the account with 429 and Retry-After, even for the right password")
+    func test_U7_lockoutAfterRepeatedFailures() async throws {
+        try await AuthTestHarness.run(extraEnvironment: ["LOCKOUT_MAX_FAILURES": "3"]) { auth in
+            for _ in 0..<3 {
+                let (status, _) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Nope12345"])
+                #expect(status == .unauthorized)
+            }
+            let (status, body) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
+            #expect(status == .tooManyRequests && body["error.code"] == "too_many_attempts")
+            // The lock ends when its window does: moving the failures back in time lifts it.
+            try await auth.db.client.query("UPDATE failed_attempts SET at = at - interval '1 hour'", logger: auth.db.logger)
+            let (after, _) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
+            #expect(after == .ok)
+        }
+    }
+
+    @Test("U7: refresh tokens rotate, a reused one ends the session, and logout revokes it")
+    func test_U7_refreshRotationReuseAndLogout() async throws {
+        try await AuthTestHarness.run { auth in
+            let (_, login) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
+            let first = try #require(login["refreshToken"])
+            let (status, rotated) = try await auth.post("/v1/sessions/refresh", ["refreshToken": first])
+            #expect(status == .ok)
+            let second = try #require(rotated["refreshToken"])
+            #expect(second != first)
+            // Replaying the first token is treated as theft: the whole family, including the second token, ends.
+            let (reuse, reuseBody) = try await auth.post("/v1/sessions/refresh", ["refreshToken": first])
+            #expect(reuse == .unauthorized && reuseBody["error.code"] == "refresh_token_reused")
+            let (afterReuse, _) = try await auth.post("/v1/sessions/refresh", ["refreshToken": second])
+            #expect(afterReuse == .unauthorized)
+
+            let (_, again) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
+            let access = try #require(again["accessToken"])
+            let refresh = try #require(again["refreshToken"])
+            let (logout, _) = try await auth.post("/v1/sessions/logout", ["refreshToken": refresh], bearer: access)
+            #expect(logout == .ok)
+            let (afterLogout, _) = try await auth.post("/v1/sessions/refresh", ["refreshToken": refresh])
+            #expect(afterLogout == .unauthorized)
+            let (noToken, _) = try await auth.post("/v1/sessions/logout", ["refreshToken": refresh])
+            #expect(noToken == .unauthorized)
+        }
+    }
+
+    @Test("U3: change password checks the confirmation, the policy and the current password")
+    func test_U3_changePassword() async throws {
+        try await AuthTestHarness.run { auth in
+            let (_, login) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
+            let access = try #require(login["accessToken"])
+            let path = "/v1/dashboard/password/change"
+            var (status, body) = try await auth.post(path, ["currentPassword": "Start1234", "newPassword": "Better123", "confirmation": "Better124"], bearer: access)
+            #expect(status == .badRequest && body["error.message"] == "the password and confirm password don't match")
+            (status, body) = try await auth.post(path, ["currentPassword": "Start1234", "newPassword": "weakpass1", "confirmation": "weakpass1"], bearer: access)
+            #expect(status == .badRequest && body["error.code"] == "weak_password")
+            (status, body) = try await auth.post(path, ["currentPassword": "Wrong1234", "newPassword": "Better123", "confirmation": "Better123"], bearer: access)
+            #expect(status == .badRequest && body["error.code"] == "wrong_current_password")
+            (status, body) = try await auth.post(path, ["currentPassword": "Start1234", "newPassword": "Better123"], bearer: access)
+            #expect(status == .badRequest && body["error.code"] == "empty_field")
+            (status, _) = try await auth.post(path, ["currentPassword": "Start1234", "newPassword": "Better123", "confirmation": "Better123"], bearer: access)
+            #expect(status == .ok)
+            let (old, _) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
+            #expect(old == .unauthorized)
+            let (new, _) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Better123"])
+            #expect(new == .ok)
+        }
+    }
+
+    @Test("U2: a reset link arrives by SMTP, works once, and an expired or used link is refused")
+    func test_U2_forgotAndResetPassword() async throws {
+        try await AuthTestHarness.run { auth in
+            var (status, body) = try await auth.post("/v1/dashboard/password/forgot", ["email": "ghost@example.com"])
+            #expect(status == .badRequest && body["error.message"] == "invalid email")
+            (status, body) = try await auth.post("/v1/dashboard/password/forgot", ["email": "admin@example.com"])
+            #expect(status == .accepted)
+            let link = try #require(try await waitForResetLink(in: auth.smtp))
+            let token = String(link.split(separator: "=").last!)
+            (status, body) = try await auth.post("/v1/dashboard/password/reset", ["token": token, "newPassword": "Fresh1234", "confirmation": "Fresh1235"])
+            #expect(status == .badRequest && body["error.message"] == "two entered passwords are not the same")
+            (status, _) = try await auth.post("/v1/dashboard/password/reset", ["token": token, "newPassword": "Fresh1234", "confirmation": "Fresh1234"])
+            #expect(status == .ok)
+            (status, body) = try await auth.post("/v1/dashboard/password/reset", ["token": token, "newPassword": "Other1234", "confirmation": "Other1234"])
+            #expect(status == .gone && body["error.code"] == "reset_link_invalid", "a link works once")
+            let (login, _) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Fresh1234"])
+            #expect(login == .ok)
+
+            // A second request makes a second link; once past its 24 hours it is refused.
+            (status, _) = try await auth.post("/v1/dashboard/password/forgot", ["email": "admin@example.com"])
+            #expect(status == .accepted)
+            #expect(try await eventually { auth.smtp.mailbox.components(separatedBy: "https://dashboard.test/reset?token=").count == 3 })
+            try await auth.db.client.query("UPDATE password_resets SET expires_at = now() - interval '1 second'", logger: auth.db.logger)
+            let second = try #require(try await waitForResetLink(in: auth.smtp, occurrence: 2))
+            (status, _) = try await auth.post("/v1/dashboard/password/reset", [
+                "token": String(second.split(separator: "=").last!), "newPassword": "Later1234", "confirmation": "Later1234",
+            ])
+            #expect(status == .gone)
+        }
+    }
+
+    @Test("X3: hostile and oversized input gets 4xx JSON errors")
+    func test_X3_hostileInput() async throws {
+        try await AuthTestHarness.run { auth in
+            var (status, body) = try await auth.post("/v1/dashboard/login", ["email": "'; DROP TABLE accounts; --", "password": "x"])
+            #expect(status == .badRequest && body["error.code"] == "invalid_email")
+            (status, body) = try await auth.post("/v1/dashboard/login", ["email": String(repeating: "a", count: 70_000), "password": "x"])
+            #expect(status == .contentTooLarge)
+            (status, body) = try await auth.post("/v1/sessions/refresh", ["refreshToken": String(repeating: "r", count: 500)])
+            #expect(status == .unauthorized && body["error.code"] == "invalid_refresh_token")
+            #expect(try await auth.adminExists(), "the accounts table is still there")
+        }
+    }
+}
+
+/// The n-th reset link in the mailbox, waiting for the mail sender to deliver it.
+func waitForResetLink(in smtp: SMTPSink, occurrence: Int = 1) async throws -> String? {
+    let marker = "https://dashboard.test/reset?token="
+    _ = try await eventually { smtp.mailbox.components(separatedBy: marker).count > occurrence }
+    let parts = smtp.mailbox.components(separatedBy: marker)
+    guard parts.count > occurrence else { return nil }
+    let token = parts[occurrence].prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+    return marker + token
+}

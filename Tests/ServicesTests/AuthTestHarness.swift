@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Prometheus
+import Shared
+import Testing
+import TestSupport
+
+/// Runs the real auth service (its own buildApplication) on a fresh database, with a real SMTP sink.
+struct AuthTestHarness: Sendable {
+    let client: any TestClientProtocol
+    let db: TestDatabase
+    let smtp: SMTPSink
+    let tokens: TestTokens
+
+    static func run(
+        extraEnvironment: [String: String] = [:], _ body: @Sendable (AuthTestHarness) async throws -> Void
+    ) async throws {
+        let tokens = try TestTokens()
+        let smtp = try SMTPSink()
+        try await withTestDatabase(schema: "auth", migrate: false) { db in
+            let environment = EnvironmentReader([
+                "HTTP_PORT": "0",
+                "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+                "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
+                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers,
+                "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL,
+                "BCRYPT_COST": "4", "SMTP_PORT": "\(smtp.port)", "SMTP_FROM": "auth@test.example",
+                "RESET_LINK_BASE_URL": "https://dashboard.test/reset",
+                "BOOTSTRAP_ADMIN_EMAIL": "admin@example.com", "BOOTSTRAP_ADMIN_PASSWORD": "Start1234",
+                "LOG_LEVEL": ProcessInfo.processInfo.environment["AUTH_TEST_LOG_LEVEL"] ?? "warning",
+            ].merging(extraEnvironment) { $1 })
+            let app = try await buildAuth(environment, PrometheusCollectorRegistry(), Logger(label: "auth-test"))
+            try await app.test(.live) { client in
+                let harness = AuthTestHarness(client: client, db: db, smtp: smtp, tokens: tokens)
+                #expect(try await eventually { try await harness.adminExists() }, "bootstrap admin was created")
+                try await body(harness)
+            }
+        }
+    }
+
+    func adminExists() async throws -> Bool {
+        let rows = try await db.client.query("SELECT count(*) FROM accounts WHERE email = 'admin@example.com'", logger: db.logger)
+        for try await count in rows.decode(Int.self) { return count == 1 }
+        return false
+    }
+
+    /// POSTs JSON and returns status and decoded body (as a dictionary), checking no hash ever leaves the service.
+    func post(_ path: String, _ body: [String: String], bearer: String? = nil) async throws -> (HTTPResponse.Status, JSONObject) {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        let data = try JSONEncoder().encode(body)
+        return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(bytes: data)) { response in
+            let text = String(buffer: response.body)
+            #expect(!text.contains("$2b$") && !text.contains("$2a$") && !text.lowercased().contains("hash"), "no hash in \(path)")
+            return (response.status, JSONObject(text))
+        }
+    }
+}
+
+/// A JSON response read loosely: `object["error.code"]`, `object["accessToken"]`.
+struct JSONObject: Sendable {
+    let root: [String: any Sendable]
+
+    init(_ text: String) {
+        root = ((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any])
+            .map { Self.sendable($0) } ?? [:]
+    }
+
+    private static func sendable(_ dictionary: [String: Any]) -> [String: any Sendable] {
+        dictionary.mapValues { value -> any Sendable in
+            if let nested = value as? [String: Any] { return sendable(nested) }
+            return "\(value)"
+        }
+    }
+
+    subscript(path: String) -> String? {
+        var current: (any Sendable)? = root
+        for part in path.split(separator: ".") {
+            current = (current as? [String: any Sendable])?[String(part)]
+        }
+        return current as? String
+    }
+}
