@@ -20,6 +20,7 @@ let serviceDependencies: [String: [Target.Dependency]] = [
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
     ],
 ]
 
@@ -46,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -114,8 +116,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ServicesTests",
-            dependencies: ["Shared", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")]
-                + services.map { .byName(name: $0.module) },
+            dependencies: [
+                "Shared", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ] + services.map { .byName(name: $0.module) },
             path: "Tests/ServicesTests",
             swiftSettings: swiftSettings
         ),

@@ -26,6 +26,9 @@ func buildApplication(
     DashboardRoutes(auth: auth).add(to: router, verifier: runtime.tokenVerifier)
     SessionRoutes(auth: auth).add(to: router, verifier: runtime.tokenVerifier)
     SurveyRoutes(auth: auth).add(to: router)
+    let admin = AdminStore(client: client, logger: runtime.logger)
+    AdminRoutes(admin: admin).add(to: router, verifier: runtime.tokenVerifier)
+    PaymentWebhookRoutes(admin: admin, secret: configuration.paymentWebhookSecret).add(to: router)
     let mailSender = MailSender(
         client: client, smtp: SMTPClient(configuration: configuration.smtp), startGate: runtime.startGate, logger: runtime.logger)
     let bootstrap = AdminBootstrap(auth: auth, startGate: runtime.startGate, logger: runtime.logger)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -44,6 +45,25 @@ struct AuthTestHarness: Sendable {
         let rows = try await db.client.query("SELECT count(*) FROM accounts WHERE email = 'admin@example.com'", logger: db.logger)
         for try await count in rows.decode(Int.self) { return count == 1 }
         return false
+    }
+
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, body: Data? = nil, headers extra: HTTPFields = [:], bearer: String? = nil
+    ) async throws -> (HTTPResponse.Status, JSONObject) {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        headers.append(contentsOf: extra)
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        return try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) }) { response in
+            let text = String(buffer: response.body)
+            #expect(!text.contains("$2b$") && !text.lowercased().contains("hash"), "no hash in \(path)")
+            return (response.status, JSONObject(text))
+        }
+    }
+
+    /// Logs the bootstrap admin in; returns its access token.
+    func adminToken() async throws -> String {
+        let (_, body) = try await post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
+        return try #require(body["accessToken"])
     }
 
     /// POSTs JSON and returns status and decoded body (as a dictionary), checking no hash ever leaves the service.

@@ -14,6 +14,7 @@ import Shared
 /// | `RESET_LINK_BASE_URL` | `http://127.0.0.1:8085/dashboard/reset-password` |
 /// | `RESET_LINK_TTL_SECONDS` | `86400` (24 h, D22) |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_FROM` | `127.0.0.1`, `25`, `no-reply@localhost` |
+/// | `PAYMENT_WEBHOOK_SECRET` | none: the payment webhook answers 503 until it is set |
 /// | `BOOTSTRAP_ADMIN_EMAIL`, `BOOTSTRAP_ADMIN_PASSWORD` | none: when both are set, that admin is created at start if missing |
 struct AuthConfiguration: Sendable {
     var signingKey: Secret
@@ -26,6 +27,7 @@ struct AuthConfiguration: Sendable {
     var resetLinkLifetime: TimeInterval
     var smtp: SMTPConfiguration
     var bootstrapAdmin: (email: String, password: Secret)?
+    var paymentWebhookSecret: Secret?
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         signingKey = Secret(try environment.requiredString("AUTH_SIGNING_KEY"))
@@ -42,6 +44,7 @@ struct AuthConfiguration: Sendable {
             host: environment.string("SMTP_HOST", default: "127.0.0.1"),
             port: try environment.int("SMTP_PORT", default: 25, range: 1...65_535),
             from: environment.string("SMTP_FROM", default: "no-reply@localhost"))
+        paymentWebhookSecret = environment.string("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
         if let email = environment.string("BOOTSTRAP_ADMIN_EMAIL") {
             bootstrapAdmin = (email, Secret(try environment.requiredString("BOOTSTRAP_ADMIN_PASSWORD")))
         }

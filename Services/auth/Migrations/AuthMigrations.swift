@@ -63,5 +63,21 @@ enum AuthMigrations {
                 """,
                 "CREATE INDEX outgoing_mail_due ON outgoing_mail (next_attempt_at) WHERE sent_at IS NULL",
             ]),
+        Migration(
+            "0002_payments",
+            [
+                """
+                CREATE TABLE payments (
+                    payment_id text PRIMARY KEY,
+                    account_id uuid NOT NULL REFERENCES accounts ON DELETE CASCADE,
+                    entitlement text NOT NULL,
+                    status text NOT NULL CHECK (status IN ('paid', 'refunded')),
+                    amount_cents bigint NOT NULL CHECK (amount_cents >= 0),
+                    received_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX payments_account ON payments (account_id)",
+                "CREATE INDEX accounts_email_prefix ON accounts (email text_pattern_ops)",
+            ]),
     ]
 }

@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// Admin operations on accounts (U5, U6): search, edit, ban, grant entitlements, payments. Bans and grants
+/// publish their events in the same transaction.
+struct AdminStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    func search(prefix: String?, limit: Int, offset: Int) async throws -> [AccountView] {
+        let pattern = (prefix ?? "").lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        let rows = try await client.query(
+            """
+            SELECT id, email, kind, role, display_name, entitlements, banned FROM accounts
+            WHERE coalesce(email, '') LIKE \(pattern) OR lower(coalesce(display_name, '')) LIKE \(pattern)
+            ORDER BY email NULLS LAST, id LIMIT \(limit) OFFSET \(offset)
+            """, logger: logger)
+        var result: [AccountView] = []
+        for try await (id, email, kind, role, name, entitlements, banned) in rows.decode(
+            (UUID, String?, String, String, String?, [String], Bool).self)
+        {
+            result.append(AccountView(Account(
+                id: id, email: email, kind: AccountKind(rawValue: kind) ?? .horoscope, role: UserRole(rawValue: role) ?? .user,
+                displayName: name, entitlements: Set(entitlements), banned: banned, createdAt: Date())))
+        }
+        return result
+    }
+
+    /// Applies the given changes; returns false when the account does not exist.
+    func update(id: UUID, displayName: String?, role: UserRole?, banned: Bool?) async throws -> Bool {
+        try await client.inTransaction(logger: logger) { connection -> Bool in
+            let rows = try await connection.query(
+                """
+                UPDATE accounts SET display_name = coalesce(\(displayName), display_name), role = coalesce(\(role?.rawValue), role),
+                    banned = coalesce(\(banned), banned)
+                WHERE id = \(id) RETURNING banned
+                """, logger: logger)
+            var found = false
+            for try await _ in rows.decode(Bool.self) { found = true }
+            guard found else { return false }
+            if let banned {
+                if banned {
+                    try await connection.query(
+                        "UPDATE refresh_tokens SET revoked_at = now() WHERE account_id = \(id) AND revoked_at IS NULL", logger: logger)
+                }
+                try await Outbox.enqueue(
+                    EventEnvelope(type: EventTypes.userBanned, producer: "auth", key: id.uuidString, payload: UserBanned(userId: id, banned: banned)),
+                    to: TopicCatalogue.users, on: connection, logger: logger)
+            }
+            return true
+        }
+    }
+
+    /// Adds an entitlement (idempotent) and publishes `entitlement.granted`; false when the account does not exist.
+    func grant(_ entitlement: Entitlement, to id: UUID, source: String, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            """
+            UPDATE accounts SET entitlements = CASE WHEN \(entitlement.rawValue) = ANY(entitlements) THEN entitlements
+                ELSE array_append(entitlements, \(entitlement.rawValue)) END
+            WHERE id = \(id) RETURNING id
+            """, logger: logger)
+        var found = false
+        for try await _ in rows.decode(UUID.self) { found = true }
+        guard found else { return false }
+        try await Outbox.enqueue(
+            EventEnvelope(
+                type: EventTypes.entitlementGranted, producer: "auth", key: id.uuidString,
+                payload: EntitlementGranted(userId: id, entitlement: entitlement.rawValue, source: source)),
+            to: TopicCatalogue.users, on: connection, logger: logger)
+        return true
+    }
+
+    func grant(_ entitlement: Entitlement, to id: UUID) async throws -> Bool {
+        try await client.inTransaction(logger: logger) { try await grant(entitlement, to: id, source: "admin", on: $0) }
+    }
+
+    struct Payment: Codable, Sendable, Equatable {
+        var paymentId: String
+        var entitlement: String
+        var status: String
+        var amountCents: Int64
+        var receivedAt: Date
+    }
+
+    func payments(of id: UUID) async throws -> [Payment] {
+        let rows = try await client.query(
+            """
+            SELECT payment_id, entitlement, status, amount_cents, received_at FROM payments
+            WHERE account_id = \(id) ORDER BY received_at DESC
+            """, logger: logger)
+        var result: [Payment] = []
+        for try await (paymentId, entitlement, status, amount, received) in rows.decode((String, String, String, Int64, Date).self) {
+            result.append(Payment(paymentId: paymentId, entitlement: entitlement, status: status, amountCents: amount, receivedAt: received))
+        }
+        return result
+    }
+
+    enum PaymentOutcome: Equatable { case recorded, duplicate, unknownAccount }
+
+    /// Records a provider payment once (by payment id); a `paid` payment grants its entitlement.
+    func record(paymentId: String, accountId: UUID, entitlement: Entitlement, status: String, amountCents: Int64) async throws
+        -> PaymentOutcome
+    {
+        try await client.inTransaction(logger: logger) { connection -> PaymentOutcome in
+            let exists = try await connection.query("SELECT count(*) FROM accounts WHERE id = \(accountId)", logger: logger)
+            var count = 0
+            for try await value in exists.decode(Int.self) { count = value }
+            guard count == 1 else { return .unknownAccount }
+            let rows = try await connection.query(
+                """
+                INSERT INTO payments (payment_id, account_id, entitlement, status, amount_cents)
+                VALUES (\(paymentId), \(accountId), \(entitlement.rawValue), \(status), \(amountCents))
+                ON CONFLICT (payment_id) DO NOTHING RETURNING payment_id
+                """, logger: logger)
+            var inserted = false
+            for try await _ in rows.decode(String.self) { inserted = true }
+            guard inserted else { return .duplicate }
+            if status == "paid" {
+                _ = try await grant(entitlement, to: accountId, source: "payment", on: connection)
+            }
+            return .recorded
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Crypto
+import HTTPTypes
+import Foundation
+import Shared
+import Testing
+import TestSupport
+
+@Suite("auth: admin operations, entitlements and the payment webhook")
+struct AuthAdminTests {
+    /// Signs up and logs in a survey user; returns (account id, access token, refresh token).
+    func surveyUser(_ auth: AuthTestHarness, email: String) async throws -> (String, String, String) {
+        _ = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])
+        let (_, login) = try await auth.post("/v1/survey/login", ["email": email, "pin": "ab12"])
+        return (try #require(login["account.id"]), try #require(login["accessToken"]), try #require(login["refreshToken"]))
+    }
+
+    func outboxCount(_ auth: AuthTestHarness, type: String) async throws -> Int {
+        let rows = try await auth.db.client.query("SELECT count(*) FROM outbox WHERE event_type = \(type)", logger: auth.db.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    @Test("U5: users cannot call admin routes; admins search, and ban, which ends the user's sessions")
+    func test_U5_adminSearchAndBan() async throws {
+        try await AuthTestHarness.run { auth in
+            let (userId, userToken, refresh) = try await surveyUser(auth, email: "banme@hotel.com")
+            var (status, body) = try await auth.request(.get, "/v1/admin/users", bearer: userToken)
+            #expect(status == .forbidden && body["error.code"] == "forbidden")
+            let admin = try await auth.adminToken()
+            (status, _) = try await auth.request(.get, "/v1/admin/users?query=banme&limit=10", bearer: admin)
+            #expect(status == .ok)
+            (status, body) = try await auth.request(.get, "/v1/admin/users?limit=1000", bearer: admin)
+            #expect(status == .badRequest && body["error.code"] == "invalid_limit")
+            (status, body) = try await auth.request(.patch, "/v1/admin/users/not-a-uuid", body: Data("{}".utf8), bearer: admin)
+            #expect(status == .badRequest && body["error.code"] == "invalid_id")
+            (status, _) = try await auth.request(.patch, "/v1/admin/users/\(userId)", body: Data(#"{"banned": true}"#.utf8), bearer: admin)
+            #expect(status == .ok)
+            (status, body) = try await auth.post("/v1/sessions/refresh", ["refreshToken": refresh])
+            #expect(status == .unauthorized)
+            (status, body) = try await auth.post("/v1/survey/login", ["email": "banme@hotel.com", "pin": "ab12"])
+            #expect(status == .forbidden && body["error.code"] == "account_banned")
+            #expect(try await outboxCount(auth, type: "user.banned") == 1)
+        }
+    }
+
+    @Test("U6: an admin grants an entitlement, which the user's next token carries")
+    func test_U6_grantEntitlement() async throws {
+        try await AuthTestHarness.run { auth in
+            let (userId, _, refresh) = try await surveyUser(auth, email: "tarot@hotel.com")
+            let admin = try await auth.adminToken()
+            var (status, body) = try await auth.request(
+                .post, "/v1/admin/users/\(userId)/entitlements", body: Data(#"{"entitlement": "free_money"}"#.utf8), bearer: admin)
+            #expect(status == .badRequest && body["error.code"] == "unknown_entitlement")
+            (status, _) = try await auth.request(
+                .post, "/v1/admin/users/\(userId)/entitlements", body: Data(#"{"entitlement": "tarot"}"#.utf8), bearer: admin)
+            #expect(status == .ok)
+            (status, body) = try await auth.post("/v1/sessions/refresh", ["refreshToken": refresh])
+            let verifier = try await AccessTokenVerifier(publicKey: auth.tokens.publicKeyBase64URL, issuer: "mobile-backend-auth")
+            let user = try await verifier.verify(try #require(body["accessToken"]))
+            #expect(user.has(entitlement: "tarot"))
+            #expect(try await outboxCount(auth, type: "entitlement.granted") == 1)
+        }
+    }
+
+    @Test("U6: the payment webhook needs a valid signature, applies each payment once, and grants the entitlement")
+    func test_U6_paymentWebhook() async throws {
+        try await AuthTestHarness.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": "whsec-test"]) { auth in
+            let (userId, _, _) = try await surveyUser(auth, email: "payer@hotel.com")
+            let payload = Data(#"{"paymentId":"pay_1","userId":"\#(userId)","entitlement":"compatibility","status":"paid","amountCents":499}"#.utf8)
+            func signature(_ secret: String) -> String {
+                "sha256=" + HMAC<SHA256>.authenticationCode(for: payload, using: SymmetricKey(data: Data(secret.utf8)))
+                    .map { String(format: "%02x", $0) }.joined()
+            }
+            var (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("wrong")])
+            #expect(status == .unauthorized && body["error.code"] == "bad_signature")
+            (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload)
+            #expect(status == .unauthorized)
+            (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("whsec-test")])
+            #expect(status == .ok && body["message"] == "payment recorded")
+            (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("whsec-test")])
+            #expect(status == .ok && body["message"] == "payment already recorded")
+            let admin = try await auth.adminToken()
+            (status, body) = try await auth.request(.get, "/v1/admin/users/\(userId)/payments", bearer: admin)
+            #expect(status == .ok)
+            #expect(try await outboxCount(auth, type: "entitlement.granted") == 1, "granted once for two deliveries")
+        }
+    }
+}
