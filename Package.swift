@@ -120,6 +120,7 @@ let package = Package(
                 "Shared", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ] + services.map { .byName(name: $0.module) },
             path: "Tests/ServicesTests",
             swiftSettings: swiftSettings

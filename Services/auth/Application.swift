@@ -29,6 +29,8 @@ func buildApplication(
     let admin = AdminStore(client: client, logger: runtime.logger)
     AdminRoutes(admin: admin).add(to: router, verifier: runtime.tokenVerifier)
     PaymentWebhookRoutes(admin: admin, secret: configuration.paymentWebhookSecret).add(to: router)
+    HoroscopeRoutes(auth: auth, oidc: configuration.oidc.map { OIDCVerifier(configuration: $0, logger: runtime.logger) })
+        .add(to: router)
     let mailSender = MailSender(
         client: client, smtp: SMTPClient(configuration: configuration.smtp), startGate: runtime.startGate, logger: runtime.logger)
     let bootstrap = AdminBootstrap(auth: auth, startGate: runtime.startGate, logger: runtime.logger)

@@ -15,6 +15,7 @@ import Shared
 /// | `RESET_LINK_TTL_SECONDS` | `86400` (24 h, D22) |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_FROM` | `127.0.0.1`, `25`, `no-reply@localhost` |
 /// | `PAYMENT_WEBHOOK_SECRET` | none: the payment webhook answers 503 until it is set |
+/// | `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_AUDIENCE` | none: ID-token login answers 503 until set (all three together) |
 /// | `BOOTSTRAP_ADMIN_EMAIL`, `BOOTSTRAP_ADMIN_PASSWORD` | none: when both are set, that admin is created at start if missing |
 struct AuthConfiguration: Sendable {
     var signingKey: Secret
@@ -28,6 +29,7 @@ struct AuthConfiguration: Sendable {
     var smtp: SMTPConfiguration
     var bootstrapAdmin: (email: String, password: Secret)?
     var paymentWebhookSecret: Secret?
+    var oidc: OIDCVerifier.Configuration?
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         signingKey = Secret(try environment.requiredString("AUTH_SIGNING_KEY"))
@@ -45,6 +47,14 @@ struct AuthConfiguration: Sendable {
             port: try environment.int("SMTP_PORT", default: 25, range: 1...65_535),
             from: environment.string("SMTP_FROM", default: "no-reply@localhost"))
         paymentWebhookSecret = environment.string("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
+        if let jwks = try environment.parsed("OIDC_JWKS_URL", expected: "an http(s) URL", { text in
+            URL(string: text).flatMap { ["http", "https"].contains($0.scheme ?? "") ? $0 : nil }
+        }) {
+            oidc = OIDCVerifier.Configuration(
+                jwksURL: jwks, issuer: try environment.requiredString("OIDC_ISSUER"),
+                audience: try environment.requiredString("OIDC_AUDIENCE"),
+                minimumRefetchInterval: TimeInterval(try environment.int("OIDC_MIN_REFETCH_SECONDS", default: 30, range: 0...3_600)))
+        }
         if let email = environment.string("BOOTSTRAP_ADMIN_EMAIL") {
             bootstrapAdmin = (email, Secret(try environment.requiredString("BOOTSTRAP_ADMIN_PASSWORD")))
         }

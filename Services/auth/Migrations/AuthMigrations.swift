@@ -79,5 +79,8 @@ enum AuthMigrations {
                 "CREATE INDEX payments_account ON payments (account_id)",
                 "CREATE INDEX accounts_email_prefix ON accounts (email text_pattern_ops)",
             ]),
+        Migration(
+            "0003_external_identities",
+            ["ALTER TABLE accounts ADD COLUMN external_subject text UNIQUE"]),
     ]
 }

@@ -79,6 +79,26 @@ struct AccountStore: Sendable {
         try await client.query("UPDATE accounts SET pin_hash = \(hash) WHERE id = \(id)", logger: logger)
     }
 
+    /// The account of an external identity (`issuer|subject`), created on first login.
+    func findOrCreateExternal(subject: String, displayName: String?) async throws -> Account {
+        let rows = try await client.query("SELECT id FROM accounts WHERE external_subject = \(subject)", logger: logger)
+        for try await id in rows.decode(UUID.self) {
+            if let account = try await credentials(id: id)?.account { return account }
+        }
+        guard let account = try await create(email: nil, kind: .horoscope, role: .user) else {
+            throw APIError(.conflict, code: "conflict", message: "could not create the account")
+        }
+        // A concurrent first login may have linked the subject already: keep that account, drop ours.
+        let linked = try await client.query(
+            """
+            UPDATE accounts SET external_subject = \(subject), display_name = \(displayName)
+            WHERE id = \(account.id) AND NOT EXISTS (SELECT 1 FROM accounts WHERE external_subject = \(subject))
+            RETURNING id
+            """, logger: logger)
+        for try await _ in linked.decode(UUID.self) { return account }
+        return try await findOrCreateExternal(subject: subject, displayName: displayName)
+    }
+
     /// Records a successful login for the analytics (`user.logged-in`).
     func recordLogin(_ account: Account) async throws {
         try await client.inTransaction(logger: logger) { connection in
