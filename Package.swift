@@ -87,6 +87,8 @@ let package = Package(
                 "Shared",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             path: "Benchmarks/platform-bench",
             swiftSettings: swiftSettings

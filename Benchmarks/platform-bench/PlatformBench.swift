@@ -19,6 +19,7 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Message size in bytes.") var size = 1_024
     @Option(help: "Events in the outbox measurement.") var outboxCount = 50_000
     @Option(help: "Path of librdkafka's rdkafka_performance.") var reference = "/usr/local/bin/rdkafka_performance"
+    @Option(help: "bcrypt cost for the auth rows (the service's BCRYPT_COST).") var bcryptCost = 12
 
     func run() async throws {
         var table = ResultTable()
@@ -34,6 +35,10 @@ struct PlatformBench: AsyncParsableCommand {
             brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser,
             count: outboxCount)
         table.add("outbox relay, commit to broker ack (events/s)", swift: try await outbox.run(), reference: nil, target: ">= 5,000")
+        progress("auth: password checks at bcrypt cost \(bcryptCost) and access-token verifications")
+        let auth = AuthBench(bcryptCost: UInt8(bcryptCost))
+        table.add("auth: password checks at bcrypt cost \(bcryptCost) (/s, bounds logins/s)", swift: await auth.passwordChecksPerSecond(), reference: nil, target: "-")
+        table.add("auth: access-token verifications (/s, per request in every service)", swift: try await auth.tokenVerificationsPerSecond(), reference: nil, target: "-")
         print(table.markdown(count: count, size: size))
     }
 }

@@ -18,6 +18,7 @@ func buildApplication(
         attempts: AttemptStore(client: client, logger: runtime.logger),
         sessions: SessionStore(client: client, logger: runtime.logger, lifetime: configuration.refreshTokenLifetime),
         resets: PasswordResetStore(client: client, logger: runtime.logger, lifetime: configuration.resetLinkLifetime),
+        pinResets: PinResetStore(client: client, logger: runtime.logger),
         hasher: PasswordHasher(cost: configuration.bcryptCost),
         issuer: try await TokenIssuer(
             signingKey: configuration.signingKey.value, issuer: runtime.configuration.tokenIssuer,

@@ -32,15 +32,37 @@ struct AuthSurveyTests {
             (status, body) = try await auth.post("/v1/survey/login", ["email": "guest@hotel.com", "pin": "Ab12"])
             #expect(status == .forbidden && body["error.code"] == "pin_tries_exhausted")
 
-            // Forgot-PIN: five mismatches send the user back to login.
-            for attempt in 1...5 {
-                (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "pin": "cd34", "pinConfirmation": "cd4\(attempt)"])
-                #expect(status == .badRequest && body["error.details.next"] == (attempt == 5 ? "login" : "retry"))
+            // Forgot-PIN: a code by mail proves the email; then four mismatches, then success on the fifth try.
+            (status, body) = try await auth.post("/v1/survey/forgot-pin/start", ["email": "guest@hotel.com"])
+            #expect(status == .accepted && body["next"] == "forgot_pin")
+            let code = try #require(try await waitForPinCode(in: auth.smtp))
+            (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": "000000x", "pin": "cd34", "pinConfirmation": "cd34"])
+            #expect(status == .badRequest && body["error.code"] == "invalid_code" && body["error.details.attemptsLeft"] == "4")
+            for attempt in 1...3 {
+                (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd4\(attempt)"])
+                #expect(status == .badRequest && body["error.code"] == "pins_differ" && body["error.details.next"] == "retry")
             }
-            (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "pin": "cd34", "pinConfirmation": "cd34"])
+            (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd34"])
             #expect(status == .ok && body["next"] == "login" && body["email"] == "guest@hotel.com")
+            (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "ef56", "pinConfirmation": "ef56"])
+            #expect(status == .badRequest && body["error.code"] == "invalid_code", "a code works once")
             (status, body) = try await auth.post("/v1/survey/login", ["email": "guest@hotel.com", "pin": "cd34"])
             #expect(status == .ok && body["next"] == "welcome" && body["accessToken"] != nil)
+        }
+    }
+
+    @Test("U4: five failed forgot-PIN tries send the user back to login and lock the flow")
+    func test_U4_forgotPinTriesExhausted() async throws {
+        try await AuthTestHarness.run { auth in
+            _ = try await auth.post("/v1/survey/signup", ["email": "lock@hotel.com", "pin": "ab12", "pinConfirmation": "ab12"])
+            _ = try await auth.post("/v1/survey/forgot-pin/start", ["email": "lock@hotel.com"])
+            let code = try #require(try await waitForPinCode(in: auth.smtp))
+            for attempt in 1...5 {
+                let (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "lock@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd4\(attempt)"])
+                #expect(status == .badRequest && body["error.details.next"] == (attempt == 5 ? "login" : "retry"))
+            }
+            let (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "lock@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd34"])
+            #expect(status == .badRequest && body["error.code"] == "forgot_pin_tries_exhausted")
         }
     }
 
@@ -64,4 +86,12 @@ struct AuthSurveyTests {
             for try await count in rows.decode(Int.self) { #expect(count == 2) }  // the bootstrap admin and this user
         }
     }
+}
+
+/// The last PIN reset code in the mailbox, waiting for the mail sender to deliver it.
+func waitForPinCode(in smtp: SMTPSink) async throws -> String? {
+    let marker = "Your PIN reset code is "
+    _ = try await eventually { smtp.mailbox.contains(marker) }
+    guard let range = smtp.mailbox.range(of: marker, options: .backwards) else { return nil }
+    return String(smtp.mailbox[range.upperBound...].prefix(6))
 }

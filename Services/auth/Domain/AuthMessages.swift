@@ -23,6 +23,7 @@ enum AuthMessages {
     // Hotel survey (hotel-survey-login.txt).
     static let pinFormat = "the PIN must be exactly 4 letters or digits"
     static let pinsDiffer = "the PIN and its confirmation are not the same"
+    static let invalidPinCode = "the reset code is wrong or has expired"
     static let wrongPin = "wrong PIN, please try again"
     static let pinTriesExhausted = "too many wrong PINs: please reset your PIN"
     static let unknownSurveyEmail = "this email is not registered: please sign up"

@@ -82,5 +82,18 @@ enum AuthMigrations {
         Migration(
             "0003_external_identities",
             ["ALTER TABLE accounts ADD COLUMN external_subject text UNIQUE"]),
+        Migration(
+            "0004_pin_resets",
+            [
+                """
+                CREATE TABLE pin_resets (
+                    code_hash text PRIMARY KEY,
+                    account_id uuid NOT NULL REFERENCES accounts ON DELETE CASCADE,
+                    expires_at timestamptz NOT NULL,
+                    used_at timestamptz
+                )
+                """,
+                "CREATE INDEX pin_resets_account ON pin_resets (account_id)",
+            ]),
     ]
 }

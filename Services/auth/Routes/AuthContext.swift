@@ -9,6 +9,7 @@ struct AuthContext: Sendable {
     let attempts: AttemptStore
     let sessions: SessionStore
     let resets: PasswordResetStore
+    let pinResets: PinResetStore
     let hasher: PasswordHasher
     let issuer: TokenIssuer
 

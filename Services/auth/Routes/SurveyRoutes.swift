@@ -15,6 +15,7 @@ struct SurveyRoutes {
         let group = router.group("v1/survey")
         group.post("login", use: login)
         group.post("signup", use: signUp)
+        group.post("forgot-pin/start", use: startForgotPin)
         group.post("forgot-pin", use: forgotPin)
     }
 
@@ -73,14 +74,36 @@ struct SurveyRoutes {
             .response(from: request, context: context).with(status: .created)
     }
 
-    /// Sets a new PIN (seed 3): 5 tries to make PIN and confirmation match, then back to login. The app reaches it
-    /// after 3 wrong PINs. The seed has no proof of identity here; see the README's known gaps.
+    /// Forgot-PIN, step 1 (seed 2c): an unknown email goes to sign-up; a known one gets a code by mail.
+    @Sendable func startForgotPin(_ request: Request, context: PlatformRequestContext) async throws -> Response {
+        let body = try await request.decode(as: ForgotPasswordRequest.self, context: context)
+        guard let emailText = nonEmpty(body.email) else { throw AuthErrors.emptyField }
+        guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
+        try await auth.checkNotLocked(.address, subject: context.remoteAddress, limit: auth.configuration.addressLimit)
+        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey else {
+            try await auth.attempts.recordFailure(.address, subject: context.remoteAddress)
+            throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: "sign_up")
+        }
+        try await auth.pinResets.start(for: stored.account, email: email)
+        return try MessageResponse(message: "a reset code was sent to your email", next: "forgot_pin", email: email.value)
+            .response(from: request, context: context).with(status: .accepted)
+    }
+
+    /// Forgot-PIN, step 2 (seed 3): the mailed code, then 5 tries to make PIN and confirmation match before going
+    /// back to login. Wrong codes count against the same 5 tries.
     @Sendable func forgotPin(_ request: Request, context: PlatformRequestContext) async throws -> MessageResponse {
         let body = try await request.decode(as: ForgotPinRequest.self, context: context)
-        guard let emailText = nonEmpty(body.email) else { throw AuthErrors.emptyField }
+        guard let emailText = nonEmpty(body.email), let code = nonEmpty(body.code) else { throw AuthErrors.emptyField }
         guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey else {
             throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: "sign_up")
+        }
+        let failures = try await auth.attempts.failures(.forgotPin, subject: email.value, within: forgotPinLimit.window)
+        if forgotPinLimit.lockedUntil(failures: failures, now: Date()) != nil {
+            throw AuthErrors.flow(.badRequest, code: "forgot_pin_tries_exhausted", message: AuthMessages.tooManyAttempts, next: "login", attemptsLeft: 0)
+        }
+        guard code.count <= 12, try await auth.pinResets.isValid(code: code, for: stored.account.id) else {
+            try await failFlow(.forgotPin, subject: email.value, limit: forgotPinLimit, code: "invalid_code", message: AuthMessages.invalidPinCode)
         }
         let pin = body.pin ?? ""
         guard CredentialPolicy.isValidPin(pin) else {
@@ -89,7 +112,9 @@ struct SurveyRoutes {
         guard pin == body.pinConfirmation else {
             try await failFlow(.forgotPin, subject: email.value, limit: forgotPinLimit, code: "pins_differ", message: AuthMessages.pinsDiffer)
         }
-        try await auth.accounts.setPinHash(await auth.hasher.hash(pin), for: stored.account.id)
+        guard try await auth.pinResets.complete(code: code, accountId: stored.account.id, pinHash: await auth.hasher.hash(pin)) else {
+            throw AuthErrors.flow(.badRequest, code: "invalid_code", message: AuthMessages.invalidPinCode, next: "retry")
+        }
         try await auth.attempts.clear(.forgotPin, subject: email.value)
         try await auth.attempts.clear(.surveyPin, subject: stored.account.id.uuidString)
         return MessageResponse(message: "PIN changed", next: "login", email: email.value)
@@ -103,7 +128,8 @@ struct SurveyRoutes {
         let failures = try await auth.attempts.failures(kind, subject: subject, within: limit.window)
         let left = limit.triesLeft(failures: failures, now: Date())
         if left == 0 {
-            try await auth.attempts.clear(kind, subject: subject)
+            // Sign-up counters start over on the next visit; forgot-PIN stays locked for its window.
+            if kind != .forgotPin { try await auth.attempts.clear(kind, subject: subject) }
             throw AuthErrors.flow(.badRequest, code: code, message: message, next: "login", attemptsLeft: 0)
         }
         throw AuthErrors.flow(.badRequest, code: code, message: message, next: "retry", attemptsLeft: left)
