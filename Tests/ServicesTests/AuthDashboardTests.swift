@@ -45,6 +45,18 @@ struct AuthDashboardTests {
         }
     }
 
+    @Test("U7: one client address failing again and again is throttled with 429, whatever account it tries")
+    func test_U7_perAddressThrottle() async throws {
+        try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "3"]) { auth in
+            for index in 0..<3 {
+                let (status, _) = try await auth.post("/v1/dashboard/login", ["email": "nobody\(index)@example.com", "password": "x"])
+                #expect(status == .unauthorized)
+            }
+            let (status, body) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
+            #expect(status == .tooManyRequests && body["error.code"] == "too_many_attempts")
+        }
+    }
+
     @Test("U7: refresh tokens rotate, a reused one ends the session, and logout revokes it")
     func test_U7_refreshRotationReuseAndLogout() async throws {
         try await AuthTestHarness.run { auth in

@@ -70,8 +70,7 @@ struct AccountStore: Sendable {
     func setPasswordHash(_ hash: String, for id: UUID) async throws {
         try await client.inTransaction(logger: logger) { connection in
             try await connection.query("UPDATE accounts SET password_hash = \(hash) WHERE id = \(id)", logger: logger)
-            try await connection.query(
-                "UPDATE refresh_tokens SET revoked_at = now() WHERE account_id = \(id) AND revoked_at IS NULL", logger: logger)
+            try await SessionStore.revokeAll(of: id, on: connection, logger: logger)
         }
     }
 

@@ -43,8 +43,7 @@ struct AdminStore: Sendable {
             guard found else { return false }
             if let banned {
                 if banned {
-                    try await connection.query(
-                        "UPDATE refresh_tokens SET revoked_at = now() WHERE account_id = \(id) AND revoked_at IS NULL", logger: logger)
+                    try await SessionStore.revokeAll(of: id, on: connection, logger: logger)
                 }
                 try await Outbox.enqueue(
                     EventEnvelope(type: EventTypes.userBanned, producer: "auth", key: id.uuidString, payload: UserBanned(userId: id, banned: banned)),

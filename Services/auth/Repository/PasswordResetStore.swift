@@ -60,9 +60,7 @@ struct PasswordResetStore: Sendable {
             for try await id in rows.decode(UUID.self) { accountId = id }
             guard let accountId else { return false }
             try await connection.query("UPDATE accounts SET password_hash = \(passwordHash) WHERE id = \(accountId)", logger: logger)
-            try await connection.query(
-                "UPDATE refresh_tokens SET revoked_at = now() WHERE account_id = \(accountId) AND revoked_at IS NULL",
-                logger: logger)
+            try await SessionStore.revokeAll(of: accountId, on: connection, logger: logger)
             return true
         }
     }

@@ -57,6 +57,12 @@ struct SessionStore: Sendable {
         }
     }
 
+    /// Ends every session of an account inside the caller's transaction (new password, ban).
+    static func revokeAll(of accountId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            "UPDATE refresh_tokens SET revoked_at = now() WHERE account_id = \(accountId) AND revoked_at IS NULL", logger: logger)
+    }
+
     /// Ends the session the token belongs to (logout). Returns false when the token is unknown.
     func end(_ token: String, accountId: UUID) async throws -> Bool {
         let rows = try await client.query(
