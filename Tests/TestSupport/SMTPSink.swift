@@ -9,8 +9,8 @@ public final class SMTPSink: @unchecked Sendable {
     private let directory: URL
 
     public init() throws {
-        guard let python = ProcessInfo.processInfo.environment["SMTP_SINK_PYTHON"] else {
-            fatalError("SMTP_SINK_PYTHON is not set: run the tests with scripts/test.sh")
+        guard let python = ProcessInfo.processInfo.environment["TEST_PYTHON"] else {
+            fatalError("TEST_PYTHON is not set: run the tests with scripts/test.sh")
         }
         port = freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(uniqueSuffix())")
