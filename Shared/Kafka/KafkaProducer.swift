@@ -14,6 +14,8 @@ public final class KafkaProducer: Service, Sendable {
     private let isClosed = Atomic<Bool>(false)
     private let pollThread = PollThreadControl()
     private let topics = TopicHandleCache()
+    /// Sends inside their enqueue loop; `close` waits for them before it releases topic handles and the client.
+    private let enqueuing = Atomic<Int>(0)
 
     public init(configuration: KafkaProducerConfiguration, logger: Logger) throws {
         self.logger = logger
@@ -41,16 +43,23 @@ public final class KafkaProducer: Service, Sendable {
     /// one partition in this order; the idempotent producer keeps that order across retries.
     public func send(_ messages: [KafkaOutgoingMessage]) async throws {
         guard !messages.isEmpty else { return }
-        guard !isClosed.load(ordering: .acquiring) else { throw KafkaError("producer is closed") }
+        // Announce the enqueue first, then check for close: `close` flips the flag first, then waits for the
+        // count to drop, so every send either sees the flag or is waited for.
+        enqueuing.add(1, ordering: .sequentiallyConsistent)
+        guard !isClosed.load(ordering: .sequentiallyConsistent) else {
+            enqueuing.subtract(1, ordering: .sequentiallyConsistent)
+            throw KafkaError("producer is closed")
+        }
         let batch = DeliveryBatch(count: messages.count)
         for (index, message) in messages.enumerated() {
             do {
                 try await enqueue(message, batch: batch)
-            } catch let error as KafkaError {
-                batch.abandon(count: messages.count - index, error: error)
+            } catch {
+                batch.abandon(count: messages.count - index, error: error as? KafkaError ?? KafkaError("\(error)"))
                 break
             }
         }
+        enqueuing.subtract(1, ordering: .sequentiallyConsistent)
         try await batch.wait()
     }
 
@@ -137,13 +146,15 @@ public final class KafkaProducer: Service, Sendable {
 
     /// Flushes queued messages (up to `timeoutMilliseconds`) and releases the client. Safe to call twice.
     public func close(timeoutMilliseconds: Int32 = 10_000) async throws {
-        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !isClosed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        while enqueuing.load(ordering: .sequentiallyConsistent) > 0 {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
         stopPollThread()
         let (handle, topics) = (self.handle, self.topics)
         let remaining = try await executor.run { () -> Int32 in
             _ = rd_kafka_flush(handle.pointer, timeoutMilliseconds)
-            // Topic handles go before the client. Sends started after close began are refused above; the
-            // ServiceGroup stops the producer last, after everything that sends through it.
+            // Topic handles go before the client; no send is enqueuing any more (waited for above).
             topics.releaseAll()
             let left = rd_kafka_outq_len(handle.pointer)
             handle.destroy()
