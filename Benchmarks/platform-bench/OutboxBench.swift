@@ -17,7 +17,7 @@ struct OutboxBench {
         let database = "bench_\(UUID().uuidString.prefix(8).lowercased())"
         let admin = PostgresConfiguration(
             host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
-        try await withClient(admin, logger: logger) { client in
+        try await withRunningClient(admin.makeClient(logger: logger)) { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
         }
         let configuration = PostgresConfiguration(
@@ -26,7 +26,7 @@ struct OutboxBench {
         let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
         try await kafkaAdmin.createTopics([KafkaTopicSpec(name: topic, partitions: 3)])
 
-        let rate = try await withClient(configuration, logger: logger) { client -> Double in
+        let rate = try await withRunningClient(configuration.makeClient(logger: logger)) { client -> Double in
             try await MigrationRunner(schema: "bench", serviceMigrations: []).run(on: client, logger: logger)
             try await fillOutbox(client, topic: topic, logger: logger)
             let producer = try KafkaProducer(
@@ -44,7 +44,7 @@ struct OutboxBench {
             try await producer.close()
             return Double(published) / elapsed.seconds
         }
-        try await withClient(admin, logger: logger) { client in
+        try await withRunningClient(admin.makeClient(logger: logger)) { client in
             try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
         }
         return rate
@@ -64,18 +64,6 @@ struct OutboxBench {
                 }
             }
             written += batch
-        }
-    }
-
-    @discardableResult
-    private func withClient<Result: Sendable>(
-        _ configuration: PostgresConfiguration, logger: Logger, _ body: @Sendable (PostgresClient) async throws -> Result
-    ) async throws -> Result {
-        let client = configuration.makeClient(logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            return try await body(client)
         }
     }
 }

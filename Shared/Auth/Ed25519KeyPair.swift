@@ -11,11 +11,7 @@ public struct Ed25519KeyPair: Sendable {
     public static func generate() throws -> Ed25519KeyPair {
         let key = try EdDSA.PrivateKey(curve: .ed25519)
         return Ed25519KeyPair(
-            publicKey: base64URL(key.publicKey.rawRepresentation), privateKey: base64URL(key.rawRepresentation))
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            publicKey: key.publicKey.rawRepresentation.base64URLEncodedString(),
+            privateKey: key.rawRepresentation.base64URLEncodedString())
     }
 }

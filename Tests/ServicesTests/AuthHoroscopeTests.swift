@@ -22,8 +22,7 @@ struct AuthHoroscopeTests {
 
         var jwks: String {
             let (kid, key) = current.withLock { $0 }
-            let x = key.publicKey.rawRepresentation.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            let x = key.publicKey.rawRepresentation.base64URLEncodedString()
             return #"{"keys":[{"kty":"OKP","crv":"Ed25519","alg":"EdDSA","use":"sig","kid":"\#(kid)","x":"\#(x)"}]}"#
         }
 

@@ -52,15 +52,3 @@ private func dropDatabase(_ name: String, admin: PostgresConfiguration, logger: 
         try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"), logger: logger)
     }
 }
-
-/// Runs `client` for the duration of `body`.
-@discardableResult
-public func withRunningClient<Result: Sendable>(
-    _ client: PostgresClient, _ body: @Sendable (PostgresClient) async throws -> Result
-) async throws -> Result {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { await client.run() }
-        defer { group.cancelAll() }
-        return try await body(client)
-    }
-}

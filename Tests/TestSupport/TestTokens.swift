@@ -14,16 +14,12 @@ public struct TestTokens: Sendable {
 
     /// The public key as `AUTH_PUBLIC_KEY` expects it (base64url of the raw 32 bytes).
     public var publicKeyBase64URL: String {
-        privateKey.publicKey.rawRepresentation.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        privateKey.publicKey.rawRepresentation.base64URLEncodedString()
     }
 
     /// The private key as `AUTH_SIGNING_KEY` expects it.
     public var privateKeyBase64URL: String {
-        privateKey.rawRepresentation.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        privateKey.rawRepresentation.base64URLEncodedString()
     }
 
     public func token(

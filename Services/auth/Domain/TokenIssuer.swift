@@ -23,7 +23,7 @@ struct TokenIssuer: Sendable {
         await keys.add(eddsa: key)
         self.issuer = issuer
         self.accessTokenLifetime = accessTokenLifetime
-        publicKey = key.publicKey.rawRepresentation.base64URLEncoded()
+        publicKey = key.publicKey.rawRepresentation.base64URLEncodedString()
     }
 
     func accessToken(for account: Account, now: Date = Date()) async throws -> String {
@@ -35,17 +35,10 @@ struct TokenIssuer: Sendable {
 
     /// A new refresh token: 32 random bytes, base64url. Only its hash is stored.
     static func newRefreshToken() -> String {
-        Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URLEncoded()
+        Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URLEncodedString()
     }
 
     static func hash(_ secret: String) -> String {
         SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-}
-
-extension Data {
-    func base64URLEncoded() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

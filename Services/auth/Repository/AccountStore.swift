@@ -16,7 +16,10 @@ struct AccountStore: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    private static let columns = "id, email, kind, role, display_name, entitlements, banned, created_at, password_hash, pin_hash"
+    /// The columns `decode` reads. `columnsWithoutSecrets` selects NULL for the hashes, for listings.
+    static let columns = "id, email, kind, role, display_name, entitlements, banned, created_at, password_hash, pin_hash"
+    static let columnsWithoutSecrets =
+        "id, email, kind, role, display_name, entitlements, banned, created_at, NULL::text, NULL::text"
 
     func credentials(email: EmailAddress) async throws -> StoredCredentials? {
         try await fetchOne(
@@ -28,16 +31,21 @@ struct AccountStore: Sendable {
     }
 
     private func fetchOne(_ query: PostgresQuery) async throws -> StoredCredentials? {
-        let rows = try await client.query(query, logger: logger)
+        try await Self.decode(client.query(query, logger: logger)).first
+    }
+
+    /// Rows selected with `columns` (or `columnsWithoutSecrets`), as accounts with their hashes.
+    static func decode(_ rows: PostgresRowSequence) async throws -> [StoredCredentials] {
+        var result: [StoredCredentials] = []
         for try await (id, email, kind, role, name, entitlements, banned, createdAt, passwordHash, pinHash) in rows.decode(
             (UUID, String?, String, String, String?, [String], Bool, Date, String?, String?).self)
         {
             let account = Account(
                 id: id, email: email, kind: AccountKind(rawValue: kind) ?? .horoscope, role: UserRole(rawValue: role) ?? .user,
                 displayName: name, entitlements: Set(entitlements), banned: banned, createdAt: createdAt)
-            return StoredCredentials(account: account, passwordHash: passwordHash, pinHash: pinHash)
+            result.append(StoredCredentials(account: account, passwordHash: passwordHash, pinHash: pinHash))
         }
-        return nil
+        return result
     }
 
     /// Creates an account and publishes `user.registered`. Returns nil when the email is taken.

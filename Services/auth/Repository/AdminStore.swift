@@ -14,19 +14,11 @@ struct AdminStore: Sendable {
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
         let rows = try await client.query(
             """
-            SELECT id, email, kind, role, display_name, entitlements, banned FROM accounts
+            SELECT \(unescaped: AccountStore.columnsWithoutSecrets) FROM accounts
             WHERE coalesce(email, '') LIKE \(pattern) OR lower(coalesce(display_name, '')) LIKE \(pattern)
             ORDER BY email NULLS LAST, id LIMIT \(limit) OFFSET \(offset)
             """, logger: logger)
-        var result: [AccountView] = []
-        for try await (id, email, kind, role, name, entitlements, banned) in rows.decode(
-            (UUID, String?, String, String, String?, [String], Bool).self)
-        {
-            result.append(AccountView(Account(
-                id: id, email: email, kind: AccountKind(rawValue: kind) ?? .horoscope, role: UserRole(rawValue: role) ?? .user,
-                displayName: name, entitlements: Set(entitlements), banned: banned, createdAt: Date())))
-        }
-        return result
+        return try await AccountStore.decode(rows).map { AccountView($0.account) }
     }
 
     /// Applies the given changes; returns false when the account does not exist.
