@@ -52,7 +52,7 @@ public final class KafkaConsumer: Sendable {
     public func poll(maxMessages: Int? = nil, timeoutMilliseconds: Int32 = 100) async throws -> [KafkaMessage] {
         guard !isClosed.load(ordering: .acquiring) else { return [] }
         let limit = maxMessages ?? configuration.maxBatchSize
-        let (handle, logger, context) = (self.handle, self.logger, self.context)
+        let (handle, logger) = (self.handle, self.logger)
         let batch = try await executor.run { () -> [KafkaMessage] in
             var result: [KafkaMessage] = []
             var timeout = timeoutMilliseconds
@@ -66,7 +66,6 @@ public final class KafkaConsumer: Sendable {
                 }
                 result.append(KafkaMessage(copying: raw))
             }
-            _ = context
             return result
         }
         return try skipOlderThanStartTimestamp(batch)

@@ -4,7 +4,8 @@ import PostgresNIO
 import Shared
 
 /// Failed attempts by kind and subject (an account id, an email or a client address), for the seeds' try
-/// limits and the brute-force lockout. Rows older than a day are deleted as they are read past.
+/// limits and the brute-force lockout. Recording a failure also drops that subject's failures older than a day
+/// (no window is longer), so a subject that keeps failing never piles up rows.
 struct AttemptStore: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -24,16 +25,18 @@ struct AttemptStore: Sendable {
 
     func recordFailure(_ kind: AttemptKind, subject: String) async throws {
         try await client.query(
-            "INSERT INTO failed_attempts (kind, subject) VALUES (\(kind.rawValue), \(subject))", logger: logger)
+            """
+            WITH expired AS (
+                DELETE FROM failed_attempts
+                WHERE kind = \(kind.rawValue) AND subject = \(subject) AND at < now() - interval '1 day'
+            )
+            INSERT INTO failed_attempts (kind, subject) VALUES (\(kind.rawValue), \(subject))
+            """, logger: logger)
     }
 
     /// Forgets the failures of a subject after it succeeded.
     func clear(_ kind: AttemptKind, subject: String) async throws {
         try await client.query(
             "DELETE FROM failed_attempts WHERE kind = \(kind.rawValue) AND subject = \(subject)", logger: logger)
-    }
-
-    func purgeOlderThanADay() async throws {
-        try await client.query("DELETE FROM failed_attempts WHERE at < now() - interval '1 day'", logger: logger)
     }
 }
