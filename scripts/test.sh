@@ -11,6 +11,7 @@ log "validating docker-compose.yml and deploy/k8s"
 bash "$root/scripts/validate-deploy.sh"
 start_throwaway_infra
 export TEST_BUILD_DIR="$root/.build/debug"
+export TEST_CITY_CATALOGUE="$root/data/generated/cities15000.tsv"
 
 cd "$root"
 log "building (also links the service executables, which the process tests start as operators would)"

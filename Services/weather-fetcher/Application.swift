@@ -1,15 +1,76 @@
+import AsyncHTTPClient
 import Hummingbird
 import Logging
 import Prometheus
+import ServiceLifecycle
 import Shared
 
-/// Builds weather-fetcher from its environment: the platform runtime (Postgres, Kafka, outbox relay, operational routes)
-/// plus this service's routes and event handlers. Tests call this same function with test configuration.
+/// Builds weather-fetcher from its environment: the platform runtime, the city catalogue import, the
+/// provider client, the refresh scheduler, the warnings consumer and the HTTP API (W1-W10).
+/// Tests call this same function with test configuration.
 func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
         identity: .weatherFetcher, environment: environment, migrations: WeatherFetcherMigrations.all, registry: registry, logger: logger)
+    let configuration = try WeatherConfiguration(environment: environment)
+    let client = runtime.postgres
+    let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(timeout: .init(connect: .seconds(5))))
+    let provider = makeProvider(configuration, http: http, logger: runtime.logger)
+    let store = WeatherStore(client: client, logger: runtime.logger)
+    let cities = CityStore(client: client, logger: runtime.logger)
+    let refresher = CityRefresher(
+        provider: provider, store: store, schedule: configuration.refresh,
+        topic: environment.string("WEATHER_FORECASTS_TOPIC", default: TopicCatalogue.forecasts.name), logger: runtime.logger)
+    let reader = CityWeatherReader(
+        store: store, refresher: refresher, schedule: configuration.refresh, onDemandTimeout: configuration.onDemandTimeout)
+    let userCities = UserCityStore(client: client, logger: runtime.logger, recentLimit: 10)
+
     let router = runtime.makeRouter()
-    return runtime.makeApplication(router: router)
+    CityRoutes(
+        cities: cities, reader: reader, userCities: userCities, warnings: CityWarningStore(client: client, logger: runtime.logger),
+        configuration: configuration
+    ).add(to: router, verifier: runtime.tokenVerifier)
+    UserCityRoutes(cities: cities, userCities: userCities).add(to: router, verifier: runtime.tokenVerifier)
+    MapRoutes(store: store, maxCities: configuration.mapMaxCities).add(to: router)
+    router.get("openapi.yaml") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: WeatherOpenAPI.yaml)))
+    }
+
+    let warningsConsumer = try runtime.makeConsumer(
+        topics: [environment.string("WEATHER_WARNINGS_TOPIC", default: TopicCatalogue.warnings.name)], handler: WarningEventHandler())
+    let scheduler = RefreshScheduler(
+        refresher: refresher, store: store, schedule: configuration.refresh, startGate: runtime.startGate, logger: runtime.logger)
+    var startupTasks: [PlatformRuntime.StartupTask] = []
+    if let path = configuration.catalogueFile {
+        startupTasks.append { client, logger in try await CatalogueImport.run(path: path, client: client, logger: logger) }
+    } else {
+        runtime.logger.warning("WEATHER_CITY_CATALOGUE is not set: no city catalogue is imported at start")
+    }
+    return runtime.makeApplication(
+        router: router, consumers: [warningsConsumer], services: [HTTPClientService(client: http), scheduler],
+        startupTasks: startupTasks)
+}
+
+func makeProvider(_ configuration: WeatherConfiguration, http: HTTPClient, logger: Logger) -> any WeatherProvider {
+    switch configuration.provider {
+    case .openMeteo:
+        OpenMeteoProvider(
+            http: ProviderHTTPClient(provider: "open-meteo", policy: configuration.http, http: http, logger: logger),
+            baseURL: configuration.openMeteoBaseURL, maxCitiesPerRequest: configuration.citiesPerRequest)
+    case .worldWeatherOnline:
+        WorldWeatherOnlineProvider(
+            http: ProviderHTTPClient(provider: "worldweatheronline", policy: configuration.http, http: http, logger: logger),
+            baseURL: configuration.worldWeatherOnlineBaseURL, apiKey: configuration.worldWeatherOnlineKey!)
+    }
+}
+
+/// Shuts the provider HTTP client down with the service (it must not be dropped while running).
+struct HTTPClientService: Service {
+    let client: HTTPClient
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await client.shutdown()
+    }
 }

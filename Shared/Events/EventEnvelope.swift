@@ -72,6 +72,7 @@ public struct ReceivedEvent: Sendable {
 /// An event that can never be handled as it is: it goes to the dead-letter topic at once, without retries.
 public struct EventDecodingError: Error, CustomStringConvertible, Sendable, PermanentEventError {
     public let reason: String
+    public init(reason: String) { self.reason = reason }
     public var description: String { reason }
 }
 

@@ -2,20 +2,26 @@ import Foundation
 import Hummingbird
 
 /// Requires `Authorization: Bearer <access token>` and puts the verified user in the context.
-/// Optionally requires roles, so admin routes are closed to users.
+/// Optionally requires roles, so admin routes are closed to users. With `optional`, a request without the
+/// header passes as anonymous (routes that personalise when they can), but a bad token is still refused.
 public struct AccessTokenMiddleware: RouterMiddleware {
     public typealias Context = PlatformRequestContext
     let verifier: AccessTokenVerifier
     let allowedRoles: Set<UserRole>?
+    let optional: Bool
 
-    public init(verifier: AccessTokenVerifier, allowedRoles: Set<UserRole>? = nil) {
+    public init(verifier: AccessTokenVerifier, allowedRoles: Set<UserRole>? = nil, optional: Bool = false) {
         self.verifier = verifier
         self.allowedRoles = allowedRoles
+        self.optional = optional
     }
 
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        if optional, request.headers[.authorization] == nil {
+            return try await next(request, context)
+        }
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
             throw APIError.unauthorized
         }

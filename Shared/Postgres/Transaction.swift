@@ -14,3 +14,12 @@ extension PostgresClient {
         }
     }
 }
+
+extension AsyncSequence {
+    /// Every element, in order. (Named apart from NIO's `collect(upTo:)`, which shadows a plain `collect()`.)
+    public func collectAll() async throws -> [Element] {
+        var elements: [Element] = []
+        for try await element in self { elements.append(element) }
+        return elements
+    }
+}

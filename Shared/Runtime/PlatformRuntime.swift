@@ -68,10 +68,16 @@ public final class PlatformRuntime: Sendable {
         return router
     }
 
+    /// Work that must finish after the migrations and before the service counts as started (a data import,
+    /// say). It runs while the HTTP server is not yet listening; a failure stops the service.
+    public typealias StartupTask = @Sendable (PostgresClient, Logger) async throws -> Void
+
     /// The runnable application. Services start in dependency order and stop in reverse: Postgres, the producer,
-    /// the outbox relay, the consumers, then the HTTP server, which opens only after the migrations ran.
+    /// the outbox relay, the consumers, then the HTTP server, which opens only after the migrations and
+    /// `startupTasks` ran.
     public func makeApplication(
-        router: Router<PlatformRequestContext>, consumers: [EventConsumerService] = [], services: [any Service] = []
+        router: Router<PlatformRequestContext>, consumers: [EventConsumerService] = [], services: [any Service] = [],
+        startupTasks: [StartupTask] = []
     ) -> some ApplicationProtocol {
         let relay = OutboxRelay(
             client: postgres, producer: producer, configuration: configuration.outbox, startGate: startGate, logger: logger)
@@ -87,10 +93,13 @@ public final class PlatformRuntime: Sendable {
         app.beforeServerStarts {
             do {
                 try await runner.run(on: postgres, logger: logger)
+                for task in startupTasks {
+                    try await task(postgres, logger)
+                }
                 startGate.open()
             } catch {
                 startGate.fail()
-                logger.critical("migrations failed", metadata: ["error": "\(String(reflecting: error))"])
+                logger.critical("migrations or start-up tasks failed", metadata: ["error": "\(String(reflecting: error))"])
                 throw error
             }
         }

@@ -1,7 +1,111 @@
 import Shared
 
-/// The weather-fetcher schema's own migrations, applied after the platform's outbox tables.
-/// Its domain tables arrive with its feature issue (W1-W10); until then it has only the platform tables.
+/// The weather-fetcher schema: the city catalogue (W1, W2), each city's latest provider data and refresh
+/// bookkeeping (W3-W6), recents and favourites per user (W7, W8), and the active warnings it learns from
+/// the warnings topic for the map and share texts (W9, W10).
 enum WeatherFetcherMigrations {
-    static let all: [Migration] = []
+    static let all: [Migration] = [
+        Migration(
+            "0001_cities",
+            [
+                // search_key is compared byte-wise (COLLATE "C"), so one b-tree serves both `LIKE 'ber%'` and
+                // the alphabetical order of the results: a one-letter prefix reads only the rows of one page.
+                """
+                CREATE TABLE cities (
+                    id integer PRIMARY KEY,
+                    name text NOT NULL,
+                    ascii_name text NOT NULL,
+                    search_key text COLLATE "C" NOT NULL,
+                    country_code text NOT NULL,
+                    country text NOT NULL,
+                    region text NOT NULL,
+                    latitude double precision NOT NULL CHECK (latitude BETWEEN -90 AND 90),
+                    longitude double precision NOT NULL CHECK (longitude BETWEEN -180 AND 180),
+                    time_zone text NOT NULL,
+                    population integer NOT NULL
+                )
+                """,
+                "CREATE INDEX cities_by_search_key ON cities (search_key, population DESC, id)",
+                // Nearest city: a latitude band is searched first (see CityStore.nearest).
+                "CREATE INDEX cities_by_latitude ON cities (latitude)",
+                "CREATE INDEX cities_by_population ON cities (population DESC)",
+                """
+                CREATE TABLE catalogue_imports (
+                    checksum text PRIMARY KEY,
+                    city_count integer NOT NULL,
+                    imported_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+            ]),
+        Migration(
+            "0002_weather",
+            [
+                """
+                CREATE TABLE city_weather (
+                    city_id integer PRIMARY KEY REFERENCES cities ON DELETE CASCADE,
+                    provider text NOT NULL,
+                    fetched_at timestamptz NOT NULL,
+                    temperature_c double precision NOT NULL,
+                    report jsonb NOT NULL
+                )
+                """,
+                // One row per city ever refreshed: when it was last tried, whether that failed, and a claim so
+                // that several instances never refresh the same city at once.
+                """
+                CREATE TABLE refresh_state (
+                    city_id integer PRIMARY KEY REFERENCES cities ON DELETE CASCADE,
+                    claimed_until timestamptz NOT NULL DEFAULT '-infinity',
+                    attempted_at timestamptz,
+                    failed_at timestamptz,
+                    last_error text,
+                    consecutive_failures integer NOT NULL DEFAULT 0
+                )
+                """,
+            ]),
+        Migration(
+            "0003_user_cities",
+            [
+                "CREATE SEQUENCE city_view_sequence",
+                """
+                CREATE TABLE recent_cities (
+                    user_id text NOT NULL,
+                    city_id integer NOT NULL REFERENCES cities ON DELETE CASCADE,
+                    viewed_at timestamptz NOT NULL DEFAULT now(),
+                    view_order bigint NOT NULL DEFAULT nextval('city_view_sequence'),
+                    PRIMARY KEY (user_id, city_id)
+                )
+                """,
+                "CREATE INDEX recent_cities_by_user ON recent_cities (user_id, view_order DESC)",
+                "CREATE INDEX recent_cities_by_time ON recent_cities (viewed_at, city_id)",
+                """
+                CREATE TABLE favourite_cities (
+                    user_id text NOT NULL,
+                    city_id integer NOT NULL REFERENCES cities ON DELETE CASCADE,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (user_id, city_id)
+                )
+                """,
+                "CREATE INDEX favourite_cities_by_city ON favourite_cities (city_id)",
+            ]),
+        Migration(
+            "0004_city_warnings",
+            [
+                // No foreign key to cities: a warning event may arrive before the catalogue is imported.
+                """
+                CREATE TABLE city_warnings (
+                    warning_id uuid PRIMARY KEY,
+                    city_id integer NOT NULL,
+                    announcement_number text NOT NULL,
+                    kind text NOT NULL,
+                    severity text NOT NULL,
+                    status text NOT NULL,
+                    status_description text NOT NULL,
+                    onset timestamptz NOT NULL,
+                    ends timestamptz NOT NULL,
+                    event_occurred_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX city_warnings_by_city ON city_warnings (city_id, ends)",
+            ]),
+    ]
 }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The form city names are searched in (W1): lower case, without accents, letters such as `ł` and `ß`
+/// spelt out as GeoNames' ASCII names spell them, runs of spaces collapsed. The catalogue stores each
+/// city's key; a query is folded the same way, so `zür`, `ZUR` and `Zur` all find Zürich.
+enum SearchKey {
+    private static let spelledOut: [Character: String] = [
+        "ł": "l", "ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "đ": "d", "ı": "i", "þ": "th", "ð": "d",
+        "ʻ": "'", "ʼ": "'", "‘": "'", "’": "'",
+    ]
+
+    static func fold(_ text: String) -> String {
+        let lowered = text.lowercased()
+        var spelled = ""
+        spelled.reserveCapacity(lowered.utf8.count)
+        for character in lowered {
+            if let replacement = spelledOut[character] { spelled += replacement } else { spelled.append(character) }
+        }
+        let folded = spelled.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+        return folded.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}
+
+/// What a search asks for: a prefix (`ber`), or a pattern with `*` (any run of letters) and `?` (one letter)
+/// matched from the start (`san*jose`), or either anywhere in the name when `contains` is set.
+struct CitySearchPattern: Equatable {
+    /// A SQL `LIKE` pattern over search keys, with `\` escaping literal `%`, `_` and `\`.
+    let likePattern: String
+
+    init?(query: String, contains: Bool) {
+        let key = SearchKey.fold(query)
+        guard !key.isEmpty else { return nil }
+        var pattern = contains ? "%" : ""
+        for character in key {
+            switch character {
+            case "*": pattern += "%"
+            case "?": pattern += "_"
+            case "%", "_", "\\": pattern += "\\\(character)"
+            default: pattern.append(character)
+            }
+        }
+        if !pattern.hasSuffix("%") { pattern += "%" }
+        likePattern = pattern
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Shared
+
+/// weather-fetcher's own settings, read once at start-up.
+///
+/// | variable | default |
+/// |---|---|
+/// | `WEATHER_PROVIDER` | `open-meteo` (or `worldweatheronline`) |
+/// | `OPEN_METEO_BASE_URL` | `https://api.open-meteo.com` |
+/// | `WWO_BASE_URL`, `WWO_API_KEY` | `https://api.worldweatheronline.com`; the key is required for that provider |
+/// | `WEATHER_CITIES_PER_REQUEST` | `50` (Open-Meteo; WorldWeatherOnline takes one) |
+/// | `WEATHER_PROVIDER_TIMEOUT_MS` | `10000` per request |
+/// | `WEATHER_PROVIDER_MAX_ATTEMPTS` | `3` (retries of timeouts, 429 and 5xx) |
+/// | `WEATHER_PROVIDER_BACKOFF_MS`, `WEATHER_PROVIDER_MAX_BACKOFF_MS` | `500`, `30000` (jittered, doubling) |
+/// | `WEATHER_PROVIDER_REQUESTS_PER_SECOND` | `5` |
+/// | `WEATHER_CIRCUIT_FAILURES`, `WEATHER_CIRCUIT_COOLDOWN_MS` | `5` failed fetches in a row open the circuit for `60000` |
+/// | `WEATHER_REFRESH_INTERVAL_SECONDS` | `900`: how often tracked cities are refreshed |
+/// | `WEATHER_REFRESH_TICK_MS` | `15000`: how often the scheduler looks for due cities |
+/// | `WEATHER_REFRESH_BATCH` | `200` cities claimed per tick |
+/// | `WEATHER_FAILURE_RETRY_SECONDS` | `120`: a failed city is tried again after this, not a full interval |
+/// | `WEATHER_STALE_AFTER_SECONDS` | three refresh intervals |
+/// | `WEATHER_TRACK_VIEWED_DAYS` | `7`: a viewed city stays on the schedule this long |
+/// | `WEATHER_MAP_MIN_POPULATION` | `1000000`: cities this big are always refreshed (the map's cities) |
+/// | `WEATHER_MAP_MAX_CITIES` | `2000` per map answer |
+/// | `WEATHER_ON_DEMAND_TIMEOUT_MS` | `8000`: how long a city request waits for a first fetch |
+/// | `WEATHER_CITY_CATALOGUE` | none: path of the catalogue TSV imported at start (`scripts/build-city-catalogue.py`) |
+/// | `WEATHER_APP_NAME`, `WEATHER_APP_LINK` | `Weather App`, none (share texts, W10) |
+struct WeatherConfiguration: Sendable {
+    enum ProviderChoice: String, Sendable {
+        case openMeteo = "open-meteo"
+        case worldWeatherOnline = "worldweatheronline"
+    }
+
+    var provider: ProviderChoice
+    var openMeteoBaseURL: String
+    var worldWeatherOnlineBaseURL: String
+    var worldWeatherOnlineKey: Secret?
+    var citiesPerRequest: Int
+    var http: ProviderHTTPPolicy
+    var refresh: RefreshSchedule
+    var staleAfter: Duration
+    var mapMaxCities: Int
+    var onDemandTimeout: Duration
+    var catalogueFile: String?
+    var appName: String
+    var appLink: String?
+
+    init(environment: EnvironmentReader) throws(ConfigError) {
+        provider = try environment.parsed("WEATHER_PROVIDER", expected: "open-meteo or worldweatheronline") {
+            ProviderChoice(rawValue: $0.lowercased())
+        } ?? .openMeteo
+        openMeteoBaseURL = try Self.url(environment, "OPEN_METEO_BASE_URL", default: "https://api.open-meteo.com")
+        worldWeatherOnlineBaseURL = try Self.url(environment, "WWO_BASE_URL", default: "https://api.worldweatheronline.com")
+        worldWeatherOnlineKey = environment.string("WWO_API_KEY").map(Secret.init)
+        if provider == .worldWeatherOnline, worldWeatherOnlineKey == nil { throw .missing(variable: "WWO_API_KEY") }
+        citiesPerRequest = try environment.int("WEATHER_CITIES_PER_REQUEST", default: 50, range: 1...200)
+        http = ProviderHTTPPolicy(
+            timeout: try environment.milliseconds("WEATHER_PROVIDER_TIMEOUT_MS", default: 10_000, range: 10...300_000),
+            maxAttempts: try environment.int("WEATHER_PROVIDER_MAX_ATTEMPTS", default: 3, range: 1...10),
+            baseBackoff: try environment.milliseconds("WEATHER_PROVIDER_BACKOFF_MS", default: 500, range: 1...60_000),
+            maxBackoff: try environment.milliseconds("WEATHER_PROVIDER_MAX_BACKOFF_MS", default: 30_000, range: 1...600_000),
+            requestsPerSecond: Double(try environment.int("WEATHER_PROVIDER_REQUESTS_PER_SECOND", default: 5, range: 1...10_000)),
+            circuitFailureThreshold: try environment.int("WEATHER_CIRCUIT_FAILURES", default: 5, range: 1...1_000),
+            circuitCoolDown: try environment.milliseconds("WEATHER_CIRCUIT_COOLDOWN_MS", default: 60_000, range: 1...3_600_000))
+        let interval = try environment.int("WEATHER_REFRESH_INTERVAL_SECONDS", default: 900, range: 1...86_400)
+        refresh = RefreshSchedule(
+            interval: .seconds(interval),
+            tick: try environment.milliseconds("WEATHER_REFRESH_TICK_MS", default: 15_000, range: 10...3_600_000),
+            batch: try environment.int("WEATHER_REFRESH_BATCH", default: 200, range: 1...10_000),
+            failureRetry: .seconds(try environment.int("WEATHER_FAILURE_RETRY_SECONDS", default: 120, range: 1...86_400)),
+            viewedWithin: .seconds(86_400 * (try environment.int("WEATHER_TRACK_VIEWED_DAYS", default: 7, range: 0...365))),
+            mapPopulation: try environment.int("WEATHER_MAP_MIN_POPULATION", default: 1_000_000, range: 0...100_000_000))
+        staleAfter = .seconds(try environment.int("WEATHER_STALE_AFTER_SECONDS", default: 3 * interval, range: 1...604_800))
+        mapMaxCities = try environment.int("WEATHER_MAP_MAX_CITIES", default: 2_000, range: 1...50_000)
+        onDemandTimeout = try environment.milliseconds("WEATHER_ON_DEMAND_TIMEOUT_MS", default: 8_000, range: 10...120_000)
+        catalogueFile = environment.string("WEATHER_CITY_CATALOGUE")
+        appName = environment.string("WEATHER_APP_NAME", default: "Weather App")
+        appLink = environment.string("WEATHER_APP_LINK")
+    }
+
+    private static func url(_ environment: EnvironmentReader, _ name: String, default fallback: String) throws(ConfigError) -> String {
+        try environment.parsed(name, expected: "an http(s) URL") { text in
+            URL(string: text).flatMap { ["http", "https"].contains($0.scheme ?? "") && $0.host != nil ? text : nil }
+        } ?? fallback
+    }
+}
+
+/// When the scheduler refreshes which cities (W6).
+struct RefreshSchedule: Sendable {
+    var interval: Duration
+    var tick: Duration
+    var batch: Int
+    var failureRetry: Duration
+    var viewedWithin: Duration
+    var mapPopulation: Int
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The seed's share messages (W10, stories 14 and 15), with the app's name from configuration:
+/// - app: "Weather App + App link"
+/// - home: "Weather App name + The weather today in + location name + is + temperature degree + weather condition"
+/// - forecast: "... The weather forecasts for this + Day in + location name + is + temperature degree + weather
+///   condition + humidity + wind speed wind direction + air pressure"
+/// - warning: "... Watch out!! There is a warning in + location name + which is + status + status description"
+struct ShareTexts {
+    let appName: String
+
+    func app(link: String) -> String {
+        "\(appName) \(link)"
+    }
+
+    func home(city: City, current: CurrentConditions) -> String {
+        "\(appName): The weather today in \(city.name) is \(CityWeatherPresenter.celsius(current.temperatureC)) \(current.description)"
+    }
+
+    func forecast(city: City, dayName: String, summary: DaySummary) -> String {
+        "\(appName): The weather forecasts for this \(dayName) in \(city.name) is "
+            + "\(CityWeatherPresenter.celsius(summary.temperatureC)) \(summary.description), "
+            + "humidity \(Int(summary.humidityPercent.rounded()))%, "
+            + "wind \(Int(summary.windSpeedKmh.rounded())) km/h \(Units.compassPoint(degrees: summary.windDirectionDegrees)), "
+            + "pressure \(Int(summary.pressureMb.rounded())) mb"
+    }
+
+    func warning(city: City, status: String, statusDescription: String) -> String {
+        "\(appName): Watch out!! There is a warning in \(city.name) which is \(status) \(statusDescription)"
+    }
+
+    /// What the forecast text says about one day: its maximum and condition, with the day's mean humidity
+    /// and pressure and its strongest wind from the hourly data (the current values stand in when the
+    /// provider gave no hours for that day).
+    struct DaySummary: Equatable {
+        var temperatureC: Double
+        var description: String
+        var humidityPercent: Double
+        var windSpeedKmh: Double
+        var windDirectionDegrees: Double
+        var pressureMb: Double
+
+        init(day: DailyForecast, hours: [HourlyForecast], current: CurrentConditions) {
+            temperatureC = day.maxTemperatureC
+            description = day.description
+            let humidity = hours.compactMap(\.humidityPercent)
+            let pressure = hours.compactMap(\.pressureMb)
+            humidityPercent = humidity.isEmpty ? current.humidityPercent : humidity.reduce(0, +) / Double(humidity.count)
+            pressureMb = pressure.isEmpty ? current.pressureMb : pressure.reduce(0, +) / Double(pressure.count)
+            if let windiest = hours.max(by: { $0.windSpeedKmh < $1.windSpeedKmh }) {
+                windSpeedKmh = windiest.windSpeedKmh
+                windDirectionDegrees = windiest.windDirectionDegrees ?? current.windDirectionDegrees
+            } else {
+                windSpeedKmh = current.windSpeedKmh
+                windDirectionDegrees = current.windDirectionDegrees
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import NIOCore
+
+/// Open-Meteo's forecast API (https://open-meteo.com/en/docs), the default provider (W6): no key, many
+/// locations per request (comma-separated coordinates, an array in the answer, in request order).
+struct OpenMeteoProvider: WeatherProvider {
+    let http: ProviderHTTPClient
+    /// e.g. `https://api.open-meteo.com`; tests point it at a local fake.
+    let baseURL: String
+    let maxCitiesPerRequest: Int
+    var name: String { "open-meteo" }
+
+    static let currentFields = [
+        "temperature_2m", "relative_humidity_2m", "dew_point_2m", "weather_code", "pressure_msl", "wind_speed_10m",
+        "wind_direction_10m", "visibility",
+    ]
+    static let hourlyFields = [
+        "temperature_2m", "weather_code", "relative_humidity_2m", "pressure_msl", "wind_speed_10m", "wind_direction_10m",
+        "wind_gusts_10m", "precipitation", "snowfall", "visibility",
+    ]
+    static let dailyFields = ["weather_code", "temperature_2m_max", "temperature_2m_min", "sunrise", "sunset"]
+
+    func url(for cities: [City]) -> String {
+        let coordinates = { (values: [Double]) in values.map { String(format: "%.4f", $0) }.joined(separator: ",") }
+        var components = URLComponents(string: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL)!
+        components.path += "/v1/forecast"
+        components.queryItems = [
+            URLQueryItem(name: "latitude", value: coordinates(cities.map(\.latitude))),
+            URLQueryItem(name: "longitude", value: coordinates(cities.map(\.longitude))),
+            URLQueryItem(name: "current", value: Self.currentFields.joined(separator: ",")),
+            URLQueryItem(name: "hourly", value: Self.hourlyFields.joined(separator: ",")),
+            URLQueryItem(name: "daily", value: Self.dailyFields.joined(separator: ",")),
+            URLQueryItem(name: "timezone", value: cities.map(\.timeZone).joined(separator: ",")),
+            URLQueryItem(name: "timeformat", value: "unixtime"),
+            URLQueryItem(name: "forecast_days", value: "6"),
+            URLQueryItem(name: "wind_speed_unit", value: "kmh"),
+            URLQueryItem(name: "temperature_unit", value: "celsius"),
+            URLQueryItem(name: "precipitation_unit", value: "mm"),
+        ]
+        return components.string!
+    }
+
+    func fetch(_ cities: [City]) async throws -> [Int: WeatherReport] {
+        guard !cities.isEmpty else { return [:] }
+        let body = try await http.get(url(for: cities))
+        return try decode(body, for: cities, fetchedAt: Date())
+    }
+
+    /// Decodes an answer for `cities` (in request order).
+    func decode(_ body: ByteBuffer, for cities: [City], fetchedAt: Date) throws(ProviderError) -> [Int: WeatherReport] {
+        let data = Data(buffer: body)
+        let decoder = JSONDecoder()
+        let locations: [OpenMeteoResponse]
+        do {
+            if cities.count == 1, let single = try? decoder.decode(OpenMeteoResponse.self, from: data) {
+                locations = [single]
+            } else {
+                locations = try decoder.decode([OpenMeteoResponse].self, from: data)
+            }
+        } catch {
+            if let answer = try? decoder.decode(OpenMeteoResponse.ErrorAnswer.self, from: data), answer.error {
+                throw .rejected(answer.reason)
+            }
+            throw .malformedResponse("not an Open-Meteo forecast: \(error)")
+        }
+        guard locations.count == cities.count else {
+            throw .malformedResponse("asked for \(cities.count) locations, got \(locations.count)")
+        }
+        var reports: [Int: WeatherReport] = [:]
+        for (city, location) in zip(cities, locations) {
+            reports[city.id] = try report(from: location, fetchedAt: fetchedAt)
+        }
+        return reports
+    }
+
+    private func report(from location: OpenMeteoResponse, fetchedAt: Date) throws(ProviderError) -> WeatherReport {
+        let current = location.current
+        guard let now = WeatherCondition.fromWMO(current.weather_code) else {
+            throw .malformedResponse("unknown WMO weather code \(current.weather_code)")
+        }
+        let hourly = location.hourly
+        let hourCount = hourly.time.count
+        guard [hourly.temperature_2m.count, hourly.weather_code.count, hourly.wind_speed_10m.count].allSatisfy({ $0 == hourCount })
+        else { throw .malformedResponse("hourly series of different lengths") }
+        var hours: [HourlyForecast] = []
+        for index in 0..<hourCount {
+            // Hours the model does not cover yet come as nulls; they are left out, not invented.
+            guard let temperature = hourly.temperature_2m[index], let code = hourly.weather_code[index],
+                let condition = WeatherCondition.fromWMO(code)
+            else { continue }
+            hours.append(
+                HourlyForecast(
+                    time: Date(timeIntervalSince1970: TimeInterval(hourly.time[index])), temperatureC: temperature,
+                    condition: condition.condition, description: condition.description,
+                    humidityPercent: hourly.relative_humidity_2m[safe: index], pressureMb: hourly.pressure_msl[safe: index],
+                    windSpeedKmh: hourly.wind_speed_10m[index] ?? 0, windDirectionDegrees: hourly.wind_direction_10m[safe: index],
+                    windGustKmh: hourly.wind_gusts_10m[safe: index], precipitationMm: hourly.precipitation[safe: index] ?? 0,
+                    snowfallCm: hourly.snowfall[safe: index] ?? 0, visibilityKm: hourly.visibility[safe: index].map { $0 / 1000 }))
+        }
+        let daily = location.daily
+        var days: [DailyForecast] = []
+        for index in daily.time.indices {
+            guard let max = daily.temperature_2m_max[safe: index], let min = daily.temperature_2m_min[safe: index],
+                let code = daily.weather_code[safe: index], let condition = WeatherCondition.fromWMO(code)
+            else { continue }
+            // Daily times are the local midnight of each day; the offset turns them into the local date.
+            let localMidnight = Date(timeIntervalSince1970: TimeInterval(daily.time[index] + location.utc_offset_seconds))
+            days.append(
+                DailyForecast(
+                    date: Self.utcDayKey(localMidnight), maxTemperatureC: max, minTemperatureC: min,
+                    condition: condition.condition, description: condition.description,
+                    sunrise: daily.sunrise[safe: index].map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                    sunset: daily.sunset[safe: index].map { Date(timeIntervalSince1970: TimeInterval($0)) }))
+        }
+        return WeatherReport(
+            provider: name, fetchedAt: fetchedAt,
+            current: CurrentConditions(
+                observedAt: Date(timeIntervalSince1970: TimeInterval(current.time)), condition: now.condition,
+                description: now.description, temperatureC: current.temperature_2m, pressureMb: current.pressure_msl,
+                windSpeedKmh: current.wind_speed_10m, windDirectionDegrees: current.wind_direction_10m,
+                dewPointC: current.dew_point_2m, humidityPercent: current.relative_humidity_2m,
+                visibilityKm: current.visibility.map { $0 / 1000 }),
+            hourly: hours, daily: days)
+    }
+
+    private static func utcDayKey(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}
+
+extension Array {
+    /// The element at `index` of an array of optionals, nil when out of range or null.
+    subscript<Wrapped>(safe index: Int) -> Wrapped? where Element == Wrapped? {
+        indices.contains(index) ? self[index] : nil
+    }
+}

@@ -1,0 +1,20 @@
+/// Spaces requests to a provider at most `requestsPerSecond` apart (W6: provider rate limits). Callers
+/// reserve the next free slot and sleep until it, so concurrent refreshes queue fairly.
+actor RateLimiter {
+    private let interval: Duration
+    private var nextSlot: ContinuousClock.Instant
+
+    init(requestsPerSecond: Double) {
+        interval = .seconds(1 / max(requestsPerSecond, 0.001))
+        nextSlot = .now
+    }
+
+    func acquire() async throws {
+        let now = ContinuousClock.now
+        let slot = max(now, nextSlot)
+        nextSlot = slot + interval
+        if slot > now {
+            try await Task.sleep(until: slot, clock: .continuous)
+        }
+    }
+}

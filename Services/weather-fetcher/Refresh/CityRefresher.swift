@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import Metrics
+import Shared
+
+/// Fetches cities from the provider in batches and stores each report with its event (W6). Failures are
+/// recorded per city, so the scheduler retries them sooner and readers see the old data as stale.
+struct CityRefresher: Sendable {
+    let provider: any WeatherProvider
+    let store: WeatherStore
+    let schedule: RefreshSchedule
+    /// Topic name of forecast events (tests use their own).
+    let topic: String
+    let logger: Logger
+
+    struct Outcome: Sendable, Equatable {
+        var refreshed = 0
+        var failed = 0
+    }
+
+    func refresh(_ cities: [City]) async -> Outcome {
+        var outcome = Outcome()
+        var start = 0
+        while start < cities.count, !Task.isCancelled {
+            let batch = Array(cities[start..<min(start + provider.maxCitiesPerRequest, cities.count)])
+            start += batch.count
+            do {
+                let reports = try await provider.fetch(batch)
+                for city in batch {
+                    guard let report = reports[city.id] else {
+                        try await fail([city], ProviderError.malformedResponse("no data for city \(city.id)"))
+                        outcome.failed += 1
+                        continue
+                    }
+                    try await store.save(report, for: city, event: ForecastEventFactory.event(for: city, report: report), topic: topic)
+                    outcome.refreshed += 1
+                }
+            } catch is CancellationError {
+                break  // shutting down, or an on-demand caller gave up: not the provider's failure
+            } catch {
+                outcome.failed += batch.count
+                try? await fail(batch, error)
+            }
+        }
+        Counter(label: "weather_refreshed_cities_total", dimensions: [("provider", provider.name)]).increment(by: outcome.refreshed)
+        Counter(label: "weather_refresh_failures_total", dimensions: [("provider", provider.name)]).increment(by: outcome.failed)
+        return outcome
+    }
+
+    private func fail(_ cities: [City], _ error: any Error) async throws {
+        logger.warning(
+            "weather refresh failed", metadata: ["cities": "\(cities.map(\.id))", "error": "\(error)", "provider": "\(provider.name)"])
+        try await store.recordFailure(
+            cityIds: cities.map(\.id), error: String(describing: error), retryAfter: schedule.failureRetry, cadence: schedule.interval)
+    }
+}

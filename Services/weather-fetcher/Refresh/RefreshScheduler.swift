@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Shared
+
+/// Keeps tracked cities fresh (W6): every tick it claims the due ones (viewed lately, favourited, or big
+/// enough for the map) and refreshes them. Claims make several instances share the work, never double it.
+struct RefreshScheduler: Service {
+    let refresher: CityRefresher
+    let store: WeatherStore
+    let schedule: RefreshSchedule
+    let startGate: StartGate
+    let logger: Logger
+
+    func run() async throws {
+        guard await startGate.waitUnlessShuttingDown() else { return }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let claimedFullBatch = await runOnce()
+                if !claimedFullBatch { try? await Task.sleep(for: schedule.tick) }
+            }
+        }
+        // ServiceGroup treats a service that returns as finished; wait for the shutdown itself.
+        try? await gracefulShutdown()
+    }
+
+    /// Claims and refreshes one batch; true when the batch was full, so more may be due right away.
+    @discardableResult
+    func runOnce() async -> Bool {
+        do {
+            let due = try await store.claimDueCities(
+                limit: schedule.batch, cadence: schedule.interval, viewedWithin: schedule.viewedWithin,
+                mapPopulation: schedule.mapPopulation, claimFor: min(schedule.interval, .seconds(300)))
+            guard !due.isEmpty else { return false }
+            let started = ContinuousClock.now
+            let outcome = await refresher.refresh(due)
+            logger.info(
+                "refreshed due cities",
+                metadata: [
+                    "claimed": "\(due.count)", "refreshed": "\(outcome.refreshed)", "failed": "\(outcome.failed)",
+                    "took": "\(ContinuousClock.now - started)",
+                ])
+            return due.count == schedule.batch
+        } catch {
+            if Task.isCancelled { return false }
+            logger.warning("refresh scheduling failed", metadata: ["error": "\(String(reflecting: error))"])
+            return false
+        }
+    }
+}

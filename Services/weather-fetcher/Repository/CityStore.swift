@@ -1,0 +1,123 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The city catalogue in Postgres (W1, W2): import, search by name, lookup, nearest city.
+struct CityStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    static let columns = "id, name, ascii_name, country_code, country, region, latitude, longitude, time_zone, population"
+    typealias Row = (Int, String, String, String, String, String, Double, Double, String, Int)
+
+    static func decode(_ row: Row) -> City {
+        City(
+            id: row.0, name: row.1, asciiName: row.2, countryCode: row.3, country: row.4, region: row.5, latitude: row.6,
+            longitude: row.7, timeZone: row.8, population: row.9)
+    }
+
+    /// Loads `file` unless a file with the same content was imported before. Several instances may start
+    /// together: a transaction-scoped advisory lock lets one import while the others wait, then skip.
+    /// Cities are upserted, never deleted, so favourites and recents of a city survive a catalogue update.
+    @discardableResult
+    func importCatalogue(_ file: CatalogueFile, batchSize: Int = 2_000) async throws -> Bool {
+        try await client.inTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('weather-fetcher city catalogue'))", logger: logger)
+            let seen = try await connection.query(
+                "SELECT count(*) FROM catalogue_imports WHERE checksum = \(file.checksum)", logger: logger)
+            for try await count in seen.decode(Int.self) where count > 0 { return false }
+            var start = 0
+            while start < file.cities.count {
+                let batch = file.cities[start..<min(start + batchSize, file.cities.count)]
+                try await upsert(Array(batch), on: connection)
+                start += batchSize
+            }
+            try await connection.query(
+                "INSERT INTO catalogue_imports (checksum, city_count) VALUES (\(file.checksum), \(file.cities.count))",
+                logger: logger)
+            return true
+        }
+    }
+
+    private func upsert(_ cities: [City], on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO cities (id, name, ascii_name, search_key, country_code, country, region, latitude, longitude,
+                                time_zone, population)
+            SELECT * FROM unnest(\(cities.map(\.id))::integer[], \(cities.map(\.name))::text[],
+                \(cities.map(\.asciiName))::text[], \(cities.map { SearchKey.fold($0.asciiName) })::text[],
+                \(cities.map(\.countryCode))::text[], \(cities.map(\.country))::text[], \(cities.map(\.region))::text[],
+                \(cities.map(\.latitude))::float8[], \(cities.map(\.longitude))::float8[], \(cities.map(\.timeZone))::text[],
+                \(cities.map(\.population))::integer[])
+            ON CONFLICT (id) DO UPDATE SET
+                name = EXCLUDED.name, ascii_name = EXCLUDED.ascii_name, search_key = EXCLUDED.search_key,
+                country_code = EXCLUDED.country_code, country = EXCLUDED.country, region = EXCLUDED.region,
+                latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude, time_zone = EXCLUDED.time_zone,
+                population = EXCLUDED.population
+            """,
+            logger: logger)
+    }
+
+    func count() async throws -> Int {
+        let rows = try await client.query("SELECT count(*) FROM cities", logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    /// Cities whose search key matches `pattern`, alphabetically (ties: larger city first), one page plus one
+    /// row so the caller knows whether there is a next page.
+    func search(_ pattern: CitySearchPattern, limit: Int, offset: Int) async throws -> [City] {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: Self.columns) FROM cities
+            WHERE search_key LIKE \(pattern.likePattern)
+            ORDER BY search_key, population DESC, id
+            LIMIT \(limit) OFFSET \(offset)
+            """,
+            logger: logger)
+        return try await rows.decode(Row.self).collectAll().map(Self.decode)
+    }
+
+    func find(id: Int) async throws -> City? {
+        let rows = try await client.query("SELECT \(unescaped: Self.columns) FROM cities WHERE id = \(id)", logger: logger)
+        for try await row in rows.decode(Row.self) { return Self.decode(row) }
+        return nil
+    }
+
+    func find(ids: [Int]) async throws -> [Int: City] {
+        let rows = try await client.query(
+            "SELECT \(unescaped: Self.columns) FROM cities WHERE id = ANY(\(ids)::integer[])", logger: logger)
+        var cities: [Int: City] = [:]
+        for try await row in rows.decode(Row.self) { cities[row.0] = Self.decode(row) }
+        return cities
+    }
+
+    /// The nearest city to a point, by great-circle distance (W2). Searches latitude bands of growing
+    /// width: a city found within a band is the nearest overall when it is closer than the band's edge,
+    /// since every city outside the band is at least that far away. Dense regions answer from the first
+    /// narrow band through the latitude index; the widest band is the whole table.
+    func nearest(latitude: Double, longitude: Double) async throws -> (city: City, distanceKm: Double)? {
+        for band in [0.25, 1, 4, 16, 64, 180.0] {
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.columns),
+                    2 * 6371.0088 * asin(sqrt(
+                        power(sin(radians(latitude - \(latitude)) / 2), 2)
+                        + cos(radians(\(latitude))) * cos(radians(latitude)) * power(sin(radians(longitude - \(longitude)) / 2), 2)
+                    )) AS distance
+                FROM cities
+                WHERE latitude BETWEEN \(latitude - band) AND \(latitude + band)
+                ORDER BY distance, id
+                LIMIT 1
+                """,
+                logger: logger)
+            for try await row in rows.decode((Int, String, String, String, String, String, Double, Double, String, Int, Double).self) {
+                let city = Self.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9))
+                if row.10 <= band * Self.kilometresPerDegreeOfLatitude || band >= 180 { return (city, row.10) }
+            }
+        }
+        return nil
+    }
+
+    static let kilometresPerDegreeOfLatitude = 2 * Double.pi * 6371.0088 / 360
+}

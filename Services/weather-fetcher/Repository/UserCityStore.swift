@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Per-user city lists: recents (W7) and favourites (W8).
+struct UserCityStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    /// How many recent cities a user keeps (the seed: 10).
+    let recentLimit: Int
+
+    /// Records a view: the city moves to the top of the user's recents, which keep `recentLimit` entries.
+    func recordView(userId: String, cityId: Int) async throws {
+        try await client.inTransaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                INSERT INTO recent_cities (user_id, city_id) VALUES (\(userId), \(cityId))
+                ON CONFLICT (user_id, city_id) DO UPDATE SET viewed_at = now(), view_order = nextval('city_view_sequence')
+                """,
+                logger: logger)
+            try await connection.query(
+                """
+                DELETE FROM recent_cities WHERE user_id = \(userId) AND city_id NOT IN (
+                    SELECT city_id FROM recent_cities WHERE user_id = \(userId) ORDER BY view_order DESC LIMIT \(recentLimit))
+                """,
+                logger: logger)
+        }
+    }
+
+    /// The user's recent cities, newest first.
+    func recents(userId: String) async throws -> [(city: City, viewedAt: Date)] {
+        let rows = try await client.query(
+            """
+            SELECT c.id, c.name, c.ascii_name, c.country_code, c.country, c.region, c.latitude, c.longitude, c.time_zone,
+                c.population, r.viewed_at
+            FROM recent_cities r JOIN cities c ON c.id = r.city_id
+            WHERE r.user_id = \(userId) ORDER BY r.view_order DESC LIMIT \(recentLimit)
+            """,
+            logger: logger)
+        var result: [(City, Date)] = []
+        for try await row in rows.decode((Int, String, String, String, String, String, Double, Double, String, Int, Date).self) {
+            result.append((CityStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)), row.10))
+        }
+        return result
+    }
+
+    /// Marks a favourite; true when it was not one before.
+    @discardableResult
+    func addFavourite(userId: String, cityId: Int) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            INSERT INTO favourite_cities (user_id, city_id) VALUES (\(userId), \(cityId))
+            ON CONFLICT DO NOTHING RETURNING city_id
+            """,
+            logger: logger)
+        return try await rows.collectAll().count == 1
+    }
+
+    /// Unmarks a favourite; true when it was one.
+    @discardableResult
+    func removeFavourite(userId: String, cityId: Int) async throws -> Bool {
+        let rows = try await client.query(
+            "DELETE FROM favourite_cities WHERE user_id = \(userId) AND city_id = \(cityId) RETURNING city_id", logger: logger)
+        return try await rows.collectAll().count == 1
+    }
+
+    /// The user's favourites, in the order they were marked.
+    func favourites(userId: String) async throws -> [City] {
+        let rows = try await client.query(
+            """
+            SELECT c.id, c.name, c.ascii_name, c.country_code, c.country, c.region, c.latitude, c.longitude, c.time_zone,
+                c.population
+            FROM favourite_cities f JOIN cities c ON c.id = f.city_id
+            WHERE f.user_id = \(userId) ORDER BY f.created_at, c.id
+            """,
+            logger: logger)
+        return try await rows.decode(CityStore.Row.self).collectAll().map(CityStore.decode)
+    }
+
+    func isFavourite(userId: String, cityId: Int) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT 1 FROM favourite_cities WHERE user_id = \(userId) AND city_id = \(cityId)", logger: logger)
+        return try await rows.collectAll().count == 1
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// Each city's latest provider data and the refresh bookkeeping around it (W3-W6, W9).
+struct WeatherStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// The latest data of a city with what the API needs to call it stale.
+    struct Latest: Sendable {
+        var report: WeatherReport
+        /// When the last refresh attempt after this data failed, if it did.
+        var failedSince: Date?
+        var lastError: String?
+    }
+
+    func latest(cityId: Int) async throws -> Latest? {
+        let rows = try await client.query(
+            """
+            SELECT w.report::text, s.failed_at, s.last_error
+            FROM city_weather w LEFT JOIN refresh_state s ON s.city_id = w.city_id
+            WHERE w.city_id = \(cityId)
+            """,
+            logger: logger)
+        for try await (json, failedAt, lastError) in rows.decode((String, Date?, String?).self) {
+            let report = try EventCoding.decoder.decode(WeatherReport.self, from: Data(json.utf8))
+            return Latest(report: report, failedSince: failedAt.flatMap { $0 > report.fetchedAt ? $0 : nil }, lastError: lastError)
+        }
+        return nil
+    }
+
+    /// Stores a refreshed report and puts its `forecast.updated` event in the outbox, in one transaction (W6).
+    func save(_ report: WeatherReport, for city: City, event: EventEnvelope<ForecastUpdated>, topic: String) async throws {
+        let json = String(decoding: try EventCoding.encoder.encode(report), as: UTF8.self)
+        try await client.inTransaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                INSERT INTO city_weather (city_id, provider, fetched_at, temperature_c, report)
+                VALUES (\(city.id), \(report.provider), \(report.fetchedAt), \(report.current.temperatureC), \(json)::jsonb)
+                ON CONFLICT (city_id) DO UPDATE SET provider = EXCLUDED.provider, fetched_at = EXCLUDED.fetched_at,
+                    temperature_c = EXCLUDED.temperature_c, report = EXCLUDED.report
+                """,
+                logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO refresh_state (city_id, attempted_at) VALUES (\(city.id), now())
+                ON CONFLICT (city_id) DO UPDATE SET attempted_at = now(), failed_at = NULL, last_error = NULL,
+                    consecutive_failures = 0, claimed_until = '-infinity'
+                """,
+                logger: logger)
+            try await Outbox.enqueue(event, toTopicNamed: topic, on: connection, logger: logger)
+        }
+    }
+
+    /// Records a failed refresh; the scheduler tries these cities again after `retryAfter`, not a full cadence.
+    func recordFailure(cityIds: [Int], error: String, retryAfter: Duration, cadence: Duration) async throws {
+        // attempted_at is what the scheduler compares with the cadence, so it is set back in time.
+        let backdate = max(0, cadence.seconds - retryAfter.seconds)
+        try await client.query(
+            """
+            INSERT INTO refresh_state (city_id, attempted_at, failed_at, last_error, consecutive_failures)
+            SELECT id, now() - make_interval(secs => \(backdate)), now(), \(error), 1 FROM unnest(\(cityIds)::integer[]) AS id
+            ON CONFLICT (city_id) DO UPDATE SET attempted_at = EXCLUDED.attempted_at, failed_at = now(),
+                last_error = EXCLUDED.last_error, consecutive_failures = refresh_state.consecutive_failures + 1,
+                claimed_until = '-infinity'
+            """,
+            logger: logger)
+    }
+
+    /// Which cities the scheduler keeps fresh (W6): cities viewed within `viewedWithin`, every favourite, and
+    /// every city of at least `mapPopulation` (the map's cities). Claims up to `limit` of those not tried
+    /// within `cadence` (oldest first) for `claimFor`, so that no other instance takes them meanwhile.
+    func claimDueCities(
+        limit: Int, cadence: Duration, viewedWithin: Duration, mapPopulation: Int, claimFor: Duration
+    ) async throws -> [City] {
+        let rows = try await client.query(
+            """
+            WITH tracked AS (
+                SELECT id FROM cities WHERE population >= \(mapPopulation)
+                UNION SELECT city_id FROM favourite_cities
+                UNION SELECT city_id FROM recent_cities WHERE viewed_at > now() - make_interval(secs => \(viewedWithin.seconds))
+            ), due AS (
+                SELECT t.id FROM tracked t LEFT JOIN refresh_state s ON s.city_id = t.id
+                WHERE (s.city_id IS NULL OR (s.attempted_at IS NULL OR s.attempted_at < now() - make_interval(secs => \(cadence.seconds)))
+                       AND s.claimed_until < now())
+                ORDER BY s.attempted_at NULLS FIRST, t.id
+                LIMIT \(limit)
+            ), claimed AS (
+                INSERT INTO refresh_state (city_id, claimed_until)
+                SELECT id, now() + make_interval(secs => \(claimFor.seconds)) FROM due
+                ON CONFLICT (city_id) DO UPDATE SET claimed_until = EXCLUDED.claimed_until
+                WHERE refresh_state.claimed_until < now()
+                RETURNING city_id
+            )
+            SELECT \(unescaped: CityStore.columns) FROM cities WHERE id IN (SELECT city_id FROM claimed) ORDER BY id
+            """,
+            logger: logger)
+        return try await rows.decode(CityStore.Row.self).collectAll().map(CityStore.decode)
+    }
+
+    /// One city of the map (W9).
+    struct MapEntry: Sendable {
+        var city: City
+        var temperatureC: Double
+        var fetchedAt: Date
+        var hasActiveWarning: Bool
+    }
+
+    /// Every city with data inside the box, biggest first, at most `limit`. A box whose west edge is east of
+    /// its east edge crosses the antimeridian.
+    func map(box: BoundingBox, limit: Int) async throws -> [MapEntry] {
+        let rows = try await client.query(
+            """
+            SELECT c.id, c.name, c.ascii_name, c.country_code, c.country, c.region, c.latitude, c.longitude, c.time_zone,
+                c.population, w.temperature_c, w.fetched_at,
+                EXISTS (SELECT 1 FROM city_warnings a WHERE a.city_id = c.id AND a.ends > now())
+            FROM city_weather w JOIN cities c ON c.id = w.city_id
+            WHERE c.latitude BETWEEN \(box.south) AND \(box.north)
+              AND (CASE WHEN \(box.west) <= \(box.east) THEN c.longitude BETWEEN \(box.west) AND \(box.east)
+                        ELSE c.longitude >= \(box.west) OR c.longitude <= \(box.east) END)
+            ORDER BY c.population DESC, c.id
+            LIMIT \(limit)
+            """,
+            logger: logger)
+        var entries: [MapEntry] = []
+        for try await row in rows.decode((Int, String, String, String, String, String, Double, Double, String, Int, Double, Date, Bool).self) {
+            let city = CityStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9))
+            entries.append(MapEntry(city: city, temperatureC: row.10, fetchedAt: row.11, hasActiveWarning: row.12))
+        }
+        return entries
+    }
+}
+
+/// A latitude/longitude box (W9).
+struct BoundingBox: Sendable, Equatable {
+    var south: Double
+    var west: Double
+    var north: Double
+    var east: Double
+}
+
+extension Duration {
+    /// Whole and fractional seconds, for SQL intervals.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import WeatherFetcher
+
+/// City search, nearest city, recents and favourites through the real service (W1, W2, W7, W8).
+@Suite("weather-fetcher: cities, recents, favourites")
+struct WeatherCityTests {
+    static func names(_ body: Any) -> [String] {
+        JSONValue(body)["cities"].array.compactMap { $0["name"].string }
+    }
+
+    @Test("W1: prefix search ignores case and accents, sorts alphabetically, pages, and answers [] for unknown names")
+    func test_W1_search() async throws {
+        try await WeatherTestHarness.run { weather in
+            var (status, body) = try await weather.get("/v1/cities?q=ber")
+            #expect(status == .ok)
+            #expect(Self.names(body) == ["Bergen", "Berlin", "Bern"])
+            (_, body) = try await weather.get("/v1/cities?q=Z%C3%9CR")  // "ZÜR"
+            #expect(Self.names(body) == ["Zürich"])
+            (_, body) = try await weather.get("/v1/cities?q=lod")
+            #expect(Self.names(body) == ["Łódź"])
+            (_, body) = try await weather.get("/v1/cities?q=s")
+            #expect(Self.names(body) == ["San Jose", "San José", "São Paulo", "Suva", "Sydney"])
+            (_, body) = try await weather.get("/v1/cities?q=s&pageSize=2&page=2")
+            #expect(Self.names(body) == ["São Paulo", "Suva"])
+            #expect(JSONValue(body)["hasMore"].bool == true)
+            (_, body) = try await weather.get("/v1/cities?q=s&pageSize=2&page=3")
+            #expect(Self.names(body) == ["Sydney"] && JSONValue(body)["hasMore"].bool == false)
+            (status, body) = try await weather.get("/v1/cities?q=atlantis")
+            #expect(status == .ok && Self.names(body).isEmpty)
+        }
+    }
+
+    @Test("W1: patterns with * and ?, and 'contains' matching")
+    func test_W1_patterns() async throws {
+        try await WeatherTestHarness.run { weather in
+            var (_, body) = try await weather.get("/v1/cities?q=s*o")
+            #expect(Self.names(body) == ["San Jose", "San José", "São Paulo"])
+            (_, body) = try await weather.get("/v1/cities?q=ber?")
+            #expect(Self.names(body) == ["Bergen", "Berlin", "Bern"])
+            (_, body) = try await weather.get("/v1/cities?q=ern&match=contains")
+            #expect(Self.names(body) == ["Bern"])
+            (_, body) = try await weather.get("/v1/cities?q=50%25&match=contains")
+            #expect(Self.names(body).isEmpty, "% is a literal, not a wildcard")
+        }
+    }
+
+    @Test("W2: the nearest city to a coordinate, including across the antimeridian")
+    func test_W2_nearest() async throws {
+        try await WeatherTestHarness.run { weather in
+            var (status, body) = try await weather.get("/v1/cities/nearest?lat=52.4&lon=13.1")
+            #expect(status == .ok && JSONValue(body)["city"]["name"].string == "Berlin")
+            let distance = try #require(JSONValue(body)["distanceKm"].double)
+            #expect(distance > 15 && distance < 30)
+            (_, body) = try await weather.get("/v1/cities/nearest?lat=47.1&lon=7.3")
+            #expect(JSONValue(body)["city"]["name"].string == "Bern")
+            (_, body) = try await weather.get("/v1/cities/nearest?lat=-18&lon=-179.9")
+            #expect(JSONValue(body)["city"]["name"].string == "Suva", "Suva is 1.7° west across the antimeridian")
+            (status, body) = try await weather.get("/v1/cities/nearest?lat=0&lon=-30")
+            #expect(status == .ok && JSONValue(body)["city"]["name"].string != nil, "mid-ocean still has a nearest city")
+        }
+    }
+
+    @Test("W7: recents are per user, newest first, without duplicates, capped at 10, empty for a new user")
+    func test_W7_recents() async throws {
+        // Twelve cities: the test catalogue has eleven, so Berlin is viewed twice.
+        let order = WeatherFixtures.cities.map(\.id) + [WeatherFixtures.berlin.id]
+        try await WeatherTestHarness.run { weather in
+            let alice = try await weather.token()
+            let bob = try await weather.token()
+            var (status, body) = try await weather.get("/v1/me/recent-cities", bearer: alice)
+            #expect(status == .ok && JSONValue(body)["cities"].count == 0)
+            for id in order {
+                (status, _) = try await weather.get("/v1/cities/\(id)/weather", bearer: alice)
+                #expect(status == .ok)
+            }
+            (_, body) = try await weather.get("/v1/me/recent-cities", bearer: alice)
+            let ids = JSONValue(body)["cities"].array.compactMap { $0["city"]["id"].int }
+            let expected = Array(order.reversed().reduce(into: [Int]()) { seen, id in if !seen.contains(id) { seen.append(id) } }.prefix(10))
+            #expect(ids == expected)
+            #expect(ids.first == WeatherFixtures.berlin.id && Set(ids).count == 10)
+            (_, body) = try await weather.get("/v1/me/recent-cities", bearer: bob)
+            #expect(JSONValue(body)["cities"].count == 0, "another user's views are not mine")
+            // A view without a token is served but remembered for nobody.
+            (status, _) = try await weather.get("/v1/cities/\(WeatherFixtures.bern.id)/weather")
+            #expect(status == .ok)
+            #expect(try await weather.count("SELECT count(*) FROM recent_cities") == 10)
+        }
+    }
+
+    @Test("W8: favourites toggle: mark, list, mark again (still one), unmark, gone")
+    func test_W8_favourites() async throws {
+        try await WeatherTestHarness.run { weather in
+            let user = try await weather.token()
+            let berlin = WeatherFixtures.berlin.id
+            var (status, body) = try await weather.request(.put, "/v1/me/favourites/\(berlin)", bearer: user)
+            #expect(status == .ok && JSONValue(body)["isFavourite"].bool == true)
+            (status, _) = try await weather.request(.put, "/v1/me/favourites/\(WeatherFixtures.suva.id)", bearer: user)
+            (status, _) = try await weather.request(.put, "/v1/me/favourites/\(berlin)", bearer: user)
+            #expect(status == .ok)
+            (_, body) = try await weather.get("/v1/me/favourites", bearer: user)
+            #expect(Self.names(body) == ["Berlin", "Suva"])
+            (_, body) = try await weather.get("/v1/cities/\(berlin)/weather", bearer: user)
+            #expect(JSONValue(body)["isFavourite"].bool == true)
+            (status, body) = try await weather.request(.delete, "/v1/me/favourites/\(berlin)", bearer: user)
+            #expect(status == .ok && JSONValue(body)["isFavourite"].bool == false)
+            (_, body) = try await weather.get("/v1/me/favourites", bearer: user)
+            #expect(Self.names(body) == ["Suva"])
+            (_, body) = try await weather.get("/v1/cities/\(berlin)/weather", bearer: user)
+            #expect(JSONValue(body)["isFavourite"].bool == false)
+        }
+    }
+
+    @Test("X3: bad input to every route is a 4xx JSON error with a stable code")
+    func test_X3_badInput() async throws {
+        try await WeatherTestHarness.run { weather in
+            let user = try await weather.token()
+            let cases: [(String, String, Int, String)] = [
+                ("GET", "/v1/cities", 400, "missing_q"),
+                ("GET", "/v1/cities?q=", 400, "missing_q"),
+                ("GET", "/v1/cities?q=ber&pageSize=101", 400, "invalid_pageSize"),
+                ("GET", "/v1/cities?q=ber&pageSize=0", 400, "invalid_pageSize"),
+                ("GET", "/v1/cities?q=ber&page=-1", 400, "invalid_page"),
+                ("GET", "/v1/cities?q=ber&match=regex", 400, "invalid_match"),
+                ("GET", "/v1/cities?q=\(String(repeating: "a", count: 101))", 400, "invalid_q"),
+                ("GET", "/v1/cities/nearest?lat=91&lon=0", 400, "invalid_lat"),
+                ("GET", "/v1/cities/nearest?lat=10&lon=east", 400, "invalid_lon"),
+                ("GET", "/v1/cities/nearest?lat=10", 400, "missing_lon"),
+                ("GET", "/v1/cities/nearest?lat=nan&lon=0", 400, "invalid_lat"),
+                ("GET", "/v1/cities/abc", 400, "invalid_city_id"),
+                ("GET", "/v1/cities/-5", 400, "invalid_city_id"),
+                ("GET", "/v1/cities/99999999999999999999", 400, "invalid_city_id"),
+                ("GET", "/v1/cities/123", 404, "city_not_found"),
+                ("GET", "/v1/cities/123/weather", 404, "city_not_found"),
+                ("GET", "/v1/cities/2950159/share?kind=poem", 400, "invalid_kind"),
+                ("GET", "/v1/cities/2950159/share?kind=forecast&day=5", 400, "invalid_day"),
+                ("GET", "/v1/cities/2950159/share?kind=warning", 404, "no_active_warning"),
+                ("GET", "/v1/cities/2950159/share?kind=app", 404, "no_app_link"),
+                ("GET", "/v1/map?south=10&north=5", 400, "invalid_box"),
+                ("GET", "/v1/map?west=-181", 400, "invalid_west"),
+                ("GET", "/v1/me/recent-cities", 401, "unauthorized"),
+                ("GET", "/v1/me/favourites", 401, "unauthorized"),
+                ("PUT", "/v1/me/favourites/2950159", 401, "unauthorized"),
+                ("PUT", "/v1/me/favourites/123#user", 404, "city_not_found"),
+                ("DELETE", "/v1/me/favourites/x#user", 400, "invalid_city_id"),
+            ]
+            for (method, target, expectedStatus, code) in cases {
+                let withUser = target.hasSuffix("#user")
+                let path = withUser ? String(target.dropLast(5)) : target
+                let (status, body) = try await weather.request(.init(rawValue: method)!, path, bearer: withUser ? user : nil)
+                #expect(status.code == expectedStatus && JSONValue(body)["error"]["code"].string == code, "\(method) \(path): \(status) \(body)")
+            }
+            let (status, body) = try await weather.get("/v1/cities/2950159/weather", bearer: "not-a-token")
+            #expect(status == .unauthorized && JSONValue(body)["error"]["code"].string == "invalid_token")
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+/// Test data in the formats the real sources use: the catalogue TSV of `scripts/build-city-catalogue.py`
+/// (rows copied from GeoNames) and provider answers in Open-Meteo's and WorldWeatherOnline's JSON.
+enum WeatherFixtures {
+    struct TestCity {
+        var id: Int
+        var name: String
+        var ascii: String
+        var countryCode: String
+        var country: String
+        var region: String
+        var latitude: Double
+        var longitude: Double
+        var timeZone: String
+        var population: Int
+    }
+
+    static let berlin = TestCity(id: 2950159, name: "Berlin", ascii: "Berlin", countryCode: "DE", country: "Germany", region: "Berlin", latitude: 52.52437, longitude: 13.41053, timeZone: "Europe/Berlin", population: 3426354)
+    static let bern = TestCity(id: 2661552, name: "Bern", ascii: "Bern", countryCode: "CH", country: "Switzerland", region: "Bern", latitude: 46.94809, longitude: 7.44744, timeZone: "Europe/Zurich", population: 121631)
+    static let bergen = TestCity(id: 3161732, name: "Bergen", ascii: "Bergen", countryCode: "NO", country: "Norway", region: "Vestland", latitude: 60.39299, longitude: 5.32415, timeZone: "Europe/Oslo", population: 213585)
+    static let zurich = TestCity(id: 2657896, name: "Zürich", ascii: "Zurich", countryCode: "CH", country: "Switzerland", region: "Zurich", latitude: 47.36667, longitude: 8.55, timeZone: "Europe/Zurich", population: 341730)
+    static let lodz = TestCity(id: 3093133, name: "Łódź", ascii: "Lodz", countryCode: "PL", country: "Poland", region: "Lodz Voivodeship", latitude: 51.77058, longitude: 19.47395, timeZone: "Europe/Warsaw", population: 768755)
+    static let saoPaulo = TestCity(id: 3448439, name: "São Paulo", ascii: "Sao Paulo", countryCode: "BR", country: "Brazil", region: "Sao Paulo", latitude: -23.5475, longitude: -46.63611, timeZone: "America/Sao_Paulo", population: 10021295)
+    static let sydney = TestCity(id: 2147714, name: "Sydney", ascii: "Sydney", countryCode: "AU", country: "Australia", region: "New South Wales", latitude: -33.86785, longitude: 151.20732, timeZone: "Australia/Sydney", population: 4627345)
+    static let suva = TestCity(id: 2198148, name: "Suva", ascii: "Suva", countryCode: "FJ", country: "Fiji", region: "Central", latitude: -18.14161, longitude: 178.44149, timeZone: "Pacific/Fiji", population: 77366)
+    static let honolulu = TestCity(id: 5856195, name: "Honolulu", ascii: "Honolulu", countryCode: "US", country: "United States", region: "Hawaii", latitude: 21.30694, longitude: -157.85833, timeZone: "Pacific/Honolulu", population: 371657)
+    static let sanJose = TestCity(id: 5392171, name: "San Jose", ascii: "San Jose", countryCode: "US", country: "United States", region: "California", latitude: 37.33939, longitude: -121.89496, timeZone: "America/Los_Angeles", population: 1026908)
+    static let sanJoseCostaRica = TestCity(id: 3621849, name: "San José", ascii: "San Jose", countryCode: "CR", country: "Costa Rica", region: "San Jose", latitude: 9.93333, longitude: -84.08333, timeZone: "America/Costa_Rica", population: 335007)
+
+    static let cities = [berlin, bern, bergen, zurich, lodz, saoPaulo, sydney, suva, honolulu, sanJose, sanJoseCostaRica]
+
+    static var catalogueTSV: String {
+        var lines = [
+            "# GeoNames cities15000 (CC BY 4.0) test extract",
+            "geonameid\tname\tasciiname\tcountry_code\tcountry\tadmin1_code\tregion\tlatitude\tlongitude\ttimezone\tpopulation",
+        ]
+        for city in cities {
+            lines.append(
+                [String(city.id), city.name, city.ascii, city.countryCode, city.country, "01", city.region,
+                 String(format: "%.5f", city.latitude), String(format: "%.5f", city.longitude), city.timeZone,
+                 String(city.population)].joined(separator: "\t"))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes the catalogue to a temporary file and returns its path.
+    static func writeCatalogue() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cities-\(UUID().uuidString).tsv")
+        try catalogueTSV.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    // MARK: Open-Meteo
+
+    /// Open-Meteo's answer for locations given as (latitude, longitude, time zone), built the way the API
+    /// builds it for `timeformat=unixtime&forecast_days=6`: hourly from local midnight today, daily times at
+    /// local midnight. An object for one location, an array for several. `temperature` sets the current
+    /// temperature (and shifts the hourly ones).
+    static func openMeteoAnswer(
+        for locations: [(latitude: Double, longitude: Double, timeZone: String)], now: Date = Date(), temperature: Double = 12.3
+    ) -> String {
+        let objects = locations.map { location in openMeteoLocation(location, now: now, temperature: temperature) }
+        let json: Any = objects.count == 1 ? objects[0] : objects
+        return String(decoding: try! JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// Answers an Open-Meteo forecast request as recorded in `received.query`.
+    static func openMeteoAnswer(toQuery query: [String: String], temperature: Double = 12.3) -> String {
+        let latitudes = (query["latitude"] ?? "").split(separator: ",").compactMap { Double($0) }
+        let longitudes = (query["longitude"] ?? "").split(separator: ",").compactMap { Double($0) }
+        let zones = (query["timezone"] ?? "").split(separator: ",").map(String.init)
+        let locations = zip(zip(latitudes, longitudes), zones).map { ($0.0, $0.1, $1) }
+        return openMeteoAnswer(for: locations, temperature: temperature)
+    }
+
+    private static func openMeteoLocation(
+        _ location: (latitude: Double, longitude: Double, timeZone: String), now: Date, temperature: Double
+    ) -> [String: Any] {
+        let zone = TimeZone(identifier: location.timeZone)!
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let midnight = calendar.startOfDay(for: now)
+        let hours = (0..<(6 * 24)).map { calendar.date(byAdding: .hour, value: $0, to: midnight)! }
+        let days = (0..<6).map { calendar.date(byAdding: .day, value: $0, to: midnight)! }
+        let codes = [0, 1, 2, 3, 61, 95]
+        let unix = { (date: Date) in Int(date.timeIntervalSince1970) }
+        let currentUnits: [String: Any] = [
+            "time": "unixtime", "interval": "seconds", "temperature_2m": "°C", "relative_humidity_2m": "%",
+            "dew_point_2m": "°C", "weather_code": "wmo code", "pressure_msl": "hPa", "wind_speed_10m": "km/h",
+            "wind_direction_10m": "°", "visibility": "m",
+        ]
+        let current: [String: Any] = [
+            "time": unix(now) / 900 * 900, "interval": 900, "temperature_2m": temperature, "relative_humidity_2m": 71,
+            "dew_point_2m": 5.2, "weather_code": 2, "pressure_msl": 1015.4, "wind_speed_10m": 11.2,
+            "wind_direction_10m": 230, "visibility": 10000.0,
+        ]
+        let indices = Array(hours.indices)
+        var hourly: [String: Any] = ["time": hours.map(unix)]
+        hourly["temperature_2m"] = indices.map { temperature - 2 + Double($0 % 24) / 4 }
+        hourly["weather_code"] = indices.map { codes[$0 % codes.count] }
+        hourly["relative_humidity_2m"] = indices.map { _ in 70 }
+        hourly["pressure_msl"] = indices.map { _ in 1014.0 }
+        hourly["wind_speed_10m"] = indices.map { Double($0 % 30) }
+        hourly["wind_direction_10m"] = indices.map { _ in 270 }
+        hourly["wind_gusts_10m"] = indices.map { Double($0 % 30) * 1.5 }
+        hourly["precipitation"] = indices.map { $0 % 6 == 4 ? 1.2 : 0.0 }
+        hourly["snowfall"] = indices.map { _ in 0.0 }
+        // The model's far end has no visibility: Open-Meteo sends nulls.
+        hourly["visibility"] = indices.map { index -> Any in index < 96 ? 24140.0 : NSNull() }
+        let dayIndices = Array(days.indices)
+        var daily: [String: Any] = ["time": days.map(unix)]
+        daily["weather_code"] = dayIndices.map { codes[$0 % codes.count] }
+        daily["temperature_2m_max"] = dayIndices.map { temperature + 3 + Double($0) }
+        daily["temperature_2m_min"] = dayIndices.map { temperature - 4 + Double($0) }
+        daily["sunrise"] = days.map { unix($0) + 7 * 3600 + 12 * 60 }
+        daily["sunset"] = days.map { unix($0) + 16 * 3600 + 5 * 60 }
+        var object: [String: Any] = ["latitude": location.latitude, "longitude": location.longitude]
+        object["generationtime_ms"] = 0.123
+        object["utc_offset_seconds"] = zone.secondsFromGMT(for: now)
+        object["timezone"] = location.timeZone
+        object["timezone_abbreviation"] = zone.abbreviation(for: now) ?? ""
+        object["elevation"] = 38.0
+        object["current_units"] = currentUnits
+        object["current"] = current
+        object["hourly_units"] = ["time": "unixtime", "temperature_2m": "°C"]
+        object["hourly"] = hourly
+        object["daily_units"] = ["time": "unixtime", "temperature_2m_max": "°C"]
+        object["daily"] = daily
+        return object
+    }
+
+    /// A single-location answer exactly as api.open-meteo.com printed it (trimmed to 3 hours and 1 day).
+    static let openMeteoRecorded = """
+        {"latitude":52.52,"longitude":13.419998,"generationtime_ms":0.0940561294555664,"utc_offset_seconds":3600,\
+        "timezone":"Europe/Berlin","timezone_abbreviation":"GMT+1","elevation":38.0,\
+        "current_units":{"time":"unixtime","interval":"seconds","temperature_2m":"°C","relative_humidity_2m":"%",\
+        "dew_point_2m":"°C","weather_code":"wmo code","pressure_msl":"hPa","wind_speed_10m":"km/h","wind_direction_10m":"°","visibility":"m"},\
+        "current":{"time":1732352400,"interval":900,"temperature_2m":4.6,"relative_humidity_2m":87,"dew_point_2m":2.6,\
+        "weather_code":3,"pressure_msl":1009.8,"wind_speed_10m":14.8,"wind_direction_10m":247,"visibility":18600.0},\
+        "hourly_units":{"time":"unixtime","temperature_2m":"°C","weather_code":"wmo code"},\
+        "hourly":{"time":[1732316400,1732320000,1732323600],"temperature_2m":[3.9,3.7,null],"weather_code":[3,61,null],\
+        "relative_humidity_2m":[90,91,null],"pressure_msl":[1010.1,1010.0,null],"wind_speed_10m":[12.2,13.0,null],\
+        "wind_direction_10m":[240,245,null],"wind_gusts_10m":[25.2,27.0,null],"precipitation":[0.00,0.30,null],\
+        "snowfall":[0.00,0.00,null],"visibility":[20000.0,15400.0,null]},\
+        "daily_units":{"time":"unixtime","weather_code":"wmo code","temperature_2m_max":"°C","temperature_2m_min":"°C",\
+        "sunrise":"unixtime","sunset":"unixtime"},\
+        "daily":{"time":[1732316400],"weather_code":[61],"temperature_2m_max":[6.1],"temperature_2m_min":[2.4],\
+        "sunrise":[1732344467],"sunset":[1732374611]}}
+        """
+
+    // MARK: WorldWeatherOnline
+
+    /// A WorldWeatherOnline answer (`format=json&tp=1`) as its API prints it, trimmed to two days of two hours.
+    static func worldWeatherOnlineAnswer(today: String, tomorrow: String, temperature: Int = 3) -> String {
+        func hour(_ time: String, _ temp: Int, _ code: String, _ desc: String, dew: Int) -> String {
+            """
+            {"time":"\(time)","tempC":"\(temp)","tempF":"37","windspeedMiles":"8","windspeedKmph":"13","winddirDegree":"235",\
+            "winddir16Point":"SW","weatherCode":"\(code)","weatherIconUrl":[{"value":"https://cdn.worldweatheronline.com/images/wsymbols01_png_64/wsymbol_0004_black_low_cloud.png"}],\
+            "weatherDesc":[{"value":"\(desc)"}],"precipMM":"0.4","precipInches":"0.0","humidity":"89","visibility":"10",\
+            "visibilityMiles":"6","pressure":"1012","pressureInches":"30","cloudcover":"100","HeatIndexC":"2","HeatIndexF":"36",\
+            "DewPointC":"\(dew)","DewPointF":"32","WindChillC":"-2","WindChillF":"28","WindGustMiles":"15","WindGustKmph":"24",\
+            "FeelsLikeC":"-2","FeelsLikeF":"28","chanceofrain":"0","chanceofremdry":"86","chanceofwindy":"0",\
+            "chanceofovercast":"88","chanceofsunshine":"11","chanceoffrost":"21","chanceofhightemp":"0","chanceoffog":"0",\
+            "chanceofsnow":"0","chanceofthunder":"0","uvIndex":"1"}
+            """
+        }
+        func day(_ date: String, max: Int, min: Int, hours: [String]) -> String {
+            """
+            {"date":"\(date)","astronomy":[{"sunrise":"07:45 AM","sunset":"04:02 PM","moonrise":"11:03 PM","moonset":"01:20 PM",\
+            "moon_phase":"Waning Gibbous","moon_illumination":"54"}],"maxtempC":"\(max)","maxtempF":"39","mintempC":"\(min)",\
+            "mintempF":"34","avgtempC":"2","avgtempF":"36","totalSnow_cm":"0.0","sunHour":"3.0","uvIndex":"1",\
+            "hourly":[\(hours.joined(separator: ","))]}
+            """
+        }
+        return """
+            {"data":{"request":[{"type":"LatLon","query":"Lat 52.52 and Lon 13.41"}],\
+            "current_condition":[{"observation_time":"09:15 AM","localObsDateTime":"\(today) 10:15 AM","temp_C":"\(temperature)",\
+            "temp_F":"37","weatherCode":"122","weatherIconUrl":[{"value":"https://cdn.worldweatheronline.com/images/wsymbols01_png_64/wsymbol_0004_black_low_cloud.png"}],\
+            "weatherDesc":[{"value":"Overcast"}],"windspeedMiles":"9","windspeedKmph":"15","winddirDegree":"240","winddir16Point":"WSW",\
+            "precipMM":"0.0","precipInches":"0.0","humidity":"87","visibility":"10","visibilityMiles":"6","pressure":"1012",\
+            "pressureInches":"30","cloudcover":"100","FeelsLikeC":"-1","FeelsLikeF":"30","uvIndex":"1"}],\
+            "weather":[\(day(today, max: 4, min: 1, hours: [hour("900", 2, "122", "Overcast ", dew: 0), hour("1000", 3, "296", "Light rain", dew: 1), hour("1100", 3, "296", "Light rain", dew: 1)])),\
+            \(day(tomorrow, max: 6, min: 0, hours: [hour("0", 1, "113", "Clear ", dew: -1), hour("1200", 5, "338", "Heavy snow", dew: 0)]))],\
+            "ClimateAverages":[{"month":[{"index":"1","name":"January","avgMinTemp":"-1.5","avgMinTemp_F":"29.3","absMaxTemp":"4.9","absMaxTemp_F":"40.9","avgDailyRainfall":"1.52"}]}]}}
+            """
+    }
+
+    static let worldWeatherOnlineError = #"{"data":{"error":[{"msg":"API key has reached calls per day allowed limit."}]}}"#
+}

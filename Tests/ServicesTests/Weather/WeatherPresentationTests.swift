@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import WeatherFetcher
+
+/// The seed's test plans for the city screen (W3-W5), share texts (W10) and search keys (W1), on fixed clocks.
+@Suite("weather-fetcher: presentation rules")
+struct WeatherPresentationTests {
+    static let berlin = WeatherProviderDecodingTests.city(WeatherFixtures.berlin)
+
+    /// 2024-11-23 15:20 in Berlin (14:20 UTC).
+    static let afternoon = Date(timeIntervalSince1970: 1_732_371_600)
+
+    static func report(now: Date, city: City) -> WeatherReport {
+        let body = WeatherFixtures.openMeteoAnswer(for: [(city.latitude, city.longitude, city.timeZone)], now: now)
+        let reports = try! WeatherProviderDecodingTests.openMeteo.decode(.init(string: body), for: [city], fetchedAt: now)
+        return reports[city.id]!
+    }
+
+    @Test("W4: hourly starts at the next whole hour and ends at local midnight (3:20 PM gives 4 PM ... 11 PM)")
+    func test_W4_hourlyFromNextHourToMidnight() throws {
+        let presenter = try #require(CityWeatherPresenter(city: Self.berlin, now: Self.afternoon))
+        let hours = presenter.hours(Self.report(now: Self.afternoon, city: Self.berlin))
+        #expect(hours.map(\.hour) == ["4 PM", "5 PM", "6 PM", "7 PM", "8 PM", "9 PM", "10 PM", "11 PM"])
+        #expect(hours.first?.time == Date(timeIntervalSince1970: 1_732_374_000))
+    }
+
+    @Test("W4: exactly on the hour, that hour is not 'next'; late evening leaves an empty list")
+    func test_W4_hourlyEdges() throws {
+        let threePM = Date(timeIntervalSince1970: 1_732_370_400)  // 15:00 Berlin
+        let atThree = try #require(CityWeatherPresenter(city: Self.berlin, now: threePM))
+        #expect(atThree.hours(Self.report(now: threePM, city: Self.berlin)).first?.hour == "4 PM")
+        let lateEvening = Date(timeIntervalSince1970: 1_732_402_200)  // 23:50 Berlin
+        let late = try #require(CityWeatherPresenter(city: Self.berlin, now: lateEvening))
+        #expect(late.hours(Self.report(now: lateEvening, city: Self.berlin)).isEmpty)
+    }
+
+    @Test("W5: five days starting today in the city's zone, with day names")
+    func test_W5_fiveDaysFromToday() throws {
+        let presenter = try #require(CityWeatherPresenter(city: Self.berlin, now: Self.afternoon))
+        let days = presenter.days(Self.report(now: Self.afternoon, city: Self.berlin))
+        #expect(days.map(\.date) == ["2024-11-23", "2024-11-24", "2024-11-25", "2024-11-26", "2024-11-27"])
+        #expect(days.map(\.day) == ["Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"])
+        #expect(days[0].maxTemperature == "15°C" && days[0].minTemperature == "8°C")
+        // Sydney is already on the 24th at that instant: its five days start there.
+        let sydney = WeatherProviderDecodingTests.city(WeatherFixtures.sydney)
+        let sydneyPresenter = try #require(CityWeatherPresenter(city: sydney, now: Self.afternoon))
+        #expect(sydneyPresenter.days(Self.report(now: Self.afternoon, city: sydney)).first?.date == "2024-11-24")
+    }
+
+    @Test("W3: right-now block in mb, km/h, compass point, °C, %, AM/PM local sunrise and sunset, miles")
+    func test_W3_rightNowUnits() throws {
+        let presenter = try #require(CityWeatherPresenter(city: Self.berlin, now: Self.afternoon))
+        let report = Self.report(now: Self.afternoon, city: Self.berlin)
+        let rightNow = presenter.rightNow(report)
+        #expect(rightNow.pressure == "1015 mb" && rightNow.pressureMb == 1015.4)
+        #expect(rightNow.windSpeed == "11 km/h" && rightNow.windDirection == "SW" && rightNow.windDirectionDegrees == 230)
+        #expect(rightNow.dewPoint == "5°C" && rightNow.humidity == "71%")
+        #expect(rightNow.sunrise == "07:12 AM" && rightNow.sunset == "04:05 PM")
+        #expect(rightNow.visibilityMiles == 6.2 && rightNow.visibility == "6.2 mi")
+        #expect(presenter.current(report.current) == CurrentDTO(condition: "partly-cloudy", description: "Partly cloudy", temperatureC: 12.3, temperature: "12°C"))
+    }
+
+    @Test("W3: compass points, miles and 12-hour times convert exactly")
+    func test_W3_conversions() {
+        #expect(Units.compassPoint(degrees: 0) == "N" && Units.compassPoint(degrees: 360) == "N")
+        #expect(Units.compassPoint(degrees: 11.2) == "N" && Units.compassPoint(degrees: 11.3) == "NNE")
+        #expect(Units.compassPoint(degrees: 247) == "WSW" && Units.compassPoint(degrees: -90) == "W")
+        #expect(Units.miles(fromKilometres: 1.609344) == 1)
+        #expect(LocalClock.twelveHour(hour: 0, minute: 5) == "12:05 AM" && LocalClock.twelveHour(hour: 12, minute: 0) == "12:00 PM")
+        #expect(LocalClock.twelveHour(hour: 13, minute: 7) == "01:07 PM")
+        #expect(CityWeatherPresenter.celsius(-0.4) == "0°C" && CityWeatherPresenter.celsius(-3.6) == "-4°C")
+    }
+
+    @Test("W3: 'updated N minutes ago' texts")
+    func test_W3_updatedText() {
+        #expect(CityWeatherPresenter.updatedText(minutes: 0) == "updated a moment ago")
+        #expect(CityWeatherPresenter.updatedText(minutes: 1) == "updated 1 minute ago")
+        #expect(CityWeatherPresenter.updatedText(minutes: 42) == "updated 42 minutes ago")
+        #expect(CityWeatherPresenter.updatedText(minutes: 61) == "updated 1 hour ago")
+        #expect(CityWeatherPresenter.updatedText(minutes: 3_000) == "updated 2 days ago")
+    }
+
+    @Test("W10: share texts follow the seed's templates word for word")
+    func test_W10_shareTemplates() {
+        let texts = ShareTexts(appName: "Weather App")
+        let report = Self.report(now: Self.afternoon, city: Self.berlin)
+        #expect(texts.app(link: "https://apps.example/weather") == "Weather App https://apps.example/weather")
+        #expect(texts.home(city: Self.berlin, current: report.current) == "Weather App: The weather today in Berlin is 12°C Partly cloudy")
+        let summary = ShareTexts.DaySummary(
+            day: report.daily[0], hours: [report.hourly[10], report.hourly[20]], current: report.current)
+        #expect(
+            texts.forecast(city: Self.berlin, dayName: "Saturday", summary: summary)
+                == "Weather App: The weather forecasts for this Saturday in Berlin is 15°C Clear sky, humidity 70%, wind 20 km/h W, pressure 1014 mb")
+        #expect(
+            texts.warning(city: Self.berlin, status: "Severe wind warning", statusDescription: "Gusts up to 95 km/h")
+                == "Weather App: Watch out!! There is a warning in Berlin which is Severe wind warning Gusts up to 95 km/h")
+    }
+
+    @Test("W1: search keys ignore case and accents and spell out letters like ł and ß")
+    func test_W1_searchKeys() {
+        #expect(SearchKey.fold("Zürich") == "zurich" && SearchKey.fold("ZÜR") == "zur")
+        #expect(SearchKey.fold("Łódź") == "lodz" && SearchKey.fold("Straße") == "strasse")
+        #expect(SearchKey.fold("  São   Paulo ") == "sao paulo")
+        #expect(CitySearchPattern(query: "ber", contains: false)?.likePattern == "ber%")
+        #expect(CitySearchPattern(query: "san*jo?e", contains: false)?.likePattern == "san%jo_e%")
+        #expect(CitySearchPattern(query: "100%_", contains: true)?.likePattern == "%100\\%\\_%")
+        #expect(CitySearchPattern(query: "   ", contains: false) == nil)
+    }
+
+    @Test("W1: a catalogue file with a wrong header or a malformed row is refused, naming the line")
+    func test_W1_catalogueFileErrors() throws {
+        #expect(throws: CatalogueFile.FormatError.self) { try CatalogueFile(text: "id\tname\n1\tX\n") }
+        let badRow = WeatherFixtures.catalogueTSV + "42\tNowhere\tNowhere\tXX\tX\t01\tR\t95.0\t0\tUTC\t20000\n"
+        do {
+            _ = try CatalogueFile(text: badRow)
+            Issue.record("a latitude of 95 was accepted")
+        } catch let error as CatalogueFile.FormatError {
+            #expect(error.line == WeatherFixtures.cities.count + 3)
+        }
+        let file = try CatalogueFile(text: WeatherFixtures.catalogueTSV)
+        #expect(file.cities.count == WeatherFixtures.cities.count)
+        #expect(file.checksum != (try CatalogueFile(text: WeatherFixtures.catalogueTSV + "\n")).checksum)
+    }
+}

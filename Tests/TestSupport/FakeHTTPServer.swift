@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A real HTTP/1.1 server on a free loopback port that stands in for an external provider (weather,
+/// places, push). Each test gives it a handler that answers in the provider's real wire format, and can
+/// read back every request it received.
+public final class FakeHTTPServer: Sendable {
+    /// One request as the fake saw it.
+    public struct Received: Sendable {
+        public let method: String
+        public let path: String
+        /// Query parameters, decoded.
+        public let query: [String: String]
+        /// Header names in lower case.
+        public let headers: [String: String]
+        public let body: String
+    }
+
+    /// What the handler answers.
+    public struct Reply: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: String
+        /// Wait this long before answering (to make a client time out).
+        public var delay: Duration
+
+        public init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"], body: String, delay: Duration = .zero) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+        }
+    }
+
+    public typealias Handler = @Sendable (Received) async -> Reply
+
+    public let port: Int
+    private let log = Mutex<[Received]>([])
+
+    fileprivate init(port: Int) {
+        self.port = port
+    }
+
+    /// `http://127.0.0.1:<port>`
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    public var requests: [Received] { log.withLock { $0 } }
+
+    fileprivate func record(_ request: Received) { log.withLock { $0.append(request) } }
+}
+
+/// Runs a fake server for the duration of `body`.
+public func withFakeHTTPServer<Result: Sendable>(
+    _ handler: @escaping FakeHTTPServer.Handler, _ body: @Sendable (FakeHTTPServer) async throws -> Result
+) async throws -> Result {
+    let recorder = Recorder()
+    let responder = CallbackResponder<BasicRequestContext> { request, _ in
+        let text = String(buffer: try await request.body.collect(upTo: 16 * 1024 * 1024))
+        var query: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters {
+            query[String(key)] = String(value).removingPercentEncoding ?? String(value)
+        }
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let received = FakeHTTPServer.Received(
+            method: request.method.rawValue, path: request.uri.path, query: query, headers: headers, body: text)
+        recorder.server?.record(received)
+        let reply = await handler(received)
+        if reply.delay > .zero { try await Task.sleep(for: reply.delay) }
+        var fields = HTTPFields()
+        for (name, value) in reply.headers {
+            if let name = HTTPField.Name(name) { fields[name] = value }
+        }
+        return Response(
+            status: .init(code: reply.status), headers: fields, body: .init(byteBuffer: ByteBuffer(string: reply.body)))
+    }
+    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    var logger = Logger(label: "fake-http")
+    logger.logLevel = .critical  // its shutdown after cancellation logs a harmless error
+    let app = Application(
+        responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { channel in
+            portContinuation.yield(channel.localAddress?.port ?? 0)
+            portContinuation.finish()
+        },
+        logger: logger)
+    let serverTask = Task { try await app.runService(gracefulShutdownSignals: []) }
+    defer { serverTask.cancel() }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next(), port > 0 else { throw FakeServerError.didNotStart }
+    let server = FakeHTTPServer(port: port)
+    recorder.server = server
+    let result = try await body(server)
+    serverTask.cancel()
+    _ = try? await serverTask.value
+    return result
+}
+
+enum FakeServerError: Error {
+    case didNotStart
+}
+
+/// Lets the responder, built before the port is known, reach the server object.
+private final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _server: FakeHTTPServer?
+    var server: FakeHTTPServer? {
+        get { lock.withLock { _server } }
+        set { lock.withLock { _server = newValue } }
+    }
+}
