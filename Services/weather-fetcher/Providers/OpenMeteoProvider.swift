@@ -22,9 +22,7 @@ struct OpenMeteoProvider: WeatherProvider {
 
     func url(for cities: [City]) -> String {
         let coordinates = { (values: [Double]) in values.map { String(format: "%.4f", $0) }.joined(separator: ",") }
-        var components = URLComponents(string: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL)!
-        components.path += "/v1/forecast"
-        components.queryItems = [
+        return ProviderURL.make(base: baseURL, path: "/v1/forecast", query: [
             URLQueryItem(name: "latitude", value: coordinates(cities.map(\.latitude))),
             URLQueryItem(name: "longitude", value: coordinates(cities.map(\.longitude))),
             URLQueryItem(name: "current", value: Self.currentFields.joined(separator: ",")),
@@ -36,8 +34,7 @@ struct OpenMeteoProvider: WeatherProvider {
             URLQueryItem(name: "wind_speed_unit", value: "kmh"),
             URLQueryItem(name: "temperature_unit", value: "celsius"),
             URLQueryItem(name: "precipitation_unit", value: "mm"),
-        ]
-        return components.string!
+        ])
     }
 
     func fetch(_ cities: [City]) async throws -> [Int: WeatherReport] {

@@ -13,9 +13,7 @@ struct WorldWeatherOnlineProvider: WeatherProvider {
     var maxCitiesPerRequest: Int { 1 }
 
     func url(for city: City) -> String {
-        var components = URLComponents(string: baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL)!
-        components.path += "/premium/v1/weather.ashx"
-        components.queryItems = [
+        ProviderURL.make(base: baseURL, path: "/premium/v1/weather.ashx", query: [
             URLQueryItem(name: "key", value: apiKey.value),
             URLQueryItem(name: "q", value: String(format: "%.4f,%.4f", city.latitude, city.longitude)),
             URLQueryItem(name: "format", value: "json"),
@@ -25,8 +23,7 @@ struct WorldWeatherOnlineProvider: WeatherProvider {
             URLQueryItem(name: "fx", value: "yes"),
             URLQueryItem(name: "mca", value: "no"),
             URLQueryItem(name: "show_comments", value: "no"),
-        ]
-        return components.string!
+        ])
     }
 
     func fetch(_ cities: [City]) async throws -> [Int: WeatherReport] {

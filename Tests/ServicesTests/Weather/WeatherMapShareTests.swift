@@ -25,7 +25,7 @@ struct WeatherMapShareTests {
         }
     }
 
-    static func notice(_ city: WeatherFixtures.TestCity, id: UUID = UUID(), ends: Date, status: String = "Severe wind warning") -> WarningNotice {
+    static func notice(_ city: City, id: UUID = UUID(), ends: Date, status: String = "Severe wind warning") -> WarningNotice {
         WarningNotice(
             warningId: id, cityId: city.id, announcementNumber: "2026-000042", location: city.name, region: city.region, kind: "wind",
             severity: "Severe", status: status, statusDescription: "Gusts up to 95 km/h", onset: Date().addingTimeInterval(-600),

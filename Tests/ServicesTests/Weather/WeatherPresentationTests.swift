@@ -6,7 +6,7 @@ import Testing
 /// The seed's test plans for the city screen (W3-W5), share texts (W10) and search keys (W1), on fixed clocks.
 @Suite("weather-fetcher: presentation rules")
 struct WeatherPresentationTests {
-    static let berlin = WeatherProviderDecodingTests.city(WeatherFixtures.berlin)
+    static let berlin = WeatherFixtures.berlin
 
     /// 2024-11-23 15:20 in Berlin (14:20 UTC).
     static let afternoon = Date(timeIntervalSince1970: 1_732_371_600)
@@ -43,7 +43,7 @@ struct WeatherPresentationTests {
         #expect(days.map(\.day) == ["Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"])
         #expect(days[0].maxTemperature == "15°C" && days[0].minTemperature == "8°C")
         // Sydney is already on the 24th at that instant: its five days start there.
-        let sydney = WeatherProviderDecodingTests.city(WeatherFixtures.sydney)
+        let sydney = WeatherFixtures.sydney
         let sydneyPresenter = try #require(CityWeatherPresenter(city: sydney, now: Self.afternoon))
         #expect(sydneyPresenter.days(Self.report(now: Self.afternoon, city: sydney)).first?.date == "2024-11-24")
     }

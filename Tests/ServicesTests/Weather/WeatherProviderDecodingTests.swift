@@ -21,16 +21,9 @@ struct WeatherProviderDecodingTests {
     static let worldWeatherOnline = WorldWeatherOnlineProvider(
         http: http("worldweatheronline"), baseURL: "http://127.0.0.1:1", apiKey: .init("test-key"))
 
-    static func city(_ fixture: WeatherFixtures.TestCity) -> City {
-        City(
-            id: fixture.id, name: fixture.name, asciiName: fixture.ascii, countryCode: fixture.countryCode, country: fixture.country,
-            region: fixture.region, latitude: fixture.latitude, longitude: fixture.longitude, timeZone: fixture.timeZone,
-            population: fixture.population)
-    }
-
     @Test("W6: a recorded Open-Meteo answer decodes with units, conditions, local day and nulls left out")
     func test_W6_openMeteoRecordedAnswer() throws {
-        let berlin = Self.city(WeatherFixtures.berlin)
+        let berlin = WeatherFixtures.berlin
         let reports = try Self.openMeteo.decode(ByteBuffer(string: WeatherFixtures.openMeteoRecorded), for: [berlin], fetchedAt: Date())
         let report = try #require(reports[berlin.id])
         #expect(report.provider == "open-meteo")
@@ -53,7 +46,7 @@ struct WeatherProviderDecodingTests {
 
     @Test("W6: a multi-city Open-Meteo answer maps each location to its city, in request order")
     func test_W6_openMeteoBatchAnswer() throws {
-        let cities = [WeatherFixtures.berlin, WeatherFixtures.sydney, WeatherFixtures.honolulu].map(Self.city)
+        let cities = [WeatherFixtures.berlin, WeatherFixtures.sydney, WeatherFixtures.honolulu]
         let body = WeatherFixtures.openMeteoAnswer(for: cities.map { ($0.latitude, $0.longitude, $0.timeZone) })
         let reports = try Self.openMeteo.decode(ByteBuffer(string: body), for: cities, fetchedAt: Date())
         #expect(Set(reports.keys) == Set(cities.map(\.id)))
@@ -67,7 +60,7 @@ struct WeatherProviderDecodingTests {
 
     @Test("W6: the Open-Meteo request batches coordinates and asks for the units the seed needs")
     func test_W6_openMeteoRequestURL() throws {
-        let cities = [WeatherFixtures.berlin, WeatherFixtures.sydney].map(Self.city)
+        let cities = [WeatherFixtures.berlin, WeatherFixtures.sydney]
         let url = try #require(URLComponents(string: Self.openMeteo.url(for: cities)))
         let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
         #expect(url.path == "/v1/forecast")
@@ -79,8 +72,8 @@ struct WeatherProviderDecodingTests {
 
     @Test("W6: malformed, truncated and error answers from Open-Meteo are clear errors, not crashes")
     func test_W6_openMeteoBadAnswers() throws {
-        let berlin = Self.city(WeatherFixtures.berlin)
-        let bern = Self.city(WeatherFixtures.bern)
+        let berlin = WeatherFixtures.berlin
+        let bern = WeatherFixtures.bern
         #expect(throws: ProviderError.self) { try Self.openMeteo.decode(ByteBuffer(string: "{\"latitude\": 52"), for: [berlin], fetchedAt: Date()) }
         #expect(throws: ProviderError.self) { try Self.openMeteo.decode(ByteBuffer(string: "<html>502</html>"), for: [berlin], fetchedAt: Date()) }
         // One location for a two-city request: the answer does not fit the question.
@@ -99,7 +92,7 @@ struct WeatherProviderDecodingTests {
 
     @Test("W6: a WorldWeatherOnline answer decodes: strings to numbers, local times in the city's zone, dew point from the nearest hour")
     func test_W6_worldWeatherOnlineAnswer() throws {
-        let berlin = Self.city(WeatherFixtures.berlin)
+        let berlin = WeatherFixtures.berlin
         let body = WeatherFixtures.worldWeatherOnlineAnswer(today: "2024-11-23", tomorrow: "2024-11-24")
         let report = try Self.worldWeatherOnline.decode(ByteBuffer(string: body), for: berlin, fetchedAt: Date())
         #expect(report.provider == "worldweatheronline")
@@ -120,7 +113,7 @@ struct WeatherProviderDecodingTests {
 
     @Test("W6: WorldWeatherOnline's in-band errors and malformed answers are clear errors")
     func test_W6_worldWeatherOnlineErrors() throws {
-        let berlin = Self.city(WeatherFixtures.berlin)
+        let berlin = WeatherFixtures.berlin
         do {
             _ = try Self.worldWeatherOnline.decode(ByteBuffer(string: WeatherFixtures.worldWeatherOnlineError), for: berlin, fetchedAt: Date())
             Issue.record("an error answer decoded")
@@ -135,7 +128,7 @@ struct WeatherProviderDecodingTests {
 
     @Test("W6: the WorldWeatherOnline request carries the key, the coordinates and hourly steps")
     func test_W6_worldWeatherOnlineRequestURL() throws {
-        let url = try #require(URLComponents(string: Self.worldWeatherOnline.url(for: Self.city(WeatherFixtures.berlin))))
+        let url = try #require(URLComponents(string: Self.worldWeatherOnline.url(for: WeatherFixtures.berlin)))
         let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
         #expect(url.path == "/premium/v1/weather.ashx")
         #expect(query["key"] == "test-key" && query["q"] == "52.5244,13.4105" && query["tp"] == "1" && query["format"] == "json")
