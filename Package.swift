@@ -97,6 +97,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                "TestSupport",
             ],
             path: "Benchmarks/platform-bench",
             swiftSettings: swiftSettings

@@ -9,5 +9,6 @@ bash "$root/scripts/install-deps.sh"
 cd "$root"
 log "building platform-bench (release; the first release build takes several minutes)"
 swift build -c release --product platform-bench
+swift build -c release --product weather-fetcher
 PG_FSYNC=on start_throwaway_infra
 "$root/.build/release/platform-bench" --brokers "$TEST_KAFKA_BROKERS" --postgres-port "$TEST_POSTGRES_PORT" "$@"

@@ -53,6 +53,7 @@ start_service() {
     export HTTP_PORT="$port" POSTGRES_HOST=127.0.0.1 POSTGRES_PORT="$PG_PORT" POSTGRES_DATABASE=platform
     export KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" "$keys"
     [ "$service" = auth ] && export "$(grep AUTH_SIGNING_KEY "$STATE_DIR/keys.env")"
+    [ "$service" = weather-fetcher ] && export WEATHER_CITY_CATALOGUE="$root/data/generated/cities15000.tsv"
     [ -f "$root/.env.$service" ] && set -a && source "$root/.env.$service" && set +a
     nohup "$root/.build/$BUILD_CONFIGURATION/$service" >>"$STATE_DIR/logs/$service.log" 2>&1 &
     echo $! >"$pidfile"

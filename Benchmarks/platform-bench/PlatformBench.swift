@@ -20,26 +20,71 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Events in the outbox measurement.") var outboxCount = 50_000
     @Option(help: "Path of librdkafka's rdkafka_performance.") var reference = "/usr/local/bin/rdkafka_performance"
     @Option(help: "bcrypt cost for the auth rows (the service's BCRYPT_COST).") var bcryptCost = 12
+    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, auth, weather).")
+    var only = "kafka,outbox,auth,weather"
+    @Option(help: "The weather-fetcher executable (release build).") var weatherBinary = ".build/release/weather-fetcher"
+    @Option(help: "The city catalogue TSV.") var catalogue = "data/generated/cities15000.tsv"
+    @Option(help: "Cities in the weather full-refresh row.") var weatherCities = 1_000
+    @Option(help: "Seconds of load per HTTP route.") var loadSeconds = 10
+    @Option(help: "Concurrent connections of the HTTP load.") var connections = 32
 
     func run() async throws {
         var table = ResultTable()
-        let kafka = KafkaBench(brokers: brokers, count: count, size: size, referenceBinary: reference)
-        progress("producing \(count) × \(size) B with the Shared producer and with rdkafka_performance")
-        let (swiftProduce, referenceProduce, topics) = try await kafka.produce()
-        table.add("producer (msgs/s)", swift: swiftProduce, reference: referenceProduce, target: "ratio >= 0.9")
-        progress("consuming them back with the Shared consumer and with rdkafka_performance")
-        let (swiftConsume, referenceConsume) = try await kafka.consume(topics: topics)
-        table.add("consumer (msgs/s)", swift: swiftConsume, reference: referenceConsume, target: "ratio >= 0.9")
-        progress("relaying \(outboxCount) outbox rows")
-        let outbox = OutboxBench(
-            brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser,
-            count: outboxCount)
-        table.add("outbox relay, commit to broker ack (events/s)", swift: try await outbox.run(), reference: nil, target: ">= 5,000")
-        progress("auth: password checks at bcrypt cost \(bcryptCost) and access-token verifications")
-        let auth = AuthBench(bcryptCost: UInt8(bcryptCost))
-        table.add("auth: password checks at bcrypt cost \(bcryptCost) (/s, bounds logins/s)", swift: await auth.passwordChecksPerSecond(), reference: nil, target: "-")
-        table.add("auth: access-token verifications (/s, per request in every service)", swift: try await auth.tokenVerificationsPerSecond(), reference: nil, target: "-")
+        let groups = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        if groups.contains("kafka") {
+            let kafka = KafkaBench(brokers: brokers, count: count, size: size, referenceBinary: reference)
+            progress("producing \(count) × \(size) B with the Shared producer and with rdkafka_performance")
+            let (swiftProduce, referenceProduce, topics) = try await kafka.produce()
+            table.add("producer (msgs/s) vs rdkafka_performance", swift: swiftProduce, reference: referenceProduce, target: "ratio >= 0.9")
+            progress("consuming them back with the Shared consumer and with rdkafka_performance")
+            let (swiftConsume, referenceConsume) = try await kafka.consume(topics: topics)
+            table.add("consumer (msgs/s) vs rdkafka_performance", swift: swiftConsume, reference: referenceConsume, target: "ratio >= 0.9")
+        }
+        if groups.contains("outbox") {
+            progress("relaying \(outboxCount) outbox rows")
+            let outbox = OutboxBench(
+                brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser,
+                count: outboxCount)
+            table.add("outbox relay, commit to broker ack (events/s)", swift: try await outbox.run(), reference: nil, target: ">= 5,000")
+        }
+        if groups.contains("auth") {
+            progress("auth: password checks at bcrypt cost \(bcryptCost) and access-token verifications")
+            let auth = AuthBench(bcryptCost: UInt8(bcryptCost))
+            table.add("auth: password checks at bcrypt cost \(bcryptCost) (/s, bounds logins/s)", swift: await auth.passwordChecksPerSecond(), reference: nil, target: "-")
+            table.add("auth: access-token verifications (/s, per request in every service)", swift: try await auth.tokenVerificationsPerSecond(), reference: nil, target: "-")
+        }
+        if groups.contains("weather") {
+            try await addWeatherRows(to: &table)
+        }
         print(table.markdown(count: count, size: size))
+    }
+}
+
+extension PlatformBench {
+    func addWeatherRows(to table: inout ResultTable) async throws {
+        let weather = WeatherBench(
+            binary: weatherBinary, cataloguePath: catalogue, brokers: brokers, postgresHost: postgresHost,
+            postgresPort: postgresPort, postgresUser: postgresUser, cities: weatherCities, loadSeconds: loadSeconds,
+            connections: connections)
+        let results = try await weather.run()
+        table.add(
+            "weather: full refresh of \(results.trackedCities) cities from a local fake Open-Meteo, to Postgres and broker ack (cities/s)",
+            swift: results.refreshCitiesPerSecond, reference: nil, target: "-")
+        table.add(
+            "weather: one-letter prefix search, database time (ms, mean / worst of a-z)",
+            text: String(format: "%.3f / %.3f", results.searchMilliseconds.mean, results.searchMilliseconds.max), target: "well under 1 ms")
+        if let city = results.weather, let health = results.health {
+            table.add(
+                "weather: GET city weather vs GET /health, \(connections) connections (req/s)",
+                swift: city.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
+            table.add(
+                "weather: GET city weather vs GET /health (p50 / p99 ms)",
+                text: String(format: "%.2f / %.2f", city.p50Milliseconds, city.p99Milliseconds),
+                reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
+            if city.non2xx + health.non2xx > 0 {
+                progress("warning: \(city.non2xx + health.non2xx) non-2xx answers under load")
+            }
+        }
     }
 }
 

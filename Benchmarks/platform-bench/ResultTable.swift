@@ -1,25 +1,29 @@
 /// The bench's output: one row per measurement, with the reference client's figure and the ratio where there is one.
 struct ResultTable {
-    private var rows: [(name: String, swift: Double, reference: Double?, target: String)] = []
+    private var rows: [(name: String, swift: String, reference: String, ratio: String, target: String)] = []
 
     mutating func add(_ name: String, swift: Double, reference: Double?, target: String) {
-        rows.append((name, swift, reference, target))
+        rows.append(
+            (name, format(swift), reference.map { format($0) } ?? "-", reference.map { String(format: "%.2f", swift / $0) } ?? "-", target))
+    }
+
+    /// A row whose figures are already written out (latencies, pairs); `ratio` compares it with `reference`.
+    mutating func add(_ name: String, text: String, reference: String = "-", ratio: Double? = nil, target: String) {
+        rows.append((name, text, reference, ratio.map { String(format: "%.2f", $0) } ?? "-", target))
     }
 
     func markdown(count: Int, size: Int) -> String {
         var lines = [
-            "| measurement (\(count) messages of \(size) B) | Shared (Swift) | rdkafka_performance | ratio | target |",
+            "| measurement (Kafka rows: \(count) messages of \(size) B) | measured | reference | ratio | target |",
             "|---|---:|---:|---:|---|",
         ]
         for row in rows {
-            let reference = row.reference.map { format($0) } ?? "-"
-            let ratio = row.reference.map { String(format: "%.2f", row.swift / $0) } ?? "-"
-            lines.append("| \(row.name) | \(format(row.swift)) | \(reference) | \(ratio) | \(row.target) |")
+            lines.append("| \(row.name) | \(row.swift) | \(row.reference) | \(row.ratio) | \(row.target) |")
         }
         return lines.joined(separator: "\n")
     }
 
-    private func format(_ value: Double) -> String {
+    func format(_ value: Double) -> String {
         let rounded = Int(value.rounded())
         var digits = String(rounded)
         var groups: [String] = []

@@ -1,0 +1,245 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import PostgresNIO
+import Shared
+import TestSupport
+
+/// weather-fetcher measured as it runs: the release binary against throw-away Postgres and the broker, with
+/// a fake Open-Meteo on loopback whose answers are prepared beforehand (so the fake costs next to nothing).
+/// - full refresh: the N biggest cities are tracked (the map's population threshold is set to the N-th
+///   city's); timed from the service being ready until every city is stored and every event acknowledged.
+/// - search: database execution time of one-letter prefix searches (EXPLAIN ANALYZE), a to z.
+/// - city weather vs /health: wrk against both routes of the same process, one after the other.
+struct WeatherBench {
+    let binary: String
+    let cataloguePath: String
+    let brokers: String
+    let postgresHost: String
+    let postgresPort: Int
+    let postgresUser: String
+    let cities: Int
+    let loadSeconds: Int
+    let connections: Int
+
+    struct Results: Sendable {
+        var trackedCities = 0
+        var refreshCitiesPerSecond = 0.0
+        var searchMilliseconds: (mean: Double, max: Double) = (0, 0)
+        var weather: LoadResult?
+        var health: LoadResult?
+    }
+
+    func run() async throws -> Results {
+        let logger = Logger(label: "bench")
+        let catalogue = try CatalogueRows(path: cataloguePath)
+        let threshold = catalogue.populationThreshold(forBiggest: cities)
+        let tracked = catalogue.rows.filter { $0.population >= threshold }
+        progress("preparing fake Open-Meteo answers for \(tracked.count) cities")
+        let answers = Dictionary(
+            tracked.map { (OpenMeteoKey.of(latitude: $0.latitude, longitude: $0.longitude), OpenMeteoFake.answer(for: [($0.latitude, $0.longitude, $0.timeZone)])) },
+            uniquingKeysWith: { first, _ in first })
+        let database = "bench_weather_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = PostgresConfiguration(
+            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
+        try await withRunningClient(admin.makeClient(logger: logger)) { client in
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
+        }
+        let topic = "bench.forecasts.\(UUID().uuidString.prefix(8).lowercased())"
+        let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
+        try await kafkaAdmin.createTopics([KafkaTopicSpec(name: topic, partitions: 6)])
+        let answerBox = answers
+        let measured = try await withFakeHTTPServer({ request in
+            let keys = OpenMeteoKey.all(in: request.query)
+            let bodies = keys.compactMap { answerBox[$0] }
+            guard bodies.count == keys.count else { return .init(status: 400, body: #"{"error":true,"reason":"unknown location"}"#) }
+            return .init(body: bodies.count == 1 ? bodies[0] : "[" + bodies.joined(separator: ",") + "]")
+        }) { fake -> Results in
+            var results = Results()
+            results.trackedCities = tracked.count
+            let port = freePort()
+            let keys = try Ed25519KeyPair.generate()
+            let service = try ServiceProcess.start(binary: binary, environment: [
+                "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
+                "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": keys.publicKey,
+                "WEATHER_CITY_CATALOGUE": cataloguePath, "OPEN_METEO_BASE_URL": fake.baseURL, "WEATHER_FORECASTS_TOPIC": topic,
+                "WEATHER_MAP_MIN_POPULATION": "\(threshold)", "WEATHER_REFRESH_BATCH": "\(tracked.count + 100)",
+                "WEATHER_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
+            ])
+            defer { service.stop() }
+            progress("weather-fetcher importing the catalogue, then refreshing \(tracked.count) cities")
+            try await service.waitReady(port: port)
+            let started = ContinuousClock.now
+            let configuration = PostgresConfiguration(
+                host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "weather_fetcher")
+            let (rate, search) = try await withRunningClient(configuration.makeClient(logger: logger)) { client in
+                while true {
+                    let stored = try await count(client, "SELECT count(*) FROM city_weather")
+                    let unsent = try await count(client, "SELECT count(*) FROM outbox WHERE sent_at IS NULL")
+                    if stored >= tracked.count && unsent == 0 { break }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let rate = Double(tracked.count) / (ContinuousClock.now - started).seconds
+                return (rate, try await searchTimes(client, logger: logger))
+            }
+            results.refreshCitiesPerSecond = rate
+            results.searchMilliseconds = search
+            let city = tracked.first!.id
+            progress("wrk: \(loadSeconds) s on /v1/cities/\(city)/weather, then \(loadSeconds) s on /health, \(connections) connections")
+            results.weather = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/v1/cities/\(city)/weather", seconds: loadSeconds, connections: connections)
+            results.health = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/health", seconds: loadSeconds, connections: connections)
+            return results
+        }
+        try await withRunningClient(admin.makeClient(logger: logger)) { client in
+            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
+        }
+        return measured
+    }
+
+    /// Mean and worst database execution time of the prefix search for each letter, as EXPLAIN ANALYZE reports it.
+    private func searchTimes(_ client: PostgresClient, logger: Logger) async throws -> (mean: Double, max: Double) {
+        var times: [Double] = []
+        for letter in "abcdefghijklmnopqrstuvwxyz" {
+            let rows = try await client.query(
+                PostgresQuery(unsafeSQL: """
+                    EXPLAIN (ANALYZE, FORMAT JSON) SELECT id, name FROM cities WHERE search_key LIKE '\(letter)%'
+                    ORDER BY search_key, population DESC, id LIMIT 21
+                    """), logger: logger)
+            for try await json in rows.decode(String.self) {
+                let plan = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+                if let time = plan?.first?["Execution Time"] as? Double { times.append(time) }
+            }
+        }
+        return (times.reduce(0, +) / Double(max(times.count, 1)), times.max() ?? 0)
+    }
+
+    private func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "bench"))
+        for try await value in rows.decode(Int.self) { return value }
+        return 0
+    }
+}
+
+/// How the fake finds a prepared answer: coordinates as the provider's URL spells them.
+enum OpenMeteoKey {
+    static func of(latitude: Double, longitude: Double) -> String {
+        String(format: "%.4f,%.4f", latitude, longitude)
+    }
+
+    static func all(in query: [String: String]) -> [String] {
+        let latitudes = (query["latitude"] ?? "").split(separator: ",").compactMap { Double($0) }
+        let longitudes = (query["longitude"] ?? "").split(separator: ",").compactMap { Double($0) }
+        return zip(latitudes, longitudes).map { of(latitude: $0, longitude: $1) }
+    }
+}
+
+/// The few catalogue columns the bench needs, read from the TSV.
+struct CatalogueRows {
+    struct Row {
+        var id: Int
+        var latitude: Double
+        var longitude: Double
+        var timeZone: String
+        var population: Int
+    }
+
+    let rows: [Row]
+
+    init(path: String) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        rows = text.split(separator: "\n").dropFirst(2).compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 11, let id = Int(fields[0]), let latitude = Double(fields[7]), let longitude = Double(fields[8]),
+                let population = Int(fields[10])
+            else { return nil }
+            return Row(id: id, latitude: latitude, longitude: longitude, timeZone: String(fields[9]), population: population)
+        }
+    }
+
+    /// The population of the `count`-th biggest city.
+    func populationThreshold(forBiggest count: Int) -> Int {
+        let sorted = rows.map(\.population).sorted(by: >)
+        return sorted[min(count, sorted.count) - 1]
+    }
+}
+
+/// One service process started for the bench, stopped with SIGTERM.
+final class ServiceProcess {
+    let process: Process
+
+    private init(process: Process) { self.process = process }
+
+    static func start(binary: String, environment: [String: String]) throws -> ServiceProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.standardError
+        process.standardError = FileHandle.standardError
+        try process.run()
+        return ServiceProcess(process: process)
+    }
+
+    func waitReady(port: Int, timeout: Duration = .seconds(300)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { throw BenchError("weather-fetcher exited during start-up") }
+            if let url = URL(string: "http://127.0.0.1:\(port)/ready"),
+                let (_, response) = try? await URLSession.shared.data(from: url), (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchError("weather-fetcher was not ready in time")
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// Requests per second and latency percentiles from a wrk run (Debian's wrk, a second process on loopback).
+struct LoadResult: Sendable {
+    var requestsPerSecond: Double
+    var p50Milliseconds: Double
+    var p99Milliseconds: Double
+    var non2xx: Int
+
+    static func wrk(url: String, seconds: Int, connections: Int) throws -> LoadResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+        process.arguments = ["-t", "2", "-c", "\(connections)", "-d", "\(seconds)s", "--latency", url]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let rate = value(after: "Requests/sec:", in: text) else { throw BenchError("wrk failed:\n\(text)") }
+        return LoadResult(
+            requestsPerSecond: rate, p50Milliseconds: latency(percentile: "50%", in: text) ?? .nan,
+            p99Milliseconds: latency(percentile: "99%", in: text) ?? .nan,
+            non2xx: Int(value(after: "Non-2xx or 3xx responses:", in: text) ?? 0))
+    }
+
+    private static func value(after label: String, in text: String) -> Double? {
+        guard let line = text.split(separator: "\n").first(where: { $0.contains(label) }) else { return nil }
+        return Double(line.replacingOccurrences(of: label, with: "").trimmingCharacters(in: .whitespaces))
+    }
+
+    /// wrk prints `99%    4.21ms` (or `us`, `s`).
+    private static func latency(percentile: String, in text: String) -> Double? {
+        guard let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(percentile) }),
+            let token = line.split(separator: " ").last
+        else { return nil }
+        let units: [(String, Double)] = [("us", 0.001), ("ms", 1), ("s", 1_000)]
+        for (suffix, scale) in units where token.hasSuffix(suffix) {
+            return Double(token.dropLast(suffix.count)).map { $0 * scale }
+        }
+        return nil
+    }
+}
