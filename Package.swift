@@ -29,6 +29,13 @@ let serviceDependencies: [String: [Target.Dependency]] = [
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ],
+    "PlacesImporter": [
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+    ],
 ]
 
 let swiftSettings: [SwiftSetting] = [
@@ -75,6 +82,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Shared",
             exclude: ["CRdKafka"],

@@ -33,6 +33,8 @@ REVOKE ALL ON SCHEMA public FROM $schema;
 GRANT CONNECT ON DATABASE platform TO $schema;
 SQL
   done
+  # PostGIS for places-importer (P2), in its own schema; only a superuser may create it.
+  "${psql[@]}" -d platform -c "CREATE EXTENSION IF NOT EXISTS postgis SCHEMA places_importer"
 }
 
 dev_keys() {

@@ -1,15 +1,51 @@
+import AsyncHTTPClient
 import Hummingbird
 import Logging
 import Prometheus
 import Shared
 
-/// Builds places-importer from its environment: the platform runtime (Postgres, Kafka, outbox relay, operational routes)
-/// plus this service's routes and event handlers. Tests call this same function with test configuration.
+/// Builds places-importer from its environment: the platform runtime, the Overpass and (with a key) Yelp
+/// importers, the import scheduler, the Nominatim lookup and the HTTP API (P1-P4).
+/// Tests call this same function with test configuration.
 func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
         identity: .placesImporter, environment: environment, migrations: PlacesImporterMigrations.all, registry: registry, logger: logger)
+    let configuration = try PlacesConfiguration(environment: environment)
+    let client = runtime.postgres
+    let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(timeout: .init(connect: .seconds(10))))
+    let userAgent = "mobile-backend-platform places-importer (+https://github.com/mobile-backend-platform)"
+    let providerClient = { (name: String) in
+        ProviderHTTPClient(provider: name, policy: configuration.http, http: http, userAgent: userAgent, logger: runtime.logger)
+    }
+    var providers: [any PlacesProvider] = [
+        OverpassProvider(http: providerClient("overpass"), baseURL: configuration.overpassBaseURL, tileDegrees: configuration.tileDegrees)
+    ]
+    if let key = configuration.yelpKey {
+        providers.append(
+            YelpProvider(
+                http: providerClient("yelp"), baseURL: configuration.yelpBaseURL, apiKey: key, tileDegrees: configuration.tileDegrees,
+                resultCap: configuration.yelpResultCap))
+    }
+    let places = PlaceStore(
+        client: client, logger: runtime.logger, matchDistanceMetres: configuration.matchDistanceMetres,
+        topic: environment.string("PLACES_TOPIC", default: TopicCatalogue.places.name))
+    let users = UserPlaceStore(client: client, logger: runtime.logger, places: places)
+    let areas = ImportAreaStore(client: client, logger: runtime.logger)
+
     let router = runtime.makeRouter()
-    return runtime.makeApplication(router: router)
+    PlaceRoutes(
+        places: places, users: users, nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),
+        configuration: configuration
+    ).add(to: router, verifier: runtime.tokenVerifier)
+    ImportAreaRoutes(areas: areas, maxAreaDegrees: 5).add(to: router, verifier: runtime.tokenVerifier)
+    router.get("openapi.yaml") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: PlacesOpenAPI.yaml)))
+    }
+    let scheduler = ImportScheduler(
+        importer: AreaImporter(providers: providers, places: places, areas: areas, logger: runtime.logger), areas: areas,
+        configuredAreas: configuration.areas, interval: configuration.importInterval, tick: configuration.importTick,
+        startGate: runtime.startGate, logger: runtime.logger)
+    return runtime.makeApplication(router: router, services: [HTTPClientService(client: http), scheduler])
 }

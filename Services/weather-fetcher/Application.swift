@@ -29,7 +29,7 @@ func buildApplication(
     let router = runtime.makeRouter()
     CityRoutes(
         cities: cities, reader: reader, userCities: userCities, warnings: CityWarningStore(client: client, logger: runtime.logger),
-        configuration: configuration
+        configuration: configuration, cache: CityWeatherCache(ttl: configuration.viewCacheTTL)
     ).add(to: router, verifier: runtime.tokenVerifier)
     UserCityRoutes(cities: cities, userCities: userCities).add(to: router, verifier: runtime.tokenVerifier)
     MapRoutes(store: store, maxCities: configuration.mapMaxCities).add(to: router)
@@ -53,24 +53,18 @@ func buildApplication(
 }
 
 func makeProvider(_ configuration: WeatherConfiguration, http: HTTPClient, logger: Logger) -> any WeatherProvider {
-    switch configuration.provider {
+    let userAgent = "mobile-backend-platform weather-fetcher"
+    return switch configuration.provider {
     case .openMeteo:
         OpenMeteoProvider(
-            http: ProviderHTTPClient(provider: "open-meteo", policy: configuration.http, http: http, logger: logger),
+            http: ProviderHTTPClient(
+                provider: "open-meteo", policy: configuration.http, http: http, userAgent: userAgent, logger: logger),
             baseURL: configuration.openMeteoBaseURL, maxCitiesPerRequest: configuration.citiesPerRequest)
     case .worldWeatherOnline:
         WorldWeatherOnlineProvider(
-            http: ProviderHTTPClient(provider: "worldweatheronline", policy: configuration.http, http: http, logger: logger),
+            http: ProviderHTTPClient(
+                provider: "worldweatheronline", policy: configuration.http, http: http, userAgent: userAgent, logger: logger),
             baseURL: configuration.worldWeatherOnlineBaseURL, apiKey: configuration.worldWeatherOnlineKey!)
     }
 }
 
-/// Shuts the provider HTTP client down with the service (it must not be dropped while running).
-struct HTTPClientService: Service {
-    let client: HTTPClient
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        try await client.shutdown()
-    }
-}

@@ -81,11 +81,15 @@ public protocol PermanentEventError: Error {}
 
 /// Shared JSON settings, so every producer and consumer agrees on dates.
 public enum EventCoding {
+    // Built once: a format style per date made every event with many dates slow to write and read.
+    private static let fractionalStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let wholeSecondStyle = Date.ISO8601FormatStyle()
+
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            try container.encode(date.formatted(fractionalStyle))
         }
         encoder.outputFormatting = [.sortedKeys]
         return encoder
@@ -95,8 +99,8 @@ public enum EventCoding {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-            if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+            if let date = try? fractionalStyle.parse(text) { return date }
+            if let date = try? wholeSecondStyle.parse(text) { return date }
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
         }
         return decoder

@@ -12,4 +12,6 @@ CREATE SCHEMA :"schema" AUTHORIZATION :"schema";
 GRANT CONNECT ON DATABASE platform TO :"schema";
 SQL
 done
-psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -c "CREATE EXTENSION IF NOT EXISTS postgis"
+# PostGIS for places-importer (P2), installed into its schema so its search_path finds the types and
+# functions; only a superuser may create it.
+psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -c "CREATE EXTENSION IF NOT EXISTS postgis SCHEMA places_importer"

@@ -1,7 +1,109 @@
 import Shared
 
-/// The places-importer schema's own migrations, applied after the platform's outbox tables.
-/// Its domain tables arrive with its feature issue (P1-P4); until then it has only the platform tables.
+/// The places-importer schema: places with PostGIS geography points (P2), the provider ids each came from
+/// (P1), users' ratings, saves and pin colours (P2, P3), and the import areas with their schedule.
 enum PlacesImporterMigrations {
-    static let all: [Migration] = []
+    static let all: [Migration] = [
+        Migration(
+            "0001_places",
+            [
+                // Installs into the service's schema (first on its search_path). In the stack and in
+                // production the database owner creates it beforehand (deploy/postgres/init.sh), which makes
+                // this a no-op for the unprivileged service role.
+                "CREATE EXTENSION IF NOT EXISTS postgis",
+                """
+                CREATE TABLE places (
+                    id uuid PRIMARY KEY,
+                    name text NOT NULL,
+                    match_name text NOT NULL,
+                    category text NOT NULL CHECK (category IN ('coworking', 'cafe', 'library', 'bar', 'other')),
+                    location geography(Point, 4326) NOT NULL,
+                    address text,
+                    opening_hours text,
+                    phone text,
+                    website text,
+                    internet_access text,
+                    added_by text,
+                    primary_provider text NOT NULL,
+                    primary_provider_id text NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX places_location ON places USING gist (location)",
+                "CREATE INDEX places_by_match_name ON places (match_name)",
+                """
+                CREATE TABLE place_sources (
+                    provider text NOT NULL,
+                    provider_id text NOT NULL,
+                    place_id uuid NOT NULL REFERENCES places ON DELETE CASCADE,
+                    fingerprint text NOT NULL,
+                    PRIMARY KEY (provider, provider_id)
+                )
+                """,
+                "CREATE INDEX place_sources_by_place ON place_sources (place_id)",
+            ]),
+        Migration(
+            "0002_user_places",
+            [
+                """
+                CREATE TABLE place_ratings (
+                    place_id uuid NOT NULL REFERENCES places ON DELETE CASCADE,
+                    user_id text NOT NULL,
+                    noise smallint NOT NULL CHECK (noise BETWEEN 0 AND 5),
+                    outlets smallint NOT NULL CHECK (outlets BETWEEN 0 AND 5),
+                    wifi smallint NOT NULL CHECK (wifi BETWEEN 0 AND 5),
+                    cost smallint NOT NULL CHECK (cost BETWEEN 0 AND 5),
+                    seating smallint NOT NULL CHECK (seating BETWEEN 0 AND 5),
+                    menu_options text[] NOT NULL,
+                    business_type text NOT NULL,
+                    notes text NOT NULL DEFAULT '',
+                    rated_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (place_id, user_id)
+                )
+                """,
+                "CREATE INDEX place_ratings_by_user ON place_ratings (user_id)",
+                """
+                CREATE TABLE saved_places (
+                    user_id text NOT NULL,
+                    place_id uuid NOT NULL REFERENCES places ON DELETE CASCADE,
+                    saved_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (user_id, place_id)
+                )
+                """,
+                """
+                CREATE TABLE pin_colours (
+                    user_id text NOT NULL,
+                    place_id uuid NOT NULL REFERENCES places ON DELETE CASCADE,
+                    colour text NOT NULL,
+                    PRIMARY KEY (user_id, place_id)
+                )
+                """,
+            ]),
+        Migration(
+            "0003_import_areas",
+            [
+                """
+                CREATE TABLE import_areas (
+                    id uuid PRIMARY KEY,
+                    name text NOT NULL UNIQUE,
+                    south double precision NOT NULL,
+                    west double precision NOT NULL,
+                    north double precision NOT NULL,
+                    east double precision NOT NULL,
+                    next_run_at timestamptz NOT NULL DEFAULT now(),
+                    claimed_until timestamptz NOT NULL DEFAULT '-infinity',
+                    last_started_at timestamptz,
+                    last_finished_at timestamptz,
+                    last_status text,
+                    last_error text,
+                    places_created integer NOT NULL DEFAULT 0,
+                    places_changed integer NOT NULL DEFAULT 0,
+                    places_unchanged integer NOT NULL DEFAULT 0,
+                    tiles_done integer NOT NULL DEFAULT 0,
+                    tiles_total integer NOT NULL DEFAULT 0
+                )
+                """
+            ]),
+    ]
 }

@@ -23,6 +23,7 @@ import Shared
 /// | `WEATHER_MAP_MIN_POPULATION` | `1000000`: cities this big are always refreshed (the map's cities) |
 /// | `WEATHER_MAP_MAX_CITIES` | `2000` per map answer |
 /// | `WEATHER_ON_DEMAND_TIMEOUT_MS` | `8000`: how long a city request waits for a first fetch |
+/// | `WEATHER_VIEW_CACHE_MS` | `5000`: how long an anonymous city weather answer is reused (0: never) |
 /// | `WEATHER_CITY_CATALOGUE` | none: path of the catalogue TSV imported at start (`scripts/build-city-catalogue.py`) |
 /// | `WEATHER_APP_NAME`, `WEATHER_APP_LINK` | `Weather App`, none (share texts, W10) |
 struct WeatherConfiguration: Sendable {
@@ -41,6 +42,7 @@ struct WeatherConfiguration: Sendable {
     var staleAfter: Duration
     var mapMaxCities: Int
     var onDemandTimeout: Duration
+    var viewCacheTTL: Duration
     var catalogueFile: String?
     var appName: String
     var appLink: String?
@@ -73,6 +75,7 @@ struct WeatherConfiguration: Sendable {
         staleAfter = .seconds(try environment.int("WEATHER_STALE_AFTER_SECONDS", default: 3 * interval, range: 1...604_800))
         mapMaxCities = try environment.int("WEATHER_MAP_MAX_CITIES", default: 2_000, range: 1...50_000)
         onDemandTimeout = try environment.milliseconds("WEATHER_ON_DEMAND_TIMEOUT_MS", default: 8_000, range: 10...120_000)
+        viewCacheTTL = try environment.milliseconds("WEATHER_VIEW_CACHE_MS", default: 5_000, range: 0...60_000)
         catalogueFile = environment.string("WEATHER_CITY_CATALOGUE")
         appName = environment.string("WEATHER_APP_NAME", default: "Weather App")
         appLink = environment.string("WEATHER_APP_LINK")

@@ -10,6 +10,20 @@ struct WeatherReport: Codable, Sendable, Equatable {
     var hourly: [HourlyForecast]
     /// Day by day from today (in the city's time zone).
     var daily: [DailyForecast]
+
+    /// How reports are stored: dates as seconds since 1970, which reads several times faster than ISO 8601
+    /// text on every city request. (Events keep ISO 8601: they are the contract with other services.)
+    static var storageEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }
+
+    static var storageDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
 }
 
 struct CurrentConditions: Codable, Sendable, Equatable {

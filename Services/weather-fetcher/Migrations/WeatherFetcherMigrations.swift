@@ -107,5 +107,12 @@ enum WeatherFetcherMigrations {
                 """,
                 "CREATE INDEX city_warnings_by_city ON city_warnings (city_id, ends)",
             ]),
+        Migration(
+            "0005_report_dates_as_numbers",
+            [
+                // Stored reports switched from ISO 8601 dates to seconds since 1970; older rows are dropped
+                // and fetched again by the next refresh.
+                "DELETE FROM city_weather"
+            ]),
     ]
 }

@@ -25,7 +25,7 @@ struct WeatherStore: Sendable {
             """,
             logger: logger)
         for try await (json, failedAt, lastError) in rows.decode((String, Date?, String?).self) {
-            let report = try EventCoding.decoder.decode(WeatherReport.self, from: Data(json.utf8))
+            let report = try WeatherReport.storageDecoder.decode(WeatherReport.self, from: Data(json.utf8))
             return Latest(report: report, failedSince: failedAt.flatMap { $0 > report.fetchedAt ? $0 : nil }, lastError: lastError)
         }
         return nil
@@ -33,7 +33,7 @@ struct WeatherStore: Sendable {
 
     /// Stores a refreshed report and puts its `forecast.updated` event in the outbox, in one transaction (W6).
     func save(_ report: WeatherReport, for city: City, event: EventEnvelope<ForecastUpdated>, topic: String) async throws {
-        let json = String(decoding: try EventCoding.encoder.encode(report), as: UTF8.self)
+        let json = String(decoding: try WeatherReport.storageEncoder.encode(report), as: UTF8.self)
         try await client.inTransaction(logger: logger) { connection in
             try await connection.query(
                 """
@@ -139,12 +139,4 @@ struct BoundingBox: Sendable, Equatable {
     var west: Double
     var north: Double
     var east: Double
-}
-
-extension Duration {
-    /// Whole and fractional seconds, for SQL intervals.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
 }

@@ -10,6 +10,7 @@ struct CityRoutes {
     let userCities: UserCityStore
     let warnings: CityWarningStore
     let configuration: WeatherConfiguration
+    let cache: CityWeatherCache
 
     static let maxPageSize = 100
     static let maxQueryLength = 100
@@ -57,9 +58,12 @@ struct CityRoutes {
         CityDTO(try await requireCity(context))
     }
 
-    @Sendable func weather(_ request: Request, context: PlatformRequestContext) async throws -> CityWeatherDTO {
-        let city = try await requireCity(context)
+    @Sendable func weather(_ request: Request, context: PlatformRequestContext) async throws -> Response {
         let now = Date()
+        if context.user == nil, let id = Self.cityId(context), let body = cache.body(for: id, now: now) {
+            return Self.json(body)
+        }
+        let city = try await requireCity(context)
         guard let latest = try await reader.weather(for: city, now: now) else {
             throw APIError(
                 .serviceUnavailable, code: "weather_unavailable",
@@ -72,7 +76,20 @@ struct CityRoutes {
             isFavourite = try await userCities.isFavourite(userId: user.id, cityId: city.id)
         }
         let active = try await warnings.active(cityId: city.id)
-        return try view(city: city, latest: latest, warnings: active, now: now, isFavourite: isFavourite)
+        let dto = try view(city: city, latest: latest, warnings: active, now: now, isFavourite: isFavourite)
+        let body = ByteBuffer(bytes: try Self.encoder.encode(dto))
+        if context.user == nil { cache.store(body, for: city.id, now: now) }
+        return Self.json(body)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    private static func json(_ body: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
     func view(
@@ -142,8 +159,14 @@ struct CityRoutes {
         try await Self.requireCity(context, in: cities)
     }
 
+    /// The `cityId` path parameter when it is a valid GeoNames id.
+    static func cityId(_ context: PlatformRequestContext) -> Int? {
+        guard let text = context.parameters.get("cityId"), let id = Int(text), id > 0, id <= Int(Int32.max) else { return nil }
+        return id
+    }
+
     static func requireCity(_ context: PlatformRequestContext, in cities: CityStore) async throws -> City {
-        guard let text = context.parameters.get("cityId"), let id = Int(text), id > 0, id <= Int(Int32.max) else {
+        guard let id = cityId(context) else {
             throw APIError.badRequest("invalid_city_id", "the city id must be a positive integer (a GeoNames id)")
         }
         guard let city = try await cities.find(id: id) else {

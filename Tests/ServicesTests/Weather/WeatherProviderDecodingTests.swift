@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import Shared
 import Testing
 
 @testable import WeatherFetcher
@@ -14,7 +15,7 @@ struct WeatherProviderDecodingTests {
         circuitFailureThreshold: 3, circuitCoolDown: .seconds(1))
 
     static func http(_ name: String) -> ProviderHTTPClient {
-        ProviderHTTPClient(provider: name, policy: policy, http: HTTPClient.shared, logger: Logger(label: "test"))
+        ProviderHTTPClient(provider: name, policy: policy, http: HTTPClient.shared, userAgent: "test", logger: Logger(label: "test"))
     }
 
     static let openMeteo = OpenMeteoProvider(http: http("open-meteo"), baseURL: "http://127.0.0.1:1", maxCitiesPerRequest: 50)

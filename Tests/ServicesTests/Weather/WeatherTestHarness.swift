@@ -49,6 +49,7 @@ struct WeatherTestHarness: Sendable {
                     "WEATHER_MAP_MIN_POPULATION": "100000000", "WEATHER_REFRESH_TICK_MS": "100",
                     "WEATHER_PROVIDER_TIMEOUT_MS": "2000", "WEATHER_PROVIDER_BACKOFF_MS": "10",
                     "WEATHER_PROVIDER_MAX_BACKOFF_MS": "200", "WEATHER_PROVIDER_REQUESTS_PER_SECOND": "1000",
+                    "WEATHER_VIEW_CACHE_MS": "0",
                     "LOG_LEVEL": ProcessInfo.processInfo.environment["WEATHER_TEST_LOG_LEVEL"] ?? "warning",
                 ].merging(extraEnvironment) { $1 })
                 let app = try await buildApplication(

@@ -1,32 +1,32 @@
 /// Stops calling a provider that keeps failing (W6: provider outages). After `failureThreshold` failed
 /// fetches in a row the circuit opens for `coolDown`: fetches fail at once and readers get the last known
 /// data marked stale. After the cool-down one trial fetch goes through; success closes the circuit.
-actor CircuitBreaker {
+public actor CircuitBreaker {
     private let failureThreshold: Int
     private let coolDown: Duration
     private var consecutiveFailures = 0
     private var openUntil: ContinuousClock.Instant?
     private var trialInFlight = false
 
-    init(failureThreshold: Int, coolDown: Duration) {
+    public init(failureThreshold: Int, coolDown: Duration) {
         self.failureThreshold = failureThreshold
         self.coolDown = coolDown
     }
 
     /// Throws `ProviderError.circuitOpen` while the circuit is open or its one trial is under way.
-    func permit() throws(ProviderError) {
+    public func permit() throws(ProviderError) {
         guard let until = openUntil else { return }
         if ContinuousClock.now < until || trialInFlight { throw .circuitOpen(until: until) }
         trialInFlight = true
     }
 
-    func recordSuccess() {
+    public func recordSuccess() {
         consecutiveFailures = 0
         openUntil = nil
         trialInFlight = false
     }
 
-    func recordFailure() {
+    public func recordFailure() {
         consecutiveFailures += 1
         trialInFlight = false
         if consecutiveFailures >= failureThreshold {
@@ -34,5 +34,5 @@ actor CircuitBreaker {
         }
     }
 
-    var isOpen: Bool { openUntil.map { ContinuousClock.now < $0 } ?? false }
+    public var isOpen: Bool { openUntil.map { ContinuousClock.now < $0 } ?? false }
 }

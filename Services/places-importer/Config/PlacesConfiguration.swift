@@ -1,0 +1,80 @@
+import Foundation
+import Shared
+
+/// places-importer's own settings, read once at start-up.
+///
+/// | variable | default |
+/// |---|---|
+/// | `PLACES_OVERPASS_BASE_URL` | `https://overpass-api.de` |
+/// | `PLACES_YELP_BASE_URL`, `PLACES_YELP_API_KEY` | `https://api.yelp.com`; Yelp imports run only with a key |
+/// | `PLACES_NOMINATIM_BASE_URL` | `https://nominatim.openstreetmap.org` (address lookup when adding a place) |
+/// | `PLACES_TILE_MILLIDEGREES` | `100` (0.1°): areas are split into tiles this big, one request each |
+/// | `PLACES_YELP_RESULT_CAP` | `240`: Yelp's documented limit on offset + limit per search |
+/// | `PLACES_IMPORT_AREAS` | none: `name:south,west,north,east;...` imported on the schedule |
+/// | `PLACES_IMPORT_INTERVAL_SECONDS` | `86400` |
+/// | `PLACES_IMPORT_TICK_MS` | `10000`: how often the scheduler looks for a due area |
+/// | `PLACES_PROVIDER_TIMEOUT_MS` | `90000` per request (Overpass queries run up to 60 s) |
+/// | `PLACES_PROVIDER_MAX_ATTEMPTS` | `4` |
+/// | `PLACES_PROVIDER_BACKOFF_MS`, `PLACES_PROVIDER_MAX_BACKOFF_MS` | `2000`, `120000` (at least the provider's `Retry-After`) |
+/// | `PLACES_PROVIDER_REQUESTS_PER_SECOND` | `1` |
+/// | `PLACES_MATCH_DISTANCE_METRES` | `50`: two providers' places this close with the same name are one |
+/// | `PLACES_MAX_RADIUS_METRES`, `PLACES_MAX_BOX_MILLIDEGREES` | `50000`, `1000` (1°): the largest nearby query |
+struct PlacesConfiguration: Sendable {
+    var overpassBaseURL: String
+    var yelpBaseURL: String
+    var yelpKey: Secret?
+    var nominatimBaseURL: String
+    var tileDegrees: Double
+    var yelpResultCap: Int
+    var areas: [(name: String, box: GeoBox)]
+    var importInterval: Duration
+    var importTick: Duration
+    var http: ProviderHTTPPolicy
+    var matchDistanceMetres: Double
+    var maxRadiusMetres: Int
+    var maxBoxDegrees: Double
+
+    init(environment: EnvironmentReader) throws(ConfigError) {
+        overpassBaseURL = try Self.url(environment, "PLACES_OVERPASS_BASE_URL", default: "https://overpass-api.de")
+        yelpBaseURL = try Self.url(environment, "PLACES_YELP_BASE_URL", default: "https://api.yelp.com")
+        yelpKey = environment.string("PLACES_YELP_API_KEY").map(Secret.init)
+        nominatimBaseURL = try Self.url(environment, "PLACES_NOMINATIM_BASE_URL", default: "https://nominatim.openstreetmap.org")
+        tileDegrees = Double(try environment.int("PLACES_TILE_MILLIDEGREES", default: 100, range: 1...5_000)) / 1_000
+        yelpResultCap = try environment.int("PLACES_YELP_RESULT_CAP", default: 240, range: 50...1_000)
+        areas = try environment.parsed("PLACES_IMPORT_AREAS", expected: "name:south,west,north,east;...", Self.parseAreas) ?? []
+        importInterval = .seconds(try environment.int("PLACES_IMPORT_INTERVAL_SECONDS", default: 86_400, range: 1...2_592_000))
+        importTick = try environment.milliseconds("PLACES_IMPORT_TICK_MS", default: 10_000, range: 10...3_600_000)
+        http = ProviderHTTPPolicy(
+            timeout: try environment.milliseconds("PLACES_PROVIDER_TIMEOUT_MS", default: 90_000, range: 10...600_000),
+            maxAttempts: try environment.int("PLACES_PROVIDER_MAX_ATTEMPTS", default: 4, range: 1...10),
+            baseBackoff: try environment.milliseconds("PLACES_PROVIDER_BACKOFF_MS", default: 2_000, range: 1...600_000),
+            maxBackoff: try environment.milliseconds("PLACES_PROVIDER_MAX_BACKOFF_MS", default: 120_000, range: 1...3_600_000),
+            requestsPerSecond: Double(try environment.int("PLACES_PROVIDER_REQUESTS_PER_SECOND", default: 1, range: 1...10_000)),
+            circuitFailureThreshold: 5, circuitCoolDown: .seconds(300),
+            // The providers' usage rules: one request at a time.
+            maxConcurrentRequests: 1)
+        matchDistanceMetres = Double(try environment.int("PLACES_MATCH_DISTANCE_METRES", default: 50, range: 1...1_000))
+        maxRadiusMetres = try environment.int("PLACES_MAX_RADIUS_METRES", default: 50_000, range: 100...500_000)
+        maxBoxDegrees = Double(try environment.int("PLACES_MAX_BOX_MILLIDEGREES", default: 1_000, range: 1...180_000)) / 1_000
+    }
+
+    static func parseAreas(_ text: String) -> [(name: String, box: GeoBox)]? {
+        var areas: [(String, GeoBox)] = []
+        for entry in text.split(separator: ";") {
+            let parts = entry.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            let numbers = parts[1].split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 4 else { return nil }
+            let box = GeoBox(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3])
+            guard box.isValid else { return nil }
+            areas.append((parts[0].trimmingCharacters(in: .whitespaces), box))
+        }
+        return areas
+    }
+
+    private static func url(_ environment: EnvironmentReader, _ name: String, default fallback: String) throws(ConfigError) -> String {
+        try environment.parsed(name, expected: "an http(s) URL") { text in
+            URL(string: text).flatMap { ["http", "https"].contains($0.scheme ?? "") && $0.host != nil ? text : nil }
+        } ?? fallback
+    }
+}

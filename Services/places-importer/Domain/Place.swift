@@ -1,0 +1,55 @@
+import Foundation
+
+/// A workplace (P1, P2): where it is and what the providers or its adder know about it.
+struct Place: Sendable, Equatable {
+    var id: UUID
+    var name: String
+    var category: PlaceCategory
+    var latitude: Double
+    var longitude: Double
+    var address: String?
+    var openingHours: String?
+    var phone: String?
+    var website: String?
+    var internetAccess: String?
+    /// The user who added it; nil for places from the providers.
+    var addedBy: String?
+}
+
+/// The kinds of workplace the importers look for.
+enum PlaceCategory: String, Codable, Sendable, CaseIterable {
+    case coworking, cafe, library, bar, other
+}
+
+/// A place as one provider describes it, before it is matched to the catalogue.
+struct PlaceCandidate: Sendable, Equatable {
+    /// `osm`, `yelp` or `user`.
+    var provider: String
+    /// The provider's own id (`node/123` for OpenStreetMap).
+    var providerId: String
+    var name: String
+    var category: PlaceCategory
+    var latitude: Double
+    var longitude: Double
+    var address: String?
+    var openingHours: String?
+    var phone: String?
+    var website: String?
+    var internetAccess: String?
+
+    /// Changes when anything the catalogue stores from this source changes: a re-import of identical data
+    /// is recognised and writes nothing.
+    var fingerprint: String {
+        [name, category.rawValue, String(format: "%.6f,%.6f", latitude, longitude), address ?? "", openingHours ?? "", phone ?? "",
+         website ?? "", internetAccess ?? ""].joined(separator: "\u{1F}")
+    }
+}
+
+/// How names are compared when two providers describe the same place: lower case, no accents, letters and
+/// digits only (`Café Einstein` and `CAFE EINSTEIN!` match).
+enum MatchName {
+    static func of(_ name: String) -> String {
+        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        return String(String.UnicodeScalarView(folded.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }))
+    }
+}

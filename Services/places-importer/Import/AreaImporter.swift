@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import Metrics
+import Shared
+
+/// Imports one area from every configured provider, tile by tile (P1). Each tile commits on its own, so a
+/// provider failure part-way ends the run clearly (status `failed`, the error kept) without losing the
+/// tiles already imported; the next run starts again from the first tile.
+struct AreaImporter: Sendable {
+    let providers: [any PlacesProvider]
+    let places: PlaceStore
+    let areas: ImportAreaStore
+    let logger: Logger
+
+    /// The outcome, or the first provider error.
+    func importArea(_ area: ImportAreaStore.Area) async -> (outcome: PlaceStore.UpsertOutcome, error: String?) {
+        let work = providers.flatMap { provider in area.box.tiles(maxDegrees: provider.tileDegrees).map { (provider, $0) } }
+        var outcome = PlaceStore.UpsertOutcome()
+        logger.info("import started", metadata: ["area": "\(area.name)", "tiles": "\(work.count)"])
+        for (index, (provider, tile)) in work.enumerated() {
+            do {
+                let candidates = try await provider.places(in: tile)
+                let tileOutcome = try await places.upsert(candidates)
+                outcome += tileOutcome
+                try await areas.progress(area.id, outcome: outcome, tilesDone: index + 1, tilesTotal: work.count)
+                Counter(label: "places_import_tiles_total", dimensions: [("provider", provider.name)]).increment()
+                for (result, count) in [("created", tileOutcome.created), ("changed", tileOutcome.changed), ("unchanged", tileOutcome.unchanged)] {
+                    Counter(label: "places_imported_total", dimensions: [("provider", provider.name), ("result", result)]).increment(by: count)
+                }
+                logger.info(
+                    "import progress",
+                    metadata: [
+                        "area": "\(area.name)", "provider": "\(provider.name)", "tile": "\(index + 1)/\(work.count)",
+                        "created": "\(outcome.created)", "changed": "\(outcome.changed)", "unchanged": "\(outcome.unchanged)",
+                    ])
+            } catch {
+                let reason = "\(provider.name) tile \(index + 1)/\(work.count): \(error)"
+                Counter(label: "places_import_failures_total", dimensions: [("provider", provider.name)]).increment()
+                logger.error("import failed", metadata: ["area": "\(area.name)", "error": "\(reason)"])
+                return (outcome, reason)
+            }
+        }
+        logger.info(
+            "import finished",
+            metadata: ["area": "\(area.name)", "created": "\(outcome.created)", "changed": "\(outcome.changed)", "unchanged": "\(outcome.unchanged)"])
+        return (outcome, nil)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import NIOCore
+import Shared
+
+/// OSM Nominatim's search API (https://nominatim.org/release-docs/latest/api/Search/) for adding a place
+/// by address (P4): the first match's coordinates, and name, opening hours, phone and website where the
+/// extra tags know them.
+struct NominatimClient: Sendable {
+    let http: ProviderHTTPClient
+    let baseURL: String
+
+    struct Match: Equatable, Sendable {
+        var latitude: Double
+        var longitude: Double
+        var name: String?
+        var displayName: String
+        var openingHours: String?
+        var phone: String?
+        var website: String?
+    }
+
+    private struct Answer: Decodable {
+        var lat: String
+        var lon: String
+        var name: String?
+        var display_name: String
+        var extratags: [String: String]?
+    }
+
+    func url(for address: String) -> String {
+        var components = URLComponents(string: (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + "/search")!
+        components.queryItems = [
+            URLQueryItem(name: "q", value: address), URLQueryItem(name: "format", value: "jsonv2"),
+            URLQueryItem(name: "limit", value: "1"), URLQueryItem(name: "extratags", value: "1"),
+            URLQueryItem(name: "addressdetails", value: "1"),
+        ]
+        return components.string!
+    }
+
+    /// The best match, or nil when Nominatim knows no such address.
+    func lookup(_ address: String) async throws -> Match? {
+        try decode(try await http.get(url(for: address)))
+    }
+
+    func decode(_ body: ByteBuffer) throws(ProviderError) -> Match? {
+        let answers: [Answer]
+        do {
+            answers = try JSONDecoder().decode([Answer].self, from: Data(buffer: body))
+        } catch {
+            throw .malformedResponse("not a Nominatim jsonv2 answer: \(error)")
+        }
+        guard let first = answers.first else { return nil }
+        guard let latitude = Double(first.lat), let longitude = Double(first.lon) else {
+            throw .malformedResponse("coordinates are not numbers: \(first.lat), \(first.lon)")
+        }
+        let tags = first.extratags ?? [:]
+        return Match(
+            latitude: latitude, longitude: longitude, name: first.name?.isEmpty == true ? nil : first.name,
+            displayName: first.display_name, openingHours: tags["opening_hours"], phone: tags["phone"] ?? tags["contact:phone"],
+            website: tags["website"] ?? tags["contact:website"])
+    }
+}

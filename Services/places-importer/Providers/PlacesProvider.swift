@@ -1,0 +1,62 @@
+import Foundation
+import Shared
+
+/// A public source of workplaces (P1). Each provider decodes its own wire format into candidates and knows
+/// how big an area one request may cover.
+protocol PlacesProvider: Sendable {
+    /// `osm` or `yelp`: the first half of every source id the provider contributes.
+    var name: String { get }
+    /// The largest tile edge, in degrees, one request covers; larger areas are split.
+    var tileDegrees: Double { get }
+    /// Every workplace in `tile`. Throws `ProviderError`.
+    func places(in tile: GeoBox) async throws -> [PlaceCandidate]
+}
+
+/// A latitude/longitude box.
+struct GeoBox: Sendable, Equatable, Codable {
+    var south: Double
+    var west: Double
+    var north: Double
+    var east: Double
+
+    var isValid: Bool {
+        (-90...90).contains(south) && (-90...90).contains(north) && (-180...180).contains(west) && (-180...180).contains(east)
+            && south < north && west < east
+    }
+
+    /// Splits the box into tiles no wider or taller than `degrees`, row by row from the south-west.
+    func tiles(maxDegrees degrees: Double) -> [GeoBox] {
+        let rows = max(1, Int(((north - south) / degrees).rounded(.up)))
+        let columns = max(1, Int(((east - west) / degrees).rounded(.up)))
+        let height = (north - south) / Double(rows)
+        let width = (east - west) / Double(columns)
+        var tiles: [GeoBox] = []
+        for row in 0..<rows {
+            for column in 0..<columns {
+                tiles.append(
+                    GeoBox(
+                        south: south + Double(row) * height, west: west + Double(column) * width,
+                        north: row == rows - 1 ? north : south + Double(row + 1) * height,
+                        east: column == columns - 1 ? east : west + Double(column + 1) * width))
+            }
+        }
+        return tiles
+    }
+
+    var centre: (latitude: Double, longitude: Double) { ((south + north) / 2, (west + east) / 2) }
+
+    /// Great-circle distance from the centre to a corner, in metres: a circle of this radius covers the box.
+    var coveringRadiusMetres: Double {
+        GeoDistance.metres(from: centre, to: (north, east))
+    }
+}
+
+enum GeoDistance {
+    static func metres(from a: (latitude: Double, longitude: Double), to b: (latitude: Double, longitude: Double)) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (b.latitude - a.latitude) * radians
+        let dLon = (b.longitude - a.longitude) * radians
+        let h = pow(sin(dLat / 2), 2) + cos(a.latitude * radians) * cos(b.latitude * radians) * pow(sin(dLon / 2), 2)
+        return 2 * 6_371_008.8 * asin(min(1, sqrt(h)))
+    }
+}

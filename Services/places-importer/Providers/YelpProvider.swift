@@ -1,0 +1,82 @@
+import Foundation
+import NIOCore
+import Shared
+
+/// Yelp Fusion's business search (https://docs.developer.yelp.com/reference/v3_business_search), the
+/// second provider (P1): a bearer key from configuration, a circle per tile (radius at most 40 km), 50
+/// results per page by offset, and at most `resultCap` results per search (Yelp's documented limit on
+/// `offset + limit`).
+struct YelpProvider: PlacesProvider {
+    let http: ProviderHTTPClient
+    let baseURL: String
+    let apiKey: Secret
+    let tileDegrees: Double
+    let resultCap: Int
+    var name: String { "yelp" }
+
+    static let pageSize = 50
+    static let maxRadiusMetres = 40_000.0
+    static let categories = "coffee,cafes,coworkingspace,sharedofficespaces,libraries,bars,pubs"
+
+    func url(for tile: GeoBox, offset: Int) -> String {
+        var components = URLComponents(string: (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + "/v3/businesses/search")!
+        components.queryItems = [
+            URLQueryItem(name: "latitude", value: String(format: "%.6f", tile.centre.latitude)),
+            URLQueryItem(name: "longitude", value: String(format: "%.6f", tile.centre.longitude)),
+            URLQueryItem(name: "radius", value: String(Int(min(Self.maxRadiusMetres, tile.coveringRadiusMetres.rounded(.up))))),
+            URLQueryItem(name: "categories", value: Self.categories),
+            URLQueryItem(name: "limit", value: String(Self.pageSize)),
+            URLQueryItem(name: "offset", value: String(offset)),
+        ]
+        return components.string!
+    }
+
+    func places(in tile: GeoBox) async throws -> [PlaceCandidate] {
+        var candidates: [PlaceCandidate] = []
+        var offset = 0
+        while true {
+            let body = try await http.get(url(for: tile, offset: offset), headers: [("Authorization", "Bearer \(apiKey.value)")])
+            let page = try decode(body)
+            // The circle covers the tile's corners, so results outside the tile belong to a neighbour.
+            candidates += page.candidates.filter {
+                $0.latitude >= tile.south && $0.latitude <= tile.north && $0.longitude >= tile.west && $0.longitude <= tile.east
+            }
+            offset += Self.pageSize
+            if page.count < Self.pageSize || offset >= min(page.total, resultCap) { break }
+        }
+        return candidates
+    }
+
+    func decode(_ body: ByteBuffer) throws(ProviderError) -> (candidates: [PlaceCandidate], count: Int, total: Int) {
+        let data = Data(buffer: body)
+        let answer: YelpSearchResponse
+        do {
+            answer = try JSONDecoder().decode(YelpSearchResponse.self, from: data)
+        } catch {
+            if let failure = try? JSONDecoder().decode(YelpErrorResponse.self, from: data) {
+                throw .rejected("\(failure.error.code): \(failure.error.description ?? "")")
+            }
+            throw .malformedResponse("not a Yelp business search answer: \(error)")
+        }
+        let candidates = answer.businesses.compactMap { business -> PlaceCandidate? in
+            guard business.is_closed != true, let latitude = business.coordinates.latitude,
+                let longitude = business.coordinates.longitude
+            else { return nil }
+            let address = business.location?.display_address?.joined(separator: ", ")
+            return PlaceCandidate(
+                provider: "yelp", providerId: business.id, name: business.name, category: Self.category(business.categories ?? []),
+                latitude: latitude, longitude: longitude, address: address?.isEmpty == true ? nil : address, openingHours: nil,
+                phone: business.phone?.isEmpty == true ? nil : business.phone, website: business.url, internetAccess: nil)
+        }
+        return (candidates, answer.businesses.count, answer.total)
+    }
+
+    static func category(_ categories: [YelpSearchResponse.Category]) -> PlaceCategory {
+        let aliases = Set(categories.map(\.alias))
+        if !aliases.isDisjoint(with: ["coworkingspace", "sharedofficespaces"]) { return .coworking }
+        if aliases.contains("libraries") { return .library }
+        if !aliases.isDisjoint(with: ["coffee", "cafes", "coffeeroasteries"]) { return .cafe }
+        if !aliases.isDisjoint(with: ["bars", "pubs", "cocktailbars", "wine_bars"]) { return .bar }
+        return .other
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// What users do with places: nearby lists with their pin states (P2), ratings and aggregates (P3),
+/// saves and pin colours, and adding a place (P4).
+struct UserPlaceStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    let places: PlaceStore
+
+    /// A place in a nearby list, with the asking user's pin.
+    struct Pinned: Sendable {
+        var place: Place
+        var pin: String
+        var distanceMetres: Double?
+    }
+
+    /// The asking user's pin for place `p`, with the user bound once as `me.uid` (see `FROM`): their colour,
+    /// else blue when they added, rated or saved it, else red.
+    static let pinExpression = """
+        COALESCE((SELECT colour FROM pin_colours c WHERE c.place_id = p.id AND c.user_id = me.uid),
+            CASE WHEN p.added_by = me.uid
+                   OR EXISTS (SELECT 1 FROM place_ratings r WHERE r.place_id = p.id AND r.user_id = me.uid)
+                   OR EXISTS (SELECT 1 FROM saved_places s WHERE s.place_id = p.id AND s.user_id = me.uid)
+                 THEN 'blue' ELSE 'red' END)
+        """
+
+    /// Places within `radius` metres of a point, nearest first (KNN on the GiST index).
+    func near(latitude: Double, longitude: Double, radiusMetres: Double, user: String, limit: Int, offset: Int) async throws -> [Pinned] {
+        let point = "SRID=4326;POINT(\(longitude) \(latitude))"
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: PlaceStore.columns),
+                \(unescaped: Self.pinExpression),
+                ST_Distance(p.location, \(point)::geography)
+            FROM places p CROSS JOIN (SELECT \(user)::text AS uid) AS me
+            WHERE ST_DWithin(p.location, \(point)::geography, \(radiusMetres))
+            ORDER BY p.location <-> \(point)::geography, p.id
+            LIMIT \(limit) OFFSET \(offset)
+            """,
+            logger: logger)
+        var result: [Pinned] = []
+        for try await row in rows.decode((UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String, Double).self) {
+            let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
+            result.append(Pinned(place: place, pin: row.11, distanceMetres: row.12))
+        }
+        return result
+    }
+
+    /// Places inside a box, by name.
+    func inBox(_ box: GeoBox, user: String, limit: Int, offset: Int) async throws -> [Pinned] {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: PlaceStore.columns),
+                \(unescaped: Self.pinExpression)
+            FROM places p CROSS JOIN (SELECT \(user)::text AS uid) AS me
+            WHERE p.location && ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326)::geography
+            ORDER BY p.name, p.id
+            LIMIT \(limit) OFFSET \(offset)
+            """,
+            logger: logger)
+        var result: [Pinned] = []
+        for try await row in rows.decode((UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String).self) {
+            let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
+            result.append(Pinned(place: place, pin: row.11, distanceMetres: nil))
+        }
+        return result
+    }
+
+    func pin(placeId: UUID, user: String) async throws -> String {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: Self.pinExpression)
+            FROM places p CROSS JOIN (SELECT \(user)::text AS uid) AS me WHERE p.id = \(placeId)
+            """,
+            logger: logger)
+        return try await rows.decode(String.self).collectAll().first ?? PinColour.untouched
+    }
+
+    /// All users' ratings of a place: how many, the mean of each score, and how often each menu option and
+    /// business type was chosen.
+    struct Aggregate: Sendable, Equatable {
+        var count: Int
+        var averages: [String: Double]
+        var menuOptions: [String: Int]
+        var businessTypes: [String: Int]
+    }
+
+    func aggregate(placeId: UUID, on connection: PostgresConnection) async throws -> Aggregate {
+        let row = try await connection.query(
+            """
+            SELECT count(*), avg(noise)::float8, avg(outlets)::float8, avg(wifi)::float8, avg(cost)::float8, avg(seating)::float8
+            FROM place_ratings WHERE place_id = \(placeId)
+            """,
+            logger: logger
+        ).decode((Int, Double?, Double?, Double?, Double?, Double?).self).collectAll().first
+        var averages: [String: Double] = [:]
+        if let row, row.0 > 0 {
+            for (name, value) in zip(Rating.scoreNames, [row.1, row.2, row.3, row.4, row.5]) {
+                if let value { averages[name] = (value * 100).rounded() / 100 }
+            }
+        }
+        let options = try await connection.query(
+            "SELECT option, count(*) FROM place_ratings, unnest(menu_options) AS option WHERE place_id = \(placeId) GROUP BY option",
+            logger: logger
+        ).decode((String, Int).self).collectAll()
+        let types = try await connection.query(
+            "SELECT business_type, count(*) FROM place_ratings WHERE place_id = \(placeId) GROUP BY business_type", logger: logger
+        ).decode((String, Int).self).collectAll()
+        return Aggregate(
+            count: row?.0 ?? 0, averages: averages, menuOptions: Dictionary(uniqueKeysWithValues: options),
+            businessTypes: Dictionary(uniqueKeysWithValues: types))
+    }
+
+    func aggregate(placeId: UUID) async throws -> Aggregate {
+        try await client.withConnection { try await aggregate(placeId: placeId, on: $0) }
+    }
+
+    func rating(placeId: UUID, user: String) async throws -> Rating? {
+        let rows = try await client.query(
+            """
+            SELECT noise, outlets, wifi, cost, seating, menu_options, business_type, notes
+            FROM place_ratings WHERE place_id = \(placeId) AND user_id = \(user)
+            """,
+            logger: logger)
+        return try await rows.decode((Int, Int, Int, Int, Int, [String], String, String).self).collectAll().first.map {
+            Rating(noise: $0.0, outlets: $0.1, wifi: $0.2, cost: $0.3, seating: $0.4, menuOptions: $0.5, businessType: $0.6, notes: $0.7)
+        }
+    }
+
+    /// Stores (or replaces) the user's rating and publishes `place.rated` with the new aggregate.
+    func rate(placeId: UUID, user: String, rating: Rating) async throws -> Aggregate {
+        try await client.inTransaction(logger: logger) { connection in
+            try await rate(placeId: placeId, user: user, rating: rating, on: connection)
+        }
+    }
+
+    private func rate(placeId: UUID, user: String, rating: Rating, on connection: PostgresConnection) async throws -> Aggregate {
+        try await connection.query(
+            """
+            INSERT INTO place_ratings (place_id, user_id, noise, outlets, wifi, cost, seating, menu_options, business_type, notes)
+            VALUES (\(placeId), \(user), \(rating.noise), \(rating.outlets), \(rating.wifi), \(rating.cost), \(rating.seating),
+                \(rating.menuOptions), \(rating.businessType), \(rating.notes))
+            ON CONFLICT (place_id, user_id) DO UPDATE SET noise = EXCLUDED.noise, outlets = EXCLUDED.outlets,
+                wifi = EXCLUDED.wifi, cost = EXCLUDED.cost, seating = EXCLUDED.seating, menu_options = EXCLUDED.menu_options,
+                business_type = EXCLUDED.business_type, notes = EXCLUDED.notes, rated_at = now()
+            """,
+            logger: logger)
+        let aggregate = try await aggregate(placeId: placeId, on: connection)
+        let envelope = EventEnvelope(
+            type: EventTypes.placeRated, producer: ServiceIdentity.placesImporter.name, key: placeId.uuidString,
+            payload: PlaceRated(placeId: placeId, userId: user, ratingCount: aggregate.count, averages: aggregate.averages))
+        try await Outbox.enqueue(envelope, toTopicNamed: places.topic, on: connection, logger: logger)
+        return aggregate
+    }
+
+    func setPin(placeId: UUID, user: String, colour: PinColour?) async throws {
+        if let colour {
+            try await client.query(
+                """
+                INSERT INTO pin_colours (user_id, place_id, colour) VALUES (\(user), \(placeId), \(colour.rawValue))
+                ON CONFLICT (user_id, place_id) DO UPDATE SET colour = EXCLUDED.colour
+                """,
+                logger: logger)
+        } else {
+            try await client.query("DELETE FROM pin_colours WHERE user_id = \(user) AND place_id = \(placeId)", logger: logger)
+        }
+    }
+
+    func setSaved(placeId: UUID, user: String, saved: Bool) async throws {
+        if saved {
+            try await client.query(
+                "INSERT INTO saved_places (user_id, place_id) VALUES (\(user), \(placeId)) ON CONFLICT DO NOTHING", logger: logger)
+        } else {
+            try await client.query("DELETE FROM saved_places WHERE user_id = \(user) AND place_id = \(placeId)", logger: logger)
+        }
+    }
+
+    /// Adds a user's place with its optional rating and pin colour in one transaction: all of it or nothing.
+    func add(_ candidate: PlaceCandidate, user: String, rating: Rating?, colour: PinColour?) async throws -> UUID {
+        try await client.inTransaction(logger: logger) { connection in
+            let placeId = UUID()
+            try await connection.query(
+                """
+                INSERT INTO places (id, name, match_name, category, location, address, opening_hours, phone, website,
+                    internet_access, added_by, primary_provider, primary_provider_id)
+                VALUES (\(placeId), \(candidate.name), \(MatchName.of(candidate.name)), \(candidate.category.rawValue),
+                    \("SRID=4326;POINT(\(candidate.longitude) \(candidate.latitude))")::geography, \(candidate.address),
+                    \(candidate.openingHours), \(candidate.phone), \(candidate.website), NULL, \(user), 'user', \(placeId.uuidString))
+                """,
+                logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO place_sources (provider, provider_id, place_id, fingerprint)
+                VALUES ('user', \(placeId.uuidString), \(placeId), \(candidate.fingerprint))
+                """,
+                logger: logger)
+            try await connection.query(
+                "INSERT INTO saved_places (user_id, place_id) VALUES (\(user), \(placeId))", logger: logger)
+            if let colour {
+                try await connection.query(
+                    "INSERT INTO pin_colours (user_id, place_id, colour) VALUES (\(user), \(placeId), \(colour.rawValue))", logger: logger)
+            }
+            try await places.publish(placeId, on: connection)
+            if let rating {
+                _ = try await rate(placeId: placeId, user: user, rating: rating, on: connection)
+            }
+            return placeId
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Payloads of the `places.places` topic (key: place id), produced by places-importer (P1-P4).
+
+/// `place.upserted`: a place was created or changed (by an import or a user).
+public struct PlaceUpserted: Codable, Sendable, Equatable {
+    public var placeId: UUID
+    public var name: String
+    /// `coworking`, `cafe`, `library`, `bar` or `other`.
+    public var category: String
+    public var latitude: Double
+    public var longitude: Double
+    public var address: String?
+    public var openingHours: String?
+    public var phone: String?
+    public var website: String?
+    /// `provider:id` of every source that contributed, e.g. `osm:node/123`, `yelp:abc`, `user:<id>`.
+    public var sources: [String]
+
+    public init(
+        placeId: UUID, name: String, category: String, latitude: Double, longitude: Double, address: String?,
+        openingHours: String?, phone: String?, website: String?, sources: [String]
+    ) {
+        self.placeId = placeId
+        self.name = name
+        self.category = category
+        self.latitude = latitude
+        self.longitude = longitude
+        self.address = address
+        self.openingHours = openingHours
+        self.phone = phone
+        self.website = website
+        self.sources = sources
+    }
+}
+
+/// `place.rated`: a user rated (or re-rated) a place; carries the place's new aggregate.
+public struct PlaceRated: Codable, Sendable, Equatable {
+    public var placeId: UUID
+    public var userId: String
+    public var ratingCount: Int
+    public var averages: [String: Double]
+
+    public init(placeId: UUID, userId: String, ratingCount: Int, averages: [String: Double]) {
+        self.placeId = placeId
+        self.userId = userId
+        self.ratingCount = ratingCount
+        self.averages = averages
+    }
+}
