@@ -20,8 +20,10 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Events in the outbox measurement.") var outboxCount = 50_000
     @Option(help: "Path of librdkafka's rdkafka_performance.") var reference = "/usr/local/bin/rdkafka_performance"
     @Option(help: "bcrypt cost for the auth rows (the service's BCRYPT_COST).") var bcryptCost = 12
-    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, auth, weather).")
-    var only = "kafka,outbox,auth,weather"
+    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, auth, weather, places).")
+    var only = "kafka,outbox,auth,weather,places"
+    @Option(help: "The places-importer executable (release build).") var placesBinary = ".build/release/places-importer"
+    @Option(help: "Places in the places rows.") var places = 100_000
     @Option(help: "The weather-fetcher executable (release build).") var weatherBinary = ".build/release/weather-fetcher"
     @Option(help: "The city catalogue TSV.") var catalogue = "data/generated/cities15000.tsv"
     @Option(help: "Cities in the weather full-refresh row.") var weatherCities = 1_000
@@ -56,6 +58,9 @@ struct PlatformBench: AsyncParsableCommand {
         if groups.contains("weather") {
             try await addWeatherRows(to: &table)
         }
+        if groups.contains("places") {
+            try await addPlacesRows(to: &table)
+        }
         print(table.markdown(count: count, size: size))
     }
 }
@@ -75,15 +80,46 @@ extension PlatformBench {
             text: String(format: "%.3f / %.3f", results.searchMilliseconds.mean, results.searchMilliseconds.max), target: "well under 1 ms")
         if let city = results.weather, let health = results.health {
             table.add(
-                "weather: GET city weather vs GET /health, \(connections) connections (req/s)",
+                "weather: GET city weather, anonymous (5 s answer cache) vs GET /health, \(connections) connections (req/s)",
                 swift: city.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
+            if let signedIn = results.weatherSignedIn {
+                table.add(
+                    "weather: GET city weather with a token (no cache, records the view) vs GET /health (req/s)",
+                    swift: signedIn.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
+                table.add(
+                    "weather: GET city weather with a token vs GET /health (p50 / p99 ms)",
+                    text: String(format: "%.2f / %.2f", signedIn.p50Milliseconds, signedIn.p99Milliseconds),
+                    reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
+            }
             table.add(
-                "weather: GET city weather vs GET /health (p50 / p99 ms)",
+                "weather: GET city weather, anonymous vs GET /health (p50 / p99 ms)",
                 text: String(format: "%.2f / %.2f", city.p50Milliseconds, city.p99Milliseconds),
                 reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
             if city.non2xx + health.non2xx > 0 {
                 progress("warning: \(city.non2xx + health.non2xx) non-2xx answers under load")
             }
+        }
+    }
+}
+
+extension PlatformBench {
+    func addPlacesRows(to table: inout ResultTable) async throws {
+        let bench = PlacesBench(
+            binary: placesBinary, brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort,
+            postgresUser: postgresUser, places: places, loadSeconds: loadSeconds, connections: connections)
+        let results = try await bench.run()
+        table.add(
+            "places: import of \(places) places from a local fake Overpass, to PostGIS and broker ack (places/s)",
+            swift: results.importPlacesPerSecond, reference: nil, target: "-")
+        if let nearby = results.nearby, let health = results.health {
+            table.add(
+                "places: GET nearby (1 km, 50 per page) among \(places) vs GET /health, \(connections) connections (req/s)",
+                swift: nearby.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
+            table.add(
+                "places: GET nearby vs GET /health (p50 / p99 ms)",
+                text: String(format: "%.2f / %.2f", nearby.p50Milliseconds, nearby.p99Milliseconds),
+                reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
+            if nearby.non2xx + health.non2xx > 0 { progress("warning: \(nearby.non2xx + health.non2xx) non-2xx answers under load") }
         }
     }
 }

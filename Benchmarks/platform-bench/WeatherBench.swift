@@ -12,7 +12,9 @@ import TestSupport
 /// - full refresh: the N biggest cities are tracked (the map's population threshold is set to the N-th
 ///   city's); timed from the service being ready until every city is stored and every event acknowledged.
 /// - search: database execution time of one-letter prefix searches (EXPLAIN ANALYZE), a to z.
-/// - city weather vs /health: wrk against both routes of the same process, one after the other.
+/// - city weather vs /health: wrk against both routes of the same process, one after the other; the city
+///   route anonymously (served from the 5 s answer cache) and with an access token (no cache: three
+///   queries, the report decoded, the view recorded in the user's recents).
 struct WeatherBench {
     let binary: String
     let cataloguePath: String
@@ -29,6 +31,7 @@ struct WeatherBench {
         var refreshCitiesPerSecond = 0.0
         var searchMilliseconds: (mean: Double, max: Double) = (0, 0)
         var weather: LoadResult?
+        var weatherSignedIn: LoadResult?
         var health: LoadResult?
     }
 
@@ -60,10 +63,11 @@ struct WeatherBench {
             var results = Results()
             results.trackedCities = tracked.count
             let port = freePort()
-            let keys = try Ed25519KeyPair.generate()
+            let tokens = try TestTokens()
+            let token = try await tokens.token(userId: "bench-user")
             let service = try ServiceProcess.start(binary: binary, environment: [
                 "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
-                "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": keys.publicKey,
+                "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
                 "WEATHER_CITY_CATALOGUE": cataloguePath, "OPEN_METEO_BASE_URL": fake.baseURL, "WEATHER_FORECASTS_TOPIC": topic,
                 "WEATHER_MAP_MIN_POPULATION": "\(threshold)", "WEATHER_REFRESH_BATCH": "\(tracked.count + 100)",
                 "WEATHER_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
@@ -89,6 +93,10 @@ struct WeatherBench {
             let city = tracked.first!.id
             progress("wrk: \(loadSeconds) s on /v1/cities/\(city)/weather, then \(loadSeconds) s on /health, \(connections) connections")
             results.weather = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/v1/cities/\(city)/weather", seconds: loadSeconds, connections: connections)
+            progress("wrk: \(loadSeconds) s on the same route with an access token (no cache; records the view)")
+            results.weatherSignedIn = try LoadResult.wrk(
+                url: "http://127.0.0.1:\(port)/v1/cities/\(city)/weather", seconds: loadSeconds, connections: connections,
+                headers: ["Authorization: Bearer \(token)"])
             results.health = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/health", seconds: loadSeconds, connections: connections)
             return results
         }
@@ -209,10 +217,10 @@ struct LoadResult: Sendable {
     var p99Milliseconds: Double
     var non2xx: Int
 
-    static func wrk(url: String, seconds: Int, connections: Int) throws -> LoadResult {
+    static func wrk(url: String, seconds: Int, connections: Int, headers: [String] = []) throws -> LoadResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = ["-t", "2", "-c", "\(connections)", "-d", "\(seconds)s", "--latency", url]
+        process.arguments = ["-t", "2", "-c", "\(connections)", "-d", "\(seconds)s", "--latency"] + headers.flatMap { ["-H", $0] } + [url]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

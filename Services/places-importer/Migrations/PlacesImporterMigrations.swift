@@ -101,7 +101,8 @@ enum PlacesImporterMigrations {
                     places_changed integer NOT NULL DEFAULT 0,
                     places_unchanged integer NOT NULL DEFAULT 0,
                     tiles_done integer NOT NULL DEFAULT 0,
-                    tiles_total integer NOT NULL DEFAULT 0
+                    tiles_total integer NOT NULL DEFAULT 0,
+                    runs integer NOT NULL DEFAULT 0
                 )
                 """
             ]),

@@ -26,8 +26,9 @@ struct GeoBox: Sendable, Equatable, Codable {
 
     /// Splits the box into tiles no wider or taller than `degrees`, row by row from the south-west.
     func tiles(maxDegrees degrees: Double) -> [GeoBox] {
-        let rows = max(1, Int(((north - south) / degrees).rounded(.up)))
-        let columns = max(1, Int(((east - west) / degrees).rounded(.up)))
+        // The epsilon keeps 0.03 / 0.01 (3.0000000000000027 in binary) from becoming four columns.
+        let rows = max(1, Int(((north - south) / degrees - 1e-9).rounded(.up)))
+        let columns = max(1, Int(((east - west) / degrees - 1e-9).rounded(.up)))
         let height = (north - south) / Double(rows)
         let width = (east - west) / Double(columns)
         var tiles: [GeoBox] = []

@@ -49,7 +49,7 @@ struct UserPlaceStore: Sendable {
         return result
     }
 
-    /// Places inside a box, by name.
+    /// Places inside a box, by name (compared as `MatchName` folds it, the same under any collation).
     func inBox(_ box: GeoBox, user: String, limit: Int, offset: Int) async throws -> [Pinned] {
         let rows = try await client.query(
             """
@@ -57,7 +57,7 @@ struct UserPlaceStore: Sendable {
                 \(unescaped: Self.pinExpression)
             FROM places p CROSS JOIN (SELECT \(user)::text AS uid) AS me
             WHERE p.location && ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326)::geography
-            ORDER BY p.name, p.id
+            ORDER BY p.match_name, p.id
             LIMIT \(limit) OFFSET \(offset)
             """,
             logger: logger)

@@ -75,23 +75,33 @@ struct WeatherRefreshTests {
         }
     }
 
-    @Test("W6: a refresh interval later the tracked cities are fetched again, and a second instance shares rather than doubles the work")
+    @Test("W6: a refresh interval later the tracked cities are fetched again; concurrent claims never hand a city to two instances")
     func test_W6_cadenceAndClaims() async throws {
         try await WeatherTestHarness.run(
             extraEnvironment: ["WEATHER_MAP_MIN_POPULATION": "1000000", "WEATHER_REFRESH_INTERVAL_SECONDS": "2"]
         ) { weather in
             #expect(try await eventually { try await weather.count("SELECT count(*) FROM city_weather") == 4 })
-            // A second scheduler on the same database, as a second instance would run it.
-            let store = WeatherStore(client: weather.db.client, logger: weather.db.logger)
-            let claimed = try await store.claimDueCities(
-                limit: 100, cadence: .seconds(2), viewedWithin: .seconds(60), mapPopulation: 1_000_000, claimFor: .seconds(60))
-            #expect(claimed.isEmpty, "all four are fresh or claimed by the first instance")
             #expect(try await eventually(timeout: .seconds(20)) { weather.provider.requests.count >= 2 })
             // The second round stores newer data for the same cities (no new rows).
             #expect(try await eventually(timeout: .seconds(20)) {
                 try await weather.count("SELECT count(*) FROM refresh_state WHERE attempted_at > (SELECT min(fetched_at) FROM city_weather) + interval '1 second'") >= 1
             })
             #expect(try await weather.count("SELECT count(*) FROM city_weather") == 4)
+            // Two more schedulers (other instances) claim at the same moment as the service's own: each due
+            // city goes to one of them at most.
+            _ = try await weather.count("UPDATE refresh_state SET attempted_at = now() - interval '1 hour', claimed_until = '-infinity' RETURNING 1")
+            let store = WeatherStore(client: weather.db.client, logger: weather.db.logger)
+            let claim = { @Sendable in
+                try await store.claimDueCities(
+                    limit: 100, cadence: .seconds(2), viewedWithin: .seconds(60), mapPopulation: 1_000_000, claimFor: .seconds(60)
+                ).map(\.id)
+            }
+            async let first = claim()
+            async let second = claim()
+            let (a, b) = try await (first, second)
+            #expect(Set(a).isDisjoint(with: Set(b)), "\(a) and \(b)")
+            let again = try await claim()
+            #expect(again.isEmpty, "claimed cities are not handed out again while the claim lasts")
         }
     }
 
@@ -124,15 +134,16 @@ struct WeatherRefreshTests {
         let script = ProviderScript()
         try await WeatherTestHarness.run(
             extraEnvironment: [
-                "WEATHER_REFRESH_INTERVAL_SECONDS": "1", "WEATHER_FAILURE_RETRY_SECONDS": "1", "WEATHER_PROVIDER_TIMEOUT_MS": "300",
-                "WEATHER_CIRCUIT_FAILURES": "100",
+                // A timeout generous enough for a loaded machine, and a slow answer well past it.
+                "WEATHER_REFRESH_INTERVAL_SECONDS": "1", "WEATHER_FAILURE_RETRY_SECONDS": "1", "WEATHER_PROVIDER_TIMEOUT_MS": "1500",
+                "WEATHER_PROVIDER_MAX_ATTEMPTS": "2", "WEATHER_CIRCUIT_FAILURES": "100",
             ],
             provider: script.handler
         ) { weather in
             let path = "/v1/cities/\(WeatherFixtures.berlin.id)/weather"
             var (status, body) = try await weather.get(path)
             #expect(status == .ok && JSONValue(body)["stale"].bool == false)
-            for mode in [ProviderScript.Mode.status(500, retryAfter: nil), .malformed, .slow(.seconds(2))] {
+            for mode in [ProviderScript.Mode.status(500, retryAfter: nil), .malformed, .slow(.seconds(4))] {
                 let label = String(describing: mode)
                 script.set(mode)
                 try await Task.sleep(for: .milliseconds(2_100))  // past the interval and the failure retry

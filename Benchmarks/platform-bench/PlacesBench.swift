@@ -1,0 +1,138 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+import TestSupport
+
+/// places-importer measured as it runs: the release binary, throw-away Postgres (PostGIS) and the broker, and
+/// a fake Overpass on loopback whose tile answers are prepared beforehand.
+/// - import: `places` places over `tiles` tiles, timed from the service being ready until the area's run
+///   finished and every event was acknowledged by the broker.
+/// - nearby: wrk on a radius query among those places vs `/health` of the same process.
+struct PlacesBench {
+    let binary: String
+    let brokers: String
+    let postgresHost: String
+    let postgresPort: Int
+    let postgresUser: String
+    let places: Int
+    let loadSeconds: Int
+    let connections: Int
+
+    struct Results: Sendable {
+        var importPlacesPerSecond = 0.0
+        var nearby: LoadResult?
+        var health: LoadResult?
+        var nearbyResults = 0
+    }
+
+    /// A 1° × 1° area around Berlin in 0.1° tiles: 100 tiles.
+    static let area = (south: 52.0, west: 13.0, north: 53.0, east: 14.0)
+    static let tileDegrees = 0.1
+
+    func run() async throws -> Results {
+        let logger = Logger(label: "bench")
+        let answers = prepareAnswers()
+        let database = "bench_places_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = PostgresConfiguration(
+            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
+        try await withRunningClient(admin.makeClient(logger: logger)) { client in
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
+        }
+        let topic = "bench.places.\(UUID().uuidString.prefix(8).lowercased())"
+        let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
+        try await kafkaAdmin.createTopics([KafkaTopicSpec(name: topic, partitions: 6)])
+        let tokens = try TestTokens()
+        let token = try await tokens.token(userId: "bench-user")
+        let measured = try await withFakeHTTPServer({ request in
+            guard let box = Self.box(inQuery: request.body.removingPercentEncoding ?? ""), let body = answers[box] else {
+                return .init(status: 400, body: #"{"remark":"unknown tile"}"#)
+            }
+            return .init(body: body)
+        }) { fake -> Results in
+            var results = Results()
+            let port = freePort()
+            let a = Self.area
+            let service = try ServiceProcess.start(binary: binary, environment: [
+                "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
+                "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+                "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_TOPIC": topic, "PLACES_TILE_MILLIDEGREES": "100",
+                "PLACES_IMPORT_AREAS": "bench:\(a.south),\(a.west),\(a.north),\(a.east)", "PLACES_IMPORT_TICK_MS": "20",
+                "PLACES_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
+            ])
+            defer { service.stop() }
+            progress("places-importer importing \(places) places in \(answers.count) tiles")
+            try await service.waitReady(port: port)
+            let started = ContinuousClock.now
+            let configuration = PostgresConfiguration(
+                host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "places_importer")
+            try await withRunningClient(configuration.makeClient(logger: logger)) { client in
+                while true {
+                    let runs = try await count(client, "SELECT coalesce(sum(runs), 0)::int FROM import_areas")
+                    let unsent = try await count(client, "SELECT count(*) FROM outbox WHERE sent_at IS NULL")
+                    if runs >= 1 && unsent == 0 { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                let status = try await client.query("SELECT coalesce(last_error, 'ok') FROM import_areas", logger: logger)
+                    .decode(String.self).collectAll().first ?? "?"
+                guard status == "ok" else { throw BenchError("the bench import failed: \(status)") }
+            }
+            results.importPlacesPerSecond = Double(places) / (ContinuousClock.now - started).seconds
+            let url = "http://127.0.0.1:\(port)/v1/places?lat=52.52&lon=13.40&radius=1000&pageSize=50"
+            progress("wrk: \(loadSeconds) s on the nearby query, then \(loadSeconds) s on /health, \(connections) connections")
+            results.nearby = try LoadResult.wrk(url: url, seconds: loadSeconds, connections: connections, headers: ["Authorization: Bearer \(token)"])
+            results.health = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/health", seconds: loadSeconds, connections: connections)
+            return results
+        }
+        try await withRunningClient(admin.makeClient(logger: logger)) { client in
+            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
+        }
+        return measured
+    }
+
+    /// One Overpass answer per tile, `places / tiles` cafés spread over each tile, keyed by the tile's box as
+    /// the importer writes it in its query.
+    private func prepareAnswers() -> [String: String] {
+        let a = Self.area
+        // The same arithmetic as the service's GeoBox.tiles, so the boxes match its queries digit for digit.
+        let rows = max(1, Int(((a.north - a.south) / Self.tileDegrees - 1e-9).rounded(.up)))
+        let columns = max(1, Int(((a.east - a.west) / Self.tileDegrees - 1e-9).rounded(.up)))
+        let height = (a.north - a.south) / Double(rows)
+        let width = (a.east - a.west) / Double(columns)
+        let perTile = places / (rows * columns)
+        let side = Int(Double(perTile).squareRoot().rounded(.up))
+        var answers: [String: String] = [:]
+        var id = 1
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let south = a.south + Double(row) * height
+                let west = a.west + Double(column) * width
+                let north = row == rows - 1 ? a.north : a.south + Double(row + 1) * height
+                let east = column == columns - 1 ? a.east : a.west + Double(column + 1) * width
+                var elements: [String] = []
+                for index in 0..<perTile {
+                    let latitude = south + (Double(index / side) + 0.5) * (north - south) / Double(side)
+                    let longitude = west + (Double(index % side) + 0.5) * (east - west) / Double(side)
+                    elements.append(
+                        #"{"type":"node","id":\#(id),"lat":\#(latitude),"lon":\#(longitude),"tags":{"amenity":"cafe","name":"Cafe \#(id)","opening_hours":"Mo-Fr 08:00-18:00"}}"#)
+                    id += 1
+                }
+                let key = String(format: "%.6f,%.6f,%.6f,%.6f", south, west, north, east)
+                answers[key] = #"{"version":0.6,"generator":"bench","elements":[\#(elements.joined(separator: ","))]}"#
+            }
+        }
+        return answers
+    }
+
+    /// The first `(s,w,n,e)` box in an Overpass QL query.
+    static func box(inQuery query: String) -> String? {
+        guard let open = query.range(of: "\"name\"]("), let close = query[open.upperBound...].firstIndex(of: ")") else { return nil }
+        return String(query[open.upperBound..<close])
+    }
+
+    private func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "bench"))
+        for try await value in rows.decode(Int.self) { return value }
+        return 0
+    }
+}

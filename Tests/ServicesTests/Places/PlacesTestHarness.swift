@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import Prometheus
+import Shared
+import Testing
+import TestSupport
+
+@testable import PlacesImporter
+
+/// Runs the real places-importer on a fresh database (PostGIS installed by its migration, as the test role
+/// may), its own places topic, and one fake server answering as Overpass, Yelp and Nominatim by path.
+struct PlacesTestHarness: Sendable {
+    let client: any TestClientProtocol
+    let db: TestDatabase
+    let tokens: TestTokens
+    let provider: FakeHTTPServer
+    let topic: String
+
+    static func run(
+        extraEnvironment: [String: String] = [:],
+        provider handler: @escaping FakeHTTPServer.Handler = PlacesTestHarness.defaultProvider,
+        _ body: @Sendable (PlacesTestHarness) async throws -> Void
+    ) async throws {
+        let tokens = try TestTokens()
+        let topic = "test.places.\(uniqueSuffix())"
+        try await createTopics([topic], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
+        try await withFakeHTTPServer(handler) { fake in
+            try await withTestDatabase(schema: "places_importer", migrate: false) { db in
+                let environment = EnvironmentReader([
+                    "HTTP_PORT": "0",
+                    "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+                    "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
+                    "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "OUTBOX_IDLE_INTERVAL_MS": "20",
+                    "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "PLACES_TOPIC": topic,
+                    "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_YELP_BASE_URL": fake.baseURL,
+                    "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_IMPORT_TICK_MS": "50",
+                    "PLACES_PROVIDER_TIMEOUT_MS": "3000", "PLACES_PROVIDER_BACKOFF_MS": "10", "PLACES_PROVIDER_MAX_BACKOFF_MS": "3000",
+                    "PLACES_PROVIDER_REQUESTS_PER_SECOND": "1000",
+                    "LOG_LEVEL": ProcessInfo.processInfo.environment["PLACES_TEST_LOG_LEVEL"] ?? "warning",
+                ].merging(extraEnvironment) { $1 })
+                let app = try await buildApplication(
+                    environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "places-test"))
+                try await app.test(.live) { client in
+                    try await body(PlacesTestHarness(client: client, db: db, tokens: tokens, provider: fake, topic: topic))
+                }
+            }
+        }
+    }
+
+    /// Overpass answers the default elements, Yelp nothing, Nominatim the Betahaus address.
+    static let defaultProvider: FakeHTTPServer.Handler = { request in
+        switch request.path {
+        case "/api/interpreter": .init(body: PlacesFixtures.overpass())
+        case "/v3/businesses/search": .init(body: PlacesFixtures.yelp(businesses: [], total: 0))
+        case "/search": .init(body: request.query["q"]?.contains("Rudi-Dutschke") == true ? PlacesFixtures.nominatimFound : "[]")
+        default: .init(status: 404, body: "{}")
+        }
+    }
+
+    func token(_ user: String = UUID().uuidString, role: UserRole = .user) async throws -> String {
+        try await tokens.token(userId: user, role: role)
+    }
+
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, json: [String: Any]? = nil, bearer: String?
+    ) async throws -> (HTTPResponse.Status, JSONValue) {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
+        return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
+            let text = String(buffer: response.body)
+            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
+        }
+    }
+
+    /// Adds an import area as an admin (it runs at once) and waits until that run finished.
+    @discardableResult
+    func importArea(
+        name: String = "mitte", south: Double = 52.51, west: Double = 13.38, north: Double = 52.53, east: Double = 13.41
+    ) async throws -> JSONValue {
+        let admin = try await token("admin-1", role: .admin)
+        let finishedBefore = try await finishedRuns()
+        let (status, body) = try await request(
+            .post, "/v1/admin/import-areas", json: ["name": name, "south": south, "west": west, "north": north, "east": east],
+            bearer: admin)
+        #expect(status == .ok, "\(body.raw ?? "")")
+        #expect(try await eventually { try await finishedRuns() > finishedBefore }, "the import finished")
+        let (_, list) = try await request(.get, "/v1/admin/import-areas", bearer: admin)
+        return list["areas"].array.first { $0["name"].string == name } ?? JSONValue(nil)
+    }
+
+    func finishedRuns() async throws -> Int {
+        try await count("SELECT coalesce(sum(runs), 0)::int FROM import_areas")
+    }
+
+    func count(_ sql: String) async throws -> Int {
+        let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import NIOCore
+import Testing
+import TestSupport
+
+@testable import PlacesImporter
+
+/// Nearby places with pins, ratings and aggregates, adding places (P2-P4), and bad input (X3).
+@Suite("places-importer: nearby, pins, ratings, adding")
+struct PlacesUserTests {
+    nonisolated(unsafe) static let goodRating: [String: Any] = [
+        "noise": 2, "outlets": 4, "wifi": 5, "cost": 3, "seating": 4, "menuOptions": ["drinks-only", "light-snacks"],
+        "businessType": "coffee-shop", "notes": "quiet upstairs",
+    ]
+
+    static func placeId(_ places: PlacesTestHarness, named name: String) async throws -> String {
+        let rows = try await places.db.client.query("SELECT id::text FROM places WHERE name = \(name)", logger: places.db.logger)
+        for try await id in rows.decode(String.self) { return id }
+        throw CancellationError()
+    }
+
+    @Test("P2: nearby by radius is nearest first with distances; a box lists by name; pages")
+    func test_P2_nearbyQueries() async throws {
+        try await PlacesTestHarness.run { places in
+            try await places.importArea()
+            let user = try await places.token()
+            var (status, body) = try await places.request(.get, "/v1/places?lat=52.5170&lon=13.3889&radius=2000", bearer: user)
+            #expect(status == .ok)
+            let names = body["places"].array.compactMap { $0["name"].string }
+            #expect(names.first == "Café Einstein" && names.count == 4)
+            let distances = body["places"].array.compactMap { $0["distanceMetres"].double }
+            #expect(distances == distances.sorted())
+            (_, body) = try await places.request(.get, "/v1/places?lat=52.5170&lon=13.3889&radius=400", bearer: user)
+            #expect(body["places"].array.compactMap { $0["name"].string } == ["Café Einstein", "Staatsbibliothek zu Berlin"])
+            (_, body) = try await places.request(.get, "/v1/places?south=52.515&west=13.38&north=52.53&east=13.41&pageSize=2", bearer: user)
+            #expect(body["places"].array.compactMap { $0["name"].string } == ["Balzac Coffee", "Café Einstein"] && body["hasMore"].bool == true)
+            (_, body) = try await places.request(.get, "/v1/places?south=52.515&west=13.38&north=52.53&east=13.41&pageSize=2&page=2", bearer: user)
+            #expect(body["places"].array.compactMap { $0["name"].string } == ["Staatsbibliothek zu Berlin", "St. Oberholz"])
+        }
+    }
+
+    @Test("P2: pins are red until the user rates or saves a place (blue), or picks a colour; per user")
+    func test_P2_pinStates() async throws {
+        try await PlacesTestHarness.run { places in
+            try await places.importArea()
+            let alice = try await places.token()
+            let bob = try await places.token()
+            let einstein = try await Self.placeId(places, named: "Café Einstein")
+            let balzac = try await Self.placeId(places, named: "Balzac Coffee")
+            let library = try await Self.placeId(places, named: "Staatsbibliothek zu Berlin")
+            var (status, _) = try await places.request(.put, "/v1/places/\(einstein)/rating", json: Self.goodRating, bearer: alice)
+            #expect(status == .ok)
+            (status, _) = try await places.request(.put, "/v1/places/\(balzac)/saved", bearer: alice)
+            #expect(status == .ok)
+            var body: JSONValue
+            (status, body) = try await places.request(.put, "/v1/places/\(library)/pin", json: ["colour": "green"], bearer: alice)
+            #expect(status == .ok && body["pin"].string == "green")
+            let pins = { (token: String) async throws -> [String: String] in
+                let (_, body) = try await places.request(.get, "/v1/places?lat=52.52&lon=13.40&radius=3000", bearer: token)
+                return Dictionary(uniqueKeysWithValues: body["places"].array.compactMap { place in
+                    place["name"].string.map { ($0, place["pin"].string ?? "") }
+                })
+            }
+            #expect(try await pins(alice) == [
+                "Café Einstein": "blue", "Balzac Coffee": "blue", "Staatsbibliothek zu Berlin": "green", "St. Oberholz": "red",
+            ])
+            #expect(try await pins(bob).values.allSatisfy { $0 == "red" })
+            (_, body) = try await places.request(.delete, "/v1/places/\(library)/pin", bearer: alice)
+            #expect(body["pin"].string == "red")
+            (_, body) = try await places.request(.delete, "/v1/places/\(balzac)/saved", bearer: alice)
+            #expect(body["pin"].string == "red")
+        }
+    }
+
+    @Test("P3: each bad rating field is named; re-rating replaces; the place shows every user's aggregate")
+    func test_P3_ratings() async throws {
+        try await PlacesTestHarness.run { places in
+            try await places.importArea()
+            let alice = try await places.token()
+            let bob = try await places.token()
+            let einstein = try await Self.placeId(places, named: "Café Einstein")
+            var (status, body) = try await places.request(
+                .put, "/v1/places/\(einstein)/rating",
+                json: ["noise": 7, "outlets": -1, "wifi": 3, "cost": 2, "menuOptions": ["pizza"], "businessType": "casino",
+                       "notes": String(repeating: "x", count: 1_001)],
+                bearer: alice)
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "validation_failed")
+            let fields = Set(((body["error"]["details"].raw as? [String: Any]) ?? [:]).keys)
+            #expect(fields == ["noise", "outlets", "seating", "menuOptions", "businessType", "notes"])
+            #expect(try await places.count("SELECT count(*) FROM place_ratings") == 0)
+            (status, _) = try await places.request(.put, "/v1/places/\(einstein)/rating", json: Self.goodRating, bearer: alice)
+            var better = Self.goodRating
+            better["noise"] = 4
+            better["menuOptions"] = ["full-menu"]
+            (status, body) = try await places.request(.put, "/v1/places/\(einstein)/rating", json: better, bearer: alice)
+            #expect(status == .ok && body["ratings"]["count"].int == 1 && body["ratings"]["averages"]["noise"].double == 4)
+            var bobs = Self.goodRating
+            bobs["noise"] = 1
+            bobs["wifi"] = 2
+            (status, _) = try await places.request(.put, "/v1/places/\(einstein)/rating", json: bobs, bearer: bob)
+            (status, body) = try await places.request(.get, "/v1/places/\(einstein)", bearer: alice)
+            #expect(status == .ok)
+            #expect(body["ratings"]["count"].int == 2)
+            #expect(body["ratings"]["averages"]["noise"].double == 2.5 && body["ratings"]["averages"]["wifi"].double == 3.5)
+            #expect(body["ratings"]["menuOptions"]["full-menu"].int == 1 && body["ratings"]["menuOptions"]["drinks-only"].int == 1)
+            #expect(body["myRating"]["noise"].int == 4 && body["place"]["pin"].string == "blue")
+            #expect(try await places.count("SELECT count(*) FROM outbox WHERE event_type = 'place.rated'") == 3)
+        }
+    }
+
+    @Test("P4: add by coordinates; add by address through Nominatim; unknown address; a bad field stores nothing")
+    func test_P4_addPlace() async throws {
+        try await PlacesTestHarness.run { places in
+            let user = try await places.token()
+            var (status, body) = try await places.request(
+                .post, "/v1/places",
+                json: ["name": "My Kitchen Table", "latitude": 52.49, "longitude": 13.42, "category": "other", "pinColour": "purple",
+                       "rating": Self.goodRating],
+                bearer: user)
+            #expect(status == .created && body["pin"].string == "purple" && body["userAdded"].bool == true)
+            #expect(try await places.count("SELECT count(*) FROM place_ratings") == 1)
+            (status, body) = try await places.request(
+                .post, "/v1/places", json: ["name": "Betahaus", "address": "Rudi-Dutschke-Straße 12, Berlin", "category": "coworking"],
+                bearer: user)
+            #expect(status == .created)
+            #expect(body["latitude"].double == 52.5301 && body["longitude"].double == 13.4012)
+            #expect(body["openingHours"].string == "Mo-Fr 08:00-20:00" && body["phone"].string == "+49 30 6098 9000")
+            #expect(body["pin"].string == "blue", "a user's own place is saved by them")
+            let lookup = try #require(places.provider.requests.first { $0.path == "/search" })
+            #expect(lookup.query["format"] == "jsonv2" && lookup.headers["user-agent"]?.contains("places-importer") == true)
+            (status, body) = try await places.request(.post, "/v1/places", json: ["name": "Nowhere", "address": "Atlantis 1"], bearer: user)
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "address_not_found")
+            let before = try await places.count("SELECT count(*) FROM places")
+            var badRating = Self.goodRating
+            badRating["wifi"] = 9
+            (status, body) = try await places.request(
+                .post, "/v1/places", json: ["name": "Half Saved", "latitude": 52.5, "longitude": 13.4, "rating": badRating, "pinColour": "pink"],
+                bearer: user)
+            #expect(status == .unprocessableContent)
+            let fields = Set(((body["error"]["details"].raw as? [String: Any]) ?? [:]).keys)
+            #expect(fields == ["rating.wifi", "pinColour"])
+            #expect(try await places.count("SELECT count(*) FROM places") == before, "nothing stored")
+            #expect(try await places.count("SELECT count(*) FROM outbox WHERE event_type = 'place.upserted'") == 2)
+        }
+    }
+
+    @Test("X3: bad coordinates, oversized radius, box or page, unknown place, bad JSON, missing token, non-admin: 4xx JSON errors")
+    func test_X3_badInput() async throws {
+        try await PlacesTestHarness.run { places in
+            let user = try await places.token()
+            let unknown = UUID().uuidString
+            let cases: [(String, String, [String: Any]?, String?, Int, String)] = [
+                ("GET", "/v1/places?lat=52&lon=13", nil, user, 200, ""),
+                ("GET", "/v1/places?lat=95&lon=13", nil, user, 400, "invalid_lat"),
+                ("GET", "/v1/places?lat=52&lon=13&radius=50001", nil, user, 400, "invalid_radius"),
+                ("GET", "/v1/places?lat=52&lon=13&pageSize=101", nil, user, 400, "invalid_pageSize"),
+                ("GET", "/v1/places?lat=52", nil, user, 400, "missing_lon"),
+                ("GET", "/v1/places", nil, user, 400, "missing_area"),
+                ("GET", "/v1/places?south=50&west=10&north=53&east=14", nil, user, 400, "box_too_large"),
+                ("GET", "/v1/places?south=53&west=10&north=52&east=10.5", nil, user, 400, "invalid_box"),
+                ("GET", "/v1/places?lat=52&lon=13", nil, nil, 401, "unauthorized"),
+                ("GET", "/v1/places/\(unknown)", nil, user, 404, "place_not_found"),
+                ("GET", "/v1/places/not-a-uuid", nil, user, 400, "invalid_place_id"),
+                ("PUT", "/v1/places/\(unknown)/rating", PlacesUserTests.goodRating, user, 404, "place_not_found"),
+                ("PUT", "/v1/places/\(unknown)/pin", ["colour": "green"], user, 404, "place_not_found"),
+                ("POST", "/v1/places", ["latitude": 52.0], user, 422, "validation_failed"),
+                ("POST", "/v1/places", ["name": "X", "latitude": 91, "longitude": 0], user, 422, "validation_failed"),
+                ("POST", "/v1/admin/import-areas", ["name": "a", "south": 1, "west": 1, "north": 2, "east": 2], user, 403, "forbidden"),
+            ]
+            for (method, path, json, bearer, expected, code) in cases {
+                let (status, body) = try await places.request(.init(rawValue: method)!, path, json: json, bearer: bearer)
+                #expect(status.code == expected, "\(method) \(path)")
+                if !code.isEmpty { #expect(body["error"]["code"].string == code, "\(method) \(path)") }
+            }
+            let admin = try await places.token("admin", role: .admin)
+            let (status, body) = try await places.request(
+                .post, "/v1/admin/import-areas", json: ["name": "world", "south": -80, "west": -170, "north": 80, "east": 170], bearer: admin)
+            #expect(status == .unprocessableContent && body["error"]["details"]["box"].string != nil)
+            let raw = try await places.client.execute(
+                uri: "/v1/places", method: .post, headers: [.authorization: "Bearer \(user)", .contentType: "application/json"],
+                body: ByteBuffer(string: "{not json")) { ($0.status, String(buffer: $0.body)) }
+            #expect(raw.0 == .badRequest && raw.1.contains("invalid_json"))
+        }
+    }
+
+    @Test("X3: /openapi.yaml is a valid OpenAPI document and every operation in it exists in the router")
+    func test_X3_openAPIDocumentMatchesRoutes() async throws {
+        try await PlacesTestHarness.run { places in
+            let document = try await places.client.execute(uri: "/openapi.yaml", method: .get) { String(buffer: $0.body) }
+            let report = try OpenAPIDocument.validationReport(document)
+            #expect(report == nil, "\(report ?? "")")
+            let operations = OpenAPIDocument.operations(in: document)
+            #expect(operations.count == 11)
+            let admin = try await places.token("admin", role: .admin)
+            for (path, method) in operations {
+                let uri = path.replacingOccurrences(of: "{placeId}", with: UUID().uuidString)
+                    .replacingOccurrences(of: "{areaId}", with: UUID().uuidString)
+                let (status, body) = try await places.request(.init(rawValue: method.uppercased())!, uri, json: [:], bearer: admin)
+                #expect(status != .methodNotAllowed && body["error"]["message"].string != "no such route", "\(method) \(path)")
+            }
+        }
+    }
+}
