@@ -43,7 +43,9 @@ struct PlacesBench {
         let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
         try await kafkaAdmin.createTopics([KafkaTopicSpec(name: topic, partitions: 6)])
         let tokens = try TestTokens()
-        let token = try await tokens.token(userId: "bench-user")
+        var signed: [String] = []
+        for index in 0..<200 { signed.append(try await tokens.token(userId: "bench-user-\(index)")) }
+        let users = signed
         let measured = try await withFakeHTTPServer({ request in
             guard let box = Self.box(inQuery: request.body.removingPercentEncoding ?? ""), let body = answers[box] else {
                 return .init(status: 400, body: #"{"remark":"unknown tile"}"#)
@@ -80,7 +82,7 @@ struct PlacesBench {
             results.importPlacesPerSecond = Double(places) / (ContinuousClock.now - started).seconds
             let url = "http://127.0.0.1:\(port)/v1/places?lat=52.52&lon=13.40&radius=1000&pageSize=50"
             progress("wrk: \(loadSeconds) s on the nearby query, then \(loadSeconds) s on /health, \(connections) connections")
-            results.nearby = try LoadResult.wrk(url: url, seconds: loadSeconds, connections: connections, headers: ["Authorization: Bearer \(token)"])
+            results.nearby = try LoadResult.wrk(url: url, seconds: loadSeconds, connections: connections, bearerTokens: users)
             results.health = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/health", seconds: loadSeconds, connections: connections)
             return results
         }

@@ -64,7 +64,8 @@ struct WeatherBench {
             results.trackedCities = tracked.count
             let port = freePort()
             let tokens = try TestTokens()
-            let token = try await tokens.token(userId: "bench-user")
+            var users: [String] = []
+            for index in 0..<200 { users.append(try await tokens.token(userId: "bench-user-\(index)")) }
             let service = try ServiceProcess.start(binary: binary, environment: [
                 "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
                 "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
@@ -93,10 +94,10 @@ struct WeatherBench {
             let city = tracked.first!.id
             progress("wrk: \(loadSeconds) s on /v1/cities/\(city)/weather, then \(loadSeconds) s on /health, \(connections) connections")
             results.weather = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/v1/cities/\(city)/weather", seconds: loadSeconds, connections: connections)
-            progress("wrk: \(loadSeconds) s on the same route with an access token (no cache; records the view)")
+            progress("wrk: \(loadSeconds) s on the same route with 200 users' tokens (no cache; records each view)")
             results.weatherSignedIn = try LoadResult.wrk(
                 url: "http://127.0.0.1:\(port)/v1/cities/\(city)/weather", seconds: loadSeconds, connections: connections,
-                headers: ["Authorization: Bearer \(token)"])
+                bearerTokens: users)
             results.health = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/health", seconds: loadSeconds, connections: connections)
             return results
         }
@@ -217,10 +218,28 @@ struct LoadResult: Sendable {
     var p99Milliseconds: Double
     var non2xx: Int
 
-    static func wrk(url: String, seconds: Int, connections: Int, headers: [String] = []) throws -> LoadResult {
+    /// With `bearerTokens`, each request carries the next token of the list (many users, as in production).
+    static func wrk(url: String, seconds: Int, connections: Int, bearerTokens: [String] = []) throws -> LoadResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        process.arguments = ["-t", "2", "-c", "\(connections)", "-d", "\(seconds)s", "--latency"] + headers.flatMap { ["-H", $0] } + [url]
+        var arguments = ["-t", "2", "-c", "\(connections)", "-d", "\(seconds)s", "--latency"]
+        var script: URL?
+        if !bearerTokens.isEmpty {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("wrk-\(UUID().uuidString).lua")
+            let list = bearerTokens.map { "\"\($0)\"" }.joined(separator: ",\n")
+            try """
+                local tokens = {\(list)}
+                local i = 0
+                request = function()
+                  i = i + 1
+                  return wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. tokens[(i % #tokens) + 1] })
+                end
+                """.write(to: file, atomically: true, encoding: .utf8)
+            arguments += ["-s", file.path]
+            script = file
+        }
+        defer { script.map { try? FileManager.default.removeItem(at: $0) } }
+        process.arguments = arguments + [url]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -26,14 +26,17 @@ struct CityRefresher: Sendable {
             start += batch.count
             do {
                 let reports = try await provider.fetch(batch)
-                for city in batch {
-                    guard let report = reports[city.id] else {
-                        try await fail([city], ProviderError.malformedResponse("no data for city \(city.id)"))
-                        outcome.failed += 1
-                        continue
+                let refreshed = batch.compactMap { city in
+                    reports[city.id].map {
+                        WeatherStore.Refreshed(city: city, report: $0, event: ForecastEventFactory.event(for: city, report: $0))
                     }
-                    try await store.save(report, for: city, event: ForecastEventFactory.event(for: city, report: report), topic: topic)
-                    outcome.refreshed += 1
+                }
+                try await store.save(refreshed, topic: topic)
+                outcome.refreshed += refreshed.count
+                let missing = batch.filter { reports[$0.id] == nil }
+                if !missing.isEmpty {
+                    outcome.failed += missing.count
+                    try await fail(missing, ProviderError.malformedResponse("no data for these cities in the answer"))
                 }
             } catch is CancellationError {
                 break  // shutting down, or an on-demand caller gave up: not the provider's failure

@@ -10,14 +10,21 @@ struct UserCityStore: Sendable {
     let recentLimit: Int
 
     /// Records a view: the city moves to the top of the user's recents, which keep `recentLimit` entries.
+    /// Viewing the city that is already on top within the last minute writes nothing (a client reloading
+    /// one city should not cost a commit per request).
     func recordView(userId: String, cityId: Int) async throws {
         try await client.inTransaction(logger: logger) { connection in
-            try await connection.query(
+            let changed = try await connection.query(
                 """
                 INSERT INTO recent_cities (user_id, city_id) VALUES (\(userId), \(cityId))
                 ON CONFLICT (user_id, city_id) DO UPDATE SET viewed_at = now(), view_order = nextval('city_view_sequence')
+                WHERE recent_cities.viewed_at < now() - interval '1 minute'
+                   OR recent_cities.view_order < (SELECT max(view_order) FROM recent_cities WHERE user_id = \(userId))
+                RETURNING city_id
                 """,
-                logger: logger)
+                logger: logger
+            ).collectAll()
+            guard !changed.isEmpty else { return }
             try await connection.query(
                 """
                 DELETE FROM recent_cities WHERE user_id = \(userId) AND city_id NOT IN (

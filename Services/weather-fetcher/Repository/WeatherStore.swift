@@ -31,26 +31,40 @@ struct WeatherStore: Sendable {
         return nil
     }
 
-    /// Stores a refreshed report and puts its `forecast.updated` event in the outbox, in one transaction (W6).
-    func save(_ report: WeatherReport, for city: City, event: EventEnvelope<ForecastUpdated>, topic: String) async throws {
-        let json = String(decoding: try WeatherReport.storageEncoder.encode(report), as: UTF8.self)
+    /// One refreshed city: its report and the event that announces it.
+    struct Refreshed: Sendable {
+        var city: City
+        var report: WeatherReport
+        var event: EventEnvelope<ForecastUpdated>
+    }
+
+    /// Stores refreshed reports and puts their `forecast.updated` events in the outbox, all in one transaction
+    /// (W6): one commit per provider batch rather than per city.
+    func save(_ refreshed: [Refreshed], topic: String) async throws {
+        guard !refreshed.isEmpty else { return }
+        let encoder = WeatherReport.storageEncoder
+        let rows = try refreshed.map { ($0, String(decoding: try encoder.encode($0.report), as: UTF8.self)) }
         try await client.inTransaction(logger: logger) { connection in
+            for (item, json) in rows {
+                try await connection.query(
+                    """
+                    INSERT INTO city_weather (city_id, provider, fetched_at, temperature_c, report)
+                    VALUES (\(item.city.id), \(item.report.provider), \(item.report.fetchedAt), \(item.report.current.temperatureC),
+                        \(json)::jsonb)
+                    ON CONFLICT (city_id) DO UPDATE SET provider = EXCLUDED.provider, fetched_at = EXCLUDED.fetched_at,
+                        temperature_c = EXCLUDED.temperature_c, report = EXCLUDED.report
+                    """,
+                    logger: logger)
+                try await Outbox.enqueue(item.event, toTopicNamed: topic, on: connection, logger: logger)
+            }
+            let ids = refreshed.map(\.city.id)
             try await connection.query(
                 """
-                INSERT INTO city_weather (city_id, provider, fetched_at, temperature_c, report)
-                VALUES (\(city.id), \(report.provider), \(report.fetchedAt), \(report.current.temperatureC), \(json)::jsonb)
-                ON CONFLICT (city_id) DO UPDATE SET provider = EXCLUDED.provider, fetched_at = EXCLUDED.fetched_at,
-                    temperature_c = EXCLUDED.temperature_c, report = EXCLUDED.report
-                """,
-                logger: logger)
-            try await connection.query(
-                """
-                INSERT INTO refresh_state (city_id, attempted_at) VALUES (\(city.id), now())
+                INSERT INTO refresh_state (city_id, attempted_at) SELECT id, now() FROM unnest(\(ids)::integer[]) AS id
                 ON CONFLICT (city_id) DO UPDATE SET attempted_at = now(), failed_at = NULL, last_error = NULL,
                     consecutive_failures = 0, claimed_until = '-infinity'
                 """,
                 logger: logger)
-            try await Outbox.enqueue(event, toTopicNamed: topic, on: connection, logger: logger)
         }
     }
 
