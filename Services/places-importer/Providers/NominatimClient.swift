@@ -28,13 +28,11 @@ struct NominatimClient: Sendable {
     }
 
     func url(for address: String) -> String {
-        var components = URLComponents(string: (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + "/search")!
-        components.queryItems = [
+        ProviderURL.make(base: baseURL, path: "/search", query: [
             URLQueryItem(name: "q", value: address), URLQueryItem(name: "format", value: "jsonv2"),
             URLQueryItem(name: "limit", value: "1"), URLQueryItem(name: "extratags", value: "1"),
             URLQueryItem(name: "addressdetails", value: "1"),
-        ]
-        return components.string!
+        ])
     }
 
     /// The best match, or nil when Nominatim knows no such address.

@@ -29,7 +29,7 @@ struct OverpassProvider: PlacesProvider {
     func places(in tile: GeoBox) async throws -> [PlaceCandidate] {
         let form = "data=" + (query(for: tile).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         let body = try await http.send(
-            .POST, (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + "/api/interpreter",
+            .POST, ProviderURL.make(base: baseURL, path: "/api/interpreter", query: []),
             headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form)
         return try decode(body)
     }

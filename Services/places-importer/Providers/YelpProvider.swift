@@ -19,16 +19,14 @@ struct YelpProvider: PlacesProvider {
     static let categories = "coffee,cafes,coworkingspace,sharedofficespaces,libraries,bars,pubs"
 
     func url(for tile: GeoBox, offset: Int) -> String {
-        var components = URLComponents(string: (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + "/v3/businesses/search")!
-        components.queryItems = [
+        ProviderURL.make(base: baseURL, path: "/v3/businesses/search", query: [
             URLQueryItem(name: "latitude", value: String(format: "%.6f", tile.centre.latitude)),
             URLQueryItem(name: "longitude", value: String(format: "%.6f", tile.centre.longitude)),
             URLQueryItem(name: "radius", value: String(Int(min(Self.maxRadiusMetres, tile.coveringRadiusMetres.rounded(.up))))),
             URLQueryItem(name: "categories", value: Self.categories),
             URLQueryItem(name: "limit", value: String(Self.pageSize)),
             URLQueryItem(name: "offset", value: String(offset)),
-        ]
-        return components.string!
+        ])
     }
 
     func places(in tile: GeoBox) async throws -> [PlaceCandidate] {

@@ -23,7 +23,7 @@ import Shared
 /// | `WEATHER_MAP_MIN_POPULATION` | `1000000`: cities this big are always refreshed (the map's cities) |
 /// | `WEATHER_MAP_MAX_CITIES` | `2000` per map answer |
 /// | `WEATHER_ON_DEMAND_TIMEOUT_MS` | `8000`: how long a city request waits for a first fetch |
-/// | `WEATHER_VIEW_CACHE_MS` | `5000`: how long an anonymous city weather answer is reused (0: never) |
+/// | `WEATHER_VIEW_CACHE_MS` | `5000`: how long a city weather answer is reused (0: never) |
 /// | `WEATHER_CITY_CATALOGUE` | none: path of the catalogue TSV imported at start (`scripts/build-city-catalogue.py`) |
 /// | `WEATHER_APP_NAME`, `WEATHER_APP_LINK` | `Weather App`, none (share texts, W10) |
 struct WeatherConfiguration: Sendable {

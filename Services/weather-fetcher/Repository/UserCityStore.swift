@@ -34,6 +34,22 @@ struct UserCityStore: Sendable {
         }
     }
 
+    /// What one request needs to know about the user and the city, in one round trip: whether the city is
+    /// already the user's newest recent view from the last minute (then the view needs no write), and whether
+    /// it is a favourite.
+    func viewState(userId: String, cityId: Int) async throws -> (isNewestRecentView: Bool, isFavourite: Bool) {
+        let rows = try await client.query(
+            """
+            SELECT
+                EXISTS (SELECT 1 FROM recent_cities r
+                        WHERE r.user_id = \(userId) AND r.city_id = \(cityId) AND r.viewed_at > now() - interval '1 minute'
+                          AND r.view_order = (SELECT max(view_order) FROM recent_cities WHERE user_id = \(userId))),
+                EXISTS (SELECT 1 FROM favourite_cities WHERE user_id = \(userId) AND city_id = \(cityId))
+            """,
+            logger: logger)
+        return try await rows.decode((Bool, Bool).self).collectAll().first ?? (false, false)
+    }
+
     /// The user's recent cities, newest first.
     func recents(userId: String) async throws -> [(city: City, viewedAt: Date)] {
         let rows = try await client.query(

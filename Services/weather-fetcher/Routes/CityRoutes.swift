@@ -60,26 +60,28 @@ struct CityRoutes {
 
     @Sendable func weather(_ request: Request, context: PlatformRequestContext) async throws -> Response {
         let now = Date()
-        if context.user == nil, let id = Self.cityId(context), let body = cache.body(for: id, now: now) {
-            return Self.json(body)
+        let entry: CityWeatherCache.Entry
+        if let id = Self.cityId(context), let cached = cache.entry(for: id, now: now) {
+            entry = cached
+        } else {
+            let city = try await requireCity(context)
+            guard let latest = try await reader.weather(for: city, now: now) else {
+                throw APIError(
+                    .serviceUnavailable, code: "weather_unavailable",
+                    message: "no weather data for this city yet and the provider did not answer; try again shortly",
+                    headers: [.retryAfter: "30"])
+            }
+            let active = try await warnings.active(cityId: city.id)
+            let dto = try view(city: city, latest: latest, warnings: active, now: now, isFavourite: nil)
+            entry = try cache.store(dto, body: ByteBuffer(bytes: Self.encoder.encode(dto)), for: city.id, now: now)
         }
-        let city = try await requireCity(context)
-        guard let latest = try await reader.weather(for: city, now: now) else {
-            throw APIError(
-                .serviceUnavailable, code: "weather_unavailable",
-                message: "no weather data for this city yet and the provider did not answer; try again shortly",
-                headers: [.retryAfter: "30"])
-        }
-        var isFavourite: Bool?
-        if let user = context.user {
-            try await userCities.recordView(userId: user.id, cityId: city.id)
-            isFavourite = try await userCities.isFavourite(userId: user.id, cityId: city.id)
-        }
-        let active = try await warnings.active(cityId: city.id)
-        let dto = try view(city: city, latest: latest, warnings: active, now: now, isFavourite: isFavourite)
-        let body = ByteBuffer(bytes: try Self.encoder.encode(dto))
-        if context.user == nil { cache.store(body, for: city.id, now: now) }
-        return Self.json(body)
+        guard let user = context.user else { return Self.json(entry.anonymousBody) }
+        let cityId = entry.view.city.id
+        let state = try await userCities.viewState(userId: user.id, cityId: cityId)
+        if !state.isNewestRecentView { try await userCities.recordView(userId: user.id, cityId: cityId) }
+        var personal = entry.view
+        personal.isFavourite = state.isFavourite
+        return Self.json(ByteBuffer(bytes: try Self.encoder.encode(personal)))
     }
 
     private static let encoder: JSONEncoder = {
