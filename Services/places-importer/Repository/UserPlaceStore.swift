@@ -31,20 +31,12 @@ struct UserPlaceStore: Sendable {
     /// Places within `radius` metres of a point, nearest first (KNN on the GiST index). Distances are on the
     /// sphere (`use_spheroid` false): several times cheaper than the spheroid, and within 0.5% of it.
     func near(latitude: Double, longitude: Double, radiusMetres: Double, user: String, limit: Int, offset: Int) async throws -> [Pinned] {
-        let point = "SRID=4326;POINT(\(longitude) \(latitude))"
-        let rows = try await client.query(
-            """
-            SELECT \(unescaped: PlaceStore.columns),
-                \(unescaped: Self.pinExpression),
-                ST_Distance(p.location, \(point)::geography, false)
-            FROM places p CROSS JOIN (SELECT \(user)::text AS uid) AS me
-            WHERE ST_DWithin(p.location, \(point)::geography, \(radiusMetres), false)
-            ORDER BY p.location <-> \(point)::geography, p.id
-            LIMIT \(limit) OFFSET \(offset)
-            """,
+        let rows = try await client.execute(
+            NearbyPlacesStatement(
+                user: user, latitude: latitude, longitude: longitude, radiusMetres: radiusMetres, limit: limit, offset: offset),
             logger: logger)
         var result: [Pinned] = []
-        for try await row in rows.decode((UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String, Double).self) {
+        for try await row in rows {
             let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
             result.append(Pinned(place: place, pin: row.11, distanceMetres: row.12))
         }
