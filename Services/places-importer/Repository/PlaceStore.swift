@@ -163,8 +163,4 @@ struct PlaceStore: Sendable {
     func find(_ id: UUID) async throws -> Place? {
         try await client.withConnection { try await find(id, on: $0) }
     }
-
-    func count() async throws -> Int {
-        try await client.query("SELECT count(*) FROM places", logger: logger).decode(Int.self).collectAll().first ?? 0
-    }
 }

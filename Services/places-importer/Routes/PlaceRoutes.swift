@@ -171,8 +171,7 @@ struct PlaceRoutes {
         let placeId = try await users.add(candidate, user: user, rating: rating, colour: colour)
         let place = try await places.find(placeId)!
         let dto = PlaceDTO(place, pin: try await users.pin(placeId: placeId, user: user))
-        var response = try JSONEncoder.places.encode(dto)
-        response.append(contentsOf: [])
+        let response = try JSONEncoder.places.encode(dto)
         return Response(
             status: .created, headers: [.contentType: "application/json; charset=utf-8", .location: "/v1/places/\(placeId)"],
             body: .init(byteBuffer: ByteBuffer(bytes: response)))

@@ -84,14 +84,6 @@ struct CityStore: Sendable {
         return nil
     }
 
-    func find(ids: [Int]) async throws -> [Int: City] {
-        let rows = try await client.query(
-            "SELECT \(unescaped: Self.columns) FROM cities WHERE id = ANY(\(ids)::integer[])", logger: logger)
-        var cities: [Int: City] = [:]
-        for try await row in rows.decode(Row.self) { cities[row.0] = Self.decode(row) }
-        return cities
-    }
-
     /// The nearest city to a point, by great-circle distance (W2). Searches latitude bands of growing
     /// width: a city found within a band is the nearest overall when it is closer than the band's edge,
     /// since every city outside the band is at least that far away. Dense regions answer from the first

@@ -99,10 +99,4 @@ struct UserCityStore: Sendable {
             logger: logger)
         return try await rows.decode(CityStore.Row.self).collectAll().map(CityStore.decode)
     }
-
-    func isFavourite(userId: String, cityId: Int) async throws -> Bool {
-        let rows = try await client.query(
-            "SELECT 1 FROM favourite_cities WHERE user_id = \(userId) AND city_id = \(cityId)", logger: logger)
-        return try await rows.collectAll().count == 1
-    }
 }
