@@ -8,7 +8,8 @@ import TestSupport
 /// a fake Overpass on loopback whose tile answers are prepared beforehand.
 /// - import: `places` places over `tiles` tiles, timed from the service being ready until the area's run
 ///   finished and every event was acknowledged by the broker.
-/// - nearby: wrk on a radius query among those places vs `/health` of the same process.
+/// - nearby: wrk on a radius query among those places vs `/health` of the same process, then the same query
+///   on a second process that asks PostGIS per request instead of its in-memory index.
 struct PlacesBench {
     let binary: String
     let brokers: String
@@ -23,7 +24,8 @@ struct PlacesBench {
         var importPlacesPerSecond = 0.0
         var nearby: LoadResult?
         var health: LoadResult?
-        var nearbyResults = 0
+        /// The same query with `PLACES_NEARBY_SOURCE=postgis`: a second process on the same database.
+        var nearbyPostGIS: LoadResult?
     }
 
     /// A 1° × 1° area around Berlin in 0.1° tiles: 100 tiles.
@@ -55,13 +57,17 @@ struct PlacesBench {
             var results = Results()
             let port = freePort()
             let a = Self.area
-            let service = try ServiceProcess.start(binary: binary, environment: [
+            let environment = [
                 "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
                 "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
                 "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_TOPIC": topic, "PLACES_TILE_MILLIDEGREES": "100",
-                "PLACES_IMPORT_AREAS": "bench:\(a.south),\(a.west),\(a.north),\(a.east)", "PLACES_IMPORT_TICK_MS": "20",
                 "PLACES_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
-            ])
+            ]
+            let service = try ServiceProcess.start(
+                binary: binary,
+                environment: environment.merging([
+                    "PLACES_IMPORT_AREAS": "bench:\(a.south),\(a.west),\(a.north),\(a.east)", "PLACES_IMPORT_TICK_MS": "20",
+                ]) { $1 })
             defer { service.stop() }
             progress("places-importer importing \(places) places in \(answers.count) tiles")
             try await service.waitReady(port: port)
@@ -84,6 +90,16 @@ struct PlacesBench {
             progress("wrk: \(loadSeconds) s on the nearby query, then \(loadSeconds) s on /health, \(connections) connections")
             results.nearby = try LoadResult.wrk(url: url, seconds: loadSeconds, connections: connections, bearerTokens: users)
             results.health = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/health", seconds: loadSeconds, connections: connections)
+            service.stop()
+            let postgisPort = freePort()
+            let postgis = try ServiceProcess.start(
+                binary: binary, environment: environment.merging(["HTTP_PORT": "\(postgisPort)", "PLACES_NEARBY_SOURCE": "postgis"]) { $1 })
+            defer { postgis.stop() }
+            try await postgis.waitReady(port: postgisPort)
+            progress("wrk: \(loadSeconds) s on the nearby query answered by PostGIS per request")
+            results.nearbyPostGIS = try LoadResult.wrk(
+                url: url.replacingOccurrences(of: ":\(port)/", with: ":\(postgisPort)/"), seconds: loadSeconds, connections: connections,
+                bearerTokens: users)
             return results
         }
         try await withRunningClient(admin.makeClient(logger: logger)) { client in

@@ -119,7 +119,13 @@ extension PlatformBench {
                 "places: GET nearby vs GET /health (p50 / p99 ms)",
                 text: String(format: "%.2f / %.2f", nearby.p50Milliseconds, nearby.p99Milliseconds),
                 reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
-            if nearby.non2xx + health.non2xx > 0 { progress("warning: \(nearby.non2xx + health.non2xx) non-2xx answers under load") }
+            if let postgis = results.nearbyPostGIS {
+                table.add(
+                    "places: the same nearby query answered by PostGIS per request (PLACES_NEARBY_SOURCE=postgis) vs GET /health (req/s)",
+                    swift: postgis.requestsPerSecond, reference: health.requestsPerSecond, target: "-")
+            }
+            let non2xx = nearby.non2xx + health.non2xx + (results.nearbyPostGIS?.non2xx ?? 0)
+            if non2xx > 0 { progress("warning: \(non2xx) non-2xx answers under load") }
         }
     }
 }

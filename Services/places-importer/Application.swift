@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Hummingbird
 import Logging
 import Prometheus
+import ServiceLifecycle
 import Shared
 
 /// Builds places-importer from its environment: the platform runtime, the Overpass and (with a key) Yelp
@@ -34,9 +35,12 @@ func buildApplication(
     let users = UserPlaceStore(client: client, logger: runtime.logger, places: places)
     let areas = ImportAreaStore(client: client, logger: runtime.logger)
 
+    let index = configuration.nearbyFromMemory ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), logger: runtime.logger) : nil
+    let nearbyPlaces = NearbyPlaces(index: index, pinCache: UserPinCache(ttl: configuration.pinCacheTTL), users: users)
+
     let router = runtime.makeRouter()
     PlaceRoutes(
-        places: places, users: users, nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),
+        places: places, users: users, nearbyPlaces: nearbyPlaces, nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),
         configuration: configuration
     ).add(to: router, verifier: runtime.tokenVerifier)
     ImportAreaRoutes(areas: areas, maxAreaDegrees: 5).add(to: router, verifier: runtime.tokenVerifier)
@@ -44,8 +48,23 @@ func buildApplication(
         Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: PlacesOpenAPI.yaml)))
     }
     let scheduler = ImportScheduler(
-        importer: AreaImporter(providers: providers, places: places, areas: areas, logger: runtime.logger), areas: areas,
+        importer: AreaImporter(
+            providers: providers, places: places, areas: areas, logger: runtime.logger,
+            placesChanged: { [logger = runtime.logger] in
+                do {
+                    try await nearbyPlaces.placesChanged()
+                } catch {
+                    // The periodic refresh catches up.
+                    logger.warning("place index refresh failed", metadata: ["error": "\(String(reflecting: error))"])
+                }
+            }),
+        areas: areas,
         configuredAreas: configuration.areas, interval: configuration.importInterval, tick: configuration.importTick,
         startGate: runtime.startGate, logger: runtime.logger)
-    return runtime.makeApplication(router: router, services: [HTTPClientService(client: http), scheduler])
+    var services: [any Service] = [HTTPClientService(client: http), scheduler]
+    if let index {
+        services.append(
+            PlaceIndexService(index: index, interval: configuration.nearbyRefresh, startGate: runtime.startGate, logger: runtime.logger))
+    }
+    return runtime.makeApplication(router: router, services: services)
 }

@@ -19,6 +19,9 @@ import Shared
 /// | `PLACES_PROVIDER_REQUESTS_PER_SECOND` | `1` |
 /// | `PLACES_MATCH_DISTANCE_METRES` | `50`: two providers' places this close with the same name are one |
 /// | `PLACES_MAX_RADIUS_METRES`, `PLACES_MAX_BOX_MILLIDEGREES` | `50000`, `1000` (1°): the largest nearby query |
+/// | `PLACES_NEARBY_SOURCE` | `memory`: nearby lists from an in-memory index of every place (about 1 KB a place); `postgis` asks the database per request |
+/// | `PLACES_NEARBY_REFRESH_MS` | `1000`: how soon the index shows places written by other instances |
+/// | `PLACES_PIN_CACHE_MS` | `5000`: how long a user's pins are reused; changes through another instance show after at most this |
 struct PlacesConfiguration: Sendable {
     var overpassBaseURL: String
     var yelpBaseURL: String
@@ -33,6 +36,9 @@ struct PlacesConfiguration: Sendable {
     var matchDistanceMetres: Double
     var maxRadiusMetres: Int
     var maxBoxDegrees: Double
+    var nearbyFromMemory: Bool
+    var nearbyRefresh: Duration
+    var pinCacheTTL: Duration
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         overpassBaseURL = try Self.url(environment, "PLACES_OVERPASS_BASE_URL", default: "https://overpass-api.de")
@@ -56,6 +62,11 @@ struct PlacesConfiguration: Sendable {
         matchDistanceMetres = Double(try environment.int("PLACES_MATCH_DISTANCE_METRES", default: 50, range: 1...1_000))
         maxRadiusMetres = try environment.int("PLACES_MAX_RADIUS_METRES", default: 50_000, range: 100...500_000)
         maxBoxDegrees = Double(try environment.int("PLACES_MAX_BOX_MILLIDEGREES", default: 1_000, range: 1...180_000)) / 1_000
+        nearbyFromMemory = try environment.parsed("PLACES_NEARBY_SOURCE", expected: "memory or postgis") { text in
+            ["memory": true, "postgis": false][text]
+        } ?? true
+        nearbyRefresh = try environment.milliseconds("PLACES_NEARBY_REFRESH_MS", default: 1_000, range: 10...600_000)
+        pinCacheTTL = try environment.milliseconds("PLACES_PIN_CACHE_MS", default: 5_000, range: 0...600_000)
     }
 
     static func parseAreas(_ text: String) -> [(name: String, box: GeoBox)]? {

@@ -11,6 +11,8 @@ struct AreaImporter: Sendable {
     let places: PlaceStore
     let areas: ImportAreaStore
     let logger: Logger
+    /// Called after a tile that created or changed places committed (the nearby index reads them in).
+    let placesChanged: @Sendable () async -> Void
 
     /// The outcome, or the first provider error.
     func importArea(_ area: ImportAreaStore.Area) async -> (outcome: PlaceStore.UpsertOutcome, error: String?) {
@@ -22,6 +24,7 @@ struct AreaImporter: Sendable {
                 let candidates = try await provider.places(in: tile)
                 let tileOutcome = try await places.upsert(candidates)
                 outcome += tileOutcome
+                if tileOutcome.created + tileOutcome.changed > 0 { await placesChanged() }
                 try await areas.progress(area.id, outcome: outcome, tilesDone: index + 1, tilesTotal: work.count)
                 Counter(label: "places_import_tiles_total", dimensions: [("provider", provider.name)]).increment()
                 for (result, count) in [("created", tileOutcome.created), ("changed", tileOutcome.changed), ("unchanged", tileOutcome.unchanged)] {

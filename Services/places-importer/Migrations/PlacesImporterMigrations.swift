@@ -106,5 +106,23 @@ enum PlacesImporterMigrations {
                 )
                 """
             ]),
+        Migration(
+            "0004_place_change_feed",
+            [
+                // The in-memory nearby index reads changes by writing transaction (see PlaceChangeFeed).
+                "ALTER TABLE places ADD COLUMN changed_xid xid8 NOT NULL DEFAULT pg_current_xact_id()",
+                "CREATE INDEX places_by_changed_xid ON places (changed_xid)",
+                """
+                CREATE FUNCTION places_mark_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    NEW.changed_xid := pg_current_xact_id();
+                    RETURN NEW;
+                END
+                $$
+                """,
+                "CREATE TRIGGER places_mark_changed BEFORE UPDATE ON places FOR EACH ROW EXECUTE FUNCTION places_mark_changed()",
+                // A user's pins include the places they added.
+                "CREATE INDEX places_by_adder ON places (added_by) WHERE added_by IS NOT NULL",
+            ]),
     ]
 }

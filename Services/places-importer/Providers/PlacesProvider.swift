@@ -53,11 +53,15 @@ struct GeoBox: Sendable, Equatable, Codable {
 }
 
 enum GeoDistance {
+    /// The mean radius of the WGS 84 ellipsoid, (2a + b) / 3: the sphere PostGIS measures on when asked
+    /// not to use the spheroid.
+    static let sphereRadiusMetres = 6_371_008.771_415_06
+
     static func metres(from a: (latitude: Double, longitude: Double), to b: (latitude: Double, longitude: Double)) -> Double {
         let radians = Double.pi / 180
         let dLat = (b.latitude - a.latitude) * radians
         let dLon = (b.longitude - a.longitude) * radians
         let h = pow(sin(dLat / 2), 2) + cos(a.latitude * radians) * cos(b.latitude * radians) * pow(sin(dLon / 2), 2)
-        return 2 * 6_371_008.8 * asin(min(1, sqrt(h)))
+        return 2 * sphereRadiusMetres * asin(min(1, sqrt(h)))
     }
 }

@@ -43,7 +43,9 @@ struct UserPlaceStore: Sendable {
         return result
     }
 
-    /// Places inside a box, by name (compared as `MatchName` folds it, the same under any collation).
+    /// Places inside a box (edges included), by folded name in code-point order, then id. `&&` finds the
+    /// candidates on the index, but on geography it compares 3-D boxes around great-circle edges, which reach
+    /// past the box's parallels; the coordinates decide.
     func inBox(_ box: GeoBox, user: String, limit: Int, offset: Int) async throws -> [Pinned] {
         let rows = try await client.query(
             """
@@ -51,7 +53,9 @@ struct UserPlaceStore: Sendable {
                 \(unescaped: Self.pinExpression)
             FROM places p CROSS JOIN (SELECT \(user)::text AS uid) AS me
             WHERE p.location && ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326)::geography
-            ORDER BY p.match_name, p.id
+              AND ST_Y(p.location::geometry) BETWEEN \(box.south) AND \(box.north)
+              AND ST_X(p.location::geometry) BETWEEN \(box.west) AND \(box.east)
+            ORDER BY p.match_name COLLATE "C", p.id
             LIMIT \(limit) OFFSET \(offset)
             """,
             logger: logger)
@@ -61,6 +65,23 @@ struct UserPlaceStore: Sendable {
             result.append(Pinned(place: place, pin: row.11, distanceMetres: nil))
         }
         return result
+    }
+
+    /// Everything that decides the user's pins, for the in-memory nearby path.
+    func pins(user: String) async throws -> UserPins {
+        let rows = try await client.query(
+            """
+            SELECT place_id, colour FROM pin_colours WHERE user_id = \(user)
+            UNION ALL SELECT place_id, NULL FROM place_ratings WHERE user_id = \(user)
+            UNION ALL SELECT place_id, NULL FROM saved_places WHERE user_id = \(user)
+            UNION ALL SELECT id, NULL FROM places WHERE added_by = \(user)
+            """,
+            logger: logger)
+        var pins = UserPins()
+        for try await (placeId, colour) in rows.decode((UUID, String?).self) {
+            if let colour { pins.colours[placeId] = colour } else { pins.touched.insert(placeId) }
+        }
+        return pins
     }
 
     func pin(placeId: UUID, user: String) async throws -> String {

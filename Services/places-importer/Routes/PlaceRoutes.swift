@@ -7,6 +7,7 @@ import Shared
 struct PlaceRoutes {
     let places: PlaceStore
     let users: UserPlaceStore
+    let nearbyPlaces: NearbyPlaces
     let nominatim: NominatimClient
     let configuration: PlacesConfiguration
 
@@ -26,19 +27,17 @@ struct PlaceRoutes {
     }
 
     /// `?lat=&lon=&radius=` (metres, nearest first) or `?south=&west=&north=&east=` (by name); paginated.
-    @Sendable func nearby(_ request: Request, context: PlatformRequestContext) async throws -> PlacePageDTO {
+    @Sendable func nearby(_ request: Request, context: PlatformRequestContext) async throws -> Response {
         let user = try context.requireUser().id
         let query = request.uri.queryParameters
         let page = try QueryParameter.integer(query, "page", default: 1, range: 1...10_000)
         let pageSize = try QueryParameter.integer(query, "pageSize", default: 50, range: 1...Self.maxPageSize)
-        let (limit, offset) = (pageSize + 1, (page - 1) * pageSize)
-        let found: [UserPlaceStore.Pinned]
+        let area: NearbyPlaces.Area
         if query["lat"] != nil || query["lon"] != nil {
             let latitude = try QueryParameter.double(query, "lat", range: -90...90)
             let longitude = try QueryParameter.double(query, "lon", range: -180...180)
             let radius = try QueryParameter.integer(query, "radius", default: 1_000, range: 1...configuration.maxRadiusMetres)
-            found = try await users.near(
-                latitude: latitude, longitude: longitude, radiusMetres: Double(radius), user: user, limit: limit, offset: offset)
+            area = .circle(latitude: latitude, longitude: longitude, radiusMetres: Double(radius))
         } else if query["south"] != nil || query["west"] != nil || query["north"] != nil || query["east"] != nil {
             let box = GeoBox(
                 south: try QueryParameter.double(query, "south", range: -90...90),
@@ -51,13 +50,12 @@ struct PlaceRoutes {
             guard box.north - box.south <= configuration.maxBoxDegrees, box.east - box.west <= configuration.maxBoxDegrees else {
                 throw APIError.badRequest("box_too_large", "a box may span at most \(configuration.maxBoxDegrees)° each way")
             }
-            found = try await users.inBox(box, user: user, limit: limit, offset: offset)
+            area = .box(box)
         } else {
             throw APIError.badRequest("missing_area", "give lat, lon and radius, or south, west, north and east")
         }
-        return PlacePageDTO(
-            places: found.prefix(pageSize).map { PlaceDTO($0.place, pin: $0.pin, distanceMetres: $0.distanceMetres) },
-            page: page, pageSize: pageSize, hasMore: found.count > pageSize)
+        let body = try await nearbyPlaces.page(area, user: user, page: page, pageSize: pageSize)
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
     @Sendable func details(_ request: Request, context: PlatformRequestContext) async throws -> PlaceDetailDTO {
@@ -75,6 +73,7 @@ struct PlaceRoutes {
         let input = try await Self.decode(RatingInput.self, request, context)
         let rating = try Self.validate(input)
         let aggregate = try await users.rate(placeId: place.id, user: user, rating: rating)
+        nearbyPlaces.userChanged(user)
         return RatedDTO(placeId: place.id, rating: rating, ratings: AggregateDTO(aggregate))
     }
 
@@ -84,6 +83,7 @@ struct PlaceRoutes {
         let body = try await Self.decode(PinRequest.self, request, context)
         let colour = try Self.colour(body.colour, required: true)
         try await users.setPin(placeId: place.id, user: user, colour: colour)
+        nearbyPlaces.userChanged(user)
         return PinDTO(placeId: place.id, pin: try await users.pin(placeId: place.id, user: user))
     }
 
@@ -91,6 +91,7 @@ struct PlaceRoutes {
         let user = try context.requireUser().id
         let place = try await requirePlace(context)
         try await users.setPin(placeId: place.id, user: user, colour: nil)
+        nearbyPlaces.userChanged(user)
         return PinDTO(placeId: place.id, pin: try await users.pin(placeId: place.id, user: user))
     }
 
@@ -98,6 +99,7 @@ struct PlaceRoutes {
         let user = try context.requireUser().id
         let place = try await requirePlace(context)
         try await users.setSaved(placeId: place.id, user: user, saved: true)
+        nearbyPlaces.userChanged(user)
         return PinDTO(placeId: place.id, pin: try await users.pin(placeId: place.id, user: user))
     }
 
@@ -105,6 +107,7 @@ struct PlaceRoutes {
         let user = try context.requireUser().id
         let place = try await requirePlace(context)
         try await users.setSaved(placeId: place.id, user: user, saved: false)
+        nearbyPlaces.userChanged(user)
         return PinDTO(placeId: place.id, pin: try await users.pin(placeId: place.id, user: user))
     }
 
@@ -169,6 +172,8 @@ struct PlaceRoutes {
             candidate.website = match.website
         }
         let placeId = try await users.add(candidate, user: user, rating: rating, colour: colour)
+        nearbyPlaces.userChanged(user)
+        try await nearbyPlaces.placesChanged()
         let place = try await places.find(placeId)!
         let dto = PlaceDTO(place, pin: try await users.pin(placeId: placeId, user: user))
         let response = try JSONEncoder.places.encode(dto)

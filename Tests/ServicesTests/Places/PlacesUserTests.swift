@@ -69,6 +69,8 @@ struct PlacesUserTests {
             #expect(body["pin"].string == "red")
             (_, body) = try await places.request(.delete, "/v1/places/\(balzac)/saved", bearer: alice)
             #expect(body["pin"].string == "red")
+            let after = try await pins(alice)
+            #expect(after["Staatsbibliothek zu Berlin"] == "red" && after["Balzac Coffee"] == "red" && after["Café Einstein"] == "blue")
         }
     }
 

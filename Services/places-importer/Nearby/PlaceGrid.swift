@@ -1,0 +1,134 @@
+import Foundation
+
+/// Every place of the catalogue in memory, bucketed by a grid of `cellDegrees` squares (P2): the nearby
+/// route reads it instead of asking Postgres per request. Radius and box answers match the PostGIS queries
+/// they replace (`ST_DWithin` on the sphere, nearest first then by id; a box by match name then id); the
+/// differential test compares the two.
+struct PlaceGrid: Sendable {
+    /// A place as the nearby list shows it, with its JSON written once when it enters the grid.
+    struct Entry: Sendable {
+        var id: UUID
+        var latitude: Double
+        var longitude: Double
+        var matchName: String
+        var addedBy: String?
+        /// The place's JSON object without its closing brace: the asker's pin and the distance follow.
+        var json: String
+
+        init(_ place: Place, matchName: String) {
+            id = place.id
+            latitude = place.latitude
+            longitude = place.longitude
+            self.matchName = matchName
+            addedBy = place.addedBy
+            json = PlaceJSON.openObject(place)
+        }
+    }
+
+    struct Found: Sendable {
+        var entry: Entry
+        var distanceMetres: Double?
+    }
+
+    private struct Cell: Hashable {
+        var row: Int
+        var column: Int
+    }
+
+    let cellDegrees: Double
+    private var cells: [Cell: [Entry]] = [:]
+    private var cellOfPlace: [UUID: Cell] = [:]
+
+    init(cellDegrees: Double = 0.01) {
+        self.cellDegrees = cellDegrees
+    }
+
+    var count: Int { cellOfPlace.count }
+
+    /// Adds the place, or replaces what the grid knew of it (it may have moved cells).
+    mutating func upsert(_ entry: Entry) {
+        let cell = cell(latitude: entry.latitude, longitude: entry.longitude)
+        if let previous = cellOfPlace[entry.id] {
+            cells[previous]?.removeAll { $0.id == entry.id }
+            if cells[previous]?.isEmpty == true { cells[previous] = nil }
+        }
+        cells[cell, default: []].append(entry)
+        cellOfPlace[entry.id] = cell
+    }
+
+    /// Places within `radiusMetres` of the point, nearest first (ties by id), `offset` and `limit` applied.
+    func near(latitude: Double, longitude: Double, radiusMetres: Double, limit: Int, offset: Int) -> [Found] {
+        // The circle's extent (plus a hair for rounding): δ in latitude, asin(sin δ / cos φ) in longitude,
+        // every longitude when it reaches a pole.
+        let angle = radiusMetres / GeoDistance.sphereRadiusMetres
+        let latitudeSpan = angle * 180 / .pi + 1e-9
+        let south = max(-90, latitude - latitudeSpan)
+        let north = min(90, latitude + latitudeSpan)
+        let ratio = sin(angle) / cos(latitude * .pi / 180)
+        let allLongitudes = north >= 90 || south <= -90 || ratio >= 1
+        let longitudeSpan = allLongitudes ? 180 : asin(ratio) * 180 / .pi + 1e-9
+        var found: [Found] = []
+        visit(
+            south: south, north: north, west: allLongitudes ? -180 : longitude - longitudeSpan,
+            east: allLongitudes ? 180 : longitude + longitudeSpan
+        ) { entry in
+            let distance = GeoDistance.metres(from: (latitude, longitude), to: (entry.latitude, entry.longitude))
+            if distance <= radiusMetres { found.append(Found(entry: entry, distanceMetres: distance)) }
+        }
+        found.sort { a, b in
+            a.distanceMetres! != b.distanceMetres! ? a.distanceMetres! < b.distanceMetres! : Self.idOrder(a.entry.id, b.entry.id)
+        }
+        return Self.page(found, limit: limit, offset: offset)
+    }
+
+    /// Places inside the box (edges included), by match name then id, `offset` and `limit` applied.
+    func inBox(_ box: GeoBox, limit: Int, offset: Int) -> [Found] {
+        var found: [Found] = []
+        visit(south: box.south, north: box.north, west: box.west, east: box.east) { entry in
+            if (box.south...box.north).contains(entry.latitude) && (box.west...box.east).contains(entry.longitude) {
+                found.append(Found(entry: entry, distanceMetres: nil))
+            }
+        }
+        found.sort { a, b in
+            a.entry.matchName != b.entry.matchName
+                ? Self.nameOrder(a.entry.matchName, b.entry.matchName) : Self.idOrder(a.entry.id, b.entry.id)
+        }
+        return Self.page(found, limit: limit, offset: offset)
+    }
+
+    /// Calls `body` for every entry in the cells the area touches; longitudes beyond ±180 wrap around.
+    private func visit(south: Double, north: Double, west: Double, east: Double, _ body: (Entry) -> Void) {
+        let columnsAround = Int((360 / cellDegrees).rounded())
+        let firstRow = row(south), lastRow = row(north)
+        let firstColumn = column(west), lastColumn = column(east)
+        let columnCount = min(lastColumn - firstColumn + 1, columnsAround)
+        for row in firstRow...lastRow {
+            for step in 0..<columnCount {
+                let column = Self.wrap(firstColumn + step, columnsAround: columnsAround)
+                for entry in cells[Cell(row: row, column: column)] ?? [] { body(entry) }
+            }
+        }
+    }
+
+    private func cell(latitude: Double, longitude: Double) -> Cell {
+        Cell(row: row(latitude), column: Self.wrap(column(longitude), columnsAround: Int((360 / cellDegrees).rounded())))
+    }
+
+    private func row(_ latitude: Double) -> Int { Int(((latitude + 90) / cellDegrees).rounded(.down)) }
+    private func column(_ longitude: Double) -> Int { Int(((longitude + 180) / cellDegrees).rounded(.down)) }
+
+    private static func wrap(_ column: Int, columnsAround: Int) -> Int {
+        ((column % columnsAround) + columnsAround) % columnsAround
+    }
+
+    private static func page(_ found: [Found], limit: Int, offset: Int) -> [Found] {
+        guard offset < found.count else { return [] }
+        return Array(found[offset..<min(found.count, offset + limit)])
+    }
+
+    /// Postgres orders uuids by their bytes; the upper-case hex strings sort the same way.
+    private static func idOrder(_ a: UUID, _ b: UUID) -> Bool { a.uuidString < b.uuidString }
+
+    /// Match names are lower-case letters and digits; compared by code point (Postgres `COLLATE "C"`).
+    private static func nameOrder(_ a: String, _ b: String) -> Bool { a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) }
+}
