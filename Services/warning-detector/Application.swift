@@ -1,15 +1,60 @@
+import AsyncHTTPClient
 import Hummingbird
 import Logging
+import NIOSSL
 import Prometheus
+import ServiceLifecycle
 import Shared
 
-/// Builds warning-detector from its environment: the platform runtime (Postgres, Kafka, outbox relay, operational routes)
-/// plus this service's routes and event handlers. Tests call this same function with test configuration.
+/// Builds warning-detector from its environment: the platform runtime, the consumer of forecast and
+/// favourite events that turns forecasts into warnings (A1, A2), the push sender and the daily-forecast
+/// scheduler (A5), and the HTTP API for warnings, settings, devices and news (A2-A6).
+/// Tests call this same function with test configuration.
 func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
         identity: .warningDetector, environment: environment, migrations: WarningDetectorMigrations.all, registry: registry, logger: logger)
+    let configuration = try WarningConfiguration(environment: environment)
+    let client = runtime.postgres
+    let warnings = WarningStore(client: client, logger: runtime.logger, topic: configuration.warningsTopic)
+    let users = UserStore(client: client, logger: runtime.logger)
+    let queue = PushQueue(client: client, logger: runtime.logger)
+
     let router = runtime.makeRouter()
-    return runtime.makeApplication(router: router)
+    WarningRoutes(warnings: warnings).add(to: router)
+    NotificationRoutes(users: users, queue: queue).add(to: router, verifier: runtime.tokenVerifier)
+    NewsRoutes(news: NewsStore(client: client, logger: runtime.logger)).add(to: router, verifier: runtime.tokenVerifier)
+    router.get("openapi.yaml") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: WarningOpenAPI.yaml)))
+    }
+
+    let consumer = try runtime.makeConsumer(
+        topics: [configuration.forecastsTopic, configuration.userCitiesTopic],
+        handler: WarningEventHandler(
+            detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings))
+    let (http, apns) = try await makePushClient(configuration.push)
+    var services: [any Service] = [
+        PushSender(queue: queue, apns: apns, policy: configuration.push, startGate: runtime.startGate, logger: runtime.logger)
+    ]
+    if configuration.dailyEnabled {
+        services.append(
+            DailyForecastScheduler(
+                client: client, queue: queue, tick: configuration.dailyTick, window: configuration.dailyWindow,
+                startGate: runtime.startGate, logger: runtime.logger))
+    }
+    if let http { services.append(HTTPClientService(client: http)) }
+    return runtime.makeApplication(router: router, consumers: [consumer], services: services)
+}
+
+/// The APNs client, when the credentials are configured. TLS trusts the system roots plus `PUSH_CA_FILE`.
+func makePushClient(_ push: PushConfiguration) async throws -> (HTTPClient?, APNsClient?) {
+    guard push.credentialsComplete, let teamId = push.teamId, let keyId = push.keyId, let key = push.signingKey else { return (nil, nil) }
+    var tls = TLSConfiguration.makeClientConfiguration()
+    if let caFile = push.caFile { tls.additionalTrustRoots = [.file(caFile)] }
+    let http = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: .init(tlsConfiguration: tls, timeout: .init(connect: .seconds(10))))
+    let signer = try await ProviderTokenSigner(teamId: teamId, keyId: keyId, signingKeyPEM: key.value)
+    return (http, APNsClient(http: http, baseURL: push.baseURL, topic: push.topic, signer: signer, timeout: .seconds(30)))
 }

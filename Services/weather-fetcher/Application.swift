@@ -24,7 +24,9 @@ func buildApplication(
         topic: environment.string("WEATHER_FORECASTS_TOPIC", default: TopicCatalogue.forecasts.name), logger: runtime.logger)
     let reader = CityWeatherReader(
         store: store, refresher: refresher, schedule: configuration.refresh, onDemandTimeout: configuration.onDemandTimeout)
-    let userCities = UserCityStore(client: client, logger: runtime.logger, recentLimit: 10)
+    let userCities = UserCityStore(
+        client: client, logger: runtime.logger, recentLimit: 10,
+        userCitiesTopic: environment.string("WEATHER_USER_CITIES_TOPIC", default: TopicCatalogue.userCities.name))
 
     let router = runtime.makeRouter()
     CityRoutes(

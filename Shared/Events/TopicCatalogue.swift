@@ -40,6 +40,9 @@ public enum TopicCatalogue {
     public static let warnings = Topic(
         name: "weather.warnings", partitions: 6, keyedBy: "city id", producer: "warning-detector",
         eventTypes: [EventTypes.warningIssued, EventTypes.warningUpdated, EventTypes.warningCancelled])
+    public static let userCities = Topic(
+        name: "weather.user-cities", partitions: 6, keyedBy: "user id", producer: "weather-fetcher",
+        eventTypes: [EventTypes.favouriteAdded, EventTypes.favouriteRemoved])
     public static let users = Topic(
         name: "auth.users", partitions: 6, keyedBy: "user id", producer: "auth",
         eventTypes: [EventTypes.userRegistered, EventTypes.userLoggedIn, EventTypes.userBanned, EventTypes.entitlementGranted])
@@ -53,7 +56,7 @@ public enum TopicCatalogue {
         name: "analytics.telemetry", partitions: 6, keyedBy: "user or device id", producer: "analytics-aggregator",
         eventTypes: [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted])
 
-    public static let all: [Topic] = [forecasts, warnings, users, places, appointments, telemetry]
+    public static let all: [Topic] = [forecasts, warnings, userCities, users, places, appointments, telemetry]
 
     /// Every topic the stack needs, dead-letter topics included.
     public static var allWithDeadLetters: [KafkaTopicSpec] {
@@ -64,6 +67,8 @@ public enum TopicCatalogue {
 /// Every event type, by topic.
 public enum EventTypes {
     public static let forecastUpdated = EventType("forecast.updated")
+    public static let favouriteAdded = EventType("favourite.added")
+    public static let favouriteRemoved = EventType("favourite.removed")
     public static let warningIssued = EventType("warning.issued")
     public static let warningUpdated = EventType("warning.updated")
     public static let warningCancelled = EventType("warning.cancelled")

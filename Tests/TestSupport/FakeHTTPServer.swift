@@ -1,13 +1,16 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
 import Logging
 import NIOCore
 import Synchronization
 
-/// A real HTTP/1.1 server on a free loopback port that stands in for an external provider (weather,
-/// places, push). Each test gives it a handler that answers in the provider's real wire format, and can
-/// read back every request it received.
+/// A real HTTP server on a free loopback port that stands in for an external provider (weather, places,
+/// push). Each test gives it a handler that answers in the provider's real wire format, and can read back
+/// every request it received. Plain HTTP/1.1 by default; with a certificate it serves TLS and negotiates
+/// HTTP/2 by ALPN, as APNs does.
 public final class FakeHTTPServer: Sendable {
     /// One request as the fake saw it.
     public struct Received: Sendable {
@@ -18,6 +21,8 @@ public final class FakeHTTPServer: Sendable {
         /// Header names in lower case.
         public let headers: [String: String]
         public let body: String
+        /// The request came over an HTTP/2 stream.
+        public let isHTTP2: Bool
     }
 
     /// What the handler answers.
@@ -39,14 +44,16 @@ public final class FakeHTTPServer: Sendable {
     public typealias Handler = @Sendable (Received) async -> Reply
 
     public let port: Int
+    private let usesTLS: Bool
     private let log = Mutex<[Received]>([])
 
-    fileprivate init(port: Int) {
+    fileprivate init(port: Int, usesTLS: Bool) {
         self.port = port
+        self.usesTLS = usesTLS
     }
 
-    /// `http://127.0.0.1:<port>`
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:<port>`, or `https://localhost:<port>` (the name in the test certificate) with TLS.
+    public var baseURL: String { usesTLS ? "https://localhost:\(port)" : "http://127.0.0.1:\(port)" }
 
     public var requests: [Received] { log.withLock { $0 } }
 
@@ -55,10 +62,11 @@ public final class FakeHTTPServer: Sendable {
 
 /// Runs a fake server for the duration of `body`.
 public func withFakeHTTPServer<Result: Sendable>(
+    tls certificate: TestCertificate? = nil,
     _ handler: @escaping FakeHTTPServer.Handler, _ body: @Sendable (FakeHTTPServer) async throws -> Result
 ) async throws -> Result {
     let recorder = Recorder()
-    let responder = CallbackResponder<BasicRequestContext> { request, _ in
+    let responder = CallbackResponder<FakeServerContext> { request, context in
         let text = String(buffer: try await request.body.collect(upTo: 16 * 1024 * 1024))
         var query: [String: String] = [:]
         for (key, value) in request.uri.queryParameters {
@@ -67,7 +75,8 @@ public func withFakeHTTPServer<Result: Sendable>(
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         let received = FakeHTTPServer.Received(
-            method: request.method.rawValue, path: request.uri.path, query: query, headers: headers, body: text)
+            method: request.method.rawValue, path: request.uri.path, query: query, headers: headers, body: text,
+            isHTTP2: context.isHTTP2)
         recorder.server?.record(received)
         let reply = await handler(received)
         if reply.delay > .zero { try await Task.sleep(for: reply.delay) }
@@ -81,8 +90,9 @@ public func withFakeHTTPServer<Result: Sendable>(
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     var logger = Logger(label: "fake-http")
     logger.logLevel = .critical  // its shutdown after cancellation logs a harmless error
+    let server: HTTPServerBuilder = try certificate.map { try .http2Upgrade(tlsConfiguration: try $0.serverConfiguration()) } ?? .http1()
     let app = Application(
-        responder: responder, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        responder: responder, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
         onServerRunning: { channel in
             portContinuation.yield(channel.localAddress?.port ?? 0)
             portContinuation.finish()
@@ -92,12 +102,24 @@ public func withFakeHTTPServer<Result: Sendable>(
     defer { serverTask.cancel() }
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next(), port > 0 else { throw FakeServerError.didNotStart }
-    let server = FakeHTTPServer(port: port)
-    recorder.server = server
-    let result = try await body(server)
+    let fake = FakeHTTPServer(port: port, usesTLS: certificate != nil)
+    recorder.server = fake
+    let result = try await body(fake)
     serverTask.cancel()
     _ = try? await serverTask.value
     return result
+}
+
+/// Knows whether a request came over HTTP/2: a stream's channel sits under the connection's, which sits
+/// under the listening socket's; an HTTP/1 connection is only one level down.
+struct FakeServerContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let isHTTP2: Bool
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        isHTTP2 = source.channel.parent?.parent != nil
+    }
 }
 
 enum FakeServerError: Error {

@@ -1,7 +1,121 @@
 import Shared
 
-/// The warning-detector schema's own migrations, applied after the platform's outbox tables.
-/// Its domain tables arrive with its feature issue (A1-A6); until then it has only the platform tables.
+/// The warning-detector schema: the latest forecast per city, warnings with their CAP-like fields (A1, A2),
+/// users' favourites (from weather-fetcher's events), notification settings and devices (A4), the push
+/// queue that is also the delivery log (A5), and weather news (A6).
 enum WarningDetectorMigrations {
-    static let all: [Migration] = []
+    static let all: [Migration] = [
+        Migration(
+            "0001_warnings",
+            [
+                """
+                CREATE TABLE city_forecasts (
+                    city_id integer PRIMARY KEY,
+                    city jsonb NOT NULL,
+                    fetched_at timestamptz NOT NULL,
+                    temperature_c double precision NOT NULL,
+                    condition text NOT NULL,
+                    description text NOT NULL
+                )
+                """,
+                "CREATE SEQUENCE announcement_numbers",
+                """
+                CREATE TABLE warnings (
+                    id uuid PRIMARY KEY,
+                    city_id integer NOT NULL,
+                    kind text NOT NULL,
+                    announcement_number text NOT NULL UNIQUE,
+                    location text NOT NULL,
+                    region text NOT NULL,
+                    latitude double precision NOT NULL,
+                    longitude double precision NOT NULL,
+                    time_zone text NOT NULL,
+                    severity text NOT NULL,
+                    status text NOT NULL,
+                    status_description text NOT NULL,
+                    onset timestamptz NOT NULL,
+                    ends timestamptz NOT NULL,
+                    state text NOT NULL DEFAULT 'active' CHECK (state IN ('active', 'cancelled')),
+                    version integer NOT NULL DEFAULT 1,
+                    issued_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                // One live warning per city and kind: a later forecast updates it instead of adding another.
+                "CREATE INDEX warnings_active_by_city ON warnings (city_id, kind) WHERE state = 'active'",
+                "CREATE INDEX warnings_active_by_position ON warnings (latitude, longitude) WHERE state = 'active'",
+            ]),
+        Migration(
+            "0002_users_devices",
+            [
+                """
+                CREATE TABLE favourites (
+                    user_id text NOT NULL,
+                    city_id integer NOT NULL,
+                    city jsonb NOT NULL,
+                    PRIMARY KEY (user_id, city_id)
+                )
+                """,
+                "CREATE INDEX favourites_by_city ON favourites (city_id)",
+                // Only what differs from the default (everything on); city_id 0 is the current location.
+                """
+                CREATE TABLE notification_settings (
+                    user_id text NOT NULL,
+                    city_id integer NOT NULL,
+                    forecasts boolean NOT NULL,
+                    warnings boolean NOT NULL,
+                    PRIMARY KEY (user_id, city_id)
+                )
+                """,
+                """
+                CREATE TABLE devices (
+                    token text PRIMARY KEY,
+                    user_id text NOT NULL,
+                    current_city_id integer,
+                    time_zone text,
+                    registered_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX devices_by_user ON devices (user_id)",
+                "CREATE INDEX devices_by_city ON devices (current_city_id)",
+                """
+                CREATE TABLE push_deliveries (
+                    id uuid PRIMARY KEY,
+                    device_token text NOT NULL,
+                    user_id text NOT NULL,
+                    kind text NOT NULL CHECK (kind IN ('warning', 'daily-forecast')),
+                    dedupe_key text NOT NULL,
+                    payload jsonb NOT NULL,
+                    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed', 'token-removed')),
+                    attempts integer NOT NULL DEFAULT 0,
+                    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+                    last_status integer,
+                    last_error text,
+                    apns_id text,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    finished_at timestamptz,
+                    UNIQUE (device_token, dedupe_key)
+                )
+                """,
+                "CREATE INDEX push_deliveries_due ON push_deliveries (next_attempt_at) WHERE status = 'pending'",
+            ]),
+        Migration(
+            "0003_news",
+            [
+                """
+                CREATE TABLE news (
+                    id uuid PRIMARY KEY,
+                    name text NOT NULL,
+                    body text NOT NULL,
+                    happened_at timestamptz NOT NULL,
+                    time_zone text NOT NULL,
+                    location text NOT NULL,
+                    published_by text NOT NULL,
+                    published_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX news_newest_first ON news (happened_at DESC, published_at DESC, id)",
+            ]),
+    ]
 }

@@ -1,13 +1,17 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Shared
 
-/// Per-user city lists: recents (W7) and favourites (W8).
+/// Per-user city lists: recents (W7) and favourites (W8). Marking and unmarking a favourite publishes
+/// `favourite.added` / `favourite.removed` through the outbox, in the same transaction.
 struct UserCityStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     /// How many recent cities a user keeps (the seed: 10).
     let recentLimit: Int
+    /// Topic of favourite events (tests use their own).
+    var userCitiesTopic = TopicCatalogue.userCities.name
 
     /// Records a view: the city moves to the top of the user's recents, which keep `recentLimit` entries.
     /// Viewing the city that is already on top within the last minute writes nothing (a client reloading
@@ -69,22 +73,37 @@ struct UserCityStore: Sendable {
 
     /// Marks a favourite; true when it was not one before.
     @discardableResult
-    func addFavourite(userId: String, cityId: Int) async throws -> Bool {
-        let rows = try await client.query(
-            """
-            INSERT INTO favourite_cities (user_id, city_id) VALUES (\(userId), \(cityId))
-            ON CONFLICT DO NOTHING RETURNING city_id
-            """,
-            logger: logger)
-        return try await rows.collectAll().count == 1
+    func addFavourite(userId: String, city: City) async throws -> Bool {
+        try await client.inTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                INSERT INTO favourite_cities (user_id, city_id) VALUES (\(userId), \(city.id))
+                ON CONFLICT DO NOTHING RETURNING city_id
+                """,
+                logger: logger)
+            let added = try await rows.collectAll().count == 1
+            if added { try await publish(EventTypes.favouriteAdded, userId: userId, city: city, on: connection) }
+            return added
+        }
     }
 
     /// Unmarks a favourite; true when it was one.
     @discardableResult
-    func removeFavourite(userId: String, cityId: Int) async throws -> Bool {
-        let rows = try await client.query(
-            "DELETE FROM favourite_cities WHERE user_id = \(userId) AND city_id = \(cityId) RETURNING city_id", logger: logger)
-        return try await rows.collectAll().count == 1
+    func removeFavourite(userId: String, city: City) async throws -> Bool {
+        try await client.inTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                "DELETE FROM favourite_cities WHERE user_id = \(userId) AND city_id = \(city.id) RETURNING city_id", logger: logger)
+            let removed = try await rows.collectAll().count == 1
+            if removed { try await publish(EventTypes.favouriteRemoved, userId: userId, city: city, on: connection) }
+            return removed
+        }
+    }
+
+    private func publish(_ type: EventType, userId: String, city: City, on connection: PostgresConnection) async throws {
+        let envelope = EventEnvelope(
+            type: type, producer: ServiceIdentity.weatherFetcher.name, key: userId,
+            payload: FavouriteChanged(userId: userId, city: city.forecastCity))
+        try await Outbox.enqueue(envelope, toTopicNamed: userCitiesTopic, on: connection, logger: logger)
     }
 
     /// The user's favourites, in the order they were marked.

@@ -30,14 +30,14 @@ struct UserCityRoutes {
     @Sendable func mark(_ request: Request, context: PlatformRequestContext) async throws -> FavouriteChangeDTO {
         let user = try context.requireUser()
         let city = try await CityRoutes.requireCity(context, in: cities)
-        try await userCities.addFavourite(userId: user.id, cityId: city.id)
+        _ = try await userCities.addFavourite(userId: user.id, city: city)
         return FavouriteChangeDTO(cityId: city.id, isFavourite: true)
     }
 
     @Sendable func unmark(_ request: Request, context: PlatformRequestContext) async throws -> FavouriteChangeDTO {
         let user = try context.requireUser()
         let city = try await CityRoutes.requireCity(context, in: cities)
-        try await userCities.removeFavourite(userId: user.id, cityId: city.id)
+        try await userCities.removeFavourite(userId: user.id, city: city)
         return FavouriteChangeDTO(cityId: city.id, isFavourite: false)
     }
 }

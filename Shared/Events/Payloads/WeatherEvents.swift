@@ -130,3 +130,16 @@ public struct WarningCancelled: Codable, Sendable, Equatable {
         self.cityId = cityId
     }
 }
+
+/// Payload of `favourite.added` and `favourite.removed` on `weather.user-cities` (key: user id), produced by
+/// weather-fetcher when a user marks or unmarks a favourite (W8). warning-detector reads it to know whom
+/// a city's warnings and forecasts concern (A4, A5).
+public struct FavouriteChanged: Codable, Sendable, Equatable {
+    public var userId: String
+    public var city: ForecastCity
+
+    public init(userId: String, city: ForecastCity) {
+        self.userId = userId
+        self.city = city
+    }
+}

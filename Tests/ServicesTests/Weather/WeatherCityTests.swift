@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 import Testing
 import TestSupport
 
@@ -90,7 +91,7 @@ struct WeatherCityTests {
         }
     }
 
-    @Test("W8: favourites toggle: mark, list, mark again (still one), unmark, gone")
+    @Test("W8: favourites toggle: mark, list, mark again (still one), unmark, gone; each change is one event (A4)")
     func test_W8_favourites() async throws {
         try await WeatherTestHarness.run { weather in
             let user = try await weather.token()
@@ -110,6 +111,14 @@ struct WeatherCityTests {
             #expect(Self.names(body) == ["Suva"])
             (_, body) = try await weather.get("/v1/cities/\(berlin)/weather", bearer: user)
             #expect(JSONValue(body)["isFavourite"].bool == false)
+            // Berlin added, Suva added, Berlin removed: the repeated mark published nothing.
+            let consumer = try makeConsumer(topics: [weather.userCitiesTopic], group: "check-\(uniqueSuffix())", startPosition: .beginning)
+            let messages = try await collect(4, from: consumer, timeout: .seconds(5))
+            await consumer.close()
+            let events = try messages.map { try EventCoding.decoder.decode(EventEnvelope<FavouriteChanged>.self, from: Data($0.value)) }
+            #expect(events.map(\.type) == [EventTypes.favouriteAdded, EventTypes.favouriteAdded, EventTypes.favouriteRemoved])
+            #expect(events.map(\.payload.city.id) == [berlin, WeatherFixtures.suva.id, berlin])
+            #expect(events.allSatisfy { $0.key == $0.payload.userId && $0.payload.city.timeZone.contains("/") })
         }
     }
 

@@ -20,6 +20,7 @@ struct WeatherTestHarness: Sendable {
     let provider: FakeHTTPServer
     let forecastsTopic: String
     let warningsTopic: String
+    let userCitiesTopic: String
 
     /// `provider` answers the fake's requests; by default like Open-Meteo, from the request's own coordinates.
     static func run(
@@ -33,7 +34,8 @@ struct WeatherTestHarness: Sendable {
         let suffix = uniqueSuffix()
         let forecasts = "test.forecasts.\(suffix)"
         let warnings = "test.warnings.\(suffix)"
-        try await createTopics([forecasts, warnings], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
+        let userCities = "test.user-cities.\(suffix)"
+        try await createTopics([forecasts, warnings, userCities], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
         try await withFakeHTTPServer(handler) { fake in
             try await withTestDatabase(schema: "weather_fetcher", migrate: false) { db in
                 let environment = EnvironmentReader([
@@ -44,6 +46,7 @@ struct WeatherTestHarness: Sendable {
                     "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20",
                     "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
                     "WEATHER_CITY_CATALOGUE": catalogue, "WEATHER_FORECASTS_TOPIC": forecasts, "WEATHER_WARNINGS_TOPIC": warnings,
+                    "WEATHER_USER_CITIES_TOPIC": userCities,
                     "OPEN_METEO_BASE_URL": fake.baseURL, "WWO_BASE_URL": fake.baseURL,
                     // Nothing is scheduled unless a test says so: the map threshold is above every test city.
                     "WEATHER_MAP_MIN_POPULATION": "100000000", "WEATHER_REFRESH_TICK_MS": "100",
@@ -57,7 +60,8 @@ struct WeatherTestHarness: Sendable {
                 try await app.test(.live) { client in
                     try await body(
                         WeatherTestHarness(
-                            client: client, db: db, tokens: tokens, provider: fake, forecastsTopic: forecasts, warningsTopic: warnings))
+                            client: client, db: db, tokens: tokens, provider: fake, forecastsTopic: forecasts, warningsTopic: warnings,
+                            userCitiesTopic: userCities))
                 }
             }
         }

@@ -1,0 +1,78 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Shared
+
+/// Queues the daily forecast message (A5) for each device once its local day has begun: for its current
+/// location and for each favourite, when the user's settings allow forecasts there and a forecast is known.
+/// The device's time zone is the one it registered, else its current city's. A device whose day began more
+/// than `window` ago (the service was down) waits for the next day rather than get a stale "good morning".
+struct DailyForecastScheduler: Service {
+    let client: PostgresClient
+    let queue: PushQueue
+    let tick: Duration
+    let window: Duration
+    let startGate: StartGate
+    let logger: Logger
+
+    func run() async throws {
+        guard await startGate.waitUnlessShuttingDown() else { return }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await runOnce(now: Date())
+                } catch {
+                    if !Task.isCancelled { logger.warning("daily forecast run failed", metadata: ["error": "\(String(reflecting: error))"]) }
+                }
+                try? await Task.sleep(for: tick)
+            }
+        }
+        try? await gracefulShutdown()
+    }
+
+    /// Queues what is due at `now`; how many messages it queued.
+    @discardableResult
+    func runOnce(now: Date) async throws -> Int {
+        // Every device with each city it follows (current location first) and the settings and forecast there.
+        let rows = try await client.query(
+            """
+            SELECT d.token, d.user_id, COALESCE(d.time_zone, here.city->>'timeZone', 'UTC'), f.city_id, f.city::text,
+                f.temperature_c, f.condition, f.description
+            FROM devices d
+            LEFT JOIN city_forecasts here ON here.city_id = d.current_city_id
+            JOIN LATERAL (
+                SELECT d.current_city_id AS city_id, 0 AS settings_row
+                UNION
+                SELECT fav.city_id, fav.city_id FROM favourites fav WHERE fav.user_id = d.user_id
+            ) followed ON followed.city_id IS NOT NULL
+            JOIN city_forecasts f ON f.city_id = followed.city_id
+            WHERE COALESCE(
+                (SELECT s.forecasts FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = followed.settings_row), true)
+            """,
+            logger: logger
+        ).decode((String, String, String, Int, String, Double, String, String).self).collectAll()
+        var queued = 0
+        for (token, userId, zone, cityId, cityJSON, temperature, condition, description) in rows {
+            guard let day = Self.localDay(of: now, timeZone: zone, within: window) else { continue }
+            let city = try EventCoding.decoder.decode(ForecastCity.self, from: Data(cityJSON.utf8))
+            let payload = PushMessage.dailyForecast(city: city, temperatureC: temperature, condition: condition, description: description)
+            if try await queue.enqueueDaily(deviceToken: token, userId: userId, dedupeKey: "daily:\(day):\(cityId)", payload: payload) {
+                queued += 1
+            }
+        }
+        if queued > 0 { logger.info("daily forecasts queued", metadata: ["messages": "\(queued)"]) }
+        return queued
+    }
+
+    /// `yyyy-MM-dd` of `now` in the zone when its local day began less than `window` ago, else nil.
+    static func localDay(of now: Date, timeZone identifier: String, within window: Duration) -> String? {
+        guard let zone = TimeZone(identifier: identifier) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let start = calendar.startOfDay(for: now)
+        guard now.timeIntervalSince(start) < window.seconds else { return nil }
+        let parts = calendar.dateComponents([.year, .month, .day], from: now)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Shared
+
+/// The notifications the service sends (A5), as APNs JSON payloads.
+enum PushMessage {
+    /// A new warning: "Watch out!" with where and what, opening the city's warning.
+    static func warning(_ warning: Warning) -> String {
+        payload(
+            title: "Watch out! \(warning.status)", subtitle: warning.location, body: warning.statusDescription, thread: "warnings",
+            extra: ["type": "warning", "warningId": warning.id.uuidString, "cityId": warning.cityId])
+    }
+
+    /// The daily forecast: "Look! Weather around you!" with the location, temperature and condition.
+    static func dailyForecast(city: ForecastCity, temperatureC: Double, condition: String, description: String) -> String {
+        payload(
+            title: "Look! Weather around you!", subtitle: city.name, body: "\(Int(temperatureC.rounded())) °C, \(description)",
+            thread: "daily-forecast",
+            extra: ["type": "daily-forecast", "cityId": city.id, "temperatureC": Int(temperatureC.rounded()), "condition": condition])
+    }
+
+    private static func payload(title: String, subtitle: String, body: String, thread: String, extra: [String: any Sendable]) -> String {
+        var object: [String: Any] = [
+            "aps": ["alert": ["title": title, "subtitle": subtitle, "body": body], "sound": "default", "thread-id": thread]
+        ]
+        for (key, value) in extra { object[key] = value }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// The push queue, which is also the delivery log (A5). A delivery is written in the transaction that
+/// decided it (the forecast event's, or the daily run's), once per device and dedupe key, so an event
+/// consumed twice or two instances deciding the same thing still make one delivery.
+struct PushQueue: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// A new warning to every device whose user wants warnings for that city: as their current location
+    /// (settings row 0) or as a favourite (the city's own row); each device once.
+    static func enqueue(warning: Warning, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        let payload = PushMessage.warning(warning)
+        let rows = try await connection.query(
+            """
+            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload)
+            SELECT gen_random_uuid(), d.token, d.user_id, 'warning', \("warning:\(warning.id.uuidString)"), \(payload)::jsonb
+            FROM devices d
+            WHERE (d.current_city_id = \(warning.cityId) AND COALESCE(
+                      (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = 0), true))
+               OR (EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = d.user_id AND f.city_id = \(warning.cityId)) AND COALESCE(
+                      (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = \(warning.cityId)), true))
+            ON CONFLICT (device_token, dedupe_key) DO NOTHING
+            RETURNING id
+            """,
+            logger: logger)
+        return try await rows.collectAll().count
+    }
+
+    /// One daily message; false when the device already has it.
+    func enqueueDaily(deviceToken: String, userId: String, dedupeKey: String, payload: String) async throws -> Bool {
+        try await client.query(
+            """
+            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload)
+            VALUES (gen_random_uuid(), \(deviceToken), \(userId), 'daily-forecast', \(dedupeKey), \(payload)::jsonb)
+            ON CONFLICT (device_token, dedupe_key) DO NOTHING
+            RETURNING id
+            """,
+            logger: logger
+        ).collectAll().count == 1
+    }
+
+    struct Due: Sendable {
+        var id: UUID
+        var deviceToken: String
+        var dedupeKey: String
+        var payload: String
+        var attempts: Int
+        var createdAt: Date
+    }
+
+    /// Claims up to `limit` due deliveries for `lease`: another instance skips them, and if this one dies
+    /// mid-send they are due again when the lease ends.
+    func claimDue(limit: Int, lease: Duration) async throws -> [Due] {
+        try await client.query(
+            """
+            UPDATE push_deliveries SET attempts = attempts + 1,
+                next_attempt_at = now() + make_interval(secs => \(lease.seconds))
+            WHERE id IN (
+                SELECT id FROM push_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
+                ORDER BY next_attempt_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+            RETURNING id, device_token, dedupe_key, payload::text, attempts, created_at
+            """,
+            logger: logger
+        ).decode((UUID, String, String, String, Int, Date).self).collectAll().map {
+            Due(id: $0.0, deviceToken: $0.1, dedupeKey: $0.2, payload: $0.3, attempts: $0.4, createdAt: $0.5)
+        }
+    }
+
+    func markSent(_ id: UUID, status: Int, apnsId: String?) async throws {
+        try await client.query(
+            """
+            UPDATE push_deliveries SET status = 'sent', last_status = \(status), last_error = NULL, apns_id = \(apnsId),
+                finished_at = now()
+            WHERE id = \(id)
+            """,
+            logger: logger)
+    }
+
+    func retryLater(_ id: UUID, status: Int?, error: String, after delay: Duration) async throws {
+        try await client.query(
+            """
+            UPDATE push_deliveries SET last_status = \(status), last_error = \(error),
+                next_attempt_at = now() + make_interval(secs => \(delay.seconds))
+            WHERE id = \(id)
+            """,
+            logger: logger)
+    }
+
+    func markFailed(_ id: UUID, status: Int?, error: String) async throws {
+        try await client.query(
+            """
+            UPDATE push_deliveries SET status = 'failed', last_status = \(status), last_error = \(error), finished_at = now()
+            WHERE id = \(id)
+            """,
+            logger: logger)
+    }
+
+    /// The provider says the token is no longer valid: the device goes, and so does everything still queued for it.
+    func removeToken(_ token: String, status: Int, reason: String) async throws {
+        try await client.inTransaction(logger: logger) { connection in
+            try await connection.query("DELETE FROM devices WHERE token = \(token)", logger: logger)
+            try await connection.query(
+                """
+                UPDATE push_deliveries SET status = 'token-removed', last_status = \(status), last_error = \(reason),
+                    finished_at = now()
+                WHERE device_token = \(token) AND status = 'pending'
+                """,
+                logger: logger)
+        }
+    }
+
+    struct LogEntry: Sendable {
+        var id: UUID
+        var deviceToken: String
+        var userId: String
+        var kind: String
+        var status: String
+        var attempts: Int
+        var lastStatus: Int?
+        var lastError: String?
+        var createdAt: Date
+        var finishedAt: Date?
+    }
+
+    /// The newest deliveries, optionally of one user (the delivery log).
+    func log(userId: String?, limit: Int) async throws -> [LogEntry] {
+        try await client.query(
+            """
+            SELECT id, device_token, user_id, kind, status, attempts, last_status, last_error, created_at, finished_at
+            FROM push_deliveries WHERE \(userId) IS NULL OR user_id = \(userId)
+            ORDER BY created_at DESC, id LIMIT \(limit)
+            """,
+            logger: logger
+        ).decode((UUID, String, String, String, String, Int, Int?, String?, Date, Date?).self).collectAll().map {
+            LogEntry(
+                id: $0.0, deviceToken: $0.1, userId: $0.2, kind: $0.3, status: $0.4, attempts: $0.5, lastStatus: $0.6, lastError: $0.7,
+                createdAt: $0.8, finishedAt: $0.9)
+        }
+    }
+}

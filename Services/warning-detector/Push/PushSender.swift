@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+import Shared
+
+/// Sends due deliveries through APNs (A5): delivered ones are logged as sent; 429 and 5xx, an expired
+/// provider token and no answer at all are retried with doubling backoff (at least the provider's
+/// `Retry-After`) up to `PUSH_MAX_ATTEMPTS`; a token the provider reports unregistered or bad is removed
+/// with everything still queued for it; any other refusal fails the delivery with the provider's reason.
+struct PushSender: Service {
+    let queue: PushQueue
+    let apns: APNsClient?
+    let policy: PushConfiguration
+    let startGate: StartGate
+    let logger: Logger
+    var batchSize = 50
+
+    static let tokenGone: Set<String> = ["Unregistered", "BadDeviceToken", "DeviceTokenNotForTopic"]
+
+    func run() async throws {
+        guard await startGate.waitUnlessShuttingDown() else { return }
+        guard apns != nil else {
+            logger.warning("PUSH_TEAM_ID, PUSH_KEY_ID or PUSH_SIGNING_KEY is not set: notifications are queued but not sent")
+            try? await gracefulShutdown()
+            return
+        }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let sent = await runOnce()
+                if sent == 0 { try? await Task.sleep(for: policy.tick) }
+            }
+        }
+        try? await gracefulShutdown()
+    }
+
+    /// Sends one batch of due deliveries; how many it handled.
+    @discardableResult
+    func runOnce() async -> Int {
+        guard let apns else { return 0 }
+        do {
+            let due = try await queue.claimDue(limit: batchSize, lease: policy.timeoutLease)
+            await withTaskGroup(of: Void.self) { group in
+                for delivery in due {
+                    group.addTask { await send(delivery, with: apns) }
+                }
+            }
+            return due.count
+        } catch {
+            if !Task.isCancelled { logger.warning("push queue unavailable", metadata: ["error": "\(String(reflecting: error))"]) }
+            return 0
+        }
+    }
+
+    private func send(_ delivery: PushQueue.Due, with apns: APNsClient) async {
+        let outcome = await apns.send(
+            deviceToken: delivery.deviceToken, payload: delivery.payload, collapseId: delivery.dedupeKey,
+            expiresAt: delivery.createdAt.addingTimeInterval(86_400))
+        do {
+            switch outcome {
+            case .delivered(let apnsId):
+                try await queue.markSent(delivery.id, status: 200, apnsId: apnsId)
+                Counter(label: "push_deliveries_total", dimensions: [("result", "sent")]).increment()
+            case .rejected(let status, let reason, _) where status == 410 || (status == 400 && Self.tokenGone.contains(reason)):
+                try await queue.removeToken(delivery.deviceToken, status: status, reason: reason)
+                Counter(label: "push_deliveries_total", dimensions: [("result", "token-removed")]).increment()
+                logger.info("device token removed", metadata: ["status": "\(status)", "reason": "\(reason)"])
+            case .rejected(let status, let reason, let retryAfter)
+            where status == 429 || status >= 500 || (status == 403 && reason.hasSuffix("ProviderToken")):
+                try await retryOrFail(delivery, status: status, error: reason, retryAfter: retryAfter)
+            case .rejected(let status, let reason, _):
+                try await queue.markFailed(delivery.id, status: status, error: reason)
+                Counter(label: "push_deliveries_total", dimensions: [("result", "failed")]).increment()
+                logger.warning("push refused", metadata: ["status": "\(status)", "reason": "\(reason)"])
+            case .unreachable(let error):
+                try await retryOrFail(delivery, status: nil, error: error, retryAfter: nil)
+            }
+        } catch {
+            // The lease runs out and the delivery is tried again.
+            logger.warning("could not record a push outcome", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    private func retryOrFail(_ delivery: PushQueue.Due, status: Int?, error: String, retryAfter: Duration?) async throws {
+        guard delivery.attempts < policy.maxAttempts else {
+            try await queue.markFailed(delivery.id, status: status, error: error)
+            Counter(label: "push_deliveries_total", dimensions: [("result", "failed")]).increment()
+            return
+        }
+        let doubling = policy.baseBackoff * (1 << min(delivery.attempts - 1, 20))
+        let delay = max(min(doubling, policy.maxBackoff), retryAfter ?? .zero)
+        try await queue.retryLater(delivery.id, status: status, error: error, after: delay)
+        Counter(label: "push_deliveries_total", dimensions: [("result", "retry")]).increment()
+    }
+}
+
+extension PushConfiguration {
+    /// Long enough for a send and its bookkeeping; a delivery claimed by an instance that died is due after it.
+    var timeoutLease: Duration { .seconds(60) }
+}

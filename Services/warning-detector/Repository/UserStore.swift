@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// What the service knows of users (A4): their favourites (from weather-fetcher's events), their
+/// notification settings (only what differs from "everything on"), and their devices.
+struct UserStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// The settings row of the current location.
+    static let currentLocation = 0
+
+    struct Setting: Sendable, Equatable {
+        var forecasts = true
+        var warnings = true
+    }
+
+    struct Settings: Sendable {
+        var currentLocation: Setting
+        var favourites: [(city: ForecastCity, setting: Setting)]
+    }
+
+    static func addFavourite(_ change: FavouriteChanged, on connection: PostgresConnection, logger: Logger) async throws {
+        let city = String(decoding: try EventCoding.encoder.encode(change.city), as: UTF8.self)
+        try await connection.query(
+            """
+            INSERT INTO favourites (user_id, city_id, city) VALUES (\(change.userId), \(change.city.id), \(city)::jsonb)
+            ON CONFLICT (user_id, city_id) DO UPDATE SET city = EXCLUDED.city
+            """,
+            logger: logger)
+    }
+
+    static func removeFavourite(_ change: FavouriteChanged, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            "DELETE FROM favourites WHERE user_id = \(change.userId) AND city_id = \(change.city.id)", logger: logger)
+    }
+
+    func settings(userId: String) async throws -> Settings {
+        let rows = try await client.query(
+            "SELECT city_id, forecasts, warnings FROM notification_settings WHERE user_id = \(userId)", logger: logger
+        ).decode((Int, Bool, Bool).self).collectAll()
+        let stored = Dictionary(uniqueKeysWithValues: rows.map { ($0.0, Setting(forecasts: $0.1, warnings: $0.2)) })
+        let favourites = try await client.query(
+            "SELECT city::text FROM favourites WHERE user_id = \(userId) ORDER BY city->>'name', city_id", logger: logger
+        ).decode(String.self).collectAll().map { try EventCoding.decoder.decode(ForecastCity.self, from: Data($0.utf8)) }
+        return Settings(
+            currentLocation: stored[Self.currentLocation] ?? Setting(),
+            favourites: favourites.map { ($0, stored[$0.id] ?? Setting()) })
+    }
+
+    /// Sets one row (current location or a favourite's city); settings for a city that is not (yet) a
+    /// favourite are kept and apply once it is.
+    func setSetting(userId: String, cityId: Int, forecasts: Bool?, warnings: Bool?) async throws {
+        try await client.query(
+            """
+            INSERT INTO notification_settings (user_id, city_id, forecasts, warnings)
+            VALUES (\(userId), \(cityId), \(forecasts ?? true), \(warnings ?? true))
+            ON CONFLICT (user_id, city_id) DO UPDATE SET
+                forecasts = COALESCE(\(forecasts), notification_settings.forecasts),
+                warnings = COALESCE(\(warnings), notification_settings.warnings)
+            """,
+            logger: logger)
+    }
+
+    struct Device: Sendable, Equatable {
+        var token: String
+        var currentCityId: Int?
+        var timeZone: String?
+    }
+
+    /// Registers a device token for the user, or moves it to them (a phone changes hands) and updates its
+    /// current location.
+    func register(_ device: Device, userId: String) async throws {
+        try await client.query(
+            """
+            INSERT INTO devices (token, user_id, current_city_id, time_zone) VALUES (\(device.token), \(userId),
+                \(device.currentCityId), \(device.timeZone))
+            ON CONFLICT (token) DO UPDATE SET user_id = EXCLUDED.user_id, current_city_id = EXCLUDED.current_city_id,
+                time_zone = EXCLUDED.time_zone, updated_at = now()
+            """,
+            logger: logger)
+    }
+
+    /// Removes the user's device; false when they have no such device.
+    func unregister(token: String, userId: String) async throws -> Bool {
+        try await client.query("DELETE FROM devices WHERE token = \(token) AND user_id = \(userId) RETURNING token", logger: logger)
+            .collectAll().count == 1
+    }
+
+    func devices(userId: String) async throws -> [Device] {
+        try await client.query(
+            "SELECT token, current_city_id, time_zone FROM devices WHERE user_id = \(userId) ORDER BY registered_at, token",
+            logger: logger
+        ).decode((String, Int?, String?).self).collectAll().map { Device(token: $0.0, currentCityId: $0.1, timeZone: $0.2) }
+    }
+}

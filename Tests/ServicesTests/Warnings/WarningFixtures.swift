@@ -1,0 +1,53 @@
+import Foundation
+import Shared
+
+@testable import WarningDetector
+
+/// Cities and forecasts for the warning tests: hours built from a baseline with a few values overridden.
+enum WarningFixtures {
+    static let berlin = ForecastCity(
+        id: 2_950_159, name: "Berlin", region: "Land Berlin", countryCode: "DE", country: "Germany", latitude: 52.52437,
+        longitude: 13.41053, timeZone: "Europe/Berlin")
+    static let suva = ForecastCity(
+        id: 2_198_148, name: "Suva", region: "Central", countryCode: "FJ", country: "Fiji", latitude: -18.14161, longitude: 178.44149,
+        timeZone: "Pacific/Fiji")
+
+    /// A mild hour: nothing in it crosses a default threshold.
+    static func hour(_ time: Date) -> ForecastHour {
+        ForecastHour(
+            time: time, temperatureC: 18, condition: "partly-cloudy", description: "Partly cloudy", windSpeedKmh: 12,
+            windGustKmh: 20, precipitationMm: 0, snowfallCm: 0, visibilityKm: 20)
+    }
+
+    /// The whole hour at or before `date`.
+    static func hourStart(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
+    }
+
+    /// 48 hours from the hour in progress at `fetchedAt`; `change` edits hour `index` (0 = the hour in progress).
+    static func forecast(
+        _ city: ForecastCity = berlin, fetchedAt: Date = Date(), temperature: Double = 18, condition: String = "partly-cloudy",
+        _ change: (Int, inout ForecastHour) -> Void = { _, _ in }
+    ) -> ForecastUpdated {
+        let first = hourStart(fetchedAt)
+        let hours = (0..<48).map { index -> ForecastHour in
+            var hour = hour(first.addingTimeInterval(Double(index) * 3_600))
+            change(index, &hour)
+            return hour
+        }
+        return ForecastUpdated(
+            city: city, provider: "open-meteo", fetchedAt: fetchedAt, currentTemperatureC: temperature, currentCondition: condition,
+            currentDescription: "Partly cloudy", hours: hours)
+    }
+
+    /// Heat from hour `from` to hour `to` (inclusive) at `celsius`.
+    static func heat(_ celsius: Double, hours range: ClosedRange<Int>, city: ForecastCity = berlin, fetchedAt: Date = Date()) -> ForecastUpdated {
+        forecast(city, fetchedAt: fetchedAt) { index, hour in
+            if range.contains(index) { hour.temperatureC = celsius }
+        }
+    }
+
+    static var defaultRules: [WarningRule] {
+        get throws { try WarningConfiguration(environment: EnvironmentReader([:])).rules }
+    }
+}

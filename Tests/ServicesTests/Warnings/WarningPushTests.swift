@@ -1,0 +1,158 @@
+import Crypto
+import Foundation
+import Logging
+import Shared
+import Synchronization
+import Testing
+import TestSupport
+
+@testable import WarningDetector
+
+/// Notifications through a fake APNs provider over real HTTP/2 and TLS (A4, A5).
+@Suite("warning-detector: push notifications")
+struct WarningPushTests {
+    static let berlin = WarningFixtures.berlin
+    static let suva = WarningFixtures.suva
+
+    static func sentTokens(_ harness: WarningTestHarness) -> [String] {
+        harness.push.requests.map { String($0.path.dropFirst("/3/device/".count)) }
+    }
+
+    /// The provider token is an ES256 JWT from the configured team and key, signed with the configured key.
+    static func checkProviderToken(_ header: String?, key: P256.Signing.PublicKey) throws {
+        let token = try #require(header?.split(separator: " ").last.map(String.init))
+        let parts = token.split(separator: ".").map(String.init)
+        try #require(parts.count == 3)
+        let decode = { (part: String) throws -> Data in
+            var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            return try #require(Data(base64Encoded: base64))
+        }
+        let head = try #require(try JSONSerialization.jsonObject(with: try decode(parts[0])) as? [String: Any])
+        let claims = try #require(try JSONSerialization.jsonObject(with: try decode(parts[1])) as? [String: Any])
+        #expect(head["alg"] as? String == "ES256" && head["kid"] as? String == WarningTestHarness.keyId)
+        #expect(claims["iss"] as? String == WarningTestHarness.teamId && claims["iat"] != nil)
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: try decode(parts[2]))
+        #expect(key.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)))
+    }
+
+    @Test("A4, A5: a new warning reaches exactly the devices whose settings allow it, once, over HTTP/2 with a provider token")
+    func test_A5_warningAudience() async throws {
+        try await WarningTestHarness.run { harness in
+            let here = try await harness.device(currentCityId: Self.berlin.id)
+            let hereButOff = try await harness.device(currentCityId: Self.berlin.id)
+            var (status, _) = try await harness.request(
+                .put, "/v1/me/notification-settings", json: ["currentLocation": ["warnings": false]],
+                bearer: try await harness.token(hereButOff.user))
+            #expect(status == .ok)
+            let fan = try await harness.device(currentCityId: Self.suva.id)
+            try await harness.favourite(fan.user, Self.berlin)
+            let fanButOff = try await harness.device(currentCityId: nil)
+            try await harness.favourite(fanButOff.user, Self.berlin)
+            (status, _) = try await harness.request(
+                .put, "/v1/me/notification-settings", json: ["favourites": [["cityId": Self.berlin.id, "warnings": false]]],
+                bearer: try await harness.token(fanButOff.user))
+            #expect(status == .ok)
+            let former = try await harness.device(currentCityId: Self.suva.id)
+            try await harness.favourite(former.user, Self.berlin)
+            try await harness.favourite(former.user, Self.berlin, added: false)
+            #expect(try await harness.waitProcessed(atLeast: 4))
+            // The same forecast event twice: one warning, one message per device.
+            let envelope = try await harness.publishForecast(WarningFixtures.heat(36, hours: 1...3))
+            try await harness.publish(envelope, to: harness.forecastsTopic)
+            #expect(try await eventually { Self.sentTokens(harness).count >= 2 })
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(Set(Self.sentTokens(harness)) == [here.token, fan.token] && Self.sentTokens(harness).count == 2)
+            let request = try #require(harness.push.requests.first)
+            #expect(request.isHTTP2, "APNs speaks HTTP/2")
+            #expect(request.method == "POST" && request.headers["apns-topic"] == "com.example.weather")
+            #expect(request.headers["apns-push-type"] == "alert" && request.headers["apns-collapse-id"]?.hasPrefix("warning:") == true)
+            try Self.checkProviderToken(request.headers["authorization"], key: harness.pushKey.publicKey)
+            let payload = try #require(try JSONSerialization.jsonObject(with: Data(request.body.utf8)) as? [String: Any])
+            let alert = try #require((payload["aps"] as? [String: Any])?["alert"] as? [String: Any])
+            #expect(alert["title"] as? String == "Watch out! Severe heat warning" && alert["subtitle"] as? String == "Berlin")
+            #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE status = 'sent'") == 2 })
+            let admin = try await harness.token("admin-1", role: .admin)
+            let (_, log) = try await harness.request(.get, "/v1/admin/push-deliveries?userId=\(here.user)", bearer: admin)
+            #expect(log["deliveries"].array.map { $0["status"].string } == ["sent"])
+        }
+    }
+
+    @Test("A5: the provider's 410 removes the token; an outage is retried with backoff until delivered")
+    func test_A5_goneTokensAndOutages() async throws {
+        let failuresLeft = Countdown(3)
+        try await WarningTestHarness.run(push: { request in
+            if request.path.hasSuffix(String(repeating: "dead", count: 16)) {
+                return .init(status: 410, body: #"{"reason":"Unregistered","timestamp":1790000000000}"#)
+            }
+            if failuresLeft.takeOne() { return .init(status: 503, headers: ["retry-after": "0"], body: #"{"reason":"ServiceUnavailable"}"#) }
+            return .init(headers: ["apns-id": UUID().uuidString], body: "")
+        }) { harness in
+            let dead = String(repeating: "dead", count: 16)
+            let user = UUID().uuidString
+            var (status, _) = try await harness.request(
+                .put, "/v1/me/devices/\(dead)", json: ["currentCityId": Self.berlin.id], bearer: try await harness.token(user))
+            #expect(status == .ok)
+            let alive = try await harness.device(currentCityId: Self.berlin.id)
+            try await harness.publishForecast(WarningFixtures.forecast { index, hour in if index == 2 { hour.snowfallCm = 4 } })
+            #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(dead)'") == 0 })
+            #expect(try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE status = 'token-removed'") == 1)
+            #expect(try await eventually {
+                try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE device_token = '\(alive.token)' AND status = 'sent'") == 1
+            })
+            let attempts = try await harness.count("SELECT attempts FROM push_deliveries WHERE device_token = '\(alive.token)'")
+            #expect(attempts >= 2, "the 503s were retried")
+            var body: JSONValue
+            (status, body) = try await harness.request(.get, "/v1/me/devices", bearer: try await harness.token(user))
+            #expect(status == .ok && body["devices"].array.isEmpty)
+        }
+    }
+
+    @Test("A5: the daily forecast goes out once at the start of the local day, for the current location and favourites that allow it")
+    func test_A5_dailyForecast() async throws {
+        try await WarningTestHarness.run { harness in
+            try await harness.publishForecast(WarningFixtures.forecast(Self.berlin, temperature: 3.6, condition: "fog"))
+            try await harness.publishForecast(WarningFixtures.forecast(Self.suva, temperature: 27.2, condition: "clear"))
+            let morning = try await harness.device(currentCityId: Self.berlin.id, timeZone: "Europe/Berlin")
+            try await harness.favourite(morning.user, Self.suva)
+            let quiet = try await harness.device(currentCityId: Self.berlin.id, timeZone: "Europe/Berlin")
+            let (status, _) = try await harness.request(
+                .put, "/v1/me/notification-settings", json: ["currentLocation": ["forecasts": false]],
+                bearer: try await harness.token(quiet.user))
+            #expect(status == .ok)
+            let elsewhere = try await harness.device(currentCityId: Self.berlin.id, timeZone: "America/New_York")
+            #expect(try await harness.waitProcessed(atLeast: 3))
+            let logger = Logger(label: "daily-test")
+            let scheduler = DailyForecastScheduler(
+                client: harness.db.client, queue: PushQueue(client: harness.db.client, logger: logger), tick: .seconds(60),
+                window: .seconds(6 * 3_600), startGate: StartGate(), logger: logger)
+            // 00:30 in Berlin, 18:30 the day before in New York.
+            let now = Date(timeIntervalSince1970: 1_795_476_600)
+            #expect(try await scheduler.runOnce(now: now) == 2)
+            #expect(try await scheduler.runOnce(now: now.addingTimeInterval(600)) == 0, "once a day")
+            #expect(try await eventually { harness.push.requests.count == 2 })
+            #expect(Set(Self.sentTokens(harness)) == [morning.token])
+            let bodies = harness.push.requests.compactMap { request -> [String: Any]? in
+                (try? JSONSerialization.jsonObject(with: Data(request.body.utf8))) as? [String: Any]
+            }
+            let alerts = bodies.compactMap { ($0["aps"] as? [String: Any])?["alert"] as? [String: Any] }
+            #expect(alerts.allSatisfy { $0["title"] as? String == "Look! Weather around you!" })
+            #expect(Set(alerts.compactMap { $0["subtitle"] as? String }) == ["Berlin", "Suva"])
+            #expect(Set(alerts.compactMap { $0["body"] as? String }) == ["4 °C, Partly cloudy", "27 °C, Partly cloudy"])
+            #expect(!Self.sentTokens(harness).contains(elsewhere.token) && !Self.sentTokens(harness).contains(quiet.token))
+        }
+    }
+}
+
+/// A countdown the fake provider's handler shares across requests.
+final class Countdown: Sendable {
+    private let remaining: Mutex<Int>
+    init(_ value: Int) { remaining = Mutex(value) }
+    func takeOne() -> Bool {
+        remaining.withLock { value in
+            guard value > 0 else { return false }
+            value -= 1
+            return true
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import Prometheus
+import Shared
+import Testing
+import TestSupport
+
+@testable import WarningDetector
+
+/// Runs the real warning-detector on a fresh database with its own forecast, favourite and warning topics on
+/// the real broker, and a fake APNs provider: HTTPS with a throw-away certificate the service trusts, HTTP/2
+/// by ALPN. The push signing key is made per run; tests check the provider token against its public half.
+struct WarningTestHarness: Sendable {
+    let client: any TestClientProtocol
+    let db: TestDatabase
+    let tokens: TestTokens
+    let push: FakeHTTPServer
+    let pushKey: P256.Signing.PrivateKey
+    let forecastsTopic: String
+    let userCitiesTopic: String
+    let warningsTopic: String
+
+    static let teamId = "TEAM123456"
+    static let keyId = "KEY7654321"
+
+    static func run(
+        extraEnvironment: [String: String] = [:],
+        push handler: @escaping FakeHTTPServer.Handler = WarningTestHarness.acceptAll,
+        _ body: @Sendable (WarningTestHarness) async throws -> Void
+    ) async throws {
+        let tokens = try TestTokens()
+        let suffix = uniqueSuffix()
+        let topics = (forecasts: "test.forecasts.\(suffix)", userCities: "test.user-cities.\(suffix)", warnings: "test.warnings.\(suffix)")
+        let brokers = TestInfrastructure.current.kafkaBrokers
+        try await createTopics([topics.forecasts, topics.userCities, topics.warnings], partitions: 2, brokers: brokers)
+        // Separately: Tansu answers a four-topic CreateTopics with a response librdkafka cannot parse.
+        try await createTopics([Topic.deadLetterName(of: topics.forecasts)], partitions: 1, brokers: brokers)
+        let certificate = try TestCertificate()
+        defer { try? FileManager.default.removeItem(atPath: certificate.certificateFile) }
+        let pushKey = P256.Signing.PrivateKey()
+        try await withFakeHTTPServer(tls: certificate, handler) { fake in
+            try await withTestDatabase(schema: "warning_detector", migrate: false) { db in
+                let environment = EnvironmentReader([
+                    "HTTP_PORT": "0",
+                    "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+                    "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
+                    "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "warnings-\(suffix)",
+                    "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20",
+                    "CONSUMER_MAX_ATTEMPTS": "2",
+                    "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+                    "WARNING_FORECASTS_TOPIC": topics.forecasts, "WARNING_USER_CITIES_TOPIC": topics.userCities,
+                    "WARNING_WARNINGS_TOPIC": topics.warnings,
+                    "PUSH_BASE_URL": fake.baseURL, "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": teamId,
+                    "PUSH_KEY_ID": keyId, "PUSH_SIGNING_KEY": pushKey.pemRepresentation, "PUSH_TOPIC": "com.example.weather",
+                    "PUSH_TICK_MS": "50", "PUSH_BACKOFF_MS": "20", "PUSH_MAX_BACKOFF_MS": "200",
+                    // Tests drive the daily run themselves, at the moments they choose.
+                    "DAILY_FORECAST_ENABLED": "false",
+                    "LOG_LEVEL": ProcessInfo.processInfo.environment["WARNING_TEST_LOG_LEVEL"] ?? "warning",
+                ].merging(extraEnvironment) { $1 })
+                let app = try await buildApplication(
+                    environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "warning-test"))
+                try await app.test(.live) { client in
+                    try await body(
+                        WarningTestHarness(
+                            client: client, db: db, tokens: tokens, push: fake, pushKey: pushKey, forecastsTopic: topics.forecasts,
+                            userCitiesTopic: topics.userCities, warningsTopic: topics.warnings))
+                }
+            }
+        }
+    }
+
+    /// APNs' answer to a good request: 200 with an `apns-id`.
+    static let acceptAll: FakeHTTPServer.Handler = { _ in
+        .init(headers: ["apns-id": UUID().uuidString], body: "")
+    }
+
+    // MARK: Events in
+
+    func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String) async throws {
+        try await withProducer { producer in
+            try await producer.send(KafkaOutgoingMessage(topic: topic, key: envelope.key, value: try envelope.encoded()))
+        }
+    }
+
+    func publishRaw(_ bytes: [UInt8], key: String, to topic: String) async throws {
+        try await withProducer { producer in
+            try await producer.send(KafkaOutgoingMessage(topic: topic, key: key, value: bytes))
+        }
+    }
+
+    @discardableResult
+    func publishForecast(_ forecast: ForecastUpdated, id: UUID = UUID()) async throws -> EventEnvelope<ForecastUpdated> {
+        let envelope = EventEnvelope(
+            id: id, type: EventTypes.forecastUpdated, occurredAt: forecast.fetchedAt, producer: "weather-fetcher",
+            key: String(forecast.city.id), payload: forecast)
+        try await publish(envelope, to: forecastsTopic)
+        return envelope
+    }
+
+    func favourite(_ userId: String, _ city: ForecastCity, added: Bool = true) async throws {
+        try await publish(
+            EventEnvelope(
+                type: added ? EventTypes.favouriteAdded : EventTypes.favouriteRemoved, producer: "weather-fetcher", key: userId,
+                payload: FavouriteChanged(userId: userId, city: city)),
+            to: userCitiesTopic)
+    }
+
+    // MARK: HTTP
+
+    func token(_ user: String = UUID().uuidString, role: UserRole = .user) async throws -> String {
+        try await tokens.token(userId: user, role: role)
+    }
+
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, json: [String: Any]? = nil, bearer: String? = nil
+    ) async throws -> (HTTPResponse.Status, JSONValue) {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
+        return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
+            let text = String(buffer: response.body)
+            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
+        }
+    }
+
+    /// Registers a device for a new user with the current location; returns the user id and device token.
+    func device(currentCityId: Int?, userId: String = UUID().uuidString, timeZone: String? = nil) async throws -> (user: String, token: String) {
+        let deviceToken = (0..<4).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }.joined().prefix(64)
+        var json: [String: Any] = [:]
+        if let currentCityId { json["currentCityId"] = currentCityId }
+        if let timeZone { json["timeZone"] = timeZone }
+        let (status, body) = try await request(.put, "/v1/me/devices/\(deviceToken)", json: json, bearer: try await token(userId))
+        #expect(status == .ok, "\(body.raw ?? "")")
+        return (userId, String(deviceToken))
+    }
+
+    func count(_ sql: String) async throws -> Int {
+        let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    /// Waits until the consumer has applied `events` events (the processed-event ids it records).
+    func waitProcessed(atLeast events: Int) async throws -> Bool {
+        try await eventually { try await count("SELECT count(*)::int FROM processed_events") >= events }
+    }
+}
