@@ -20,8 +20,11 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Events in the outbox measurement.") var outboxCount = 50_000
     @Option(help: "Path of librdkafka's rdkafka_performance.") var reference = "/usr/local/bin/rdkafka_performance"
     @Option(help: "bcrypt cost for the auth rows (the service's BCRYPT_COST).") var bcryptCost = 12
-    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, auth, weather, places).")
-    var only = "kafka,outbox,auth,weather,places"
+    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, auth, weather, places, warnings).")
+    var only = "kafka,outbox,auth,weather,places,warnings"
+    @Option(help: "The warning-detector executable (release build).") var warningBinary = ".build/release/warning-detector"
+    @Option(help: "Forecast events in the warnings throughput row.") var warningEvents = 10_000
+    @Option(help: "Forecasts timed one by one in the warnings latency row.") var warningSamples = 200
     @Option(help: "The places-importer executable (release build).") var placesBinary = ".build/release/places-importer"
     @Option(help: "Places in the places rows.") var places = 100_000
     @Option(help: "The weather-fetcher executable (release build).") var weatherBinary = ".build/release/weather-fetcher"
@@ -60,6 +63,18 @@ struct PlatformBench: AsyncParsableCommand {
         }
         if groups.contains("places") {
             try await addPlacesRows(to: &table)
+        }
+        if groups.contains("warnings") {
+            let bench = WarningBench(
+                binary: warningBinary, brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort,
+                postgresUser: postgresUser, events: warningEvents, samples: warningSamples)
+            let results = try await bench.run()
+            table.add(
+                "warnings: \(warningEvents) forecast events, each issuing a warning, consumed into Postgres (events/s)",
+                swift: results.eventsPerSecond, reference: nil, target: "-")
+            table.add(
+                "warnings: forecast event published → warning visible over HTTP, \(warningSamples) one by one (p50 / p99 ms)",
+                text: String(format: "%.1f / %.1f", results.percentile(0.5), results.percentile(0.99)), target: "-")
         }
         print(table.markdown(count: count, size: size))
     }

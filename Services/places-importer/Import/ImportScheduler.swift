@@ -23,13 +23,7 @@ struct ImportScheduler: Service {
                 logger.error("could not register import area", metadata: ["area": "\(area.name)", "error": "\(String(reflecting: error))"])
             }
         }
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                if !(await runOnce()) { try? await Task.sleep(for: tick) }
-            }
-        }
-        // ServiceGroup treats a service that returns as finished; wait for the shutdown itself.
-        try? await gracefulShutdown()
+        await runPeriodically(startGate: startGate, interval: tick) { await runOnce() }
     }
 
     /// Imports one due area; false when none was due.

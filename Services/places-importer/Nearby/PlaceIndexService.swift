@@ -11,19 +11,15 @@ struct PlaceIndexService: Service {
     let logger: Logger
 
     func run() async throws {
-        guard await startGate.waitUnlessShuttingDown() else { return }
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await index.refresh()
-                } catch {
-                    if !Task.isCancelled {
-                        logger.warning("place index refresh failed", metadata: ["error": "\(String(reflecting: error))"])
-                    }
+        await runPeriodically(startGate: startGate, interval: interval) {
+            do {
+                try await index.refresh()
+            } catch {
+                if !Task.isCancelled {
+                    logger.warning("place index refresh failed", metadata: ["error": "\(String(reflecting: error))"])
                 }
-                try? await Task.sleep(for: interval)
             }
+            return false
         }
-        try? await gracefulShutdown()
     }
 }

@@ -19,20 +19,20 @@ struct ImportAreaRoutes {
     }
 
     @Sendable func create(_ request: Request, context: PlatformRequestContext) async throws -> ImportAreasDTO {
-        let body = try await PlaceRoutes.decode(ImportAreaRequest.self, request, context)
+        let body = try await JSONBody.decode(ImportAreaRequest.self, request, context)
         var problems: [String: String] = [:]
         let name = body.name?.trimmingCharacters(in: .whitespaces) ?? ""
         if name.isEmpty || name.count > 100 { problems["name"] = "is required (at most 100 characters)" }
         guard let south = body.south, let west = body.west, let north = body.north, let east = body.east else {
             problems["box"] = "south, west, north and east are required"
-            throw PlaceRoutes.validationError(problems)
+            throw JSONBody.validationError(problems)
         }
         let box = GeoBox(south: south, west: west, north: north, east: east)
         if !box.isValid { problems["box"] = "must lie within ±90/±180 with south < north and west < east" }
         if north - south > maxAreaDegrees || east - west > maxAreaDegrees {
             problems["box"] = "may span at most \(maxAreaDegrees)° each way"
         }
-        guard problems.isEmpty else { throw PlaceRoutes.validationError(problems) }
+        guard problems.isEmpty else { throw JSONBody.validationError(problems) }
         try await areas.upsert(name: name, box: box, runNow: true)
         return ImportAreasDTO(areas: try await areas.list().map(ImportAreaDTO.init))
     }

@@ -70,7 +70,7 @@ struct PlaceRoutes {
     @Sendable func rate(_ request: Request, context: PlatformRequestContext) async throws -> RatedDTO {
         let user = try context.requireUser().id
         let place = try await requirePlace(context)
-        let input = try await Self.decode(RatingInput.self, request, context)
+        let input = try await JSONBody.decode(RatingInput.self, request, context)
         let rating = try Self.validate(input)
         let aggregate = try await users.rate(placeId: place.id, user: user, rating: rating)
         nearbyPlaces.userChanged(user)
@@ -80,7 +80,7 @@ struct PlaceRoutes {
     @Sendable func setPin(_ request: Request, context: PlatformRequestContext) async throws -> PinDTO {
         let user = try context.requireUser().id
         let place = try await requirePlace(context)
-        let body = try await Self.decode(PinRequest.self, request, context)
+        let body = try await JSONBody.decode(PinRequest.self, request, context)
         let colour = try Self.colour(body.colour, required: true)
         try await users.setPin(placeId: place.id, user: user, colour: colour)
         nearbyPlaces.userChanged(user)
@@ -115,7 +115,7 @@ struct PlaceRoutes {
     /// stores nothing. Without coordinates, Nominatim looks the address up.
     @Sendable func addPlace(_ request: Request, context: PlatformRequestContext) async throws -> Response {
         let user = try context.requireUser().id
-        let body = try await Self.decode(NewPlaceRequest.self, request, context)
+        let body = try await JSONBody.decode(NewPlaceRequest.self, request, context)
         var problems: [String: String] = [:]
         let name = body.name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if name.isEmpty { problems["name"] = "is required" } else if name.count > Self.maxNameLength {
@@ -147,7 +147,7 @@ struct PlaceRoutes {
             colour = PinColour(rawValue: text)
             if colour == nil { problems["pinColour"] = "must be one of \(PinColour.allCases.map(\.rawValue).joined(separator: ", "))" }
         }
-        guard problems.isEmpty else { throw Self.validationError(problems) }
+        guard problems.isEmpty else { throw JSONBody.validationError(problems) }
         var candidate = PlaceCandidate(
             provider: "user", providerId: "", name: name, category: category ?? .other, latitude: body.latitude ?? 0,
             longitude: body.longitude ?? 0, address: address?.isEmpty == true ? nil : address, openingHours: nil, phone: nil,
@@ -176,10 +176,7 @@ struct PlaceRoutes {
         try await nearbyPlaces.placesChanged()
         let place = try await places.find(placeId)!
         let dto = PlaceDTO(place, pin: try await users.pin(placeId: placeId, user: user))
-        let response = try JSONEncoder.places.encode(dto)
-        return Response(
-            status: .created, headers: [.contentType: "application/json; charset=utf-8", .location: "/v1/places/\(placeId)"],
-            body: .init(byteBuffer: ByteBuffer(bytes: response)))
+        return try JSONResponse.created(dto, location: "/v1/places/\(placeId)")
     }
 
     // MARK: Helpers
@@ -187,35 +184,19 @@ struct PlaceRoutes {
     static func validate(_ input: RatingInput) throws -> Rating {
         switch input.validated() {
         case .success(let rating): return rating
-        case .failure(let errors): throw validationError(errors.fields)
+        case .failure(let errors): throw JSONBody.validationError(errors.fields)
         }
-    }
-
-    /// 422 naming every bad field in `details`.
-    static func validationError(_ problems: [String: String]) -> APIError {
-        let summary = problems.keys.sorted().map { "\($0) \(problems[$0]!)" }.joined(separator: "; ")
-        return APIError(.unprocessableContent, code: "validation_failed", message: summary, details: problems)
     }
 
     static func colour(_ text: String?, required: Bool) throws -> PinColour? {
         guard let text else {
-            if required { throw validationError(["colour": "is required"]) }
+            if required { throw JSONBody.validationError(["colour": "is required"]) }
             return nil
         }
         guard let colour = PinColour(rawValue: text) else {
-            throw validationError(["colour": "must be one of \(PinColour.allCases.map(\.rawValue).joined(separator: ", "))"])
+            throw JSONBody.validationError(["colour": "must be one of \(PinColour.allCases.map(\.rawValue).joined(separator: ", "))"])
         }
         return colour
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: PlatformRequestContext) async throws -> T {
-        do {
-            return try await request.decode(as: type, context: context)
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw APIError.badRequest("invalid_json", "the body must be a JSON object of the documented shape")
-        }
     }
 
     private func requirePlace(_ context: PlatformRequestContext) async throws -> Place {
@@ -226,14 +207,5 @@ struct PlaceRoutes {
             throw APIError(.notFound, code: "place_not_found", message: "no place with id \(id)")
         }
         return place
-    }
-}
-
-extension JSONEncoder {
-    /// Dates as ISO 8601, as Hummingbird's own encoder writes them.
-    static var places: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
     }
 }

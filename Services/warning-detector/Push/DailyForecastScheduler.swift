@@ -17,18 +17,14 @@ struct DailyForecastScheduler: Service {
     let logger: Logger
 
     func run() async throws {
-        guard await startGate.waitUnlessShuttingDown() else { return }
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await runOnce(now: Date())
-                } catch {
-                    if !Task.isCancelled { logger.warning("daily forecast run failed", metadata: ["error": "\(String(reflecting: error))"]) }
-                }
-                try? await Task.sleep(for: tick)
+        await runPeriodically(startGate: startGate, interval: tick) {
+            do {
+                try await runOnce(now: Date())
+            } catch {
+                if !Task.isCancelled { logger.warning("daily forecast run failed", metadata: ["error": "\(String(reflecting: error))"]) }
             }
+            return false
         }
-        try? await gracefulShutdown()
     }
 
     /// Queues what is due at `now`; how many messages it queued.

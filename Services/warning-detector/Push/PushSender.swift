@@ -19,19 +19,13 @@ struct PushSender: Service {
     static let tokenGone: Set<String> = ["Unregistered", "BadDeviceToken", "DeviceTokenNotForTopic"]
 
     func run() async throws {
-        guard await startGate.waitUnlessShuttingDown() else { return }
         guard apns != nil else {
             logger.warning("PUSH_TEAM_ID, PUSH_KEY_ID or PUSH_SIGNING_KEY is not set: notifications are queued but not sent")
             try? await gracefulShutdown()
             return
         }
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                let sent = await runOnce()
-                if sent == 0 { try? await Task.sleep(for: policy.tick) }
-            }
-        }
-        try? await gracefulShutdown()
+        // A full batch may mean more are due at once.
+        await runPeriodically(startGate: startGate, interval: policy.tick) { await runOnce() >= batchSize }
     }
 
     /// Sends one batch of due deliveries; how many it handled.

@@ -55,10 +55,7 @@ struct NewsRoutes {
         guard problems.isEmpty, let happenedAt else { throw JSONBody.validationError(problems) }
         let item = try await news.publish(
             name: name, body: text, happenedAt: happenedAt, timeZone: zoneName, location: location, by: admin)
-        let json = try JSONEncoder.iso8601.encode(NewsDTO(item))
-        return Response(
-            status: .created, headers: [.contentType: "application/json; charset=utf-8", .location: "/v1/news/\(item.id)"],
-            body: .init(byteBuffer: ByteBuffer(bytes: json)))
+        return try JSONResponse.created(NewsDTO(item), location: "/v1/news/\(item.id)")
     }
 
     private static func text(_ value: String?, _ field: String, max: Int, into problems: inout [String: String]) -> String {
@@ -77,14 +74,5 @@ struct NewsRoutes {
         let text = "\(date) \(time)"
         guard let parsed = formatter.date(from: text), formatter.string(from: parsed) == text else { return nil }
         return parsed
-    }
-}
-
-extension JSONEncoder {
-    /// Dates as ISO 8601, as Hummingbird's own encoder writes them.
-    static var iso8601: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
     }
 }

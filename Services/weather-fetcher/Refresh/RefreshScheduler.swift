@@ -13,15 +13,7 @@ struct RefreshScheduler: Service {
     let logger: Logger
 
     func run() async throws {
-        guard await startGate.waitUnlessShuttingDown() else { return }
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                let claimedFullBatch = await runOnce()
-                if !claimedFullBatch { try? await Task.sleep(for: schedule.tick) }
-            }
-        }
-        // ServiceGroup treats a service that returns as finished; wait for the shutdown itself.
-        try? await gracefulShutdown()
+        await runPeriodically(startGate: startGate, interval: schedule.tick) { await runOnce() }
     }
 
     /// Claims and refreshes one batch; true when the batch was full, so more may be due right away.

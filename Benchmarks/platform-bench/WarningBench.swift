@@ -1,0 +1,130 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import PostgresNIO
+import Shared
+import TestSupport
+
+/// warning-detector measured as it runs: the release binary on throw-away Postgres and the broker.
+/// - throughput: `events` forecast events for as many cities, each crossing the heat threshold (so each
+///   issues a warning and an outbox event), published at once; timed until the consumer has applied all.
+/// - latency: `samples` forecasts one after another, each timed from its publication until
+///   `GET /v1/cities/{id}/warnings` shows its warning.
+struct WarningBench {
+    let binary: String
+    let brokers: String
+    let postgresHost: String
+    let postgresPort: Int
+    let postgresUser: String
+    let events: Int
+    let samples: Int
+
+    struct Results: Sendable {
+        var eventsPerSecond = 0.0
+        var latencyMilliseconds: [Double] = []
+
+        func percentile(_ p: Double) -> Double {
+            let sorted = latencyMilliseconds.sorted()
+            guard !sorted.isEmpty else { return 0 }
+            return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+        }
+    }
+
+    func run() async throws -> Results {
+        let logger = Logger(label: "bench")
+        let suffix = UUID().uuidString.prefix(8).lowercased()
+        let database = "bench_warnings_\(suffix)"
+        let admin = PostgresConfiguration(
+            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
+        try await withRunningClient(admin.makeClient(logger: logger)) { client in
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
+        }
+        let topics = (forecasts: "bench.forecasts.\(suffix)", userCities: "bench.user-cities.\(suffix)", warnings: "bench.warnings.\(suffix)")
+        let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
+        try await kafkaAdmin.createTopics([
+            KafkaTopicSpec(name: topics.forecasts, partitions: 6), KafkaTopicSpec(name: topics.userCities, partitions: 6),
+            KafkaTopicSpec(name: topics.warnings, partitions: 6),
+        ])
+        try await kafkaAdmin.createTopics([KafkaTopicSpec(name: Topic.deadLetterName(of: topics.forecasts), partitions: 1)])
+        let port = freePort()
+        let tokens = try TestTokens()
+        let service = try ServiceProcess.start(binary: binary, environment: [
+            "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
+            "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "KAFKA_GROUP_ID": "bench-warnings-\(suffix)",
+            "KAFKA_START_POSITION": "beginning", "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+            "WARNING_FORECASTS_TOPIC": topics.forecasts, "WARNING_USER_CITIES_TOPIC": topics.userCities,
+            "WARNING_WARNINGS_TOPIC": topics.warnings, "DAILY_FORECAST_ENABLED": "false", "OUTBOX_IDLE_INTERVAL_MS": "20",
+            "LOG_LEVEL": "warning",
+        ])
+        defer { service.stop() }
+        try await service.waitReady(port: port)
+        var results = Results()
+        let configuration = PostgresConfiguration(
+            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "warning_detector")
+        let producerConfiguration = KafkaProducerConfiguration(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
+        let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
+        results.eventsPerSecond = try await withRunningClient(configuration.makeClient(logger: logger)) { client -> Double in
+            progress("warning-detector: \(events) forecast events, each issuing a warning")
+            let messages = try (1...events).map { try Self.message(cityId: $0, topic: topics.forecasts) }
+            let started = ContinuousClock.now
+            for batch in stride(from: 0, to: messages.count, by: 1_000) {
+                try await producer.send(Array(messages[batch..<min(messages.count, batch + 1_000)]))
+            }
+            while try await count(client, "SELECT count(*)::int FROM processed_events") < events {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let perSecond = Double(events) / (ContinuousClock.now - started).seconds
+            let warnings = try await count(client, "SELECT count(*)::int FROM warnings")
+            guard warnings == events else { throw BenchError("expected \(events) warnings, found \(warnings)") }
+            return perSecond
+        }
+        progress("warning-detector: \(samples) forecasts one at a time, published → visible over HTTP")
+        for sample in 0..<samples {
+            let cityId = 1_000_000 + sample
+            let url = URL(string: "http://127.0.0.1:\(port)/v1/cities/\(cityId)/warnings")!
+            let started = ContinuousClock.now
+            try await producer.send(try Self.message(cityId: cityId, topic: topics.forecasts))
+            while true {
+                let (data, _) = try await URLSession.shared.data(from: url)
+                if data.count > #"{"warnings":[]}"#.count { break }
+                guard ContinuousClock.now - started < .seconds(30) else { throw BenchError("warning for city \(cityId) never showed") }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            results.latencyMilliseconds.append((ContinuousClock.now - started).seconds * 1_000)
+        }
+        try await producer.close()
+        service.stop()
+        try await withRunningClient(admin.makeClient(logger: logger)) { client in
+            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
+        }
+        return results
+    }
+
+    /// A forecast for a made-up city whose third hour is 36 °C (Severe heat).
+    static func message(cityId: Int, topic: String) throws -> KafkaOutgoingMessage {
+        let now = Date()
+        let first = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
+        let hours = (0..<48).map { index in
+            ForecastHour(
+                time: first.addingTimeInterval(Double(index) * 3_600), temperatureC: index == 2 ? 36 : 20, condition: "clear",
+                description: "Clear sky", windSpeedKmh: 10, windGustKmh: 15, precipitationMm: 0, snowfallCm: 0, visibilityKm: 20)
+        }
+        let city = ForecastCity(
+            id: cityId, name: "City \(cityId)", region: "Bench", countryCode: "XX", country: "Benchland",
+            latitude: Double(cityId % 170) - 85, longitude: Double(cityId % 360) - 180, timeZone: "UTC")
+        let envelope = EventEnvelope(
+            type: EventTypes.forecastUpdated, occurredAt: now, producer: "weather-fetcher", key: String(cityId),
+            payload: ForecastUpdated(
+                city: city, provider: "bench", fetchedAt: now, currentTemperatureC: 20, currentCondition: "clear",
+                currentDescription: "Clear sky", hours: hours))
+        return KafkaOutgoingMessage(topic: topic, key: String(cityId), value: try envelope.encoded())
+    }
+
+    private func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "bench"))
+        for try await value in rows.decode(Int.self) { return value }
+        return 0
+    }
+}

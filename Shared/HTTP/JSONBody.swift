@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+
+/// Request bodies for the services' routes (X3): decoding that answers a clear 400 instead of the
+/// framework's own error, and the 422 that names every bad field.
+public enum JSONBody {
+    /// The body as `type`, or 400 `invalid_json`.
+    public static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: some RequestContext) async throws -> T {
+        do {
+            return try await request.decode(as: type, context: context)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.badRequest("invalid_json", "the body must be a JSON object of the documented shape")
+        }
+    }
+
+    /// 422 `validation_failed` with each problem in `details` (field → what is wrong) and all of them in the message.
+    public static func validationError(_ problems: [String: String]) -> APIError {
+        let summary = problems.keys.sorted().map { "\($0) \(problems[$0]!)" }.joined(separator: "; ")
+        return APIError(.unprocessableContent, code: "validation_failed", message: summary, details: problems)
+    }
+}
+
+/// Answers the routes build by hand rather than by returning a `ResponseEncodable`.
+public enum JSONResponse {
+    /// 201 with `Location`, the body encoded as Hummingbird's own encoder would (ISO 8601 dates).
+    public static func created(_ body: some Encodable, location: String) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return Response(
+            status: .created, headers: [.contentType: "application/json; charset=utf-8", .location: location],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(body))))
+    }
+}

@@ -1,0 +1,15 @@
+import ServiceLifecycle
+
+/// The loop of a background service (refreshes, imports, sends): once the service has started, run `round`
+/// again and again until the graceful shutdown, pausing `interval` after each round that found nothing more
+/// waiting (`round` returns true when there may be more right away). It returns only once the shutdown has
+/// begun, because a ServiceGroup takes a service that returns for one that finished.
+public func runPeriodically(startGate: StartGate, interval: Duration, _ round: @escaping @Sendable () async -> Bool) async {
+    guard await startGate.waitUnlessShuttingDown() else { return }
+    await cancelWhenGracefulShutdown {
+        while !Task.isCancelled {
+            if !(await round()) { try? await Task.sleep(for: interval) }
+        }
+    }
+    try? await gracefulShutdown()
+}
