@@ -76,8 +76,8 @@ struct PlacesBench {
                 host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "places_importer")
             try await withRunningClient(configuration.makeClient(logger: logger)) { client in
                 while true {
-                    let runs = try await count(client, "SELECT coalesce(sum(runs), 0)::int FROM import_areas")
-                    let unsent = try await count(client, "SELECT count(*) FROM outbox WHERE sent_at IS NULL")
+                    let runs = try await queryInt(client, "SELECT coalesce(sum(runs), 0)::int FROM import_areas")
+                    let unsent = try await queryInt(client, "SELECT count(*) FROM outbox WHERE sent_at IS NULL")
                     if runs >= 1 && unsent == 0 { break }
                     try await Task.sleep(for: .milliseconds(50))
                 }
@@ -146,11 +146,5 @@ struct PlacesBench {
     static func box(inQuery query: String) -> String? {
         guard let open = query.range(of: "\"name\"]("), let close = query[open.upperBound...].firstIndex(of: ")") else { return nil }
         return String(query[open.upperBound..<close])
-    }
-
-    private func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "bench"))
-        for try await value in rows.decode(Int.self) { return value }
-        return 0
     }
 }

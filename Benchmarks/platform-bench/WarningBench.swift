@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import AsyncHTTPClient
 import Logging
 import PostgresNIO
 import Shared
@@ -11,7 +9,8 @@ import TestSupport
 /// - throughput: `events` forecast events for as many cities, each crossing the heat threshold (so each
 ///   issues a warning and an outbox event), published at once; timed until the consumer has applied all.
 /// - latency: `samples` forecasts one after another, each timed from its publication until
-///   `GET /v1/cities/{id}/warnings` shows its warning.
+///   `GET /v1/cities/{id}/warnings` shows its warning, with the broker's acknowledgement and the warning's
+///   row in Postgres as intermediate marks.
 struct WarningBench {
     let binary: String
     let brokers: String
@@ -23,13 +22,15 @@ struct WarningBench {
 
     struct Results: Sendable {
         var eventsPerSecond = 0.0
-        var latencyMilliseconds: [Double] = []
+        var latency = Latency()
+    }
 
-        func percentile(_ p: Double) -> Double {
-            let sorted = latencyMilliseconds.sorted()
-            guard !sorted.isEmpty else { return 0 }
-            return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
-        }
+    /// Milliseconds from publishing each sample until: the broker acknowledged it, the consumer stored its
+    /// warning in Postgres, the HTTP route showed it.
+    struct Latency: Sendable {
+        var acknowledged: [Double] = []
+        var stored: [Double] = []
+        var visible: [Double] = []
     }
 
     func run() async throws -> Results {
@@ -72,27 +73,37 @@ struct WarningBench {
             for batch in stride(from: 0, to: messages.count, by: 1_000) {
                 try await producer.send(Array(messages[batch..<min(messages.count, batch + 1_000)]))
             }
-            while try await count(client, "SELECT count(*)::int FROM processed_events") < events {
+            while try await queryInt(client, "SELECT count(*)::int FROM processed_events") < events {
                 try await Task.sleep(for: .milliseconds(20))
             }
             let perSecond = Double(events) / (ContinuousClock.now - started).seconds
-            let warnings = try await count(client, "SELECT count(*)::int FROM warnings")
+            let warnings = try await queryInt(client, "SELECT count(*)::int FROM warnings")
             guard warnings == events else { throw BenchError("expected \(events) warnings, found \(warnings)") }
             return perSecond
         }
         progress("warning-detector: \(samples) forecasts one at a time, published → visible over HTTP")
-        for sample in 0..<samples {
-            let cityId = 1_000_000 + sample
-            let url = URL(string: "http://127.0.0.1:\(port)/v1/cities/\(cityId)/warnings")!
-            let started = ContinuousClock.now
-            try await producer.send(try Self.message(cityId: cityId, topic: topics.forecasts))
-            while true {
-                let (data, _) = try await URLSession.shared.data(from: url)
-                if data.count > #"{"warnings":[]}"#.count { break }
-                guard ContinuousClock.now - started < .seconds(30) else { throw BenchError("warning for city \(cityId) never showed") }
-                try await Task.sleep(for: .milliseconds(1))
+        results.latency = try await withRunningClient(configuration.makeClient(logger: logger)) { client in
+            var latency = Latency()
+            for sample in 0..<samples {
+                let cityId = 1_000_000 + sample
+                let started = ContinuousClock.now
+                func elapsed() -> Double { (ContinuousClock.now - started).seconds * 1_000 }
+                try await producer.send(try Self.message(cityId: cityId, topic: topics.forecasts))
+                latency.acknowledged.append(elapsed())
+                while try await queryInt(client, "SELECT count(*)::int FROM warnings WHERE city_id = \(cityId)") == 0 {
+                    guard elapsed() < 30_000 else { throw BenchError("warning for city \(cityId) was never stored") }
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+                latency.stored.append(elapsed())
+                while try await HTTPClient.shared.get(url: "http://127.0.0.1:\(port)/v1/cities/\(cityId)/warnings").get()
+                    .body.map({ $0.readableBytes <= #"{"warnings":[]}"#.utf8.count }) ?? true
+                {
+                    guard elapsed() < 30_000 else { throw BenchError("warning for city \(cityId) never showed over HTTP") }
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+                latency.visible.append(elapsed())
             }
-            results.latencyMilliseconds.append((ContinuousClock.now - started).seconds * 1_000)
+            return latency
         }
         try await producer.close()
         service.stop()
@@ -120,11 +131,5 @@ struct WarningBench {
                 city: city, provider: "bench", fetchedAt: now, currentTemperatureC: 20, currentCondition: "clear",
                 currentDescription: "Clear sky", hours: hours))
         return KafkaOutgoingMessage(topic: topic, key: String(cityId), value: try envelope.encoded())
-    }
-
-    private func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "bench"))
-        for try await value in rows.decode(Int.self) { return value }
-        return 0
     }
 }

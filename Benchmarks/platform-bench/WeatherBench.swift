@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
 import PostgresNIO
 import Shared
@@ -81,8 +78,8 @@ struct WeatherBench {
                 host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "weather_fetcher")
             let (rate, search) = try await withRunningClient(configuration.makeClient(logger: logger)) { client in
                 while true {
-                    let stored = try await count(client, "SELECT count(*) FROM city_weather")
-                    let unsent = try await count(client, "SELECT count(*) FROM outbox WHERE sent_at IS NULL")
+                    let stored = try await queryInt(client, "SELECT count(*) FROM city_weather")
+                    let unsent = try await queryInt(client, "SELECT count(*) FROM outbox WHERE sent_at IS NULL")
                     if stored >= tracked.count && unsent == 0 { break }
                     try await Task.sleep(for: .milliseconds(20))
                 }
@@ -122,12 +119,6 @@ struct WeatherBench {
             }
         }
         return (times.reduce(0, +) / Double(max(times.count, 1)), times.max() ?? 0)
-    }
-
-    private func count(_ client: PostgresClient, _ sql: String) async throws -> Int {
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "bench"))
-        for try await value in rows.decode(Int.self) { return value }
-        return 0
     }
 }
 
@@ -171,102 +162,5 @@ struct CatalogueRows {
     func populationThreshold(forBiggest count: Int) -> Int {
         let sorted = rows.map(\.population).sorted(by: >)
         return sorted[min(count, sorted.count) - 1]
-    }
-}
-
-/// One service process started for the bench, stopped with SIGTERM.
-final class ServiceProcess {
-    let process: Process
-
-    private init(process: Process) { self.process = process }
-
-    static func start(binary: String, environment: [String: String]) throws -> ServiceProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = FileHandle.standardError
-        process.standardError = FileHandle.standardError
-        try process.run()
-        return ServiceProcess(process: process)
-    }
-
-    func waitReady(port: Int, timeout: Duration = .seconds(300)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            guard process.isRunning else { throw BenchError("weather-fetcher exited during start-up") }
-            if let url = URL(string: "http://127.0.0.1:\(port)/ready"),
-                let (_, response) = try? await URLSession.shared.data(from: url), (response as? HTTPURLResponse)?.statusCode == 200
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw BenchError("weather-fetcher was not ready in time")
-    }
-
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
-}
-
-/// Requests per second and latency percentiles from a wrk run (Debian's wrk, a second process on loopback).
-struct LoadResult: Sendable {
-    var requestsPerSecond: Double
-    var p50Milliseconds: Double
-    var p99Milliseconds: Double
-    var non2xx: Int
-
-    /// With `bearerTokens`, each request carries the next token of the list (many users, as in production).
-    static func wrk(url: String, seconds: Int, connections: Int, bearerTokens: [String] = []) throws -> LoadResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        var arguments = ["-t", "2", "-c", "\(connections)", "-d", "\(seconds)s", "--latency"]
-        var script: URL?
-        if !bearerTokens.isEmpty {
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("wrk-\(UUID().uuidString).lua")
-            let list = bearerTokens.map { "\"\($0)\"" }.joined(separator: ",\n")
-            try """
-                local tokens = {\(list)}
-                local i = 0
-                request = function()
-                  i = i + 1
-                  return wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. tokens[(i % #tokens) + 1] })
-                end
-                """.write(to: file, atomically: true, encoding: .utf8)
-            arguments += ["-s", file.path]
-            script = file
-        }
-        defer { script.map { try? FileManager.default.removeItem(at: $0) } }
-        process.arguments = arguments + [url]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let rate = value(after: "Requests/sec:", in: text) else { throw BenchError("wrk failed:\n\(text)") }
-        return LoadResult(
-            requestsPerSecond: rate, p50Milliseconds: latency(percentile: "50%", in: text) ?? .nan,
-            p99Milliseconds: latency(percentile: "99%", in: text) ?? .nan,
-            non2xx: Int(value(after: "Non-2xx or 3xx responses:", in: text) ?? 0))
-    }
-
-    private static func value(after label: String, in text: String) -> Double? {
-        guard let line = text.split(separator: "\n").first(where: { $0.contains(label) }) else { return nil }
-        return Double(line.replacingOccurrences(of: label, with: "").trimmingCharacters(in: .whitespaces))
-    }
-
-    /// wrk prints `99%    4.21ms` (or `us`, `s`).
-    private static func latency(percentile: String, in text: String) -> Double? {
-        guard let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(percentile) }),
-            let token = line.split(separator: " ").last
-        else { return nil }
-        let units: [(String, Double)] = [("us", 0.001), ("ms", 1), ("s", 1_000)]
-        for (suffix, scale) in units where token.hasSuffix(suffix) {
-            return Double(token.dropLast(suffix.count)).map { $0 * scale }
-        }
-        return nil
     }
 }

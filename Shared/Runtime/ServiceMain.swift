@@ -6,21 +6,36 @@ import Prometheus
 
 /// The whole of a service's `main.swift`: bootstrap logging and metrics once for the process, build the
 /// application from the environment, and run it until SIGTERM/SIGINT. A configuration error ends the process
-/// with exit code 2 and a message naming the variable, before anything starts.
+/// with exit code 2 and a message naming the variable, before anything starts. Logs are JSON lines unless
+/// `LOG_FORMAT=text` asks for swift-log's plain lines.
 public enum ServiceMain {
     public typealias Builder = @Sendable (EnvironmentReader, PrometheusCollectorRegistry, Logger) async throws -> any ApplicationProtocol
 
     public static func run(_ identity: ServiceIdentity, build: Builder) async {
+        let environment = EnvironmentReader()
+        let jsonLogs: Bool
+        do {
+            jsonLogs = try environment.parsed("LOG_FORMAT", expected: "json or text") { ["json": true, "text": false][$0.lowercased()] } ?? true
+        } catch {
+            FileHandle.standardError.write(Data("\(identity.name): \(error)\n".utf8))
+            exit(2)
+        }
         LoggingSystem.bootstrap { label in
+            // The Logger's own level filters, so every handler passes everything.
+            if jsonLogs {
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = .trace
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .trace  // the Logger's own level filters
+            handler.logLevel = .trace
             return handler
         }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: identity.name)
         do {
-            let app = try await build(EnvironmentReader(), registry, logger)
+            let app = try await build(environment, registry, logger)
             try await app.runService()
         } catch let error as ConfigError {
             FileHandle.standardError.write(Data("\(identity.name): \(error)\n".utf8))

@@ -116,4 +116,16 @@ struct AccessTokenMiddlewareTests {
             }
         }
     }
+
+    @Test("U7: the bearer scheme is matched in any case and blanks around the token are ignored; other schemes and empty tokens are not tokens")
+    func test_U7_bearerHeaderParsing() {
+        #expect(AccessTokenMiddleware.bearerToken(in: "Bearer abc.def") == "abc.def")
+        #expect(AccessTokenMiddleware.bearerToken(in: "bEARER   abc.def \t") == "abc.def")
+        #expect(AccessTokenMiddleware.bearerToken(in: "Bearer \tabc") == "abc")
+        #expect(AccessTokenMiddleware.bearerToken(in: "Bearer ") == nil)
+        #expect(AccessTokenMiddleware.bearerToken(in: "Bearer    ") == nil)
+        #expect(AccessTokenMiddleware.bearerToken(in: "Bearerabc") == nil)
+        #expect(AccessTokenMiddleware.bearerToken(in: "Basic dXNlcjpwYXNz") == nil)
+        #expect(AccessTokenMiddleware.bearerToken(in: "") == nil)
+    }
 }

@@ -5,18 +5,24 @@ import Foundation
 /// they replace (`ST_DWithin` on the sphere, nearest first then by id; a box by match name then id); the
 /// differential test compares the two.
 struct PlaceGrid: Sendable {
-    /// A place as the nearby list shows it, with its JSON written once when it enters the grid.
-    struct Entry: Sendable {
-        var id: UUID
-        var latitude: Double
-        var longitude: Double
-        var matchName: String
-        var addedBy: String?
+    /// A place as the nearby list shows it, with its JSON written once when it enters the grid. A class, so
+    /// that collecting and sorting candidates moves one reference per place instead of its strings.
+    final class Entry: Sendable {
+        let id: UUID
+        /// The id's 16 bytes as two big-endian halves: compared in that order they sort like Postgres' uuids.
+        let idOrderKey: (high: UInt64, low: UInt64)
+        let latitude: Double
+        let longitude: Double
+        let matchName: String
+        let addedBy: String?
         /// The place's JSON object without its closing brace: the asker's pin and the distance follow.
-        var json: String
+        let json: String
 
         init(_ place: Place, matchName: String) {
             id = place.id
+            idOrderKey = withUnsafeBytes(of: place.id.uuid) { bytes in
+                (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            }
             latitude = place.latitude
             longitude = place.longitude
             self.matchName = matchName
@@ -76,7 +82,7 @@ struct PlaceGrid: Sendable {
             if distance <= radiusMetres { found.append(Found(entry: entry, distanceMetres: distance)) }
         }
         found.sort { a, b in
-            a.distanceMetres! != b.distanceMetres! ? a.distanceMetres! < b.distanceMetres! : Self.idOrder(a.entry.id, b.entry.id)
+            a.distanceMetres! != b.distanceMetres! ? a.distanceMetres! < b.distanceMetres! : Self.idOrder(a.entry, b.entry)
         }
         return Self.page(found, limit: limit, offset: offset)
     }
@@ -91,7 +97,7 @@ struct PlaceGrid: Sendable {
         }
         found.sort { a, b in
             a.entry.matchName != b.entry.matchName
-                ? Self.nameOrder(a.entry.matchName, b.entry.matchName) : Self.idOrder(a.entry.id, b.entry.id)
+                ? Self.nameOrder(a.entry.matchName, b.entry.matchName) : Self.idOrder(a.entry, b.entry)
         }
         return Self.page(found, limit: limit, offset: offset)
     }
@@ -126,8 +132,10 @@ struct PlaceGrid: Sendable {
         return Array(found[offset..<min(found.count, offset + limit)])
     }
 
-    /// Postgres orders uuids by their bytes; the upper-case hex strings sort the same way.
-    private static func idOrder(_ a: UUID, _ b: UUID) -> Bool { a.uuidString < b.uuidString }
+    /// Postgres orders uuids by their bytes, first to last.
+    private static func idOrder(_ a: Entry, _ b: Entry) -> Bool {
+        a.idOrderKey.high != b.idOrderKey.high ? a.idOrderKey.high < b.idOrderKey.high : a.idOrderKey.low < b.idOrderKey.low
+    }
 
     /// Match names are lower-case letters and digits; compared by code point (Postgres `COLLATE "C"`).
     private static func nameOrder(_ a: String, _ b: String) -> Bool { a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) }
