@@ -6,11 +6,14 @@ public struct ReadinessProbe: Sendable {
     let startGate: StartGate
     let postgres: PostgresClient
     let producer: KafkaProducer
+    /// The service's logger, so the probe's queries log at the service's `LOG_LEVEL`.
+    let logger: Logger
 
-    public init(startGate: StartGate, postgres: PostgresClient, producer: KafkaProducer) {
+    public init(startGate: StartGate, postgres: PostgresClient, producer: KafkaProducer, logger: Logger) {
         self.startGate = startGate
         self.postgres = postgres
         self.producer = producer
+        self.logger = logger
     }
 
     /// `ok` or a reason, per dependency.
@@ -27,11 +30,11 @@ public struct ReadinessProbe: Sendable {
     /// `SELECT 1`, given at most two seconds: an orchestrator's probe must get an answer, not hang on a pool
     /// that is still trying to connect.
     private func checkPostgres() async -> String {
-        let postgres = self.postgres
+        let (postgres, logger) = (self.postgres, self.logger)
         return await withTaskGroup(of: String?.self) { group in
             group.addTask {
                 do {
-                    try await postgres.query("SELECT 1", logger: Logger(label: "readiness"))
+                    try await postgres.query("SELECT 1", logger: logger)
                     return "ok"
                 } catch {
                     return "unreachable: \(String(reflecting: error).prefix(200))"

@@ -62,7 +62,7 @@ public final class PlatformRuntime: Sendable {
         router.add(middleware: MetricsMiddleware())
         OperationalRoutes(
             service: configuration.identity.name,
-            readiness: ReadinessProbe(startGate: startGate, postgres: postgres, producer: producer),
+            readiness: ReadinessProbe(startGate: startGate, postgres: postgres, producer: producer, logger: logger),
             registry: registry
         ).add(to: router)
         return router
