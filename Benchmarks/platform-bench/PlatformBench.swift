@@ -25,6 +25,8 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "The warning-detector executable (release build).") var warningBinary = ".build/release/warning-detector"
     @Option(help: "Forecast events in the warnings throughput row.") var warningEvents = 10_000
     @Option(help: "Forecasts timed one by one in the warnings latency row.") var warningSamples = 200
+    @Option(help: "KAFKA_FETCH_WAIT_MAX_MS for the warning-detector under test (its default when not given).")
+    var warningFetchWaitMs: Int?
     @Option(help: "The places-importer executable (release build).") var placesBinary = ".build/release/places-importer"
     @Option(help: "Places in the places rows.") var places = 100_000
     @Option(help: "The weather-fetcher executable (release build).") var weatherBinary = ".build/release/weather-fetcher"
@@ -67,7 +69,7 @@ struct PlatformBench: AsyncParsableCommand {
         if groups.contains("warnings") {
             let bench = WarningBench(
                 binary: warningBinary, brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort,
-                postgresUser: postgresUser, events: warningEvents, samples: warningSamples)
+                postgresUser: postgresUser, events: warningEvents, samples: warningSamples, fetchWaitMilliseconds: warningFetchWaitMs)
             let results = try await bench.run()
             table.add(
                 "warnings: \(warningEvents) forecast events, each issuing a warning, consumed into Postgres (events/s)",
@@ -75,12 +77,13 @@ struct PlatformBench: AsyncParsableCommand {
             func percentiles(_ values: [Double]) -> String {
                 String(format: "%.1f / %.1f", percentile(values, 0.5), percentile(values, 0.99))
             }
+            let fetchWait = warningFetchWaitMs.map { "\($0) ms" } ?? "default"
             for (mark, values) in [
                 ("acknowledged by the broker", results.latency.acknowledged), ("warning stored in Postgres", results.latency.stored),
                 ("warning visible over HTTP", results.latency.visible),
             ] {
                 table.add(
-                    "warnings: forecast event published → \(mark), \(warningSamples) one by one (p50 / p99 ms)",
+                    "warnings: forecast event published → \(mark), \(warningSamples) one by one, fetch wait \(fetchWait) (p50 / p99 ms)",
                     text: percentiles(values), target: "-")
             }
         }

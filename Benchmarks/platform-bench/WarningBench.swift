@@ -19,6 +19,8 @@ struct WarningBench {
     let postgresUser: String
     let events: Int
     let samples: Int
+    /// `KAFKA_FETCH_WAIT_MAX_MS` for the service; nil keeps its default.
+    let fetchWaitMilliseconds: Int?
 
     struct Results: Sendable {
         var eventsPerSecond = 0.0
@@ -51,14 +53,16 @@ struct WarningBench {
         try await kafkaAdmin.createTopics([KafkaTopicSpec(name: Topic.deadLetterName(of: topics.forecasts), partitions: 1)])
         let port = freePort()
         let tokens = try TestTokens()
-        let service = try ServiceProcess.start(binary: binary, environment: [
+        var environment = [
             "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
             "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "KAFKA_GROUP_ID": "bench-warnings-\(suffix)",
             "KAFKA_START_POSITION": "beginning", "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
             "WARNING_FORECASTS_TOPIC": topics.forecasts, "WARNING_USER_CITIES_TOPIC": topics.userCities,
             "WARNING_WARNINGS_TOPIC": topics.warnings, "DAILY_FORECAST_ENABLED": "false", "OUTBOX_IDLE_INTERVAL_MS": "20",
             "LOG_LEVEL": "warning",
-        ])
+        ]
+        if let fetchWaitMilliseconds { environment["KAFKA_FETCH_WAIT_MAX_MS"] = "\(fetchWaitMilliseconds)" }
+        let service = try ServiceProcess.start(binary: binary, environment: environment)
         defer { service.stop() }
         try await service.waitReady(port: port)
         var results = Results()

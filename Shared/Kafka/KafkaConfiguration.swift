@@ -71,6 +71,9 @@ public struct KafkaConsumerConfiguration: Sendable {
     public var commitIntervalMilliseconds: Int = 1_000
     /// How many messages one trip to the consumer thread fetches at most.
     public var maxBatchSize: Int = 500
+    /// `fetch.wait.max.ms`: how long the broker may hold a fetch that found nothing. Kafka answers as soon as
+    /// data arrives; Tansu, with several partitions in one fetch, appears to hold it for up to this long.
+    public var fetchWaitMaxMilliseconds: Int = 500
 
     public init(broker: KafkaBrokerConfiguration, groupId: String, topics: [String]) {
         self.broker = broker
@@ -89,6 +92,7 @@ public struct KafkaConsumerConfiguration: Sendable {
             "session.timeout.ms": String(sessionTimeoutMilliseconds),
             "heartbeat.interval.ms": String(max(500, sessionTimeoutMilliseconds / 6)),
             "enable.partition.eof": "false",
+            "fetch.wait.max.ms": String(fetchWaitMaxMilliseconds),
         ]) { $1 }.merging(broker.extraProperties) { $1 }
     }
 }

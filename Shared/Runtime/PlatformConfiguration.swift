@@ -11,6 +11,7 @@ import Logging
 /// | `KAFKA_START_POSITION` | `committed` (or `beginning`, or `timestamp:<epoch ms>`) |
 /// | `KAFKA_SESSION_TIMEOUT_MS` | `6000` |
 /// | `KAFKA_MESSAGE_TIMEOUT_MS` | `30000` |
+/// | `KAFKA_FETCH_WAIT_MAX_MS` | `500` |
 /// | `OUTBOX_*` | see `OutboxRelayConfiguration` |
 /// | `CONSUMER_MAX_ATTEMPTS` | `5` |
 /// | `LOG_LEVEL` | `info` |
@@ -24,6 +25,7 @@ public struct PlatformConfiguration: Sendable {
     public var startPosition: KafkaStartPosition
     public var sessionTimeoutMilliseconds: Int
     public var messageTimeoutMilliseconds: Int
+    public var fetchWaitMaxMilliseconds: Int
     public var outbox: OutboxRelayConfiguration
     public var retryPolicy: RetryPolicy
     public var logLevel: Logger.Level
@@ -42,6 +44,7 @@ public struct PlatformConfiguration: Sendable {
             ?? .committed
         sessionTimeoutMilliseconds = try environment.int("KAFKA_SESSION_TIMEOUT_MS", default: 6_000, range: 1_000...300_000)
         messageTimeoutMilliseconds = try environment.int("KAFKA_MESSAGE_TIMEOUT_MS", default: 30_000, range: 1_000...900_000)
+        fetchWaitMaxMilliseconds = try environment.int("KAFKA_FETCH_WAIT_MAX_MS", default: 500, range: 1...30_000)
         outbox = try OutboxRelayConfiguration(environment: environment)
         retryPolicy = RetryPolicy(maxAttempts: try environment.int("CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100))
         tokenIssuer = environment.string("AUTH_ISSUER", default: "mobile-backend-auth")
@@ -74,6 +77,7 @@ public struct PlatformConfiguration: Sendable {
         var configuration = KafkaConsumerConfiguration(broker: broker, groupId: consumerGroupId, topics: topics)
         configuration.startPosition = startPosition
         configuration.sessionTimeoutMilliseconds = sessionTimeoutMilliseconds
+        configuration.fetchWaitMaxMilliseconds = fetchWaitMaxMilliseconds
         return configuration
     }
 }

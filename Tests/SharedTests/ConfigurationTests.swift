@@ -1,6 +1,6 @@
 import Logging
 import Prometheus
-import Shared
+@testable import Shared
 import Testing
 import TestSupport
 
@@ -15,11 +15,19 @@ struct ConfigurationTests {
         #expect(configuration.kafkaBrokers == "127.0.0.1:9092")
         #expect(configuration.consumerGroupId == "places-importer")
         #expect(configuration.startPosition == .committed)
+        #expect(configuration.consumer(topics: ["t"]).properties["fetch.wait.max.ms"] == "500")
+    }
+
+    @Test("X4: KAFKA_FETCH_WAIT_MAX_MS reaches librdkafka's fetch.wait.max.ms")
+    func test_X4_fetchWait() throws {
+        let configuration = try PlatformConfiguration(identity: .warningDetector, environment: EnvironmentReader(["KAFKA_FETCH_WAIT_MAX_MS": "50"]))
+        #expect(configuration.consumer(topics: ["t"]).properties["fetch.wait.max.ms"] == "50")
     }
 
     @Test("X4: a malformed value fails naming the variable", arguments: [
         ("HTTP_PORT", "eighty"), ("HTTP_PORT", "70000"), ("POSTGRES_PORT", "-1"), ("KAFKA_START_POSITION", "yesterday"),
         ("POSTGRES_SCHEMA", "Robert'); DROP TABLE"), ("LOG_LEVEL", "loud"), ("OUTBOX_BATCH_SIZE", "0"),
+        ("KAFKA_FETCH_WAIT_MAX_MS", "0"),
     ])
     func test_X4_malformedValueNamesVariable(variable: String, value: String) throws {
         #expect {

@@ -1,3 +1,5 @@
+import Shared
+
 /// The OpenAPI document served at `/openapi.yaml`. A test validates it and calls every operation in it
 /// against the router, so a documented route that does not exist fails the suite.
 enum PlacesOpenAPI {
@@ -173,21 +175,7 @@ enum PlacesOpenAPI {
           parameters:
             PlaceId: {name: placeId, in: path, required: true, schema: {type: string, format: uuid}}
           responses:
-            Error:
-              description: An error with a stable code
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [error]
-                    properties:
-                      error:
-                        type: object
-                        required: [code, message]
-                        properties:
-                          code: {type: string}
-                          message: {type: string}
-                          details: {type: object, additionalProperties: {type: string}}
+            \(OpenAPIFragments.errorResponse(indent: 4))
             Pin:
               description: The user's pin for the place
               content:

@@ -1,3 +1,5 @@
+import Shared
+
 /// The OpenAPI document served at `/openapi.yaml`. A test validates it and calls every operation in it
 /// against the router, so a documented route that does not exist fails the suite.
 enum WarningOpenAPI {
@@ -206,21 +208,7 @@ enum WarningOpenAPI {
           securitySchemes:
             bearer: {type: http, scheme: bearer, bearerFormat: JWT}
           responses:
-            Error:
-              description: An error with a stable code
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [error]
-                    properties:
-                      error:
-                        type: object
-                        required: [code, message]
-                        properties:
-                          code: {type: string}
-                          message: {type: string}
-                          details: {type: object, additionalProperties: {type: string}}
+            \(OpenAPIFragments.errorResponse(indent: 4))
             Warnings:
               description: Active warnings
               content:

@@ -1,3 +1,5 @@
+import Shared
+
 /// The OpenAPI document served at `/openapi.yaml`. A test validates it and calls every operation in it
 /// against the router, so a documented route that does not exist fails the suite.
 enum WeatherOpenAPI {
@@ -177,21 +179,7 @@ enum WeatherOpenAPI {
           parameters:
             CityId: {name: cityId, in: path, required: true, description: GeoNames id, schema: {type: integer, minimum: 1}}
           responses:
-            Error:
-              description: An error with a stable code
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [error]
-                    properties:
-                      error:
-                        type: object
-                        required: [code, message]
-                        properties:
-                          code: {type: string}
-                          message: {type: string}
-                          details: {type: object, additionalProperties: {type: string}}
+            \(OpenAPIFragments.errorResponse(indent: 4))
             FavouriteChange:
               description: The city's favourite state after the change
               content:
