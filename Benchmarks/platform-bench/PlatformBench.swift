@@ -67,25 +67,7 @@ struct PlatformBench: AsyncParsableCommand {
             try await addPlacesRows(to: &table)
         }
         if groups.contains("warnings") {
-            let bench = WarningBench(
-                binary: warningBinary, brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort,
-                postgresUser: postgresUser, events: warningEvents, samples: warningSamples, fetchWaitMilliseconds: warningFetchWaitMs)
-            let results = try await bench.run()
-            table.add(
-                "warnings: \(warningEvents) forecast events, each issuing a warning, consumed into Postgres (events/s)",
-                swift: results.eventsPerSecond, reference: nil, target: "-")
-            func percentiles(_ values: [Double]) -> String {
-                String(format: "%.1f / %.1f", percentile(values, 0.5), percentile(values, 0.99))
-            }
-            let fetchWait = warningFetchWaitMs.map { "\($0) ms" } ?? "default"
-            for (mark, values) in [
-                ("acknowledged by the broker", results.latency.acknowledged), ("warning stored in Postgres", results.latency.stored),
-                ("warning visible over HTTP", results.latency.visible),
-            ] {
-                table.add(
-                    "warnings: forecast event published → \(mark), \(warningSamples) one by one, fetch wait \(fetchWait) (p50 / p99 ms)",
-                    text: percentiles(values), target: "-")
-            }
+            try await addWarningRows(to: &table)
         }
         print(table.markdown(count: count, size: size))
     }
@@ -158,4 +140,28 @@ extension PlatformBench {
 
 func progress(_ text: String) {
     FileHandle.standardError.write(Data("[bench] \(text)\n".utf8))
+}
+
+extension PlatformBench {
+    func addWarningRows(to table: inout ResultTable) async throws {
+        let bench = WarningBench(
+            binary: warningBinary, brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort,
+            postgresUser: postgresUser, events: warningEvents, samples: warningSamples, fetchWaitMilliseconds: warningFetchWaitMs)
+        let results = try await bench.run()
+        table.add(
+            "warnings: \(warningEvents) forecast events, each issuing a warning, consumed into Postgres (events/s)",
+            swift: results.eventsPerSecond, reference: nil, target: "-")
+        func percentiles(_ values: [Double]) -> String {
+            String(format: "%.1f / %.1f", percentile(values, 0.5), percentile(values, 0.99))
+        }
+        let fetchWait = warningFetchWaitMs.map { "\($0) ms" } ?? "default"
+        for (mark, values) in [
+            ("acknowledged by the broker", results.latency.acknowledged), ("warning stored in Postgres", results.latency.stored),
+            ("warning visible over HTTP", results.latency.visible),
+        ] {
+            table.add(
+                "warnings: forecast event published → \(mark), \(warningSamples) one by one, fetch wait \(fetchWait) (p50 / p99 ms)",
+                text: percentiles(values), target: "-")
+        }
+    }
 }
