@@ -24,6 +24,11 @@ public enum JSONBody {
 
 /// Answers the routes build by hand rather than by returning a `ResponseEncodable`.
 public enum JSONResponse {
+    /// 200 with JSON the route wrote itself (hot routes that skip Codable).
+    public static func ok(_ json: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: json))
+    }
+
     /// 201 with `Location`, the body encoded as Hummingbird's own encoder would (ISO 8601 dates).
     public static func created(_ body: some Encodable, location: String) throws -> Response {
         let encoder = JSONEncoder()

@@ -29,6 +29,19 @@ public enum QueryParameter {
         return value
     }
 
+    /// `south`, `west`, `north` and `east`, all required, as a box whose south is below its north and whose west
+    /// is left of its east (400 `invalid_box` otherwise).
+    public static func box(_ parameters: Parameters) throws -> (south: Double, west: Double, north: Double, east: Double) {
+        let box = (
+            south: try double(parameters, "south", range: -90...90), west: try double(parameters, "west", range: -180...180),
+            north: try double(parameters, "north", range: -90...90), east: try double(parameters, "east", range: -180...180)
+        )
+        guard box.south < box.north, box.west < box.east else {
+            throw APIError.badRequest("invalid_box", "south must be below north and west left of east")
+        }
+        return box
+    }
+
     /// A value from a fixed list.
     public static func choice(
         _ parameters: Parameters, _ name: String, default fallback: String, allowed: [String]

@@ -1,3 +1,4 @@
+import Logging
 import ServiceLifecycle
 
 /// The loop of a background service (refreshes, imports, sends): once the service has started, run `round`
@@ -12,4 +13,20 @@ public func runPeriodically(startGate: StartGate, interval: Duration, _ round: @
         }
     }
     try? await gracefulShutdown()
+}
+
+/// The same loop for a round that does one piece of work and throws when it fails: the failure is logged
+/// (not when it comes from the shutdown) and the loop pauses `interval` after every round.
+public func runPeriodically(
+    startGate: StartGate, interval: Duration, logger: Logger, failure message: Logger.Message,
+    _ round: @escaping @Sendable () async throws -> Void
+) async {
+    await runPeriodically(startGate: startGate, interval: interval) {
+        do {
+            try await round()
+        } catch {
+            if !Task.isCancelled { logger.warning(message, metadata: ["error": "\(String(reflecting: error))"]) }
+        }
+        return false
+    }
 }

@@ -11,15 +11,8 @@ struct PlaceIndexService: Service {
     let logger: Logger
 
     func run() async throws {
-        await runPeriodically(startGate: startGate, interval: interval) {
-            do {
-                try await index.refresh()
-            } catch {
-                if !Task.isCancelled {
-                    logger.warning("place index refresh failed", metadata: ["error": "\(String(reflecting: error))"])
-                }
-            }
-            return false
+        await runPeriodically(startGate: startGate, interval: interval, logger: logger, failure: "place index refresh failed") {
+            try await index.refresh()
         }
     }
 }

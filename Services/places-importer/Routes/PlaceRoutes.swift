@@ -39,14 +39,8 @@ struct PlaceRoutes {
             let radius = try QueryParameter.integer(query, "radius", default: 1_000, range: 1...configuration.maxRadiusMetres)
             area = .circle(latitude: latitude, longitude: longitude, radiusMetres: Double(radius))
         } else if query["south"] != nil || query["west"] != nil || query["north"] != nil || query["east"] != nil {
-            let box = GeoBox(
-                south: try QueryParameter.double(query, "south", range: -90...90),
-                west: try QueryParameter.double(query, "west", range: -180...180),
-                north: try QueryParameter.double(query, "north", range: -90...90),
-                east: try QueryParameter.double(query, "east", range: -180...180))
-            guard box.south < box.north, box.west < box.east else {
-                throw APIError.badRequest("invalid_box", "south must be below north and west left of east")
-            }
+            let bounds = try QueryParameter.box(query)
+            let box = GeoBox(south: bounds.south, west: bounds.west, north: bounds.north, east: bounds.east)
             guard box.north - box.south <= configuration.maxBoxDegrees, box.east - box.west <= configuration.maxBoxDegrees else {
                 throw APIError.badRequest("box_too_large", "a box may span at most \(configuration.maxBoxDegrees)° each way")
             }
@@ -55,7 +49,7 @@ struct PlaceRoutes {
             throw APIError.badRequest("missing_area", "give lat, lon and radius, or south, west, north and east")
         }
         let body = try await nearbyPlaces.page(area, user: user, page: page, pageSize: pageSize)
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+        return JSONResponse.ok(body)
     }
 
     @Sendable func details(_ request: Request, context: PlatformRequestContext) async throws -> PlaceDetailDTO {

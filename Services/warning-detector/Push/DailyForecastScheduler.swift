@@ -17,13 +17,8 @@ struct DailyForecastScheduler: Service {
     let logger: Logger
 
     func run() async throws {
-        await runPeriodically(startGate: startGate, interval: tick) {
-            do {
-                try await runOnce(now: Date())
-            } catch {
-                if !Task.isCancelled { logger.warning("daily forecast run failed", metadata: ["error": "\(String(reflecting: error))"]) }
-            }
-            return false
+        await runPeriodically(startGate: startGate, interval: tick, logger: logger, failure: "daily forecast run failed") {
+            try await runOnce(now: Date())
         }
     }
 

@@ -20,15 +20,8 @@ struct WarningRoutes {
     }
 
     @Sendable func inBox(_ request: Request, context: PlatformRequestContext) async throws -> WarningListDTO {
-        let query = request.uri.queryParameters
-        let south = try QueryParameter.double(query, "south", range: -90...90)
-        let west = try QueryParameter.double(query, "west", range: -180...180)
-        let north = try QueryParameter.double(query, "north", range: -90...90)
-        let east = try QueryParameter.double(query, "east", range: -180...180)
-        guard south < north, west < east else {
-            throw APIError.badRequest("invalid_box", "south must be below north and west left of east")
-        }
-        let found = try await warnings.active(in: (south, west, north, east), limit: Self.maxBoxResults)
+        let box = try QueryParameter.box(request.uri.queryParameters)
+        let found = try await warnings.active(in: (box.south, box.west, box.north, box.east), limit: Self.maxBoxResults)
         return WarningListDTO(warnings: found.map(WarningDTO.init))
     }
 }

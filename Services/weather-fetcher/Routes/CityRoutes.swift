@@ -75,13 +75,13 @@ struct CityRoutes {
             let dto = try view(city: city, latest: latest, warnings: active, now: now, isFavourite: nil)
             entry = try cache.store(dto, body: ByteBuffer(bytes: Self.encoder.encode(dto)), for: city.id, now: now)
         }
-        guard let user = context.user else { return Self.json(entry.anonymousBody) }
+        guard let user = context.user else { return JSONResponse.ok(entry.anonymousBody) }
         let cityId = entry.view.city.id
         let state = try await userCities.viewState(userId: user.id, cityId: cityId)
         if !state.isNewestRecentView { try await userCities.recordView(userId: user.id, cityId: cityId) }
         var personal = entry.view
         personal.isFavourite = state.isFavourite
-        return Self.json(ByteBuffer(bytes: try Self.encoder.encode(personal)))
+        return JSONResponse.ok(ByteBuffer(bytes: try Self.encoder.encode(personal)))
     }
 
     private static let encoder: JSONEncoder = {
@@ -89,10 +89,6 @@ struct CityRoutes {
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }()
-
-    private static func json(_ body: ByteBuffer) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
-    }
 
     func view(
         city: City, latest: WeatherStore.Latest, warnings active: [CityWarningStore.ActiveWarning], now: Date, isFavourite: Bool?
