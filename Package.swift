@@ -57,6 +57,7 @@ let package = Package(
     products: services.map { .executable(name: $0.executable, targets: [$0.module]) } + [
         .executable(name: "platformctl", targets: ["PlatformCtl"]),
         .executable(name: "platform-bench", targets: ["PlatformBench"]),
+        .executable(name: "pipeline-probe", targets: ["PipelineProbe"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -111,6 +112,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            // The smallest service on the platform runtime: what the fault suite kills and the consumer bench measures.
+            name: "PipelineProbe",
+            dependencies: ["Shared", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Tools/pipeline-probe",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "PlatformBench",
             dependencies: [
                 "Shared",
@@ -152,6 +160,16 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/SharedTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            // The fault suite: kills, restarts and poison events against the built `pipeline-probe`.
+            name: "FaultTests",
+            dependencies: [
+                "Shared", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/FaultTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The local stack: `scripts/stack.sh start` installs what is missing, starts PostgreSQL and the Tansu broker on
 # loopback, creates the topics, builds and starts the six services, and prints where each listens.
-# `stop` stops everything; `status` shows what runs; `logs SERVICE` follows one service's log.
+# `stop` stops everything; `status` shows what runs; `logs SERVICE` follows one service's log;
+# `restart [COMPONENT]` restarts everything, or one component: tansu, postgres or a service.
 # State (database files, logs, generated dev keys) lives in .stack/ and survives restarts.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,9 +47,23 @@ dev_keys() {
   fi
 }
 
+# is_running SERVICE: its process is alive and answers /health. A process that is alive but does not answer may
+# be shutting down after SIGTERM: wait (up to 20 s) until it answers or exits, so a stopping service is not
+# mistaken for a running one.
+is_running() {
+  local service=$1 port=${PORTS[$1]} pidfile="$STATE_DIR/$1.pid" i
+  [ -f "$pidfile" ] || return 1
+  for ((i = 0; i < 200; i++)); do
+    kill -0 "$(cat "$pidfile")" 2>/dev/null || return 1
+    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  return 0 # alive for 20 s without answering: starting slowly, not stopping
+}
+
 start_service() {
   local service=$1 port=${PORTS[$1]} pidfile="$STATE_DIR/$1.pid"
-  if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then return 0; fi
+  if is_running "$service"; then return 0; fi
   local keys
   keys="$(grep AUTH_PUBLIC_KEY "$STATE_DIR/keys.env")"
   (
@@ -56,6 +71,9 @@ start_service() {
     export KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" "$keys"
     # Tansu holds a multi-partition fetch for the whole wait even when data arrives (see README, Benchmarks).
     export KAFKA_FETCH_WAIT_MAX_MS="${KAFKA_FETCH_WAIT_MAX_MS:-100}"
+    # The memory broker forgets acknowledged messages when it restarts: after a producer rebuild the outbox
+    # re-publishes what it sent in the last five minutes (consumers are idempotent). See README, Operating it.
+    export OUTBOX_REPUBLISH_WINDOW_SECONDS="${OUTBOX_REPUBLISH_WINDOW_SECONDS:-300}"
     [ "$service" = auth ] && export "$(grep AUTH_SIGNING_KEY "$STATE_DIR/keys.env")"
     [ "$service" = weather-fetcher ] && export WEATHER_CITY_CATALOGUE="$root/data/generated/cities15000.tsv"
     [ -f "$root/.env.$service" ] && set -a && source "$root/.env.$service" && set +a
@@ -79,6 +97,49 @@ wait_ready() { # wait_ready SERVICE
   return 1
 }
 
+start_broker() {
+  if ! { [ -f "$STATE_DIR/tansu.pid" ] && kill -0 "$(cat "$STATE_DIR/tansu.pid")" 2>/dev/null; }; then
+    log "starting the Tansu broker on 127.0.0.1:$KAFKA_PORT (memory storage: a broker restart empties the log)"
+    start_tansu "$KAFKA_PORT" "$STATE_DIR/logs/tansu.log" "$STATE_DIR/tansu.pid"
+  fi
+}
+
+# create_topics: once the broker listens; a broker that just started may refuse the first requests, so retry.
+create_topics() {
+  local i
+  wait_for_port "$KAFKA_PORT" 30 "tansu broker"
+  for ((i = 1; i <= 10; i++)); do
+    "$root/.build/$BUILD_CONFIGURATION/platformctl" create-topics --brokers "127.0.0.1:$KAFKA_PORT" >/dev/null 2>&1 && return 0
+    sleep 1
+  done
+  echo "could not create the topics on 127.0.0.1:$KAFKA_PORT; see $STATE_DIR/logs/tansu.log" >&2
+  return 1
+}
+
+# restart_component NAME: one part of a running stack, the way an operator would bounce it.
+restart_component() {
+  case "$1" in
+    tansu)
+      stop_pidfile "$STATE_DIR/tansu.pid" KILL
+      start_broker
+      create_topics
+      log "tansu restarted with an empty log; topics recreated (producers rebuild themselves and re-publish)"
+      ;;
+    postgres)
+      stop_postgres "$STATE_DIR/pgdata"
+      start_postgres "$STATE_DIR/pgdata" "$PG_PORT" "$STATE_DIR/logs/postgres.log"
+      log "postgres restarted"
+      ;;
+    *)
+      [ -n "${PORTS[$1]:-}" ] || { echo "unknown component $1: tansu, postgres or one of ${SERVICES[*]}" >&2; exit 64; }
+      stop_pidfile "$STATE_DIR/$1.pid"
+      start_service "$1"
+      wait_ready "$1"
+      log "$1 restarted"
+      ;;
+  esac
+}
+
 cmd_start() {
   bash "$root/scripts/install-deps.sh"
   mkdir -p "$STATE_DIR/logs"
@@ -88,13 +149,10 @@ cmd_start() {
     start_postgres "$STATE_DIR/pgdata" "$PG_PORT" "$STATE_DIR/logs/postgres.log"
   fi
   bootstrap_database
-  if ! { [ -f "$STATE_DIR/tansu.pid" ] && kill -0 "$(cat "$STATE_DIR/tansu.pid")" 2>/dev/null; }; then
-    log "starting the Tansu broker on 127.0.0.1:$KAFKA_PORT (memory storage: a broker restart empties the log; the outboxes re-publish nothing already sent)"
-    start_tansu "$KAFKA_PORT" "$STATE_DIR/logs/tansu.log" "$STATE_DIR/tansu.pid"
-  fi
+  start_broker
   log "building the services ($BUILD_CONFIGURATION)"
   (cd "$root" && swift build -c "$BUILD_CONFIGURATION")
-  "$root/.build/$BUILD_CONFIGURATION/platformctl" create-topics --brokers "127.0.0.1:$KAFKA_PORT" >/dev/null
+  create_topics
   dev_keys
   for service in "${SERVICES[@]}"; do start_service "$service"; done
   for service in "${SERVICES[@]}"; do wait_ready "$service"; done
@@ -126,8 +184,8 @@ cmd_status() {
 case "${1:-start}" in
   start) cmd_start ;;
   stop) cmd_stop ;;
-  restart) cmd_stop; cmd_start ;;
+  restart) if [ -n "${2:-}" ]; then restart_component "$2"; else cmd_stop; cmd_start; fi ;;
   status) cmd_status ;;
   logs) tail -n 50 -f "$STATE_DIR/logs/${2:?usage: stack.sh logs SERVICE}.log" ;;
-  *) echo "usage: scripts/stack.sh [start|stop|restart|status|logs SERVICE]" >&2; exit 64 ;;
+  *) echo "usage: scripts/stack.sh [start|stop|restart [COMPONENT]|status|logs SERVICE]" >&2; exit 64 ;;
 esac

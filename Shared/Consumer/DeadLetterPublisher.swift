@@ -1,5 +1,17 @@
 import Foundation
 
+/// Why an event went to the dead-letter topic; a label of `events_dead_lettered_total` and the `dlq-reason` header.
+public enum DeadLetterReason: String, Sendable, CaseIterable {
+    /// The message is not an event envelope.
+    case undecodable
+    /// The handler or Postgres said the event can never be applied (`EventFailure.permanent`).
+    case permanent
+    /// An unclassified handler error outlasted the configured attempts.
+    case retriesExhausted = "retries_exhausted"
+    /// The message took the process down (a trap, a kill) as often as `CONSUMER_MAX_CRASHES` allows.
+    case crashLoop = "crash_loop"
+}
+
 /// Sends an event that cannot be handled to `<topic>.dlq`, unchanged, with headers saying why and where
 /// it came from, so an operator can inspect it and re-feed it with `platformctl` once the cause is fixed.
 public struct DeadLetterPublisher: Sendable {
@@ -11,10 +23,11 @@ public struct DeadLetterPublisher: Sendable {
         self.service = service
     }
 
-    public func publish(_ message: KafkaMessage, error: any Error, attempts: Int) async throws {
+    public func publish(_ message: KafkaMessage, error: any Error, reason: DeadLetterReason, attempts: Int) async throws {
         var headers = message.headers.filter { !$0.name.hasPrefix("dlq-") }
         headers += [
             KafkaHeader(name: "dlq-error", string: String(describing: error)),
+            KafkaHeader(name: "dlq-reason", string: reason.rawValue),
             KafkaHeader(name: "dlq-source-topic", string: message.topic),
             KafkaHeader(name: "dlq-source-partition", string: String(message.partition)),
             KafkaHeader(name: "dlq-source-offset", string: String(message.offset)),

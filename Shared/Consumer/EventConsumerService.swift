@@ -1,34 +1,43 @@
 import Logging
-import Metrics
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
-/// Runs one consumer group member: for each message, decode the envelope, apply it once through the
-/// `IdempotentProcessor` (retrying transient failures), dead-letter what cannot be handled, and only then
-/// store the offset. On graceful shutdown it finishes the message in hand, stops polling, and closes the
-/// consumer, which commits the stored offsets and leaves the group.
+/// Runs one consumer group member (X2). Each poll brings a batch; its messages are split by partition and the
+/// partitions are applied concurrently, each in order, each batch in one transaction through the
+/// `IdempotentProcessor`, guarded by the `CrashGuard`. A partition's offset is stored only after its batch
+/// committed (or its poison events were dead-lettered). Polling happens only between batches, so a rebalance
+/// never races a batch in hand. On graceful shutdown it finishes what it can, stores nothing it did not
+/// finish, and closes the consumer, which commits the stored offsets and leaves the group.
 public final class EventConsumerService: Service, Sendable {
-    private let consumer: KafkaConsumer
-    private let processor: IdempotentProcessor
-    private let handler: any EventHandler
-    private let deadLetters: DeadLetterPublisher
-    private let retryPolicy: RetryPolicy
-    private let startGate: StartGate
-    private let logger: Logger
+    let consumer: KafkaConsumer
+    let processor: IdempotentProcessor
+    let handler: any EventHandler
+    let deadLetters: DeadLetterPublisher
+    let retryPolicy: RetryPolicy
+    let crashGuard: CrashGuard
+    let startGate: StartGate
+    let logger: Logger
+    let metrics: ConsumerMetrics
+    /// Partitions paused on transient failures; readiness reads it.
+    public let health = ConsumerHealth()
     private let stopRequested = Atomic<Bool>(false)
 
+    /// `maxCrashes`: how often one message may take the process down before it is dead-lettered unread.
     public init(
         consumer: KafkaConsumer, processor: IdempotentProcessor, handler: any EventHandler,
-        deadLetters: DeadLetterPublisher, retryPolicy: RetryPolicy = RetryPolicy(), startGate: StartGate, logger: Logger
+        deadLetters: DeadLetterPublisher, retryPolicy: RetryPolicy = RetryPolicy(), maxCrashes: Int = 3,
+        startGate: StartGate, logger: Logger
     ) {
         self.consumer = consumer
         self.processor = processor
         self.handler = handler
         self.deadLetters = deadLetters
         self.retryPolicy = retryPolicy
+        self.crashGuard = CrashGuard(client: processor.client, group: consumer.configuration.groupId, maxCrashes: maxCrashes)
         self.startGate = startGate
         self.logger = logger
+        self.metrics = ConsumerMetrics(group: consumer.configuration.groupId)
     }
 
     public func run() async throws {
@@ -45,12 +54,12 @@ public final class EventConsumerService: Service, Sendable {
         logger.info("consumer stopped", metadata: ["group": "\(consumer.configuration.groupId)"])
     }
 
-    /// Asks the loop to stop after the message in hand (used by tests and by `run`'s shutdown handler).
+    /// Asks the loop to stop after the work in hand (used by tests and by `run`'s shutdown handler).
     public func stop() {
         stopRequested.store(true, ordering: .releasing)
     }
 
-    private var shouldStop: Bool { stopRequested.load(ordering: .acquiring) || Task.isCancelled }
+    var shouldStop: Bool { stopRequested.load(ordering: .acquiring) || Task.isCancelled }
 
     private func consumeUntilStopped() async {
         while !shouldStop {
@@ -62,68 +71,51 @@ public final class EventConsumerService: Service, Sendable {
                 try? await Task.sleep(for: .milliseconds(500))
                 continue
             }
-            for message in batch {
-                // A message not finished here is not stored: the group delivers it again later.
-                guard !shouldStop, await handle(message) else { return }
-            }
-            Gauge(label: "consumer_lag", dimensions: [("group", consumer.configuration.groupId)]).record(consumer.lag())
-        }
-    }
-
-    /// Handles one message to the end (applied, duplicate or dead-lettered) and stores its offset.
-    /// Returns false when it had to give up because the service is stopping.
-    func handle(_ message: KafkaMessage) async -> Bool {
-        var metadata: Logger.Metadata = [
-            "topic": "\(message.topic)", "partition": "\(message.partition)", "offset": "\(message.offset)",
-        ]
-        let event: ReceivedEvent
-        do {
-            event = try ReceivedEvent(bytes: message.value)
-        } catch {
-            return await deadLetter(message, error: error, attempts: 1, metadata: metadata)
-        }
-        metadata["eventId"] = "\(event.header.id)"
-        metadata["eventType"] = "\(event.header.type)"
-        var attempt = 1
-        while true {
-            do {
-                let outcome = try await processor.process(event, topic: message.topic, handler: handler, logger: logger)
-                count(message.topic, outcome.rawValue)
-                logger.debug("event \(outcome.rawValue)", metadata: metadata)
-                consumer.storeOffset(of: message)
-                return true
-            } catch {
-                let permanent = error is any PermanentEventError
-                if permanent || attempt >= retryPolicy.maxAttempts {
-                    return await deadLetter(message, error: error, attempts: attempt, metadata: metadata)
+            let finished = await withTaskGroup(of: Bool.self) { group in
+                for partition in PartitionBatch.split(batch) {
+                    group.addTask { await self.apply(partition) }
                 }
-                logger.warning("handler failed; retrying", metadata: metadata.merging(["error": "\(String(reflecting: error))", "attempt": "\(attempt)"]) { $1 })
-                try? await Task.sleep(for: retryPolicy.delay(after: attempt))
-                if shouldStop { return false }
-                attempt += 1
+                var finished = true
+                for await done in group { finished = finished && done }
+                return finished
             }
+            recordLag()
+            // A partition not finished here is not stored: the group delivers it again later.
+            if !finished { return }
         }
     }
 
-    private func deadLetter(_ message: KafkaMessage, error: any Error, attempts: Int, metadata: Logger.Metadata) async -> Bool {
-        logger.error("event dead-lettered", metadata: metadata.merging(["error": "\(String(reflecting: error))"]) { $1 })
-        var delay = retryPolicy.initialDelay
-        while true {
-            do {
-                try await deadLetters.publish(message, error: error, attempts: attempts)
-                count(message.topic, "dead_lettered")
-                consumer.storeOffset(of: message)
-                return true
-            } catch {
-                logger.error("dead-letter publish failed; retrying", metadata: ["error": "\(String(reflecting: error))"])
-                try? await Task.sleep(for: delay)
-                delay = min(delay * 2, retryPolicy.maxDelay)
-                if shouldStop { return false }
+    private func recordLag() {
+        for partition in consumer.lagByPartition() {
+            metrics.lag(topic: partition.topic, partition: partition.partition, messages: partition.lag)
+        }
+        let paused = health.longestPause.map { (ContinuousClock.now - $0.since).seconds } ?? 0
+        metrics.paused(seconds: paused)
+    }
+}
+
+/// The messages of one partition from one poll, in offset order.
+struct PartitionBatch: Sendable {
+    var topic: String
+    var partition: Int32
+    var messages: [KafkaMessage]
+
+    /// `topic[partition]`, as logs and readiness name it.
+    var name: String { "\(topic)[\(partition)]" }
+
+    /// Groups a poll's messages by partition, keeping their order within each partition.
+    static func split(_ messages: [KafkaMessage]) -> [PartitionBatch] {
+        var batches: [PartitionBatch] = []
+        var index: [String: Int] = [:]
+        for message in messages {
+            let key = "\(message.topic)\u{0}\(message.partition)"
+            if let position = index[key] {
+                batches[position].messages.append(message)
+            } else {
+                index[key] = batches.count
+                batches.append(PartitionBatch(topic: message.topic, partition: message.partition, messages: [message]))
             }
         }
-    }
-
-    private func count(_ topic: String, _ outcome: String) {
-        Counter(label: "events_consumed_total", dimensions: [("topic", topic), ("outcome", outcome)]).increment()
+        return batches
     }
 }

@@ -56,6 +56,7 @@ public struct ReceivedEvent: Sendable {
         } catch {
             throw EventDecodingError(reason: "not an event envelope: \(error)")
         }
+        try EventDecodingError.checkStorable(header.occurredAt, field: "occurredAt")
         self.bytes = bytes
     }
 
@@ -74,6 +75,18 @@ public struct EventDecodingError: Error, CustomStringConvertible, Sendable, Perm
     public let reason: String
     public init(reason: String) { self.reason = reason }
     public var description: String { reason }
+}
+
+extension EventDecodingError {
+    /// Dates Postgres and the platform can hold: 1970 to 2200. PostgresNIO traps binding a date past the
+    /// year 294276, and an ISO 8601 text can name one; an event carrying such a date is permanent, not a crash.
+    public static let storableDates = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 7_258_118_400)
+
+    public static func checkStorable(_ date: Date, field: String) throws(EventDecodingError) {
+        guard storableDates.contains(date) else {
+            throw EventDecodingError(reason: "\(field) \(date) is outside 1970...2200")
+        }
+    }
 }
 
 /// Errors of this kind skip retries and send the event to the dead-letter topic.

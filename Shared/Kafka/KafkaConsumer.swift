@@ -105,7 +105,20 @@ public final class KafkaConsumer: Sendable {
     /// Messages behind the high watermark on the partitions assigned to this member, from the watermarks
     /// librdkafka caches from fetch responses (Tansu's ListOffsets cannot be trusted for this).
     public func lag() -> Int64 {
-        var total: Int64 = 0
+        lagByPartition().reduce(0) { $0 + $1.lag }
+    }
+
+    /// Lag of one assigned partition.
+    public struct PartitionLag: Sendable, Equatable {
+        public var topic: String
+        public var partition: Int32
+        public var lag: Int64
+    }
+
+    /// `lag()` per assigned partition whose high watermark is known. Local calls only: no broker round trip.
+    public func lagByPartition() -> [PartitionLag] {
+        guard !isClosed.load(ordering: .acquiring) else { return [] }
+        var result: [PartitionLag] = []
         for partition in context.assignedPartitions {
             var low: Int64 = 0
             var high: Int64 = 0
@@ -116,10 +129,10 @@ public final class KafkaConsumer: Sendable {
             defer { rd_kafka_topic_partition_list_destroy(list) }
             rd_kafka_topic_partition_list_add(list, partition.topic, partition.partition)
             rd_kafka_position(handle.pointer, list)
-            let position = list?.pointee.elems[0].offset ?? -1
-            total += max(0, high - (position >= 0 ? position : low))
+            let position = list?.pointee.elems.pointee.offset ?? -1
+            result.append(PartitionLag(topic: partition.topic, partition: partition.partition, lag: max(0, high - (position >= 0 ? position : low))))
         }
-        return total
+        return result
     }
 
     /// Number of partitions this member holds right now.

@@ -19,6 +19,10 @@ public final class OutboxRelay: Service, Sendable {
     private let logger: Logger
     private let published = Counter(label: "outbox_published_total")
     private let failures = Counter(label: "outbox_publish_failures_total")
+    private let backlogGauge = Gauge(label: "outbox_backlog")
+    private let oldestUnsentGauge = Gauge(label: "outbox_oldest_unsent_age_seconds")
+    /// Progress and failures, for readiness.
+    public let health = RelayHealth()
 
     public init(
         client: PostgresClient, producer: KafkaProducer, configuration: OutboxRelayConfiguration,
@@ -35,9 +39,20 @@ public final class OutboxRelay: Service, Sendable {
         guard await startGate.waitUnlessShuttingDown() else { return }
         var backoff = configuration.initialBackoff
         var lastPurge = ContinuousClock.now
+        var lastBacklogReading = ContinuousClock.now - .seconds(60)
+        var consecutiveFailures = 0
+        var producerGeneration = producer.generation
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            if ContinuousClock.now - lastBacklogReading > configuration.backlogReadingInterval {
+                // Read even while publishing fails: the backlog growing is what an operator must see then.
+                try? await recordBacklog()
+                lastBacklogReading = .now
+            }
             do {
-                let count = try await publishBatch()
+                try await republishAfterRebuild(&producerGeneration)
+                let count = try await withTimeLimit(configuration.stepTimeLimit) { try await self.publishBatch() }
+                health.progressed()
+                consecutiveFailures = 0
                 backoff = configuration.initialBackoff
                 if ContinuousClock.now - lastPurge > .seconds(60) {
                     try await purgeSentRows()
@@ -48,6 +63,15 @@ public final class OutboxRelay: Service, Sendable {
                 }
             } catch {
                 failures.increment()
+                health.failed(error)
+                // Only the broker's failures say anything about the producer (a database error does not).
+                consecutiveFailures = Self.isBrokerFailure(error) ? consecutiveFailures + 1 : 0
+                if consecutiveFailures >= configuration.failuresBeforeProducerRebuild {
+                    // A producer that lived through a broker restart may fail every send until it is rebuilt
+                    // (the broker forgot its producer id); a fresh one works at once.
+                    await producer.rebuild(reason: "\(consecutiveFailures) publish failures in a row: \(error)")
+                    consecutiveFailures = 0
+                }
                 logger.warning("outbox relay could not publish; retrying", metadata: ["error": "\(String(reflecting: error))", "retryIn": "\(backoff)"])
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, configuration.maxBackoff)
@@ -93,6 +117,48 @@ public final class OutboxRelay: Service, Sendable {
         let rows = try await client.query("SELECT count(*) FROM outbox WHERE sent_at IS NULL", logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
+    }
+
+    /// The send runs inside the claiming transaction, so its error may arrive wrapped.
+    private static func isBrokerFailure(_ error: any Error) -> Bool {
+        if error is KafkaError { return true }
+        return (error as? PostgresTransactionError)?.closureError is KafkaError
+    }
+
+    /// After the producer was rebuilt (the broker was lost, or publishing kept failing), marks the rows sent
+    /// within `republishWindow` unsent again, so they go out once more in id order. A broker that restarted
+    /// without its log (the local memory broker; a cluster after an unclean failover) may have dropped them
+    /// after acknowledging them; consumers are idempotent, so the copies cost only bandwidth.
+    private func republishAfterRebuild(_ seenGeneration: inout Int) async throws {
+        let generation = producer.generation
+        guard generation != seenGeneration else { return }
+        guard configuration.republishWindow > .zero else {
+            seenGeneration = generation
+            return
+        }
+        let seconds = Double(configuration.republishWindow.components.seconds)
+        let rows = try await client.query(
+            """
+            UPDATE outbox SET sent_at = NULL WHERE sent_at > now() - make_interval(secs => \(seconds)) RETURNING id
+            """, logger: logger)
+        let count = try await rows.collectAll().count
+        seenGeneration = generation
+        logger.warning(
+            "producer was rebuilt; re-publishing events sent shortly before",
+            metadata: ["events": "\(count)", "windowSeconds": "\(Int(seconds))"])
+    }
+
+    /// Rows waiting and the age of the oldest, as gauges.
+    private func recordBacklog() async throws {
+        let rows = try await client.query(
+            """
+            SELECT count(*)::bigint, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8
+            FROM outbox WHERE sent_at IS NULL
+            """, logger: logger)
+        for try await (count, age) in rows.decode((Int64, Double).self) {
+            backlogGauge.record(count)
+            oldestUnsentGauge.record(age)
+        }
     }
 
     private func purgeSentRows() async throws {

@@ -1,5 +1,7 @@
 /// The platform tables every service schema has. `outbox` holds events written in the same transaction as the
-/// state change they describe; `processed_events` holds the ids of events a consumer already applied.
+/// state change they describe; `processed_events` holds the ids of events a consumer already applied;
+/// `consumer_attempts` holds, per partition, the offsets a consumer is applying right now, committed before
+/// the handler runs, so a message that keeps taking the process down is recognised after the restart.
 public enum OutboxSchema {
     public static let migrations: [Migration] = [
         Migration(
@@ -28,6 +30,24 @@ public enum OutboxSchema {
                 )
                 """,
                 "CREATE INDEX processed_events_processed_at ON processed_events (processed_at)",
+            ]),
+        Migration(
+            "0000_platform_consumer_attempts",
+            [
+                // One row per partition while a batch is in hand; deleted in the batch's own transaction. A row
+                // found at the start of a batch means the previous attempt at those offsets never finished.
+                """
+                CREATE TABLE consumer_attempts (
+                    consumer_group text NOT NULL,
+                    topic text NOT NULL,
+                    partition int NOT NULL,
+                    first_offset bigint NOT NULL,
+                    last_offset bigint NOT NULL,
+                    attempts int NOT NULL,
+                    started_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (consumer_group, topic, partition)
+                )
+                """,
             ]),
     ]
 }

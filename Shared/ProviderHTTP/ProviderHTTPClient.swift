@@ -114,7 +114,11 @@ public final class ProviderHTTPClient: Sendable {
     /// `Retry-After` in seconds or as an HTTP date.
     static func retryAfter(_ headers: HTTPHeaders) -> Duration? {
         guard let text = headers.first(name: "Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Double(text) { return .seconds(max(0, seconds)) }
+        if let seconds = Double(text) {
+            // `Double` reads "inf" and "1e999"; `.seconds` traps on those. A day is longer than any honest wait.
+            guard seconds.isFinite else { return .seconds(86_400) }
+            return .seconds(min(max(0, seconds), 86_400))
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

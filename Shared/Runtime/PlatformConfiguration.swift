@@ -13,7 +13,10 @@ import Logging
 /// | `KAFKA_MESSAGE_TIMEOUT_MS` | `30000` |
 /// | `KAFKA_FETCH_WAIT_MAX_MS` | `500` |
 /// | `OUTBOX_*` | see `OutboxRelayConfiguration` |
-/// | `CONSUMER_MAX_ATTEMPTS` | `5` |
+/// | `CONSUMER_MAX_ATTEMPTS` | `5` (tries of an event whose handler fails with an unclassified error) |
+/// | `CONSUMER_MAX_CRASHES` | `3` (times one message may take the process down before it is dead-lettered) |
+/// | `CONSUMER_STEP_TIMEOUT_MS` | `30000` (a batch's transaction taking longer is cancelled and retried) |
+/// | `CONSUMER_PAUSE_LIMIT_MS` | `30000` (a partition paused longer makes `/ready` answer 503) |
 /// | `LOG_LEVEL` | `info` |
 public struct PlatformConfiguration: Sendable {
     public var identity: ServiceIdentity
@@ -28,6 +31,8 @@ public struct PlatformConfiguration: Sendable {
     public var fetchWaitMaxMilliseconds: Int
     public var outbox: OutboxRelayConfiguration
     public var retryPolicy: RetryPolicy
+    public var consumerMaxCrashes: Int
+    public var consumerPauseLimit: Duration
     public var logLevel: Logger.Level
     /// `AUTH_ISSUER`: the issuer the auth service signs with and every service expects.
     public var tokenIssuer: String
@@ -46,7 +51,11 @@ public struct PlatformConfiguration: Sendable {
         messageTimeoutMilliseconds = try environment.int("KAFKA_MESSAGE_TIMEOUT_MS", default: 30_000, range: 1_000...900_000)
         fetchWaitMaxMilliseconds = try environment.int("KAFKA_FETCH_WAIT_MAX_MS", default: 500, range: 1...30_000)
         outbox = try OutboxRelayConfiguration(environment: environment)
-        retryPolicy = RetryPolicy(maxAttempts: try environment.int("CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100))
+        retryPolicy = RetryPolicy(
+            maxAttempts: try environment.int("CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100),
+            stepTimeLimit: try environment.milliseconds("CONSUMER_STEP_TIMEOUT_MS", default: 30_000, range: 1_000...3_600_000))
+        consumerMaxCrashes = try environment.int("CONSUMER_MAX_CRASHES", default: 3, range: 1...100)
+        consumerPauseLimit = try environment.milliseconds("CONSUMER_PAUSE_LIMIT_MS", default: 30_000, range: 1_000...3_600_000)
         tokenIssuer = environment.string("AUTH_ISSUER", default: "mobile-backend-auth")
         logLevel = try environment.parsed("LOG_LEVEL", expected: "trace, debug, info, notice, warning, error or critical") {
             Logger.Level(rawValue: $0.lowercased())

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import Prometheus
 import ServiceLifecycle
+import Synchronization
 
 /// The platform half of every service, built from its configuration: the Postgres client, the Kafka producer,
 /// the outbox relay, the event consumers, and an HTTP router that already has the operational routes and the
@@ -16,7 +17,11 @@ public final class PlatformRuntime: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// Verifies access tokens for the routes that need a user (`AccessTokenMiddleware`).
     public let tokenVerifier: AccessTokenVerifier
+    /// Publishes the service's outbox; runs once the migrations are done.
+    public let relay: OutboxRelay
     let migrations: [Migration]
+    /// The health of every consumer made so far, for readiness.
+    private let consumerHealth = Mutex<[ConsumerHealth]>([])
 
     /// Reads the platform configuration and `AUTH_PUBLIC_KEY` from `environment`; fails naming the variable.
     public convenience init(
@@ -43,15 +48,20 @@ public final class PlatformRuntime: Sendable {
         self.registry = registry
         postgres = configuration.postgres.makeClient(logger: logger)
         producer = try KafkaProducer(configuration: configuration.producer, logger: logger)
+        relay = OutboxRelay(
+            client: postgres, producer: producer, configuration: configuration.outbox, startGate: startGate, logger: logger)
     }
 
     /// A consumer group member for `topics` that applies each event once with `handler`.
     public func makeConsumer(topics: [String], handler: any EventHandler) throws -> EventConsumerService {
         let consumer = try KafkaConsumer(configuration: configuration.consumer(topics: topics), logger: logger)
-        return EventConsumerService(
+        let service = EventConsumerService(
             consumer: consumer, processor: IdempotentProcessor(client: postgres), handler: handler,
             deadLetters: DeadLetterPublisher(producer: producer, service: configuration.identity.name),
-            retryPolicy: configuration.retryPolicy, startGate: startGate, logger: logger)
+            retryPolicy: configuration.retryPolicy, maxCrashes: configuration.consumerMaxCrashes, startGate: startGate,
+            logger: logger)
+        consumerHealth.withLock { $0.append(service.health) }
+        return service
     }
 
     /// A router with the JSON error edge, request logging, metrics and `/health`, `/ready`, `/metrics`.
@@ -62,7 +72,10 @@ public final class PlatformRuntime: Sendable {
         router.add(middleware: MetricsMiddleware())
         OperationalRoutes(
             service: configuration.identity.name,
-            readiness: ReadinessProbe(startGate: startGate, postgres: postgres, producer: producer, logger: logger),
+            readiness: ReadinessProbe(
+                startGate: startGate, postgres: postgres, producer: producer, relay: relay.health,
+                relayStallLimit: configuration.outbox.stallLimit, consumers: { [self] in consumerHealth.withLock { $0 } },
+                consumerPauseLimit: configuration.consumerPauseLimit, logger: logger),
             registry: registry
         ).add(to: router)
         return router
@@ -79,8 +92,6 @@ public final class PlatformRuntime: Sendable {
         router: Router<PlatformRequestContext>, consumers: [EventConsumerService] = [], services: [any Service] = [],
         startupTasks: [StartupTask] = []
     ) -> some ApplicationProtocol {
-        let relay = OutboxRelay(
-            client: postgres, producer: producer, configuration: configuration.outbox, startGate: startGate, logger: logger)
         var app = Application(
             router: router,
             configuration: .init(

@@ -14,7 +14,8 @@ struct DetectedWarning: Sendable, Equatable {
     var status: String { "\(severity.capName) \(Self.noun(kind)) warning" }
 
     var statusDescription: String {
-        let value = peak.rounded() == peak || abs(peak) >= 10 ? String(Int(peak.rounded())) : String(format: "%.1f", peak)
+        // Formatted, never converted to Int: a value outside Int's range would trap (validation bounds it too).
+        let value = peak.rounded() == peak || abs(peak) >= 10 ? String(format: "%.0f", peak.rounded() + 0) : String(format: "%.1f", peak)
         switch kind {
         case .heat: return "Temperatures up to \(value) °C expected."
         case .frost: return "Temperatures down to \(value) °C expected."

@@ -13,9 +13,9 @@ enum PushMessage {
     /// The daily forecast: "Look! Weather around you!" with the location, temperature and condition.
     static func dailyForecast(city: ForecastCity, temperatureC: Double, condition: String, description: String) -> String {
         payload(
-            title: "Look! Weather around you!", subtitle: city.name, body: "\(Int(temperatureC.rounded())) °C, \(description)",
+            title: "Look! Weather around you!", subtitle: city.name, body: "\(temperatureC.roundedClampedInt) °C, \(description)",
             thread: "daily-forecast",
-            extra: ["type": "daily-forecast", "cityId": city.id, "temperatureC": Int(temperatureC.rounded()), "condition": condition])
+            extra: ["type": "daily-forecast", "cityId": city.id, "temperatureC": temperatureC.roundedClampedInt, "condition": condition])
     }
 
     private static func payload(title: String, subtitle: String, body: String, thread: String, extra: [String: any Sendable]) -> String {

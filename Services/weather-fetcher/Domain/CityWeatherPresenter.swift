@@ -25,12 +25,12 @@ struct CityWeatherPresenter {
         let today = report.daily.first { $0.date == clock.dayKey(now) }
         let miles = current.visibilityKm.map { Units.rounded(Units.miles(fromKilometres: $0)) }
         return RightNowDTO(
-            pressureMb: Units.rounded(current.pressureMb), pressure: "\(Int(current.pressureMb.rounded())) mb",
-            windSpeedKmh: Units.rounded(current.windSpeedKmh), windSpeed: "\(Int(current.windSpeedKmh.rounded())) km/h",
+            pressureMb: Units.rounded(current.pressureMb), pressure: "\(current.pressureMb.roundedClampedInt) mb",
+            windSpeedKmh: Units.rounded(current.windSpeedKmh), windSpeed: "\(current.windSpeedKmh.roundedClampedInt) km/h",
             windDirection: Units.compassPoint(degrees: current.windDirectionDegrees),
             windDirectionDegrees: current.windDirectionDegrees,
             dewPointC: Units.rounded(current.dewPointC), dewPoint: Self.celsius(current.dewPointC),
-            humidityPercent: current.humidityPercent.rounded(), humidity: "\(Int(current.humidityPercent.rounded()))%",
+            humidityPercent: current.humidityPercent.rounded(), humidity: "\(current.humidityPercent.roundedClampedInt)%",
             sunrise: today?.sunrise.map(clock.timeOfDay), sunset: today?.sunset.map(clock.timeOfDay),
             visibilityMiles: miles, visibility: miles.map { "\(Self.trimmed($0)) mi" })
     }
@@ -75,11 +75,11 @@ struct CityWeatherPresenter {
 
     /// `12°C`, rounded to a whole degree (`-0°C` shows as `0°C`).
     static func celsius(_ value: Double) -> String {
-        let whole = Int(value.rounded())
+        let whole = value.roundedClampedInt
         return "\(whole)°C"
     }
 
     static func trimmed(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value == value.rounded() ? String(value.roundedClampedInt) : String(value)
     }
 }

@@ -20,9 +20,9 @@ struct ShareTexts {
     func forecast(city: City, dayName: String, summary: DaySummary) -> String {
         "\(appName): The weather forecasts for this \(dayName) in \(city.name) is "
             + "\(CityWeatherPresenter.celsius(summary.temperatureC)) \(summary.description), "
-            + "humidity \(Int(summary.humidityPercent.rounded()))%, "
-            + "wind \(Int(summary.windSpeedKmh.rounded())) km/h \(Units.compassPoint(degrees: summary.windDirectionDegrees)), "
-            + "pressure \(Int(summary.pressureMb.rounded())) mb"
+            + "humidity \(summary.humidityPercent.roundedClampedInt)%, "
+            + "wind \(summary.windSpeedKmh.roundedClampedInt) km/h \(Units.compassPoint(degrees: summary.windDirectionDegrees)), "
+            + "pressure \(summary.pressureMb.roundedClampedInt) mb"
     }
 
     func warning(city: City, status: String, statusDescription: String) -> String {

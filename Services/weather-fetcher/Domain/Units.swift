@@ -20,8 +20,9 @@ enum Units {
 
     /// The 16-point compass direction the wind comes from: 0° and 360° are N, 22.5° is NNE.
     static func compassPoint(degrees: Double) -> String {
+        guard degrees.isFinite else { return "N" }  // a provider's NaN must not reach the Int conversion
         let normalised = degrees.truncatingRemainder(dividingBy: 360) + (degrees < 0 ? 360 : 0)
-        return compassPoints[Int((normalised / 22.5).rounded()) % 16]
+        return compassPoints[(normalised / 22.5).roundedClampedInt % 16]
     }
 }
 

@@ -9,6 +9,8 @@ struct WarningEventHandler: EventHandler {
         switch event.header.type {
         case EventTypes.warningIssued, EventTypes.warningUpdated:
             let notice = try event.payload(as: WarningNotice.self)
+            try EventDecodingError.checkStorable(notice.onset, field: "onset")
+            try EventDecodingError.checkStorable(notice.ends, field: "ends")
             try await CityWarningStore.upsert(notice, occurredAt: event.header.occurredAt, on: connection, logger: logger)
         case EventTypes.warningCancelled:
             try await CityWarningStore.cancel(try event.payload(as: WarningCancelled.self), on: connection, logger: logger)

@@ -101,8 +101,11 @@ struct OpenMeteoProvider: WeatherProvider {
             guard let max = daily.temperature_2m_max[safe: index], let min = daily.temperature_2m_min[safe: index],
                 let code = daily.weather_code[safe: index], let condition = WeatherCondition.fromWMO(code)
             else { continue }
-            // Daily times are the local midnight of each day; the offset turns them into the local date.
-            let localMidnight = Date(timeIntervalSince1970: TimeInterval(daily.time[index] + location.utc_offset_seconds))
+            // Daily times are the local midnight of each day; the offset turns them into the local date. Both come
+            // from the provider: a sum that overflows is a malformed day, skipped, not a trap.
+            let (localSeconds, overflow) = daily.time[index].addingReportingOverflow(location.utc_offset_seconds)
+            guard !overflow else { continue }
+            let localMidnight = Date(timeIntervalSince1970: TimeInterval(localSeconds))
             days.append(
                 DailyForecast(
                     date: Self.utcDayKey(localMidnight), maxTemperatureC: max, minTemperatureC: min,

@@ -1,0 +1,221 @@
+import Logging
+import PostgresNIO
+
+/// How one partition's batch is applied: in one transaction when its previous attempt finished; one message
+/// at a time when the crash guard found an attempt that never finished; one message at a time, too, when
+/// the batch as a whole failed with an error that is not transient, so one bad event does not hold its
+/// neighbours.
+extension EventConsumerService {
+    /// Applies a partition's messages and stores their offsets. False when it gave up because the service stops.
+    func apply(_ batch: PartitionBatch) async -> Bool {
+        var remaining = batch.messages[...]
+        while let first = remaining.first, let last = remaining.last {
+            guard !shouldStop else { return false }
+            guard
+                let attempt = await retryingUntilStopped(batch, "record the attempt", {
+                    try await self.crashGuard.begin(
+                        topic: batch.topic, partition: batch.partition, first: first.offset, last: last.offset, logger: self.logger)
+                })
+            else { return false }
+            if attempt.crashes == 0 {
+                return await applyTogether(Array(remaining), of: batch)
+            }
+            logger.warning(
+                "an earlier attempt at these offsets never finished; applying them one at a time",
+                metadata: [
+                    "partition": "\(batch.name)", "firstOffset": "\(attempt.firstOffset)", "lastOffset": "\(attempt.lastOffset)",
+                    "crashes": "\(attempt.crashes)",
+                ])
+            let suspects = remaining.prefix { $0.offset <= attempt.lastOffset }
+            for message in suspects {
+                guard await applyAlone(message, of: batch, attempt: attempt) else { return false }
+            }
+            remaining = remaining.dropFirst(suspects.count)
+        }
+        return true
+    }
+
+    /// The fast path: every decodable event of the batch in one transaction, which also clears the crash guard.
+    private func applyTogether(_ messages: [KafkaMessage], of batch: PartitionBatch) async -> Bool {
+        var events: [ReceivedEvent] = []
+        var undecodable: [(KafkaMessage, EventDecodingError)] = []
+        for message in messages {
+            do {
+                events.append(try ReceivedEvent(bytes: message.value))
+            } catch {
+                undecodable.append((message, error))
+            }
+        }
+        let (topic, partition, guardRows, logger, decoded) = (batch.topic, batch.partition, crashGuard, self.logger, events)
+        let started = ContinuousClock.now
+        let result = await retryingTransient(batch) {
+            try await self.processor.process(
+                batch: decoded, topic: topic, handler: self.handler, logger: logger,
+                alsoInTransaction: { try await guardRows.finish(topic: topic, partition: partition, on: $0, logger: logger) })
+        }
+        switch result {
+        case .done(let outcome):
+            metrics.batchApplied(size: messages.count, duration: .now - started)
+            metrics.consumed(topic: topic, outcome: IdempotentProcessor.Outcome.applied.rawValue, count: outcome.applied)
+            metrics.consumed(topic: topic, outcome: IdempotentProcessor.Outcome.duplicate.rawValue, count: outcome.duplicates)
+            for (message, error) in undecodable {
+                guard await deadLetter(message, error: error, reason: .undecodable, attempts: 1) else { return false }
+            }
+            if let last = messages.last { consumer.storeOffset(of: last) }
+            return true
+        case .failed(let error):
+            logger.warning(
+                "batch failed; applying its events one at a time",
+                metadata: ["partition": "\(batch.name)", "size": "\(messages.count)", "error": "\(String(reflecting: error))"])
+            for message in messages {
+                guard await applyOne(message, of: batch) else { return false }
+                consumer.storeOffset(of: message)
+            }
+            return await retryingUntilStopped(batch, "clear the attempt") {
+                try await guardRows.finish(topic: topic, partition: partition, logger: logger)
+            } != nil
+        case .stopped:
+            return false
+        }
+    }
+
+    /// One message of a range whose earlier attempt died: dead-lettered unread once it has taken the process
+    /// down `maxCrashes` times, otherwise recorded alone (so a crash now is counted against it only) and applied.
+    private func applyAlone(_ message: KafkaMessage, of batch: PartitionBatch, attempt: CrashGuard.Attempt) async -> Bool {
+        let (topic, partition, guardRows, logger) = (batch.topic, batch.partition, crashGuard, self.logger)
+        if attempt.crashes >= crashGuard.maxCrashes {
+            guard await deadLetter(message, error: CrashLoop(crashes: attempt.crashes), reason: .crashLoop, attempts: attempt.crashes)
+            else { return false }
+        } else {
+            guard
+                await retryingUntilStopped(batch, "record the attempt", {
+                    try await guardRows.narrow(
+                        topic: topic, partition: partition, offset: message.offset, attempts: attempt.attempts, logger: logger)
+                }) != nil,
+                await applyOne(message, of: batch)
+            else { return false }
+        }
+        guard
+            await retryingUntilStopped(batch, "clear the attempt", {
+                try await guardRows.finish(topic: topic, partition: partition, logger: logger)
+            }) != nil
+        else { return false }
+        consumer.storeOffset(of: message)
+        return true
+    }
+
+    /// Applies one message to the end: applied, duplicate or dead-lettered. Transient failures are retried for
+    /// as long as they last; other failures a few times. False when it gave up because the service stops.
+    func applyOne(_ message: KafkaMessage, of batch: PartitionBatch) async -> Bool {
+        let event: ReceivedEvent
+        do {
+            event = try ReceivedEvent(bytes: message.value)
+        } catch {
+            return await deadLetter(message, error: error, reason: .undecodable, attempts: 1)
+        }
+        var metadata: Logger.Metadata = [
+            "partition": "\(batch.name)", "offset": "\(message.offset)", "eventId": "\(event.header.id)",
+            "eventType": "\(event.header.type)",
+        ]
+        var attempt = 1
+        while true {
+            let result = await retryingTransient(batch) {
+                try await self.processor.process(event, topic: batch.topic, handler: self.handler, logger: self.logger)
+            }
+            switch result {
+            case .done(let outcome):
+                metrics.consumed(topic: batch.topic, outcome: outcome.rawValue)
+                return true
+            case .stopped:
+                return false
+            case .failed(let error):
+                metadata["error"] = "\(String(reflecting: error))"
+                if EventFailure.classify(error) == .permanent {
+                    return await deadLetter(message, error: error, reason: .permanent, attempts: attempt)
+                }
+                if attempt >= retryPolicy.maxAttempts {
+                    return await deadLetter(message, error: error, reason: .retriesExhausted, attempts: attempt)
+                }
+                logger.warning("handler failed; retrying", metadata: metadata.merging(["attempt": "\(attempt)"]) { $1 })
+                try? await Task.sleep(for: retryPolicy.delay(after: attempt))
+                if shouldStop { return false }
+                attempt += 1
+            }
+        }
+    }
+
+    /// Publishes to the dead-letter topic, retrying until the broker takes it. False when the service stops first.
+    func deadLetter(_ message: KafkaMessage, error: any Error, reason: DeadLetterReason, attempts: Int) async -> Bool {
+        logger.error(
+            "event dead-lettered",
+            metadata: [
+                "topic": "\(message.topic)", "partition": "\(message.partition)", "offset": "\(message.offset)",
+                "reason": "\(reason.rawValue)", "error": "\(String(reflecting: error))",
+            ])
+        let published: Void? = await retryingUntilStopped(PartitionBatch(topic: message.topic, partition: message.partition, messages: []), "dead-letter") {
+            try await self.deadLetters.publish(message, error: error, reason: reason, attempts: attempts)
+        }
+        guard published != nil else { return false }
+        metrics.deadLettered(topic: message.topic, reason: reason)
+        return true
+    }
+
+    enum StepResult<Value: Sendable>: Sendable {
+        case done(Value)
+        case failed(any Error)
+        case stopped
+    }
+
+    /// Runs `body` until it succeeds or fails with an error that is not transient. While it fails transiently
+    /// the partition counts as paused, and the wait between tries doubles up to the retry policy's cap.
+    func retryingTransient<Value: Sendable>(
+        _ batch: PartitionBatch, _ body: @escaping @Sendable () async throws -> Value
+    ) async -> StepResult<Value> {
+        var delay = retryPolicy.initialDelay
+        defer { health.resume(batch.name) }
+        while true {
+            do {
+                return .done(try await withTimeLimit(retryPolicy.stepTimeLimit, body))
+            } catch {
+                guard EventFailure.classify(error) == .transient else { return .failed(error) }
+                health.pause(batch.name, reason: String(describing: error).prefix(200).description)
+                logger.warning(
+                    "transient failure; partition paused, retrying",
+                    metadata: ["partition": "\(batch.name)", "error": "\(String(reflecting: error))", "retryIn": "\(delay)"])
+                try? await Task.sleep(for: delay)
+                if shouldStop { return .stopped }
+                delay = min(delay * 2, retryPolicy.maxDelay)
+            }
+        }
+    }
+
+    /// Runs a bookkeeping step (the crash guard's row, a dead-letter publish) until it succeeds, whatever it
+    /// throws: skipping it would lose the event or the guard. Nil when the service stops first.
+    func retryingUntilStopped<Value: Sendable>(
+        _ batch: PartitionBatch, _ what: String, _ body: @escaping @Sendable () async throws -> Value
+    ) async -> Value? {
+        var delay = retryPolicy.initialDelay
+        defer { health.resume(batch.name) }
+        while true {
+            do {
+                return try await withTimeLimit(retryPolicy.stepTimeLimit, body)
+            } catch {
+                health.pause(batch.name, reason: "could not \(what): \(String(describing: error).prefix(200))")
+                logger.error(
+                    "could not \(what); retrying",
+                    metadata: ["partition": "\(batch.name)", "error": "\(String(reflecting: error))", "retryIn": "\(delay)"])
+                try? await Task.sleep(for: delay)
+                if shouldStop { return nil }
+                delay = min(delay * 2, retryPolicy.maxDelay)
+            }
+        }
+    }
+}
+
+/// The reason recorded for a message dead-lettered by the crash guard.
+public struct CrashLoop: Error, CustomStringConvertible, Sendable {
+    public let crashes: Int
+    public var description: String {
+        "the process stopped \(crashes) times while applying this message (a trap or a kill); dead-lettered without running its handler"
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+import Testing
+import TestSupport
+
+/// The fault suite (X2): each scenario drives the real pipeline (`pipeline-probe`: outbox, relay, batched
+/// idempotent consumer, crash guard) on the test broker and Postgres, injects one fault, and counts what
+/// arrived. It prints the table and fails unless every row shows 0 lost and 0 doubled. Run it alone with
+/// `scripts/fault.sh`.
+@Suite("Fault suite: the event pipeline under kill -9, broker and Postgres restarts, and poison events")
+struct FaultSuiteTests {
+    static let events = 4_000
+
+    @Test("X2: every fault scenario ends with 0 lost and 0 doubled")
+    func test_X2_faultTable() async throws {
+        var outcomes: [FaultOutcome] = []
+        // FAULT_ONLY=<part of a scenario name> runs just the matching scenarios (for working on one).
+        let only = ProcessInfo.processInfo.environment["FAULT_ONLY"]
+        for (name, scenario) in Self.scenarios where only.map({ name.contains($0) }) ?? true {
+            let started = ContinuousClock.now
+            var outcome: FaultOutcome
+            do {
+                outcome = try await scenario()
+            } catch {
+                outcome = FaultOutcome(scenario: name, events: Self.events, error: String(describing: error))
+            }
+            outcome.scenario = name
+            outcomes.append(outcome)
+            print("fault suite: \(name) done in \(String(format: "%.1f", (ContinuousClock.now - started).seconds)) s")
+        }
+        let table = render(outcomes)
+        print("\n" + table + "\n")
+        for outcome in outcomes {
+            #expect(outcome.passed, "\(outcome.scenario): \(outcome.error ?? "lost \(outcome.lost), doubled \(outcome.doubled), applied once \(outcome.appliedOnce) of \(outcome.events)")")
+        }
+    }
+
+    static let scenarios: [(String, @Sendable () async throws -> FaultOutcome)] = [
+        ("kill -9 a consumer mid-batch", killMidBatch),
+        ("two instances in one group, one killed", killOneOfTwo),
+        ("broker stopped and started mid-stream", restartBroker),
+        ("Postgres restarted mid-stream", restartPostgres),
+        ("poison events mixed in (one traps)", poisonEvents),
+    ]
+
+    // MARK: scenarios
+
+    static func killMidBatch() async throws -> FaultOutcome {
+        try await withSharedSetup { setup, counter in
+            let probe = try ProbeInstance(environment: setup.environment())
+            defer { probe.stop() }
+            try await probe.waitReady()
+            try await probe.emit(from: 0, count: events)
+            try await waitApplied(events / 4, counter: counter, timeout: .seconds(60), context: probe.recentLog)
+            let killed = ContinuousClock.now
+            probe.killHard()
+            try await waitApplied(events, counter: counter, timeout: .seconds(120), context: probe.recentLog)
+            return try await outcome(counter, since: killed, note: "\(probe.restarts) restart(s)")
+        }
+    }
+
+    static func killOneOfTwo() async throws -> FaultOutcome {
+        try await withSharedSetup { setup, counter in
+            let first = try ProbeInstance(environment: setup.environment())
+            let second = try ProbeInstance(environment: setup.environment())
+            defer {
+                first.stop()
+                second.stop()
+            }
+            try await first.waitReady()
+            try await second.waitReady()
+            try await first.emit(from: 0, count: events)
+            try await waitApplied(events / 4, counter: counter, timeout: .seconds(60), context: first.recentLog)
+            let killed = ContinuousClock.now
+            first.stop()  // killed and not restarted: the survivor takes its partitions
+            try await waitApplied(events, counter: counter, timeout: .seconds(120), context: second.recentLog)
+            return try await outcome(counter, since: killed)
+        }
+    }
+
+    static func restartBroker() async throws -> FaultOutcome {
+        let broker = BrokerProcess(port: freePort())
+        try broker.start()
+        defer { broker.stop() }
+        return try await withSharedSetup(brokers: broker.address) { setup, counter in
+            let probe = try ProbeInstance(environment: setup.environment())
+            defer { probe.stop() }
+            try await probe.waitReady()
+            try await probe.emit(from: 0, count: events / 2)
+            try await waitApplied(events / 8, counter: counter, timeout: .seconds(60), context: probe.recentLog)
+            broker.stop()
+            // Written while the broker is down: they wait in the outbox.
+            try await probe.emit(from: events / 2, count: events / 2)
+            try await Task.sleep(for: .seconds(2))
+            try broker.start()
+            let restarted = ContinuousClock.now
+            // The memory broker lost its topics with its log; an operator (scripts/stack.sh restart tansu) recreates them.
+            try await createTopics([setup.topic], partitions: 6, brokers: broker.address)
+            try await waitApplied(events, counter: counter, timeout: .seconds(120), context: probe.recentLog)
+            return try await outcome(counter, since: restarted, note: "timed from the broker's restart")
+        }
+    }
+
+    static func restartPostgres() async throws -> FaultOutcome {
+        let cluster = try PostgresCluster()
+        defer { cluster.destroy() }
+        let database = try await createDatabase(host: "127.0.0.1", port: cluster.port, user: "postgres")
+        let setup = ProbeSetup(
+            postgresHost: "127.0.0.1", postgresPort: cluster.port, postgresUser: "postgres", database: database,
+            brokers: TestInfrastructure.current.kafkaBrokers, topic: "fault.\(uniqueSuffix())", group: "fault-\(uniqueSuffix())",
+            publicKey: try TestTokens().publicKeyBase64URL)
+        try await createTopics([setup.topic], partitions: 6, brokers: setup.brokers)
+        let probe = try ProbeInstance(environment: setup.environment(["CONSUMER_PAUSE_LIMIT_MS": "1000"]))
+        defer { probe.stop() }
+        try await probe.waitReady()
+        try await probe.emit(from: 0, count: events)
+        return try await withRunningClient(setup.postgres.makeClient(logger: Logger(label: "fault-suite"))) { client in
+            let counter = EffectCounter(client: client)
+            try await waitApplied(events / 4, counter: counter, timeout: .seconds(60), context: probe.recentLog)
+            try cluster.stop()
+            try await Task.sleep(for: .seconds(3))
+            let readiness = await probe.body("/ready")
+            try cluster.start()
+            let restarted = ContinuousClock.now
+            try await waitApplied(events, counter: counter, timeout: .seconds(120), context: probe.recentLog)
+            var result = try await outcome(counter, since: restarted, note: "timed from Postgres' restart")
+            if !readiness.contains("not_ready") {
+                result.error = "/ready did not report the outage: \(readiness)"
+            }
+            return result
+        }
+    }
+
+    static func poisonEvents() async throws -> FaultOutcome {
+        try await withSharedSetup { setup, counter in
+            let probe = try ProbeInstance(environment: setup.environment(["CONSUMER_MAX_CRASHES": "3"]))
+            defer { probe.stop() }
+            try await probe.waitReady()
+            try await probe.emit(from: 0, count: events / 2)
+            let injected = ContinuousClock.now
+            try await withProducer { producer in
+                try await producer.send(KafkaOutgoingMessage(topic: setup.topic, key: "poison-1", value: Array("{not json".utf8)))
+                let wrongPayload = EventEnvelope(type: EventType("probe.applied"), producer: "tests", key: "poison-2", payload: ["x": "y"])
+                try await producer.send(KafkaOutgoingMessage(topic: setup.topic, key: "poison-2", value: try wrongPayload.encoded()))
+                // Stands for an event that reached a trap (`Int(Double)` on an absurd value): the process dies.
+                let trap = EventEnvelope(
+                    type: EventType("probe.applied"), producer: "tests", key: "poison-3", payload: ProbeEventPayload(sequence: -1, trap: true))
+                try await producer.send(KafkaOutgoingMessage(topic: setup.topic, key: "poison-3", value: try trap.encoded()))
+            }
+            try await probe.emit(from: events / 2, count: events / 2)
+            try await waitApplied(events, counter: counter, timeout: .seconds(180), context: probe.recentLog)
+            var result = try await outcome(counter, since: injected, note: "\(probe.restarts) restart(s) from the trap")
+            let reasons = try await deadLetterReasons(topic: setup.topic, expected: 3)
+            if reasons != ["crash_loop", "permanent", "undecodable"] {
+                result.error = "dead letters were \(reasons), expected crash_loop, permanent and undecodable"
+            } else if probe.restarts != 3 {
+                result.error = "the trap took the process down \(probe.restarts) times; CONSUMER_MAX_CRASHES is 3"
+            }
+            return result
+        }
+    }
+
+    // MARK: helpers
+
+    /// A scenario on the shared Postgres with its own database, topic (6 partitions) and group.
+    static func withSharedSetup(
+        brokers: String = TestInfrastructure.current.kafkaBrokers,
+        _ body: @Sendable (ProbeSetup, EffectCounter) async throws -> FaultOutcome
+    ) async throws -> FaultOutcome {
+        let infrastructure = TestInfrastructure.current
+        let database = try await createDatabase(
+            host: infrastructure.postgresHost, port: infrastructure.postgresPort, user: infrastructure.postgresUser)
+        let setup = ProbeSetup(
+            postgresHost: infrastructure.postgresHost, postgresPort: infrastructure.postgresPort,
+            postgresUser: infrastructure.postgresUser, database: database, brokers: brokers, topic: "fault.\(uniqueSuffix())",
+            group: "fault-\(uniqueSuffix())", publicKey: try TestTokens().publicKeyBase64URL)
+        try await createTopics([setup.topic], partitions: 6, brokers: brokers)
+        return try await withRunningClient(setup.postgres.makeClient(logger: Logger(label: "fault-suite"))) { client in
+            try await body(setup, EffectCounter(client: client))
+        }
+    }
+
+    static func outcome(_ counter: EffectCounter, since: ContinuousClock.Instant, note: String = "") async throws -> FaultOutcome {
+        let recovery = ContinuousClock.now - since
+        // Give late duplicates a moment to show before counting.
+        try await Task.sleep(for: .milliseconds(500))
+        let tally = try await counter.tally(expected: events)
+        return FaultOutcome(
+            scenario: "", events: events, appliedOnce: tally.appliedOnce, lost: tally.lost, doubled: tally.doubled, recovery: recovery,
+            note: note)
+    }
+
+    static func deadLetterReasons(topic: String, expected: Int) async throws -> [String] {
+        let consumer = try makeConsumer(topics: [Topic.deadLetterName(of: topic)], group: "dlq-\(uniqueSuffix())", startPosition: .beginning)
+        let messages = try await collect(expected, from: consumer, timeout: .seconds(30))
+        await consumer.close()
+        return messages.compactMap { $0.header("dlq-reason")?.stringValue }.sorted()
+    }
+}
+
+/// The probe's payload, as the probe decodes it.
+struct ProbeEventPayload: Codable, Sendable {
+    var sequence: Int
+    var trap: Bool
+}

@@ -1,0 +1,5 @@
+import Shared
+
+await ServiceMain.run(PipelineProbe.identity) { environment, registry, logger in
+    try await PipelineProbe.buildApplication(environment: environment, registry: registry, logger: logger)
+}
