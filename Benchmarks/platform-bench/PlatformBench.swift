@@ -20,8 +20,10 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Events in the outbox measurement.") var outboxCount = 50_000
     @Option(help: "Path of librdkafka's rdkafka_performance.") var reference = "/usr/local/bin/rdkafka_performance"
     @Option(help: "bcrypt cost for the auth rows (the service's BCRYPT_COST).") var bcryptCost = 12
-    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, auth, weather, places, warnings).")
-    var only = "kafka,outbox,auth,weather,places,warnings"
+    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, consumer, auth, weather, places, warnings).")
+    var only = "kafka,outbox,consumer,auth,weather,places,warnings"
+    @Option(help: "Events in the idempotent-consumer rows.") var consumerEvents = 100_000
+    @Option(help: "psql, the reference client of the consumer rows.") var psql = "/usr/lib/postgresql/15/bin/psql"
     @Option(help: "The warning-detector executable (release build).") var warningBinary = ".build/release/warning-detector"
     @Option(help: "Forecast events in the warnings throughput row.") var warningEvents = 10_000
     @Option(help: "Forecasts timed one by one in the warnings latency row.") var warningSamples = 200
@@ -53,6 +55,19 @@ struct PlatformBench: AsyncParsableCommand {
                 brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser,
                 count: outboxCount)
             table.add("outbox relay, commit to broker ack (events/s)", swift: try await outbox.run(), reference: nil, target: ">= 5,000")
+        }
+        if groups.contains("consumer") {
+            let bench = ConsumerBench(
+                brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser,
+                events: consumerEvents, psql: psql)
+            let results = try await bench.run()
+            let batch = String(format: "%.0f", results.averageBatch)
+            table.add(
+                "idempotent consumer, per-event upsert handler vs psql COPY of the same rows, \(batch) per transaction (events/s)",
+                swift: results.perEventHandler, reference: results.referenceCopy, target: ">= 10,000 and ratio >= 0.5")
+            table.add(
+                "idempotent consumer, one-statement batch handler vs psql COPY of the same rows (events/s)",
+                swift: results.batchHandler, reference: results.referenceCopy, target: ">= 10,000 and ratio >= 0.5")
         }
         if groups.contains("auth") {
             progress("auth: password checks at bcrypt cost \(bcryptCost) and access-token verifications")

@@ -22,4 +22,23 @@ public enum Outbox {
             """,
             logger: logger)
     }
+
+    /// Many events to one topic with one statement (a provider batch, say): the same rows as `enqueue` for each,
+    /// in the order given, so the relay publishes them in this order.
+    public static func enqueue<Payload>(
+        all envelopes: [EventEnvelope<Payload>], toTopicNamed topic: String, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        guard !envelopes.isEmpty else { return }
+        let payloads = try envelopes.map { ByteBuffer(bytes: try $0.encoded()) }
+        // WITH ORDINALITY keeps the array order in the ids the bigserial hands out.
+        try await connection.query(
+            """
+            INSERT INTO outbox (event_id, event_type, topic, key, payload)
+            SELECT event_id, event_type, \(topic), key, payload
+            FROM unnest(\(envelopes.map(\.id))::uuid[], \(envelopes.map(\.type.rawValue))::text[], \(envelopes.map(\.key))::text[],
+                \(payloads)::bytea[]) WITH ORDINALITY AS batch(event_id, event_type, key, payload, position)
+            ORDER BY position
+            """,
+            logger: logger)
+    }
 }

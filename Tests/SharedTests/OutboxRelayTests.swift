@@ -140,4 +140,28 @@ struct OutboxRelayTests {
             }
         }
     }
+
+    @Test("X2: a batch enqueued with one statement is published complete and in the order given")
+    func test_X2_batchEnqueueKeepsOrder() async throws {
+        try await withTestDatabase { db in
+            try await withTopic { topic in
+                let events = (0..<300).map { countedEvent($0, key: "k") }
+                try await db.client.withTransaction(logger: logger) { connection in
+                    try await Outbox.enqueue(all: events, toTopicNamed: topic, on: connection, logger: logger)
+                }
+                try await withProducer { producer in
+                    let relay = OutboxRelay(
+                        client: db.client, producer: producer, configuration: OutboxRelayConfiguration(), startGate: StartGate(open: true),
+                        logger: logger)
+                    let published = try await relay.publishBatch()
+                    #expect(published == 300)
+                }
+                let consumer = try makeConsumer(topics: [topic], group: "g-\(uniqueSuffix())")
+                let received = try await collect(300, from: consumer)
+                await consumer.close()
+                let sequences = try received.map { try ReceivedEvent(bytes: $0.value).payload(as: Counted.self).sequence }
+                #expect(sequences == Array(0..<300))
+            }
+        }
+    }
 }

@@ -39,25 +39,31 @@ struct WeatherStore: Sendable {
     }
 
     /// Stores refreshed reports and puts their `forecast.updated` events in the outbox, all in one transaction
-    /// (W6): one commit per provider batch rather than per city.
-    func save(_ refreshed: [Refreshed], topic: String) async throws {
+    /// (W6), with one statement for the reports and one for the events: a provider batch costs three round
+    /// trips, not two per city.
+    func save(_ batch: [Refreshed], topic: String) async throws {
+        // One row per city: a city twice in one statement would make the upsert fail; the later report wins.
+        var seen: Set<Int> = []
+        let refreshed = batch.reversed().filter { seen.insert($0.city.id).inserted }.reversed() as [Refreshed]
         guard !refreshed.isEmpty else { return }
         let encoder = WeatherReport.storageEncoder
-        let rows = try refreshed.map { ($0, String(decoding: try encoder.encode($0.report), as: UTF8.self)) }
+        let reports = try refreshed.map { String(decoding: try encoder.encode($0.report), as: UTF8.self) }
+        let ids = refreshed.map(\.city.id)
+        let providers = refreshed.map(\.report.provider)
+        let fetchedAt = refreshed.map(\.report.fetchedAt)
+        let temperatures = refreshed.map(\.report.current.temperatureC)
         try await client.inTransaction(logger: logger) { connection in
-            for (item, json) in rows {
-                try await connection.query(
-                    """
-                    INSERT INTO city_weather (city_id, provider, fetched_at, temperature_c, report)
-                    VALUES (\(item.city.id), \(item.report.provider), \(item.report.fetchedAt), \(item.report.current.temperatureC),
-                        \(json)::jsonb)
-                    ON CONFLICT (city_id) DO UPDATE SET provider = EXCLUDED.provider, fetched_at = EXCLUDED.fetched_at,
-                        temperature_c = EXCLUDED.temperature_c, report = EXCLUDED.report
-                    """,
-                    logger: logger)
-                try await Outbox.enqueue(item.event, toTopicNamed: topic, on: connection, logger: logger)
-            }
-            let ids = refreshed.map(\.city.id)
+            try await connection.query(
+                """
+                INSERT INTO city_weather (city_id, provider, fetched_at, temperature_c, report)
+                SELECT id, provider, fetched_at, temperature_c, report::jsonb
+                FROM unnest(\(ids)::integer[], \(providers)::text[], \(fetchedAt)::timestamptz[], \(temperatures)::float8[],
+                    \(reports)::text[]) AS batch(id, provider, fetched_at, temperature_c, report)
+                ON CONFLICT (city_id) DO UPDATE SET provider = EXCLUDED.provider, fetched_at = EXCLUDED.fetched_at,
+                    temperature_c = EXCLUDED.temperature_c, report = EXCLUDED.report
+                """,
+                logger: logger)
+            try await Outbox.enqueue(all: refreshed.map(\.event), toTopicNamed: topic, on: connection, logger: logger)
             try await connection.query(
                 """
                 INSERT INTO refresh_state (city_id, attempted_at) SELECT id, now() FROM unnest(\(ids)::integer[]) AS id
