@@ -15,6 +15,8 @@ struct ConsumerBench {
     let postgresUser: String
     let events: Int
     let psql: String
+    /// Messages per poll (the services' `CONSUMER_BATCH_SIZE`).
+    let batchSize: Int
 
     struct Results {
         var perEventHandler = 0.0
@@ -62,6 +64,7 @@ struct ConsumerBench {
             var configuration = KafkaConsumerConfiguration(
                 broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"), groupId: "bench-\(UUID())", topics: [topic])
             configuration.fetchWaitMaxMilliseconds = 100
+            configuration.maxBatchSize = batchSize
             let service = EventConsumerService(
                 consumer: try KafkaConsumer(configuration: configuration, logger: logger), processor: IdempotentProcessor(client: client),
                 handler: handler, deadLetters: DeadLetterPublisher(producer: producer, service: "bench"), startGate: StartGate(open: true),

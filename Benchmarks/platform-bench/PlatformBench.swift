@@ -23,6 +23,7 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, consumer, auth, weather, places, warnings).")
     var only = "kafka,outbox,consumer,auth,weather,places,warnings"
     @Option(help: "Events in the idempotent-consumer rows.") var consumerEvents = 100_000
+    @Option(help: "Messages per poll in the idempotent-consumer rows (CONSUMER_BATCH_SIZE).") var consumerBatchSize = 2_000
     @Option(help: "psql, the reference client of the consumer rows.") var psql = "/usr/lib/postgresql/15/bin/psql"
     @Option(help: "The warning-detector executable (release build).") var warningBinary = ".build/release/warning-detector"
     @Option(help: "Forecast events in the warnings throughput row.") var warningEvents = 10_000
@@ -59,7 +60,7 @@ struct PlatformBench: AsyncParsableCommand {
         if groups.contains("consumer") {
             let bench = ConsumerBench(
                 brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser,
-                events: consumerEvents, psql: psql)
+                events: consumerEvents, psql: psql, batchSize: consumerBatchSize)
             let results = try await bench.run()
             let batch = String(format: "%.0f", results.averageBatch)
             table.add(

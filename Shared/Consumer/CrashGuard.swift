@@ -1,22 +1,27 @@
 import Logging
 import PostgresNIO
 
-/// Survives what no error handling can: a handler that traps or a process killed mid-batch. Before a batch
-/// is applied, the offsets in hand are recorded in `consumer_attempts` in a committed row; the batch's own
-/// transaction deletes the row. A row found at the start of the next attempt on that partition means the
-/// previous attempt at those offsets never finished: the consumer then applies them one at a time, each
-/// recorded alone, and a message that has already taken the process down `maxCrashes` times goes to the
-/// dead-letter topic without running its handler.
+/// Survives what no error handling can: a handler that traps or a process killed mid-batch. Before a batch is
+/// applied, its offsets are recorded in `consumer_attempts` as in flight, in a committed row; the batch's own
+/// transaction deletes the row. A row found still in flight at the start of the next attempt on that partition
+/// means the process died while applying those offsets: their crash count goes up and they become suspects.
+/// Suspects are applied one message at a time with nothing else in flight in the process (`ApplyGate`), each
+/// recorded alone, so a crash is counted only against the one message that was running; a message that has
+/// taken the process down `maxCrashes` times goes to the dead-letter topic without running its handler.
 public struct CrashGuard: Sendable {
-    /// What `begin` found: the offsets of the attempt in progress and how many attempts started on them,
-    /// this one included. `attempts` above 1 means earlier attempts died.
+    /// What `begin` found for a partition's offsets.
     public struct Attempt: Sendable, Equatable {
         public var firstOffset: Int64
         public var lastOffset: Int64
-        public var attempts: Int
+        /// Times the process died while these offsets were in flight.
+        public var crashes: Int
+        /// False when the offsets are suspects from an earlier attempt (apply them one at a time).
+        public var isFresh: Bool
 
-        /// Attempts before this one that never finished.
-        public var crashes: Int { attempts - 1 }
+        /// The crashes a message of this attempt inherits: only those inside the crashed range.
+        public func crashes(of offset: Int64) -> Int {
+            (firstOffset...lastOffset).contains(offset) ? crashes : 0
+        }
     }
 
     let client: PostgresClient
@@ -29,38 +34,50 @@ public struct CrashGuard: Sendable {
         self.maxCrashes = maxCrashes
     }
 
-    /// Records (and commits) that offsets `first...last` of a partition are about to be applied. When an
-    /// unfinished attempt on overlapping offsets is recorded already, its range is kept and its count raised.
+    /// Records (and commits) that offsets `first...last` of a partition are about to be applied. When the
+    /// partition's row overlaps them and was still in flight, the process died meanwhile: its crash count goes up
+    /// and it is returned as suspect (not in flight) with its own range. A row that does not overlap is stale.
     public func begin(topic: String, partition: Int32, first: Int64, last: Int64, logger: Logger) async throws -> Attempt {
         let rows = try await client.query(
             """
-            INSERT INTO consumer_attempts AS c (consumer_group, topic, partition, first_offset, last_offset, attempts)
-            VALUES (\(group), \(topic), \(Int(partition)), \(first), \(last), 1)
+            INSERT INTO consumer_attempts AS c (consumer_group, topic, partition, first_offset, last_offset, crashes, in_flight)
+            VALUES (\(group), \(topic), \(Int(partition)), \(first), \(last), 0, true)
             ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET
-                attempts = CASE WHEN c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset
-                    THEN c.attempts + 1 ELSE 1 END,
+                crashes = CASE WHEN c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset
+                    THEN c.crashes + (CASE WHEN c.in_flight THEN 1 ELSE 0 END) ELSE 0 END,
+                in_flight = NOT (c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset),
                 first_offset = CASE WHEN c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset
                     THEN c.first_offset ELSE EXCLUDED.first_offset END,
                 last_offset = CASE WHEN c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset
                     THEN c.last_offset ELSE EXCLUDED.last_offset END,
                 started_at = now()
-            RETURNING first_offset, last_offset, attempts
+            RETURNING first_offset, last_offset, crashes, in_flight
             """, logger: logger)
-        for try await (firstOffset, lastOffset, attempts) in rows.decode((Int64, Int64, Int).self) {
-            return Attempt(firstOffset: firstOffset, lastOffset: lastOffset, attempts: attempts)
+        for try await (firstOffset, lastOffset, crashes, inFlight) in rows.decode((Int64, Int64, Int, Bool).self) {
+            return Attempt(firstOffset: firstOffset, lastOffset: lastOffset, crashes: crashes, isFresh: inFlight)
         }
         throw MissingAttemptRow()
     }
 
-    /// Records (and commits) that one message is about to be applied alone, inheriting `attempts` from the
-    /// range it was part of; replaces whatever the partition's row said.
-    public func narrow(topic: String, partition: Int32, offset: Int64, attempts: Int, logger: Logger) async throws {
+    /// Records (and commits) that one message is about to be applied alone, in flight, with the crashes it
+    /// inherited; replaces whatever the partition's row said.
+    public func narrow(topic: String, partition: Int32, offset: Int64, crashes: Int, logger: Logger) async throws {
         try await client.query(
             """
-            INSERT INTO consumer_attempts (consumer_group, topic, partition, first_offset, last_offset, attempts)
-            VALUES (\(group), \(topic), \(Int(partition)), \(offset), \(offset), \(attempts))
+            INSERT INTO consumer_attempts (consumer_group, topic, partition, first_offset, last_offset, crashes, in_flight)
+            VALUES (\(group), \(topic), \(Int(partition)), \(offset), \(offset), \(crashes), true)
             ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET first_offset = EXCLUDED.first_offset,
-                last_offset = EXCLUDED.last_offset, attempts = EXCLUDED.attempts, started_at = now()
+                last_offset = EXCLUDED.last_offset, crashes = EXCLUDED.crashes, in_flight = true, started_at = now()
+            """, logger: logger)
+    }
+
+    /// Marks the partition's offsets as no longer in flight: the service is stopping in an orderly way, which is
+    /// not a crash and must not count as one.
+    public func release(topic: String, partition: Int32, logger: Logger) async throws {
+        try await client.query(
+            """
+            UPDATE consumer_attempts SET in_flight = false
+            WHERE consumer_group = \(group) AND topic = \(topic) AND partition = \(Int(partition))
             """, logger: logger)
     }
 

@@ -11,28 +11,51 @@ extension EventConsumerService {
         var remaining = batch.messages[...]
         while let first = remaining.first, let last = remaining.last {
             guard !shouldStop else { return false }
-            guard
-                let attempt = await retryingUntilStopped(batch, "record the attempt", {
-                    try await self.crashGuard.begin(
-                        topic: batch.topic, partition: batch.partition, first: first.offset, last: last.offset, logger: self.logger)
-                })
-            else { return false }
-            if attempt.crashes == 0 {
-                return await applyTogether(Array(remaining), of: batch)
+            // Shared: other partitions' fresh batches run beside this one; a suspect waits until they are done.
+            let messages = Array(remaining)
+            let (attempt, done) = await gate.withShared { () -> (CrashGuard.Attempt?, Bool) in
+                guard
+                    let attempt = await self.retryingUntilStopped(batch, "record the attempt", {
+                        try await self.crashGuard.begin(
+                            topic: batch.topic, partition: batch.partition, first: first.offset, last: last.offset, logger: self.logger)
+                    })
+                else { return (nil, false) }
+                guard attempt.isFresh else { return (attempt, false) }
+                return (attempt, await self.applyTogether(messages, of: batch))
+            }
+            guard let attempt else { return false }
+            if attempt.isFresh {
+                if !done { await releaseAfterStop(batch) }
+                return done
             }
             logger.warning(
-                "an earlier attempt at these offsets never finished; applying them one at a time",
+                "the process died while applying these offsets; applying them one at a time",
                 metadata: [
                     "partition": "\(batch.name)", "firstOffset": "\(attempt.firstOffset)", "lastOffset": "\(attempt.lastOffset)",
                     "crashes": "\(attempt.crashes)",
                 ])
             let suspects = remaining.prefix { $0.offset <= attempt.lastOffset }
             for message in suspects {
-                guard await applyAlone(message, of: batch, attempt: attempt) else { return false }
+                // Exclusive: nothing else in flight, so a crash now is this message's alone.
+                var applied = false
+                if !shouldStop {
+                    applied = await gate.withExclusive { await self.applyAlone(message, of: batch, attempt: attempt) }
+                }
+                guard applied else {
+                    await releaseAfterStop(batch)
+                    return false
+                }
             }
             remaining = remaining.dropFirst(suspects.count)
         }
         return true
+    }
+
+    /// An orderly stop in the middle of a partition's work is not a crash: its row stops counting as in flight.
+    private func releaseAfterStop(_ batch: PartitionBatch) async {
+        try? await withTimeLimit(.seconds(2)) {
+            try await self.crashGuard.release(topic: batch.topic, partition: batch.partition, logger: self.logger)
+        }
     }
 
     /// The fast path: every decodable event of the batch in one transaction, which also clears the crash guard.
@@ -83,14 +106,14 @@ extension EventConsumerService {
     /// down `maxCrashes` times, otherwise recorded alone (so a crash now is counted against it only) and applied.
     private func applyAlone(_ message: KafkaMessage, of batch: PartitionBatch, attempt: CrashGuard.Attempt) async -> Bool {
         let (topic, partition, guardRows, logger) = (batch.topic, batch.partition, crashGuard, self.logger)
-        if attempt.crashes >= crashGuard.maxCrashes {
-            guard await deadLetter(message, error: CrashLoop(crashes: attempt.crashes), reason: .crashLoop, attempts: attempt.crashes)
+        let crashes = attempt.crashes(of: message.offset)
+        if crashes >= crashGuard.maxCrashes {
+            guard await deadLetter(message, error: CrashLoop(crashes: crashes), reason: .crashLoop, attempts: crashes)
             else { return false }
         } else {
             guard
                 await retryingUntilStopped(batch, "record the attempt", {
-                    try await guardRows.narrow(
-                        topic: topic, partition: partition, offset: message.offset, attempts: attempt.attempts, logger: logger)
+                    try await guardRows.narrow(topic: topic, partition: partition, offset: message.offset, crashes: crashes, logger: logger)
                 }) != nil,
                 await applyOne(message, of: batch)
             else { return false }
@@ -179,6 +202,7 @@ extension EventConsumerService {
             } catch {
                 guard EventFailure.classify(error) == .transient else { return .failed(error) }
                 health.pause(batch.name, reason: String(describing: error).prefix(200).description)
+                metrics.paused(seconds: health.longestPause.map { (ContinuousClock.now - $0.since).seconds } ?? 0)
                 logger.warning(
                     "transient failure; partition paused, retrying",
                     metadata: ["partition": "\(batch.name)", "error": "\(String(reflecting: error))", "retryIn": "\(delay)"])

@@ -19,6 +19,8 @@ public final class EventConsumerService: Service, Sendable {
     let startGate: StartGate
     let logger: Logger
     let metrics: ConsumerMetrics
+    /// Fresh batches of different partitions run together; crash-guard suspects run alone.
+    let gate = ApplyGate()
     /// Partitions paused on transient failures; readiness reads it.
     public let health = ConsumerHealth()
     private let stopRequested = Atomic<Bool>(false)

@@ -38,6 +38,8 @@ public enum EventFailure: String, Sendable, Equatable {
     /// waits rather than moving every good event to the dead-letter topic. Everything else the server reports
     /// (22 data exception, 23 integrity constraint, ...) is about the data and will fail again.
     static func classify(_ error: PSQLError) -> EventFailure {
+        // Too many bind parameters depends on the data or the batch, not on the server.
+        if error.code == .tooManyParameters { return .unknown }
         guard error.code == .server else { return .transient }  // connection closed, unclean shutdown, pool closed...
         let state = error.serverInfo?[.sqlState] ?? ""
         let transientClasses: Set<Substring> = ["08", "40", "42", "53", "55", "57", "58", "XX"]

@@ -30,6 +30,19 @@ public struct KafkaError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+extension KafkaError {
+    /// True when a fresh producer may succeed where this one failed: the broker unreachable or timing out, or
+    /// the idempotent producer's state refused (a broker that restarted without it) or fatal.
+    public var suggestsProducerRebuild: Bool {
+        guard let code else { return false }
+        let stuck: [rd_kafka_resp_err_t] = [
+            RD_KAFKA_RESP_ERR__FATAL, RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, RD_KAFKA_RESP_ERR_UNKNOWN_PRODUCER_ID,
+            RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH,
+        ]
+        return isTransient || stuck.contains { $0.rawValue == code }
+    }
+}
+
 /// The text librdkafka wrote into an error buffer (NUL-terminated).
 func cBufferText(_ buffer: [CChar]) -> String {
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

@@ -90,9 +90,16 @@ public final class KafkaProducer: Service, Sendable {
             logger.error("could not rebuild the Kafka producer", metadata: ["error": "\(error)"])
             return
         }
-        let old = client.withLock { client in
+        // Swap under the lock, re-checking close there: `close` flags first and then takes the client under the
+        // same lock, so exactly one of the two retires each client.
+        let old = client.withLock { client -> ProducerClient? in
+            guard !isClosed.load(ordering: .sequentiallyConsistent) else { return nil }
             defer { client = fresh }
             return client
+        }
+        guard let old else {
+            _ = try? await executor.run { fresh.retire(purge: true, timeoutMilliseconds: 0) }
+            return
         }
         rebuilds.increment()
         rebuildCount.add(1, ordering: .releasing)

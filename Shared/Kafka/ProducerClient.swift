@@ -85,12 +85,14 @@ final class ProducerClient: Sendable {
     /// senders see the error at once), flushes up to `timeoutMilliseconds`, and releases the client. Call it
     /// off the cooperative pool, after no new send can reach this client. Returns the messages left undelivered.
     func retire(purge: Bool, timeoutMilliseconds: Int32) -> Int32 {
+        let flags = Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT)
+        // Purge first (thread-safe), so a sender waiting on a full queue gets room and leaves its enqueue loop,
+        // then wait for the senders, then purge what they added meanwhile.
+        if purge { _ = rd_kafka_purge(handle.pointer, flags) }
         while enqueuing.load(ordering: .sequentiallyConsistent) > 0 {
             Thread.sleep(forTimeInterval: 0.001)
         }
-        if purge {
-            _ = rd_kafka_purge(handle.pointer, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT))
-        }
+        if purge { _ = rd_kafka_purge(handle.pointer, flags) }
         // The poll thread still runs here, so purged and flushed messages get their delivery reports.
         _ = rd_kafka_flush(handle.pointer, timeoutMilliseconds)
         stopPollThread()

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -23,20 +24,39 @@ public enum Outbox {
             logger: logger)
     }
 
+    /// An event ready for the outbox: envelopes of different payload types can go in one statement this way.
+    public struct Row: Sendable {
+        public let eventId: UUID
+        public let type: String
+        public let key: String
+        public let payload: ByteBuffer
+
+        public init<Payload>(_ envelope: EventEnvelope<Payload>) throws {
+            eventId = envelope.id
+            type = envelope.type.rawValue
+            key = envelope.key
+            payload = ByteBuffer(bytes: try envelope.encoded())
+        }
+    }
+
     /// Many events to one topic with one statement (a provider batch, say): the same rows as `enqueue` for each,
     /// in the order given, so the relay publishes them in this order.
     public static func enqueue<Payload>(
         all envelopes: [EventEnvelope<Payload>], toTopicNamed topic: String, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        guard !envelopes.isEmpty else { return }
-        let payloads = try envelopes.map { ByteBuffer(bytes: try $0.encoded()) }
+        try await enqueue(rows: try envelopes.map(Row.init), toTopicNamed: topic, on: connection, logger: logger)
+    }
+
+    /// As `enqueue(all:toTopicNamed:on:logger:)`, for rows made from envelopes of any payload types.
+    public static func enqueue(rows: [Row], toTopicNamed topic: String, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !rows.isEmpty else { return }
         // WITH ORDINALITY keeps the array order in the ids the bigserial hands out.
         try await connection.query(
             """
             INSERT INTO outbox (event_id, event_type, topic, key, payload)
             SELECT event_id, event_type, \(topic), key, payload
-            FROM unnest(\(envelopes.map(\.id))::uuid[], \(envelopes.map(\.type.rawValue))::text[], \(envelopes.map(\.key))::text[],
-                \(payloads)::bytea[]) WITH ORDINALITY AS batch(event_id, event_type, key, payload, position)
+            FROM unnest(\(rows.map(\.eventId))::uuid[], \(rows.map(\.type))::text[], \(rows.map(\.key))::text[],
+                \(rows.map(\.payload))::bytea[]) WITH ORDINALITY AS batch(event_id, event_type, key, payload, position)
             ORDER BY position
             """,
             logger: logger)

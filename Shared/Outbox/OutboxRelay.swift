@@ -119,10 +119,13 @@ public final class OutboxRelay: Service, Sendable {
         return 0
     }
 
-    /// The send runs inside the claiming transaction, so its error may arrive wrapped.
+    /// Failures that say the producer may be stuck: the broker unreachable or timing out, or a batch that did not
+    /// finish in time. A message the broker refuses for itself (too large, say) is not one: a new producer would
+    /// be refused too. The send runs inside the claiming transaction, so its error may arrive wrapped.
     private static func isBrokerFailure(_ error: any Error) -> Bool {
-        if error is KafkaError { return true }
-        return (error as? PostgresTransactionError)?.closureError is KafkaError
+        if error is StepTimeout { return true }
+        let kafka = error as? KafkaError ?? (error as? PostgresTransactionError)?.closureError as? KafkaError
+        return kafka?.suggestsProducerRebuild ?? false
     }
 
     /// After the producer was rebuilt (the broker was lost, or publishing kept failing), marks the rows sent
@@ -139,9 +142,11 @@ public final class OutboxRelay: Service, Sendable {
         let seconds = Double(configuration.republishWindow.components.seconds)
         let rows = try await client.query(
             """
-            UPDATE outbox SET sent_at = NULL WHERE sent_at > now() - make_interval(secs => \(seconds)) RETURNING id
+            WITH again AS (UPDATE outbox SET sent_at = NULL WHERE sent_at > now() - make_interval(secs => \(seconds)) RETURNING 1)
+            SELECT count(*)::bigint FROM again
             """, logger: logger)
-        let count = try await rows.collectAll().count
+        var count: Int64 = 0
+        for try await value in rows.decode(Int64.self) { count = value }
         seenGeneration = generation
         logger.warning(
             "producer was rebuilt; re-publishing events sent shortly before",

@@ -35,7 +35,7 @@ public enum OutboxSchema {
             "0000_platform_consumer_attempts",
             [
                 // One row per partition while a batch is in hand; deleted in the batch's own transaction. A row
-                // found at the start of a batch means the previous attempt at those offsets never finished.
+                // found in flight at the start of a batch means the process died while applying those offsets.
                 """
                 CREATE TABLE consumer_attempts (
                     consumer_group text NOT NULL,
@@ -43,7 +43,8 @@ public enum OutboxSchema {
                     partition int NOT NULL,
                     first_offset bigint NOT NULL,
                     last_offset bigint NOT NULL,
-                    attempts int NOT NULL,
+                    crashes int NOT NULL DEFAULT 0,
+                    in_flight boolean NOT NULL,
                     started_at timestamptz NOT NULL DEFAULT now(),
                     PRIMARY KEY (consumer_group, topic, partition)
                 )

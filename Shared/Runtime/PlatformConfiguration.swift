@@ -14,6 +14,7 @@ import Logging
 /// | `KAFKA_FETCH_WAIT_MAX_MS` | `500` |
 /// | `OUTBOX_*` | see `OutboxRelayConfiguration` |
 /// | `CONSUMER_MAX_ATTEMPTS` | `5` (tries of an event whose handler fails with an unclassified error) |
+/// | `CONSUMER_BATCH_SIZE` | `2000` (messages per poll; librdkafka hands them out a partition at a time, so a poll must be large to span partitions) |
 /// | `CONSUMER_MAX_CRASHES` | `3` (times one message may take the process down before it is dead-lettered) |
 /// | `CONSUMER_STEP_TIMEOUT_MS` | `30000` (a batch's transaction taking longer is cancelled and retried) |
 /// | `CONSUMER_PAUSE_LIMIT_MS` | `30000` (a partition paused longer makes `/ready` answer 503) |
@@ -32,6 +33,8 @@ public struct PlatformConfiguration: Sendable {
     public var outbox: OutboxRelayConfiguration
     public var retryPolicy: RetryPolicy
     public var consumerMaxCrashes: Int
+    /// Messages one poll takes at most; split by partition, the partitions are applied concurrently.
+    public var consumerBatchSize: Int
     public var consumerPauseLimit: Duration
     public var logLevel: Logger.Level
     /// `AUTH_ISSUER`: the issuer the auth service signs with and every service expects.
@@ -55,6 +58,7 @@ public struct PlatformConfiguration: Sendable {
             maxAttempts: try environment.int("CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100),
             stepTimeLimit: try environment.milliseconds("CONSUMER_STEP_TIMEOUT_MS", default: 30_000, range: 1_000...3_600_000))
         consumerMaxCrashes = try environment.int("CONSUMER_MAX_CRASHES", default: 3, range: 1...100)
+        consumerBatchSize = try environment.int("CONSUMER_BATCH_SIZE", default: 2_000, range: 1...100_000)
         consumerPauseLimit = try environment.milliseconds("CONSUMER_PAUSE_LIMIT_MS", default: 30_000, range: 1_000...3_600_000)
         tokenIssuer = environment.string("AUTH_ISSUER", default: "mobile-backend-auth")
         logLevel = try environment.parsed("LOG_LEVEL", expected: "trace, debug, info, notice, warning, error or critical") {
@@ -87,6 +91,7 @@ public struct PlatformConfiguration: Sendable {
         configuration.startPosition = startPosition
         configuration.sessionTimeoutMilliseconds = sessionTimeoutMilliseconds
         configuration.fetchWaitMaxMilliseconds = fetchWaitMaxMilliseconds
+        configuration.maxBatchSize = consumerBatchSize
         return configuration
     }
 }

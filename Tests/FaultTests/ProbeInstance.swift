@@ -91,11 +91,21 @@ final class ProbeInstance: Sendable {
     }
 
     /// Writes events `from..<from+count` to the probe's outbox (one transaction).
+    /// The probe may be restarting (the poison scenario takes it down on purpose): a refused connection is tried
+    /// again for up to a minute, as a client of a restarting service would.
     func emit(from: Int, count: Int) async throws {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/emit?from=\(from)&count=\(count)")!)
         request.httpMethod = "POST"
-        let (_, response) = try await URLSession.shared.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 202 else { throw ProbeError("emit answered \(response)") }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            do {
+                let (_, response) = try await URLSession.shared.data(for: request)
+                guard (response as? HTTPURLResponse)?.statusCode == 202 else { throw ProbeError("emit answered \(response)") }
+                return
+            } catch where ContinuousClock.now < deadline && !(error is ProbeError) {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
     }
 
     func status(_ path: String) async -> Int? {

@@ -49,7 +49,7 @@ public final class PostgresCluster: Sendable {
         process.arguments = ["-c", "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)"] + command
         // A file, not a pipe: the server started by pg_ctl would hold a pipe open, and reading it would never end.
         let errorFile = "\(directory).\(uniqueSuffix()).err"
-        FileManager.default.createFile(atPath: errorFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errorFile) }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))

@@ -12,17 +12,19 @@ struct PushQueue: Sendable {
 
     /// A new warning to every device whose user wants warnings for that city: as their current location
     /// (settings row 0) or as a favourite (the city's own row); each device once.
-    static func enqueue(warning: Warning, on connection: PostgresConnection, logger: Logger) async throws -> Int {
-        let payload = PushMessage.warning(warning)
+    static func enqueue(warnings: [Warning], on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        guard !warnings.isEmpty else { return 0 }
         let rows = try await connection.query(
             """
             INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload)
-            SELECT gen_random_uuid(), d.token, d.user_id, 'warning', \("warning:\(warning.id.uuidString)"), \(payload)::jsonb
-            FROM devices d
-            WHERE (d.current_city_id = \(warning.cityId) AND COALESCE(
-                      (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = 0), true))
-               OR (EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = d.user_id AND f.city_id = \(warning.cityId)) AND COALESCE(
-                      (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = \(warning.cityId)), true))
+            SELECT gen_random_uuid(), d.token, d.user_id, 'warning', 'warning:' || upper(w.id::text), w.payload::jsonb
+            FROM unnest(\(warnings.map(\.id))::uuid[], \(warnings.map(\.cityId))::integer[], \(warnings.map(PushMessage.warning))::text[])
+                AS w(id, city_id, payload)
+            JOIN devices d ON
+                (d.current_city_id = w.city_id AND COALESCE(
+                    (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = 0), true))
+                OR (EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = d.user_id AND f.city_id = w.city_id) AND COALESCE(
+                    (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = w.city_id), true))
             ON CONFLICT (device_token, dedupe_key) DO NOTHING
             RETURNING id
             """,

@@ -28,82 +28,128 @@ struct WarningStore: Sendable {
             longitude: row.7, timeZone: row.8, severity: row.9, status: row.10, statusDescription: row.11, onset: row.12, ends: row.13)
     }
 
-    /// Makes the city's warnings match what the forecast shows, in the consumer's transaction: a new kind is
-    /// issued, a live warning whose fields changed is updated (same id and announcement number), and a live
-    /// warning the forecast no longer shows is cancelled. Each change goes to the outbox (key: city id).
-    func apply(_ detected: [DetectedWarning], forecast: ForecastUpdated, on connection: PostgresConnection) async throws -> Changes {
-        let city = forecast.city
-        let live = try await connection.query(
-            """
-            SELECT \(unescaped: Self.columns) FROM warnings
-            WHERE city_id = \(city.id) AND state = 'active' AND ends > \(forecast.fetchedAt)
-            FOR UPDATE
-            """,
-            logger: logger
-        ).decode(Row.self).collectAll().map(Self.decode)
+    /// What the rules found in one city's forecast.
+    struct Detections: Sendable {
+        var forecast: ForecastUpdated
+        var detected: [DetectedWarning]
+    }
+
+    /// Makes each city's warnings match what its forecast shows, in the consumer's transaction and with a fixed
+    /// number of statements however many cities the batch has (one city appears once): a new kind is issued,
+    /// a live warning whose fields changed is updated (same id and announcement number), and a live warning the
+    /// forecast no longer shows is cancelled. Each change goes to the outbox (key: city id), in that order per city.
+    func apply(_ batch: [Detections], on connection: PostgresConnection) async throws -> Changes {
+        guard !batch.isEmpty else { return Changes() }
+        let live = Dictionary(grouping: try await liveWarnings(of: batch, on: connection), by: \.cityId)
+        let numbers = try await announcementNumbers(
+            count: batch.reduce(0) { total, item in
+                total + item.detected.filter { detection in !(live[item.forecast.city.id] ?? []).contains { $0.kind == detection.kind.rawValue } }.count
+            }, on: connection)
         var changes = Changes()
-        for detection in detected {
-            if var warning = live.first(where: { $0.kind == detection.kind.rawValue }) {
-                let before = warning
-                warning.severity = detection.severity.capName
-                warning.status = detection.status
-                warning.statusDescription = detection.statusDescription
-                warning.onset = detection.onset
-                warning.ends = detection.ends
-                guard warning != before else { continue }
-                try await connection.query(
-                    """
-                    UPDATE warnings SET severity = \(warning.severity), status = \(warning.status),
-                        status_description = \(warning.statusDescription), onset = \(warning.onset), ends = \(warning.ends),
-                        version = version + 1, updated_at = now()
-                    WHERE id = \(warning.id)
-                    """,
-                    logger: logger)
-                try await publish(EventTypes.warningUpdated, warning.notice, cityId: city.id, on: connection)
-                changes.updated.append(warning)
-            } else {
-                let warning = try await issue(detection, city: city, year: Self.year(of: forecast.fetchedAt), on: connection)
-                try await publish(EventTypes.warningIssued, warning.notice, cityId: city.id, on: connection)
-                changes.issued.append(warning)
+        var events: [Outbox.Row] = []
+        var nextNumber = numbers.makeIterator()
+        for item in batch {
+            let city = item.forecast.city
+            let cityLive = live[city.id] ?? []
+            for detection in item.detected {
+                if var warning = cityLive.first(where: { $0.kind == detection.kind.rawValue }) {
+                    let before = warning
+                    warning.severity = detection.severity.capName
+                    warning.status = detection.status
+                    warning.statusDescription = detection.statusDescription
+                    warning.onset = detection.onset
+                    warning.ends = detection.ends
+                    guard warning != before else { continue }
+                    changes.updated.append(warning)
+                    events.append(try event(EventTypes.warningUpdated, warning.notice, cityId: city.id))
+                } else {
+                    let number = nextNumber.next() ?? 0
+                    let warning = Warning(
+                        id: UUID(), cityId: city.id, kind: detection.kind.rawValue,
+                        announcementNumber: "\(Self.year(of: item.forecast.fetchedAt))-\(String(format: "%06ld", number))",
+                        location: city.name, region: [city.region, city.country].filter { !$0.isEmpty }.joined(separator: ", "),
+                        latitude: city.latitude, longitude: city.longitude, timeZone: city.timeZone,
+                        severity: detection.severity.capName, status: detection.status, statusDescription: detection.statusDescription,
+                        onset: detection.onset, ends: detection.ends)
+                    changes.issued.append(warning)
+                    events.append(try event(EventTypes.warningIssued, warning.notice, cityId: city.id))
+                }
+            }
+            for warning in cityLive where !item.detected.contains(where: { $0.kind.rawValue == warning.kind }) {
+                changes.cancelled.append(warning)
+                events.append(try event(EventTypes.warningCancelled, WarningCancelled(warningId: warning.id, cityId: city.id), cityId: city.id))
             }
         }
-        for warning in live where !detected.contains(where: { $0.kind.rawValue == warning.kind }) {
+        try await insert(changes.issued, on: connection)
+        try await update(changes.updated, on: connection)
+        if !changes.cancelled.isEmpty {
             try await connection.query(
-                "UPDATE warnings SET state = 'cancelled', version = version + 1, updated_at = now() WHERE id = \(warning.id)",
+                """
+                UPDATE warnings SET state = 'cancelled', version = version + 1, updated_at = now()
+                WHERE id = ANY(\(changes.cancelled.map(\.id))::uuid[])
+                """,
                 logger: logger)
-            try await publish(
-                EventTypes.warningCancelled, WarningCancelled(warningId: warning.id, cityId: city.id), cityId: city.id, on: connection)
-            changes.cancelled.append(warning)
         }
+        try await Outbox.enqueue(rows: events, toTopicNamed: topic, on: connection, logger: logger)
         return changes
     }
 
-    private func issue(_ detection: DetectedWarning, city: ForecastCity, year: Int, on connection: PostgresConnection) async throws -> Warning {
-        let number = try await connection.query("SELECT nextval('announcement_numbers')::int8", logger: logger)
-            .decode(Int.self).collectAll().first ?? 0
-        let warning = Warning(
-            id: UUID(), cityId: city.id, kind: detection.kind.rawValue,
-            announcementNumber: "\(year)-\(String(format: "%06d", number))", location: city.name,
-            region: [city.region, city.country].filter { !$0.isEmpty }.joined(separator: ", "), latitude: city.latitude,
-            longitude: city.longitude, timeZone: city.timeZone, severity: detection.severity.capName, status: detection.status,
-            statusDescription: detection.statusDescription, onset: detection.onset, ends: detection.ends)
+    /// The live warnings of the batch's cities, each as of its own forecast's time, locked for the update.
+    private func liveWarnings(of batch: [Detections], on connection: PostgresConnection) async throws -> [Warning] {
+        let cityIds = batch.map(\.forecast.city.id)
+        let fetchedAt = batch.map(\.forecast.fetchedAt)
+        let columns = Self.columns.split(separator: ",").map { "w." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .joined(separator: ", ")
+        return try await connection.query(
+            """
+            SELECT \(unescaped: columns) FROM warnings w
+            JOIN unnest(\(cityIds)::integer[], \(fetchedAt)::timestamptz[]) AS f(city_id, fetched_at) ON w.city_id = f.city_id
+            WHERE w.state = 'active' AND w.ends > f.fetched_at
+            ORDER BY w.city_id, w.issued_at, w.id
+            FOR UPDATE OF w
+            """,
+            logger: logger
+        ).decode(Row.self).collectAll().map(Self.decode)
+    }
+
+    private func announcementNumbers(count: Int, on connection: PostgresConnection) async throws -> [Int] {
+        guard count > 0 else { return [] }
+        return try await connection.query(
+            "SELECT nextval('announcement_numbers')::int8 FROM generate_series(1, \(count))", logger: logger
+        ).decode(Int.self).collectAll()
+    }
+
+    private func insert(_ issued: [Warning], on connection: PostgresConnection) async throws {
+        guard !issued.isEmpty else { return }
         try await connection.query(
             """
             INSERT INTO warnings (id, city_id, kind, announcement_number, location, region, latitude, longitude, time_zone,
                 severity, status, status_description, onset, ends)
-            VALUES (\(warning.id), \(warning.cityId), \(warning.kind), \(warning.announcementNumber), \(warning.location),
-                \(warning.region), \(warning.latitude), \(warning.longitude), \(warning.timeZone), \(warning.severity),
-                \(warning.status), \(warning.statusDescription), \(warning.onset), \(warning.ends))
+            SELECT * FROM unnest(\(issued.map(\.id))::uuid[], \(issued.map(\.cityId))::integer[], \(issued.map(\.kind))::text[],
+                \(issued.map(\.announcementNumber))::text[], \(issued.map(\.location))::text[], \(issued.map(\.region))::text[],
+                \(issued.map(\.latitude))::float8[], \(issued.map(\.longitude))::float8[], \(issued.map(\.timeZone))::text[],
+                \(issued.map(\.severity))::text[], \(issued.map(\.status))::text[], \(issued.map(\.statusDescription))::text[],
+                \(issued.map(\.onset))::timestamptz[], \(issued.map(\.ends))::timestamptz[])
             """,
             logger: logger)
-        return warning
     }
 
-    private func publish<Payload: Codable & Sendable>(
-        _ type: EventType, _ payload: Payload, cityId: Int, on connection: PostgresConnection
-    ) async throws {
-        let envelope = EventEnvelope(type: type, producer: ServiceIdentity.warningDetector.name, key: String(cityId), payload: payload)
-        try await Outbox.enqueue(envelope, toTopicNamed: topic, on: connection, logger: logger)
+    private func update(_ updated: [Warning], on connection: PostgresConnection) async throws {
+        guard !updated.isEmpty else { return }
+        try await connection.query(
+            """
+            UPDATE warnings w SET severity = u.severity, status = u.status, status_description = u.status_description,
+                onset = u.onset, ends = u.ends, version = w.version + 1, updated_at = now()
+            FROM unnest(\(updated.map(\.id))::uuid[], \(updated.map(\.severity))::text[], \(updated.map(\.status))::text[],
+                \(updated.map(\.statusDescription))::text[], \(updated.map(\.onset))::timestamptz[], \(updated.map(\.ends))::timestamptz[])
+                AS u(id, severity, status, status_description, onset, ends)
+            WHERE w.id = u.id
+            """,
+            logger: logger)
+    }
+
+    private func event<Payload: Codable & Sendable>(_ type: EventType, _ payload: Payload, cityId: Int) throws -> Outbox.Row {
+        try Outbox.Row(EventEnvelope(type: type, producer: ServiceIdentity.warningDetector.name, key: String(cityId), payload: payload))
     }
 
     private static func year(of date: Date) -> Int {
