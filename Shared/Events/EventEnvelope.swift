@@ -112,6 +112,7 @@ public enum EventCoding {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
+            if let date = ISO8601Fast.parse(text) { return date }
             if let date = try? fractionalStyle.parse(text) { return date }
             if let date = try? wholeSecondStyle.parse(text) { return date }
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+@testable import Shared
 import Testing
 
 @Suite("Event pipeline: pure rules")
@@ -34,5 +34,27 @@ struct PipelineUnitTests {
         #expect(throws: EventDecodingError.self) { try ReceivedEvent(bytes: try far.encoded()) }
         let near = EventEnvelope(type: EventType("test.near"), producer: "tests", key: "k", payload: ["x": "y"])
         #expect(throws: Never.self) { try ReceivedEvent(bytes: try near.encoded()) }
+    }
+}
+
+@Suite("Event dates: the fast path reads what Foundation reads")
+struct EventDateTests {
+    @Test("X2: envelope dates decode to the same instant as Foundation's ISO 8601 parser")
+    func test_X2_fastDateParserMatchesFoundation() throws {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        let plain = Date.ISO8601FormatStyle()
+        for text in [
+            "2026-11-23T18:05:00.123Z", "1970-01-01T00:00:00.000Z", "2000-02-29T23:59:59.999Z", "2100-12-31T12:00:00.5Z",
+            "1999-12-31T23:59:59.000001Z", "2026-03-29T01:30:00.250Z",
+        ] {
+            let fast = try #require(ISO8601Fast.parse(text))
+            let foundation = try style.parse(text)
+            #expect(abs(fast.timeIntervalSince(foundation)) < 0.000_001, "\(text): \(fast) vs \(foundation)")
+        }
+        let whole = try #require(ISO8601Fast.parse("2026-11-23T18:05:00Z"))
+        #expect(whole == (try plain.parse("2026-11-23T18:05:00Z")))
+        for malformed in ["2026-11-23T18:05:00+01:00", "2026-13-01T00:00:00Z", "2026-11-23 18:05:00Z", "2026-11-23T18:05:00.Z", "x"] {
+            #expect(ISO8601Fast.parse(malformed) == nil, "\(malformed)")
+        }
     }
 }

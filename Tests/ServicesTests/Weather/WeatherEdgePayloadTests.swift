@@ -1,0 +1,55 @@
+import Foundation
+import Logging
+import Shared
+import Testing
+import TestSupport
+
+@testable import WeatherFetcher
+
+@Suite("weather-fetcher's warning handler on payloads at the edges")
+struct WeatherEdgePayloadTests {
+    @Test("X2: 300 generated warning events are each applied or dead-lettered as permanent, never a trap")
+    func test_X2_edgeWarningEventsApplyOrDeadLetter() async throws {
+        try await withTestDatabase(schema: "weather_fetcher", migrations: WeatherFetcherMigrations.all) { db in
+            let processor = IdempotentProcessor(client: db.client)
+            var values = EdgeValues(seed: 7_031)
+            var applied = 0
+            var deadLettered = 0
+            for index in 0..<300 {
+                let now = Date()
+                let bytes: [UInt8]
+                if index % 4 == 3 {
+                    bytes = try EventEnvelope(
+                        type: EventTypes.warningCancelled, producer: "warning-detector", key: "k",
+                        payload: WarningCancelled(warningId: UUID(), cityId: values.int())
+                    ).encoded()
+                } else {
+                    let onset = values.next() % 3 == 0 ? values.date(around: now) : now
+                    let notice = WarningNotice(
+                        warningId: UUID(), cityId: values.int(), announcementNumber: values.text(), location: values.text(),
+                        region: values.text(), kind: values.pick(["heat", "storm", "", "unknown-kind"]),
+                        severity: values.pick(["Moderate", "Extreme", ""]), status: values.text(), statusDescription: values.text(),
+                        onset: onset, ends: values.next() % 3 == 0 ? values.date(around: now) : onset.addingTimeInterval(3_600))
+                    bytes = try EventEnvelope(
+                        type: values.pick([EventTypes.warningIssued, EventTypes.warningUpdated, EventType("warning.unknown")]),
+                        occurredAt: values.next() % 6 == 0 ? values.date(around: now) : now, producer: "warning-detector", key: "k",
+                        payload: notice
+                    ).encoded()
+                }
+                guard let event = try? ReceivedEvent(bytes: bytes) else {
+                    deadLettered += 1  // its header is out of range: dead-lettered before any handler
+                    continue
+                }
+                do {
+                    _ = try await processor.process(event, topic: "test.warnings", handler: WarningEventHandler(), logger: db.logger)
+                    applied += 1
+                } catch {
+                    #expect(EventFailure.classify(error) == .permanent, "case \(index): \(String(reflecting: error).prefix(500))")
+                    deadLettered += 1
+                }
+            }
+            #expect(applied > 20, "plausible events must apply (applied \(applied))")
+            #expect(deadLettered > 50, "edge cases must be refused (dead-lettered \(deadLettered))")
+        }
+    }
+}
