@@ -119,6 +119,7 @@ struct FaultSuiteTests {
         return try await withRunningClient(setup.postgres.makeClient(logger: Logger(label: "fault-suite"))) { client in
             let counter = EffectCounter(client: client)
             try await waitApplied(events / 4, counter: counter, timeout: .seconds(60), context: probe.recentLog)
+            let appliedBeforeOutage = try await counter.applied()
             try cluster.stop()
             try await Task.sleep(for: .seconds(3))
             let readiness = await probe.body("/ready")
@@ -126,8 +127,10 @@ struct FaultSuiteTests {
             let restarted = ContinuousClock.now
             try await waitApplied(events, counter: counter, timeout: .seconds(120), context: probe.recentLog)
             var result = try await outcome(counter, since: restarted, note: "timed from Postgres' restart")
-            if !readiness.contains("not_ready") {
-                result.error = "/ready did not report the outage: \(readiness)"
+            // The consumer's own check, not only the database probe, must name the paused partition.
+            let midStream = appliedBeforeOutage < events
+            if !readiness.contains("not_ready") || (midStream && !readiness.contains("paused for")) {
+                result.error = "/ready did not report the outage and the paused partition: \(readiness)"
             }
             return result
         }

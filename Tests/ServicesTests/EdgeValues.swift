@@ -1,4 +1,7 @@
 import Foundation
+import Logging
+import Shared
+import Testing
 
 /// Deterministic generator of edge values for property-style tests: the same seed gives the same cases, so a
 /// failure names a case that can be replayed.
@@ -44,5 +47,29 @@ struct EdgeValues {
             Date(timeIntervalSince1970: -62_135_596_800), Date(timeIntervalSince1970: 253_402_300_799),
             Date(timeIntervalSince1970: 9_400_000_000_000),
         ])
+    }
+}
+
+/// What the consumer would do with one generated event: apply it, or dead-letter it as permanent (an undecodable
+/// header or a refused payload). Any other failure is recorded as a test issue: it would be retried or would
+/// stall a partition. A trap ends the test run, which fails it.
+struct EdgeTally {
+    var applied = 0
+    var deadLettered = 0
+
+    mutating func run(
+        _ bytes: [UInt8], case index: Int, processor: IdempotentProcessor, handler: any EventHandler, topic: String, logger: Logger
+    ) async {
+        guard let event = try? ReceivedEvent(bytes: bytes) else {
+            deadLettered += 1
+            return
+        }
+        do {
+            _ = try await processor.process(event, topic: topic, handler: handler, logger: logger)
+            applied += 1
+        } catch {
+            #expect(EventFailure.classify(error) == .permanent, "case \(index): \(String(reflecting: error).prefix(500))")
+            deadLettered += 1
+        }
     }
 }

@@ -17,27 +17,13 @@ struct WarningEdgePayloadTests {
                 warnings: WarningStore(client: db.client, logger: db.logger, topic: "test.warnings"))
             let processor = IdempotentProcessor(client: db.client)
             var values = EdgeValues(seed: 20_261_123)
-            var applied = 0
-            var deadLettered = 0
+            var tally = EdgeTally()
             for index in 0..<400 {
                 let envelope = index % 5 == 4 ? try favouriteEvent(&values) : try forecastEvent(&values)
-                let event: ReceivedEvent
-                do {
-                    event = try ReceivedEvent(bytes: envelope)
-                } catch {
-                    deadLettered += 1  // the header itself is out of range: dead-lettered before any handler
-                    continue
-                }
-                do {
-                    _ = try await processor.process(event, topic: "test.forecasts", handler: handler, logger: db.logger)
-                    applied += 1
-                } catch {
-                    #expect(EventFailure.classify(error) == .permanent, "case \(index): \(String(reflecting: error).prefix(500))")
-                    deadLettered += 1
-                }
+                await tally.run(envelope, case: index, processor: processor, handler: handler, topic: "test.forecasts", logger: db.logger)
             }
-            #expect(applied > 20, "some generated events are plausible and must apply (applied \(applied))")
-            #expect(deadLettered > 100, "most edge cases must be refused (dead-lettered \(deadLettered))")
+            #expect(tally.applied > 20, "some generated events are plausible and must apply (applied \(tally.applied))")
+            #expect(tally.deadLettered > 100, "most edge cases must be refused (dead-lettered \(tally.deadLettered))")
         }
     }
 

@@ -13,8 +13,7 @@ struct WeatherEdgePayloadTests {
         try await withTestDatabase(schema: "weather_fetcher", migrations: WeatherFetcherMigrations.all) { db in
             let processor = IdempotentProcessor(client: db.client)
             var values = EdgeValues(seed: 7_031)
-            var applied = 0
-            var deadLettered = 0
+            var tally = EdgeTally()
             for index in 0..<300 {
                 let now = Date()
                 let bytes: [UInt8]
@@ -36,20 +35,10 @@ struct WeatherEdgePayloadTests {
                         payload: notice
                     ).encoded()
                 }
-                guard let event = try? ReceivedEvent(bytes: bytes) else {
-                    deadLettered += 1  // its header is out of range: dead-lettered before any handler
-                    continue
-                }
-                do {
-                    _ = try await processor.process(event, topic: "test.warnings", handler: WarningEventHandler(), logger: db.logger)
-                    applied += 1
-                } catch {
-                    #expect(EventFailure.classify(error) == .permanent, "case \(index): \(String(reflecting: error).prefix(500))")
-                    deadLettered += 1
-                }
+                await tally.run(bytes, case: index, processor: processor, handler: WarningEventHandler(), topic: "test.warnings", logger: db.logger)
             }
-            #expect(applied > 20, "plausible events must apply (applied \(applied))")
-            #expect(deadLettered > 50, "edge cases must be refused (dead-lettered \(deadLettered))")
+            #expect(tally.applied > 20, "plausible events must apply (applied \(tally.applied))")
+            #expect(tally.deadLettered > 50, "edge cases must be refused (dead-lettered \(tally.deadLettered))")
         }
     }
 }
