@@ -10,6 +10,9 @@ public final class ConsumerHealth: Sendable {
     }
 
     private let paused = Mutex<[String: Pause]>([:])
+    /// Steps (a batch's transaction, a dead-letter publish) in progress, by partition: one that hangs (a query
+    /// sent as the database went away) holds the partition as surely as a failure does.
+    private let running = Mutex<[String: ContinuousClock.Instant]>([:])
 
     public init() {}
 
@@ -25,8 +28,19 @@ public final class ConsumerHealth: Sendable {
         _ = paused.withLock { $0.removeValue(forKey: partition) }
     }
 
-    /// The partition paused longest, if any is paused.
+    func stepStarted(_ partition: String) {
+        running.withLock { $0[partition] = .now }
+    }
+
+    func stepEnded(_ partition: String) {
+        _ = running.withLock { $0.removeValue(forKey: partition) }
+    }
+
+    /// The partition paused longest, if any is paused or has a step in progress (which counts from its start).
     public var longestPause: Pause? {
-        paused.withLock { $0.values.min { $0.since < $1.since } }
+        let pause = paused.withLock { $0.values.min { $0.since < $1.since } }
+        let step = running.withLock { $0.min { $0.value < $1.value } }
+            .map { Pause(partition: $0.key, since: $0.value, reason: "a step has not finished yet") }
+        return [pause, step].compactMap { $0 }.min { $0.since < $1.since }
     }
 }

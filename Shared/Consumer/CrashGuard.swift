@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -17,6 +18,8 @@ public struct CrashGuard: Sendable {
         public var crashes: Int
         /// False when the offsets are suspects from an earlier attempt (apply them one at a time).
         public var isFresh: Bool
+        /// Names this attempt's row, so only its own transaction deletes it.
+        public var token: UUID
 
         /// The crashes a message of this attempt inherits: only those inside the crashed range.
         public func crashes(of offset: Int64) -> Int {
@@ -37,37 +40,48 @@ public struct CrashGuard: Sendable {
     /// Records (and commits) that offsets `first...last` of a partition are about to be applied. When the
     /// partition's row overlaps them and was still in flight, the process died meanwhile: its crash count goes up
     /// and it is returned as suspect (not in flight) with its own range. A row that does not overlap is stale.
-    public func begin(topic: String, partition: Int32, first: Int64, last: Int64, logger: Logger) async throws -> Attempt {
+    public func begin(
+        topic: String, partition: Int32, first: Int64, last: Int64, token: UUID, logger: Logger
+    ) async throws -> Attempt {
+        // The same token again is a retry of this very call (its first try may have committed after its time
+        // limit): it changes nothing, so a slow database never looks like a crash.
         let rows = try await client.query(
             """
-            INSERT INTO consumer_attempts AS c (consumer_group, topic, partition, first_offset, last_offset, crashes, in_flight)
-            VALUES (\(group), \(topic), \(Int(partition)), \(first), \(last), 0, true)
+            INSERT INTO consumer_attempts AS c (consumer_group, topic, partition, first_offset, last_offset, attempt_id, crashes, in_flight)
+            VALUES (\(group), \(topic), \(Int(partition)), \(first), \(last), \(token), 0, true)
             ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET
-                crashes = CASE WHEN c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset
+                crashes = CASE WHEN c.attempt_id = EXCLUDED.attempt_id THEN c.crashes
+                    WHEN c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset
                     THEN c.crashes + (CASE WHEN c.in_flight THEN 1 ELSE 0 END) ELSE 0 END,
-                in_flight = NOT (c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset),
-                first_offset = CASE WHEN c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset
-                    THEN c.first_offset ELSE EXCLUDED.first_offset END,
-                last_offset = CASE WHEN c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset
-                    THEN c.last_offset ELSE EXCLUDED.last_offset END,
+                in_flight = CASE WHEN c.attempt_id = EXCLUDED.attempt_id THEN c.in_flight
+                    ELSE NOT (c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset) END,
+                first_offset = CASE WHEN c.attempt_id <> EXCLUDED.attempt_id
+                    AND NOT (c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset)
+                    THEN EXCLUDED.first_offset ELSE c.first_offset END,
+                last_offset = CASE WHEN c.attempt_id <> EXCLUDED.attempt_id
+                    AND NOT (c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset)
+                    THEN EXCLUDED.last_offset ELSE c.last_offset END,
+                attempt_id = CASE WHEN c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset
+                    THEN c.attempt_id ELSE EXCLUDED.attempt_id END,
                 started_at = now()
-            RETURNING first_offset, last_offset, crashes, in_flight
+            RETURNING first_offset, last_offset, crashes, in_flight, attempt_id
             """, logger: logger)
-        for try await (firstOffset, lastOffset, crashes, inFlight) in rows.decode((Int64, Int64, Int, Bool).self) {
-            return Attempt(firstOffset: firstOffset, lastOffset: lastOffset, crashes: crashes, isFresh: inFlight)
+        for try await (firstOffset, lastOffset, crashes, inFlight, id) in rows.decode((Int64, Int64, Int, Bool, UUID).self) {
+            return Attempt(firstOffset: firstOffset, lastOffset: lastOffset, crashes: crashes, isFresh: inFlight && id == token, token: id)
         }
         throw MissingAttemptRow()
     }
 
     /// Records (and commits) that one message is about to be applied alone, in flight, with the crashes it
     /// inherited; replaces whatever the partition's row said.
-    public func narrow(topic: String, partition: Int32, offset: Int64, crashes: Int, logger: Logger) async throws {
+    public func narrow(topic: String, partition: Int32, offset: Int64, crashes: Int, token: UUID, logger: Logger) async throws {
         try await client.query(
             """
-            INSERT INTO consumer_attempts (consumer_group, topic, partition, first_offset, last_offset, crashes, in_flight)
-            VALUES (\(group), \(topic), \(Int(partition)), \(offset), \(offset), \(crashes), true)
+            INSERT INTO consumer_attempts (consumer_group, topic, partition, first_offset, last_offset, attempt_id, crashes, in_flight)
+            VALUES (\(group), \(topic), \(Int(partition)), \(offset), \(offset), \(token), \(crashes), true)
             ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET first_offset = EXCLUDED.first_offset,
-                last_offset = EXCLUDED.last_offset, crashes = EXCLUDED.crashes, in_flight = true, started_at = now()
+                last_offset = EXCLUDED.last_offset, attempt_id = EXCLUDED.attempt_id, crashes = EXCLUDED.crashes, in_flight = true,
+                started_at = now()
             """, logger: logger)
     }
 
@@ -81,15 +95,19 @@ public struct CrashGuard: Sendable {
             """, logger: logger)
     }
 
-    /// Deletes the partition's attempt row inside the transaction that applied its messages.
-    public func finish(topic: String, partition: Int32, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
-            "DELETE FROM consumer_attempts WHERE consumer_group = \(group) AND topic = \(topic) AND partition = \(Int(partition))",
-            logger: logger)
+    /// Deletes the attempt's row inside the transaction that applied its messages. Only the row of this very
+    /// attempt: a transaction abandoned at its time limit that commits late cannot delete a newer attempt's row.
+    public func finish(_ token: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM consumer_attempts WHERE attempt_id = \(token)", logger: logger)
     }
 
-    /// Deletes the partition's attempt row on its own (after dead-lettering, or after a one-at-a-time pass).
-    public func finish(topic: String, partition: Int32, logger: Logger) async throws {
+    /// Deletes the attempt's row on its own (after a one-at-a-time pass).
+    public func finish(_ token: UUID, logger: Logger) async throws {
+        try await client.query("DELETE FROM consumer_attempts WHERE attempt_id = \(token)", logger: logger)
+    }
+
+    /// Deletes whatever row the partition has (after a message was dead-lettered for crashing the process).
+    public func clear(topic: String, partition: Int32, logger: Logger) async throws {
         try await client.query(
             "DELETE FROM consumer_attempts WHERE consumer_group = \(group) AND topic = \(topic) AND partition = \(Int(partition))",
             logger: logger)

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -13,15 +14,17 @@ extension EventConsumerService {
             guard !shouldStop else { return false }
             // Shared: other partitions' fresh batches run beside this one; a suspect waits until they are done.
             let messages = Array(remaining)
+            let token = UUID()
             let (attempt, done) = await gate.withShared { () -> (CrashGuard.Attempt?, Bool) in
                 guard
                     let attempt = await self.retryingUntilStopped(batch, "record the attempt", {
                         try await self.crashGuard.begin(
-                            topic: batch.topic, partition: batch.partition, first: first.offset, last: last.offset, logger: self.logger)
+                            topic: batch.topic, partition: batch.partition, first: first.offset, last: last.offset, token: token,
+                            logger: self.logger)
                     })
                 else { return (nil, false) }
                 guard attempt.isFresh else { return (attempt, false) }
-                return (attempt, await self.applyTogether(messages, of: batch))
+                return (attempt, await self.applyTogether(messages, of: batch, token: attempt.token))
             }
             guard let attempt else { return false }
             if attempt.isFresh {
@@ -59,7 +62,7 @@ extension EventConsumerService {
     }
 
     /// The fast path: every decodable event of the batch in one transaction, which also clears the crash guard.
-    private func applyTogether(_ messages: [KafkaMessage], of batch: PartitionBatch) async -> Bool {
+    private func applyTogether(_ messages: [KafkaMessage], of batch: PartitionBatch, token: UUID) async -> Bool {
         var events: [ReceivedEvent] = []
         var undecodable: [(KafkaMessage, EventDecodingError)] = []
         for message in messages {
@@ -69,12 +72,12 @@ extension EventConsumerService {
                 undecodable.append((message, error))
             }
         }
-        let (topic, partition, guardRows, logger, decoded) = (batch.topic, batch.partition, crashGuard, self.logger, events)
+        let (topic, guardRows, logger, decoded) = (batch.topic, crashGuard, self.logger, events)
         let started = ContinuousClock.now
         let result = await retryingTransient(batch) {
             try await self.processor.process(
                 batch: decoded, topic: topic, handler: self.handler, logger: logger,
-                alsoInTransaction: { try await guardRows.finish(topic: topic, partition: partition, on: $0, logger: logger) })
+                alsoInTransaction: { try await guardRows.finish(token, on: $0, logger: logger) })
         }
         switch result {
         case .done(let outcome):
@@ -95,7 +98,7 @@ extension EventConsumerService {
                 consumer.storeOffset(of: message)
             }
             return await retryingUntilStopped(batch, "clear the attempt") {
-                try await guardRows.finish(topic: topic, partition: partition, logger: logger)
+                try await guardRows.finish(token, logger: logger)
             } != nil
         case .stopped:
             return false
@@ -108,21 +111,23 @@ extension EventConsumerService {
         let (topic, partition, guardRows, logger) = (batch.topic, batch.partition, crashGuard, self.logger)
         let crashes = attempt.crashes(of: message.offset)
         if crashes >= crashGuard.maxCrashes {
-            guard await deadLetter(message, error: CrashLoop(crashes: crashes), reason: .crashLoop, attempts: crashes)
+            guard
+                await deadLetter(message, error: CrashLoop(crashes: crashes), reason: .crashLoop, attempts: crashes),
+                await retryingUntilStopped(batch, "clear the attempt", {
+                    try await guardRows.clear(topic: topic, partition: partition, logger: logger)
+                }) != nil
             else { return false }
         } else {
+            let token = UUID()
             guard
                 await retryingUntilStopped(batch, "record the attempt", {
-                    try await guardRows.narrow(topic: topic, partition: partition, offset: message.offset, crashes: crashes, logger: logger)
+                    try await guardRows.narrow(
+                        topic: topic, partition: partition, offset: message.offset, crashes: crashes, token: token, logger: logger)
                 }) != nil,
-                await applyOne(message, of: batch)
+                await applyOne(message, of: batch),
+                await retryingUntilStopped(batch, "clear the attempt", { try await guardRows.finish(token, logger: logger) }) != nil
             else { return false }
         }
-        guard
-            await retryingUntilStopped(batch, "clear the attempt", {
-                try await guardRows.finish(topic: topic, partition: partition, logger: logger)
-            }) != nil
-        else { return false }
         consumer.storeOffset(of: message)
         return true
     }
@@ -197,6 +202,8 @@ extension EventConsumerService {
         var delay = retryPolicy.initialDelay
         defer { health.resume(batch.name) }
         while true {
+            health.stepStarted(batch.name)
+            defer { health.stepEnded(batch.name) }
             do {
                 return .done(try await withTimeLimit(retryPolicy.stepTimeLimit, body))
             } catch {
@@ -221,6 +228,8 @@ extension EventConsumerService {
         var delay = retryPolicy.initialDelay
         defer { health.resume(batch.name) }
         while true {
+            health.stepStarted(batch.name)
+            defer { health.stepEnded(batch.name) }
             do {
                 return try await withTimeLimit(retryPolicy.stepTimeLimit, body)
             } catch {

@@ -43,6 +43,7 @@ public enum OutboxSchema {
                     partition int NOT NULL,
                     first_offset bigint NOT NULL,
                     last_offset bigint NOT NULL,
+                    attempt_id uuid NOT NULL,
                     crashes int NOT NULL DEFAULT 0,
                     in_flight boolean NOT NULL,
                     started_at timestamptz NOT NULL DEFAULT now(),
