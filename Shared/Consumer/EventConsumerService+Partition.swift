@@ -199,6 +199,24 @@ extension EventConsumerService {
     func retryingTransient<Value: Sendable>(
         _ batch: PartitionBatch, _ body: @escaping @Sendable () async throws -> Value
     ) async -> StepResult<Value> {
+        await retrying(batch, what: nil, body)
+    }
+
+    /// Runs a bookkeeping step (the crash guard's row, a dead-letter publish) until it succeeds, whatever it
+    /// throws: skipping it would lose the event or the guard. Nil when the service stops first.
+    func retryingUntilStopped<Value: Sendable>(
+        _ batch: PartitionBatch, _ what: String, _ body: @escaping @Sendable () async throws -> Value
+    ) async -> Value? {
+        guard case .done(let value) = await retrying(batch, what: what, body) else { return nil }
+        return value
+    }
+
+    /// The one retry loop: each try under the step time limit and counted as a running step; a failure pauses the
+    /// partition and waits (doubling, capped) before the next try. Without `what`, only transient failures are
+    /// retried (others end it as `.failed`); with it, every failure is, and the pause reason names the step.
+    private func retrying<Value: Sendable>(
+        _ batch: PartitionBatch, what: String?, _ body: @escaping @Sendable () async throws -> Value
+    ) async -> StepResult<Value> {
         var delay = retryPolicy.initialDelay
         defer { health.resume(batch.name) }
         while true {
@@ -207,38 +225,16 @@ extension EventConsumerService {
             do {
                 return .done(try await withTimeLimit(retryPolicy.stepTimeLimit, body))
             } catch {
-                guard EventFailure.classify(error) == .transient else { return .failed(error) }
-                health.pause(batch.name, reason: String(describing: error).prefix(200).description)
+                if what == nil && EventFailure.classify(error) != .transient { return .failed(error) }
+                let reason = String(describing: error).prefix(200)
+                health.pause(batch.name, reason: what.map { "could not \($0): \(reason)" } ?? String(reason))
                 metrics.paused(seconds: health.longestPause.map { (ContinuousClock.now - $0.since).seconds } ?? 0)
-                logger.warning(
-                    "transient failure; partition paused, retrying",
+                logger.log(
+                    level: what == nil ? .warning : .error,
+                    "\(what.map { "could not \($0); retrying" } ?? "transient failure; partition paused, retrying")",
                     metadata: ["partition": "\(batch.name)", "error": "\(String(reflecting: error))", "retryIn": "\(delay)"])
                 try? await Task.sleep(for: delay)
                 if shouldStop { return .stopped }
-                delay = min(delay * 2, retryPolicy.maxDelay)
-            }
-        }
-    }
-
-    /// Runs a bookkeeping step (the crash guard's row, a dead-letter publish) until it succeeds, whatever it
-    /// throws: skipping it would lose the event or the guard. Nil when the service stops first.
-    func retryingUntilStopped<Value: Sendable>(
-        _ batch: PartitionBatch, _ what: String, _ body: @escaping @Sendable () async throws -> Value
-    ) async -> Value? {
-        var delay = retryPolicy.initialDelay
-        defer { health.resume(batch.name) }
-        while true {
-            health.stepStarted(batch.name)
-            defer { health.stepEnded(batch.name) }
-            do {
-                return try await withTimeLimit(retryPolicy.stepTimeLimit, body)
-            } catch {
-                health.pause(batch.name, reason: "could not \(what): \(String(describing: error).prefix(200))")
-                logger.error(
-                    "could not \(what); retrying",
-                    metadata: ["partition": "\(batch.name)", "error": "\(String(reflecting: error))", "retryIn": "\(delay)"])
-                try? await Task.sleep(for: delay)
-                if shouldStop { return nil }
                 delay = min(delay * 2, retryPolicy.maxDelay)
             }
         }
