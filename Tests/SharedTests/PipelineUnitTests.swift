@@ -26,6 +26,13 @@ struct PipelineUnitTests {
         #expect((-9_223_372_036_854_775_808.0).roundedClampedInt == Int.min)
     }
 
+    @Test("X2: provider error messages are stored without NUL characters and bounded")
+    func test_X2_storableText() {
+        #expect("bad\u{0}gateway".storableText() == "badgateway")
+        #expect(String(repeating: "x", count: 5_000).storableText().count == 2_000)
+        #expect("fine".storableText() == "fine")
+    }
+
     @Test("X2: an event dated outside 1970...2200 is refused before any handler (PostgresNIO traps binding year 294277)")
     func test_X2_eventDatesOutOfRangeArePermanent() throws {
         let far = EventEnvelope(

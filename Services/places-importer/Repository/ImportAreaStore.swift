@@ -82,7 +82,7 @@ struct ImportAreaStore: Sendable {
         try await client.query(
             """
             UPDATE import_areas SET last_finished_at = now(), last_status = \(error == nil ? "succeeded" : "failed"),
-                last_error = \(error), claimed_until = '-infinity', runs = runs + 1, next_run_at = now() + make_interval(secs => \(interval.seconds))
+                last_error = \(error?.storableText()), claimed_until = '-infinity', runs = runs + 1, next_run_at = now() + make_interval(secs => \(interval.seconds))
             WHERE id = \(id)
             """,
             logger: logger)

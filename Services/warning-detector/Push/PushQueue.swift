@@ -85,7 +85,7 @@ struct PushQueue: Sendable {
     func retryLater(_ id: UUID, status: Int?, error: String, after delay: Duration) async throws {
         try await client.query(
             """
-            UPDATE push_deliveries SET last_status = \(status), last_error = \(error),
+            UPDATE push_deliveries SET last_status = \(status), last_error = \(error.storableText()),
                 next_attempt_at = now() + make_interval(secs => \(delay.seconds))
             WHERE id = \(id)
             """,
@@ -95,7 +95,7 @@ struct PushQueue: Sendable {
     func markFailed(_ id: UUID, status: Int?, error: String) async throws {
         try await client.query(
             """
-            UPDATE push_deliveries SET status = 'failed', last_status = \(status), last_error = \(error), finished_at = now()
+            UPDATE push_deliveries SET status = 'failed', last_status = \(status), last_error = \(error.storableText()), finished_at = now()
             WHERE id = \(id)
             """,
             logger: logger)
@@ -107,7 +107,7 @@ struct PushQueue: Sendable {
             try await connection.query("DELETE FROM devices WHERE token = \(token)", logger: logger)
             try await connection.query(
                 """
-                UPDATE push_deliveries SET status = 'token-removed', last_status = \(status), last_error = \(reason),
+                UPDATE push_deliveries SET status = 'token-removed', last_status = \(status), last_error = \(reason.storableText()),
                     finished_at = now()
                 WHERE device_token = \(token) AND status = 'pending'
                 """,

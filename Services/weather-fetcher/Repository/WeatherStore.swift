@@ -81,7 +81,7 @@ struct WeatherStore: Sendable {
         try await client.query(
             """
             INSERT INTO refresh_state (city_id, attempted_at, failed_at, last_error, consecutive_failures)
-            SELECT id, now() - make_interval(secs => \(backdate)), now(), \(error), 1 FROM unnest(\(cityIds)::integer[]) AS id
+            SELECT id, now() - make_interval(secs => \(backdate)), now(), \(error.storableText()), 1 FROM unnest(\(cityIds)::integer[]) AS id
             ON CONFLICT (city_id) DO UPDATE SET attempted_at = EXCLUDED.attempted_at, failed_at = now(),
                 last_error = EXCLUDED.last_error, consecutive_failures = refresh_state.consecutive_failures + 1,
                 claimed_until = '-infinity'
