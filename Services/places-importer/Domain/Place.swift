@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 
 /// A workplace (P1, P2): where it is and what the providers or its adder know about it.
 struct Place: Sendable, Equatable {
@@ -42,6 +43,26 @@ struct PlaceCandidate: Sendable, Equatable {
     var fingerprint: String {
         [name, category.rawValue, String(format: "%.6f,%.6f", latitude, longitude), address ?? "", openingHours ?? "", phone ?? "",
          website ?? "", internetAccess ?? ""].joined(separator: "\u{1F}")
+    }
+}
+
+extension PlaceCandidate {
+    /// The candidate as the catalogue can store it, or nil. A provider's coordinates must be real degrees:
+    /// one element at latitude 1000 would otherwise fail the statement, and with it the whole tile. Texts
+    /// lose NUL characters (Postgres refuses them) and are bounded; a name left empty is no place.
+    func storable() -> PlaceCandidate? {
+        guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            return nil
+        }
+        var clean = self
+        clean.providerId = providerId.storableText(maxLength: 200)
+        clean.name = name.storableText(maxLength: 300)
+        clean.address = address?.storableText(maxLength: 500)
+        clean.openingHours = openingHours?.storableText(maxLength: 500)
+        clean.phone = phone?.storableText(maxLength: 100)
+        clean.website = website?.storableText(maxLength: 2_000)
+        clean.internetAccess = internetAccess?.storableText(maxLength: 100)
+        return clean.name.trimmingCharacters(in: .whitespaces).isEmpty ? nil : clean
     }
 }
 

@@ -54,7 +54,8 @@ struct OverpassProvider: PlacesProvider {
             provider: "osm", providerId: "\(element.type)/\(element.id)", name: name, category: category(tags),
             latitude: latitude, longitude: longitude, address: address(tags), openingHours: tags["opening_hours"],
             phone: tags["phone"] ?? tags["contact:phone"], website: tags["website"] ?? tags["contact:website"],
-            internetAccess: tags["internet_access"])
+            internetAccess: tags["internet_access"]
+        ).storable()
     }
 
     static func category(_ tags: [String: String]) -> PlaceCategory {

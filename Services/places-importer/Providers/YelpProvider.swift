@@ -64,7 +64,8 @@ struct YelpProvider: PlacesProvider {
             return PlaceCandidate(
                 provider: "yelp", providerId: business.id, name: business.name, category: Self.category(business.categories ?? []),
                 latitude: latitude, longitude: longitude, address: address?.isEmpty == true ? nil : address, openingHours: nil,
-                phone: business.phone?.isEmpty == true ? nil : business.phone, website: business.url, internetAccess: nil)
+                phone: business.phone?.isEmpty == true ? nil : business.phone, website: business.url, internetAccess: nil
+            ).storable()
         }
         return (candidates, answer.businesses.count, answer.total)
     }

@@ -120,6 +120,31 @@ struct PlacesImportTests {
         }
     }
 
+    @Test("P1, X2: provider answers at the edges (NUL, out-of-range and extreme coordinates, huge text) store what is storable")
+    func test_P1_edgeAnswerImports() async throws {
+        let long = String(repeating: "é", count: 50_000)
+        let elements = [
+            #"{"type":"node","id":1,"lat":52.515,"lon":13.385,"tags":{"amenity":"cafe","name":"Nul\u0000Cafe","phone":"\u0000"}}"#,
+            #"{"type":"node","id":2,"lat":1000,"lon":13.385,"tags":{"amenity":"cafe","name":"Far north"}}"#,
+            #"{"type":"node","id":3,"lat":52.515,"lon":-1e308,"tags":{"amenity":"cafe","name":"Far west"}}"#,
+            #"{"type":"node","id":9223372036854775807,"lat":52.516,"lon":13.386,"tags":{"amenity":"bar","name":"\#(long)","website":"\#(long)"}}"#,
+            #"{"type":"node","id":5,"lat":52.517,"lon":13.387,"tags":{"amenity":"cafe","name":"\u0000 "}}"#,
+            #"{"type":"way","id":6,"center":{"lat":-90,"lon":180},"tags":{"amenity":"library","name":"Pole"}}"#,
+        ]
+        try await PlacesTestHarness.run(
+            provider: { request in
+                guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
+                return .init(body: PlacesFixtures.overpass(elements: elements))
+            }
+        ) { places in
+            let area = try await places.importArea()
+            #expect(area["lastStatus"].string == "succeeded", "the tile imports: \(area)")
+            #expect(try await places.count("SELECT count(*) FROM places") == 3, "NUL stripped, long texts cut; bad coordinates and empty names skipped")
+            #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'NulCafe' AND phone = ''") == 1)
+            #expect(try await places.count("SELECT max(length(name)) FROM places") == 300)
+        }
+    }
+
     @Test("P1: import areas from configuration are registered and imported on the schedule")
     func test_P1_configuredAreas() async throws {
         try await PlacesTestHarness.run(extraEnvironment: ["PLACES_IMPORT_AREAS": "mitte:52.51,13.38,52.53,13.41"]) { places in
