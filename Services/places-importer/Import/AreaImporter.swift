@@ -14,14 +14,25 @@ struct AreaImporter: Sendable {
     /// Called after a tile that created or changed places committed (the nearby index reads them in).
     let placesChanged: @Sendable () async -> Void
 
-    /// The outcome, or the first provider error.
+    /// The outcome, or the first provider error. The next tile is fetched while the current one is written:
+    /// the provider still sees one request at a time (its usage policy), and its answer and decoding overlap
+    /// the database's work instead of waiting for it.
     func importArea(_ area: ImportAreaStore.Area) async -> (outcome: PlaceStore.UpsertOutcome, error: String?) {
         let work = providers.flatMap { provider in area.box.tiles(maxDegrees: provider.tileDegrees).map { (provider, $0) } }
         var outcome = PlaceStore.UpsertOutcome()
         logger.info("import started", metadata: ["area": "\(area.name)", "tiles": "\(work.count)"])
+        var prefetch = work.first.map { first in Task { try await first.0.places(in: first.1) } }
+        defer { prefetch?.cancel() }
         for (index, (provider, tile)) in work.enumerated() {
             do {
-                let candidates = try await provider.places(in: tile)
+                guard let fetching = prefetch else { break }
+                let candidates = try await withTaskCancellationHandler {
+                    try await fetching.value
+                } onCancel: {
+                    fetching.cancel()
+                }
+                let following = index + 1 < work.count ? work[index + 1] : nil
+                prefetch = following.map { next in Task { try await next.0.places(in: next.1) } }
                 let tileOutcome = try await places.upsert(candidates)
                 outcome += tileOutcome
                 if tileOutcome.created + tileOutcome.changed > 0 { await placesChanged() }
