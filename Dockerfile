@@ -18,7 +18,8 @@ COPY Tests/ Tests/
 RUN swift build -c release --static-swift-stdlib \
     && mkdir -p /out \
     && for p in weather-fetcher warning-detector places-importer auth analytics-aggregator appointment-booker platformctl; do \
-         cp ".build/release/$p" /out/; done
+         cp ".build/release/$p" /out/; done \
+    && cp -R .build/release/*.resources /out/
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates liblz4-1 libsasl2-2 libssl3 libzstd1 \

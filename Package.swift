@@ -47,6 +47,9 @@ let serviceDependencies: [String: [Target.Dependency]] = [
     ],
 ]
 
+/// Services whose routes are generated from the `openapi.yaml` beside their code (issue 14; the others follow).
+let contractFirst: Set<String> = ["PlacesImporter"]
+
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
@@ -77,6 +80,10 @@ let package = Package(
         // self-signed certificate.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        // Contract-first HTTP (X3): types and server stubs generated from each service's openapi.yaml at build time.
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
     ],
     targets: [
         .systemLibrary(
@@ -97,9 +104,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             path: "Shared",
-            exclude: ["CRdKafka"],
+            exclude: ["CRdKafka", "OpenAPI"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -185,11 +193,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
     ] + services.map { service in
-        .executableTarget(
+        let generated = contractFirst.contains(service.module)
+        return .executableTarget(
             name: service.module,
-            dependencies: ["Shared"] + (serviceDependencies[service.module] ?? []),
+            dependencies: ["Shared"] + (serviceDependencies[service.module] ?? [])
+                + (generated
+                    ? [
+                        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                        .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                    ] : []),
             path: "Services/\(service.executable)",
-            swiftSettings: swiftSettings
+            // The document is both the generator's input and what the service serves at /openapi.yaml.
+            resources: generated ? [.copy("openapi.yaml")] : [],
+            swiftSettings: swiftSettings,
+            plugins: generated ? [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")] : []
         )
     }
 )

@@ -89,9 +89,9 @@ install_tansu() {
 }
 
 install_test_tools() { # aiosmtpd (the SMTP server auth tests deliver to), openapi-spec-validator (API documents)
-  "$VENV/bin/python" -c "import aiosmtpd, openapi_spec_validator" 2>/dev/null && return 0
-  log "installing aiosmtpd and openapi-spec-validator into $VENV"
-  "$VENV/bin/pip" install -q aiosmtpd openapi-spec-validator
+  "$VENV/bin/python" -c "import aiosmtpd, openapi_spec_validator, schemathesis" 2>/dev/null && return 0
+  log "installing aiosmtpd, openapi-spec-validator and schemathesis (the API contract fuzzer) into $VENV"
+  "$VENV/bin/pip" install -q aiosmtpd openapi-spec-validator "schemathesis==4.32.5"
 }
 
 install_city_catalogue() { # W1: GeoNames cities >= 15,000 as data/generated/cities15000.tsv (see the script)

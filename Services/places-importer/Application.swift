@@ -1,6 +1,8 @@
 import AsyncHTTPClient
+import Foundation
 import Hummingbird
 import Logging
+import OpenAPIHummingbird
 import Prometheus
 import ServiceLifecycle
 import Shared
@@ -38,15 +40,16 @@ func buildApplication(
     let index = configuration.nearbyFromMemory ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), logger: runtime.logger) : nil
     let nearbyPlaces = NearbyPlaces(index: index, pinCache: UserPinCache(ttl: configuration.pinCacheTTL), users: users)
 
-    let router = runtime.makeRouter()
-    PlaceRoutes(
-        places: places, users: users, nearbyPlaces: nearbyPlaces, nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),
-        configuration: configuration
-    ).add(to: router, verifier: runtime.tokenVerifier)
-    ImportAreaRoutes(areas: areas, maxAreaDegrees: 5).add(to: router, verifier: runtime.tokenVerifier)
-    router.get("openapi.yaml") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: PlacesOpenAPI.yaml)))
-    }
+    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    let api = router.group()
+        .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier))
+        .add(middleware: NoNullsMiddleware())
+        .add(middleware: RequestScopeMiddleware())
+    NearbyRoutes(nearbyPlaces: nearbyPlaces, configuration: configuration).add(to: api)
+    try PlacesAPI(
+        places: places, users: users, areas: areas, nearbyPlaces: nearbyPlaces,
+        nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL), maxAreaDegrees: 5
+    ).registerHandlers(on: api)
     let scheduler = ImportScheduler(
         importer: AreaImporter(
             providers: providers, places: places, areas: areas, logger: runtime.logger,

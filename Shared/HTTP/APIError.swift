@@ -33,6 +33,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
 
     public static let unauthorized = APIError(.unauthorized, code: "unauthorized", message: "a valid access token is required")
     public static let forbidden = APIError(.forbidden, code: "forbidden", message: "this account may not do that")
+    public static let unsupportedMediaType = APIError(
+        .unsupportedMediaType, code: "unsupported_media_type", message: "the body must be application/json")
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers

@@ -17,8 +17,17 @@ public enum JSONBody {
 
     /// 422 `validation_failed` with each problem in `details` (field → what is wrong) and all of them in the message.
     public static func validationError(_ problems: [String: String]) -> APIError {
-        let summary = problems.keys.sorted().map { "\($0) \(problems[$0]!)" }.joined(separator: "; ")
-        return APIError(.unprocessableContent, code: "validation_failed", message: summary, details: problems)
+        APIError(.unprocessableContent, code: "validation_failed", message: summary(problems), details: problems)
+    }
+
+    /// 400 `invalid_request` naming each field whose value the API document does not allow (a range, a
+    /// length, a pattern the generated layer does not check). 422 stays for rules beyond the document.
+    public static func schemaViolation(_ problems: [String: String]) -> APIError {
+        APIError(.badRequest, code: "invalid_request", message: summary(problems), details: problems)
+    }
+
+    static func summary(_ problems: [String: String]) -> String {
+        problems.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "; ")
     }
 }
 

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import OpenAPIRuntime
 
 /// Turns every error that reaches the edge into the JSON error shape. Hummingbird's own errors (unknown route,
 /// undecodable body, body too large) keep their status with a code derived from it; anything else is logged
@@ -15,6 +16,8 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return try error.response(from: request, context: context)
+        } catch let error as ServerError {
+            return try Self.translate(error, logger: context.logger).response(from: request, context: context)
         } catch let error as HTTPError {
             return try Self.translate(error).response(from: request, context: context)
         } catch let error as any HTTPResponseError where error.status.code < 500 {
@@ -25,6 +28,25 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try APIError(.internalServerError, code: "internal_error", message: "the server could not complete the request")
                 .response(from: request, context: context)
         }
+    }
+
+    /// A generated handler's error. Before the operation's input exists, the request did not match the
+    /// document: 400 (415 for a wrong content type), saying what did not match. After, the handler threw:
+    /// its `APIError` as it is, anything else a logged 500.
+    static func translate(_ error: ServerError, logger: Logger) -> APIError {
+        if let apiError = error.underlyingError as? APIError { return apiError }
+        if let httpError = error.underlyingError as? HTTPError { return translate(httpError) }
+        guard error.operationInput == nil else {
+            logger.error(
+                "unhandled error", metadata: ["error": "\(String(reflecting: error.underlyingError))", "operation": "\(error.operationID)"])
+            return APIError(.internalServerError, code: "internal_error", message: "the server could not complete the request")
+        }
+        let status = (error.underlyingError as? any HTTPResponseConvertible)?.httpStatus ?? .badRequest
+        if status == .unsupportedMediaType {
+            return APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "the body must be application/json")
+        }
+        let reason = RequestMismatch.describe(error.underlyingError)
+        return APIError(.badRequest, code: reason.code, message: reason.message)
     }
 
     static func translate(_ error: HTTPError) -> APIError {

@@ -64,12 +64,19 @@ public final class PlatformRuntime: Sendable {
         return service
     }
 
-    /// A router with the JSON error edge, request logging, metrics and `/health`, `/ready`, `/metrics`.
-    public func makeRouter() -> Router<PlatformRequestContext> {
+    /// A router with the JSON error edge, request logging, metrics and `/health`, `/ready`, `/metrics`. With
+    /// the service's API document, it is served at `/openapi.yaml` and a known path asked with a method it
+    /// does not answer gets 405 with `Allow`.
+    public func makeRouter(document: OpenAPIDocument? = nil) -> Router<PlatformRequestContext> {
         let router = Router(context: PlatformRequestContext.self)
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: MetricsMiddleware())
+        if let document {
+            let operational = ["/health", "/ready", "/metrics", "/openapi.yaml"].map { (template: $0, methods: [HTTPRequest.Method.get]) }
+            router.add(middleware: MethodNotAllowedMiddleware(routes: document.operations + operational))
+            document.addRoute(to: router)
+        }
         OperationalRoutes(
             service: configuration.identity.name,
             readiness: ReadinessProbe(

@@ -8,9 +8,9 @@ struct AuthOpenAPITests {
     func test_X3_openAPIDocumentMatchesRoutes() async throws {
         try await AuthTestHarness.run { auth in
             let document = try await auth.client.execute(uri: "/openapi.yaml", method: .get) { String(buffer: $0.body) }
-            let report = try OpenAPIDocument.validationReport(document)
+            let report = try LegacyOpenAPIDocument.validationReport(document)
             #expect(report == nil, "\(report ?? "")")
-            let operations = OpenAPIDocument.operations(in: document)
+            let operations = LegacyOpenAPIDocument.operations(in: document)
             #expect(operations.count >= 19)
             for (path, method) in operations {
                 let uri = path.replacingOccurrences(of: "{id}", with: UUID().uuidString)

@@ -15,7 +15,7 @@ struct NearbyPlaces: Sendable {
         case box(GeoBox)
     }
 
-    /// One page of places in the area with the user's pins, as a `PlacePageDTO` body.
+    /// One page of places in the area with the user's pins, as a `PlacePage` body (see openapi.yaml).
     func page(_ area: Area, user: String, page: Int, pageSize: Int) async throws -> ByteBuffer {
         let (limit, offset) = (pageSize + 1, (page - 1) * pageSize)
         var found: [PlaceGrid.Found]

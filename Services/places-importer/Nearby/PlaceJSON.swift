@@ -3,8 +3,8 @@ import NIOCore
 import Shared
 
 /// Writes nearby answers by hand: a place's JSON is made once when it enters the grid, and an answer is
-/// those pieces with each asker's pin appended. The shape is `PlaceDTO`'s and `PlacePageDTO`'s; a test
-/// decodes the output with them.
+/// those pieces with each asker's pin appended. The shape is the document's `Place` and `PlacePage`; tests
+/// decode the output with the generated `Components.Schemas.Place`, and the fuzzer checks it too.
 enum PlaceJSON {
     /// `{"id":…,…,"userAdded":…` without the closing brace.
     static func openObject(_ place: Place) -> String {
@@ -20,7 +20,7 @@ enum PlaceJSON {
         return json
     }
 
-    /// A `PlacePageDTO` body from grid entries and their pins.
+    /// A `PlacePage` body from grid entries and their pins.
     static func page(_ found: [PlaceGrid.Found], pins: [String], page: Int, pageSize: Int, hasMore: Bool) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(64 + found.reduce(0) { $0 + $1.entry.json.utf8.count + 48 })

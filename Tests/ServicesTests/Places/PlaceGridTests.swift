@@ -71,13 +71,13 @@ struct PlaceGridTests {
         ]
         let body = PlaceJSON.page(found, pins: ["green", "red"], page: 2, pageSize: 2, hasMore: true)
         struct Page: Decodable {
-            var places: [PlaceDTO]
+            var places: [Components.Schemas.Place]
             var page: Int
             var pageSize: Int
             var hasMore: Bool
         }
         let page = try JSONDecoder().decode(Page.self, from: Data(body.readableBytesView))
-        #expect(page.places == [PlaceDTO(odd, pin: "green", distanceMetres: 12.345), PlaceDTO(plain, pin: "red")])
+        #expect(page.places == [Components.Schemas.Place(odd, pin: "green", distanceMetres: 12.345), Components.Schemas.Place(plain, pin: "red")])
         #expect(page.page == 2 && page.pageSize == 2 && page.hasMore)
     }
 

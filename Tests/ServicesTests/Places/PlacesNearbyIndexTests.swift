@@ -12,7 +12,7 @@ import TestSupport
 @Suite("places-importer: the in-memory nearby index")
 struct PlacesNearbyIndexTests {
     struct Page: Decodable, Equatable {
-        var places: [PlaceDTO]
+        var places: [Components.Schemas.Place]
         var hasMore: Bool
     }
 

@@ -107,9 +107,9 @@ struct WarningAPITests {
     func test_X3_openAPIDocumentMatchesRoutes() async throws {
         try await WarningTestHarness.run { harness in
             let document = try await harness.client.execute(uri: "/openapi.yaml", method: .get) { String(buffer: $0.body) }
-            let report = try OpenAPIDocument.validationReport(document)
+            let report = try LegacyOpenAPIDocument.validationReport(document)
             #expect(report == nil, "\(report ?? "")")
-            let operations = OpenAPIDocument.operations(in: document)
+            let operations = LegacyOpenAPIDocument.operations(in: document)
             #expect(operations.count == 11)
             let admin = try await harness.token("admin", role: .admin)
             for (path, method) in operations {

@@ -11,9 +11,9 @@ struct WeatherOpenAPITests {
     func test_X3_openAPIDocumentMatchesRoutes() async throws {
         try await WeatherTestHarness.run { weather in
             let document = try await weather.client.execute(uri: "/openapi.yaml", method: .get) { String(buffer: $0.body) }
-            let report = try OpenAPIDocument.validationReport(document)
+            let report = try LegacyOpenAPIDocument.validationReport(document)
             #expect(report == nil, "\(report ?? "")")
-            let operations = OpenAPIDocument.operations(in: document)
+            let operations = LegacyOpenAPIDocument.operations(in: document)
             #expect(operations.count == 10)
             let user = try await weather.token()
             for (path, method) in operations {

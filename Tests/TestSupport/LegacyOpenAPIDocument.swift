@@ -2,7 +2,7 @@ import Foundation
 
 /// Checks of a service's served OpenAPI document: valid by `openapi-spec-validator`, and the operations
 /// it lists, so a test can call each one against the router.
-public enum OpenAPIDocument {
+public enum LegacyOpenAPIDocument {
     /// Runs the validator from the test virtualenv (`TEST_PYTHON`); returns nil when valid, else its report.
     public static func validationReport(_ document: String) throws -> String? {
         guard let python = ProcessInfo.processInfo.environment["TEST_PYTHON"] else {

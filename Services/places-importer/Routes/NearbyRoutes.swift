@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import Shared
+
+/// The nearby lists (P2), registered by hand: they answer from the in-memory index with JSON written by
+/// hand (`PlaceJSON`), measured faster than the generated layer's decoding and encoding. Their entries in
+/// `openapi.yaml` (`listPlacesNearby`, `listPlacesInBox`) are checked against their answers by a test and
+/// by the fuzzer like every other operation.
+struct NearbyRoutes {
+    let nearbyPlaces: NearbyPlaces
+    let configuration: PlacesConfiguration
+
+    func add(to group: RouterGroup<PlatformRequestContext>) {
+        group.get("v1/places", use: nearby)
+        group.get("v1/places/in-box", use: inBox)
+    }
+
+    /// `?lat=&lon=&radius=` (metres), nearest first.
+    @Sendable func nearby(_ request: Request, context: PlatformRequestContext) async throws -> Response {
+        let user = try context.requireUser().id
+        let query = request.uri.queryParameters
+        let (page, pageSize) = try Self.paging(query)
+        let latitude = try QueryParameter.double(query, "lat", range: -90...90)
+        let longitude = try QueryParameter.double(query, "lon", range: -180...180)
+        let radius = try QueryParameter.integer(query, "radius", default: 1_000, range: 1...50_000)
+        guard radius <= configuration.maxRadiusMetres else {
+            throw APIError(
+                .unprocessableContent, code: "radius_too_large", message: "this service answers radii up to \(configuration.maxRadiusMetres) m")
+        }
+        let area = NearbyPlaces.Area.circle(latitude: latitude, longitude: longitude, radiusMetres: Double(radius))
+        return JSONResponse.ok(try await nearbyPlaces.page(area, user: user, page: page, pageSize: pageSize))
+    }
+
+    /// `?south=&west=&north=&east=`, by name.
+    @Sendable func inBox(_ request: Request, context: PlatformRequestContext) async throws -> Response {
+        let user = try context.requireUser().id
+        let query = request.uri.queryParameters
+        let (page, pageSize) = try Self.paging(query)
+        let box = GeoBox(
+            south: try QueryParameter.double(query, "south", range: -90...90), west: try QueryParameter.double(query, "west", range: -180...180),
+            north: try QueryParameter.double(query, "north", range: -90...90), east: try QueryParameter.double(query, "east", range: -180...180))
+        guard box.isValid else {
+            throw APIError(.unprocessableContent, code: "invalid_box", message: "south must be below north and west left of east")
+        }
+        guard box.north - box.south <= configuration.maxBoxDegrees, box.east - box.west <= configuration.maxBoxDegrees else {
+            throw APIError(
+                .unprocessableContent, code: "box_too_large", message: "a box may span at most \(configuration.maxBoxDegrees)° each way")
+        }
+        return JSONResponse.ok(try await nearbyPlaces.page(.box(box), user: user, page: page, pageSize: pageSize))
+    }
+
+    static func paging(_ query: Parameters) throws -> (page: Int, pageSize: Int) {
+        (try QueryParameter.integer(query, "page", default: 1, range: 1...10_000),
+         try QueryParameter.integer(query, "pageSize", default: 50, range: 1...100))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Shared
+
+/// The places API generated from `openapi.yaml` (P1-P4): one place, adding places, ratings, pins, saves and
+/// the admin's import areas. The nearby lists are hand-registered (`NearbyRoutes`). Every operation runs
+/// behind `AccessTokenMiddleware`; the caller comes from `RequestScope`.
+struct PlacesAPI: APIProtocol {
+    let places: PlaceStore
+    let users: UserPlaceStore
+    let areas: ImportAreaStore
+    let nearbyPlaces: NearbyPlaces
+    let nominatim: NominatimClient
+    /// How far an import area may span each way.
+    let maxAreaDegrees: Double
+
+    func getPlace(_ input: Operations.GetPlace.Input) async throws -> Operations.GetPlace.Output {
+        let user = try RequestScope.requireUser().id
+        let place = try await requirePlace(input.path.placeId)
+        let detail = Components.Schemas.PlaceDetail(
+            place: .init(place, pin: try await users.pin(placeId: place.id, user: user)),
+            ratings: .init(try await users.aggregate(placeId: place.id)),
+            myRating: try await users.rating(placeId: place.id, user: user).map(Components.Schemas.Rating.init))
+        return .ok(.init(body: .json(detail)))
+    }
+
+    func ratePlace(_ input: Operations.RatePlace.Input) async throws -> Operations.RatePlace.Output {
+        let user = try RequestScope.requireUser().id
+        let place = try await requirePlace(input.path.placeId)
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let rating = try Rating(validating: body)
+        let aggregate = try await users.rate(placeId: place.id, user: user, rating: rating)
+        nearbyPlaces.userChanged(user)
+        return .ok(.init(body: .json(.init(placeId: place.id.uuidString, rating: .init(rating), ratings: .init(aggregate)))))
+    }
+
+    func setPin(_ input: Operations.SetPin.Input) async throws -> Operations.SetPin.Output {
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let colour = PinColour(rawValue: body.colour.rawValue)
+        return .ok(try await changePin(input.path.placeId) { try await users.setPin(placeId: $0, user: $1, colour: colour) })
+    }
+
+    func clearPin(_ input: Operations.ClearPin.Input) async throws -> Operations.ClearPin.Output {
+        .ok(try await changePin(input.path.placeId) { try await users.setPin(placeId: $0, user: $1, colour: nil) })
+    }
+
+    func savePlace(_ input: Operations.SavePlace.Input) async throws -> Operations.SavePlace.Output {
+        .ok(try await changePin(input.path.placeId) { try await users.setSaved(placeId: $0, user: $1, saved: true) })
+    }
+
+    func unsavePlace(_ input: Operations.UnsavePlace.Input) async throws -> Operations.UnsavePlace.Output {
+        .ok(try await changePin(input.path.placeId) { try await users.setSaved(placeId: $0, user: $1, saved: false) })
+    }
+
+    /// Adds a place (P4). Everything is validated before anything is written: a request with any bad field
+    /// stores nothing. Without coordinates, Nominatim looks the address up.
+    func addPlace(_ input: Operations.AddPlace.Input) async throws -> Operations.AddPlace.Output {
+        let user = try RequestScope.requireUser().id
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        var candidate = try NewPlaceRules.candidate(from: body)
+        let rating = try body.rating.map(Rating.init(validating:))
+        let colour = body.pinColour.flatMap { PinColour(rawValue: $0.rawValue) }
+        if body.latitude == nil, let address = candidate.address {
+            try await locate(&candidate, address: address)
+        }
+        let placeId = try await users.add(candidate, user: user, rating: rating, colour: colour)
+        nearbyPlaces.userChanged(user)
+        try await nearbyPlaces.placesChanged()
+        guard let place = try await places.find(placeId) else {
+            throw APIError(.internalServerError, code: "internal_error", message: "the new place could not be read back")
+        }
+        let created = Components.Schemas.Place(place, pin: try await users.pin(placeId: placeId, user: user))
+        return .created(.init(headers: .init(location: "/v1/places/\(placeId)"), body: .json(created)))
+    }
+
+    func listImportAreas(_ input: Operations.ListImportAreas.Input) async throws -> Operations.ListImportAreas.Output {
+        _ = try RequestScope.requireRole([.admin])
+        return .ok(try await areaList())
+    }
+
+    func saveImportArea(_ input: Operations.SaveImportArea.Input) async throws -> Operations.SaveImportArea.Output {
+        _ = try RequestScope.requireRole([.admin])
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let name = RequestText.trimmed(body.name)
+        let box = GeoBox(south: body.south, west: body.west, north: body.north, east: body.east)
+        guard !name.isEmpty else { throw JSONBody.schemaViolation(["name": "must not be blank"]) }
+        var problems: [String: String] = [:]
+        if !box.isValid { problems["box"] = "south must be below north and west left of east" }
+        if box.north - box.south > maxAreaDegrees || box.east - box.west > maxAreaDegrees {
+            problems["box"] = "may span at most \(maxAreaDegrees)° each way"
+        }
+        guard problems.isEmpty else { throw JSONBody.validationError(problems) }
+        try await areas.upsert(name: name, box: box, runNow: true)
+        return .ok(try await areaList())
+    }
+
+    func runImportArea(_ input: Operations.RunImportArea.Input) async throws -> Operations.RunImportArea.Output {
+        _ = try RequestScope.requireRole([.admin])
+        guard let id = UUID(uuidString: input.path.areaId) else {
+            throw APIError.badRequest("invalid_area_id", "the area id must be a UUID")
+        }
+        guard try await areas.runNow(id) else { throw APIError(.notFound, code: "area_not_found", message: "no import area \(id)") }
+        return .ok(try await areaList())
+    }
+
+    // MARK: Helpers
+
+    private func areaList() async throws -> Components.Responses.ImportAreas {
+        .init(body: .json(.init(areas: try await areas.list().map(Components.Schemas.ImportArea.init))))
+    }
+
+    /// Runs a pin change for the caller and answers the place's pin as it is now.
+    private func changePin(
+        _ placeId: String, _ change: (UUID, String) async throws -> Void
+    ) async throws -> Components.Responses.Pin {
+        let user = try RequestScope.requireUser().id
+        let place = try await requirePlace(placeId)
+        try await change(place.id, user)
+        nearbyPlaces.userChanged(user)
+        let pin = try await users.pin(placeId: place.id, user: user)
+        return .init(body: .json(.init(placeId: place.id.uuidString, pin: Components.Schemas.Pin(rawValue: pin) ?? .red)))
+    }
+
+    private func locate(_ candidate: inout PlaceCandidate, address: String) async throws {
+        let match: NominatimClient.Match?
+        do {
+            match = try await nominatim.lookup(address)
+        } catch {
+            throw APIError(
+                .serviceUnavailable, code: "address_lookup_unavailable",
+                message: "the address lookup did not answer; give coordinates or try again", headers: [.retryAfter: "30"])
+        }
+        guard let match else {
+            throw APIError(.unprocessableContent, code: "address_not_found", message: "no place is known at that address")
+        }
+        candidate.latitude = match.latitude
+        candidate.longitude = match.longitude
+        candidate.address = match.displayName
+        candidate.openingHours = match.openingHours
+        candidate.phone = match.phone
+        candidate.website = match.website
+    }
+
+    private func requirePlace(_ text: String) async throws -> Place {
+        guard let id = UUID(uuidString: text) else {
+            throw APIError.badRequest("invalid_place_id", "the place id must be a UUID")
+        }
+        guard let place = try await places.find(id) else {
+            throw APIError(.notFound, code: "place_not_found", message: "no place with id \(id)")
+        }
+        return place
+    }
+}

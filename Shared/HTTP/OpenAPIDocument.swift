@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+
+/// A service's `openapi.yaml` as it is served, byte for byte, at `/openapi.yaml` (X3), and the methods each
+/// of its paths answers, for `MethodNotAllowedMiddleware`.
+public struct OpenAPIDocument: Sendable {
+    public let bytes: [UInt8]
+    /// Path templates (`/v1/places/{placeId}`) with their methods, in document order.
+    public let operations: [(template: String, methods: [HTTPRequest.Method])]
+
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+        operations = Self.operations(in: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Reads the document from a resource bundle (`Bundle.module` of the service).
+    public init(resource name: String = "openapi", in bundle: Bundle) throws {
+        guard let url = bundle.url(forResource: name, withExtension: "yaml") else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name).yaml in \(bundle.bundlePath)"])
+        }
+        self.init(bytes: Array(try Data(contentsOf: url)))
+    }
+
+    /// Serves the document at `GET /openapi.yaml`.
+    public func addRoute(to router: Router<PlatformRequestContext>) {
+        let body = ByteBuffer(bytes: bytes)
+        router.get("openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: body))
+        }
+    }
+
+    static let methodNames: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
+
+    /// The paths and methods of a document in the block style the services' documents are written in: a
+    /// path at two spaces under `paths:`, its methods at four. A test checks the result against a YAML
+    /// parser's reading of each document.
+    static func operations(in text: String) -> [(template: String, methods: [HTTPRequest.Method])] {
+        var result: [(String, [HTTPRequest.Method])] = []
+        var inPaths = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !line.hasPrefix(" ") && !line.isEmpty {
+                inPaths = line.hasPrefix("paths:")
+                continue
+            }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), !line.hasPrefix("   "), line.hasSuffix(":") {
+                result.append((String(line.dropFirst(2).dropLast()), []))
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"), !result.isEmpty {
+                let name = String(line.dropFirst(4).dropLast())
+                if methodNames.contains(name), let method = HTTPRequest.Method(name.uppercased()) {
+                    result[result.count - 1].1.append(method)
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,36 @@
+import Hummingbird
+
+/// The request context where generated handlers can reach it. swift-openapi-generator's handlers receive
+/// the operation's input only; the caller proven by `AccessTokenMiddleware` (and the request's logger)
+/// travel to them in a task-local set by `RequestScopeMiddleware`.
+public enum RequestScope {
+    @TaskLocal public static var context: PlatformRequestContext?
+
+    /// The verified caller; 401 when the route was not behind `AccessTokenMiddleware`.
+    public static func requireUser() throws -> AuthenticatedUser {
+        guard let context else { throw APIError.unauthorized }
+        return try context.requireUser()
+    }
+
+    /// The verified caller holding one of `roles`; 401 without a caller, 403 for another role.
+    public static func requireRole(_ roles: Set<UserRole>) throws -> AuthenticatedUser {
+        let user = try requireUser()
+        guard roles.contains(user.role) else { throw APIError.forbidden }
+        return user
+    }
+}
+
+/// Puts the request context in `RequestScope.context` for the handlers behind it.
+public struct RequestScopeMiddleware: RouterMiddleware {
+    public typealias Context = PlatformRequestContext
+
+    public init() {}
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        try await RequestScope.$context.withValue(context) {
+            try await next(request, context)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Runs the Schemathesis fuzzer (PyPI, installed in the project's venv by `scripts/install-deps.sh`)
+/// against a running service's served `/openapi.yaml`, with every check on (X3).
+public enum Schemathesis {
+    public struct Outcome: Sendable {
+        public var exitCode: Int32
+        public var output: String
+    }
+
+    /// One run with a bearer token; examples bounded so a service takes well under a minute. The seed is
+    /// fixed (per run, from `SCHEMATHESIS_SEED` when set) so that a failure in CI replays here.
+    public static func run(baseURL: String, bearer: String?, maxExamples: Int = 20) throws -> Outcome {
+        guard let python = ProcessInfo.processInfo.environment["TEST_PYTHON"] else {
+            return Outcome(exitCode: -1, output: "TEST_PYTHON is not set: run the tests with scripts/test.sh")
+        }
+        let executable = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
+        let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("contract/schemathesis.toml").path
+        let seed = ProcessInfo.processInfo.environment["SCHEMATHESIS_SEED"] ?? "20261123"
+        var arguments = [
+            "--config-file", config, "--no-color", "run", "\(baseURL)/openapi.yaml", "--checks", "all", "--max-examples", "\(maxExamples)",
+            "--seed", seed, "--workers", "1", "--request-timeout", "30", "--wait-for-schema", "30", "--phases", "examples,coverage,fuzzing", "--warnings", "off",
+            "--report-dir", FileManager.default.temporaryDirectory.appendingPathComponent("schemathesis-\(UUID().uuidString)").path,
+        ]
+        if let bearer { arguments += ["--header", "Authorization: Bearer \(bearer)"] }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"]) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(exitCode: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+}
