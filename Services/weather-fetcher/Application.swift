@@ -1,6 +1,8 @@
 import AsyncHTTPClient
+import Foundation
 import Hummingbird
 import Logging
+import OpenAPIHummingbird
 import Prometheus
 import ServiceLifecycle
 import Shared
@@ -28,16 +30,20 @@ func buildApplication(
         client: client, logger: runtime.logger, recentLimit: 10,
         userCitiesTopic: environment.string("WEATHER_USER_CITIES_TOPIC", default: TopicCatalogue.userCities.name))
 
-    let router = runtime.makeRouter()
-    CityRoutes(
-        cities: cities, reader: reader, userCities: userCities, warnings: CityWarningStore(client: client, logger: runtime.logger),
-        configuration: configuration, cache: CityWeatherCache(ttl: configuration.viewCacheTTL)
-    ).add(to: router, verifier: runtime.tokenVerifier)
-    UserCityRoutes(cities: cities, userCities: userCities).add(to: router, verifier: runtime.tokenVerifier)
-    MapRoutes(store: store, maxCities: configuration.mapMaxCities).add(to: router)
-    router.get("openapi.yaml") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: WeatherOpenAPI.yaml)))
-    }
+    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    // Public routes personalise when a token comes; a bad token is refused. The /v1/me operations require one.
+    let api = router.group()
+        .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
+        .add(middleware: NoNullsMiddleware())
+        .add(middleware: RequestScopeMiddleware())
+    let warnings = CityWarningStore(client: client, logger: runtime.logger)
+    CityWeatherRoute(
+        cities: cities, reader: reader, userCities: userCities, warnings: warnings, configuration: configuration,
+        cache: CityWeatherCache(ttl: configuration.viewCacheTTL)
+    ).add(to: api)
+    try WeatherAPI(
+        cities: cities, reader: reader, userCities: userCities, warnings: warnings, store: store, configuration: configuration
+    ).registerHandlers(on: api)
 
     let warningsConsumer = try runtime.makeConsumer(
         topics: [environment.string("WEATHER_WARNINGS_TOPIC", default: TopicCatalogue.warnings.name)], handler: WarningEventHandler())

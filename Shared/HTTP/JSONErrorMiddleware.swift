@@ -45,7 +45,9 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         if status == .unsupportedMediaType {
             return APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "the body must be application/json")
         }
-        let reason = RequestMismatch.describe(error.underlyingError)
+        let reason = RequestMismatch.describe(
+            error.underlyingError,
+            parameters: .init(request: error.request, pathParameters: error.requestMetadata.pathParameters))
         return APIError(.badRequest, code: reason.code, message: reason.message)
     }
 

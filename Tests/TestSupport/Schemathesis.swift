@@ -10,7 +10,16 @@ public enum Schemathesis {
 
     /// One run with a bearer token; examples bounded so a service takes well under a minute. The seed is
     /// fixed (per run, from `SCHEMATHESIS_SEED` when set) so that a failure in CI replays here.
-    public static func run(baseURL: String, bearer: String?, maxExamples: Int = 20) throws -> Outcome {
+    /// Runs are one at a time across the whole test run (the fuzzer keeps a core busy), and the process is
+    /// waited for off the cooperative thread pool: blocking a pool thread for a whole run starved the
+    /// service under test on this 2-core machine.
+    public static func run(baseURL: String, bearer: String?, maxExamples: Int = 20) async throws -> Outcome {
+        try await gate.serially { try await runNow(baseURL: baseURL, bearer: bearer, maxExamples: maxExamples) }
+    }
+
+    static let gate = SerialGate()
+
+    static func runNow(baseURL: String, bearer: String?, maxExamples: Int) async throws -> Outcome {
         guard let python = ProcessInfo.processInfo.environment["TEST_PYTHON"] else {
             return Outcome(exitCode: -1, output: "TEST_PYTHON is not set: run the tests with scripts/test.sh")
         }
@@ -31,9 +40,34 @@ public enum Schemathesis {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(exitCode: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    try process.run()
+                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    continuation.resume(returning: Outcome(exitCode: process.terminationStatus, output: String(decoding: data, as: UTF8.self)))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
+
+/// Runs async work one call at a time, in arrival order.
+actor SerialGate {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func serially<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        busy = true
+        defer {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+        return try await work()
     }
 }

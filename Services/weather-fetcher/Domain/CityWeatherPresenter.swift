@@ -16,7 +16,7 @@ struct CityWeatherPresenter {
 
     func current(_ conditions: CurrentConditions) -> CurrentDTO {
         CurrentDTO(
-            condition: conditions.condition.rawValue, description: conditions.description,
+            condition: conditions.condition.api, description: conditions.description,
             temperatureC: Units.rounded(conditions.temperatureC), temperature: Self.celsius(conditions.temperatureC))
     }
 
@@ -44,7 +44,7 @@ struct CityWeatherPresenter {
             .map { hour in
                 HourDTO(
                     time: hour.time, hour: clock.hourLabel(hour.time), temperatureC: Units.rounded(hour.temperatureC),
-                    temperature: Self.celsius(hour.temperatureC), condition: hour.condition.rawValue,
+                    temperature: Self.celsius(hour.temperatureC), condition: hour.condition.api,
                     description: hour.description)
             }
     }
@@ -57,7 +57,7 @@ struct CityWeatherPresenter {
                 date: day.date, day: clock.startOfDay(day.date).map(clock.dayName) ?? "",
                 maxTemperatureC: Units.rounded(day.maxTemperatureC), minTemperatureC: Units.rounded(day.minTemperatureC),
                 maxTemperature: Self.celsius(day.maxTemperatureC), minTemperature: Self.celsius(day.minTemperatureC),
-                condition: day.condition.rawValue, description: day.description)
+                condition: day.condition.api, description: day.description)
         }
     }
 

@@ -89,6 +89,9 @@ struct CityStore: Sendable {
     /// since every city outside the band is at least that far away. Dense regions answer from the first
     /// narrow band through the latitude index; the widest band is the whole table.
     func nearest(latitude: Double, longitude: Double) async throws -> (city: City, distanceKm: Double)? {
+        // Snapped to 1e-9° (0.1 mm): a coordinate like 1.5e-173 made Postgres' float arithmetic underflow
+        // (a 500 the fuzzer found), and no city is told apart at that scale.
+        let latitude = Self.snapped(latitude), longitude = Self.snapped(longitude)
         for band in [0.25, 1, 4, 16, 64, 180.0] {
             let rows = try await client.query(
                 """
@@ -109,6 +112,10 @@ struct CityStore: Sendable {
             }
         }
         return nil
+    }
+
+    static func snapped(_ degrees: Double) -> Double {
+        (degrees * 1e9).rounded() / 1e9
     }
 
     static let kilometresPerDegreeOfLatitude = 2 * Double.pi * 6371.0088 / 360

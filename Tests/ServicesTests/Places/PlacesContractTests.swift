@@ -32,7 +32,7 @@ struct PlacesContractTests {
         try await PlacesTestHarness.run { places in
             try await places.importArea()
             let token = try await places.token("fuzz-\(role.rawValue)", role: role)
-            let outcome = try Schemathesis.run(baseURL: "http://127.0.0.1:\(places.client.port ?? 0)", bearer: token)
+            let outcome = try await Schemathesis.run(baseURL: "http://127.0.0.1:\(places.client.port ?? 0)", bearer: token)
             #expect(outcome.exitCode == 0, "\(outcome.output)")
         }
     }

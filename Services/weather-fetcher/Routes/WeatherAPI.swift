@@ -1,0 +1,135 @@
+import Foundation
+import Shared
+
+/// The weather API generated from `openapi.yaml` (W1, W2, W7-W10): search, nearest, one city, share texts,
+/// the map, and the user's recent and favourite cities. The city weather view is hand-registered
+/// (`CityWeatherRoute`). Every operation runs behind an optional `AccessTokenMiddleware`; the `/v1/me`
+/// operations require the caller from `RequestScope`.
+struct WeatherAPI: APIProtocol {
+    let cities: CityStore
+    let reader: CityWeatherReader
+    let userCities: UserCityStore
+    let warnings: CityWarningStore
+    let store: WeatherStore
+    let configuration: WeatherConfiguration
+
+    func searchCities(_ input: Operations.SearchCities.Input) async throws -> Operations.SearchCities.Output {
+        let page = input.query.page ?? 1
+        let pageSize = input.query.pageSize ?? 50
+        try Paging.check(page: page, pageSize: pageSize)
+        guard (1...100).contains(input.query.q.count) else {
+            throw JSONBody.schemaViolation(["q": "must be 1 to 100 characters"])
+        }
+        let contains = input.query.match == .contains
+        // Postgres refuses NUL characters; a name never holds one.
+        guard let pattern = CitySearchPattern(query: RequestText.withoutNUL(input.query.q), contains: contains) else {
+            return .ok(.init(body: .json(.init(cities: [], page: page, pageSize: pageSize, hasMore: false))))
+        }
+        let found = try await cities.search(pattern, limit: pageSize + 1, offset: (page - 1) * pageSize)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(cities: found.prefix(pageSize).map(CityDTO.init), page: page, pageSize: pageSize, hasMore: found.count > pageSize))))
+    }
+
+    func nearestCity(_ input: Operations.NearestCity.Input) async throws -> Operations.NearestCity.Output {
+        let (latitude, longitude) = (input.query.lat, input.query.lon)
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            throw JSONBody.schemaViolation(["lat": "must be in -90...90", "lon": "must be in -180...180"])
+        }
+        guard let (city, distance) = try await cities.nearest(latitude: latitude, longitude: longitude) else {
+            throw APIError(.notFound, code: "catalogue_empty", message: "the city catalogue has not been imported")
+        }
+        return .ok(.init(body: .json(.init(city: CityDTO(city), distanceKm: Units.rounded(distance, places: 2)))))
+    }
+
+    func getCity(_ input: Operations.GetCity.Input) async throws -> Operations.GetCity.Output {
+        .ok(.init(body: .json(CityDTO(try await CityWeatherRoute.requireCity(input.path.cityId, in: cities)))))
+    }
+
+    func shareCity(_ input: Operations.ShareCity.Input) async throws -> Operations.ShareCity.Output {
+        let kind = input.query.kind ?? .home
+        let dayIndex = input.query.day ?? 0
+        guard (0...4).contains(dayIndex) else { throw JSONBody.schemaViolation(["day": "must be 0 to 4"]) }
+        let texts = ShareTexts(appName: configuration.appName)
+        let city = try await CityWeatherRoute.requireCity(input.path.cityId, in: cities)
+        let share = { (text: String) in Operations.ShareCity.Output.ok(.init(body: .json(.init(kind: .init(rawValue: kind.rawValue) ?? .home, text: text)))) }
+        switch kind {
+        case .app:
+            guard let link = configuration.appLink else {
+                throw APIError(.notFound, code: "no_app_link", message: "no app link is configured (WEATHER_APP_LINK)")
+            }
+            return share(texts.app(link: link))
+        case .warning:
+            guard let warning = try await warnings.active(cityId: city.id).first else {
+                throw APIError(.notFound, code: "no_active_warning", message: "\(city.name) has no active warning")
+            }
+            return share(texts.warning(city: city, status: warning.status, statusDescription: warning.statusDescription))
+        case .home, .forecast:
+            guard let latest = try await reader.weather(for: city), let presenter = CityWeatherPresenter(city: city, now: Date()) else {
+                throw APIError(
+                    .serviceUnavailable, code: "weather_unavailable", message: "no weather data for this city yet", headers: [.retryAfter: "30"])
+            }
+            let report = latest.report
+            if kind == .home { return share(texts.home(city: city, current: report.current)) }
+            let days = report.daily.filter { $0.date >= presenter.clock.dayKey(presenter.now) }
+            guard dayIndex < days.count, let start = presenter.clock.startOfDay(days[dayIndex].date) else {
+                throw APIError(.notFound, code: "no_forecast_for_day", message: "the provider has no forecast for day \(dayIndex)")
+            }
+            let day = days[dayIndex]
+            let end = presenter.clock.startOfNextDay(after: start)
+            let summary = ShareTexts.DaySummary(
+                day: day, hours: report.hourly.filter { $0.time >= start && $0.time < end }, current: report.current)
+            return share(texts.forecast(city: city, dayName: presenter.clock.dayName(start), summary: summary))
+        }
+    }
+
+    func getMap(_ input: Operations.GetMap.Input) async throws -> Operations.GetMap.Output {
+        let query = input.query
+        let box = BoundingBox(south: query.south ?? -90, west: query.west ?? -180, north: query.north ?? 90, east: query.east ?? 180)
+        guard (-90...90).contains(box.south), (-90...90).contains(box.north), (-180...180).contains(box.west),
+            (-180...180).contains(box.east)
+        else { throw JSONBody.schemaViolation(["box": "latitudes must be in -90...90 and longitudes in -180...180"]) }
+        guard box.south <= box.north else {
+            throw APIError(.unprocessableContent, code: "invalid_box", message: "south must not be greater than north")
+        }
+        let maxCities = configuration.mapMaxCities
+        let entries = try await store.map(box: box, limit: maxCities + 1)
+        let mapped = entries.prefix(maxCities).map { entry in
+            Components.Schemas.MapCity(
+                id: entry.city.id, name: entry.city.name, countryCode: entry.city.countryCode, latitude: entry.city.latitude,
+                longitude: entry.city.longitude, temperatureC: Units.rounded(entry.temperatureC),
+                temperature: CityWeatherPresenter.celsius(entry.temperatureC), hasActiveWarning: entry.hasActiveWarning,
+                updatedAt: entry.fetchedAt)
+        }
+        return .ok(.init(body: .json(.init(cities: mapped, truncated: entries.count > maxCities))))
+    }
+
+    func listRecentCities(_ input: Operations.ListRecentCities.Input) async throws -> Operations.ListRecentCities.Output {
+        let user = try RequestScope.requireUser()
+        let recents = try await userCities.recents(userId: user.id).map {
+            Components.Schemas.RecentCity(city: CityDTO($0.city), viewedAt: $0.viewedAt)
+        }
+        return .ok(.init(body: .json(.init(cities: recents))))
+    }
+
+    func listFavourites(_ input: Operations.ListFavourites.Input) async throws -> Operations.ListFavourites.Output {
+        let user = try RequestScope.requireUser()
+        return .ok(.init(body: .json(.init(cities: try await userCities.favourites(userId: user.id).map(CityDTO.init)))))
+    }
+
+    /// Idempotent: marking a favourite twice leaves one.
+    func markFavourite(_ input: Operations.MarkFavourite.Input) async throws -> Operations.MarkFavourite.Output {
+        let user = try RequestScope.requireUser()
+        let city = try await CityWeatherRoute.requireCity(input.path.cityId, in: cities)
+        _ = try await userCities.addFavourite(userId: user.id, city: city)
+        return .ok(.init(body: .json(.init(cityId: city.id, isFavourite: true))))
+    }
+
+    func unmarkFavourite(_ input: Operations.UnmarkFavourite.Input) async throws -> Operations.UnmarkFavourite.Output {
+        let user = try RequestScope.requireUser()
+        let city = try await CityWeatherRoute.requireCity(input.path.cityId, in: cities)
+        try await userCities.removeFavourite(userId: user.id, city: city)
+        return .ok(.init(body: .json(.init(cityId: city.id, isFavourite: false))))
+    }
+}
