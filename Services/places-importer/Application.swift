@@ -41,11 +41,13 @@ func buildApplication(
     let nearbyPlaces = NearbyPlaces(index: index, pinCache: UserPinCache(ttl: configuration.pinCacheTTL), users: users)
 
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    // The hot nearby routes read the caller from their context and take no body: only the token check.
+    NearbyRoutes(nearbyPlaces: nearbyPlaces, configuration: configuration)
+        .add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier)))
     let api = router.group()
         .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier))
         .add(middleware: NoNullsMiddleware())
         .add(middleware: RequestScopeMiddleware())
-    NearbyRoutes(nearbyPlaces: nearbyPlaces, configuration: configuration).add(to: api)
     try PlacesAPI(
         places: places, users: users, areas: areas, nearbyPlaces: nearbyPlaces,
         nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL), maxAreaDegrees: 5

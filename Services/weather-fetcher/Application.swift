@@ -32,15 +32,16 @@ func buildApplication(
 
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
     // Public routes personalise when a token comes; a bad token is refused. The /v1/me operations require one.
+    let warnings = CityWarningStore(client: client, logger: runtime.logger)
+    // The hot weather view reads the caller from its context and takes no body: only the token check.
+    CityWeatherRoute(
+        cities: cities, reader: reader, userCities: userCities, warnings: warnings, configuration: configuration,
+        cache: CityWeatherCache(ttl: configuration.viewCacheTTL)
+    ).add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true)))
     let api = router.group()
         .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
         .add(middleware: NoNullsMiddleware())
         .add(middleware: RequestScopeMiddleware())
-    let warnings = CityWarningStore(client: client, logger: runtime.logger)
-    CityWeatherRoute(
-        cities: cities, reader: reader, userCities: userCities, warnings: warnings, configuration: configuration,
-        cache: CityWeatherCache(ttl: configuration.viewCacheTTL)
-    ).add(to: api)
     try WeatherAPI(
         cities: cities, reader: reader, userCities: userCities, warnings: warnings, store: store, configuration: configuration
     ).registerHandlers(on: api)

@@ -34,6 +34,8 @@ public struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddlew
             }
             if matches { methods += route.methods.filter { !methods.contains($0) } }
         }
+        // Hummingbird answers HEAD wherever it answers GET.
+        if methods.contains(.get), !methods.contains(.head) { methods.append(.head) }
         return methods
     }
 }

@@ -10,7 +10,9 @@ public struct NoNullsMiddleware<Context: RequestContext>: RouterMiddleware {
     public init() {}
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+        // The generated layer reads a body as JSON without a Content-Type or with a wildcard one, too.
+        let contentType = request.headers[.contentType]?.lowercased()
+        guard contentType == nil || contentType?.contains("json") == true || contentType?.contains("*") == true else {
             return try await next(request, context)
         }
         var request = request

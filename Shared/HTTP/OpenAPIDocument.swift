@@ -32,8 +32,8 @@ public struct OpenAPIDocument: Sendable {
     static let methodNames: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
 
     /// The paths and methods of a document in the block style the services' documents are written in: a
-    /// path at two spaces under `paths:`, its methods at four. A test checks the result against a YAML
-    /// parser's reading of each document.
+    /// path at two spaces under `paths:`, its methods at four. `OpenAPIDocumentTests` checks the result
+    /// against PyYAML's reading of every document.
     static func operations(in text: String) -> [(template: String, methods: [HTTPRequest.Method])] {
         var result: [(String, [HTTPRequest.Method])] = []
         var inPaths = false

@@ -5,18 +5,27 @@ import Foundation
 /// documents state as `pattern: '[^ \t\n\r\f\v\u0000]'` (at least one other character): a looser
 /// definition in code (Swift's Unicode whitespace) would refuse names the document allows.
 public enum RequestText {
-    /// Space, tab, line feed, carriage return, form feed, vertical tab, and NUL.
-    static let blanks: Set<Character> = [" ", "\t", "\n", "\r", "\u{0C}", "\u{0B}", "\u{0}"]
+    // Blanks: space, tab, line feed, carriage return, form feed, vertical tab, and NUL.
 
-    /// The text without NULs and without blanks at either end.
+    /// The text without NULs and without blanks at either end. By Unicode scalar, as the document's
+    /// pattern reads it: "\r\n" is one Swift character but two blanks.
     public static func trimmed(_ text: String) -> String {
-        let clean = withoutNUL(text)
-        guard let first = clean.firstIndex(where: { !blanks.contains($0) }), let last = clean.lastIndex(where: { !blanks.contains($0) })
+        let scalars = withoutNUL(text).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !blankScalars.contains($0) }),
+            let last = scalars.lastIndex(where: { !blankScalars.contains($0) })
         else { return "" }
-        return String(clean[first...last])
+        return String(scalars[first...last])
+    }
+
+    /// The length JSON Schema's `maxLength` counts: Unicode code points, not Swift characters (`é` written
+    /// as `e` + combining accent is two).
+    public static func length(_ text: String) -> Int {
+        text.unicodeScalars.count
     }
 
     public static func withoutNUL(_ text: String) -> String {
         text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "") : text
     }
+
+    static let blankScalars: Set<Unicode.Scalar> = [" ", "\t", "\n", "\r", "\u{0C}", "\u{0B}", "\u{0}"]
 }

@@ -11,8 +11,22 @@ struct NearbyRoutes {
     let configuration: PlacesConfiguration
 
     func add(to group: RouterGroup<PlatformRequestContext>) {
-        group.get("v1/places", use: nearby)
-        group.get("v1/places/in-box", use: inBox)
+        group.get("v1/places", use: Self.withDocumentCodes(nearby))
+        group.get("v1/places/in-box", use: Self.withDocumentCodes(inBox))
+    }
+
+    /// The shared query readers answer `invalid_<name>`/`missing_<name>`; the contract-first routes answer
+    /// every mismatch with the document as `invalid_request` (the message names the parameter), so these do too.
+    static func withDocumentCodes(
+        _ handler: @escaping @Sendable (Request, PlatformRequestContext) async throws -> Response
+    ) -> @Sendable (Request, PlatformRequestContext) async throws -> Response {
+        { request, context in
+            do {
+                return try await handler(request, context)
+            } catch let error as APIError where error.status == .badRequest {
+                throw APIError(.badRequest, code: "invalid_request", message: error.message, details: error.details)
+            }
+        }
     }
 
     /// `?lat=&lon=&radius=` (metres), nearest first.
@@ -50,7 +64,7 @@ struct NearbyRoutes {
     }
 
     static func paging(_ query: Parameters) throws -> (page: Int, pageSize: Int) {
-        (try QueryParameter.integer(query, "page", default: 1, range: 1...10_000),
-         try QueryParameter.integer(query, "pageSize", default: 50, range: 1...100))
+        (try QueryParameter.integer(query, "page", default: 1, range: Paging.pages),
+         try QueryParameter.integer(query, "pageSize", default: 50, range: Paging.pageSizes))
     }
 }

@@ -25,9 +25,9 @@ struct PlacesAPI: APIProtocol {
 
     func ratePlace(_ input: Operations.RatePlace.Input) async throws -> Operations.RatePlace.Output {
         let user = try RequestScope.requireUser().id
-        let place = try await requirePlace(input.path.placeId)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let rating = try Rating(validating: body)
+        let place = try await requirePlace(input.path.placeId)
         let aggregate = try await users.rate(placeId: place.id, user: user, rating: rating)
         nearbyPlaces.userChanged(user)
         return .ok(.init(body: .json(.init(placeId: place.id.uuidString, rating: .init(rating), ratings: .init(aggregate)))))
@@ -35,7 +35,7 @@ struct PlacesAPI: APIProtocol {
 
     func setPin(_ input: Operations.SetPin.Input) async throws -> Operations.SetPin.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let colour = PinColour(rawValue: body.colour.rawValue)
+        let colour = PinColour(body.colour)
         return .ok(try await changePin(input.path.placeId) { try await users.setPin(placeId: $0, user: $1, colour: colour) })
     }
 
@@ -58,7 +58,7 @@ struct PlacesAPI: APIProtocol {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         var candidate = try NewPlaceRules.candidate(from: body)
         let rating = try body.rating.map(Rating.init(validating:))
-        let colour = body.pinColour.flatMap { PinColour(rawValue: $0.rawValue) }
+        let colour = body.pinColour.map(PinColour.init)
         if body.latitude == nil, let address = candidate.address {
             try await locate(&candidate, address: address)
         }
@@ -82,7 +82,15 @@ struct PlacesAPI: APIProtocol {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let name = RequestText.trimmed(body.name)
         let box = GeoBox(south: body.south, west: body.west, north: body.north, east: body.east)
-        guard !name.isEmpty else { throw JSONBody.schemaViolation(["name": "must not be blank"]) }
+        var outside: [String: String] = [:]
+        if name.isEmpty { outside["name"] = "must not be blank" } else if RequestText.length(body.name) > 100 {
+            outside["name"] = "must be at most 100 characters"
+        }
+        for (field, value, limit) in [("south", box.south, 90.0), ("north", box.north, 90), ("west", box.west, 180), ("east", box.east, 180)]
+        where !(-limit...limit).contains(value) {
+            outside[field] = "must be in \(-limit)...\(limit)"
+        }
+        guard outside.isEmpty else { throw JSONBody.schemaViolation(outside) }
         var problems: [String: String] = [:]
         if !box.isValid { problems["box"] = "south must be below north and west left of east" }
         if box.north - box.south > maxAreaDegrees || box.east - box.west > maxAreaDegrees {
@@ -96,7 +104,7 @@ struct PlacesAPI: APIProtocol {
     func runImportArea(_ input: Operations.RunImportArea.Input) async throws -> Operations.RunImportArea.Output {
         _ = try RequestScope.requireRole([.admin])
         guard let id = UUID(uuidString: input.path.areaId) else {
-            throw APIError.badRequest("invalid_area_id", "the area id must be a UUID")
+            throw JSONBody.schemaViolation(["areaId": "must be a UUID"])
         }
         guard try await areas.runNow(id) else { throw APIError(.notFound, code: "area_not_found", message: "no import area \(id)") }
         return .ok(try await areaList())
@@ -142,7 +150,7 @@ struct PlacesAPI: APIProtocol {
 
     private func requirePlace(_ text: String) async throws -> Place {
         guard let id = UUID(uuidString: text) else {
-            throw APIError.badRequest("invalid_place_id", "the place id must be a UUID")
+            throw JSONBody.schemaViolation(["placeId": "must be a UUID"])
         }
         guard let place = try await places.find(id) else {
             throw APIError(.notFound, code: "place_not_found", message: "no place with id \(id)")

@@ -133,7 +133,7 @@ struct PushQueue: Sendable {
         try await client.query(
             """
             SELECT id, device_token, user_id, kind, status, attempts, last_status, last_error, created_at, finished_at
-            FROM push_deliveries WHERE \(userId) IS NULL OR user_id = \(userId)
+            FROM push_deliveries WHERE \(userId)::text IS NULL OR user_id = \(userId)
             ORDER BY created_at DESC, id LIMIT \(limit)
             """,
             logger: logger

@@ -78,7 +78,7 @@ struct CityWeatherRoute {
 
     private func requireCity(_ context: PlatformRequestContext) async throws -> City {
         guard let id = Self.cityId(context) else {
-            throw APIError.badRequest("invalid_city_id", "the city id must be an integer from 1 to \(Int32.max) (a GeoNames id)")
+            throw JSONBody.schemaViolation(["cityId": "must be an integer from 1 to \(Int32.max) (a GeoNames id)"])
         }
         return try await Self.requireCity(id, in: cities)
     }

@@ -17,7 +17,7 @@ struct WeatherAPI: APIProtocol {
         let page = input.query.page ?? 1
         let pageSize = input.query.pageSize ?? 50
         try Paging.check(page: page, pageSize: pageSize)
-        guard (1...100).contains(input.query.q.count) else {
+        guard (1...100).contains(RequestText.length(input.query.q)) else {
             throw JSONBody.schemaViolation(["q": "must be 1 to 100 characters"])
         }
         let contains = input.query.match == .contains

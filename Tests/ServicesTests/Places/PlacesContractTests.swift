@@ -21,10 +21,21 @@ struct PlacesContractTests {
             let (status, headers) = try await places.client.execute(
                 uri: "/v1/admin/import-areas", method: .delete, headers: [.authorization: "Bearer \(admin)"]
             ) { ($0.status, $0.headers) }
-            #expect(status == .methodNotAllowed && headers[.allow] == "GET, POST")
+            #expect(status == .methodNotAllowed && headers[.allow] == "GET, POST, HEAD")
             let unknown = try await places.client.execute(uri: "/v1/nowhere", method: .get) { $0.status }
             #expect(unknown == .notFound)
         }
+    }
+
+    @Test("X3: the document's closed sets are the domain's: categories, pin colours and pins, menu options, business types")
+    func test_X3_closedSetsMatchTheDomain() {
+        #expect(Set(Components.Schemas.Category.allCases.map(\.rawValue)) == Set(PlaceCategory.allCases.map(\.rawValue)))
+        #expect(Set(Components.Schemas.PinColour.allCases.map(\.rawValue)) == Set(PinColour.allCases.map(\.rawValue)))
+        #expect(
+            Set(Components.Schemas.Pin.allCases.map(\.rawValue))
+                == Set(PinColour.allCases.map(\.rawValue) + [PinColour.untouched, PinColour.touched]))
+        #expect(Components.Schemas.Rating.MenuOptionsPayloadPayload.allCases.map(\.rawValue) == Rating.menuOptionChoices)
+        #expect(Components.Schemas.Rating.BusinessTypePayload.allCases.map(\.rawValue) == Rating.businessTypeChoices)
     }
 
     @Test("X3: Schemathesis finds no failure with a user's and an admin's token", arguments: [UserRole.user, .admin])

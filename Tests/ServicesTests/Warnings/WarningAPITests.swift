@@ -117,6 +117,7 @@ struct WarningAPITests {
                     .replacingOccurrences(of: "{token}", with: String(repeating: "cd", count: 32))
                 let (status, body) = try await harness.request(.init(rawValue: method.uppercased())!, uri, json: [:], bearer: admin)
                 #expect(status != .methodNotAllowed && body["error"]["message"].string != "no such route", "\(method) \(path)")
+                #expect(status != .internalServerError, "\(method) \(path) answered \(status)")
             }
         }
     }

@@ -75,6 +75,9 @@ struct WarningPushTests {
             let admin = try await harness.token("admin-1", role: .admin)
             let (_, log) = try await harness.request(.get, "/v1/admin/push-deliveries?userId=\(here.user)", bearer: admin)
             #expect(log["deliveries"].array.map { $0["status"].string } == ["sent"])
+            // Without a filter the log lists every user's deliveries (an untyped NULL bind made this a 500).
+            let (logStatus, all) = try await harness.request(.get, "/v1/admin/push-deliveries", bearer: admin)
+            #expect(logStatus == .ok && all["deliveries"].array.count >= 2)
         }
     }
 

@@ -146,7 +146,7 @@ struct WeatherCityTests {
                 ("GET", "/v1/cities/99999999999999999999", 400, "invalid_request", "cityId"),
                 ("GET", "/v1/cities/123", 404, "city_not_found", "123"),
                 ("GET", "/v1/cities/123/weather", 404, "city_not_found", "123"),
-                ("GET", "/v1/cities/abc/weather", 400, "invalid_city_id", "city id"),
+                ("GET", "/v1/cities/abc/weather", 400, "invalid_request", "cityId"),
                 ("GET", "/v1/cities/2950159/share?kind=poem", 400, "invalid_request", "kind"),
                 ("GET", "/v1/cities/2950159/share?kind=forecast&day=5", 400, "invalid_request", "day"),
                 ("GET", "/v1/cities/2950159/share?kind=warning", 404, "no_active_warning", "warning"),

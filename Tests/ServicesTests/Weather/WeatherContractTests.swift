@@ -28,7 +28,7 @@ struct WeatherContractTests {
             let view = try decoder.decode(Components.Schemas.CityWeather.self, from: body)
             #expect(view.city.id == WeatherFixtures.berlin.id && view.isFavourite == false)
             let (methodStatus, headers) = try await weather.client.execute(uri: "/v1/me/favourites", method: .post) { ($0.status, $0.headers) }
-            #expect(methodStatus == .methodNotAllowed && headers[.allow] == "GET")
+            #expect(methodStatus == .methodNotAllowed && headers[.allow] == "GET, HEAD")
         }
     }
 
