@@ -46,6 +46,7 @@ func buildApplication(
         .add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier)))
     let api = router.group()
         .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier))
+        .add(middleware: PathAccessMiddleware([.init(prefix: "/v1/admin", roles: [.admin])]))
         .add(middleware: NoNullsMiddleware())
         .add(middleware: RequestScopeMiddleware())
     try PlacesAPI(

@@ -1,6 +1,8 @@
+import Foundation
 import AsyncHTTPClient
 import Hummingbird
 import Logging
+import OpenAPIHummingbird
 import NIOSSL
 import Prometheus
 import ServiceLifecycle
@@ -21,13 +23,15 @@ func buildApplication(
     let users = UserStore(client: client, logger: runtime.logger)
     let queue = PushQueue(client: client, logger: runtime.logger)
 
-    let router = runtime.makeRouter()
-    WarningRoutes(warnings: warnings).add(to: router)
-    NotificationRoutes(users: users, queue: queue).add(to: router, verifier: runtime.tokenVerifier)
-    NewsRoutes(news: NewsStore(client: client, logger: runtime.logger)).add(to: router, verifier: runtime.tokenVerifier)
-    router.get("openapi.yaml") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: WarningOpenAPI.yaml)))
-    }
+    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    // Public routes take a token when it comes (a bad one is refused); the /v1/me and admin operations require one.
+    try WarningAPI(warnings: warnings, users: users, queue: queue, news: NewsStore(client: client, logger: runtime.logger))
+        .registerHandlers(
+            on: router.group()
+                .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
+                .add(middleware: PathAccessMiddleware([.init(prefix: "/v1/me"), .init(prefix: "/v1/admin", roles: [.admin])]))
+                .add(middleware: NoNullsMiddleware())
+                .add(middleware: RequestScopeMiddleware()))
 
     let consumer = try runtime.makeConsumer(
         topics: [configuration.forecastsTopic, configuration.userCitiesTopic],

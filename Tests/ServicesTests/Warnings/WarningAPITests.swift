@@ -72,53 +72,38 @@ struct WarningAPITests {
             let admin = try await harness.token("admin-1", role: .admin)
             let token = String(repeating: "ab", count: 32)
             let cases: [(String, String, [String: Any]?, String?, Int, String)] = [
-                ("GET", "/v1/cities/abc/warnings", nil, nil, 400, "invalid_city_id"),
-                ("GET", "/v1/cities/-4/warnings", nil, nil, 400, "invalid_city_id"),
-                ("GET", "/v1/warnings", nil, nil, 400, "missing_south"),
-                ("GET", "/v1/warnings?south=10&west=0&north=5&east=1", nil, nil, 400, "invalid_box"),
-                ("GET", "/v1/warnings?south=91&west=0&north=95&east=1", nil, nil, 400, "invalid_south"),
+                ("GET", "/v1/cities/abc/warnings", nil, nil, 400, "invalid_request"),
+                ("GET", "/v1/cities/-4/warnings", nil, nil, 400, "invalid_request"),
+                ("GET", "/v1/warnings", nil, nil, 400, "invalid_request"),
+                ("GET", "/v1/warnings?south=10&west=0&north=5&east=1", nil, nil, 422, "invalid_box"),
+                ("GET", "/v1/warnings?south=91&west=0&north=95&east=1", nil, nil, 400, "invalid_request"),
                 ("GET", "/v1/me/notification-settings", nil, nil, 401, "unauthorized"),
                 ("PUT", "/v1/me/notification-settings", [:], user, 422, "validation_failed"),
-                ("PUT", "/v1/me/notification-settings", ["favourites": [["warnings": false]]], user, 422, "validation_failed"),
-                ("PUT", "/v1/me/notification-settings", ["currentLocation": ["warnings": "no"]], user, 400, "invalid_json"),
-                ("PUT", "/v1/me/devices/xyz", [:], user, 400, "invalid_device_token"),
-                ("PUT", "/v1/me/devices/\(token)", ["currentCityId": 0], user, 422, "validation_failed"),
+                ("PUT", "/v1/me/notification-settings", ["favourites": [["warnings": false]]], user, 400, "invalid_request"),
+                ("PUT", "/v1/me/notification-settings", ["favourites": [["cityId": 0]]], user, 400, "invalid_request"),
+                ("PUT", "/v1/me/notification-settings", ["currentLocation": ["warnings": "no"]], user, 400, "invalid_request"),
+                ("PUT", "/v1/me/devices/xyz", [:], user, 400, "invalid_request"),
+                ("PUT", "/v1/me/devices/\(token)", ["currentCityId": 0], user, 400, "invalid_request"),
                 ("PUT", "/v1/me/devices/\(token)", ["timeZone": "Mars/Base"], user, 422, "validation_failed"),
                 ("DELETE", "/v1/me/devices/\(token)", nil, user, 404, "device_not_found"),
-                ("GET", "/v1/news?pageSize=500", nil, nil, 400, "invalid_pageSize"),
-                ("GET", "/v1/news/not-a-uuid", nil, nil, 400, "invalid_news_id"),
+                ("GET", "/v1/news?pageSize=500", nil, nil, 400, "invalid_request"),
+                ("GET", "/v1/news/not-a-uuid", nil, nil, 400, "invalid_request"),
                 ("GET", "/v1/news/\(UUID())", nil, nil, 404, "news_not_found"),
                 ("POST", "/v1/admin/news", ["name": "x"], nil, 401, "unauthorized"),
-                ("POST", "/v1/admin/news", ["name": "", "date": "2026-02-30", "time": "10:00"], admin, 422, "validation_failed"),
+                ("POST", "/v1/admin/news", ["name": " ", "body": "b", "location": "l", "date": "2026-2-30", "time": "10:00"], admin, 400, "invalid_request"),
+                ("POST", "/v1/admin/news", ["name": "n", "body": "b", "location": "l", "date": "2026-02-30", "time": "10:00"], admin, 422, "validation_failed"),
+                ("POST", "/v1/admin/news", ["name": "n", "body": "b", "location": "l", "date": "2026-02-28", "time": "10:00", "timeZone": "Mars/Base"], admin, 422, "validation_failed"),
                 ("GET", "/v1/admin/push-deliveries", nil, user, 403, "forbidden"),
-                ("GET", "/v1/admin/push-deliveries?limit=0", nil, admin, 400, "invalid_limit"),
+                ("GET", "/v1/admin/push-deliveries?limit=0", nil, admin, 400, "invalid_request"),
+                ("GET", "/v1/admin/push-deliveries?userId=\(String(repeating: "u", count: 201))", nil, admin, 400, "invalid_request"),
             ]
             for (method, path, json, bearer, expected, code) in cases {
                 let (status, body) = try await harness.request(.init(rawValue: method)!, path, json: json, bearer: bearer)
                 #expect(Int(status.code) == expected && body["error"]["code"].string == code, "\(method) \(path): \(status) \(body.raw ?? "")")
             }
             let (_, body) = try await harness.request(
-                .post, "/v1/admin/news", json: ["name": "", "date": "2026-02-30", "time": "10:00"], bearer: admin)
+                .post, "/v1/admin/news", json: ["name": "", "body": " ", "location": "\r\n", "date": "2026-2-30", "time": "10:00"], bearer: admin)
             #expect(Set(((body["error"]["details"].raw as? [String: Any]) ?? [:]).keys) == ["name", "body", "location", "date"])
-        }
-    }
-
-    @Test("X3: /openapi.yaml is a valid OpenAPI document and every operation in it exists in the router")
-    func test_X3_openAPIDocumentMatchesRoutes() async throws {
-        try await WarningTestHarness.run { harness in
-            let document = try await harness.client.execute(uri: "/openapi.yaml", method: .get) { String(buffer: $0.body) }
-            let report = try LegacyOpenAPIDocument.validationReport(document)
-            #expect(report == nil, "\(report ?? "")")
-            let operations = LegacyOpenAPIDocument.operations(in: document)
-            #expect(operations.count == 11)
-            let admin = try await harness.token("admin", role: .admin)
-            for (path, method) in operations {
-                let uri = path.replacingOccurrences(of: "{cityId}", with: "1").replacingOccurrences(of: "{newsId}", with: UUID().uuidString)
-                    .replacingOccurrences(of: "{token}", with: String(repeating: "cd", count: 32))
-                let (status, body) = try await harness.request(.init(rawValue: method.uppercased())!, uri, json: [:], bearer: admin)
-                #expect(status != .methodNotAllowed && body["error"]["message"].string != "no such route", "\(method) \(path)")
-                #expect(status != .internalServerError, "\(method) \(path) answered \(status)")
-            }
         }
     }
 }

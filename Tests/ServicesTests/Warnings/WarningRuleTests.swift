@@ -85,10 +85,10 @@ struct WarningRuleTests {
     @Test("A6: news dates are parsed strictly")
     func test_A6_newsDates() throws {
         let utc = try #require(TimeZone(identifier: "UTC"))
-        #expect(NewsRoutes.date("2026-11-23", "14:30", in: utc) == Date(timeIntervalSince1970: 1_795_444_200))
-        #expect(NewsRoutes.date("2026-02-30", "14:30", in: utc) == nil)
-        #expect(NewsRoutes.date("2026-11-23", "25:00", in: utc) == nil)
-        #expect(NewsRoutes.date("23/11/2026", "14:30", in: utc) == nil)
+        #expect(NewsRules.moment("2026-11-23", "14:30", in: utc) == Date(timeIntervalSince1970: 1_795_444_200))
+        #expect(NewsRules.moment("2026-02-30", "14:30", in: utc) == nil)
+        #expect(NewsRules.moment("2026-11-23", "25:00", in: utc) == nil)
+        #expect(NewsRules.moment("23/11/2026", "14:30", in: utc) == nil)
     }
 
     @Test("A5: push payloads carry the seed's title and the APNs alert shape")
