@@ -11,7 +11,7 @@ struct AttemptStore: Sendable {
     let logger: Logger
 
     func failures(_ kind: AttemptKind, subject: String, within window: TimeInterval) async throws -> [Date] {
-        let seconds = Int(window.rounded(.up))
+        let seconds = window.rounded(.up).roundedClampedInt
         let rows = try await client.query(
             """
             SELECT at FROM failed_attempts

@@ -15,7 +15,7 @@ struct PasswordResetStore: Sendable {
     func request(for account: Account, email: EmailAddress, linkBase: String) async throws {
         let token = TokenIssuer.newRefreshToken()
         let link = "\(linkBase)?token=\(token)"
-        let hours = Int(lifetime / 3600)
+        let hours = (lifetime / 3600).rounded(.towardZero).roundedClampedInt
         let body = """
             Hello,
 

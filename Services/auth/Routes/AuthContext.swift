@@ -19,7 +19,7 @@ struct AuthContext: Sendable {
         try await accounts.recordLogin(account)
         return SessionResponse(
             accessToken: try await issuer.accessToken(for: account), refreshToken: refreshToken,
-            expiresIn: Int(issuer.accessTokenLifetime), account: AccountView(account), next: next)
+            expiresIn: issuer.accessTokenLifetime.rounded(.towardZero).roundedClampedInt, account: AccountView(account), next: next)
     }
 
     /// Throws 429 while `subject` has used up `limit` for `kind`.

@@ -20,7 +20,7 @@ enum AuthErrors {
 
     /// 429 with `Retry-After` in whole seconds.
     static func tooManyAttempts(until: Date, now: Date = Date()) -> APIError {
-        let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+        let seconds = max(1, until.timeIntervalSince(now).rounded(.up).roundedClampedInt)
         var headers = HTTPFields()
         headers[.retryAfter] = String(seconds)
         return APIError(.tooManyRequests, code: "too_many_attempts", message: AuthMessages.tooManyAttempts, headers: headers)

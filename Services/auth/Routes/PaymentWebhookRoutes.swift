@@ -29,7 +29,7 @@ struct PaymentWebhookRoutes {
         }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         let bytes = Data(buffer: body)
-        guard let header = request.headers[HTTPField.Name("X-Signature")!], header.hasPrefix("sha256="),
+        guard let header = request.headers.first(where: { $0.name.canonicalName == "x-signature" })?.value, header.hasPrefix("sha256="),
             Self.isValid(signature: String(header.dropFirst(7)), body: bytes, secret: secret.value)
         else { throw APIError(.unauthorized, code: "bad_signature", message: "the webhook signature is missing or wrong") }
         let notification: Notification

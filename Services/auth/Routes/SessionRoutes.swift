@@ -27,7 +27,7 @@ struct SessionRoutes {
             guard !account.banned else { throw AuthErrors.banned }
             return SessionResponse(
                 accessToken: try await auth.issuer.accessToken(for: account), refreshToken: newToken,
-                expiresIn: Int(auth.issuer.accessTokenLifetime), account: AccountView(account))
+                expiresIn: auth.issuer.accessTokenLifetime.rounded(.towardZero).roundedClampedInt, account: AccountView(account))
         }
     }
 

@@ -22,7 +22,7 @@ struct YelpProvider: PlacesProvider {
         ProviderURL.make(base: baseURL, path: "/v3/businesses/search", query: [
             URLQueryItem(name: "latitude", value: String(format: "%.6f", tile.centre.latitude)),
             URLQueryItem(name: "longitude", value: String(format: "%.6f", tile.centre.longitude)),
-            URLQueryItem(name: "radius", value: String(Int(min(Self.maxRadiusMetres, tile.coveringRadiusMetres.rounded(.up))))),
+            URLQueryItem(name: "radius", value: String(min(Self.maxRadiusMetres, tile.coveringRadiusMetres.rounded(.up)).roundedClampedInt)),
             URLQueryItem(name: "categories", value: Self.categories),
             URLQueryItem(name: "limit", value: String(Self.pageSize)),
             URLQueryItem(name: "offset", value: String(offset)),

@@ -37,13 +37,13 @@ struct WarningConfiguration: Sendable {
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         rules = [
-            try Self.rule(environment, "WARNING_HEAT_C", .heat, "30,35,40", rising: true),
-            try Self.rule(environment, "WARNING_FROST_C", .frost, "0,-5,-10", rising: false),
-            try Self.rule(environment, "WARNING_WIND_KMH", .wind, "60,90,120", rising: true),
-            try Self.rule(environment, "WARNING_STORM_GUST_KMH", .storm, "0,70,100", rising: true),
-            try Self.rule(environment, "WARNING_RAIN_MM", .heavyRain, "10,25,50", rising: true),
-            try Self.rule(environment, "WARNING_SNOW_CM", .snow, "1,3,6", rising: true),
-            try Self.rule(environment, "WARNING_VISIBILITY_KM", .lowVisibility, "1,0.2,0.05", rising: false),
+            try Self.rule(environment, "WARNING_HEAT_C", .heat, [30, 35, 40], rising: true),
+            try Self.rule(environment, "WARNING_FROST_C", .frost, [0, -5, -10], rising: false),
+            try Self.rule(environment, "WARNING_WIND_KMH", .wind, [60, 90, 120], rising: true),
+            try Self.rule(environment, "WARNING_STORM_GUST_KMH", .storm, [0, 70, 100], rising: true),
+            try Self.rule(environment, "WARNING_RAIN_MM", .heavyRain, [10, 25, 50], rising: true),
+            try Self.rule(environment, "WARNING_SNOW_CM", .snow, [1, 3, 6], rising: true),
+            try Self.rule(environment, "WARNING_VISIBILITY_KM", .lowVisibility, [1, 0.2, 0.05], rising: false),
         ]
         horizon = .seconds(3_600 * (try environment.int("WARNING_HORIZON_HOURS", default: 48, range: 1...240)))
         forecastsTopic = environment.string("WARNING_FORECASTS_TOPIC", default: TopicCatalogue.forecasts.name)
@@ -57,14 +57,14 @@ struct WarningConfiguration: Sendable {
 
     /// Three thresholds, ordered so that each is harder to reach than the one before.
     private static func rule(
-        _ environment: EnvironmentReader, _ name: String, _ kind: WarningRule.Kind, _ fallback: String, rising: Bool
+        _ environment: EnvironmentReader, _ name: String, _ kind: WarningRule.Kind, _ fallback: [Double], rising: Bool
     ) throws(ConfigError) -> WarningRule {
         let expected = rising ? "three increasing numbers (Moderate,Severe,Extreme)" : "three decreasing numbers (Moderate,Severe,Extreme)"
         let thresholds = try environment.parsed(name, expected: expected) { text -> [Double]? in
             let numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard numbers.count == 3, numbers.allSatisfy(\.isFinite) else { return nil }
             return numbers == (rising ? numbers.sorted() : numbers.sorted(by: >)) ? numbers : nil
-        } ?? fallback.split(separator: ",").map { Double($0)! }
+        } ?? fallback
         return WarningRule(kind: kind, thresholds: thresholds, rising: rising)
     }
 }

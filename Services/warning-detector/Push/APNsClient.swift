@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import Shared
 
 /// Sends one notification through an APNs-compatible provider API over HTTP/2 (A5):
 /// `POST /3/device/<token>` with the provider token, `apns-topic`, `apns-push-type`, `apns-priority`,
@@ -31,7 +32,7 @@ struct APNsClient: Sendable {
             request.headers.add(name: "apns-topic", value: topic)
             request.headers.add(name: "apns-push-type", value: "alert")
             request.headers.add(name: "apns-priority", value: "10")
-            request.headers.add(name: "apns-expiration", value: String(Int(expiresAt.timeIntervalSince1970)))
+            request.headers.add(name: "apns-expiration", value: String(expiresAt.timeIntervalSince1970.rounded(.towardZero).roundedClampedInt))
             // The device shows one notification per collapse id: a resend after a crash does not show twice.
             request.headers.add(name: "apns-collapse-id", value: String(collapseId.prefix(64)))
             request.headers.add(name: "content-type", value: "application/json")

@@ -153,7 +153,7 @@ struct WarningStore: Sendable {
     }
 
     private static func year(of date: Date) -> Int {
-        Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date).year ?? 1970
+        Calendar(identifier: .gregorian).dateComponents(in: .gmt, from: date).year ?? 1970
     }
 
     /// The city's warnings that are live now: never one that was cancelled or whose end has passed.

@@ -110,7 +110,8 @@ struct WorldWeatherOnlineProvider: WeatherProvider {
                 let hundreds = try integer(hour.time, "time")
                 guard let time = clock.instant(day: day.date, hour: hundreds / 100, minute: hundreds % 100) else { continue }
                 let distance = abs(time.timeIntervalSince(instant))
-                if best == nil || distance < best!.distance { best = (distance, try number(hour.DewPointC, "DewPointC")) }
+                if let current = best, distance >= current.distance { continue }
+                best = (distance, try number(hour.DewPointC, "DewPointC"))
             }
         }
         guard let best else { throw .malformedResponse("no hourly dew point") }

@@ -58,7 +58,7 @@ struct CityWeatherRoute {
         }
         let report = latest.report
         let age = now.timeIntervalSince(report.fetchedAt)
-        let minutes = max(0, Int(age / 60))
+        let minutes = max(0, (age / 60).rounded(.towardZero).roundedClampedInt)
         let tooOld = age > configuration.staleAfter.seconds
         return CityWeatherDTO(
             city: CityDTO(city), provider: report.provider, updatedAt: report.fetchedAt, updatedMinutesAgo: minutes,
