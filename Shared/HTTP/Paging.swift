@@ -12,3 +12,23 @@ public enum Paging {
         guard problems.isEmpty else { throw JSONBody.schemaViolation(problems) }
     }
 }
+
+/// The shared box parameters' ranges (`South`, `West`, `North`, `East` in Shared/OpenAPI/shared-components.yaml),
+/// which the generated layer does not check.
+public enum BoxRanges {
+    /// Each edge outside its documented range, by name.
+    public static func problems(south: Double, west: Double, north: Double, east: Double) -> [String: String] {
+        var problems: [String: String] = [:]
+        for (field, value, limit) in [("south", south, 90.0), ("north", north, 90), ("west", west, 180), ("east", east, 180)]
+        where !(-limit...limit).contains(value) {
+            problems[field] = "must be in \(-limit)...\(limit)"
+        }
+        return problems
+    }
+
+    /// 400 naming each edge outside its documented range.
+    public static func check(south: Double, west: Double, north: Double, east: Double) throws {
+        let problems = problems(south: south, west: west, north: north, east: east)
+        guard problems.isEmpty else { throw JSONBody.schemaViolation(problems) }
+    }
+}

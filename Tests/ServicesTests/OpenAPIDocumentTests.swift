@@ -1,13 +1,13 @@
 import Foundation
 import Shared
 import Testing
+import TestSupport
 
 /// The served documents' path table (what `MethodNotAllowedMiddleware` answers 405 from) is read by a small
 /// line parser; here it is compared with a YAML parser's reading of every contract-first document (X3).
 @Suite("Shared: the API documents' path table")
 struct OpenAPIDocumentTests {
-    static let services = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Services")
+    static let services = RepositoryFiles.services
 
     @Test("X3: every document's paths and methods, as the line parser reads them, are what PyYAML reads")
     func test_X3_pathTableMatchesYAML() throws {

@@ -82,13 +82,9 @@ struct PlacesAPI: APIProtocol {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let name = RequestText.trimmed(body.name)
         let box = GeoBox(south: body.south, west: body.west, north: body.north, east: body.east)
-        var outside: [String: String] = [:]
+        var outside = BoxRanges.problems(south: box.south, west: box.west, north: box.north, east: box.east)
         if name.isEmpty { outside["name"] = "must not be blank" } else if RequestText.length(body.name) > 100 {
             outside["name"] = "must be at most 100 characters"
-        }
-        for (field, value, limit) in [("south", box.south, 90.0), ("north", box.north, 90), ("west", box.west, 180), ("east", box.east, 180)]
-        where !(-limit...limit).contains(value) {
-            outside[field] = "must be in \(-limit)...\(limit)"
         }
         guard outside.isEmpty else { throw JSONBody.schemaViolation(outside) }
         var problems: [String: String] = [:]

@@ -19,12 +19,7 @@ struct WarningAPI: APIProtocol {
 
     func listWarningsInBox(_ input: Operations.ListWarningsInBox.Input) async throws -> Operations.ListWarningsInBox.Output {
         let q = input.query
-        var outside: [String: String] = [:]
-        for (field, value, limit) in [("south", q.south, 90.0), ("north", q.north, 90), ("west", q.west, 180), ("east", q.east, 180)]
-        where !(-limit...limit).contains(value) {
-            outside[field] = "must be in \(-limit)...\(limit)"
-        }
-        guard outside.isEmpty else { throw JSONBody.schemaViolation(outside) }
+        try BoxRanges.check(south: q.south, west: q.west, north: q.north, east: q.east)
         guard q.south < q.north, q.west < q.east else {
             throw APIError(.unprocessableContent, code: "invalid_box", message: "south must be below north and west left of east")
         }

@@ -9,8 +9,7 @@ import TestSupport
 /// user's and an admin's token, every check on.
 @Suite("places-importer: API contract", .serialized)
 struct PlacesContractTests {
-    static let documentPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Services/places-importer/openapi.yaml")
+    static let documentPath = RepositoryFiles.openAPIDocument(of: "places-importer")
 
     @Test("X3: /openapi.yaml is the checked-in openapi.yaml, byte for byte; a known path with another method is 405 with Allow")
     func test_X3_servedDocument() async throws {

@@ -9,8 +9,7 @@ import TestSupport
 /// Schemathesis anonymously, with a user's and with an admin's token, every check on.
 @Suite("warning-detector: API contract", .serialized)
 struct WarningContractTests {
-    static let documentPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Services/warning-detector/openapi.yaml")
+    static let documentPath = RepositoryFiles.openAPIDocument(of: "warning-detector")
 
     @Test("X3: /openapi.yaml is the checked-in openapi.yaml, byte for byte; a known path with another method is 405 with Allow")
     func test_X3_servedDocument() async throws {

@@ -10,8 +10,7 @@ import TestSupport
 /// user's token, every check on.
 @Suite("weather-fetcher: API contract", .serialized)
 struct WeatherContractTests {
-    static let documentPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Services/weather-fetcher/openapi.yaml")
+    static let documentPath = RepositoryFiles.openAPIDocument(of: "weather-fetcher")
 
     @Test("X3: /openapi.yaml is the checked-in openapi.yaml; the city weather view decodes as the document's CityWeather; 405 with Allow")
     func test_X3_servedDocumentAndView() async throws {
