@@ -74,6 +74,9 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// `fetch.wait.max.ms`: how long the broker may hold a fetch that found nothing. Kafka answers as soon as
     /// data arrives; Tansu, with several partitions in one fetch, appears to hold it for up to this long.
     public var fetchWaitMaxMilliseconds: Int = 500
+    /// How long a consumer whose subscribed topic was reported missing may go without partitions before its
+    /// client is replaced (see `KafkaConsumer`). A healthy rejoin takes about half the session timeout.
+    public var missingTopicRebuildMilliseconds: Int = 15_000
 
     public init(broker: KafkaBrokerConfiguration, groupId: String, topics: [String]) {
         self.broker = broker

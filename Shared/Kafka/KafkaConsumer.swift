@@ -1,49 +1,50 @@
 import CRdKafka
 import Logging
+import Metrics
 import Synchronization
 
 /// A consumer-group member. Read it as an `AsyncSequence` (`for try await message in consumer.messages`), handle
 /// each message, then call `storeOffset(of:)`: only stored offsets are committed, so a message whose handler did
 /// not finish is delivered again after a crash or a rebalance. Polling runs on a dedicated queue, one batch per
 /// trip, and only when the reader asks for more, so rebalances happen between handlers, never during one.
+///
+/// It heals one librdkafka fault by itself: after a broker lost a subscribed topic (a memory broker's restart,
+/// a topic deleted and created again), librdkafka 2.8 can spin in its join state machine for good, asking for
+/// metadata it then ignores, and never reads again (measured in the fault suite: one run in four under load).
+/// A consumer whose topic was reported missing and that holds no partitions `missingTopicRebuildMilliseconds`
+/// later is replaced by a fresh client, which joins normally.
+///
+/// `poll`, `storeOffset` and `lagByPartition` are called by one reader, one at a time (the event consumer's
+/// loop): the client swap happens inside `poll`, so nothing else uses the old client then.
 public final class KafkaConsumer: Sendable {
     public let configuration: KafkaConsumerConfiguration
-    private let handle: RdKafkaHandle
-    private let context: RebalanceContext
+    private let client: Mutex<ConsumerClient>
     private let executor: BlockingExecutor
     private let logger: Logger
     private let isClosed = Atomic<Bool>(false)
+    /// When a subscribed topic was last reported missing while no partition was assigned; nil when it is not.
+    private let topicMissingSince = Mutex<ContinuousClock.Instant?>(nil)
+    private let rebuilds = Counter(label: "kafka_consumer_rebuilds_total")
+    private let rebuildCount = Atomic<Int>(0)
 
     public init(configuration: KafkaConsumerConfiguration, logger: Logger) throws {
         guard !configuration.topics.isEmpty else { throw KafkaError("a consumer needs at least one topic") }
         self.configuration = configuration
         self.logger = logger
-        let context = RebalanceContext(startPosition: configuration.startPosition)
-        self.context = context
         executor = BlockingExecutor(label: "kafka.consumer.\(configuration.groupId)")
-        handle = try RdKafkaHandle(type: RD_KAFKA_CONSUMER, properties: configuration.properties) { conf in
-            rd_kafka_conf_set_rebalance_cb(conf, rebalanceCallback)
-            rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(context).toOpaque())
-        }
-        rd_kafka_poll_set_consumer(handle.pointer)
-        let list = rd_kafka_topic_partition_list_new(Int32(configuration.topics.count))
-        defer { rd_kafka_topic_partition_list_destroy(list) }
-        for topic in configuration.topics {
-            rd_kafka_topic_partition_list_add(list, topic, RD_KAFKA_PARTITION_UA)
-        }
-        let code = rd_kafka_subscribe(handle.pointer, list)
-        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            handle.destroy()
-            throw KafkaError(code: code, context: "subscribe to \(configuration.topics) failed")
-        }
+        client = Mutex(try ConsumerClient(configuration: configuration))
     }
 
     deinit {
         if !isClosed.load(ordering: .acquiring) {
-            rd_kafka_consumer_close(handle.pointer)
-            handle.destroy()
+            client.withLock { $0 }.close()
         }
     }
+
+    private var current: ConsumerClient { client.withLock { $0 } }
+
+    /// How often the client was replaced (see the type's comment).
+    public var rebuildCountSoFar: Int { rebuildCount.load(ordering: .acquiring) }
 
     /// The messages of the subscribed topics, in partition order. Ends when the consumer is closed or the task cancelled.
     public var messages: KafkaMessageSequence { KafkaMessageSequence(consumer: self) }
@@ -52,8 +53,9 @@ public final class KafkaConsumer: Sendable {
     public func poll(maxMessages: Int? = nil, timeoutMilliseconds: Int32 = 100) async throws -> [KafkaMessage] {
         guard !isClosed.load(ordering: .acquiring) else { return [] }
         let limit = maxMessages ?? configuration.maxBatchSize
-        let (handle, logger) = (self.handle, self.logger)
         let batch = try await executor.run { () -> [KafkaMessage] in
+            self.rebuildIfStuck()
+            let (handle, logger) = (self.current.handle, self.logger)
             var result: [KafkaMessage] = []
             var timeout = timeoutMilliseconds
             while result.count < limit, let raw = rd_kafka_consumer_poll(handle.pointer, timeout) {
@@ -61,7 +63,12 @@ public final class KafkaConsumer: Sendable {
                 defer { rd_kafka_message_destroy(raw) }
                 if raw.pointee.err != RD_KAFKA_RESP_ERR_NO_ERROR {
                     let error = KafkaError(code: raw.pointee.err, context: "consumer error")
-                    logger.warning("Kafka consumer error", metadata: ["error": "\(String(reflecting: error))"])
+                    // The message's own text names the topic and partition (the code alone does not).
+                    let detail = rd_kafka_message_errstr(raw).map { String(cString: $0) } ?? ""
+                    logger.warning("Kafka consumer error", metadata: ["error": "\(String(reflecting: error))", "detail": "\(detail)"])
+                    if raw.pointee.err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART {
+                        self.topicMissingSince.withLock { $0 = $0 ?? .now }
+                    }
                     continue
                 }
                 result.append(KafkaMessage(copying: raw))
@@ -69,6 +76,34 @@ public final class KafkaConsumer: Sendable {
             return result
         }
         return try skipOlderThanStartTimestamp(batch)
+    }
+
+    /// Runs on the executor, before a poll. Replaces the client when a subscribed topic was reported missing and
+    /// still no partition is assigned after the configured time; forgets the report once partitions arrive.
+    private func rebuildIfStuck() {
+        guard let since = topicMissingSince.withLock({ $0 }) else { return }
+        let old = current
+        if !old.context.assignedPartitions.isEmpty {
+            topicMissingSince.withLock { $0 = nil }
+            return
+        }
+        let waited = ContinuousClock.now - since
+        guard waited >= .milliseconds(configuration.missingTopicRebuildMilliseconds) else { return }
+        let fresh: ConsumerClient
+        do {
+            fresh = try ConsumerClient(configuration: configuration, rewound: old.context.rewoundPartitions)
+        } catch {
+            logger.error("could not rebuild the Kafka consumer", metadata: ["error": "\(error)"])
+            return
+        }
+        client.withLock { $0 = fresh }
+        topicMissingSince.withLock { $0 = nil }
+        old.abandon()
+        rebuilds.increment()
+        rebuildCount.add(1, ordering: .releasing)
+        logger.warning(
+            "Kafka consumer rebuilt: a subscribed topic was missing and no partition came since",
+            metadata: ["topics": "\(configuration.topics)", "waitedSeconds": "\(waited.components.seconds)"])
     }
 
     /// For a replay from a time: messages older than it are passed over and their offsets stored.
@@ -93,7 +128,7 @@ public final class KafkaConsumer: Sendable {
         defer { rd_kafka_topic_partition_list_destroy(list) }
         let element = rd_kafka_topic_partition_list_add(list, message.topic, message.partition)
         element?.pointee.offset = message.offset + 1
-        let code = rd_kafka_offsets_store(handle.pointer, list)
+        let code = rd_kafka_offsets_store(current.handle.pointer, list)
         if code != RD_KAFKA_RESP_ERR_NO_ERROR {
             logger.debug(
                 "offset not stored (partition no longer assigned?)",
@@ -118,6 +153,7 @@ public final class KafkaConsumer: Sendable {
     /// `lag()` per assigned partition whose high watermark is known. Local calls only: no broker round trip.
     public func lagByPartition() -> [PartitionLag] {
         guard !isClosed.load(ordering: .acquiring) else { return [] }
+        let (handle, context) = (current.handle, current.context)
         var result: [PartitionLag] = []
         for partition in context.assignedPartitions {
             var low: Int64 = 0
@@ -136,17 +172,12 @@ public final class KafkaConsumer: Sendable {
     }
 
     /// Number of partitions this member holds right now.
-    public var assignedPartitionCount: Int { context.assignedPartitions.count }
+    public var assignedPartitionCount: Int { current.context.assignedPartitions.count }
 
     /// Leaves the group: commits stored offsets, revokes partitions, and releases the client. Safe to call twice.
     public func close() async {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let (handle, context) = (self.handle, self.context)
-        _ = try? await executor.run {
-            rd_kafka_consumer_close(handle.pointer)
-            handle.destroy()
-            _ = context  // keeps the rebalance opaque alive until the client is gone
-        }
+        _ = try? await executor.run { self.current.close() }
     }
 }
 

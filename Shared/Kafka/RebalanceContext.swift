@@ -12,11 +12,15 @@ final class RebalanceContext: Sendable {
     let startPosition: KafkaStartPosition
     private let state = Mutex<(assigned: Set<PartitionID>, rewound: Set<PartitionID>)>(([], []))
 
-    init(startPosition: KafkaStartPosition) {
+    init(startPosition: KafkaStartPosition, rewound: Set<PartitionID> = []) {
         self.startPosition = startPosition
+        state.withLock { $0.rewound = rewound }
     }
 
     var assignedPartitions: Set<PartitionID> { state.withLock { $0.assigned } }
+
+    /// Partitions a replay already started from the beginning; a replacement client must not rewind them again.
+    var rewoundPartitions: Set<PartitionID> { state.withLock { $0.rewound } }
 
     /// Handles an assign or revoke from librdkafka (eager protocol). On revoke, stored offsets are committed
     /// synchronously first, so the partition's next owner starts after what this consumer finished.

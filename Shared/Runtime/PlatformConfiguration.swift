@@ -25,6 +25,8 @@ public struct PlatformConfiguration: Sendable {
     public var httpPort: Int
     public var postgres: PostgresConfiguration
     public var kafkaBrokers: String
+    /// librdkafka debug contexts (`KAFKA_DEBUG`, e.g. `cgrp,topic,fetch`), for diagnosing a client; empty is off.
+    public var kafkaDebug: String
     public var consumerGroupId: String
     public var startPosition: KafkaStartPosition
     public var sessionTimeoutMilliseconds: Int
@@ -46,6 +48,7 @@ public struct PlatformConfiguration: Sendable {
         httpPort = try environment.int("HTTP_PORT", default: identity.defaultPort, range: 0...65535)
         postgres = try PostgresConfiguration(environment: environment, defaultSchema: identity.schema)
         kafkaBrokers = environment.string("KAFKA_BROKERS", default: "127.0.0.1:9092")
+        kafkaDebug = environment.string("KAFKA_DEBUG", default: "")
         consumerGroupId = environment.string("KAFKA_GROUP_ID", default: identity.name)
         startPosition = try environment.parsed(
             "KAFKA_START_POSITION", expected: "committed, beginning or timestamp:<epoch milliseconds>", Self.parseStartPosition)
@@ -77,7 +80,8 @@ public struct PlatformConfiguration: Sendable {
     }
 
     public var broker: KafkaBrokerConfiguration {
-        KafkaBrokerConfiguration(bootstrapServers: kafkaBrokers, clientId: identity.name)
+        KafkaBrokerConfiguration(
+            bootstrapServers: kafkaBrokers, clientId: identity.name, extraProperties: kafkaDebug.isEmpty ? [:] : ["debug": kafkaDebug])
     }
 
     public var producer: KafkaProducerConfiguration {

@@ -37,6 +37,8 @@ struct ProbeSetup: Sendable {
             "KAFKA_MESSAGE_TIMEOUT_MS": "15000", "OUTBOX_REPUBLISH_WINDOW_SECONDS": "120", "OUTBOX_STEP_TIMEOUT_MS": "20000",
             "CONSUMER_STEP_TIMEOUT_MS": "5000", "LOG_LEVEL": "warning",
             "LOG_FORMAT": "text",
+            // FAULT_KAFKA_DEBUG=cgrp,topic (say) passes librdkafka's debug contexts on to the probes.
+            "KAFKA_DEBUG": ProcessInfo.processInfo.environment["FAULT_KAFKA_DEBUG"] ?? "",
         ].merging(extra) { $1 }
     }
 

@@ -40,6 +40,7 @@ final class ProbeInstance: Sendable {
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let chunk = handle.availableData
             guard let self, !chunk.isEmpty else { return }
+            Self.logFile?.write(chunk)
             self.state.withLock { state in
                 state.log.append(chunk)
                 if state.log.count > 200_000 { state.log.removeFirst(state.log.count - 100_000) }
@@ -61,6 +62,13 @@ final class ProbeInstance: Sendable {
         Thread.sleep(forTimeInterval: 0.2)
         try? launch()
     }
+
+    /// FAULT_LOG_FILE=<path> keeps every probe's whole log there (the failure message shows only its tail).
+    private static let logFile: FileHandle? = {
+        guard let path = ProcessInfo.processInfo.environment["FAULT_LOG_FILE"] else { return nil }
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return FileHandle(forWritingAtPath: path)
+    }()
 
     var restarts: Int { state.withLock { $0.restarts } }
     var recentLog: String { state.withLock { String(decoding: $0.log.suffix(4_000), as: UTF8.self) } }

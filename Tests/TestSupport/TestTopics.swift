@@ -38,11 +38,12 @@ public func withProducer<Result: Sendable>(
 
 public func makeConsumer(
     topics: [String], group: String, startPosition: KafkaStartPosition = .committed,
-    brokers: String = TestInfrastructure.current.kafkaBrokers
+    brokers: String = TestInfrastructure.current.kafkaBrokers, missingTopicRebuildMilliseconds: Int? = nil
 ) throws -> KafkaConsumer {
     var configuration = KafkaConsumerConfiguration(
         broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "test-consumer"), groupId: group, topics: topics)
     configuration.startPosition = startPosition
+    if let missingTopicRebuildMilliseconds { configuration.missingTopicRebuildMilliseconds = missingTopicRebuildMilliseconds }
     configuration.commitIntervalMilliseconds = 200
     return try KafkaConsumer(configuration: configuration, logger: Logger(label: "test-consumer"))
 }

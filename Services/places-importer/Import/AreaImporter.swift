@@ -23,7 +23,7 @@ struct AreaImporter: Sendable {
         logger.info("import started", metadata: ["area": "\(area.name)", "tiles": "\(work.count)"])
         var prefetch = work.first.map { first in Task { try await first.0.places(in: first.1) } }
         defer { prefetch?.cancel() }
-        for (index, (provider, tile)) in work.enumerated() {
+        for (index, (provider, _)) in work.enumerated() {
             do {
                 guard let fetching = prefetch else { break }
                 let candidates = try await withTaskCancellationHandler {
