@@ -48,7 +48,7 @@ let serviceDependencies: [String: [Target.Dependency]] = [
 ]
 
 /// Services whose routes are generated from the `openapi.yaml` beside their code (issue 14; the others follow).
-let contractFirst: Set<String> = ["PlacesImporter", "WeatherFetcher", "WarningDetector"]
+let contractFirst: Set<String> = ["PlacesImporter", "WeatherFetcher", "WarningDetector", "Auth"]
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")

@@ -1,4 +1,6 @@
+import Foundation
 import Hummingbird
+import OpenAPIHummingbird
 import Logging
 import Prometheus
 import Shared
@@ -23,18 +25,21 @@ func buildApplication(
         issuer: try await TokenIssuer(
             signingKey: configuration.signingKey.value, issuer: runtime.configuration.tokenIssuer,
             accessTokenLifetime: configuration.accessTokenLifetime))
-    let router = runtime.makeRouter()
-    DashboardRoutes(auth: auth).add(to: router, verifier: runtime.tokenVerifier)
-    SessionRoutes(auth: auth).add(to: router, verifier: runtime.tokenVerifier)
-    SurveyRoutes(auth: auth).add(to: router)
-    let admin = AdminStore(client: client, logger: runtime.logger)
-    AdminRoutes(admin: admin).add(to: router, verifier: runtime.tokenVerifier)
-    PaymentWebhookRoutes(admin: admin, secret: configuration.paymentWebhookSecret).add(to: router)
-    HoroscopeRoutes(auth: auth, oidc: configuration.oidc.map { OIDCVerifier(configuration: $0, logger: runtime.logger) })
-        .add(to: router)
-    router.get("openapi.yaml") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(string: AuthOpenAPI.yaml)))
-    }
+    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    // Only the signed-in and admin operations read the Authorization header: a stale token sent to login or
+    // refresh must not turn them into a 401. The webhook's signature is checked on the raw body first.
+    let verifier = runtime.tokenVerifier
+    try AuthAPI(
+        auth: auth, admin: AdminStore(client: client, logger: runtime.logger),
+        oidc: configuration.oidc.map { OIDCVerifier(configuration: $0, logger: runtime.logger) }
+    )
+    .registerHandlers(
+        on: router.group()
+            .add(middleware: PathFilteredMiddleware(["/v1/admin"], AccessTokenMiddleware(verifier: verifier, allowedRoles: [.admin])))
+            .add(middleware: PathFilteredMiddleware(["/v1/dashboard/password/change", "/v1/sessions/logout"], AccessTokenMiddleware(verifier: verifier)))
+            .add(middleware: PathFilteredMiddleware(["/v1/payments/webhook"], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret)))
+            .add(middleware: NoNullsMiddleware())
+            .add(middleware: RequestScopeMiddleware()))
     let mailSender = MailSender(
         client: client, smtp: SMTPClient(configuration: configuration.smtp), startGate: runtime.startGate, logger: runtime.logger)
     let bootstrap = AdminBootstrap(auth: auth, startGate: runtime.startGate, logger: runtime.logger)

@@ -34,3 +34,8 @@ public struct RequestScopeMiddleware: RouterMiddleware {
         }
     }
 }
+
+extension RequestScope {
+    /// The caller's IP address, for per-address limits ("unknown" outside a request).
+    public static var remoteAddress: String { context?.remoteAddress ?? "unknown" }
+}

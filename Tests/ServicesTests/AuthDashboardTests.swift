@@ -9,11 +9,11 @@ struct AuthDashboardTests {
     func test_U1_dashboardLoginMessages() async throws {
         try await AuthTestHarness.run { auth in
             var (status, body) = try await auth.post("/v1/dashboard/login", ["email": "", "password": "x"])
-            #expect(status == .badRequest && body["error.code"] == "empty_field")
+            #expect(status == .unprocessableContent && body["error.code"] == "empty_field")
             (status, body) = try await auth.post("/v1/dashboard/login", ["email": "admin@example"])
-            #expect(status == .badRequest && body["error.code"] == "empty_field")
+            #expect(status == .unprocessableContent && body["error.code"] == "empty_field")
             (status, body) = try await auth.post("/v1/dashboard/login", ["email": "admin.example.com", "password": "x"])
-            #expect(status == .badRequest && body["error.message"] == "you entered an invalid email, Please try again")
+            #expect(status == .unprocessableContent && body["error.message"] == "you entered an invalid email, Please try again")
             (status, body) = try await auth.post("/v1/dashboard/login", ["email": "nobody@example.com", "password": "x"])
             #expect(status == .unauthorized && body["error.message"] == "you entered not registered email, Please try again")
             (status, body) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Wrong1234"])
@@ -91,13 +91,13 @@ struct AuthDashboardTests {
             let access = try #require(login["accessToken"])
             let path = "/v1/dashboard/password/change"
             var (status, body) = try await auth.post(path, ["currentPassword": "Start1234", "newPassword": "Better123", "confirmation": "Better124"], bearer: access)
-            #expect(status == .badRequest && body["error.message"] == "the password and confirm password don't match")
+            #expect(status == .unprocessableContent && body["error.message"] == "the password and confirm password don't match")
             (status, body) = try await auth.post(path, ["currentPassword": "Start1234", "newPassword": "weakpass1", "confirmation": "weakpass1"], bearer: access)
-            #expect(status == .badRequest && body["error.code"] == "weak_password")
+            #expect(status == .unprocessableContent && body["error.code"] == "weak_password")
             (status, body) = try await auth.post(path, ["currentPassword": "Wrong1234", "newPassword": "Better123", "confirmation": "Better123"], bearer: access)
-            #expect(status == .badRequest && body["error.code"] == "wrong_current_password")
+            #expect(status == .unprocessableContent && body["error.code"] == "wrong_current_password")
             (status, body) = try await auth.post(path, ["currentPassword": "Start1234", "newPassword": "Better123"], bearer: access)
-            #expect(status == .badRequest && body["error.code"] == "empty_field")
+            #expect(status == .unprocessableContent && body["error.code"] == "empty_field")
             (status, _) = try await auth.post(path, ["currentPassword": "Start1234", "newPassword": "Better123", "confirmation": "Better123"], bearer: access)
             #expect(status == .ok)
             let (old, _) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
@@ -111,13 +111,13 @@ struct AuthDashboardTests {
     func test_U2_forgotAndResetPassword() async throws {
         try await AuthTestHarness.run { auth in
             var (status, body) = try await auth.post("/v1/dashboard/password/forgot", ["email": "ghost@example.com"])
-            #expect(status == .badRequest && body["error.message"] == "invalid email")
+            #expect(status == .unprocessableContent && body["error.message"] == "invalid email")
             (status, body) = try await auth.post("/v1/dashboard/password/forgot", ["email": "admin@example.com"])
             #expect(status == .accepted)
             let link = try #require(try await waitForResetLink(in: auth.smtp))
             let token = String(link.split(separator: "=").last!)
             (status, body) = try await auth.post("/v1/dashboard/password/reset", ["token": token, "newPassword": "Fresh1234", "confirmation": "Fresh1235"])
-            #expect(status == .badRequest && body["error.message"] == "two entered passwords are not the same")
+            #expect(status == .unprocessableContent && body["error.message"] == "two entered passwords are not the same")
             (status, _) = try await auth.post("/v1/dashboard/password/reset", ["token": token, "newPassword": "Fresh1234", "confirmation": "Fresh1234"])
             #expect(status == .ok)
             (status, body) = try await auth.post("/v1/dashboard/password/reset", ["token": token, "newPassword": "Other1234", "confirmation": "Other1234"])
@@ -142,7 +142,7 @@ struct AuthDashboardTests {
     func test_X3_hostileInput() async throws {
         try await AuthTestHarness.run { auth in
             var (status, body) = try await auth.post("/v1/dashboard/login", ["email": "'; DROP TABLE accounts; --", "password": "x"])
-            #expect(status == .badRequest && body["error.code"] == "invalid_email")
+            #expect(status == .unprocessableContent && body["error.code"] == "invalid_email")
             (status, body) = try await auth.post("/v1/dashboard/login", ["email": String(repeating: "a", count: 70_000), "password": "x"])
             #expect(status == .contentTooLarge)
             (status, body) = try await auth.post("/v1/sessions/refresh", ["refreshToken": String(repeating: "r", count: 500)])

@@ -14,9 +14,9 @@ struct AuthSurveyTests {
 
             // Sign-up: PIN length, then confirmation, then success back to login with the email prefilled.
             (status, body) = try await auth.post("/v1/survey/signup", ["email": "guest@hotel.com", "pin": "ab1", "pinConfirmation": "ab1"])
-            #expect(status == .badRequest && body["error.code"] == "pin_format" && body["error.details.attemptsLeft"] == "2")
+            #expect(status == .unprocessableContent && body["error.code"] == "pin_format" && body["error.details.attemptsLeft"] == "2")
             (status, body) = try await auth.post("/v1/survey/signup", ["email": "guest@hotel.com", "pin": "ab12", "pinConfirmation": "ab13"])
-            #expect(status == .badRequest && body["error.code"] == "pins_differ" && body["error.details.attemptsLeft"] == "1")
+            #expect(status == .unprocessableContent && body["error.code"] == "pins_differ" && body["error.details.attemptsLeft"] == "1")
             (status, body) = try await auth.post("/v1/survey/signup", ["email": "guest@hotel.com", "pin": "Ab12", "pinConfirmation": "Ab12"])
             #expect(status == .created && body["next"] == "login" && body["email"] == "guest@hotel.com")
             (status, body) = try await auth.post("/v1/survey/signup", ["email": "guest@hotel.com", "pin": "Ab12", "pinConfirmation": "Ab12"])
@@ -37,15 +37,15 @@ struct AuthSurveyTests {
             #expect(status == .accepted && body["next"] == "forgot_pin")
             let code = try #require(try await waitForPinCode(in: auth.smtp))
             (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": "000000x", "pin": "cd34", "pinConfirmation": "cd34"])
-            #expect(status == .badRequest && body["error.code"] == "invalid_code" && body["error.details.attemptsLeft"] == "4")
+            #expect(status == .unprocessableContent && body["error.code"] == "invalid_code" && body["error.details.attemptsLeft"] == "4")
             for attempt in 1...3 {
                 (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd4\(attempt)"])
-                #expect(status == .badRequest && body["error.code"] == "pins_differ" && body["error.details.next"] == "retry")
+                #expect(status == .unprocessableContent && body["error.code"] == "pins_differ" && body["error.details.next"] == "retry")
             }
             (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd34"])
             #expect(status == .ok && body["next"] == "login" && body["email"] == "guest@hotel.com")
             (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "ef56", "pinConfirmation": "ef56"])
-            #expect(status == .badRequest && body["error.code"] == "invalid_code", "a code works once")
+            #expect(status == .unprocessableContent && body["error.code"] == "invalid_code", "a code works once")
             (status, body) = try await auth.post("/v1/survey/login", ["email": "guest@hotel.com", "pin": "cd34"])
             #expect(status == .ok && body["next"] == "welcome" && body["accessToken"] != nil)
         }
@@ -59,10 +59,10 @@ struct AuthSurveyTests {
             let code = try #require(try await waitForPinCode(in: auth.smtp))
             for attempt in 1...5 {
                 let (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "lock@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd4\(attempt)"])
-                #expect(status == .badRequest && body["error.details.next"] == (attempt == 5 ? "login" : "retry"))
+                #expect(status == .unprocessableContent && body["error.details.next"] == (attempt == 5 ? "login" : "retry"))
             }
             let (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "lock@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd34"])
-            #expect(status == .badRequest && body["error.code"] == "forgot_pin_tries_exhausted")
+            #expect(status == .unprocessableContent && body["error.code"] == "forgot_pin_tries_exhausted")
         }
     }
 
@@ -71,7 +71,7 @@ struct AuthSurveyTests {
         try await AuthTestHarness.run { auth in
             for attempt in 1...3 {
                 let (status, body) = try await auth.post("/v1/survey/signup", ["email": "not-an-email-\(attempt)", "pin": "ab12", "pinConfirmation": "ab12"])
-                #expect(status == .badRequest && body["error.details.next"] == (attempt == 3 ? "login" : "retry"))
+                #expect(status == .unprocessableContent && body["error.details.next"] == (attempt == 3 ? "login" : "retry"))
             }
         }
     }

@@ -22,24 +22,3 @@ struct Account: Sendable, Equatable {
     var banned: Bool
     var createdAt: Date
 }
-
-/// An account as the API shows it: never a hash.
-struct AccountView: Codable, Sendable, Equatable {
-    var id: UUID
-    var email: String?
-    var kind: AccountKind
-    var role: UserRole
-    var displayName: String?
-    var entitlements: [String]
-    var banned: Bool
-
-    init(_ account: Account) {
-        id = account.id
-        email = account.email
-        kind = account.kind
-        role = account.role
-        displayName = account.displayName
-        entitlements = account.entitlements.sorted()
-        banned = account.banned
-    }
-}

@@ -9,7 +9,7 @@ struct AdminStore: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    func search(prefix: String?, limit: Int, offset: Int) async throws -> [AccountView] {
+    func search(prefix: String?, limit: Int, offset: Int) async throws -> [Account] {
         let pattern = (prefix ?? "").lowercased().replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
         let rows = try await client.query(
@@ -18,7 +18,7 @@ struct AdminStore: Sendable {
             WHERE coalesce(email, '') LIKE \(pattern) OR lower(coalesce(display_name, '')) LIKE \(pattern)
             ORDER BY email NULLS LAST, id LIMIT \(limit) OFFSET \(offset)
             """, logger: logger)
-        return try await AccountStore.decode(rows).map { AccountView($0.account) }
+        return try await AccountStore.decode(rows).map(\.account)
     }
 
     /// Applies the given changes; returns false when the account does not exist.

@@ -2,17 +2,25 @@ import Foundation
 import Hummingbird
 import Shared
 
-/// The auth API's errors, in the platform's JSON error shape.
+/// The auth API's errors, in the platform's JSON error shape. Bodies that match the document but break a
+/// seed's rule (an empty field, an invalid email, passwords that differ) are 422; the generated layer answers
+/// 400 for bodies that do not match the document.
 enum AuthErrors {
-    static let emptyField = APIError(.badRequest, code: "empty_field", message: AuthMessages.emptyField)
-    static let invalidEmail = APIError(.badRequest, code: "invalid_email", message: AuthMessages.invalidEmail)
+    static let emptyField = APIError(.unprocessableContent, code: "empty_field", message: AuthMessages.emptyField)
+    static let invalidEmail = APIError(.unprocessableContent, code: "invalid_email", message: AuthMessages.invalidEmail)
     static let notRegistered = APIError(.unauthorized, code: "not_registered", message: AuthMessages.notRegistered)
     static let banned = APIError(.forbidden, code: "account_banned", message: AuthMessages.banned)
     static let invalidRefreshToken = APIError(.unauthorized, code: "invalid_refresh_token", message: "the refresh token is invalid or expired")
     static let refreshTokenReused = APIError(
         .unauthorized, code: "refresh_token_reused", message: "this refresh token was already used; the session has been ended")
-    static let weakPassword = APIError(.badRequest, code: "weak_password", message: AuthMessages.passwordPolicy)
+    static let weakPassword = APIError(.unprocessableContent, code: "weak_password", message: AuthMessages.passwordPolicy)
     static let resetLinkInvalid = APIError(.gone, code: "reset_link_invalid", message: AuthMessages.resetLinkInvalid)
+    static let unknownAccount = APIError.notFound("no such account")
+
+    /// A rule of the seeds broken, with its own code and message.
+    static func rule(_ code: String, _ message: String) -> APIError {
+        APIError(.unprocessableContent, code: code, message: message)
+    }
 
     static func wrongPassword(attemptsLeft: Int) -> APIError {
         APIError(.unauthorized, code: "wrong_password", message: AuthMessages.wrongPassword, details: ["attemptsLeft": "\(attemptsLeft)"])
@@ -27,8 +35,8 @@ enum AuthErrors {
     }
 
     /// A survey-flow error that tells the app where to go next (U4).
-    static func flow(_ status: HTTPResponse.Status, code: String, message: String, next: String, attemptsLeft: Int? = nil) -> APIError {
-        var details = ["next": next]
+    static func flow(_ status: HTTPResponse.Status, code: String, message: String, next: FlowStep, attemptsLeft: Int? = nil) -> APIError {
+        var details = ["next": next.rawValue]
         if let attemptsLeft { details["attemptsLeft"] = String(attemptsLeft) }
         return APIError(status, code: code, message: message, details: details)
     }

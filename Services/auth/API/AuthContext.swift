@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Shared
 
-/// Everything the auth routes use, built once in `buildApplication`.
+/// Everything the auth operations use, built once in `buildApplication`.
 struct AuthContext: Sendable {
     let configuration: AuthConfiguration
     let accounts: AccountStore
@@ -14,12 +14,18 @@ struct AuthContext: Sendable {
     let issuer: TokenIssuer
 
     /// A new session for `account`, with `user.logged-in` published.
-    func startSession(for account: Account, next: String? = nil) async throws -> SessionResponse {
+    func startSession(for account: Account, next: FlowStep? = nil) async throws -> Components.Schemas.Session {
         let refreshToken = try await sessions.start(accountId: account.id)
         try await accounts.recordLogin(account)
-        return SessionResponse(
-            accessToken: try await issuer.accessToken(for: account), refreshToken: refreshToken,
-            expiresIn: issuer.accessTokenLifetime.rounded(.towardZero).roundedClampedInt, account: AccountView(account), next: next)
+        return try await session(for: account, refreshToken: refreshToken, next: next)
+    }
+
+    /// The session answer for `account` with a refresh token already stored.
+    func session(for account: Account, refreshToken: String, next: FlowStep? = nil) async throws -> Components.Schemas.Session {
+        Components.Schemas.Session(
+            accessToken: try await issuer.accessToken(for: account), refreshToken: refreshToken, tokenType: .bearer,
+            expiresIn: issuer.accessTokenLifetime.rounded(.towardZero).roundedClampedInt, account: .init(account),
+            next: next.map(Components.Schemas.FlowStep.init))
     }
 
     /// Throws 429 while `subject` has used up `limit` for `kind`.

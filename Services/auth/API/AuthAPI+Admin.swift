@@ -1,0 +1,69 @@
+import Foundation
+import Shared
+
+/// Admin-only account management (U5, U6): search, edit, ban, grant entitlements, payment status. The admin
+/// role is checked by the middleware for every `/v1/admin` path before the request is read.
+extension AuthAPI {
+    func searchAccounts(_ input: Operations.SearchAccounts.Input) async throws -> Operations.SearchAccounts.Output {
+        _ = try RequestScope.requireRole([.admin])
+        let limit = input.query.limit ?? 50, offset = input.query.offset ?? 0
+        var outside: [String: String] = [:]
+        if !(1...100).contains(limit) { outside["limit"] = "must be an integer in 1...100" }
+        if !(0...1_000_000).contains(offset) { outside["offset"] = "must be an integer in 0...1000000" }
+        if let query = input.query.query, RequestText.length(query) > 100 { outside["query"] = "is at most 100 characters" }
+        guard outside.isEmpty else { throw JSONBody.schemaViolation(outside) }
+        // NUL cannot be stored or compared by Postgres text; no account name holds one.
+        let accounts = try await admin.search(prefix: input.query.query.map(RequestText.withoutNUL), limit: limit, offset: offset)
+        return .ok(.init(body: .json(.init(accounts: accounts.map(Components.Schemas.Account.init), limit: limit, offset: offset))))
+    }
+
+    func updateAccount(_ input: Operations.UpdateAccount.Input) async throws -> Operations.UpdateAccount.Output {
+        _ = try RequestScope.requireRole([.admin])
+        let id = try Self.accountId(input.path.accountId)
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        if let name = body.displayName, RequestText.length(name) > 100 {
+            throw JSONBody.schemaViolation(["displayName": "is at most 100 characters"])
+        }
+        guard try await admin.update(id: id, displayName: body.displayName.map(RequestText.withoutNUL), role: body.role?.domain, banned: body.banned) else {
+            throw AuthErrors.unknownAccount
+        }
+        return .ok(.message("account updated"))
+    }
+
+    func grantEntitlement(_ input: Operations.GrantEntitlement.Input) async throws -> Operations.GrantEntitlement.Output {
+        _ = try RequestScope.requireRole([.admin])
+        let id = try Self.accountId(input.path.accountId)
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard try await admin.grant(body.entitlement.domain, to: id) else { throw AuthErrors.unknownAccount }
+        return .ok(.message("entitlement granted"))
+    }
+
+    func listPayments(_ input: Operations.ListPayments.Input) async throws -> Operations.ListPayments.Output {
+        _ = try RequestScope.requireRole([.admin])
+        let payments = try await admin.payments(of: try Self.accountId(input.path.accountId))
+        let paid = Set(payments.filter { $0.status == "paid" }.map(\.entitlement))
+            .subtracting(payments.filter { $0.status == "refunded" }.map(\.entitlement))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        payments: payments.compactMap(Components.Schemas.Payment.init),
+                        paidEntitlements: paid.sorted().compactMap { Entitlement(rawValue: $0).map(Components.Schemas.Entitlement.init) }))))
+    }
+
+    static func accountId(_ text: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else { throw JSONBody.schemaViolation(["accountId": "must be a UUID"]) }
+        return id
+    }
+}
+
+extension Components.Schemas.Payment {
+    /// Nil for a stored row outside the document's sets (rows are written through the webhook's checks only).
+    init?(_ payment: AdminStore.Payment) {
+        guard let entitlement = Entitlement(rawValue: payment.entitlement), let status = StatusPayload(rawValue: payment.status)
+        else { return nil }
+        self.init(
+            paymentId: payment.paymentId, entitlement: .init(entitlement), status: status, amountCents: payment.amountCents,
+            receivedAt: payment.receivedAt)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Shared
+
+/// Admin dashboard accounts (U1-U3): login with the seed's messages, change password, forgot/reset password.
+extension AuthAPI {
+    func loginDashboard(_ input: Operations.LoginDashboard.Input) async throws -> Operations.LoginDashboard.Output {
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let emailText = nonEmpty(body.email), let password = nonEmpty(body.password) else { throw AuthErrors.emptyField }
+        guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
+        let address = RequestScope.remoteAddress
+        try await auth.checkNotLocked(.address, subject: address, limit: auth.configuration.addressLimit)
+        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .dashboard,
+            let hash = stored.passwordHash
+        else {
+            try await auth.attempts.recordFailure(.address, subject: address)
+            throw AuthErrors.notRegistered
+        }
+        let account = stored.account
+        let limit = auth.configuration.accountLimit
+        try await auth.checkNotLocked(.dashboardPassword, subject: account.id.uuidString, limit: limit)
+        guard await auth.hasher.verify(password, against: hash) else {
+            try await auth.attempts.recordFailure(.dashboardPassword, subject: account.id.uuidString)
+            try await auth.attempts.recordFailure(.address, subject: address)
+            let failures = try await auth.attempts.failures(.dashboardPassword, subject: account.id.uuidString, within: limit.window)
+            throw AuthErrors.wrongPassword(attemptsLeft: limit.triesLeft(failures: failures, now: Date()))
+        }
+        guard !account.banned else { throw AuthErrors.banned }
+        try await auth.attempts.clear(.dashboardPassword, subject: account.id.uuidString)
+        return .ok(.session(try await auth.startSession(for: account)))
+    }
+
+    func changeDashboardPassword(
+        _ input: Operations.ChangeDashboardPassword.Input
+    ) async throws -> Operations.ChangeDashboardPassword.Output {
+        let user = try RequestScope.requireUser()
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let current = nonEmpty(body.currentPassword), let new = nonEmpty(body.newPassword),
+            let confirmation = nonEmpty(body.confirmation)
+        else { throw AuthErrors.emptyField }
+        guard new == confirmation else { throw AuthErrors.rule("confirmation_mismatch", AuthMessages.confirmationMismatch) }
+        guard CredentialPolicy.isAcceptablePassword(new) else { throw AuthErrors.weakPassword }
+        guard let id = UUID(uuidString: user.id), let stored = try await auth.accounts.credentials(id: id),
+            stored.account.kind == .dashboard, let hash = stored.passwordHash
+        else { throw APIError.forbidden }
+        let limit = auth.configuration.accountLimit
+        try await auth.checkNotLocked(.dashboardPassword, subject: user.id, limit: limit)
+        guard await auth.hasher.verify(current, against: hash) else {
+            try await auth.attempts.recordFailure(.dashboardPassword, subject: user.id)
+            throw AuthErrors.rule("wrong_current_password", AuthMessages.currentPasswordWrong)
+        }
+        // Every other session ends; the caller stays signed in with a fresh one (D25: back to the home page).
+        try await auth.accounts.setPasswordHash(await auth.hasher.hash(new), for: id)
+        return .ok(.session(try await auth.startSession(for: stored.account)))
+    }
+
+    func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output {
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let text = nonEmpty(body.email) else { throw AuthErrors.emptyField }
+        let invalid = AuthErrors.rule("invalid_email", AuthMessages.resetInvalidEmail)
+        guard let email = EmailAddress(text) else { throw invalid }
+        let address = RequestScope.remoteAddress
+        try await auth.checkNotLocked(.address, subject: address, limit: auth.configuration.addressLimit)
+        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .dashboard else {
+            try await auth.attempts.recordFailure(.address, subject: address)
+            throw invalid
+        }
+        try await auth.resets.request(for: stored.account, email: email, linkBase: auth.configuration.resetLinkBaseURL)
+        return .accepted(.message(AuthMessages.resetLinkSent))
+    }
+
+    /// Lets the reset page say at once whether its link still works (D22: "the link isn't valid").
+    func checkPasswordResetLink(_ input: Operations.CheckPasswordResetLink.Input) async throws -> Operations.CheckPasswordResetLink.Output {
+        let token = input.query.token
+        guard token.unicodeScalars.count <= 200 else { throw JSONBody.schemaViolation(["token": "is at most 200 characters"]) }
+        guard !token.isEmpty, try await auth.resets.isUsable(token: token) else { throw AuthErrors.resetLinkInvalid }
+        return .ok(.message("the reset link is valid"))
+    }
+
+    func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output {
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let token = nonEmpty(body.token), let new = nonEmpty(body.newPassword), let confirmation = nonEmpty(body.confirmation)
+        else { throw AuthErrors.emptyField }
+        guard new == confirmation else { throw AuthErrors.rule("passwords_differ", AuthMessages.passwordsDiffer) }
+        guard CredentialPolicy.isAcceptablePassword(new) else { throw AuthErrors.weakPassword }
+        guard try await auth.resets.isUsable(token: token),
+            try await auth.resets.complete(token: token, passwordHash: await auth.hasher.hash(new))
+        else { throw AuthErrors.resetLinkInvalid }
+        return .ok(.message(AuthMessages.passwordChanged, next: .login))
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Shared
+
+/// Horoscope app sign-in (U5): guest access, and login with an OpenID Connect ID token from any provider.
+extension AuthAPI {
+    func startGuestSession(_ input: Operations.StartGuestSession.Input) async throws -> Operations.StartGuestSession.Output {
+        try await auth.checkNotLocked(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        // Without an email no unique key can collide, so creating a guest always yields an account.
+        guard let account = try await auth.accounts.create(email: nil, kind: .horoscope, role: .guest) else {
+            throw APIError(.serviceUnavailable, code: "guest_not_created", message: "could not create a guest account; try again")
+        }
+        return .ok(.session(try await auth.startSession(for: account)))
+    }
+
+    func loginWithIdToken(_ input: Operations.LoginWithIdToken.Input) async throws -> Operations.LoginWithIdToken.Output {
+        guard let oidc else {
+            throw APIError(.serviceUnavailable, code: "oidc_not_configured", message: "no identity provider is configured")
+        }
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let token = nonEmpty(body.idToken) else { throw AuthErrors.emptyField }
+        guard RequestText.length(token) <= 8_192 else { throw JSONBody.schemaViolation(["idToken": "is at most 8192 characters"]) }
+        let address = RequestScope.remoteAddress
+        try await auth.checkNotLocked(.address, subject: address, limit: auth.configuration.addressLimit)
+        let claims: OIDCVerifier.IDTokenClaims
+        do {
+            claims = try await oidc.verify(token)
+        } catch .providerUnreachable {
+            throw APIError(.serviceUnavailable, code: "identity_provider_unreachable", message: "the identity provider cannot be reached")
+        } catch {
+            try await auth.attempts.recordFailure(.address, subject: address)
+            throw APIError(.unauthorized, code: "invalid_id_token", message: "the ID token is invalid, expired or for another app")
+        }
+        let subject = "\(claims.iss.value)|\(claims.sub.value)"
+        let account = try await auth.accounts.findOrCreateExternal(subject: subject, displayName: claims.name)
+        guard !account.banned else { throw AuthErrors.banned }
+        return .ok(.session(try await auth.startSession(for: account)))
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Shared
+
+/// The payment provider's webhook (U6). `PaymentSignatureMiddleware` has checked the signature before this
+/// runs. Each payment id is applied once; a paid payment grants its entitlement, a refund takes it back.
+extension AuthAPI {
+    func receivePaymentNotification(
+        _ input: Operations.ReceivePaymentNotification.Input
+    ) async throws -> Operations.ReceivePaymentNotification.Output {
+        guard case .json(let notification) = input.body else { throw APIError.unsupportedMediaType }
+        var outside: [String: String] = [:]
+        let paymentId = RequestText.withoutNUL(notification.paymentId)
+        if paymentId.isEmpty || RequestText.length(notification.paymentId) > 100 { outside["paymentId"] = "is 1 to 100 characters" }
+        if notification.amountCents < 0 { outside["amountCents"] = "must be at least 0" }
+        let accountId = UUID(uuidString: notification.userId)
+        if accountId == nil { outside["userId"] = "must be a UUID" }
+        guard outside.isEmpty, let accountId else { throw JSONBody.schemaViolation(outside) }
+        switch try await admin.record(
+            paymentId: paymentId, accountId: accountId, entitlement: notification.entitlement.domain,
+            status: notification.status.rawValue, amountCents: notification.amountCents)
+        {
+        case .recorded: return .ok(.message("payment recorded"))
+        case .duplicate: return .ok(.message("payment already recorded"))
+        case .unknownAccount: throw AuthErrors.unknownAccount
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Shared
+
+/// Renewing and ending sessions (U1 logout, U7 rotating refresh tokens), and the public key for verifiers.
+extension AuthAPI {
+    func refreshSession(_ input: Operations.RefreshSession.Input) async throws -> Operations.RefreshSession.Output {
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let token = nonEmpty(body.refreshToken), token.count <= 128 else { throw AuthErrors.invalidRefreshToken }
+        switch try await auth.sessions.rotate(token) {
+        case .invalid:
+            throw AuthErrors.invalidRefreshToken
+        case .reused:
+            throw AuthErrors.refreshTokenReused
+        case .rotated(let accountId, let newToken):
+            guard let account = try await auth.accounts.credentials(id: accountId)?.account else { throw AuthErrors.invalidRefreshToken }
+            guard !account.banned else { throw AuthErrors.banned }
+            return .ok(.session(try await auth.session(for: account, refreshToken: newToken)))
+        }
+    }
+
+    /// Ends the session of the given refresh token; the app asks for confirmation before calling this (D26).
+    func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
+        let user = try RequestScope.requireUser()
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let token = nonEmpty(body.refreshToken), token.count <= 128, let accountId = UUID(uuidString: user.id),
+            try await auth.sessions.end(token, accountId: accountId)
+        else { throw APIError(.notFound, code: "session_not_found", message: "no open session for this refresh token") }
+        return .ok(.message("logged out", next: .login))
+    }
+
+    func getSigningKeys(_ input: Operations.GetSigningKeys.Input) async throws -> Operations.GetSigningKeys.Output {
+        .ok(.init(body: .json(.init(keys: [.init(kty: .okp, crv: .ed25519, alg: .edDSA, use: .sig, x: auth.issuer.publicKey)]))))
+    }
+}

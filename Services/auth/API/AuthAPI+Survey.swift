@@ -1,0 +1,122 @@
+import Foundation
+import Shared
+
+/// Hotel-survey accounts (U4): email + 4-character PIN, with the seed's try limits. Each error carries the
+/// app's next step (`retry`, `sign_up`, `forgot_pin`, `login`) and the tries left in `error.details`.
+extension AuthAPI {
+    func loginSurvey(_ input: Operations.LoginSurvey.Input) async throws -> Operations.LoginSurvey.Output {
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let emailText = nonEmpty(body.email), let pin = nonEmpty(body.pin) else { throw AuthErrors.emptyField }
+        guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
+        let address = RequestScope.remoteAddress
+        try await auth.checkNotLocked(.address, subject: address, limit: auth.configuration.addressLimit)
+        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey,
+            let hash = stored.pinHash
+        else {
+            try await auth.attempts.recordFailure(.address, subject: address)
+            throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
+        }
+        let subject = stored.account.id.uuidString
+        let failures = try await auth.attempts.failures(.surveyPin, subject: subject, within: survey.pin.window)
+        guard survey.pin.lockedUntil(failures: failures, now: Date()) == nil else {
+            throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
+        }
+        guard await auth.hasher.verify(pin, against: hash) else {
+            try await auth.attempts.recordFailure(.surveyPin, subject: subject)
+            try await auth.attempts.recordFailure(.address, subject: address)
+            let left = survey.pin.triesLeft(failures: failures, now: Date()) - 1
+            if left <= 0 {
+                throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
+            }
+            throw AuthErrors.flow(.unauthorized, code: "wrong_pin", message: AuthMessages.wrongPin, next: .retry, attemptsLeft: left)
+        }
+        guard !stored.account.banned else { throw AuthErrors.banned }
+        try await auth.attempts.clear(.surveyPin, subject: subject)
+        return .ok(.session(try await auth.startSession(for: stored.account, next: .welcome)))
+    }
+
+    func signUpSurvey(_ input: Operations.SignUpSurvey.Input) async throws -> Operations.SignUpSurvey.Output {
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let emailText = nonEmpty(body.email) else { throw AuthErrors.emptyField }
+        guard let email = EmailAddress(emailText) else {
+            try await failFlow(
+                .signUpEmail, subject: RequestScope.remoteAddress, limit: survey.signUpEmail, code: "invalid_email",
+                message: AuthMessages.signUpEmailInvalid)
+        }
+        let pin = body.pin ?? ""
+        guard CredentialPolicy.isValidPin(pin) else {
+            try await failFlow(.signUpPin, subject: email.value, limit: survey.signUpPin, code: "pin_format", message: AuthMessages.pinFormat)
+        }
+        guard pin == body.pinConfirmation else {
+            try await failFlow(.signUpPin, subject: email.value, limit: survey.signUpPin, code: "pins_differ", message: AuthMessages.pinsDiffer)
+        }
+        guard let account = try await auth.accounts.create(email: email, kind: .survey, role: .user, pinHash: await auth.hasher.hash(pin))
+        else {
+            throw AuthErrors.flow(.conflict, code: "already_registered", message: AuthMessages.alreadyRegistered, next: .login)
+        }
+        try await auth.attempts.clear(.signUpPin, subject: email.value)
+        // The seed goes back to the login view after signing up, with the email prefilled.
+        return .created(.message("account created", next: .login, email: account.email))
+    }
+
+    /// Forgot-PIN, step 1 (seed 2c): an unknown email goes to sign-up; a known one gets a code by mail.
+    func startForgotPin(_ input: Operations.StartForgotPin.Input) async throws -> Operations.StartForgotPin.Output {
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let emailText = nonEmpty(body.email) else { throw AuthErrors.emptyField }
+        guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
+        let address = RequestScope.remoteAddress
+        try await auth.checkNotLocked(.address, subject: address, limit: auth.configuration.addressLimit)
+        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey else {
+            try await auth.attempts.recordFailure(.address, subject: address)
+            throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
+        }
+        try await auth.pinResets.start(for: stored.account, email: email)
+        return .accepted(.message("a reset code was sent to your email", next: .forgotPin, email: email.value))
+    }
+
+    /// Forgot-PIN, step 2 (seed 3): the mailed code, then 5 tries to make PIN and confirmation match before going
+    /// back to login. Wrong codes count against the same 5 tries.
+    func finishForgotPin(_ input: Operations.FinishForgotPin.Input) async throws -> Operations.FinishForgotPin.Output {
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let emailText = nonEmpty(body.email), let code = nonEmpty(body.code) else { throw AuthErrors.emptyField }
+        guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
+        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey else {
+            throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
+        }
+        let limit = survey.forgotPin
+        let failures = try await auth.attempts.failures(.forgotPin, subject: email.value, within: limit.window)
+        if limit.lockedUntil(failures: failures, now: Date()) != nil {
+            throw AuthErrors.flow(
+                .unprocessableContent, code: "forgot_pin_tries_exhausted", message: AuthMessages.tooManyAttempts, next: .login, attemptsLeft: 0)
+        }
+        guard code.count <= 12, try await auth.pinResets.isValid(code: code, for: stored.account.id) else {
+            try await failFlow(.forgotPin, subject: email.value, limit: limit, code: "invalid_code", message: AuthMessages.invalidPinCode)
+        }
+        let pin = body.pin ?? ""
+        guard CredentialPolicy.isValidPin(pin) else {
+            throw AuthErrors.flow(.unprocessableContent, code: "pin_format", message: AuthMessages.pinFormat, next: .retry)
+        }
+        guard pin == body.pinConfirmation else {
+            try await failFlow(.forgotPin, subject: email.value, limit: limit, code: "pins_differ", message: AuthMessages.pinsDiffer)
+        }
+        guard try await auth.pinResets.complete(code: code, accountId: stored.account.id, pinHash: await auth.hasher.hash(pin)) else {
+            throw AuthErrors.flow(.unprocessableContent, code: "invalid_code", message: AuthMessages.invalidPinCode, next: .retry)
+        }
+        try await auth.attempts.clear(.forgotPin, subject: email.value)
+        try await auth.attempts.clear(.surveyPin, subject: stored.account.id.uuidString)
+        return .ok(.message("PIN changed", next: .login, email: email.value))
+    }
+
+    /// Records a failed try and throws 422: `retry` with the tries left, or `login` when they are used up.
+    private func failFlow(_ kind: AttemptKind, subject: String, limit: AttemptLimit, code: String, message: String) async throws -> Never {
+        try await auth.attempts.recordFailure(kind, subject: subject)
+        let failures = try await auth.attempts.failures(kind, subject: subject, within: limit.window)
+        let left = limit.triesLeft(failures: failures, now: Date())
+        if left == 0 {
+            // Sign-up counters start over on the next visit; forgot-PIN stays locked for its window.
+            if kind != .forgotPin { try await auth.attempts.clear(kind, subject: subject) }
+            throw AuthErrors.flow(.unprocessableContent, code: code, message: message, next: .login, attemptsLeft: 0)
+        }
+        throw AuthErrors.flow(.unprocessableContent, code: code, message: message, next: .retry, attemptsLeft: left)
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+import Shared
+
+/// The auth API generated from `openapi.yaml`: the dashboard's, survey app's and horoscope app's sign-in flows
+/// (U1-U5), sessions (U7), admin account management and payments (U5, U6). The operations live in one
+/// extension per area; the caller of a signed-in operation and the request's address come from `RequestScope`.
+struct AuthAPI: APIProtocol {
+    let auth: AuthContext
+    let admin: AdminStore
+    let oidc: OIDCVerifier?
+    let survey = SurveyLimits()
+
+    /// The survey flow's try limits (seed 2): 3 wrong PINs a day; 3 tries at each sign-up step; 5 to reset a PIN.
+    struct SurveyLimits: Sendable {
+        let pin = AttemptLimit(maxFailures: 3, window: 86_400)
+        let signUpEmail = AttemptLimit(maxFailures: 3, window: 900)
+        let signUpPin = AttemptLimit(maxFailures: 3, window: 900)
+        let forgotPin = AttemptLimit(maxFailures: 5, window: 1_800)
+    }
+}
