@@ -18,14 +18,27 @@ struct CityRefresher: Sendable {
         var failed = 0
     }
 
+    /// The next provider batch is fetched while the current one is written: the provider's answer and its
+    /// decoding overlap the encoding and the database's work instead of waiting for them. The provider still
+    /// sees one request at a time.
     func refresh(_ cities: [City]) async -> Outcome {
         var outcome = Outcome()
-        var start = 0
-        while start < cities.count, !Task.isCancelled {
-            let batch = Array(cities[start..<min(start + provider.maxCitiesPerRequest, cities.count)])
-            start += batch.count
+        let size = max(1, provider.maxCitiesPerRequest)
+        let batches = stride(from: 0, to: cities.count, by: size).map { Array(cities[$0..<min($0 + size, cities.count)]) }
+        let provider = self.provider
+        var prefetch = batches.first.map { first in Task { try await provider.fetch(first) } }
+        defer { prefetch?.cancel() }
+        for (index, batch) in batches.enumerated() {
+            guard let fetching = prefetch, !Task.isCancelled else { break }
+            let answer = await withTaskCancellationHandler {
+                await fetching.result
+            } onCancel: {
+                fetching.cancel()
+            }
+            // One request at a time still reaches the provider: the next starts once this one answered.
+            prefetch = index + 1 < batches.count ? Task { [next = batches[index + 1]] in try await provider.fetch(next) } : nil
             do {
-                let reports = try await provider.fetch(batch)
+                let reports = try answer.get()
                 let refreshed = batch.compactMap { city in
                     reports[city.id].map {
                         WeatherStore.Refreshed(city: city, report: $0, event: ForecastEventFactory.event(for: city, report: $0))
