@@ -30,8 +30,9 @@ extension AuthAPI {
             try await auth.attempts.recordFailure(.address, subject: address)
             throw APIError(.unauthorized, code: "invalid_id_token", message: "the ID token is invalid, expired or for another app")
         }
-        let subject = "\(claims.iss.value)|\(claims.sub.value)"
-        let account = try await auth.accounts.findOrCreateExternal(subject: subject, displayName: claims.name)
+        // Claims are the provider's text: Postgres cannot store NUL, so it is dropped rather than failing the login.
+        let subject = RequestText.withoutNUL("\(claims.iss.value)|\(claims.sub.value)")
+        let account = try await auth.accounts.findOrCreateExternal(subject: subject, displayName: claims.name.map(RequestText.withoutNUL))
         guard !account.banned else { throw AuthErrors.banned }
         return .ok(.session(try await auth.startSession(for: account)))
     }
