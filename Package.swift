@@ -36,6 +36,11 @@ let serviceDependencies: [String: [Target.Dependency]] = [
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ],
+    "AppointmentBooker": [
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+    ],
     "WarningDetector": [
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -48,7 +53,7 @@ let serviceDependencies: [String: [Target.Dependency]] = [
 ]
 
 /// Services whose routes are generated from the `openapi.yaml` beside their code (issue 14; the others follow).
-let contractFirst: Set<String> = ["PlacesImporter", "WeatherFetcher", "WarningDetector", "Auth"]
+let contractFirst: Set<String> = ["PlacesImporter", "WeatherFetcher", "WarningDetector", "Auth", "AppointmentBooker"]
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")

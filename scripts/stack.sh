@@ -36,6 +36,8 @@ SQL
   done
   # PostGIS for places-importer (P2), in its own schema; only a superuser may create it.
   "${psql[@]}" -d platform -c "CREATE EXTENSION IF NOT EXISTS postgis SCHEMA places_importer"
+  # btree_gist for appointment-booker's no-double-booking exclusion constraint (B2), in its schema.
+  "${psql[@]}" -d platform -c "CREATE EXTENSION IF NOT EXISTS btree_gist SCHEMA appointment_booker"
 }
 
 dev_keys() {

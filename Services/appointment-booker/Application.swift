@@ -1,15 +1,42 @@
+import Foundation
 import Hummingbird
 import Logging
+import OpenAPIHummingbird
 import Prometheus
 import Shared
 
-/// Builds appointment-booker from its environment: the platform runtime (Postgres, Kafka, outbox relay, operational routes)
-/// plus this service's routes and event handlers. Tests call this same function with test configuration.
+/// Builds appointment-booker from its environment: the platform runtime, the consumer of auth's account
+/// events (roles, bans, entitlements), the reminder scheduler, and the HTTP API for partners, availability
+/// and bookings (B1-B3, U6). Tests call this same function with test configuration.
 func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
         identity: .appointmentBooker, environment: environment, migrations: AppointmentBookerMigrations.all, registry: registry, logger: logger)
-    let router = runtime.makeRouter()
-    return runtime.makeApplication(router: router)
+    let configuration = try BookingConfiguration(environment: environment)
+    let client = runtime.postgres
+    let bookings = BookingStore(client: client, logger: runtime.logger, topic: configuration.bookingsTopic)
+
+    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    // Public routes take a token when it comes (a bad one is refused); the signed-in, partner and admin
+    // paths require one before the request is read.
+    try BookingAPI(partners: PartnerStore(client: client, logger: runtime.logger), bookings: bookings, configuration: configuration)
+        .registerHandlers(
+            on: router.group()
+                .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
+                .add(
+                    middleware: PathAccessMiddleware([
+                        .init(prefix: "/v1/me"), .init(prefix: "/v1/bookings"), .init(prefix: "/v1/partner", roles: [.partner]),
+                        .init(prefix: "/v1/admin", roles: [.admin]),
+                    ]))
+                .add(middleware: NoNullsMiddleware())
+                .add(middleware: RequestScopeMiddleware()),
+            configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
+
+    let consumer = try runtime.makeConsumer(
+        topics: [configuration.usersTopic], handler: AuthEventHandler(bookingsTopic: configuration.bookingsTopic))
+    let reminders = ReminderScheduler(
+        client: client, lead: configuration.reminderLead, tick: configuration.reminderTick, topic: configuration.bookingsTopic,
+        startGate: runtime.startGate, logger: runtime.logger)
+    return runtime.makeApplication(router: router, consumers: [consumer], services: [reminders])
 }

@@ -45,13 +45,19 @@ public enum TopicCatalogue {
         eventTypes: [EventTypes.favouriteAdded, EventTypes.favouriteRemoved])
     public static let users = Topic(
         name: "auth.users", partitions: 6, keyedBy: "user id", producer: "auth",
-        eventTypes: [EventTypes.userRegistered, EventTypes.userLoggedIn, EventTypes.userBanned, EventTypes.entitlementGranted])
+        eventTypes: [
+            EventTypes.userRegistered, EventTypes.userLoggedIn, EventTypes.userBanned, EventTypes.entitlementGranted,
+            EventTypes.entitlementRevoked, EventTypes.userRoleChanged,
+        ])
     public static let places = Topic(
         name: "places.places", partitions: 6, keyedBy: "place id", producer: "places-importer",
         eventTypes: [EventTypes.placeUpserted, EventTypes.placeRated])
     public static let appointments = Topic(
         name: "appointments.bookings", partitions: 6, keyedBy: "partner id", producer: "appointment-booker",
-        eventTypes: [EventTypes.appointmentBooked, EventTypes.appointmentChanged, EventTypes.appointmentCancelled])
+        eventTypes: [
+            EventTypes.appointmentBooked, EventTypes.appointmentChanged, EventTypes.appointmentCancelled,
+            EventTypes.appointmentReminderDue,
+        ])
     public static let telemetry = Topic(
         name: "analytics.telemetry", partitions: 6, keyedBy: "user or device id", producer: "analytics-aggregator",
         eventTypes: [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted])
@@ -76,11 +82,14 @@ public enum EventTypes {
     public static let userLoggedIn = EventType("user.logged-in")
     public static let userBanned = EventType("user.banned")
     public static let entitlementGranted = EventType("entitlement.granted")
+    public static let entitlementRevoked = EventType("entitlement.revoked")
+    public static let userRoleChanged = EventType("user.role-changed")
     public static let placeUpserted = EventType("place.upserted")
     public static let placeRated = EventType("place.rated")
     public static let appointmentBooked = EventType("appointment.booked")
     public static let appointmentChanged = EventType("appointment.changed")
     public static let appointmentCancelled = EventType("appointment.cancelled")
+    public static let appointmentReminderDue = EventType("appointment.reminder-due")
     public static let telemetryRecorded = EventType("telemetry.recorded")
     public static let pollAnswered = EventType("poll.answered")
     public static let surveySubmitted = EventType("survey.submitted")

@@ -62,6 +62,44 @@ struct AuthAdminTests {
         }
     }
 
+    @Test("U6: an admin revokes an entitlement: the next token lacks it and entitlement.revoked is published")
+    func test_U6_revokeEntitlement() async throws {
+        try await AuthTestHarness.run { auth in
+            let (userId, _, refresh) = try await surveyUser(auth, email: "revoke@hotel.com")
+            let admin = try await auth.adminToken()
+            var (status, body) = try await auth.request(
+                .post, "/v1/admin/users/\(userId)/entitlements", body: Data(#"{"entitlement": "contact_fortune_teller"}"#.utf8), bearer: admin)
+            #expect(status == .ok)
+            (status, body) = try await auth.request(.delete, "/v1/admin/users/\(userId)/entitlements/contact_fortune_teller", bearer: admin)
+            #expect(status == .ok && body["message"] == "entitlement revoked")
+            (status, body) = try await auth.request(.delete, "/v1/admin/users/\(userId)/entitlements/free_money", bearer: admin)
+            #expect(status == .badRequest)
+            (status, body) = try await auth.request(.delete, "/v1/admin/users/\(UUID())/entitlements/tarot", bearer: admin)
+            #expect(status == .notFound)
+            (status, body) = try await auth.post("/v1/sessions/refresh", ["refreshToken": refresh])
+            let verifier = try await AccessTokenVerifier(publicKey: auth.tokens.publicKeyBase64URL, issuer: "mobile-backend-auth")
+            let user = try await verifier.verify(try #require(body["accessToken"]))
+            #expect(!user.has(entitlement: "contact_fortune_teller"))
+            #expect(try await outboxCount(auth, type: "entitlement.revoked") == 1)
+        }
+    }
+
+    @Test("U5, B1: making an account a partner publishes user.role-changed once; the same role again publishes nothing")
+    func test_U5_roleChangePublishes() async throws {
+        try await AuthTestHarness.run { auth in
+            let (userId, _, refresh) = try await surveyUser(auth, email: "teller@hotel.com")
+            let admin = try await auth.adminToken()
+            for _ in 0..<2 {
+                let (status, _) = try await auth.request(.patch, "/v1/admin/users/\(userId)", body: Data(#"{"role": "partner"}"#.utf8), bearer: admin)
+                #expect(status == .ok)
+            }
+            #expect(try await outboxCount(auth, type: "user.role-changed") == 1)
+            let (_, body) = try await auth.post("/v1/sessions/refresh", ["refreshToken": refresh])
+            let verifier = try await AccessTokenVerifier(publicKey: auth.tokens.publicKeyBase64URL, issuer: "mobile-backend-auth")
+            #expect(try await verifier.verify(try #require(body["accessToken"])).role == .partner)
+        }
+    }
+
     @Test("U6: the payment webhook needs a valid signature, applies each payment once, and grants the entitlement")
     func test_U6_paymentWebhook() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": "whsec-test"]) { auth in

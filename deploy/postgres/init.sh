@@ -15,3 +15,5 @@ done
 # PostGIS for places-importer (P2), installed into its schema so its search_path finds the types and
 # functions; only a superuser may create it.
 psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -c "CREATE EXTENSION IF NOT EXISTS postgis SCHEMA places_importer"
+# btree_gist for appointment-booker's no-double-booking exclusion constraint (B2), in its schema.
+psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -c "CREATE EXTENSION IF NOT EXISTS btree_gist SCHEMA appointment_booker"

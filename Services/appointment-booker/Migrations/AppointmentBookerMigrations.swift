@@ -1,7 +1,83 @@
 import Shared
 
-/// The appointment-booker schema's own migrations, applied after the platform's outbox tables.
-/// Its domain tables arrive with its feature issue (B1-B4); until then it has only the platform tables.
+/// The appointment-booker schema (B1-B3): what auth's events said about accounts, partners with their
+/// availability and ads, and bookings, which the database itself keeps from overlapping per partner.
 enum AppointmentBookerMigrations {
-    static let all: [Migration] = []
+    static let all: [Migration] = [
+        Migration(
+            "0001_appointments",
+            [
+                // Equality on uuid inside a GiST exclusion constraint; the stack's setup creates it as the superuser.
+                "CREATE EXTENSION IF NOT EXISTS btree_gist",
+                """
+                CREATE TABLE accounts (
+                    user_id text PRIMARY KEY,
+                    role text NOT NULL DEFAULT 'user',
+                    role_changed_at timestamptz,
+                    banned boolean NOT NULL DEFAULT false,
+                    banned_changed_at timestamptz
+                )
+                """,
+                """
+                CREATE TABLE account_entitlements (
+                    user_id text NOT NULL,
+                    entitlement text NOT NULL,
+                    granted boolean NOT NULL,
+                    changed_at timestamptz NOT NULL,
+                    PRIMARY KEY (user_id, entitlement)
+                )
+                """,
+                """
+                CREATE TABLE partners (
+                    id uuid PRIMARY KEY,
+                    name text NOT NULL,
+                    description text NOT NULL,
+                    contact text NOT NULL,
+                    photo_url text,
+                    languages text[] NOT NULL,
+                    time_zone text NOT NULL,
+                    approved boolean NOT NULL DEFAULT false,
+                    fee_status text NOT NULL DEFAULT 'unpaid' CHECK (fee_status IN ('unpaid', 'paid')),
+                    availability jsonb NOT NULL DEFAULT '{"weekly": [], "exceptions": []}',
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                """
+                CREATE TABLE ads (
+                    id uuid PRIMARY KEY,
+                    partner_id uuid NOT NULL REFERENCES partners (id),
+                    starts_at timestamptz NOT NULL,
+                    ends_at timestamptz NOT NULL,
+                    payment_status text NOT NULL DEFAULT 'unpaid' CHECK (payment_status IN ('unpaid', 'paid')),
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    CHECK (starts_at < ends_at)
+                )
+                """,
+                "CREATE INDEX ads_by_partner ON ads (partner_id, starts_at)",
+                """
+                CREATE TABLE bookings (
+                    id uuid PRIMARY KEY,
+                    partner_id uuid NOT NULL REFERENCES partners (id),
+                    user_id text NOT NULL,
+                    starts_at timestamptz NOT NULL,
+                    ends_at timestamptz NOT NULL,
+                    status text NOT NULL DEFAULT 'booked' CHECK (status IN ('booked', 'cancelled')),
+                    cancelled_by text,
+                    cancel_reason text,
+                    idempotency_key text,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now(),
+                    reminder_queued_at timestamptz,
+                    CHECK (starts_at < ends_at),
+                    -- B2: two live bookings of one partner can never overlap, whatever the requests race.
+                    CONSTRAINT bookings_no_overlap EXCLUDE USING gist (partner_id WITH =, tstzrange(starts_at, ends_at) WITH &&)
+                        WHERE (status = 'booked')
+                )
+                """,
+                "CREATE UNIQUE INDEX bookings_idempotency ON bookings (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL",
+                "CREATE INDEX bookings_by_user ON bookings (user_id, starts_at)",
+                "CREATE INDEX bookings_by_partner ON bookings (partner_id, starts_at)",
+                "CREATE INDEX bookings_reminders_due ON bookings (starts_at) WHERE status = 'booked' AND reminder_queued_at IS NULL",
+            ]),
+    ]
 }

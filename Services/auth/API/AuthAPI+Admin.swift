@@ -38,6 +38,13 @@ extension AuthAPI {
         return .ok(.message("entitlement granted"))
     }
 
+    func revokeEntitlement(_ input: Operations.RevokeEntitlement.Input) async throws -> Operations.RevokeEntitlement.Output {
+        _ = try RequestScope.requireRole([.admin])
+        let id = try Self.accountId(input.path.accountId)
+        guard try await admin.revoke(input.path.entitlement.domain, from: id) else { throw AuthErrors.unknownAccount }
+        return .ok(.message("entitlement revoked"))
+    }
+
     func listPayments(_ input: Operations.ListPayments.Input) async throws -> Operations.ListPayments.Output {
         _ = try RequestScope.requireRole([.admin])
         let payments = try await admin.payments(of: try Self.accountId(input.path.accountId))

@@ -24,15 +24,24 @@ struct AdminStore: Sendable {
     /// Applies the given changes; returns false when the account does not exist.
     func update(id: UUID, displayName: String?, role: UserRole?, banned: Bool?) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection -> Bool in
-            let rows = try await connection.query(
+            // The role before the change, read under the row lock the update takes anyway: a role event only for a real change.
+            let before = try await connection.query("SELECT role FROM accounts WHERE id = \(id) FOR UPDATE", logger: logger)
+            var previousRole: String?
+            for try await value in before.decode(String.self) { previousRole = value }
+            guard let previousRole else { return false }
+            try await connection.query(
                 """
                 UPDATE accounts SET display_name = coalesce(\(displayName), display_name), role = coalesce(\(role?.rawValue), role),
                     banned = coalesce(\(banned), banned)
-                WHERE id = \(id) RETURNING banned
+                WHERE id = \(id)
                 """, logger: logger)
-            var found = false
-            for try await _ in rows.decode(Bool.self) { found = true }
-            guard found else { return false }
+            if let role, role.rawValue != previousRole {
+                try await Outbox.enqueue(
+                    EventEnvelope(
+                        type: EventTypes.userRoleChanged, producer: "auth", key: id.uuidString,
+                        payload: UserRoleChanged(userId: id, role: role.rawValue)),
+                    to: TopicCatalogue.users, on: connection, logger: logger)
+            }
             if let banned {
                 if banned {
                     try await SessionStore.revokeAll(of: id, on: connection, logger: logger)
@@ -62,6 +71,25 @@ struct AdminStore: Sendable {
                 payload: EntitlementGranted(userId: id, entitlement: entitlement.rawValue, source: source)),
             to: TopicCatalogue.users, on: connection, logger: logger)
         return true
+    }
+
+    /// Removes an entitlement and publishes `entitlement.revoked` (also when the account did not hold it, so a
+    /// service that missed a grant's order still ends revoked); false when the account does not exist.
+    func revoke(_ entitlement: Entitlement, from id: UUID) async throws -> Bool {
+        try await client.inTransaction(logger: logger) { connection -> Bool in
+            let rows = try await connection.query(
+                "UPDATE accounts SET entitlements = array_remove(entitlements, \(entitlement.rawValue)) WHERE id = \(id) RETURNING id",
+                logger: logger)
+            var found = false
+            for try await _ in rows.decode(UUID.self) { found = true }
+            guard found else { return false }
+            try await Outbox.enqueue(
+                EventEnvelope(
+                    type: EventTypes.entitlementRevoked, producer: "auth", key: id.uuidString,
+                    payload: EntitlementRevoked(userId: id, entitlement: entitlement.rawValue)),
+                to: TopicCatalogue.users, on: connection, logger: logger)
+            return true
+        }
     }
 
     func grant(_ entitlement: Entitlement, to id: UUID) async throws -> Bool {

@@ -52,3 +52,27 @@ public struct EntitlementGranted: Codable, Sendable, Equatable {
         self.source = source
     }
 }
+
+/// `entitlement.revoked`: an admin took a paid feature away. Services refuse new uses of it at once, before
+/// the user's access token (which still names it) expires.
+public struct EntitlementRevoked: Codable, Sendable, Equatable {
+    public var userId: UUID
+    public var entitlement: String
+
+    public init(userId: UUID, entitlement: String) {
+        self.userId = userId
+        self.entitlement = entitlement
+    }
+}
+
+/// `user.role-changed`: an admin gave an account another role (made it a fortune-teller partner, say).
+public struct UserRoleChanged: Codable, Sendable, Equatable {
+    public var userId: UUID
+    /// `user`, `partner` or `admin`.
+    public var role: String
+
+    public init(userId: UUID, role: String) {
+        self.userId = userId
+        self.role = role
+    }
+}

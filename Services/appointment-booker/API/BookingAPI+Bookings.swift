@@ -1,0 +1,132 @@
+import Foundation
+import PostgresNIO
+import Shared
+
+/// Booking, cancelling and moving appointments (B2, B3, U6).
+extension BookingAPI {
+    func bookSlot(_ input: Operations.BookSlot.Input) async throws -> Operations.BookSlot.Output {
+        let user = try RequestScope.requireUser()
+        guard user.role != .guest else { throw APIError.forbidden }
+        let account = AccountKey.of(user.id)
+        let partnerId = try Self.uuid(input.path.partnerId, field: "partnerId")
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let key = input.headers.idempotencyKey.map(RequestText.withoutNUL)
+        if let key, !(1...200).contains(RequestText.length(key)) {
+            throw JSONBody.schemaViolation(["Idempotency-Key": "must be 1 to 200 characters"])
+        }
+        // A retry answers what the first request made, before any rule is looked at again.
+        if let key, let first = try await bookings.made(by: account, key: key) {
+            guard first.partnerId == partnerId, Self.seconds(first.startsAt) == Self.seconds(body.startsAt) else {
+                throw BookingErrors.idempotencyKeyReused
+            }
+            return .created(.init(headers: .init(location: "/v1/bookings/\(first.id)"), body: .json(.init(first))))
+        }
+        try await checkMayBook(user)
+        let partner = try await bookablePartner(partnerId)
+        let slot = try checkedSlot(startingAt: body.startsAt, of: partner)
+        switch try await bookings.book(
+            partner: partner.id, user: account, startsAt: Self.date(slot.start), endsAt: Self.date(slot.end), idempotencyKey: key)
+        {
+        case .booked(let booking), .replayed(let booking):
+            return .created(.init(headers: .init(location: "/v1/bookings/\(booking.id)"), body: .json(.init(booking))))
+        case .taken: throw BookingErrors.slotTaken
+        case .keyReused: throw BookingErrors.idempotencyKeyReused
+        }
+    }
+
+    func listMyBookings(_ input: Operations.ListMyBookings.Input) async throws -> Operations.ListMyBookings.Output {
+        let user = try RequestScope.requireUser()
+        let paging = try Self.paging(input.query.page, input.query.pageSize)
+        let found = try await bookings.list(.user(AccountKey.of(user.id)), limit: paging.size + 1, offset: paging.offset)
+        return .ok(.init(body: .json(.init(page: found, paging: paging))))
+    }
+
+    func getBooking(_ input: Operations.GetBooking.Input) async throws -> Operations.GetBooking.Output {
+        let caller = try RequestScope.requireUser()
+        return .ok(.init(body: .json(.init(try await visibleBooking(input.path.bookingId, to: caller)))))
+    }
+
+    /// Its partner or an admin moves a booking to another free slot of the same partner.
+    func moveBooking(_ input: Operations.MoveBooking.Input) async throws -> Operations.MoveBooking.Output {
+        let caller = try RequestScope.requireUser()
+        let booking = try await visibleBooking(input.path.bookingId, to: caller)
+        let actor = try Self.actor(caller, on: booking)
+        guard actor != .user else { throw APIError.forbidden }
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard booking.status == "booked" else { throw BookingErrors.bookingCancelled }
+        guard let partner = try await partners.find(booking.partnerId) else { throw BookingErrors.partnerNotFound }
+        let slot = try checkedSlot(startingAt: body.startsAt, of: partner)
+        do {
+            guard let moved = try await bookings.move(booking.id, startsAt: Self.date(slot.start), endsAt: Self.date(slot.end), by: actor) else {
+                throw BookingErrors.bookingCancelled
+            }
+            return .ok(.init(body: .json(.init(moved))))
+        } catch let error as PSQLError where error.sqlState == "23P01" {
+            throw BookingErrors.slotTaken
+        }
+    }
+
+    /// Its user before the cut-off, its partner with a reason, or an admin, cancels a booking not yet begun.
+    func cancelBooking(_ input: Operations.CancelBooking.Input) async throws -> Operations.CancelBooking.Output {
+        let caller = try RequestScope.requireUser()
+        let booking = try await visibleBooking(input.path.bookingId, to: caller)
+        let actor = try Self.actor(caller, on: booking)
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        if let reason = body.reason, RequestText.length(reason) > 500 { throw JSONBody.schemaViolation(["reason": "is at most 500 characters"]) }
+        let reason = body.reason.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        let cutoff = Double(configuration.cancelCutoff.components.seconds)
+        let cancelled = try await bookings.cancel(booking.id, by: actor, reason: reason) { current in
+            try CancellationRules.check(current, by: actor, reason: reason, now: Date(), cutoffSeconds: cutoff)
+        }
+        guard let cancelled else { throw BookingErrors.bookingNotFound }
+        return .ok(.init(body: .json(.init(cancelled))))
+    }
+
+    // MARK: Rules
+
+    /// U6: the token names the entitlement and no revocation came since; the account is not banned.
+    func checkMayBook(_ user: AuthenticatedUser) async throws {
+        let state = try await AccountStateStore.state(of: AccountKey.of(user.id), client: bookings.client, logger: bookings.logger)
+        if state.banned { throw BookingErrors.accountBanned }
+        guard user.has(entitlement: Self.bookingEntitlement), !state.revoked.contains(Self.bookingEntitlement) else {
+            throw BookingErrors.entitlementRequired
+        }
+    }
+
+    /// A partner that exists, listed or not; 422 when it may not take bookings.
+    func bookablePartner(_ id: UUID) async throws -> Partner {
+        guard let partner = try await partners.find(id) else { throw BookingErrors.partnerNotFound }
+        guard partner.listed else { throw BookingErrors.partnerNotBookable }
+        return partner
+    }
+
+    /// The partner's slot starting at `start`: in the future, within the horizon, one of the computed slots.
+    func checkedSlot(startingAt start: Date, of partner: Partner) throws -> SlotCalculator.Interval {
+        let now = Date()
+        guard start > now else { throw BookingErrors.slotInPast }
+        guard start.timeIntervalSince(now) <= Double(configuration.horizonDays) * 86_400 else { throw BookingErrors.beyondHorizon }
+        let begin = Self.seconds(start)
+        let slot = SlotCalculator.Interval(start: begin, end: begin + slots.slotSeconds)
+        guard slots.isSlot(slot, availability: partner.availability, clock: Self.clock(of: partner)) else {
+            throw BookingErrors.outsideAvailability
+        }
+        return slot
+    }
+
+    /// The booking when the caller is its user, its partner or an admin; 404 otherwise (its existence is not told).
+    func visibleBooking(_ text: String, to caller: AuthenticatedUser) async throws -> Booking {
+        let id = try Self.uuid(text, field: "bookingId")
+        guard let booking = try await bookings.find(id), (try? Self.actor(caller, on: booking)) != nil else {
+            throw BookingErrors.bookingNotFound
+        }
+        return booking
+    }
+
+    /// How the caller stands to a booking: admin, its partner, its user; 404 for anyone else.
+    static func actor(_ caller: AuthenticatedUser, on booking: Booking) throws -> BookingActor {
+        if caller.role == .admin { return .admin }
+        if caller.role == .partner, AccountKey.of(caller.id) == AccountKey.of(booking.partnerId) { return .partner }
+        if AccountKey.of(caller.id) == booking.userId { return .user }
+        throw BookingErrors.bookingNotFound
+    }
+}

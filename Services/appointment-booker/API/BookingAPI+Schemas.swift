@@ -1,0 +1,60 @@
+import Foundation
+import Shared
+
+/// Conversions from the domain to the generated schemas. Times of bookings are shown in the partner's zone.
+extension Components.Schemas.Partner {
+    init(_ partner: Partner) {
+        self.init(
+            id: AccountKey.of(partner.id), name: partner.name, description: partner.description, contact: partner.contact,
+            photoUrl: partner.photoURL, languages: partner.languages.compactMap(Components.Schemas.Language.init(rawValue:)),
+            timeZone: partner.timeZone, approved: partner.approved, feeStatus: Components.Schemas.PaymentStatus(rawValue: partner.feeStatus) ?? .unpaid,
+            promoted: partner.promoted, listed: partner.listed)
+    }
+}
+
+extension Components.Schemas.Availability {
+    init(_ availability: Availability) {
+        self.init(
+            weekly: availability.weekly.map { .init(weekday: $0.weekday, start: $0.start.description, end: $0.end.description) },
+            exceptions: availability.exceptions.map {
+                .init(date: $0.date.description, kind: $0.kind == .off ? .off : .extra, start: $0.start?.description, end: $0.end?.description)
+            })
+    }
+}
+
+extension Components.Schemas.Booking {
+    init(_ booking: Booking) {
+        let clock = ZonedClock(identifier: booking.timeZone) ?? ZonedClock(zone: TimeZone(identifier: "UTC") ?? .current)
+        self.init(
+            id: AccountKey.of(booking.id), partnerId: AccountKey.of(booking.partnerId), userId: booking.userId,
+            startsAt: clock.format(BookingAPI.seconds(booking.startsAt)), endsAt: clock.format(BookingAPI.seconds(booking.endsAt)),
+            status: booking.status == "cancelled" ? .cancelled : .booked,
+            cancelledBy: booking.cancelledBy.flatMap(CancelledByPayload.init(rawValue:)), cancelReason: booking.cancelReason,
+            createdAt: booking.createdAt)
+    }
+}
+
+extension Components.Schemas.Ad {
+    init(_ ad: Ad) {
+        self.init(
+            id: AccountKey.of(ad.id), partnerId: AccountKey.of(ad.partnerId), startsAt: ad.startsAt, endsAt: ad.endsAt,
+            paymentStatus: Components.Schemas.PaymentStatus(rawValue: ad.paymentStatus) ?? .unpaid, active: ad.active)
+    }
+}
+
+extension Components.Responses.PartnerPage.Body.JsonPayload {
+    /// A page from `limit + 1` rows: the extra row only says there are more.
+    init(page rows: [Partner], paging: (page: Int, size: Int, offset: Int)) {
+        self.init(
+            partners: rows.prefix(paging.size).map(Components.Schemas.Partner.init), page: paging.page, pageSize: paging.size,
+            hasMore: rows.count > paging.size)
+    }
+}
+
+extension Components.Responses.BookingPage.Body.JsonPayload {
+    init(page rows: [Booking], paging: (page: Int, size: Int, offset: Int)) {
+        self.init(
+            bookings: rows.prefix(paging.size).map(Components.Schemas.Booking.init), page: paging.page, pageSize: paging.size,
+            hasMore: rows.count > paging.size)
+    }
+}

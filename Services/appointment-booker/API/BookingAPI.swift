@@ -1,0 +1,56 @@
+import Foundation
+import Shared
+
+/// The appointment-booker API generated from `openapi.yaml` (B1-B3, U6): listed partners and their slots
+/// (public), booking and cancelling (signed in), the partner's own profile, availability and bookings, and
+/// the admin's partner approval, fees, ads and bookings. Every operation runs behind an optional
+/// `AccessTokenMiddleware`; signed-in operations take the caller from `RequestScope`.
+struct BookingAPI: APIProtocol {
+    let partners: PartnerStore
+    let bookings: BookingStore
+    let configuration: BookingConfiguration
+    let slots: SlotCalculator
+
+    init(partners: PartnerStore, bookings: BookingStore, configuration: BookingConfiguration) {
+        self.partners = partners
+        self.bookings = bookings
+        self.configuration = configuration
+        slots = SlotCalculator(slotMinutes: configuration.slotMinutes)
+    }
+
+    /// The entitlement that lets a user contact (book) a fortune teller (U6).
+    static let bookingEntitlement = "contact_fortune_teller"
+
+    static func uuid(_ text: String, field: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else { throw JSONBody.schemaViolation([field: "must be a UUID"]) }
+        return id
+    }
+
+    /// A zone the caller named, or 422 naming the field.
+    static func clock(_ identifier: String, field: String) throws -> ZonedClock {
+        guard RequestText.length(identifier) <= 64, let clock = ZonedClock(identifier: identifier) else {
+            throw BookingErrors.unknownTimeZone(field)
+        }
+        return clock
+    }
+
+    /// A partner's stored zone (checked when written; UTC should the system's zone data drop it).
+    static func clock(of partner: Partner) -> ZonedClock {
+        ZonedClock(identifier: partner.timeZone) ?? ZonedClock(zone: TimeZone(identifier: "UTC") ?? .current)
+    }
+
+    static func seconds(_ date: Date) -> Int {
+        let value = date.timeIntervalSince1970.rounded(.down)
+        // Dates from requests are checked to lie in LocalDate.years before they get here; clamp all the same.
+        return Int(max(-1e12, min(1e12, value.isFinite ? value : 0)))
+    }
+
+    static func date(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+
+    /// The page and page size after the shared range check.
+    static func paging(_ page: Int?, _ pageSize: Int?) throws -> (page: Int, size: Int, offset: Int) {
+        let page = page ?? 1, size = pageSize ?? 50
+        try Paging.check(page: page, pageSize: size)
+        return (page, size, (page - 1) * size)
+    }
+}

@@ -1,0 +1,31 @@
+import Shared
+
+/// appointment-booker's own settings, read once at start-up.
+///
+/// | variable | default |
+/// |---|---|
+/// | `APPOINTMENT_SLOT_MINUTES` | `60`: the length of every slot (5-480) |
+/// | `APPOINTMENT_CANCEL_CUTOFF_HOURS` | `24`: a user cancels at least this long before the start |
+/// | `APPOINTMENT_HORIZON_DAYS` | `180`: how far ahead a slot can be booked |
+/// | `APPOINTMENT_REMINDER_LEAD_MINUTES` | `60`: the reminder is queued this long before the start |
+/// | `APPOINTMENT_REMINDER_TICK_MS` | `30000`: how often due reminders are looked for |
+/// | `APPOINTMENT_USERS_TOPIC`, `APPOINTMENT_BOOKINGS_TOPIC` | the catalogue's `auth.users` and `appointments.bookings` |
+struct BookingConfiguration: Sendable {
+    var slotMinutes: Int
+    var cancelCutoff: Duration
+    var horizonDays: Int
+    var reminderLead: Duration
+    var reminderTick: Duration
+    var usersTopic: String
+    var bookingsTopic: String
+
+    init(environment: EnvironmentReader) throws(ConfigError) {
+        slotMinutes = try environment.int("APPOINTMENT_SLOT_MINUTES", default: 60, range: 5...480)
+        cancelCutoff = .seconds(try environment.int("APPOINTMENT_CANCEL_CUTOFF_HOURS", default: 24, range: 0...720) * 3600)
+        horizonDays = try environment.int("APPOINTMENT_HORIZON_DAYS", default: 180, range: 1...730)
+        reminderLead = .seconds(try environment.int("APPOINTMENT_REMINDER_LEAD_MINUTES", default: 60, range: 1...10_080) * 60)
+        reminderTick = try environment.milliseconds("APPOINTMENT_REMINDER_TICK_MS", default: 30_000)
+        usersTopic = environment.string("APPOINTMENT_USERS_TOPIC", default: TopicCatalogue.users.name)
+        bookingsTopic = environment.string("APPOINTMENT_BOOKINGS_TOPIC", default: TopicCatalogue.appointments.name)
+    }
+}

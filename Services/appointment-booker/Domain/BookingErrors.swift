@@ -1,0 +1,35 @@
+import Shared
+
+/// The booking rules' refusals (B2, B3, U6), one stable code each.
+enum BookingErrors {
+    static let partnerNotFound = APIError(.notFound, code: "partner_not_found", message: "no listed partner with this id")
+    static let bookingNotFound = APIError(.notFound, code: "booking_not_found", message: "no booking with this id for this account")
+    static let adNotFound = APIError(.notFound, code: "ad_not_found", message: "no ad with this id for this partner")
+    static let entitlementRequired = APIError(
+        .forbidden, code: "entitlement_required", message: "booking a fortune teller needs the contact_fortune_teller feature")
+    static let accountBanned = APIError(.forbidden, code: "account_banned", message: "this account is banned")
+    static let slotInPast = APIError(.unprocessableContent, code: "slot_in_past", message: "the slot has already begun")
+    static let beyondHorizon = APIError(.unprocessableContent, code: "outside_availability", message: "the slot is further ahead than bookings open")
+    static let outsideAvailability = APIError(
+        .unprocessableContent, code: "outside_availability", message: "the time is not one of the partner's free slots")
+    static let partnerNotBookable = APIError(
+        .unprocessableContent, code: "partner_not_bookable", message: "the partner is not approved, or its fee is unpaid")
+    static let slotTaken = APIError(.conflict, code: "slot_taken", message: "the slot was booked by someone else")
+    static let idempotencyKeyReused = APIError(
+        .unprocessableContent, code: "idempotency_key_reused", message: "this Idempotency-Key was used for another booking")
+    static let cutoffPassed = APIError(
+        .unprocessableContent, code: "cancel_cutoff_passed", message: "it is too close to the appointment to cancel it")
+    static let reasonRequired = APIError(.unprocessableContent, code: "reason_required", message: "a partner gives a reason to cancel")
+    static let alreadyStarted = APIError(.unprocessableContent, code: "already_started", message: "the appointment has already begun")
+    static let alreadyCancelled = APIError(.conflict, code: "already_cancelled", message: "the booking is cancelled already")
+    static let bookingCancelled = APIError(.unprocessableContent, code: "booking_cancelled", message: "a cancelled booking cannot be moved")
+    static let notAPartner = APIError(
+        .unprocessableContent, code: "not_a_partner", message: "auth has not made this account a partner (user.role-changed)")
+    static let partnerExists = APIError(.conflict, code: "partner_exists", message: "this account has a partner profile already")
+    static let noProfile = APIError(.notFound, code: "partner_not_found", message: "this account has no partner profile yet; an admin adds it")
+    static func unknownTimeZone(_ field: String) -> APIError {
+        APIError(
+            .unprocessableContent, code: "unknown_time_zone", message: "\(field) must be an IANA time zone such as Asia/Bangkok",
+            details: [field: "is not an IANA time zone"])
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A fortune teller (B1). The id is the partner's account id in auth. Listed (shown and bookable) when an
+/// admin approved it, its fee is paid, and auth's events say the account is a partner and not banned.
+struct Partner: Sendable, Equatable {
+    var id: UUID
+    var name: String
+    var description: String
+    var contact: String
+    var photoURL: String?
+    var languages: [String]
+    var timeZone: String
+    var approved: Bool
+    var feeStatus: String
+    /// A paid ad is running now.
+    var promoted: Bool
+    var listed: Bool
+    var availability: Availability
+}
+
+/// A paid promotion (B1).
+struct Ad: Sendable, Equatable {
+    var id: UUID
+    var partnerId: UUID
+    var startsAt: Date
+    var endsAt: Date
+    var paymentStatus: String
+    var active: Bool
+}
+
+/// The profile fields a partner or an admin may change; nil leaves a field as it is.
+struct ProfileChanges: Sendable {
+    var name: String?
+    var description: String?
+    var contact: String?
+    var photoURL: String?
+    var languages: [String]?
+    var timeZone: String?
+    var approved: Bool?
+    var feeStatus: String?
+}

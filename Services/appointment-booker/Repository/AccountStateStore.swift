@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// What auth's `auth.users` events said about each account (U5, U6): its role, whether it is banned, and
+/// entitlements revoked after its token was issued. Each fact keeps the time of the event that set it, and an
+/// older event never overwrites a newer one, so events replayed or delivered out of order end in the same state.
+enum AccountStateStore {
+    struct State: Sendable {
+        var role: String?
+        var banned: Bool
+        var revoked: Set<String>
+    }
+
+    /// Sets the role if this event is not older than the one that set it; true when the row changed.
+    static func setRole(_ role: String, of user: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO accounts (user_id, role, role_changed_at) VALUES (\(user), \(role), \(time))
+            ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, role_changed_at = excluded.role_changed_at
+            WHERE accounts.role_changed_at IS NULL OR accounts.role_changed_at <= excluded.role_changed_at
+            """, logger: logger)
+    }
+
+    /// A registration sets the role only when no role change came first (events of one user can be replayed).
+    static func register(_ user: String, role: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO accounts (user_id, role, role_changed_at) VALUES (\(user), \(role), \(time))
+            ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, role_changed_at = excluded.role_changed_at
+            WHERE accounts.role_changed_at IS NULL OR accounts.role_changed_at < excluded.role_changed_at
+            """, logger: logger)
+    }
+
+    /// Sets the ban unless a newer ban event came first; true when the account went from not banned to banned now.
+    static func setBanned(_ banned: Bool, of user: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let rows = try await connection.query(
+            """
+            WITH before AS (SELECT banned FROM accounts WHERE user_id = \(user) FOR UPDATE)
+            INSERT INTO accounts (user_id, banned, banned_changed_at) VALUES (\(user), \(banned), \(time))
+            ON CONFLICT (user_id) DO UPDATE SET banned = excluded.banned, banned_changed_at = excluded.banned_changed_at
+            WHERE accounts.banned_changed_at IS NULL OR accounts.banned_changed_at <= excluded.banned_changed_at
+            RETURNING coalesce((SELECT banned FROM before), false) = false AND banned
+            """, logger: logger)
+        for try await newlyBanned in rows.decode(Bool.self) { return newlyBanned }
+        return false
+    }
+
+    /// Records a grant or a revocation unless a newer one of the same entitlement came first.
+    static func setEntitlement(
+        _ entitlement: String, granted: Bool, of user: String, at time: Date, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO account_entitlements (user_id, entitlement, granted, changed_at) VALUES (\(user), \(entitlement), \(granted), \(time))
+            ON CONFLICT (user_id, entitlement) DO UPDATE SET granted = excluded.granted, changed_at = excluded.changed_at
+            WHERE account_entitlements.changed_at <= excluded.changed_at
+            """, logger: logger)
+    }
+
+    static func state(of user: String, client: PostgresClient, logger: Logger) async throws -> State {
+        let rows = try await client.query(
+            """
+            SELECT a.role, coalesce(a.banned, false),
+                coalesce((SELECT array_agg(e.entitlement) FROM account_entitlements e WHERE e.user_id = \(user) AND NOT e.granted), '{}')
+            FROM (SELECT \(user)::text AS user_id) asked LEFT JOIN accounts a ON a.user_id = asked.user_id
+            """, logger: logger)
+        for try await (role, banned, revoked) in rows.decode((String?, Bool, [String]).self) {
+            return State(role: role, banned: banned, revoked: Set(revoked))
+        }
+        return State(role: nil, banned: false, revoked: [])
+    }
+}

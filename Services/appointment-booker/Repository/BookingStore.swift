@@ -1,0 +1,199 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// Bookings (B2). A booking is inserted in one statement and the database's exclusion constraint
+/// (`bookings_no_overlap`) is what refuses a second live booking over the same time of one partner, so
+/// concurrent requests for a slot cannot both win. Every change writes its `appointment.*` event to the
+/// outbox in the same transaction.
+struct BookingStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    let topic: String
+
+    static let columns = """
+        b.id, b.partner_id, b.user_id, b.starts_at, b.ends_at, b.status, b.cancelled_by, b.cancel_reason, b.created_at, p.time_zone
+        """
+
+    static func decode(_ rows: PostgresRowSequence) async throws -> [Booking] {
+        var bookings: [Booking] = []
+        for try await (id, partner, user, start, end, status, by, reason, created, zone) in rows.decode(
+            (UUID, UUID, String, Date, Date, String, String?, String?, Date, String).self)
+        {
+            bookings.append(
+                Booking(
+                    id: id, partnerId: partner, userId: user, startsAt: start, endsAt: end, status: status, cancelledBy: by,
+                    cancelReason: reason, createdAt: created, timeZone: zone))
+        }
+        return bookings
+    }
+
+    enum BookOutcome: Equatable {
+        case booked(Booking)
+        /// The booking an earlier request with the same `Idempotency-Key` made.
+        case replayed(Booking)
+        case taken
+        case keyReused
+    }
+
+    /// The booking this user's `key` made, if any.
+    func made(by user: String, key: String) async throws -> Booking? {
+        try await Self.decode(
+            client.query(
+                """
+                SELECT \(unescaped: Self.columns) FROM bookings b JOIN partners p ON p.id = b.partner_id
+                WHERE b.user_id = \(user) AND b.idempotency_key = \(key)
+                """, logger: logger)
+        ).first
+    }
+
+    func book(partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?) async throws -> BookOutcome {
+        do {
+            let booking = try await client.inTransaction(logger: logger) { connection -> Booking? in
+                let rows = try await connection.query(
+                    """
+                    WITH made AS (
+                        INSERT INTO bookings (id, partner_id, user_id, starts_at, ends_at, idempotency_key)
+                        VALUES (\(UUID()), \(partner), \(user), \(startsAt), \(endsAt), \(idempotencyKey))
+                        RETURNING *
+                    )
+                    SELECT \(unescaped: Self.columns) FROM made b JOIN partners p ON p.id = b.partner_id
+                    """, logger: logger)
+                guard let booking = try await Self.decode(rows).first else { return nil }
+                try await publish(booking, type: EventTypes.appointmentBooked, by: .user, on: connection)
+                return booking
+            }
+            guard let booking else { return .taken }
+            return .booked(booking)
+        } catch let error as PSQLError where error.sqlState == "23P01" {
+            return .taken
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            // The same key raced itself: the other request's booking is the answer.
+            guard let idempotencyKey, let first = try await made(by: user, key: idempotencyKey) else { throw error }
+            return first.partnerId == partner && first.startsAt == startsAt ? .replayed(first) : .keyReused
+        }
+    }
+
+    func find(_ id: UUID) async throws -> Booking? {
+        try await Self.decode(
+            client.query(
+                "SELECT \(unescaped: Self.columns) FROM bookings b JOIN partners p ON p.id = b.partner_id WHERE b.id = \(id)", logger: logger)
+        ).first
+    }
+
+    /// The live bookings of a partner overlapping [from, to), as intervals (slot listing leaves them out).
+    func liveIntervals(partner: UUID, from: Int, to: Int) async throws -> [SlotCalculator.Interval] {
+        let rows = try await client.query(
+            """
+            SELECT extract(epoch FROM starts_at)::bigint, extract(epoch FROM ends_at)::bigint FROM bookings
+            WHERE partner_id = \(partner) AND status = 'booked'
+                AND tstzrange(starts_at, ends_at) && tstzrange(to_timestamp(\(from)), to_timestamp(\(to)))
+            """, logger: logger)
+        var intervals: [SlotCalculator.Interval] = []
+        for try await (start, end) in rows.decode((Int, Int).self) { intervals.append(.init(start: start, end: end)) }
+        return intervals
+    }
+
+    enum Owner { case user(String), partner(UUID), anyone(partner: UUID?) }
+
+    /// Soonest first; one more than `limit` tells there are more.
+    func list(_ owner: Owner, limit: Int, offset: Int) async throws -> [Booking] {
+        let (user, partner): (String?, UUID?) =
+            switch owner {
+            case .user(let user): (user, nil)
+            case .partner(let partner): (nil, partner)
+            case .anyone(let partner): (nil, partner)
+            }
+        return try await Self.decode(
+            client.query(
+                """
+                SELECT \(unescaped: Self.columns) FROM bookings b JOIN partners p ON p.id = b.partner_id
+                WHERE (\(user)::text IS NULL OR b.user_id = \(user)) AND (\(partner)::uuid IS NULL OR b.partner_id = \(partner))
+                ORDER BY b.starts_at, b.id LIMIT \(limit) OFFSET \(offset)
+                """, logger: logger))
+    }
+
+    /// Cancels after `check` accepted the booking as it is under the row lock; the cancelled booking.
+    func cancel(
+        _ id: UUID, by actor: BookingActor, reason: String?, check: @Sendable (Booking) throws -> Void
+    ) async throws -> Booking? {
+        try await client.inTransaction(logger: logger) { connection -> Booking? in
+            let current = try await Self.decode(
+                connection.query(
+                    """
+                    SELECT \(unescaped: Self.columns) FROM bookings b JOIN partners p ON p.id = b.partner_id
+                    WHERE b.id = \(id) FOR UPDATE OF b
+                    """, logger: logger))
+            guard let booking = current.first else { return nil }
+            try check(booking)
+            return try await Self.cancelLive(id: id, by: actor, reason: reason, topic: topic, on: connection, logger: logger).first
+        }
+    }
+
+    /// Cancels every future live booking of `user` (a ban), publishing each cancellation; how many.
+    static func cancelFuture(of user: String, reason: String, topic: String, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        try await cancelLive(futureOf: user, by: .system, reason: reason, topic: topic, on: connection, logger: logger).count
+    }
+
+    /// Cancels the live booking `id`, or the future live bookings of `futureOf`, and publishes each cancellation.
+    private static func cancelLive(
+        id: UUID? = nil, futureOf user: String? = nil, by actor: BookingActor, reason: String?, topic: String,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> [Booking] {
+        guard id != nil || user != nil else { return [] }
+        let rows = try await connection.query(
+            """
+            WITH cancelled AS (
+                UPDATE bookings SET status = 'cancelled', cancelled_by = \(actor.rawValue), cancel_reason = \(reason), updated_at = now()
+                WHERE status = 'booked' AND (\(id)::uuid IS NULL OR id = \(id))
+                    AND (\(user)::text IS NULL OR (user_id = \(user) AND starts_at > now()))
+                RETURNING *
+            )
+            SELECT \(unescaped: columns) FROM cancelled b JOIN partners p ON p.id = b.partner_id
+            """, logger: logger)
+        let cancelled = try await decode(rows)
+        for booking in cancelled {
+            try await publish(booking, type: EventTypes.appointmentCancelled, by: actor, topic: topic, on: connection, logger: logger)
+        }
+        return cancelled
+    }
+
+    /// Moves a live booking to another interval; nil when it is not live any more. The exclusion constraint
+    /// refuses an interval taken by another booking (`taken`).
+    func move(_ id: UUID, startsAt: Date, endsAt: Date, by actor: BookingActor) async throws -> Booking? {
+        try await client.inTransaction(logger: logger) { connection -> Booking? in
+            let rows = try await connection.query(
+                """
+                WITH moved AS (
+                    UPDATE bookings SET starts_at = \(startsAt), ends_at = \(endsAt), updated_at = now(), reminder_queued_at = NULL
+                    WHERE id = \(id) AND status = 'booked' RETURNING *
+                )
+                SELECT \(unescaped: Self.columns) FROM moved b JOIN partners p ON p.id = b.partner_id
+                """, logger: logger)
+            guard let booking = try await Self.decode(rows).first else { return nil }
+            try await publish(booking, type: EventTypes.appointmentChanged, by: actor, on: connection)
+            return booking
+        }
+    }
+
+    func publish(_ booking: Booking, type: EventType, by actor: BookingActor, on connection: PostgresConnection) async throws {
+        try await Self.publish(booking, type: type, by: actor, topic: topic, on: connection, logger: logger)
+    }
+
+    static func publish(
+        _ booking: Booking, type: EventType, by actor: BookingActor, topic: String, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let payload = AppointmentChanged(
+            bookingId: booking.id, partnerId: booking.partnerId, userId: booking.userId, startsAt: booking.startsAt,
+            endsAt: booking.endsAt, status: booking.status, changedBy: actor.rawValue, reason: booking.cancelReason)
+        try await Outbox.enqueue(
+            EventEnvelope(type: type, producer: "appointment-booker", key: booking.partnerId.uuidString, payload: payload),
+            toTopicNamed: topic, on: connection, logger: logger)
+    }
+}
+
+extension PSQLError {
+    /// The server's SQLSTATE (`23P01` exclusion violation, `23505` unique violation), nil for a client-side error.
+    var sqlState: String? { serverInfo?[.sqlState] }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// Partners, their availability and ads (B1).
+struct PartnerStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// The columns `decode` reads, over `partners p` joined to `accounts acc` on the partner's account.
+    static let columns = """
+        p.id, p.name, p.description, p.contact, p.photo_url, p.languages, p.time_zone, p.approved, p.fee_status,
+        p.availability::text,
+        EXISTS (SELECT 1 FROM ads a WHERE a.partner_id = p.id AND a.payment_status = 'paid' AND a.starts_at <= now() AND now() < a.ends_at) AS promoted,
+        p.approved AND p.fee_status = 'paid' AND coalesce(acc.role = 'partner' AND NOT acc.banned, false) AS listed
+        """
+    static let from = "partners p LEFT JOIN accounts acc ON acc.user_id = p.id::text"
+
+    static func decode(_ rows: PostgresRowSequence) async throws -> [Partner] {
+        var partners: [Partner] = []
+        for try await (id, name, description, contact, photo, languages, zone, approved, fee, availability, promoted, listed) in rows.decode(
+            (UUID, String, String, String, String?, [String], String, Bool, String, String, Bool, Bool).self)
+        {
+            partners.append(
+                Partner(
+                    id: id, name: name, description: description, contact: contact, photoURL: photo, languages: languages, timeZone: zone,
+                    approved: approved, feeStatus: fee, promoted: promoted, listed: listed, availability: StoredAvailability.decode(availability)))
+        }
+        return partners
+    }
+
+    func find(_ id: UUID) async throws -> Partner? {
+        try await Self.decode(
+            client.query("SELECT \(unescaped: Self.columns) FROM \(unescaped: Self.from) WHERE p.id = \(id)", logger: logger)
+        ).first
+    }
+
+    /// Listed partners (or all with `listedOnly` false): promoted first, then by name; one more than `limit` tells there are more.
+    func list(listedOnly: Bool, language: String?, limit: Int, offset: Int) async throws -> [Partner] {
+        try await Self.decode(
+            client.query(
+                """
+                SELECT * FROM (SELECT \(unescaped: Self.columns) FROM \(unescaped: Self.from)) partner
+                WHERE (NOT \(listedOnly) OR partner.listed) AND (\(language)::text IS NULL OR \(language) = ANY(partner.languages))
+                ORDER BY (CASE WHEN \(listedOnly) THEN partner.promoted ELSE false END) DESC, partner.name, partner.id
+                LIMIT \(limit) OFFSET \(offset)
+                """, logger: logger))
+    }
+
+    enum CreateOutcome { case created(Partner), notAPartner, exists }
+
+    func create(
+        id: UUID, name: String, description: String, contact: String, photoURL: String?, languages: [String], timeZone: String
+    ) async throws -> CreateOutcome {
+        let inserted = try await client.inTransaction(logger: logger) { connection -> Bool? in
+            let role = try await connection.query("SELECT role FROM accounts WHERE user_id = \(AccountKey.of(id))", logger: logger)
+            var isPartner = false
+            for try await value in role.decode(String.self) { isPartner = value == UserRole.partner.rawValue }
+            guard isPartner else { return nil }
+            let rows = try await connection.query(
+                """
+                INSERT INTO partners (id, name, description, contact, photo_url, languages, time_zone)
+                VALUES (\(id), \(name), \(description), \(contact), \(photoURL), \(languages), \(timeZone))
+                ON CONFLICT (id) DO NOTHING RETURNING id
+                """, logger: logger)
+            return try await rows.collectAll().count == 1
+        }
+        switch inserted {
+        case nil: return .notAPartner
+        case false?: return .exists
+        case true?:
+            guard let partner = try await find(id) else { return .exists }
+            return .created(partner)
+        }
+    }
+
+    /// Applies the fields given; nil when there is no such partner.
+    func update(_ id: UUID, _ changes: ProfileChanges) async throws -> Partner? {
+        let rows = try await client.query(
+            """
+            UPDATE partners SET name = coalesce(\(changes.name), name), description = coalesce(\(changes.description), description),
+                contact = coalesce(\(changes.contact), contact), photo_url = coalesce(\(changes.photoURL), photo_url),
+                languages = coalesce(\(changes.languages), languages), time_zone = coalesce(\(changes.timeZone), time_zone),
+                approved = coalesce(\(changes.approved), approved), fee_status = coalesce(\(changes.feeStatus), fee_status)
+            WHERE id = \(id) RETURNING id
+            """, logger: logger)
+        guard try await rows.collectAll().count == 1 else { return nil }
+        return try await find(id)
+    }
+
+    /// Replaces the availability; false when there is no such partner.
+    func setAvailability(_ id: UUID, _ availability: Availability) async throws -> Bool {
+        let json = try StoredAvailability(availability).json()
+        let rows = try await client.query(
+            "UPDATE partners SET availability = \(json)::jsonb WHERE id = \(id) RETURNING id", logger: logger)
+        return try await rows.collectAll().count == 1
+    }
+
+    // MARK: Ads
+
+    static let adColumns = "id, partner_id, starts_at, ends_at, payment_status, payment_status = 'paid' AND starts_at <= now() AND now() < ends_at"
+
+    static func decodeAds(_ rows: PostgresRowSequence) async throws -> [Ad] {
+        var ads: [Ad] = []
+        for try await (id, partner, start, end, status, active) in rows.decode((UUID, UUID, Date, Date, String, Bool).self) {
+            ads.append(Ad(id: id, partnerId: partner, startsAt: start, endsAt: end, paymentStatus: status, active: active))
+        }
+        return ads
+    }
+
+    func addAd(partner: UUID, startsAt: Date, endsAt: Date) async throws -> Ad? {
+        try await Self.decodeAds(
+            client.query(
+                """
+                INSERT INTO ads (id, partner_id, starts_at, ends_at)
+                SELECT \(UUID()), id, \(startsAt), \(endsAt) FROM partners WHERE id = \(partner)
+                RETURNING \(unescaped: Self.adColumns)
+                """, logger: logger)
+        ).first
+    }
+
+    func setAdPayment(partner: UUID, ad: UUID, status: String) async throws -> Ad? {
+        try await Self.decodeAds(
+            client.query(
+                """
+                UPDATE ads SET payment_status = \(status) WHERE id = \(ad) AND partner_id = \(partner)
+                RETURNING \(unescaped: Self.adColumns)
+                """, logger: logger)
+        ).first
+    }
+
+    func ads(of partner: UUID) async throws -> [Ad] {
+        try await Self.decodeAds(
+            client.query(
+                "SELECT \(unescaped: Self.adColumns) FROM ads WHERE partner_id = \(partner) ORDER BY starts_at DESC LIMIT 500", logger: logger))
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import HTTPTypes
+import Shared
+import Testing
+import TestSupport
+
+@testable import AppointmentBooker
+
+@Suite("appointment-booker: booking a slot")
+struct AppointmentBookingTests {
+    @Test("B2: 50 concurrent requests for one slot make exactly one booking and 49 clear conflicts")
+    func test_B2_concurrentBookingsOfOneSlot() async throws {
+        try await BookingTestHarness.run { harness in
+            let partner = try await harness.listedPartner()
+            let slot = try await harness.futureSlot(partner)
+            var tokens: [String] = []
+            for _ in 0..<50 { tokens.append(try await harness.bookerToken()) }
+            let statuses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                for token in tokens {
+                    group.addTask {
+                        let (status, body) = try await harness.book(partner, slot, bearer: token)
+                        return (status, body["error"]["code"].string)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0.0 == .created }.count == 1)
+            #expect(statuses.filter { $0.0 == .conflict && $0.1 == "slot_taken" }.count == 49, "\(statuses)")
+            #expect(try await harness.count("SELECT count(*)::int FROM bookings WHERE status = 'booked'") == 1)
+            #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'appointment.booked'") == 1)
+        }
+    }
+
+    @Test("B2: a retry with the same Idempotency-Key returns the first booking, also when the retries race; another slot under the key is 422")
+    func test_B2_idempotentRetry() async throws {
+        try await BookingTestHarness.run { harness in
+            let partner = try await harness.listedPartner()
+            let user = UUID().uuidString
+            let token = try await harness.bookerToken(user)
+            let slot = try await harness.futureSlot(partner)
+            let ids = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        let (status, body) = try await harness.book(partner, slot, bearer: token, key: "retry-1")
+                        return status == .created ? body["id"].string : nil
+                    }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(ids.count == 10 && Set(ids).count == 1 && ids.first! != nil, "\(ids)")
+            let (status, body) = try await harness.book(partner, slot, bearer: token, key: "retry-1")
+            #expect(status == .created && body["id"].string == ids.first!)
+            let other = try await harness.futureSlot(partner, index: 1)
+            let (reused, error) = try await harness.book(partner, other, bearer: token, key: "retry-1")
+            #expect(reused == .unprocessableContent && error["error"]["code"].string == "idempotency_key_reused")
+            // Another user's identical key is their own.
+            let (second, _) = try await harness.book(partner, other, bearer: try await harness.bookerToken(), key: "retry-1")
+            #expect(second == .created)
+            #expect(try await harness.count("SELECT count(*)::int FROM bookings") == 2)
+            #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'appointment.booked'") == 2)
+        }
+    }
+
+    @Test("B3, U6: past slots, times outside availability, unlisted partners, a missing entitlement and guests are refused with clear errors")
+    func test_B3_refusals() async throws {
+        try await BookingTestHarness.run { harness in
+            let partner = try await harness.listedPartner()
+            let token = try await harness.bookerToken()
+            func expectError(_ result: (HTTPResponse.Status, JSONValue), _ status: HTTPResponse.Status, _ code: String) {
+                #expect(result.0 == status && result.1["error"]["code"].string == code, "\(result.1.raw ?? "")")
+            }
+            expectError(try await harness.book(partner, "2020-01-06T10:00:00+07:00", bearer: token), .unprocessableContent, "slot_in_past")
+            let slot = try await harness.futureSlot(partner)
+            // Half past is no slot start; 03:00 Bangkok is outside 09:00-17:00.
+            expectError(
+                try await harness.book(partner, slot.replacingOccurrences(of: ":00:00+", with: ":30:00+"), bearer: token),
+                .unprocessableContent, "outside_availability")
+            expectError(
+                try await harness.book(partner, String(slot.prefix(10)) + "T03:00:00+07:00", bearer: token), .unprocessableContent,
+                "outside_availability")
+            expectError(try await harness.book(partner, "2099-01-05T10:00:00+07:00", bearer: token), .unprocessableContent, "outside_availability")
+            expectError(
+                try await harness.book(partner, slot, bearer: try await harness.bookerToken(entitlements: ["tarot"])), .forbidden,
+                "entitlement_required")
+            let (guest, _) = try await harness.book(partner, slot, bearer: try await harness.tokens.token(role: .guest))
+            #expect(guest == .forbidden)
+            let (anonymous, _) = try await harness.book(partner, slot, bearer: nil)
+            #expect(anonymous == .unauthorized)
+            let unapproved = try await harness.listedPartner(name: "Unapproved", approved: false)
+            expectError(try await harness.book(unapproved, slot, bearer: token), .unprocessableContent, "partner_not_bookable")
+            let unpaid = try await harness.listedPartner(name: "Unpaid", feePaid: false)
+            expectError(try await harness.book(unpaid, slot, bearer: token), .unprocessableContent, "partner_not_bookable")
+            expectError(try await harness.book(UUID(), slot, bearer: token), .notFound, "partner_not_found")
+            let (malformed, body) = try await harness.request(
+                .post, "/v1/partners/\(partner)/bookings", json: ["startsAt": "tomorrow"], bearer: token)
+            #expect(malformed == .badRequest, "\(body.raw ?? "")")
+            // Milliseconds are a valid RFC 3339 time.
+            let (withFraction, _) = try await harness.book(partner, slot.replacingOccurrences(of: ":00+", with: ":00.000+"), bearer: token)
+            #expect(withFraction == .created)
+            #expect(try await harness.count("SELECT count(*)::int FROM bookings") == 1)
+        }
+    }
+
+    @Test("B2: a user cancels before the cut-off only; a partner cancels with a reason; a cancelled slot is free again")
+    func test_B2_cancellation() async throws {
+        // A cut-off of 400 days: every slot is inside it, so the user's own cancellation is refused.
+        try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_CANCEL_CUTOFF_HOURS": "720"]) { harness in
+            let partner = try await harness.listedPartner()
+            let user = UUID().uuidString
+            let token = try await harness.bookerToken(user)
+            let slot = try await harness.futureSlot(partner)
+            let (_, booked) = try await harness.book(partner, slot, bearer: token)
+            let id = try #require(booked["id"].string)
+            var (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: [:], bearer: token)
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "cancel_cutoff_passed")
+            let partnerToken = try await harness.partnerToken(partner)
+            (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: [:], bearer: partnerToken)
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "reason_required")
+            (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: [:], bearer: try await harness.bookerToken())
+            #expect(status == .notFound, "a stranger does not learn the booking exists")
+            (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: ["reason": "ill"], bearer: partnerToken)
+            #expect(status == .ok && body["status"].string == "cancelled" && body["cancelledBy"].string == "partner" && body["cancelReason"].string == "ill")
+            (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: ["reason": "ill"], bearer: partnerToken)
+            #expect(status == .conflict && body["error"]["code"].string == "already_cancelled")
+            #expect(try await harness.slots(partner, from: String(slot.prefix(10))).contains(slot))
+            let (again, _) = try await harness.book(partner, slot, bearer: try await harness.bookerToken())
+            #expect(again == .created)
+            #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'appointment.cancelled'") == 1)
+        }
+        try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_CANCEL_CUTOFF_HOURS": "0"]) { harness in
+            let partner = try await harness.listedPartner()
+            let token = try await harness.bookerToken()
+            let (_, booked) = try await harness.book(partner, try await harness.futureSlot(partner), bearer: token)
+            let (status, body) = try await harness.request(
+                .post, "/v1/bookings/\(try #require(booked["id"].string))/cancel", json: [:], bearer: token)
+            #expect(status == .ok && body["cancelledBy"].string == "user")
+        }
+    }
+
+    @Test("B2: users list their bookings, partners theirs, admins all; a partner moves a booking to a free slot, not onto a taken one")
+    func test_B2_listAndMove() async throws {
+        try await BookingTestHarness.run { harness in
+            let partner = try await harness.listedPartner()
+            let (alice, bob) = (try await harness.bookerToken(), try await harness.bookerToken())
+            let first = try await harness.futureSlot(partner), second = try await harness.futureSlot(partner, index: 1)
+            let third = try await harness.futureSlot(partner, index: 2)
+            let (_, aliceBooking) = try await harness.book(partner, first, bearer: alice)
+            _ = try await harness.book(partner, second, bearer: bob)
+            var (status, body) = try await harness.request(.get, "/v1/me/bookings", bearer: alice)
+            #expect(status == .ok && body["bookings"].count == 1 && body["bookings"][0]["startsAt"].string == first)
+            let partnerToken = try await harness.partnerToken(partner)
+            (status, body) = try await harness.request(.get, "/v1/partner/bookings?pageSize=1", bearer: partnerToken)
+            #expect(status == .ok && body["bookings"].count == 1 && body["hasMore"].bool == true)
+            (status, body) = try await harness.request(.get, "/v1/admin/bookings?partnerId=\(partner)", bearer: try await harness.adminToken())
+            #expect(status == .ok && body["bookings"].count == 2)
+            (status, _) = try await harness.request(.get, "/v1/admin/bookings", bearer: alice)
+            #expect(status == .forbidden)
+            let id = try #require(aliceBooking["id"].string)
+            (status, body) = try await harness.request(.patch, "/v1/bookings/\(id)", json: ["startsAt": third], bearer: alice)
+            #expect(status == .forbidden, "a user cancels and books again")
+            (status, body) = try await harness.request(.patch, "/v1/bookings/\(id)", json: ["startsAt": second], bearer: partnerToken)
+            #expect(status == .conflict && body["error"]["code"].string == "slot_taken")
+            (status, body) = try await harness.request(.patch, "/v1/bookings/\(id)", json: ["startsAt": third], bearer: partnerToken)
+            #expect(status == .ok && body["startsAt"].string == third)
+            #expect(try await harness.slots(partner, from: String(first.prefix(10)), days: 3).contains(first))
+            #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'appointment.changed'") == 1)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Shared
+import Testing
+import TestSupport
+
+@testable import AppointmentBooker
+
+/// appointment-booker against its own document (X3): served byte for byte, and Schemathesis anonymously,
+/// as a user allowed to book, as a partner with a profile, and as an admin, every check on.
+@Suite("appointment-booker: API contract", .serialized)
+struct AppointmentContractTests {
+    static let documentPath = RepositoryFiles.openAPIDocument(of: "appointment-booker")
+
+    @Test("X3: /openapi.yaml is the checked-in openapi.yaml, byte for byte; a known path with another method is 405 with Allow")
+    func test_X3_servedDocument() async throws {
+        try await BookingTestHarness.run { harness in
+            let served = try await harness.client.execute(uri: "/openapi.yaml", method: .get) { Array(buffer: $0.body) }
+            #expect(served == Array(try Data(contentsOf: Self.documentPath)))
+            let (status, headers) = try await harness.client.execute(uri: "/v1/partners", method: .delete) { ($0.status, $0.headers) }
+            #expect(status == .methodNotAllowed && headers[.allow] == "GET, HEAD")
+        }
+    }
+
+    @Test("X3: the document's closed sets are the domain's")
+    func test_X3_closedSets() {
+        #expect(Set(Components.Schemas.AvailabilityException.KindPayload.allCases.map(\.rawValue)) == Set(Availability.Exception.Kind.allCases.map(\.rawValue)))
+        #expect(Set(Components.Schemas.Booking.CancelledByPayload.allCases.map(\.rawValue)) == Set(["user", "partner", "admin", "system"]))
+    }
+
+    @Test("X3: Schemathesis finds no failure anonymously, as a booking user, as a partner and as an admin", arguments: [nil, UserRole.user, .partner, .admin])
+    func test_X3_fuzzed(role: UserRole?) async throws {
+        try await BookingTestHarness.run { harness in
+            // Something to find: a listed partner with slots and a booking.
+            let partner = try await harness.listedPartner()
+            _ = try await harness.book(partner, try await harness.futureSlot(partner), bearer: try await harness.bookerToken())
+            var token: String?
+            switch role {
+            case .user?: token = try await harness.bookerToken()
+            case .partner?: token = try await harness.partnerToken(partner)
+            case let role?: token = try await harness.tokens.token(userId: UUID().uuidString, role: role)
+            case nil: token = nil
+            }
+            let outcome = try await Schemathesis.run(baseURL: "http://127.0.0.1:\(harness.client.port ?? 0)", bearer: token)
+            #expect(outcome.exitCode == 0, "\(outcome.output)")
+        }
+    }
+}

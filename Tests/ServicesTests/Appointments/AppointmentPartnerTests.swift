@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+import Shared
+import Testing
+import TestSupport
+
+@testable import AppointmentBooker
+
+@Suite("appointment-booker: partners, approval and ads")
+struct AppointmentPartnerTests {
+    @Test("B1: only an account auth made a partner gets a profile; unapproved or unpaid partners are not listed; a partner edits its own profile")
+    func test_B1_partnerLifecycle() async throws {
+        try await BookingTestHarness.run { harness in
+            let admin = try await harness.adminToken()
+            let stranger = UUID()
+            var (status, body) = try await harness.request(
+                .post, "/v1/admin/partners",
+                json: ["accountId": stranger.uuidString, "name": "X", "description": "", "contact": "x", "languages": ["en"], "timeZone": "UTC"],
+                bearer: admin)
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "not_a_partner")
+            let partner = try await harness.listedPartner(approved: false)
+            (status, body) = try await harness.request(.get, "/v1/partners")
+            #expect(status == .ok && body["partners"].count == 0)
+            (status, body) = try await harness.request(.get, "/v1/partners/\(partner)")
+            #expect(status == .notFound)
+            (status, body) = try await harness.request(
+                .post, "/v1/admin/partners",
+                json: ["accountId": partner.uuidString, "name": "Again", "description": "", "contact": "x", "languages": ["en"], "timeZone": "UTC"],
+                bearer: admin)
+            #expect(status == .conflict && body["error"]["code"].string == "partner_exists")
+            (status, body) = try await harness.request(.patch, "/v1/admin/partners/\(partner)", json: ["timeZone": "Mars/Olympus"], bearer: admin)
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "unknown_time_zone")
+            (status, body) = try await harness.request(.patch, "/v1/admin/partners/\(partner)", json: ["approved": true], bearer: admin)
+            #expect(status == .ok && body["listed"].bool == true)
+            let partnerToken = try await harness.partnerToken(partner)
+            (status, body) = try await harness.request(
+                .patch, "/v1/partner/profile", json: ["description": "Thai astrology", "languages": ["th"]], bearer: partnerToken)
+            #expect(status == .ok && body["description"].string == "Thai astrology" && body["languages"].count == 1)
+            (status, body) = try await harness.request(.patch, "/v1/partner/profile", json: ["approved": true], bearer: partnerToken)
+            #expect(status == .badRequest, "approval is the admin's")
+            (status, body) = try await harness.request(.get, "/v1/partner/profile", bearer: try await harness.bookerToken())
+            #expect(status == .forbidden)
+            (status, body) = try await harness.request(.get, "/v1/partners?language=en")
+            #expect(status == .ok && body["partners"].count == 0, "the partner speaks only Thai now")
+            // A partner whose account auth later banned drops out of the listing.
+            try await harness.publish(EventTypes.userBanned, UserBanned(userId: partner, banned: true), user: partner)
+            #expect(try await eventually { try await harness.request(.get, "/v1/partners").1["partners"].count == 0 })
+        }
+    }
+
+    @Test("B1: partners with a paid ad running now are listed first; an unpaid or ended ad does not promote; pages say when there are more")
+    func test_B1_promotedFirst() async throws {
+        try await BookingTestHarness.run { harness in
+            let admin = try await harness.adminToken()
+            let amara = try await harness.listedPartner(name: "Amara")
+            let zed = try await harness.listedPartner(name: "Zed")
+            let yan = try await harness.listedPartner(name: "Yan")
+            var (status, body) = try await harness.request(.get, "/v1/partners")
+            #expect(body["partners"].array.compactMap { $0["name"].string } == ["Amara", "Yan", "Zed"])
+            let now = Date()
+            let iso = ISO8601DateFormatter()
+            (status, body) = try await harness.request(
+                .post, "/v1/admin/partners/\(zed)/ads",
+                json: ["startsAt": iso.string(from: now.addingTimeInterval(-3600)), "endsAt": iso.string(from: now.addingTimeInterval(86_400))],
+                bearer: admin)
+            #expect(status == .created && body["paymentStatus"].string == "unpaid" && body["active"].bool == false)
+            let ad = try #require(body["id"].string)
+            (status, body) = try await harness.request(
+                .post, "/v1/admin/partners/\(yan)/ads",
+                json: ["startsAt": iso.string(from: now.addingTimeInterval(-7200)), "endsAt": iso.string(from: now.addingTimeInterval(-3600))],
+                bearer: admin)
+            _ = try await harness.request(.patch, "/v1/admin/partners/\(yan)/ads/\(try #require(body["id"].string))", json: ["paymentStatus": "paid"], bearer: admin)
+            (status, body) = try await harness.request(.get, "/v1/partners")
+            #expect(body["partners"].array.compactMap { $0["name"].string } == ["Amara", "Yan", "Zed"], "unpaid and ended ads do not promote")
+            (status, body) = try await harness.request(.patch, "/v1/admin/partners/\(zed)/ads/\(ad)", json: ["paymentStatus": "paid"], bearer: admin)
+            #expect(status == .ok && body["active"].bool == true)
+            (status, body) = try await harness.request(.get, "/v1/partners?pageSize=2")
+            #expect(body["partners"].array.compactMap { $0["name"].string } == ["Zed", "Amara"] && body["hasMore"].bool == true)
+            #expect(body["partners"][0]["promoted"].bool == true)
+            (status, body) = try await harness.request(.get, "/v1/partners?page=2&pageSize=2")
+            #expect(body["partners"].array.compactMap { $0["name"].string } == ["Yan"] && body["hasMore"].bool == false)
+            (status, body) = try await harness.request(
+                .post, "/v1/admin/partners/\(amara)/ads", json: ["startsAt": iso.string(from: now), "endsAt": iso.string(from: now)], bearer: admin)
+            #expect(status == .unprocessableContent && body["error"]["details"]["endsAt"].string != nil)
+            (status, body) = try await harness.request(.get, "/v1/admin/partners/\(zed)/ads", bearer: admin)
+            #expect(status == .ok && body["ads"].count == 1)
+        }
+    }
+
+    @Test("B1, B3: availability is validated: 400 for shapes the document states, 422 for an end before its start")
+    func test_B3_availabilityValidation() async throws {
+        try await BookingTestHarness.run { harness in
+            let partner = try await harness.listedPartner()
+            let token = try await harness.partnerToken(partner)
+            var (status, body) = try await harness.request(
+                .put, "/v1/partners/\(partner)/availability", json: ["weekly": [["weekday": 1, "start": "17:00", "end": "09:00"]], "exceptions": []],
+                bearer: token)
+            #expect(status == .unprocessableContent && body["error"]["details"]["weekly[0].end"].string != nil)
+            (status, body) = try await harness.request(
+                .put, "/v1/partners/\(partner)/availability", json: ["weekly": [["weekday": 8, "start": "25:00", "end": "09:00"]], "exceptions": []],
+                bearer: token)
+            #expect(status == .badRequest && body["error"]["details"]["weekly[0].weekday"].string != nil)
+            (status, body) = try await harness.request(
+                .put, "/v1/partners/\(partner)/availability",
+                json: ["weekly": [], "exceptions": [["date": "2027-01-01", "kind": "extra"]]], bearer: token)
+            #expect(status == .unprocessableContent)
+            (status, body) = try await harness.request(
+                .put, "/v1/partners/\(partner)/availability", json: ["weekly": [], "exceptions": []],
+                bearer: try await harness.partnerToken(UUID()))
+            #expect(status == .forbidden, "a partner sets only its own availability")
+            (status, body) = try await harness.request(.get, "/v1/partners/\(partner)/availability")
+            #expect(status == .ok && body["weekly"].count == 7)
+        }
+    }
+}

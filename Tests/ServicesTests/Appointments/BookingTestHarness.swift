@@ -1,0 +1,155 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import Prometheus
+import Shared
+import Testing
+import TestSupport
+
+@testable import AppointmentBooker
+
+/// Runs the real appointment-booker on a fresh database, with its own `auth.users` and
+/// `appointments.bookings` topics on the real broker. Auth's side is played by publishing its events;
+/// tokens are minted with the test key, as auth would.
+struct BookingTestHarness: Sendable {
+    let client: any TestClientProtocol
+    let db: TestDatabase
+    let tokens: TestTokens
+    let usersTopic: String
+    let bookingsTopic: String
+
+    static func run(extraEnvironment: [String: String] = [:], _ body: @Sendable (BookingTestHarness) async throws -> Void) async throws {
+        let tokens = try TestTokens()
+        let suffix = uniqueSuffix()
+        let topics = (users: "test.users.\(suffix)", bookings: "test.bookings.\(suffix)")
+        try await createTopics([topics.users, topics.bookings], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
+        try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
+            let environment = EnvironmentReader([
+                "HTTP_PORT": "0",
+                "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+                "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
+                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "appointments-\(suffix)",
+                "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20", "CONSUMER_MAX_ATTEMPTS": "2",
+                "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+                "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
+                // The daylight-saving days of 2027 must be bookable.
+                "APPOINTMENT_HORIZON_DAYS": "400",
+                "LOG_LEVEL": ProcessInfo.processInfo.environment["BOOKING_TEST_LOG_LEVEL"] ?? "warning",
+            ].merging(extraEnvironment) { $1 })
+            let app = try await buildApplication(
+                environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "booking-test"))
+            try await app.test(.live) { client in
+                try await body(
+                    BookingTestHarness(client: client, db: db, tokens: tokens, usersTopic: topics.users, bookingsTopic: topics.bookings))
+            }
+        }
+    }
+
+    // MARK: Auth's events
+
+    @discardableResult
+    func publish<Payload: Codable & Sendable>(
+        _ type: EventType, _ payload: Payload, user: UUID, occurredAt: Date = Date(), id: UUID = UUID()
+    ) async throws -> EventEnvelope<Payload> {
+        let envelope = EventEnvelope(id: id, type: type, occurredAt: occurredAt, producer: "auth", key: user.uuidString, payload: payload)
+        try await publish(envelope)
+        return envelope
+    }
+
+    func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>) async throws {
+        try await withProducer { producer in
+            try await producer.send(KafkaOutgoingMessage(topic: usersTopic, key: envelope.key, value: try envelope.encoded()))
+        }
+    }
+
+    /// Waits until the consumer has applied at least `events` events.
+    func waitProcessed(atLeast events: Int) async throws -> Bool {
+        try await eventually { try await count("SELECT count(*)::int FROM processed_events") >= events }
+    }
+
+    // MARK: HTTP
+
+    func adminToken() async throws -> String { try await tokens.token(userId: UUID().uuidString, role: .admin) }
+
+    /// A user allowed to book (U6), with a fresh id unless given.
+    func bookerToken(_ user: String = UUID().uuidString, entitlements: [String] = ["contact_fortune_teller"]) async throws -> String {
+        try await tokens.token(userId: user, role: .user, entitlements: entitlements)
+    }
+
+    func partnerToken(_ partner: UUID) async throws -> String { try await tokens.token(userId: partner.uuidString, role: .partner) }
+
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, json: Any? = nil, bearer: String? = nil, headers extra: HTTPFields = [:]
+    ) async throws -> (HTTPResponse.Status, JSONValue) {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        headers.append(contentsOf: extra)
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
+        return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
+            let text = String(buffer: response.body)
+            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
+        }
+    }
+
+    /// Books `startsAt` (ISO 8601) with `partner` as the token's user.
+    func book(_ partner: UUID, _ startsAt: String, bearer: String?, key: String? = nil) async throws -> (HTTPResponse.Status, JSONValue) {
+        var headers: HTTPFields = [:]
+        if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
+        return try await request(.post, "/v1/partners/\(partner)/bookings", json: ["startsAt": startsAt], bearer: bearer, headers: headers)
+    }
+
+    /// A partner as an operator makes one: auth makes the account a partner (its event), the admin adds the
+    /// profile, approves it and records the fee, and the partner's availability is set.
+    func listedPartner(
+        name: String = "Madame Test", timeZone: String = "Asia/Bangkok", weekly: [[String: Any]] = BookingTestHarness.everyDay(),
+        exceptions: [[String: Any]] = [], approved: Bool = true, feePaid: Bool = true
+    ) async throws -> UUID {
+        let partner = UUID()
+        try await publish(EventTypes.userRoleChanged, UserRoleChanged(userId: partner, role: "partner"), user: partner)
+        #expect(try await eventually { try await count("SELECT count(*)::int FROM accounts WHERE user_id = '\(partner.uuidString.lowercased())' AND role = 'partner'") == 1 })
+        let admin = try await adminToken()
+        var (status, body) = try await request(
+            .post, "/v1/admin/partners",
+            json: ["accountId": partner.uuidString, "name": name, "description": "Tarot and palms", "contact": "+66 2 000 0000",
+                "languages": ["th", "en"], "timeZone": timeZone], bearer: admin)
+        #expect(status == .created, "\(body.raw ?? "")")
+        (status, body) = try await request(
+            .patch, "/v1/admin/partners/\(partner)", json: ["approved": approved, "feeStatus": feePaid ? "paid" : "unpaid"], bearer: admin)
+        #expect(status == .ok, "\(body.raw ?? "")")
+        (status, body) = try await request(
+            .put, "/v1/partners/\(partner)/availability", json: ["weekly": weekly, "exceptions": exceptions], bearer: try await partnerToken(partner))
+        #expect(status == .ok, "\(body.raw ?? "")")
+        return partner
+    }
+
+    /// 09:00-17:00 every day of the week.
+    static func everyDay(_ start: String = "09:00", _ end: String = "17:00") -> [[String: Any]] {
+        (1...7).map { ["weekday": $0, "start": start, "end": end] }
+    }
+
+    /// The partner's free slots' starts on `from` for `days` days, in zone `tz` when given.
+    func slots(_ partner: UUID, from: String, days: Int = 1, tz: String? = nil) async throws -> [String] {
+        var path = "/v1/partners/\(partner)/slots?from=\(from)&days=\(days)"
+        if let tz { path += "&tz=\(tz)" }
+        let (status, body) = try await request(.get, path)
+        #expect(status == .ok, "\(body.raw ?? "")")
+        return body["slots"].array.compactMap { $0["startsAt"].string }
+    }
+
+    /// A free slot's start from tomorrow on (in the partner's zone), the `index`th.
+    func futureSlot(_ partner: UUID, index: Int = 0, fromDay offset: Int = 1) async throws -> String {
+        let day = Date().addingTimeInterval(Double(offset) * 86_400)
+        let from = String(ISO8601DateFormatter().string(from: day).prefix(10))
+        let starts = try await slots(partner, from: from, days: 3)
+        return try #require(starts.count > index ? starts[index] : nil, "no slot \(index) from \(from)")
+    }
+
+    func count(_ sql: String) async throws -> Int {
+        let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+}
