@@ -34,7 +34,7 @@ func buildApplication(
                 .add(middleware: RequestScopeMiddleware()))
 
     let consumer = try runtime.makeConsumer(
-        topics: [configuration.forecastsTopic, configuration.userCitiesTopic],
+        topics: [configuration.forecastsTopic, configuration.userCitiesTopic, configuration.appointmentsTopic],
         handler: WarningEventHandler(
             detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings))
     let (http, apns) = try await makePushClient(configuration.push)

@@ -14,6 +14,7 @@ import Shared
 /// | `WARNING_VISIBILITY_KM` | `1,0.2,0.05`: visibility at or below (km) |
 /// | `WARNING_HORIZON_HOURS` | `48`: how far ahead of a forecast's time the rules look |
 /// | `WARNING_FORECASTS_TOPIC`, `WARNING_USER_CITIES_TOPIC`, `WARNING_WARNINGS_TOPIC` | the catalogue's topics |
+/// | `WARNING_APPOINTMENTS_TOPIC` | the catalogue's `appointments.bookings`: its reminders are pushed |
 /// | `PUSH_BASE_URL` | `https://api.push.apple.com` (APNs; `https://api.sandbox.push.apple.com` for development) |
 /// | `PUSH_TEAM_ID`, `PUSH_KEY_ID`, `PUSH_SIGNING_KEY` | the APNs auth key: team, key id and the `.p8` PEM; without them nothing is sent and deliveries wait |
 /// | `PUSH_TOPIC` | `com.example.weather`: the app's bundle id |
@@ -30,6 +31,7 @@ struct WarningConfiguration: Sendable {
     var forecastsTopic: String
     var userCitiesTopic: String
     var warningsTopic: String
+    var appointmentsTopic: String
     var push: PushConfiguration
     var dailyEnabled: Bool
     var dailyTick: Duration
@@ -49,6 +51,7 @@ struct WarningConfiguration: Sendable {
         forecastsTopic = environment.string("WARNING_FORECASTS_TOPIC", default: TopicCatalogue.forecasts.name)
         userCitiesTopic = environment.string("WARNING_USER_CITIES_TOPIC", default: TopicCatalogue.userCities.name)
         warningsTopic = environment.string("WARNING_WARNINGS_TOPIC", default: TopicCatalogue.warnings.name)
+        appointmentsTopic = environment.string("WARNING_APPOINTMENTS_TOPIC", default: TopicCatalogue.appointments.name)
         push = try PushConfiguration(environment: environment)
         dailyEnabled = try environment.bool("DAILY_FORECAST_ENABLED", default: true)
         dailyTick = try environment.milliseconds("DAILY_FORECAST_TICK_MS", default: 60_000, range: 10...3_600_000)

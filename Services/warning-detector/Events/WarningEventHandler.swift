@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import Shared
 
-/// Applies `weather.forecasts` and `weather.user-cities` events, each once, inside the idempotent consumer's
+/// Applies `weather.forecasts`, `weather.user-cities` and the reminders of `appointments.bookings` events, each once, inside the idempotent consumer's
 /// transaction: a forecast updates the city's warnings (A1, A2) and queues a notification per new warning
 /// for the devices that want it (A5); favourite changes keep the audience current (A4). A payload that does
 /// not decode or carries values no weather has is permanent and goes to the dead-letter topic.
@@ -37,6 +37,12 @@ struct WarningEventHandler: EventHandler {
                 try await UserStore.addFavourite(try event.payload(as: FavouriteChanged.self), on: connection, logger: logger)
             case EventTypes.favouriteRemoved:
                 try await UserStore.removeFavourite(try event.payload(as: FavouriteChanged.self), on: connection, logger: logger)
+            case EventTypes.appointmentReminderDue:
+                let reminder = try event.payload(as: AppointmentReminderDue.self)
+                let queued = try await PushQueue.enqueue(reminder: reminder, on: connection, logger: logger)
+                logger.info("appointment reminder queued", metadata: ["booking": "\(reminder.bookingId)", "notifications": "\(queued)"])
+            case EventTypes.appointmentBooked, EventTypes.appointmentChanged, EventTypes.appointmentCancelled:
+                continue  // The bookings topic's other events are not this service's concern.
             default:
                 throw EventDecodingError(reason: "warning-detector does not handle \(event.header.type) events")
             }

@@ -117,5 +117,12 @@ enum WarningDetectorMigrations {
                 """,
                 "CREATE INDEX news_newest_first ON news (happened_at DESC, published_at DESC, id)",
             ]),
+        Migration(
+            "0004_appointment_reminders",
+            [
+                // appointment-booker's reminders (B2) travel the same push path as warnings.
+                "ALTER TABLE push_deliveries DROP CONSTRAINT push_deliveries_kind_check",
+                "ALTER TABLE push_deliveries ADD CONSTRAINT push_deliveries_kind_check CHECK (kind IN ('warning', 'daily-forecast', 'appointment-reminder'))",
+            ]),
     ]
 }

@@ -18,6 +18,14 @@ enum PushMessage {
             extra: ["type": "daily-forecast", "cityId": city.id, "temperatureC": temperatureC.roundedClampedInt, "condition": condition])
     }
 
+    /// An appointment soon: "Your appointment" with the fortune teller and the time (in UTC; the app shows it locally).
+    static func appointmentReminder(_ reminder: AppointmentReminderDue) -> String {
+        let time = ISO8601DateFormatter().string(from: reminder.startsAt)
+        return payload(
+            title: "Your appointment is coming up", subtitle: reminder.partnerName, body: "Starts at \(time)", thread: "appointments",
+            extra: ["type": "appointment-reminder", "bookingId": reminder.bookingId.uuidString.lowercased(), "startsAt": time])
+    }
+
     private static func payload(title: String, subtitle: String, body: String, thread: String, extra: [String: any Sendable]) -> String {
         var object: [String: Any] = [
             "aps": ["alert": ["title": title, "subtitle": subtitle, "body": body], "sound": "default", "thread-id": thread]

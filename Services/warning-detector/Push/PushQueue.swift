@@ -32,6 +32,23 @@ struct PushQueue: Sendable {
         return try await rows.collectAll().count
     }
 
+    /// An appointment reminder (B2) to every device of its user, once per device and booking start (a moved
+    /// booking is reminded again). User ids are compared without case: auth spells UUIDs in upper case in
+    /// tokens, appointment-booker in lower case.
+    static func enqueue(reminder: AppointmentReminderDue, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        let dedupeKey = "appointment:\(reminder.bookingId.uuidString.lowercased()):\(Int(reminder.startsAt.timeIntervalSince1970.rounded(.down)))"
+        return try await connection.query(
+            """
+            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload)
+            SELECT gen_random_uuid(), d.token, d.user_id, 'appointment-reminder', \(dedupeKey), \(PushMessage.appointmentReminder(reminder))::jsonb
+            FROM devices d WHERE lower(d.user_id) = lower(\(reminder.userId))
+            ON CONFLICT (device_token, dedupe_key) DO NOTHING
+            RETURNING id
+            """,
+            logger: logger
+        ).collectAll().count
+    }
+
     /// One daily message; false when the device already has it.
     func enqueueDaily(deviceToken: String, userId: String, dedupeKey: String, payload: String) async throws -> Bool {
         try await client.query(

@@ -145,6 +145,37 @@ struct WarningPushTests {
             #expect(!Self.sentTokens(harness).contains(elsewhere.token) && !Self.sentTokens(harness).contains(quiet.token))
         }
     }
+
+    @Test("B2, A5: appointment-booker's reminder reaches each device of its user once, a duplicate event included; other booking events are skipped")
+    func test_B2_appointmentReminderPushed() async throws {
+        try await WarningTestHarness.run { harness in
+            let user = UUID()
+            // The device registered with auth's upper-case subject, the reminder names the user in lower case.
+            let phone = try await harness.device(currentCityId: nil, userId: user.uuidString)
+            let tablet = try await harness.device(currentCityId: nil, userId: user.uuidString)
+            let stranger = try await harness.device(currentCityId: nil)
+            let partner = UUID()
+            let reminder = EventEnvelope(
+                type: EventTypes.appointmentReminderDue, producer: "appointment-booker", key: partner.uuidString.lowercased(),
+                payload: AppointmentReminderDue(
+                    bookingId: UUID(), partnerId: partner, partnerName: "Madame Test", userId: user.uuidString.lowercased(),
+                    startsAt: Date(timeIntervalSince1970: 1_830_000_000)))
+            try await harness.publish(reminder, to: harness.appointmentsTopic)
+            try await harness.publish(reminder, to: harness.appointmentsTopic)
+            try await harness.publish(
+                EventEnvelope(
+                    type: EventTypes.appointmentBooked, producer: "appointment-booker", key: partner.uuidString.lowercased(),
+                    payload: AppointmentChanged(
+                        bookingId: UUID(), partnerId: partner, userId: "u", startsAt: Date(), endsAt: Date(), status: "booked", changedBy: "user")),
+                to: harness.appointmentsTopic)
+            #expect(try await harness.waitProcessed(atLeast: 2), "the reminder once, and the booking")
+            #expect(try await eventually { harness.push.requests.count == 2 })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(Set(Self.sentTokens(harness)) == [phone.token, tablet.token] && !Self.sentTokens(harness).contains(stranger.token))
+            #expect(harness.push.requests.allSatisfy { $0.body.contains("Madame Test") && $0.body.contains("appointment-reminder") })
+            #expect(try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE kind = 'appointment-reminder'") == 2)
+        }
+    }
 }
 
 /// A countdown the fake provider's handler shares across requests.

@@ -24,6 +24,7 @@ struct WarningTestHarness: Sendable {
     let forecastsTopic: String
     let userCitiesTopic: String
     let warningsTopic: String
+    let appointmentsTopic: String
 
     static let teamId = "TEAM123456"
     static let keyId = "KEY7654321"
@@ -35,11 +36,15 @@ struct WarningTestHarness: Sendable {
     ) async throws {
         let tokens = try TestTokens()
         let suffix = uniqueSuffix()
-        let topics = (forecasts: "test.forecasts.\(suffix)", userCities: "test.user-cities.\(suffix)", warnings: "test.warnings.\(suffix)")
+        let topics = (
+            forecasts: "test.forecasts.\(suffix)", userCities: "test.user-cities.\(suffix)", warnings: "test.warnings.\(suffix)",
+            appointments: "test.appointments.\(suffix)"
+        )
         let brokers = TestInfrastructure.current.kafkaBrokers
         try await createTopics([topics.forecasts, topics.userCities, topics.warnings], partitions: 2, brokers: brokers)
         // Separately: Tansu answers a four-topic CreateTopics with a response librdkafka cannot parse.
         try await createTopics([Topic.deadLetterName(of: topics.forecasts)], partitions: 1, brokers: brokers)
+        try await createTopics([topics.appointments], partitions: 2, brokers: brokers)
         let certificate = try TestCertificate()
         defer { try? FileManager.default.removeItem(atPath: certificate.certificateFile) }
         let pushKey = P256.Signing.PrivateKey()
@@ -54,7 +59,7 @@ struct WarningTestHarness: Sendable {
                     "CONSUMER_MAX_ATTEMPTS": "2",
                     "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
                     "WARNING_FORECASTS_TOPIC": topics.forecasts, "WARNING_USER_CITIES_TOPIC": topics.userCities,
-                    "WARNING_WARNINGS_TOPIC": topics.warnings,
+                    "WARNING_WARNINGS_TOPIC": topics.warnings, "WARNING_APPOINTMENTS_TOPIC": topics.appointments,
                     "PUSH_BASE_URL": fake.baseURL, "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": teamId,
                     "PUSH_KEY_ID": keyId, "PUSH_SIGNING_KEY": pushKey.pemRepresentation, "PUSH_TOPIC": "com.example.weather",
                     "PUSH_TICK_MS": "50", "PUSH_BACKOFF_MS": "20", "PUSH_MAX_BACKOFF_MS": "200",
@@ -68,7 +73,8 @@ struct WarningTestHarness: Sendable {
                     try await body(
                         WarningTestHarness(
                             client: client, db: db, tokens: tokens, push: fake, pushKey: pushKey, forecastsTopic: topics.forecasts,
-                            userCitiesTopic: topics.userCities, warningsTopic: topics.warnings))
+                            userCitiesTopic: topics.userCities, warningsTopic: topics.warnings,
+                            appointmentsTopic: topics.appointments))
                 }
             }
         }
