@@ -20,8 +20,8 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Events in the outbox measurement.") var outboxCount = 50_000
     @Option(help: "Path of librdkafka's rdkafka_performance.") var reference = "/usr/local/bin/rdkafka_performance"
     @Option(help: "bcrypt cost for the auth rows (the service's BCRYPT_COST).") var bcryptCost = 12
-    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, consumer, auth, weather, places, warnings).")
-    var only = "kafka,outbox,consumer,auth,weather,places,warnings"
+    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, consumer, auth, weather, places, warnings, appointments).")
+    var only = "kafka,outbox,consumer,auth,weather,places,warnings,appointments"
     @Option(help: "Events in the idempotent-consumer rows.") var consumerEvents = 100_000
     @Option(help: "Messages per poll in the idempotent-consumer rows (CONSUMER_BATCH_SIZE).") var consumerBatchSize = 2_000
     @Option(help: "psql, the reference client of the consumer rows.") var psql = "/usr/lib/postgresql/15/bin/psql"
@@ -35,6 +35,9 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "The weather-fetcher executable (release build).") var weatherBinary = ".build/release/weather-fetcher"
     @Option(help: "The city catalogue TSV.") var catalogue = "data/generated/cities15000.tsv"
     @Option(help: "Cities in the weather full-refresh row.") var weatherCities = 1_000
+    @Option(help: "The appointment-booker executable (release build).") var appointmentBinary = ".build/release/appointment-booker"
+    @Option(help: "Booking requests in each appointments booking row.") var bookings = 2_000
+    @Option(help: "Booking requests in flight at once.") var bookingConcurrency = 32
     @Option(help: "Seconds of load per HTTP route.") var loadSeconds = 10
     @Option(help: "Concurrent connections of the HTTP load.") var connections = 32
 
@@ -84,6 +87,9 @@ struct PlatformBench: AsyncParsableCommand {
         }
         if groups.contains("warnings") {
             try await addWarningRows(to: &table)
+        }
+        if groups.contains("appointments") {
+            try await addAppointmentRows(to: &table)
         }
         print(table.markdown(count: count, size: size))
     }
@@ -179,5 +185,32 @@ extension PlatformBench {
                 "warnings: forecast event published → \(mark), \(warningSamples) one by one, fetch wait \(fetchWait) (p50 / p99 ms)",
                 text: percentiles(values), target: "-")
         }
+    }
+}
+
+extension PlatformBench {
+    func addAppointmentRows(to table: inout ResultTable) async throws {
+        let bench = AppointmentBench(
+            binary: appointmentBinary, brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort,
+            postgresUser: postgresUser, bookings: bookings, concurrency: bookingConcurrency, loadSeconds: loadSeconds,
+            connections: connections)
+        let results = try await bench.run()
+        table.add(
+            "appointments: \(bookings) bookings of distinct slots, \(bookingConcurrency) in flight, each with its outbox event (bookings/s)",
+            swift: results.bookingsPerSecond, reference: nil, target: "-")
+        table.add(
+            "appointments: \(bookings) requests for one slot, \(bookingConcurrency) in flight: one booking, the rest 409 (conflicts/s)",
+            swift: results.conflictsPerSecond, reference: nil, target: "-")
+        if let slots = results.slots, let health = results.health {
+            table.add(
+                "appointments: GET a week of free slots (15-minute slots) vs GET /health, \(connections) connections (req/s)",
+                swift: slots.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
+            table.add(
+                "appointments: GET a week of free slots vs GET /health (p50 / p99 ms)",
+                text: String(format: "%.2f / %.2f", slots.p50Milliseconds, slots.p99Milliseconds),
+                reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
+            if slots.non2xx + health.non2xx > 0 { progress("warning: \(slots.non2xx + health.non2xx) non-2xx answers under load") }
+        }
+        if results.unexpectedAnswers > 0 { progress("warning: \(results.unexpectedAnswers) booking answers were not the expected 201 or 409") }
     }
 }

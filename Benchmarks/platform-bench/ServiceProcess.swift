@@ -22,7 +22,7 @@ final class ServiceProcess {
     func waitReady(port: Int, timeout: Duration = .seconds(300)) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            guard process.isRunning else { throw BenchError("weather-fetcher exited during start-up") }
+            guard process.isRunning else { throw BenchError("\(process.executableURL?.lastPathComponent ?? "the service") exited during start-up") }
             if let url = URL(string: "http://127.0.0.1:\(port)/ready"),
                 let (_, response) = try? await URLSession.shared.data(from: url), (response as? HTTPURLResponse)?.statusCode == 200
             {
@@ -30,7 +30,7 @@ final class ServiceProcess {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw BenchError("weather-fetcher was not ready in time")
+        throw BenchError("\(process.executableURL?.lastPathComponent ?? "the service") was not ready in time")
     }
 
     func stop() {
