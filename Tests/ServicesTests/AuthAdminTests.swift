@@ -100,6 +100,42 @@ struct AuthAdminTests {
         }
     }
 
+    @Test("B1, U5: an admin invites a fortune teller by email: user.registered as a partner, a choose-your-password mail, then a partner login")
+    func test_B1_invitePartner() async throws {
+        try await AuthTestHarness.run { auth in
+            let admin = try await auth.adminToken()
+            var (status, body) = try await auth.request(
+                .post, "/v1/admin/invitations", body: Data(#"{"email": "Teller@Example.com", "role": "partner"}"#.utf8), bearer: admin)
+            #expect(status == .created)
+            let accountId = try #require(body["accountId"])
+            (status, body) = try await auth.request(
+                .post, "/v1/admin/invitations", body: Data(#"{"email": "teller@example.com", "role": "partner"}"#.utf8), bearer: admin)
+            #expect(status == .conflict && body["error.code"] == "email_taken")
+            (status, body) = try await auth.request(
+                .post, "/v1/admin/invitations", body: Data(#"{"email": "not-an-email", "role": "partner"}"#.utf8), bearer: admin)
+            #expect(status == .unprocessableContent && body["error.code"] == "invalid_email")
+            let (_, userToken, _) = try await surveyUser(auth, email: "nosy@hotel.com")
+            (status, body) = try await auth.request(
+                .post, "/v1/admin/invitations", body: Data(#"{"email": "x@example.com", "role": "admin"}"#.utf8), bearer: userToken)
+            #expect(status == .forbidden)
+            let rows = try await auth.db.client.query(
+                "SELECT count(*) FROM outbox WHERE event_type = 'user.registered' AND convert_from(payload, 'UTF8')::jsonb #>> '{payload,role}' = 'partner'",
+                logger: auth.db.logger)
+            for try await count in rows.decode(Int.self) { #expect(count == 1) }
+            #expect(try await eventually { auth.smtp.mailbox.contains("Your invitation") })
+            let link = try #require(try await waitForResetLink(in: auth.smtp))
+            let token = String(link.split(separator: "=").last ?? "")
+            (status, body) = try await auth.post(
+                "/v1/dashboard/password/reset", ["token": token, "newPassword": "Fortune123", "confirmation": "Fortune123"])
+            #expect(status == .ok)
+            (status, body) = try await auth.post("/v1/dashboard/login", ["email": "teller@example.com", "password": "Fortune123"])
+            #expect(status == .ok)
+            let verifier = try await AccessTokenVerifier(publicKey: auth.tokens.publicKeyBase64URL, issuer: "mobile-backend-auth")
+            let partner = try await verifier.verify(try #require(body["accessToken"]))
+            #expect(partner.role == .partner && partner.id.lowercased() == accountId.lowercased())
+        }
+    }
+
     @Test("U6: the payment webhook needs a valid signature, applies each payment once, and grants the entitlement")
     func test_U6_paymentWebhook() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": "whsec-test"]) { auth in

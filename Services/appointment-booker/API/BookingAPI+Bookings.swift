@@ -21,11 +21,11 @@ extension BookingAPI {
             }
             return .created(.init(headers: .init(location: "/v1/bookings/\(first.id)"), body: .json(.init(first))))
         }
-        try await checkMayBook(user)
         let partner = try await bookablePartner(partnerId)
         let slot = try checkedSlot(startingAt: body.startsAt, of: partner)
         switch try await bookings.book(
-            partner: partner.id, user: account, startsAt: Self.date(slot.start), endsAt: Self.date(slot.end), idempotencyKey: key)
+            partner: partner.id, user: account, startsAt: Self.date(slot.start), endsAt: Self.date(slot.end), idempotencyKey: key,
+            check: { state in try Self.checkMayBook(user, state: state) })
         {
         case .booked(let booking), .replayed(let booking):
             return .created(.init(headers: .init(location: "/v1/bookings/\(booking.id)"), body: .json(.init(booking))))
@@ -52,8 +52,10 @@ extension BookingAPI {
         let booking = try await visibleBooking(input.path.bookingId, to: caller)
         let actor = try Self.actor(caller, on: booking)
         guard actor != .user else { throw APIError.forbidden }
+        if actor == .partner { try await checkActivePartner(caller) }
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         guard booking.status == "booked" else { throw BookingErrors.bookingCancelled }
+        guard booking.startsAt > Date() else { throw BookingErrors.alreadyStarted }
         guard let partner = try await partners.find(booking.partnerId) else { throw BookingErrors.partnerNotFound }
         let slot = try checkedSlot(startingAt: body.startsAt, of: partner)
         do {
@@ -71,6 +73,7 @@ extension BookingAPI {
         let caller = try RequestScope.requireUser()
         let booking = try await visibleBooking(input.path.bookingId, to: caller)
         let actor = try Self.actor(caller, on: booking)
+        if actor == .partner { try await checkActivePartner(caller) }
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         if let reason = body.reason, RequestText.length(reason) > 500 { throw JSONBody.schemaViolation(["reason": "is at most 500 characters"]) }
         let reason = body.reason.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
@@ -85,12 +88,19 @@ extension BookingAPI {
     // MARK: Rules
 
     /// U6: the token names the entitlement and no revocation came since; the account is not banned.
-    func checkMayBook(_ user: AuthenticatedUser) async throws {
-        let state = try await AccountStateStore.state(of: AccountKey.of(user.id), client: bookings.client, logger: bookings.logger)
+    static func checkMayBook(_ user: AuthenticatedUser, state: AccountStateStore.State) throws {
         if state.banned { throw BookingErrors.accountBanned }
         guard user.has(entitlement: Self.bookingEntitlement), !state.revoked.contains(Self.bookingEntitlement) else {
             throw BookingErrors.entitlementRequired
         }
+    }
+
+    /// A partner token is not enough once auth's events said otherwise: a banned account, or one no longer a
+    /// partner, is refused before its token expires (403).
+    func checkActivePartner(_ caller: AuthenticatedUser) async throws {
+        let state = try await AccountStateStore.state(of: AccountKey.of(caller.id), client: bookings.client, logger: bookings.logger)
+        if state.banned { throw BookingErrors.accountBanned }
+        if let role = state.role, role != UserRole.partner.rawValue { throw APIError.forbidden }
     }
 
     /// A partner that exists, listed or not; 422 when it may not take bookings.

@@ -12,6 +12,7 @@ extension BookingAPI {
 
     func updateMyPartnerProfile(_ input: Operations.UpdateMyPartnerProfile.Input) async throws -> Operations.UpdateMyPartnerProfile.Output {
         let id = try Self.signedInPartner()
+        try await checkActivePartner(try RequestScope.requireUser())
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let changes = try ProfileInput.check(
             name: body.name, description: body.description, contact: body.contact, photoURL: body.photoUrl,

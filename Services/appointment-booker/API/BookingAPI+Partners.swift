@@ -23,6 +23,7 @@ extension BookingAPI {
         let caller = try RequestScope.requireRole([.partner, .admin])
         let id = try Self.uuid(input.path.partnerId, field: "partnerId")
         guard caller.role == .admin || AccountKey.of(caller.id) == AccountKey.of(id) else { throw APIError.forbidden }
+        if caller.role == .partner { try await checkActivePartner(caller) }
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let availability = try AvailabilityInput.parse(body)
         guard try await partners.setAvailability(id, availability) else { throw BookingErrors.partnerNotFound }
@@ -47,7 +48,7 @@ extension BookingAPI {
             first = partnerClock.localDate(of: now)
         }
         let candidates = slots.slots(from: first, days: days, availability: partner.availability, clock: partnerClock)
-            .filter { $0.start > now }
+            .filter { $0.start > now && $0.start <= now + configuration.horizonDays * 86_400 }
         let taken = try await bookings.liveIntervals(
             partner: partner.id, from: candidates.first?.start ?? now, to: candidates.last?.end ?? now)
         let free = candidates.filter { slot in !taken.contains { $0.overlaps(slot) } }

@@ -42,7 +42,7 @@ struct ReminderScheduler: Service {
             for try await (booking, partner, name, user, start) in rows.decode((UUID, UUID, String, String, Date).self) {
                 envelopes.append(
                     EventEnvelope(
-                        type: EventTypes.appointmentReminderDue, producer: "appointment-booker", key: partner.uuidString,
+                        type: EventTypes.appointmentReminderDue, producer: "appointment-booker", key: AccountKey.of(partner),
                         payload: AppointmentReminderDue(bookingId: booking, partnerId: partner, partnerName: name, userId: user, startsAt: start)))
             }
             try await Outbox.enqueue(all: envelopes, toTopicNamed: topic, on: connection, logger: logger)

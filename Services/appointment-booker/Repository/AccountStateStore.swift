@@ -59,6 +59,19 @@ enum AccountStateStore {
             """, logger: logger)
     }
 
+    /// The state of `user`, its row created if new and share-locked until the transaction ends, so an event
+    /// changing it waits for the caller's transaction (and sees what it wrote).
+    static func lockedState(of user: String, on connection: PostgresConnection, logger: Logger) async throws -> State {
+        try await connection.query("INSERT INTO accounts (user_id) VALUES (\(user)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
+        let rows = try await connection.query("SELECT role, banned FROM accounts WHERE user_id = \(user) FOR SHARE", logger: logger)
+        var state = State(role: nil, banned: false, revoked: [])
+        for try await (role, banned) in rows.decode((String, Bool).self) { (state.role, state.banned) = (role, banned) }
+        let revoked = try await connection.query(
+            "SELECT entitlement FROM account_entitlements WHERE user_id = \(user) AND NOT granted", logger: logger)
+        for try await entitlement in revoked.decode(String.self) { state.revoked.insert(entitlement) }
+        return state
+    }
+
     static func state(of user: String, client: PostgresClient, logger: Logger) async throws -> State {
         let rows = try await client.query(
             """

@@ -48,9 +48,15 @@ struct BookingStore: Sendable {
         ).first
     }
 
-    func book(partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?) async throws -> BookOutcome {
+    /// Books after `check` accepted the user's account state, read under a lock in the same transaction: a
+    /// ban being applied waits for this booking and then cancels it, or this booking sees the ban.
+    func book(
+        partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?,
+        check: @Sendable (AccountStateStore.State) throws -> Void
+    ) async throws -> BookOutcome {
         do {
             let booking = try await client.inTransaction(logger: logger) { connection -> Booking? in
+                try check(try await AccountStateStore.lockedState(of: user, on: connection, logger: logger))
                 let rows = try await connection.query(
                     """
                     WITH made AS (
@@ -131,7 +137,8 @@ struct BookingStore: Sendable {
         }
     }
 
-    /// Cancels every future live booking of `user` (a ban), publishing each cancellation; how many.
+    /// Cancels every future live booking of `user` (a ban), as the booking's user or its partner, publishing
+    /// each cancellation; how many.
     static func cancelFuture(of user: String, reason: String, topic: String, on connection: PostgresConnection, logger: Logger) async throws -> Int {
         try await cancelLive(futureOf: user, by: .system, reason: reason, topic: topic, on: connection, logger: logger).count
     }
@@ -147,7 +154,7 @@ struct BookingStore: Sendable {
             WITH cancelled AS (
                 UPDATE bookings SET status = 'cancelled', cancelled_by = \(actor.rawValue), cancel_reason = \(reason), updated_at = now()
                 WHERE status = 'booked' AND (\(id)::uuid IS NULL OR id = \(id))
-                    AND (\(user)::text IS NULL OR (user_id = \(user) AND starts_at > now()))
+                    AND (\(user)::text IS NULL OR ((user_id = \(user) OR partner_id::text = \(user)) AND starts_at > now()))
                 RETURNING *
             )
             SELECT \(unescaped: columns) FROM cancelled b JOIN partners p ON p.id = b.partner_id
@@ -188,7 +195,7 @@ struct BookingStore: Sendable {
             bookingId: booking.id, partnerId: booking.partnerId, userId: booking.userId, startsAt: booking.startsAt,
             endsAt: booking.endsAt, status: booking.status, changedBy: actor.rawValue, reason: booking.cancelReason)
         try await Outbox.enqueue(
-            EventEnvelope(type: type, producer: "appointment-booker", key: booking.partnerId.uuidString, payload: payload),
+            EventEnvelope(type: type, producer: "appointment-booker", key: AccountKey.of(booking.partnerId), payload: payload),
             toTopicNamed: topic, on: connection, logger: logger)
     }
 }

@@ -17,6 +17,30 @@ extension AuthAPI {
         return .ok(.init(body: .json(.init(accounts: accounts.map(Components.Schemas.Account.init), limit: limit, offset: offset))))
     }
 
+    /// Invites a fortune teller (or another admin or user): a dashboard account with the role and no
+    /// password, `user.registered` published and a choose-your-password link mailed, all in one transaction.
+    func inviteAccount(_ input: Operations.InviteAccount.Input) async throws -> Operations.InviteAccount.Output {
+        _ = try RequestScope.requireRole([.admin])
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        if RequestText.length(body.email) > 254 { throw JSONBody.schemaViolation(["email": "is at most 254 characters"]) }
+        guard let email = EmailAddress(RequestText.trimmed(body.email)) else { throw AuthErrors.invalidEmail }
+        let role: UserRole =
+            switch body.role {
+            case .user: .user
+            case .partner: .partner
+            case .admin: .admin
+            }
+        let (accounts, resets, linkBase) = (auth.accounts, auth.resets, auth.configuration.resetLinkBaseURL)
+        let invited = try await admin.client.inTransaction(logger: admin.logger) { connection -> Account? in
+            guard let account = try await accounts.create(email: email, kind: .dashboard, role: role, passwordHash: nil, pinHash: nil, on: connection)
+            else { return nil }
+            try await resets.invite(account, email: email, linkBase: linkBase, on: connection)
+            return account
+        }
+        guard let invited else { throw APIError(.conflict, code: "email_taken", message: "an account with this email exists") }
+        return .created(.init(body: .json(.init(accountId: invited.id.uuidString))))
+    }
+
     func updateAccount(_ input: Operations.UpdateAccount.Input) async throws -> Operations.UpdateAccount.Output {
         _ = try RequestScope.requireRole([.admin])
         let id = try Self.accountId(input.path.accountId)

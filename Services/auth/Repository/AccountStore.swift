@@ -52,26 +52,33 @@ struct AccountStore: Sendable {
     func create(
         email: EmailAddress?, kind: AccountKind, role: UserRole, passwordHash: String? = nil, pinHash: String? = nil
     ) async throws -> Account? {
-        let id = UUID()
-        return try await client.inTransaction(logger: logger) { connection -> Account? in
-            let rows = try await connection.query(
-                """
-                INSERT INTO accounts (id, email, kind, role, password_hash, pin_hash)
-                VALUES (\(id), \(email?.value), \(kind.rawValue), \(role.rawValue), \(passwordHash), \(pinHash))
-                ON CONFLICT (email) DO NOTHING RETURNING created_at
-                """, logger: logger)
-            var createdAt: Date?
-            for try await created in rows.decode(Date.self) { createdAt = created }
-            guard let createdAt else { return nil }
-            try await Outbox.enqueue(
-                EventEnvelope(
-                    type: EventTypes.userRegistered, producer: "auth", key: id.uuidString,
-                    payload: UserRegistered(userId: id, kind: kind.rawValue, role: role.rawValue)),
-                to: TopicCatalogue.users, on: connection, logger: logger)
-            return Account(
-                id: id, email: email?.value, kind: kind, role: role, displayName: nil, entitlements: [], banned: false,
-                createdAt: createdAt)
+        try await client.inTransaction(logger: logger) { connection -> Account? in
+            try await create(email: email, kind: kind, role: role, passwordHash: passwordHash, pinHash: pinHash, on: connection)
         }
+    }
+
+    /// As `create`, inside the caller's transaction (an invitation writes its mail in the same one).
+    func create(
+        email: EmailAddress?, kind: AccountKind, role: UserRole, passwordHash: String?, pinHash: String?, on connection: PostgresConnection
+    ) async throws -> Account? {
+        let id = UUID()
+        let rows = try await connection.query(
+            """
+            INSERT INTO accounts (id, email, kind, role, password_hash, pin_hash)
+            VALUES (\(id), \(email?.value), \(kind.rawValue), \(role.rawValue), \(passwordHash), \(pinHash))
+            ON CONFLICT (email) DO NOTHING RETURNING created_at
+            """, logger: logger)
+        var createdAt: Date?
+        for try await created in rows.decode(Date.self) { createdAt = created }
+        guard let createdAt else { return nil }
+        try await Outbox.enqueue(
+            EventEnvelope(
+                type: EventTypes.userRegistered, producer: "auth", key: id.uuidString,
+                payload: UserRegistered(userId: id, kind: kind.rawValue, role: role.rawValue)),
+            to: TopicCatalogue.users, on: connection, logger: logger)
+        return Account(
+            id: id, email: email?.value, kind: kind, role: role, displayName: nil, entitlements: [], banned: false,
+            createdAt: createdAt)
     }
 
     /// Replaces the password (or PIN) hash and ends every session of the account.

@@ -36,6 +36,30 @@ struct PasswordResetStore: Sendable {
         }
     }
 
+    /// An invitation (B1): a new dashboard account without a password gets a link to choose one, the same
+    /// single-use link as a reset, valid as long, written with its mail in the caller's transaction.
+    func invite(_ account: Account, email: EmailAddress, linkBase: String, on connection: PostgresConnection) async throws {
+        let token = TokenIssuer.newRefreshToken()
+        let hours = (lifetime / 3600).rounded(.towardZero).roundedClampedInt
+        let body = """
+            Hello,
+
+            you are invited to the horoscope platform as \(account.role == .partner ? "a fortune teller" : "a \(account.role.rawValue)").
+            Open this link to choose your password, then sign in with this email address:
+
+            \(linkBase)?token=\(token)
+
+            The link works once and expires in \(hours) hour\(hours == 1 ? "" : "s"). If it expired, ask for a new one with
+            "forgot password".
+            """
+        try await connection.query(
+            """
+            INSERT INTO password_resets (token_hash, account_id, expires_at)
+            VALUES (\(TokenIssuer.hash(token)), \(account.id), \(Date().addingTimeInterval(lifetime)))
+            """, logger: logger)
+        try await MailQueue.enqueue(to: email.value, subject: "Your invitation", body: body, on: connection, logger: logger)
+    }
+
     /// True when the link exists, is unused and has not expired.
     func isUsable(token: String) async throws -> Bool {
         let rows = try await client.query(

@@ -58,6 +58,28 @@ struct AppointmentAuthEventTests {
         }
     }
 
+    @Test("U5, B2: a banned partner's future appointments are cancelled, and its partner token can no longer change anything")
+    func test_U5_bannedPartner() async throws {
+        try await BookingTestHarness.run { harness in
+            let partner = try await harness.listedPartner()
+            let token = try await harness.bookerToken()
+            let (_, booked) = try await harness.book(partner, try await harness.futureSlot(partner), bearer: token)
+            let id = try #require(booked["id"].string)
+            try await harness.publish(EventTypes.userBanned, UserBanned(userId: partner, banned: true), user: partner)
+            #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM bookings WHERE status = 'cancelled'") == 1 })
+            let partnerToken = try await harness.partnerToken(partner)
+            var (status, body) = try await harness.request(
+                .put, "/v1/partners/\(partner)/availability", json: ["weekly": [], "exceptions": []], bearer: partnerToken)
+            #expect(status == .forbidden && body["error"]["code"].string == "account_banned")
+            (status, body) = try await harness.request(.patch, "/v1/partner/profile", json: ["name": "Still here"], bearer: partnerToken)
+            #expect(status == .forbidden)
+            (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: ["reason": "x"], bearer: partnerToken)
+            #expect(status == .forbidden)
+            (status, body) = try await harness.request(.get, "/v1/bookings/\(id)", bearer: token)
+            #expect(status == .ok && body["status"].string == "cancelled" && body["cancelledBy"].string == "system")
+        }
+    }
+
     @Test("U5: events applied once and in order per user: a late older ban does not undo a newer lifting, an older role does not undo a newer one")
     func test_U5_reorderedEventsKeepTheNewest() async throws {
         try await BookingTestHarness.run { harness in

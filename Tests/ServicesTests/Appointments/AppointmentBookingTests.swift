@@ -28,6 +28,10 @@ struct AppointmentBookingTests {
             #expect(statuses.filter { $0.0 == .conflict && $0.1 == "slot_taken" }.count == 49, "\(statuses)")
             #expect(try await harness.count("SELECT count(*)::int FROM bookings WHERE status = 'booked'") == 1)
             #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'appointment.booked'") == 1)
+            #expect(
+                try await harness.count(
+                    "SELECT count(*)::int FROM outbox WHERE event_type = 'appointment.booked' AND key = '\(partner.uuidString.lowercased())'") == 1,
+                "keyed by the partner, so one partner's changes stay in order")
         }
     }
 
@@ -164,6 +168,33 @@ struct AppointmentBookingTests {
             #expect(status == .ok && body["startsAt"].string == third)
             #expect(try await harness.slots(partner, from: String(first.prefix(10)), days: 3).contains(first))
             #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'appointment.changed'") == 1)
+            // An admin moves and cancels any booking.
+            let admin = try await harness.adminToken()
+            (status, body) = try await harness.request(.patch, "/v1/bookings/\(id)", json: ["startsAt": first], bearer: admin)
+            #expect(status == .ok && body["startsAt"].string == first)
+            (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: [:], bearer: admin)
+            #expect(status == .ok && body["cancelledBy"].string == "admin")
+            // A booking that has begun can be neither moved nor cancelled.
+            try await harness.db.client.query(
+                "UPDATE bookings SET status = 'booked', starts_at = now() - interval '10 minutes', ends_at = now() + interval '50 minutes' WHERE id = \(try #require(UUID(uuidString: id)))",
+                logger: harness.db.logger)
+            (status, body) = try await harness.request(.patch, "/v1/bookings/\(id)", json: ["startsAt": third], bearer: partnerToken)
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "already_started")
+            (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: ["reason": "late"], bearer: partnerToken)
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "already_started")
+        }
+    }
+
+    @Test("B3: slots further ahead than bookings open are not listed, and cannot be booked")
+    func test_B3_horizon() async throws {
+        try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_HORIZON_DAYS": "3"]) { harness in
+            let partner = try await harness.listedPartner()
+            let soon = try await harness.futureSlot(partner)
+            let far = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(10 * 86_400)).prefix(10))
+            #expect(try await harness.slots(partner, from: far, days: 3).isEmpty)
+            let (status, body) = try await harness.book(partner, "\(far)T10:00:00+07:00", bearer: try await harness.bookerToken())
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "outside_availability")
+            #expect(try await harness.book(partner, soon, bearer: try await harness.bookerToken()).0 == .created)
         }
     }
 }
