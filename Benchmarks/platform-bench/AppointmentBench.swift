@@ -54,18 +54,22 @@ struct AppointmentBench {
             environment: [
                 "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
                 "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings, "APPOINTMENT_SLOT_MINUTES": "15",
+                "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings, 
                 "APPOINTMENT_HORIZON_DAYS": "730", "KAFKA_START_POSITION": "beginning", "LOG_LEVEL": "warning",
             ])
         defer { service.stop() }
         try await service.waitReady(port: port)
         let base = "http://127.0.0.1:\(port)"
         var results = Results()
-        // Partners with every quarter hour open: 96 slots a day, 2,976 per month.
+        // Partners open around the clock (hourly slots, 744 a month) take the bookings; the listing row reads a
+        // partner with ordinary hours, 09:00-18:00 every day (63 slots a week).
         var partners: [UUID] = []
         for index in 0..<max(1, bookings / 2_000 + 1) {
-            partners.append(try await makePartner(index: index, base: base, adminToken: adminToken, usersTopic: topics.users, tokens: tokens))
+            partners.append(
+                try await makePartner(index: index, hours: ("00:00", "24:00"), base: base, adminToken: adminToken, usersTopic: topics.users, tokens: tokens))
         }
+        let listed = try await makePartner(
+            index: partners.count, hours: ("09:00", "18:00"), base: base, adminToken: adminToken, usersTopic: topics.users, tokens: tokens)
         var slots: [(UUID, String)] = []
         for partner in partners {
             var day = Date().addingTimeInterval(86_400)
@@ -100,7 +104,7 @@ struct AppointmentBench {
         let from = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)).prefix(10))
         progress("wrk: \(loadSeconds) s on a week of free slots, then \(loadSeconds) s on /health, \(connections) connections")
         results.slots = try LoadResult.wrk(
-            url: "\(base)/v1/partners/\(partners[0])/slots?from=\(from)&days=7", seconds: loadSeconds, connections: connections)
+            url: "\(base)/v1/partners/\(listed)/slots?from=\(from)&days=7", seconds: loadSeconds, connections: connections)
         results.health = try LoadResult.wrk(url: "\(base)/health", seconds: loadSeconds, connections: connections)
         service.stop()
         try await withRunningClient(admin.makeClient(logger: logger)) { client in
@@ -110,8 +114,10 @@ struct AppointmentBench {
     }
 
     /// A listed partner: auth's `user.role-changed` on the broker, then the admin adds, approves and records
-    /// the fee, and the partner opens every quarter hour of every day.
-    func makePartner(index: Int, base: String, adminToken: String, usersTopic: String, tokens: TestTokens) async throws -> UUID {
+    /// the fee, and the partner opens `hours` every day.
+    func makePartner(
+        index: Int, hours: (String, String), base: String, adminToken: String, usersTopic: String, tokens: TestTokens
+    ) async throws -> UUID {
         let partner = UUID()
         let event = EventEnvelope(
             type: EventTypes.userRoleChanged, producer: "auth", key: partner.uuidString, payload: UserRoleChanged(userId: partner, role: "partner"))
@@ -125,7 +131,7 @@ struct AppointmentBench {
             try await Task.sleep(for: .milliseconds(100))
         }
         _ = try await call(.PATCH, "\(base)/v1/admin/partners/\(partner)", body: #"{"approved":true,"feeStatus":"paid"}"#, token: adminToken)
-        let week = (1...7).map { #"{"weekday":\#($0),"start":"00:00","end":"24:00"}"# }.joined(separator: ",")
+        let week = (1...7).map { #"{"weekday":\#($0),"start":"\#(hours.0)","end":"\#(hours.1)"}"# }.joined(separator: ",")
         let answer = try await call(
             .PUT, "\(base)/v1/partners/\(partner)/availability", body: #"{"weekly":[\#(week)],"exceptions":[]}"#,
             token: try await tokens.token(userId: partner.uuidString, role: .partner))

@@ -203,7 +203,7 @@ extension PlatformBench {
             swift: results.conflictsPerSecond, reference: nil, target: "-")
         if let slots = results.slots, let health = results.health {
             table.add(
-                "appointments: GET a week of free slots (15-minute slots) vs GET /health, \(connections) connections (req/s)",
+                "appointments: GET a week of a partner's free slots (09:00-18:00, hourly; 1 s answer cache) vs GET /health, \(connections) connections (req/s)",
                 swift: slots.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
             table.add(
                 "appointments: GET a week of free slots vs GET /health (p50 / p99 ms)",

@@ -17,10 +17,18 @@ func buildApplication(
     let client = runtime.postgres
     let bookings = BookingStore(client: client, logger: runtime.logger, topic: configuration.bookingsTopic)
 
+    let partners = PartnerStore(client: client, logger: runtime.logger)
+    let slotListings = SlotListingCache(ttl: configuration.slotsCacheTTL)
+
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    // The hot slot listing is hand-registered (answers from a short cache of encoded bodies); it takes no body.
+    SlotListingRoute(
+        partners: partners, bookings: bookings, slots: SlotCalculator(slotMinutes: configuration.slotMinutes),
+        configuration: configuration, cache: slotListings
+    ).add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true)))
     // Public routes take a token when it comes (a bad one is refused); the signed-in, partner and admin
     // paths require one before the request is read.
-    try BookingAPI(partners: PartnerStore(client: client, logger: runtime.logger), bookings: bookings, configuration: configuration)
+    try BookingAPI(partners: partners, bookings: bookings, configuration: configuration, slotListings: slotListings)
         .registerHandlers(
             on: router.group()
                 .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))

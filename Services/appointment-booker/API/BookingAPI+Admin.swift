@@ -39,6 +39,7 @@ extension BookingAPI {
         changes.approved = body.approved
         changes.feeStatus = body.feeStatus?.rawValue
         guard let partner = try await partners.update(id, changes) else { throw BookingErrors.partnerNotFound }
+        slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(partner))))
     }
 

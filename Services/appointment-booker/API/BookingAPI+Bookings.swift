@@ -28,6 +28,7 @@ extension BookingAPI {
             check: { state in try Self.checkMayBook(user, state: state) })
         {
         case .booked(let booking), .replayed(let booking):
+            slotListings.invalidate(partner: booking.partnerId)
             return .created(.init(headers: .init(location: "/v1/bookings/\(booking.id)"), body: .json(.init(booking))))
         case .taken: throw BookingErrors.slotTaken
         case .keyReused: throw BookingErrors.idempotencyKeyReused
@@ -62,6 +63,7 @@ extension BookingAPI {
             guard let moved = try await bookings.move(booking.id, startsAt: Self.date(slot.start), endsAt: Self.date(slot.end), by: actor) else {
                 throw BookingErrors.bookingCancelled
             }
+            slotListings.invalidate(partner: moved.partnerId)
             return .ok(.init(body: .json(.init(moved))))
         } catch let error as PSQLError where error.sqlState == "23P01" {
             throw BookingErrors.slotTaken
@@ -82,6 +84,7 @@ extension BookingAPI {
             try CancellationRules.check(current, by: actor, reason: reason, now: Date(), cutoffSeconds: cutoff)
         }
         guard let cancelled else { throw BookingErrors.bookingNotFound }
+        slotListings.invalidate(partner: cancelled.partnerId)
         return .ok(.init(body: .json(.init(cancelled))))
     }
 

@@ -18,6 +18,7 @@ extension BookingAPI {
             name: body.name, description: body.description, contact: body.contact, photoURL: body.photoUrl,
             languages: body.languages?.map(\.rawValue), timeZone: body.timeZone)
         guard let partner = try await partners.update(id, changes) else { throw BookingErrors.noProfile }
+        slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(partner))))
     }
 

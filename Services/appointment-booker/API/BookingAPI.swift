@@ -10,11 +10,14 @@ struct BookingAPI: APIProtocol {
     let bookings: BookingStore
     let configuration: BookingConfiguration
     let slots: SlotCalculator
+    /// Dropped for a partner on every change this instance makes to its bookings, availability or profile.
+    let slotListings: SlotListingCache
 
-    init(partners: PartnerStore, bookings: BookingStore, configuration: BookingConfiguration) {
+    init(partners: PartnerStore, bookings: BookingStore, configuration: BookingConfiguration, slotListings: SlotListingCache) {
         self.partners = partners
         self.bookings = bookings
         self.configuration = configuration
+        self.slotListings = slotListings
         slots = SlotCalculator(slotMinutes: configuration.slotMinutes)
     }
 
