@@ -65,7 +65,7 @@ extension BookingAPI {
             }
             slotListings.invalidate(partner: moved.partnerId)
             return .ok(.init(body: .json(.init(moved))))
-        } catch let error as PSQLError where error.sqlState == "23P01" {
+        } catch let error as PSQLError where error.sqlState == "23P01" || error.sqlState == "40P01" {
             throw BookingErrors.slotTaken
         }
     }

@@ -35,6 +35,26 @@ struct AppointmentBookingTests {
         }
     }
 
+    @Test("B2: 200 concurrent requests over four slots of one partner: four bookings, 196 conflicts, never a 5xx (no deadlock between racing inserts)")
+    func test_B2_sustainedContention() async throws {
+        try await BookingTestHarness.run { harness in
+            let partner = try await harness.listedPartner()
+            var slots: [String] = []
+            for index in 0..<4 { slots.append(try await harness.futureSlot(partner, index: index)) }
+            var tokens: [String] = []
+            for _ in 0..<200 { tokens.append(try await harness.bookerToken()) }
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for (index, token) in tokens.enumerated() {
+                    let slot = slots[index % slots.count]
+                    group.addTask { try await harness.book(partner, slot, bearer: token).0 }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .created }.count == 4)
+            #expect(statuses.filter { $0 == .conflict }.count == 196, "\(statuses.filter { $0 != .created && $0 != .conflict })")
+        }
+    }
+
     @Test("B2: a retry with the same Idempotency-Key returns the first booking, also when the retries race; another slot under the key is 422")
     func test_B2_idempotentRetry() async throws {
         try await BookingTestHarness.run { harness in
