@@ -38,6 +38,7 @@ let serviceDependencies: [String: [Target.Dependency]] = [
     ],
     "AppointmentBooker": [
         .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ],

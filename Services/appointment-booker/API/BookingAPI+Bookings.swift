@@ -61,12 +61,15 @@ extension BookingAPI {
         let slot = try checkedSlot(startingAt: body.startsAt, of: partner)
         do {
             guard let moved = try await bookings.move(booking.id, startsAt: Self.date(slot.start), endsAt: Self.date(slot.end), by: actor) else {
-                throw BookingErrors.bookingCancelled
+                // Changed since it was read: cancelled, or begun.
+                throw try await bookings.find(booking.id)?.status == "cancelled" ? BookingErrors.bookingCancelled : BookingErrors.alreadyStarted
             }
             slotListings.invalidate(partner: moved.partnerId)
             return .ok(.init(body: .json(.init(moved))))
-        } catch let error as PSQLError where error.sqlState == "23P01" || error.sqlState == "40P01" {
+        } catch let error as PSQLError where error.sqlState == "23P01" {
             throw BookingErrors.slotTaken
+        } catch let error as PSQLError where error.sqlState == "40P01" {
+            throw BookingErrors.busy
         }
     }
 

@@ -25,6 +25,8 @@ enum BookingErrors {
     static let bookingCancelled = APIError(.unprocessableContent, code: "booking_cancelled", message: "a cancelled booking cannot be moved")
     static let notAPartner = APIError(
         .unprocessableContent, code: "not_a_partner", message: "auth has not made this account a partner (user.role-changed)")
+    static let busy = APIError(
+        .serviceUnavailable, code: "busy", message: "the booking collided with other changes; try again", headers: [.retryAfter: "1"])
     static let partnerExists = APIError(.conflict, code: "partner_exists", message: "this account has a partner profile already")
     static let noProfile = APIError(.notFound, code: "partner_not_found", message: "this account has no partner profile yet; an admin adds it")
     static func unknownTimeZone(_ field: String) -> APIError {

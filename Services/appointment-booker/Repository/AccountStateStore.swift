@@ -33,17 +33,27 @@ enum AccountStateStore {
             """, logger: logger)
     }
 
-    /// Sets the ban unless a newer ban event came first; true when the account went from not banned to banned now.
+    /// Sets the ban unless a newer ban event came first; true when the account went from not banned to banned
+    /// now. The row is locked first, so a booking holding it (`lockedState`) finishes before the ban is read.
     static func setBanned(_ banned: Bool, of user: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        try await connection.query("INSERT INTO accounts (user_id) VALUES (\(user)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
+        let before = try await connection.query("SELECT banned FROM accounts WHERE user_id = \(user) FOR UPDATE", logger: logger)
+        var wasBanned = false
+        for try await value in before.decode(Bool.self) { wasBanned = value }
         let rows = try await connection.query(
             """
-            WITH before AS (SELECT banned FROM accounts WHERE user_id = \(user) FOR UPDATE)
-            INSERT INTO accounts (user_id, banned, banned_changed_at) VALUES (\(user), \(banned), \(time))
-            ON CONFLICT (user_id) DO UPDATE SET banned = excluded.banned, banned_changed_at = excluded.banned_changed_at
-            WHERE accounts.banned_changed_at IS NULL OR accounts.banned_changed_at <= excluded.banned_changed_at
-            RETURNING coalesce((SELECT banned FROM before), false) = false AND banned
+            UPDATE accounts SET banned = \(banned), banned_changed_at = \(time)
+            WHERE user_id = \(user) AND (banned_changed_at IS NULL OR banned_changed_at <= \(time))
+            RETURNING banned
             """, logger: logger)
-        for try await newlyBanned in rows.decode(Bool.self) { return newlyBanned }
+        for try await nowBanned in rows.decode(Bool.self) { return nowBanned && !wasBanned }
+        return false
+    }
+
+    /// Whether the partner's account is known as a partner and not banned, share-locked like `lockedState`.
+    static func lockedPartnerIsActive(_ partner: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let rows = try await connection.query("SELECT role, banned FROM accounts WHERE user_id = \(partner) FOR SHARE", logger: logger)
+        for try await (role, banned) in rows.decode((String, Bool).self) { return role == UserRole.partner.rawValue && !banned }
         return false
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
 import Shared
 
@@ -48,39 +49,58 @@ struct BookingStore: Sendable {
         ).first
     }
 
+    /// How often a booking transaction that Postgres chose as a deadlock victim is tried again.
+    static let deadlockAttempts = 3
+
     /// Books after `check` accepted the user's account state, read under a lock in the same transaction: a
-    /// ban being applied waits for this booking and then cancels it, or this booking sees the ban.
+    /// ban being applied waits for this booking and then cancels it, or this booking sees the ban. The
+    /// partner's account is share-locked the same way (a partner banned meanwhile is not bookable). A
+    /// deadlock victim is retried (`booking_deadlock_retries_total`); one that stays a victim is 503.
     func book(
         partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?,
         check: @Sendable (AccountStateStore.State) throws -> Void
     ) async throws -> BookOutcome {
-        do {
-            let booking = try await client.inTransaction(logger: logger) { connection -> Booking? in
-                try check(try await AccountStateStore.lockedState(of: user, on: connection, logger: logger))
-                try await Self.serialize(partner: partner, on: connection, logger: logger)
-                let rows = try await connection.query(
-                    """
-                    WITH made AS (
-                        INSERT INTO bookings (id, partner_id, user_id, starts_at, ends_at, idempotency_key)
-                        VALUES (\(UUID()), \(partner), \(user), \(startsAt), \(endsAt), \(idempotencyKey))
-                        RETURNING *
-                    )
-                    SELECT \(unescaped: Self.columns) FROM made b JOIN partners p ON p.id = b.partner_id
-                    """, logger: logger)
-                guard let booking = try await Self.decode(rows).first else { return nil }
-                try await publish(booking, type: EventTypes.appointmentBooked, by: .user, on: connection)
-                return booking
+        for attempt in 1...Self.deadlockAttempts {
+            do {
+                let booking = try await client.inTransaction(logger: logger) { connection -> Booking? in
+                    try check(try await AccountStateStore.lockedState(of: user, on: connection, logger: logger))
+                    guard try await AccountStateStore.lockedPartnerIsActive(AccountKey.of(partner), on: connection, logger: logger) else {
+                        throw BookingErrors.partnerNotBookable
+                    }
+                    try await Self.serialize(partner: partner, on: connection, logger: logger)
+                    let rows = try await connection.query(
+                        """
+                        WITH made AS (
+                            INSERT INTO bookings (id, partner_id, user_id, starts_at, ends_at, idempotency_key)
+                            VALUES (\(UUID()), \(partner), \(user), \(startsAt), \(endsAt), \(idempotencyKey))
+                            RETURNING *
+                        )
+                        SELECT \(unescaped: Self.columns) FROM made b JOIN partners p ON p.id = b.partner_id
+                        """, logger: logger)
+                    guard let booking = try await Self.decode(rows).first else { return nil }
+                    try await publish(booking, type: EventTypes.appointmentBooked, by: .user, on: connection)
+                    return booking
+                }
+                guard let booking else { return .taken }
+                return .booked(booking)
+            } catch let error as PSQLError where error.sqlState == "40P01" {
+                Self.deadlockRetries.increment()
+                logger.warning("booking transaction chosen as a deadlock victim", metadata: ["attempt": "\(attempt)"])
+                continue
+            } catch let error as PSQLError where error.sqlState == "23P01" || error.sqlState == "23505" {
+                // A retry racing its first request with the same key loses on the slot or on the key: the first
+                // request's booking is the answer.
+                if let idempotencyKey, let first = try await made(by: user, key: idempotencyKey) {
+                    return first.partnerId == partner && first.startsAt == startsAt ? .replayed(first) : .keyReused
+                }
+                guard error.sqlState == "23P01" else { throw error }
+                return .taken
             }
-            guard let booking else { return .taken }
-            return .booked(booking)
-        } catch let error as PSQLError where error.sqlState == "23P01" || error.sqlState == "40P01" {
-            return .taken
-        } catch let error as PSQLError where error.sqlState == "23505" {
-            // The same key raced itself: the other request's booking is the answer.
-            guard let idempotencyKey, let first = try await made(by: user, key: idempotencyKey) else { throw error }
-            return first.partnerId == partner && first.startsAt == startsAt ? .replayed(first) : .keyReused
         }
+        throw BookingErrors.busy
     }
+
+    static let deadlockRetries = Counter(label: "booking_deadlock_retries_total")
 
     func find(_ id: UUID) async throws -> Booking? {
         try await Self.decode(
@@ -167,7 +187,7 @@ struct BookingStore: Sendable {
         return cancelled
     }
 
-    /// Moves a live booking to another interval; nil when it is not live any more. The exclusion constraint
+    /// Moves a live booking not yet begun to another interval; nil when it is cancelled or has begun. The exclusion constraint
     /// refuses an interval taken by another booking (`taken`).
     func move(_ id: UUID, startsAt: Date, endsAt: Date, by actor: BookingActor) async throws -> Booking? {
         try await client.inTransaction(logger: logger) { connection -> Booking? in
@@ -177,7 +197,7 @@ struct BookingStore: Sendable {
                 """
                 WITH moved AS (
                     UPDATE bookings SET starts_at = \(startsAt), ends_at = \(endsAt), updated_at = now(), reminder_queued_at = NULL
-                    WHERE id = \(id) AND status = 'booked' RETURNING *
+                    WHERE id = \(id) AND status = 'booked' AND starts_at > now() RETURNING *
                 )
                 SELECT \(unescaped: Self.columns) FROM moved b JOIN partners p ON p.id = b.partner_id
                 """, logger: logger)

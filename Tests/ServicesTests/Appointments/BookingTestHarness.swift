@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -35,7 +36,7 @@ struct BookingTestHarness: Sendable {
                 "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20", "CONSUMER_MAX_ATTEMPTS": "2",
                 "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
                 "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
-                // The daylight-saving days of 2027 must be bookable.
+                // The next two clock changes (up to a year ahead) must be bookable.
                 "APPOINTMENT_HORIZON_DAYS": "400",
                 "LOG_LEVEL": ProcessInfo.processInfo.environment["BOOKING_TEST_LOG_LEVEL"] ?? "warning",
             ].merging(extraEnvironment) { $1 })
@@ -99,6 +100,35 @@ struct BookingTestHarness: Sendable {
         var headers: HTTPFields = [:]
         if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
         return try await request(.post, "/v1/partners/\(partner)/bookings", json: ["startsAt": startsAt], bearer: bearer, headers: headers)
+    }
+
+    /// Books with many requests at once over separate connections (AsyncHTTPClient; the test client sends one
+    /// request at a time): `requests` pairs of slot and token; each answer's status and error code, in order.
+    func bookConcurrently(_ partner: UUID, _ requests: [(slot: String, token: String, key: String?)]) async throws -> [(HTTPResponse.Status, String?, String?)] {
+        let base = "http://127.0.0.1:\(client.port ?? 0)"
+        return try await withThrowingTaskGroup(of: (Int, HTTPResponse.Status, String?, String?).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    var http = HTTPClientRequest(url: "\(base)/v1/partners/\(partner)/bookings")
+                    http.method = .POST
+                    http.headers.add(name: "Content-Type", value: "application/json")
+                    http.headers.add(name: "Authorization", value: "Bearer \(request.token)")
+                    if let key = request.key { http.headers.add(name: "Idempotency-Key", value: key) }
+                    http.body = .bytes(ByteBuffer(string: #"{"startsAt":"\#(request.slot)"}"#))
+                    let response = try await HTTPClient.shared.execute(http, timeout: .seconds(60))
+                    let body = JSONValue(try? JSONSerialization.jsonObject(with: Data(buffer: try await response.body.collect(upTo: 1 << 20))))
+                    return (index, HTTPResponse.Status(code: Int(response.status.code)), body["error"]["code"].string, body["id"].string)
+                }
+            }
+            var answers = [(HTTPResponse.Status, String?, String?)](repeating: (.ok, nil, nil), count: requests.count)
+            for try await (index, status, code, id) in group { answers[index] = (status, code, id) }
+            return answers
+        }
+    }
+
+    /// Deadlocks Postgres detected in the test database so far (its statistics lag up to a second).
+    func deadlocks() async throws -> Int {
+        try await count("SELECT deadlocks::int FROM pg_stat_database WHERE datname = current_database()")
     }
 
     /// A partner as an operator makes one: auth makes the account a partner (its event), the admin adds the
