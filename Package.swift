@@ -37,6 +37,7 @@ let serviceDependencies: [String: [Target.Dependency]] = [
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ],
     "AppointmentBooker": [
+        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -51,6 +52,12 @@ let serviceDependencies: [String: [Target.Dependency]] = [
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ],
+]
+
+/// Data files a service reads at run time besides its API document.
+let serviceResources: [String: [Resource]] = [
+    // The horoscope readings' texts (B4), versioned data files in Thai and English.
+    "AppointmentBooker": [.copy("Content")]
 ]
 
 /// Services whose routes are generated from the `openapi.yaml` beside their code (issue 14; the others follow).
@@ -210,7 +217,7 @@ let package = Package(
                     ] : []),
             path: "Services/\(service.executable)",
             // The document is both the generator's input and what the service serves at /openapi.yaml.
-            resources: generated ? [.copy("openapi.yaml")] : [],
+            resources: (generated ? [.copy("openapi.yaml")] : []) + (serviceResources[service.module] ?? []),
             swiftSettings: swiftSettings,
             plugins: generated ? [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")] : []
         )

@@ -28,7 +28,12 @@ func buildApplication(
     ).add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true)))
     // Public routes take a token when it comes (a bad one is refused); the signed-in, partner and admin
     // paths require one before the request is read.
-    try BookingAPI(partners: partners, bookings: bookings, configuration: configuration, slotListings: slotListings)
+    let readings = ReadingService(
+        content: try ReadingContent.bundled(), key: configuration.readingKey, store: ReadingStore(client: client, logger: runtime.logger),
+        worship: WorshipPlaceStore(client: client, logger: runtime.logger), placesRadius: configuration.placesRadius)
+    try BookingAPI(
+        partners: partners, bookings: bookings, configuration: configuration, slotListings: slotListings, readings: readings,
+        prayers: PrayerStore(client: client, logger: runtime.logger))
         .registerHandlers(
             on: router.group()
                 .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
@@ -42,7 +47,8 @@ func buildApplication(
             configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
 
     let consumer = try runtime.makeConsumer(
-        topics: [configuration.usersTopic], handler: AuthEventHandler(bookingsTopic: configuration.bookingsTopic))
+        topics: [configuration.usersTopic, configuration.placesTopic],
+        handler: EventRouter(auth: AuthEventHandler(bookingsTopic: configuration.bookingsTopic)))
     let reminders = ReminderScheduler(
         client: client, lead: configuration.reminderLead, tick: configuration.reminderTick, topic: configuration.bookingsTopic,
         startGate: runtime.startGate, logger: runtime.logger)

@@ -12,8 +12,15 @@ struct BookingAPI: APIProtocol {
     let slots: SlotCalculator
     /// Dropped for a partner on every change this instance makes to its bookings, availability or profile.
     let slotListings: SlotListingCache
+    let readings: ReadingService
+    let prayers: PrayerStore
 
-    init(partners: PartnerStore, bookings: BookingStore, configuration: BookingConfiguration, slotListings: SlotListingCache) {
+    init(
+        partners: PartnerStore, bookings: BookingStore, configuration: BookingConfiguration, slotListings: SlotListingCache,
+        readings: ReadingService, prayers: PrayerStore
+    ) {
+        self.readings = readings
+        self.prayers = prayers
         self.partners = partners
         self.bookings = bookings
         self.configuration = configuration

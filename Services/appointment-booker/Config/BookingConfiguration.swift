@@ -10,7 +10,9 @@ import Shared
 /// | `APPOINTMENT_REMINDER_LEAD_MINUTES` | `60`: the reminder is queued this long before the start |
 /// | `APPOINTMENT_REMINDER_TICK_MS` | `30000`: how often due reminders are looked for |
 /// | `APPOINTMENT_SLOTS_CACHE_MS` | `1000`: how long a slot listing is answered from memory (0: never) |
-/// | `APPOINTMENT_USERS_TOPIC`, `APPOINTMENT_BOOKINGS_TOPIC` | the catalogue's `auth.users` and `appointments.bookings` |
+/// | `APPOINTMENT_USERS_TOPIC`, `APPOINTMENT_BOOKINGS_TOPIC`, `APPOINTMENT_PLACES_TOPIC` | the catalogue's `auth.users`, `appointments.bookings` and `places.places` |
+/// | `READING_KEY` | `horoscope-readings`: the key of the readings' hash; set your own so readings cannot be computed ahead elsewhere |
+/// | `READING_PLACES_RADIUS_METERS` | `20000`: how far places to pray are suggested after a bad reading |
 struct BookingConfiguration: Sendable {
     var slotMinutes: Int
     var cancelCutoff: Duration
@@ -20,6 +22,9 @@ struct BookingConfiguration: Sendable {
     var slotsCacheTTL: Duration
     var usersTopic: String
     var bookingsTopic: String
+    var placesTopic: String
+    var readingKey: String
+    var placesRadius: Double
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         slotMinutes = try environment.int("APPOINTMENT_SLOT_MINUTES", default: 60, range: 5...480)
@@ -30,5 +35,8 @@ struct BookingConfiguration: Sendable {
         slotsCacheTTL = try environment.milliseconds("APPOINTMENT_SLOTS_CACHE_MS", default: 1_000, range: 0...60_000)
         usersTopic = environment.string("APPOINTMENT_USERS_TOPIC", default: TopicCatalogue.users.name)
         bookingsTopic = environment.string("APPOINTMENT_BOOKINGS_TOPIC", default: TopicCatalogue.appointments.name)
+        placesTopic = environment.string("APPOINTMENT_PLACES_TOPIC", default: TopicCatalogue.places.name)
+        readingKey = environment.string("READING_KEY", default: "horoscope-readings")
+        placesRadius = Double(try environment.int("READING_PLACES_RADIUS_METERS", default: 20_000, range: 100...200_000))
     }
 }

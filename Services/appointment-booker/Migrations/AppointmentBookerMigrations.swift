@@ -79,5 +79,58 @@ enum AppointmentBookerMigrations {
                 "CREATE INDEX bookings_by_partner ON bookings (partner_id, starts_at)",
                 "CREATE INDEX bookings_reminders_due ON bookings (starts_at) WHERE status = 'booked' AND reminder_queued_at IS NULL",
             ]),
+        Migration(
+            "0002_readings",
+            [
+                // B4: readings as they were made (both languages), shareable by a short id; a user's fortune stick is
+                // one per day (the unique index), and so is any personal reading with the same inputs.
+                """
+                CREATE TABLE readings (
+                    id uuid PRIMARY KEY,
+                    share_id text NOT NULL UNIQUE,
+                    user_id text NOT NULL,
+                    kind text NOT NULL,
+                    inputs text NOT NULL,
+                    local_date date NOT NULL,
+                    reading jsonb NOT NULL,
+                    content_version text NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE UNIQUE INDEX readings_once_a_day ON readings (user_id, kind, inputs, local_date)",
+                "CREATE INDEX readings_history ON readings (user_id, created_at DESC, id)",
+                """
+                CREATE TABLE prayers (
+                    id uuid PRIMARY KEY,
+                    title_en text NOT NULL,
+                    title_th text NOT NULL,
+                    text_en text NOT NULL,
+                    text_th text NOT NULL,
+                    media_url text,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                // Places of worship near a bad reading, from places-importer's place.upserted events.
+                """
+                CREATE TABLE worship_places (
+                    place_id uuid PRIMARY KEY,
+                    name text NOT NULL,
+                    latitude double precision NOT NULL,
+                    longitude double precision NOT NULL,
+                    address text
+                )
+                """,
+                "CREATE INDEX worship_places_latitude ON worship_places (latitude)",
+                // Two chants to start the prayer book with (written for the project); admins add the rest.
+                """
+                INSERT INTO prayers (id, title_en, title_th, text_en, text_th) VALUES
+                (gen_random_uuid(), 'Morning calm', 'บทสวดยามเช้า',
+                 'May this day begin in peace. May my words be kind, my work be honest, and my heart stay open.',
+                 'ขอให้วันนี้เริ่มต้นด้วยความสงบ ขอให้คำพูดของข้าพเจ้าอ่อนโยน งานสุจริต และใจเปิดกว้าง'),
+                (gen_random_uuid(), 'Evening thanks', 'บทขอบคุณยามค่ำ',
+                 'For what was given today, thank you. May those I love rest safely, and may tomorrow find us well.',
+                 'ขอบคุณสำหรับสิ่งที่ได้รับในวันนี้ ขอให้คนที่รักพักผ่อนอย่างปลอดภัย และพรุ่งนี้พบกันด้วยดี')
+                """,
+            ]),
     ]
 }

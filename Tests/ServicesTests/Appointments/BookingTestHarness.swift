@@ -21,12 +21,14 @@ struct BookingTestHarness: Sendable {
     let tokens: TestTokens
     let usersTopic: String
     let bookingsTopic: String
+    let placesTopic: String
 
     static func run(extraEnvironment: [String: String] = [:], _ body: @Sendable (BookingTestHarness) async throws -> Void) async throws {
         let tokens = try TestTokens()
         let suffix = uniqueSuffix()
-        let topics = (users: "test.users.\(suffix)", bookings: "test.bookings.\(suffix)")
+        let topics = (users: "test.users.\(suffix)", bookings: "test.bookings.\(suffix)", places: "test.places.\(suffix)")
         try await createTopics([topics.users, topics.bookings], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
+        try await createTopics([topics.places], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
         try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
             let environment = EnvironmentReader([
                 "HTTP_PORT": "0",
@@ -36,6 +38,7 @@ struct BookingTestHarness: Sendable {
                 "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20", "CONSUMER_MAX_ATTEMPTS": "2",
                 "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
                 "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
+                "APPOINTMENT_PLACES_TOPIC": topics.places, "READING_KEY": "test-reading-key",
                 // The next two clock changes (up to a year ahead) must be bookable.
                 "APPOINTMENT_HORIZON_DAYS": "400",
                 "LOG_LEVEL": ProcessInfo.processInfo.environment["BOOKING_TEST_LOG_LEVEL"] ?? "warning",
@@ -44,7 +47,8 @@ struct BookingTestHarness: Sendable {
                 environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "booking-test"))
             try await app.test(.live) { client in
                 try await body(
-                    BookingTestHarness(client: client, db: db, tokens: tokens, usersTopic: topics.users, bookingsTopic: topics.bookings))
+                    BookingTestHarness(
+                        client: client, db: db, tokens: tokens, usersTopic: topics.users, bookingsTopic: topics.bookings, placesTopic: topics.places))
             }
         }
     }
@@ -60,9 +64,9 @@ struct BookingTestHarness: Sendable {
         return envelope
     }
 
-    func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>) async throws {
+    func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String? = nil) async throws {
         try await withProducer { producer in
-            try await producer.send(KafkaOutgoingMessage(topic: usersTopic, key: envelope.key, value: try envelope.encoded()))
+            try await producer.send(KafkaOutgoingMessage(topic: topic ?? usersTopic, key: envelope.key, value: try envelope.encoded()))
         }
     }
 

@@ -1,0 +1,165 @@
+import Foundation
+import Shared
+
+/// The horoscope app's readings (B4): the daily horoscope (free, anyone), tarot, fortune stick,
+/// compatibility and phone number (purchased, U6: the token's entitlement, not revoked since), shared
+/// readings without a token, and the signed-in user's history.
+extension BookingAPI {
+    func getDailyHoroscope(_ input: Operations.GetDailyHoroscope.Input) async throws -> Operations.GetDailyHoroscope.Output {
+        let language = Language(acceptLanguage: input.headers.acceptLanguage)
+        let day = try ReadingService.day(tz: input.query.tz, date: input.query.date)
+        let position = try ReadingService.position(latitude: input.query.latitude, longitude: input.query.longitude)
+        guard let sign = readings.content.sign(input.path.sign.rawValue) else { throw APIError.notFound("no such sign") }
+        let reading = readings.engine.horoscope(sign: sign, on: day)
+        // The daily horoscope is the same for everyone: its link names the sign and the day instead of a stored copy.
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        reading, id: nil, language: language, shareUrl: "/v1/horoscope/\(sign.id)?date=\(day)",
+                        places: try await readings.placesToPray(after: reading, near: position)))))
+    }
+
+    func listTarotCards(_ input: Operations.ListTarotCards.Input) async throws -> Operations.ListTarotCards.Output {
+        let language = Language(acceptLanguage: input.headers.acceptLanguage)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(cards: readings.content.cards.map { .init(id: $0.id, name: $0.name.text(language), arcana: $0.arcana == "major" ? .major : .minor) }))))
+    }
+
+    func readTarot(_ input: Operations.ReadTarot.Input) async throws -> Operations.ReadTarot.Output {
+        let user = try await purchaser(for: .tarot)
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard body.cards.count == 3 else { throw JSONBody.schemaViolation(["cards": "must name exactly 3 cards"]) }
+        let cards = try body.cards.enumerated().map { index, id in
+            guard let card = readings.content.card(id) else {
+                throw APIError(
+                    .unprocessableContent, code: "unknown_card", message: "\(id) is not a card of the deck (see /v1/readings/tarot/cards)",
+                    details: ["cards[\(index)]": "is not a card of the deck"])
+            }
+            return card
+        }
+        guard Set(cards.map(\.id)).count == 3 else {
+            throw APIError(.unprocessableContent, code: "cards_not_distinct", message: "pick three different cards")
+        }
+        let position = try ReadingService.position(latitude: body.latitude, longitude: body.longitude)
+        let day = try ReadingService.day(tz: input.query.tz, date: nil)
+        let reading = readings.engine.tarot(cards: cards, user: user, on: day)
+        return .created(
+            .init(body: .json(try await kept(reading, user: user, inputs: cards.map(\.id).joined(separator: ","), day: day, language: input.headers.acceptLanguage, position: position))))
+    }
+
+    func shakeFortuneStick(_ input: Operations.ShakeFortuneStick.Input) async throws -> Operations.ShakeFortuneStick.Output {
+        let user = try await purchaser(for: .fortuneStick)
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let position = try ReadingService.position(latitude: body.latitude, longitude: body.longitude)
+        let day = try ReadingService.day(tz: input.query.tz, date: nil)
+        let reading = readings.engine.fortuneStick(user: user, on: day)
+        return .created(
+            .init(body: .json(try await kept(reading, user: user, inputs: "", day: day, language: input.headers.acceptLanguage, position: position))))
+    }
+
+    func readCompatibility(_ input: Operations.ReadCompatibility.Input) async throws -> Operations.ReadCompatibility.Output {
+        let user = try await purchaser(for: .compatibility)
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let position = try ReadingService.position(latitude: body.latitude, longitude: body.longitude)
+        let day = try ReadingService.day(tz: input.query.tz, date: nil)
+        let reading: Reading
+        let inputs: String
+        switch (body.signs, body.names) {
+        case (let signs?, nil):
+            guard signs.count == 2, let first = readings.content.sign(signs[0].rawValue), let second = readings.content.sign(signs[1].rawValue) else {
+                throw JSONBody.schemaViolation(["signs": "must name exactly 2 signs"])
+            }
+            reading = readings.engine.compatibility(first, second, on: day)
+            inputs = "signs:" + [first.id, second.id].sorted().joined(separator: ",")
+        case (nil, let names?):
+            let clean = names.map { RequestText.trimmed($0) }
+            guard clean.count == 2, clean.allSatisfy({ (1...100).contains(RequestText.length($0)) }) else {
+                throw JSONBody.validationError(["names": "give two names of 1 to 100 characters"])
+            }
+            reading = readings.engine.compatibility(names: clean[0], clean[1], on: day)
+            inputs = "names:" + clean.map { $0.lowercased() }.sorted().joined(separator: ",")
+        default:
+            throw JSONBody.validationError(["signs": "give two signs or two names, not both"])
+        }
+        return .created(
+            .init(body: .json(try await kept(reading, user: user, inputs: inputs, day: day, language: input.headers.acceptLanguage, position: position))))
+    }
+
+    func readPhoneNumber(_ input: Operations.ReadPhoneNumber.Input) async throws -> Operations.ReadPhoneNumber.Output {
+        let user = try await purchaser(for: .phoneNumber)
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard RequestText.length(body.number) <= 40, let digits = PhoneNumberRule.digits(of: body.number) else {
+            throw APIError(
+                .badRequest, code: "invalid_phone_number", message: "the phone number \(PhoneNumberRule.rule)",
+                details: ["number": PhoneNumberRule.rule])
+        }
+        let position = try ReadingService.position(latitude: body.latitude, longitude: body.longitude)
+        let day = try ReadingService.day(tz: input.query.tz, date: nil)
+        let reading = readings.engine.phoneNumber(digits: digits, on: day)
+        return .created(
+            .init(
+                body: .json(
+                    try await kept(
+                        reading, user: user, inputs: digits.map(String.init).joined(), day: day, language: input.headers.acceptLanguage,
+                        position: position))))
+    }
+
+    func listMyReadings(_ input: Operations.ListMyReadings.Input) async throws -> Operations.ListMyReadings.Output {
+        let user = AccountKey.of(try RequestScope.requireUser().id)
+        let language = Language(acceptLanguage: input.headers.acceptLanguage)
+        let paging = try Self.paging(input.query.page, input.query.pageSize)
+        let found = try await readings.store.history(of: user, limit: paging.size + 1, offset: paging.offset)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        readings: found.prefix(paging.size).map { .init($0.reading, id: $0.id, language: language, shareUrl: Self.shareURL($0.shareId), places: nil) },
+                        page: paging.page, pageSize: paging.size, hasMore: found.count > paging.size))))
+    }
+
+    func getSharedReading(_ input: Operations.GetSharedReading.Input) async throws -> Operations.GetSharedReading.Output {
+        let shareId = input.path.shareId
+        guard shareId.count == 10, shareId.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }) else {
+            throw JSONBody.schemaViolation(["shareId": "must be 10 letters or digits"])
+        }
+        guard let stored = try await readings.store.shared(shareId) else { throw APIError.notFound("no shared reading with this id") }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        stored.reading, id: stored.id, language: Language(acceptLanguage: input.headers.acceptLanguage),
+                        shareUrl: Self.shareURL(stored.shareId), places: nil))))
+    }
+
+    // MARK: Helpers
+
+    /// The signed-in caller allowed a paid reading (U6): the token names the entitlement and no revocation
+    /// came since; 403 `entitlement_required` names what to buy.
+    func purchaser(for kind: Reading.Kind) async throws -> String {
+        let user = try RequestScope.requireUser()
+        guard let entitlement = kind.entitlement else { return AccountKey.of(user.id) }
+        let account = AccountKey.of(user.id)
+        let state = try await AccountStateStore.state(of: account, client: bookings.client, logger: bookings.logger)
+        if state.banned { throw BookingErrors.accountBanned }
+        guard user.has(entitlement: entitlement), !state.revoked.contains(entitlement) else {
+            throw APIError(
+                .forbidden, code: "entitlement_required", message: "this reading needs the \(entitlement) feature; buy it in the app",
+                details: ["entitlement": entitlement])
+        }
+        return account
+    }
+
+    func kept(
+        _ reading: Reading, user: String, inputs: String, day: LocalDate, language header: String?, position: (Double, Double)?
+    ) async throws -> Components.Schemas.Reading {
+        let stored = try await readings.store.keep(reading, user: user, inputs: inputs, day: day, contentVersion: readings.content.version)
+        return .init(
+            stored.reading, id: stored.id, language: Language(acceptLanguage: header), shareUrl: Self.shareURL(stored.shareId),
+            places: try await readings.placesToPray(after: stored.reading, near: position))
+    }
+
+    static func shareURL(_ shareId: String) -> String { "/v1/shared/readings/\(shareId)" }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Readings and prayers in the generated schemas, in the caller's language.
+extension Components.Schemas.Reading {
+    init(_ reading: Reading, id: UUID?, language: Language, shareUrl: String, places: [WorshipPlaceStore.Nearby]?) {
+        let verdictWord: Localized =
+            switch reading.verdict {
+            case .good: .init(en: "a good sign", th: "ดวงดี")
+            case .neutral: .init(en: "a balanced day", th: "ดวงกลาง ๆ")
+            case .bad: .init(en: "a day for care", th: "ดวงต้องระวัง")
+            }
+        self.init(
+            id: id.map(AccountKey.of), kind: KindPayload(rawValue: reading.kind.rawValue) ?? .horoscope, date: reading.date,
+            language: language == .thai ? .th : .en, title: reading.title.text(language), text: reading.text.text(language),
+            verdict: VerdictPayload(rawValue: reading.verdict.rawValue) ?? .neutral,
+            scores: .init(love: reading.scores.love, work: reading.scores.work, money: reading.scores.money, health: reading.scores.health),
+            parts: reading.parts.map { .init(label: $0.label.text(language), text: $0.text.text(language)) }, stickNumber: reading.stickNumber,
+            shareText: "\(reading.title.text(language)), \(reading.date): \(verdictWord.text(language)). \(shareUrl)", shareUrl: shareUrl,
+            placesToPray: places?.map {
+                .init(name: $0.name, latitude: $0.latitude, longitude: $0.longitude, address: $0.address, distanceMeters: $0.distanceMeters)
+            })
+    }
+}
+
+extension Components.Schemas.Prayer {
+    init(_ prayer: PrayerStore.Prayer, language: Language) {
+        self.init(
+            id: AccountKey.of(prayer.id), title: prayer.title.text(language), text: prayer.text.text(language),
+            language: language == .thai ? .th : .en, mediaUrl: prayer.mediaURL)
+    }
+}

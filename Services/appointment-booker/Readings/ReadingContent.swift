@@ -1,0 +1,134 @@
+import Foundation
+
+/// The readings' texts (B4), in Thai and English, from the versioned data files in `Content/` (written for
+/// this project). Loaded once at start and checked complete: a missing sign, card, stick or text stops the
+/// service rather than answering a reading without words.
+struct ReadingContent: Sendable {
+    struct Sign: Codable, Sendable {
+        var id: String
+        var name: Localized
+        var element: String
+        var trait: Localized
+        var advice: [Localized]
+    }
+
+    struct Card: Codable, Sendable {
+        var id: String
+        var arcana: String
+        var name: Localized
+        var upright: Localized
+        var reversed: Localized
+    }
+
+    struct Stick: Codable, Sendable {
+        var number: Int
+        var verdict: String
+        var verse: Localized
+        var meaning: Localized
+    }
+
+    struct ElementPair: Codable, Sendable {
+        var score: Int
+        var text: Localized
+    }
+
+    private struct SignsFile: Codable { var version: Int; var signs: [Sign]; var verdicts: [String: Localized] }
+    private struct TarotFile: Codable { var version: Int; var cards: [Card]; var positions: [String: Localized] }
+    private struct SticksFile: Codable { var version: Int; var sticks: [Stick] }
+    private struct NumbersFile: Codable { var version: Int; var digits: [Localized]; var sumQuality: [String]; var roots: [Localized] }
+    private struct CompatibilityFile: Codable { var version: Int; var elements: [String: ElementPair]; var names: [Localized] }
+
+    let signs: [Sign]
+    let verdicts: [String: Localized]
+    let cards: [Card]
+    let positions: [String: Localized]
+    let sticks: [Stick]
+    let digits: [Localized]
+    /// Good, neutral or bad for each digit sum of a pair, 0 to 18.
+    let sumQuality: [String]
+    /// The meaning of a number's digital root, 1 to 9.
+    let roots: [Localized]
+    let elements: [String: ElementPair]
+    let names: [Localized]
+    /// The data files' versions, recorded with each stored reading.
+    let version: String
+
+    struct Incomplete: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func load(from directory: URL) throws -> ReadingContent {
+        func read<T: Decodable>(_ name: String, as type: T.Type) throws -> T {
+            try JSONDecoder().decode(type, from: Data(contentsOf: directory.appendingPathComponent(name)))
+        }
+        let signs = try read("signs.json", as: SignsFile.self)
+        let tarot = try read("tarot.json", as: TarotFile.self)
+        let sticks = try read("sticks.json", as: SticksFile.self)
+        let numbers = try read("numbers.json", as: NumbersFile.self)
+        let compatibility = try read("compatibility.json", as: CompatibilityFile.self)
+        let content = ReadingContent(
+            signs: signs.signs, verdicts: signs.verdicts, cards: tarot.cards, positions: tarot.positions, sticks: sticks.sticks,
+            digits: numbers.digits, sumQuality: numbers.sumQuality, roots: numbers.roots, elements: compatibility.elements,
+            names: compatibility.names,
+            version: "signs-\(signs.version).tarot-\(tarot.version).sticks-\(sticks.version).numbers-\(numbers.version).compatibility-\(compatibility.version)")
+        try content.checkComplete()
+        return content
+    }
+
+    /// The content from the service's bundle.
+    static func bundled() throws -> ReadingContent {
+        guard let directory = Bundle.module.url(forResource: "Content", withExtension: nil) else {
+            throw Incomplete(description: "the Content directory is missing from the bundle")
+        }
+        return try load(from: directory)
+    }
+
+    /// Every case has its own text in both languages.
+    func checkComplete() throws {
+        var problems: [String] = []
+        if signs.count != 12 || Set(signs.map(\.id)).count != 12 { problems.append("12 distinct signs") }
+        for sign in signs where !(sign.name.isComplete && sign.trait.isComplete && !sign.advice.isEmpty && sign.advice.allSatisfy(\.isComplete)) {
+            problems.append("texts of sign \(sign.id)")
+        }
+        if !Set(["fire", "earth", "air", "water"]).isSuperset(of: signs.map(\.element)) { problems.append("sign elements") }
+        if cards.count != 78 || Set(cards.map(\.id)).count != 78 || cards.filter({ $0.arcana == "major" }).count != 22 {
+            problems.append("78 distinct cards, 22 major")
+        }
+        for card in cards where !(card.name.isComplete && card.upright.isComplete && card.reversed.isComplete) {
+            problems.append("texts of card \(card.id)")
+        }
+        if Set(positions.keys) != ["past", "present", "future"] || !positions.values.allSatisfy(\.isComplete) { problems.append("tarot positions") }
+        if sticks.map(\.number) != Array(1...28) { problems.append("sticks 1-28 in order") }
+        for stick in sticks where !(stick.verse.isComplete && stick.meaning.isComplete && Verdict(rawValue: stick.verdict) != nil) {
+            problems.append("stick \(stick.number)")
+        }
+        if digits.count != 10 || !digits.allSatisfy(\.isComplete) { problems.append("10 digit meanings") }
+        if sumQuality.count != 19 || !sumQuality.allSatisfy({ Verdict(rawValue: $0) != nil }) { problems.append("19 pair-sum qualities") }
+        if roots.count != 9 || !roots.allSatisfy(\.isComplete) { problems.append("9 digital roots") }
+        let pairs = ["fire", "earth", "air", "water"].flatMap { a in ["fire", "earth", "air", "water"].map { b in Self.elementKey(a, b) } }
+        if !Set(pairs).allSatisfy({ elements[$0]?.text.isComplete == true }) { problems.append("every element pair") }
+        if names.isEmpty || !names.allSatisfy(\.isComplete) { problems.append("name compatibility texts") }
+        if Set(verdicts.keys) != Set(Verdict.allCases.map(\.rawValue)) || !verdicts.values.allSatisfy(\.isComplete) { problems.append("verdict texts") }
+        guard problems.isEmpty else { throw Incomplete(description: "reading content incomplete: " + problems.joined(separator: ", ")) }
+    }
+
+    /// The key of an unordered pair of elements in the file's order (fire, earth, air, water).
+    static func elementKey(_ a: String, _ b: String) -> String {
+        let order = ["fire", "earth", "air", "water"]
+        let (first, second) = (order.firstIndex(of: a) ?? 0) <= (order.firstIndex(of: b) ?? 0) ? (a, b) : (b, a)
+        return "\(first)-\(second)"
+    }
+
+    func sign(_ id: String) -> Sign? { signs.first { $0.id == id } }
+    func card(_ id: String) -> Card? { cards.first { $0.id == id } }
+}
+
+/// A reading's overall outcome.
+enum Verdict: String, Codable, Sendable, CaseIterable {
+    case good, neutral, bad
+
+    /// From the average of the life-area scores: 60 and up good, under 40 bad.
+    init(average: Double) {
+        self = average >= 60 ? .good : average < 40 ? .bad : .neutral
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Personal readings (B4): kept as made, listed newest first, shared by a short id without a token. The
+/// same inputs on the same day are one row: a second shake of the fortune stick returns the first.
+struct ReadingStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    struct Stored: Sendable {
+        var id: UUID
+        var shareId: String
+        var reading: Reading
+        var createdAt: Date
+    }
+
+    /// Keeps `reading` unless this user already has one of the same kind, inputs and day: that one is returned.
+    func keep(_ reading: Reading, user: String, inputs: String, day: LocalDate, contentVersion: String) async throws -> Stored {
+        let json = String(decoding: try JSONEncoder().encode(reading), as: UTF8.self)
+        let rows = try await client.query(
+            """
+            WITH kept AS (
+                INSERT INTO readings (id, share_id, user_id, kind, inputs, local_date, reading, content_version)
+                VALUES (\(UUID()), \(Self.newShareId()), \(user), \(reading.kind.rawValue), \(inputs), \(day.description)::date,
+                    \(json)::jsonb, \(contentVersion))
+                ON CONFLICT (user_id, kind, inputs, local_date) DO NOTHING
+                RETURNING id, share_id, reading::text, created_at
+            )
+            SELECT * FROM kept
+            UNION ALL
+            SELECT id, share_id, reading::text, created_at FROM readings
+            WHERE user_id = \(user) AND kind = \(reading.kind.rawValue) AND inputs = \(inputs) AND local_date = \(day.description)::date
+            LIMIT 1
+            """, logger: logger)
+        guard let stored = try await Self.decode(rows).first else { throw StoreError(description: "the reading was neither kept nor found") }
+        return stored
+    }
+
+    func shared(_ shareId: String) async throws -> Stored? {
+        try await Self.decode(
+            client.query("SELECT id, share_id, reading::text, created_at FROM readings WHERE share_id = \(shareId)", logger: logger)
+        ).first
+    }
+
+    /// Newest first; one more than `limit` tells there are more.
+    func history(of user: String, limit: Int, offset: Int) async throws -> [Stored] {
+        try await Self.decode(
+            client.query(
+                """
+                SELECT id, share_id, reading::text, created_at FROM readings WHERE user_id = \(user)
+                ORDER BY created_at DESC, id LIMIT \(limit) OFFSET \(offset)
+                """, logger: logger))
+    }
+
+    static func decode(_ rows: PostgresRowSequence) async throws -> [Stored] {
+        var stored: [Stored] = []
+        for try await (id, shareId, json, created) in rows.decode((UUID, String, String, Date).self) {
+            stored.append(
+                Stored(id: id, shareId: shareId, reading: try JSONDecoder().decode(Reading.self, from: Data(json.utf8)), createdAt: created))
+        }
+        return stored
+    }
+
+    /// Ten characters of base 62 from the system's random source: about 59 bits, not guessable in practice.
+    static func newShareId() -> String {
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<10).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+
+    struct StoreError: Error, CustomStringConvertible {
+        let description: String
+    }
+}

@@ -1,0 +1,178 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Shared
+import Synchronization
+import Testing
+import TestSupport
+
+@testable import AppointmentBooker
+
+@Suite("appointment-booker: horoscope readings and the prayer book")
+struct AppointmentReadingTests {
+    @Test("B4: the daily horoscope is free and the same for a sign all day, in English or Thai, and the same on another instance")
+    func test_B4_dailyHoroscope() async throws {
+        let texts = Mutex<[String]>([])
+        for _ in 0..<2 {
+            try await BookingTestHarness.run { harness in
+                var (status, body) = try await harness.request(.get, "/v1/horoscope/leo?tz=Asia/Bangkok&date=2027-01-04")
+                #expect(status == .ok && body["kind"].string == "horoscope" && body["language"].string == "en")
+                let text = try #require(body["text"].string)
+                texts.withLock { $0.append(text) }
+                (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-04", headers: [.acceptLanguage: "th"])
+                #expect(status == .ok && body["language"].string == "th" && body["title"].string == "ราศีสิงห์" && body["text"].string != text)
+                (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-05")
+                #expect(body["text"].string != text || body["scores"]["love"].int != nil)
+                #expect(body["shareUrl"].string == "/v1/horoscope/leo?date=2027-01-05")
+                (status, body) = try await harness.request(.get, "/v1/horoscope/ophiuchus")
+                #expect(status == .badRequest)
+                (status, body) = try await harness.request(.get, "/v1/horoscope/leo?tz=Mars/Olympus")
+                #expect(status == .unprocessableContent && body["error"]["code"].string == "unknown_time_zone")
+                // A guest reads it too.
+                (status, _) = try await harness.request(.get, "/v1/horoscope/leo", bearer: try await harness.tokens.token(role: .guest))
+                #expect(status == .ok)
+            }
+        }
+        let seen = texts.withLock { $0 }
+        #expect(seen.count == 2 && seen[0] == seen[1], "two instances, one reading")
+    }
+
+    @Test("U6, B4: purchased readings need their entitlement (403 names it), a revocation from auth's events refuses them at once")
+    func test_U6_purchasedReadings() async throws {
+        try await BookingTestHarness.run { harness in
+            let user = UUID()
+            let free = try await harness.bookerToken(user.uuidString, entitlements: [])
+            var (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "sun", "moon"]], bearer: free)
+            #expect(status == .forbidden && body["error"]["code"].string == "entitlement_required" && body["error"]["details"]["entitlement"].string == "tarot")
+            (status, _) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "sun", "moon"]])
+            #expect(status == .unauthorized)
+            let guest = try await harness.tokens.token(role: .guest)
+            (status, body) = try await harness.request(.post, "/v1/readings/fortune-stick", json: [:], bearer: guest)
+            #expect(status == .forbidden && body["error"]["details"]["entitlement"].string == "fortune_stick")
+            let paid = try await harness.bookerToken(user.uuidString, entitlements: ["tarot", "fortune_stick", "compatibility", "phone_number"])
+            (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "ace-of-cups", "king-of-swords"]], bearer: paid)
+            #expect(status == .created && body["parts"].count == 3 && body["kind"].string == "tarot", "\(body.raw ?? "")")
+            (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "fool", "sun"]], bearer: paid)
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "cards_not_distinct")
+            (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "joker", "sun"]], bearer: paid)
+            #expect(status == .unprocessableContent && body["error"]["code"].string == "unknown_card")
+            (status, body) = try await harness.request(.post, "/v1/readings/compatibility", json: ["signs": ["leo", "aries"]], bearer: paid)
+            #expect(status == .created && body["title"].string == "Leo + Aries")
+            (status, body) = try await harness.request(.post, "/v1/readings/compatibility", json: ["names": ["Somchai", "Malee"]], bearer: paid)
+            #expect(status == .created)
+            (status, body) = try await harness.request(
+                .post, "/v1/readings/compatibility", json: ["names": ["A", "B"], "signs": ["leo", "leo"]], bearer: paid)
+            #expect(status == .unprocessableContent)
+            try await harness.publish(EventTypes.entitlementRevoked, EntitlementRevoked(userId: user, entitlement: "tarot"), user: user)
+            #expect(try await harness.waitProcessed(atLeast: 1))
+            (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "sun", "moon"]], bearer: paid)
+            #expect(status == .forbidden && body["error"]["details"]["entitlement"].string == "tarot")
+        }
+    }
+
+    @Test("B4: one fortune stick per user per day: shaking again gives the same stick; the phone-number rule answers 400 naming it")
+    func test_B4_stickAndPhone() async throws {
+        try await BookingTestHarness.run { harness in
+            let paid = try await harness.bookerToken(entitlements: ["fortune_stick", "phone_number"])
+            let (_, first) = try await harness.request(.post, "/v1/readings/fortune-stick", json: [:], bearer: paid)
+            let (_, second) = try await harness.request(.post, "/v1/readings/fortune-stick", json: [:], bearer: paid)
+            let number = try #require(first["stickNumber"].int)
+            #expect((1...28).contains(number) && second["stickNumber"].int == number && second["id"].string == first["id"].string)
+            for valid in ["0812345678", "081-234-5678", "๐๘๑๒๓๔๕๖๗๘"] {
+                let (status, body) = try await harness.request(.post, "/v1/readings/phone-number", json: ["number": valid], bearer: paid)
+                #expect(status == .created && body["parts"].count == 9, "\(valid): \(body.raw ?? "")")
+            }
+            for invalid in ["081234567", "08123456789", "081234567a", "081-234-567x"] {
+                let (status, body) = try await harness.request(.post, "/v1/readings/phone-number", json: ["number": invalid], bearer: paid)
+                #expect(status == .badRequest && body["error"]["code"].string == "invalid_phone_number"
+                    && body["error"]["details"]["number"].string == "must hold exactly 10 digits and no letters", "\(invalid)")
+            }
+        }
+    }
+
+    @Test("B4: readings are kept, listed newest first, and shown without a token from their share link")
+    func test_B4_historyAndShare() async throws {
+        try await BookingTestHarness.run { harness in
+            let paid = try await harness.bookerToken(entitlements: ["tarot", "phone_number"])
+            let (_, tarot) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["star", "tower", "world"]], bearer: paid)
+            let (_, phone) = try await harness.request(.post, "/v1/readings/phone-number", json: ["number": "0899999999"], bearer: paid)
+            var (status, body) = try await harness.request(.get, "/v1/me/readings?pageSize=1", bearer: paid)
+            #expect(status == .ok && body["readings"].count == 1 && body["readings"][0]["id"].string == phone["id"].string && body["hasMore"].bool == true)
+            let share = try #require(tarot["shareUrl"].string)
+            (status, body) = try await harness.request(.get, share, headers: [.acceptLanguage: "th"])
+            #expect(status == .ok && body["id"].string == tarot["id"].string && body["language"].string == "th" && body["title"].string == "ไพ่ทาโรต์: อดีต ปัจจุบัน อนาคต")
+            #expect(try #require(tarot["shareText"].string).hasSuffix(share))
+            (status, _) = try await harness.request(.get, "/v1/shared/readings/AAAAAAAAAA")
+            #expect(status == .notFound)
+            (status, _) = try await harness.request(.get, "/v1/me/readings")
+            #expect(status == .unauthorized)
+        }
+    }
+
+    @Test("B4: after a bad reading, places of worship near the caller come from places-importer's events; other places never")
+    func test_B4_placesToPrayFromEvents() async throws {
+        try await BookingTestHarness.run { harness in
+            let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data("test-reading-key".utf8)))
+            // A sign and day whose horoscope is bad, found with the service's own key.
+            let start = try #require(LocalDate(parsing: "2027-01-01"))
+            let content = try ReadingContent.bundled()
+            let (sign, day) = try #require(
+                (0..<120).lazy.flatMap { offset in content.signs.map { ($0, start.adding(days: offset)) } }
+                    .first { engine.horoscope(sign: $0.0, on: $0.1).verdict == .bad })
+            let temple = UUID(), cafe = UUID(), far = UUID()
+            for (id, name, category, latitude) in [(temple, "Wat Test", "worship", 13.7563), (cafe, "Cafe Test", "cafe", 13.7564), (far, "Far Shrine", "worship", 15.0)] {
+                try await harness.publish(
+                    EventEnvelope(
+                        type: EventTypes.placeUpserted, producer: "places-importer", key: id.uuidString,
+                        payload: PlaceUpserted(
+                            placeId: id, name: name, category: category, latitude: latitude, longitude: 100.5018, address: nil, openingHours: nil,
+                            phone: nil, website: nil, sources: ["osm:node/\(name.count)"])),
+                    to: harness.placesTopic)
+            }
+            #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM worship_places") == 2 })
+            var (status, body) = try await harness.request(.get, "/v1/horoscope/\(sign.id)?date=\(day)&latitude=13.7563&longitude=100.5018")
+            #expect(status == .ok && body["verdict"].string == "bad")
+            #expect(body["placesToPray"].array.compactMap { $0["name"].string } == ["Wat Test"], "\(body.raw ?? "")")
+            // A good reading suggests nothing.
+            let good = try #require(content.signs.first { engine.horoscope(sign: $0, on: day).verdict != .bad })
+            (status, body) = try await harness.request(.get, "/v1/horoscope/\(good.id)?date=\(day)&latitude=13.7563&longitude=100.5018")
+            #expect(status == .ok && body["placesToPray"].raw == nil)
+            // A temple that became something else leaves the read model.
+            try await harness.publish(
+                EventEnvelope(
+                    type: EventTypes.placeUpserted, producer: "places-importer", key: temple.uuidString,
+                    payload: PlaceUpserted(
+                        placeId: temple, name: "Wat Test", category: "other", latitude: 13.7563, longitude: 100.5018, address: nil,
+                        openingHours: nil, phone: nil, website: nil, sources: [])),
+                to: harness.placesTopic)
+            #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM worship_places") == 1 })
+            (status, body) = try await harness.request(.get, "/v1/horoscope/leo?latitude=13.7")
+            #expect(status == .unprocessableContent, "latitude without longitude")
+        }
+    }
+
+    @Test("B4: the prayer book is free in both languages; admins add, edit and remove prayers")
+    func test_B4_prayerBook() async throws {
+        try await BookingTestHarness.run { harness in
+            var (status, body) = try await harness.request(.get, "/v1/prayers")
+            #expect(status == .ok && body["prayers"].count == 2)
+            (status, body) = try await harness.request(.get, "/v1/prayers", headers: [.acceptLanguage: "th"])
+            #expect(body["prayers"][0]["title"].string == "บทสวดยามเช้า")
+            let admin = try await harness.adminToken()
+            let prayer: [String: Any] = ["titleEn": "Safe travels", "titleTh": "เดินทางปลอดภัย", "textEn": "May the road be kind.", "textTh": "ขอให้เส้นทางปลอดภัย", "mediaUrl": "https://media.example.com/safe.mp3"]
+            (status, body) = try await harness.request(.post, "/v1/admin/prayers", json: prayer, bearer: try await harness.bookerToken())
+            #expect(status == .forbidden)
+            (status, body) = try await harness.request(.post, "/v1/admin/prayers", json: prayer, bearer: admin)
+            #expect(status == .created && body["mediaUrl"].string == "https://media.example.com/safe.mp3")
+            let id = try #require(body["id"].string)
+            (status, body) = try await harness.request(.patch, "/v1/admin/prayers/\(id)", json: ["titleEn": "Safe journeys"], bearer: admin)
+            #expect(status == .ok && body["title"].string == "Safe journeys")
+            (status, body) = try await harness.request(.get, "/v1/prayers/\(id)", headers: [.acceptLanguage: "th"])
+            #expect(status == .ok && body["text"].string == "ขอให้เส้นทางปลอดภัย")
+            (status, _) = try await harness.request(.delete, "/v1/admin/prayers/\(id)", bearer: admin)
+            #expect(status == .noContent)
+            (status, _) = try await harness.request(.get, "/v1/prayers/\(id)")
+            #expect(status == .notFound)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Crypto
+import Foundation
+import Testing
+
+@testable import AppointmentBooker
+
+/// The readings' arithmetic and content on their own (B4).
+@Suite("appointment-booker: reading engine and content")
+struct ReadingEngineTests {
+    static let content = Result { try ReadingContent.bundled() }
+
+    func engine(key: String = "test-reading-key") throws -> ReadingEngine {
+        ReadingEngine(content: try Self.content.get(), key: SymmetricKey(data: Data(key.utf8)))
+    }
+
+    @Test("B4: every sign, card (upright and reversed), stick, digit and element pair has its own text in Thai and English")
+    func test_B4_contentComplete() throws {
+        let content = try Self.content.get()
+        #expect(content.signs.count == 12 && content.cards.count == 78 && content.sticks.count == 28)
+        #expect(Set(content.cards.map(\.upright.en)).count == 78 && Set(content.cards.map(\.reversed.th)).count == 78, "each card its own words")
+        #expect(Set(content.sticks.map(\.verse.th)).count == 28 && Set(content.signs.map(\.trait.en)).count == 12)
+        for card in content.cards {
+            for text in [card.name, card.upright, card.reversed] { #expect(text.isComplete && text.en != text.th, "\(card.id)") }
+        }
+        // Every card read in a spread gives words in both languages.
+        let engine = try engine()
+        let day = try #require(LocalDate(parsing: "2027-01-04"))
+        for (index, card) in content.cards.enumerated() {
+            let others = [content.cards[(index + 1) % 78], content.cards[(index + 2) % 78]]
+            let reading = engine.tarot(cards: [card] + others, user: "u", on: day)
+            #expect(reading.parts.count == 3 && reading.parts.allSatisfy { $0.text.isComplete && $0.text.en.contains(card.name.en) || $0.text.en != "" })
+            #expect(reading.parts[0].text.en.contains(card.name.en) && reading.parts[0].text.th.contains(card.name.th))
+        }
+    }
+
+    @Test("B4: the same inputs on the same day read the same; another day or another key reads differently")
+    func test_B4_deterministic() throws {
+        let (first, second) = (try engine(), try engine())
+        let day = try #require(LocalDate(parsing: "2027-01-04"))
+        let content = try Self.content.get()
+        var differentNextDay = 0
+        for sign in content.signs {
+            #expect(first.horoscope(sign: sign, on: day) == second.horoscope(sign: sign, on: day))
+            if first.horoscope(sign: sign, on: day) != first.horoscope(sign: sign, on: day.adding(days: 1)) { differentNextDay += 1 }
+        }
+        #expect(differentNextDay == 12)
+        #expect(first.fortuneStick(user: "u1", on: day) == second.fortuneStick(user: "u1", on: day))
+        let sticks = Set((0..<60).map { first.fortuneStick(user: "u1", on: day.adding(days: $0)).stickNumber ?? 0 })
+        #expect(sticks.count > 10 && sticks.allSatisfy { (1...28).contains($0) }, "different days draw different sticks")
+        let other = try engine(key: "another-key")
+        #expect(content.signs.contains { other.horoscope(sign: $0, on: day) != first.horoscope(sign: $0, on: day) })
+    }
+
+    @Test("B4: the seed's phone-number rule: exactly ten digits and no letters; spaces and dashes are ignored; Thai digits count")
+    func test_B4_phoneNumberRule() {
+        #expect(PhoneNumberRule.digits(of: "0812345678") == [0, 8, 1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(PhoneNumberRule.digits(of: "081-234-5678") != nil && PhoneNumberRule.digits(of: "081 234 5678") != nil)
+        #expect(PhoneNumberRule.digits(of: "๐๘๑๒๓๔๕๖๗๘") == [0, 8, 1, 2, 3, 4, 5, 6, 7, 8])
+        for bad in ["081234567", "08123456789", "081234567a", "O812345678", "", "phone", "081234567ก"] {
+            #expect(PhoneNumberRule.digits(of: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("B4: a phone number reads its nine neighbouring pairs and a total; scores stay in 0-100")
+    func test_B4_phoneNumberReading() throws {
+        let engine = try engine()
+        let day = try #require(LocalDate(parsing: "2027-01-04"))
+        for digits in [[0, 8, 1, 2, 3, 4, 5, 6, 7, 8], [9, 9, 9, 9, 9, 9, 9, 9, 9, 9], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]] {
+            let reading = engine.phoneNumber(digits: digits, on: day)
+            #expect(reading.parts.count == 9 && reading.parts[0].label.en == "\(digits[0])\(digits[1])")
+            let scores = [reading.scores.love, reading.scores.work, reading.scores.money, reading.scores.health]
+            #expect(scores.allSatisfy { (0...100).contains($0) })
+            #expect(reading.text.en.contains("Total \(digits.reduce(0, +))"))
+        }
+        #expect(engine.phoneNumber(digits: [0, 8, 1, 2, 3, 4, 5, 6, 7, 8], on: day).text
+            == engine.phoneNumber(digits: [0, 8, 1, 2, 3, 4, 5, 6, 7, 8], on: day.adding(days: 9)).text, "a number reads the same any day")
+    }
+
+    @Test("B4: Accept-Language picks Thai only when asked first")
+    func test_B4_language() {
+        #expect(Language(acceptLanguage: "th-TH,th;q=0.9,en;q=0.8") == .thai && Language(acceptLanguage: "th") == .thai)
+        #expect(Language(acceptLanguage: "en-US,th;q=0.5") == .english && Language(acceptLanguage: nil) == .english)
+    }
+}
