@@ -29,7 +29,7 @@ struct PlacesConfiguration: Sendable {
     var nominatimBaseURL: String
     var tileDegrees: Double
     var yelpResultCap: Int
-    var areas: [(name: String, box: GeoBox)]
+    var areas: [ConfiguredArea]
     var importInterval: Duration
     var importTick: Duration
     var http: ProviderHTTPPolicy
@@ -47,7 +47,7 @@ struct PlacesConfiguration: Sendable {
         nominatimBaseURL = try Self.url(environment, "PLACES_NOMINATIM_BASE_URL", default: "https://nominatim.openstreetmap.org")
         tileDegrees = Double(try environment.int("PLACES_TILE_MILLIDEGREES", default: 100, range: 1...5_000)) / 1_000
         yelpResultCap = try environment.int("PLACES_YELP_RESULT_CAP", default: 240, range: 50...1_000)
-        areas = try environment.parsed("PLACES_IMPORT_AREAS", expected: "name:south,west,north,east;...", Self.parseAreas) ?? []
+        areas = try environment.parsed("PLACES_IMPORT_AREAS", expected: "name:south,west,north,east[:worship];...", Self.parseAreas) ?? []
         importInterval = .seconds(try environment.int("PLACES_IMPORT_INTERVAL_SECONDS", default: 86_400, range: 1...2_592_000))
         importTick = try environment.milliseconds("PLACES_IMPORT_TICK_MS", default: 10_000, range: 10...3_600_000)
         http = ProviderHTTPPolicy(
@@ -69,16 +69,23 @@ struct PlacesConfiguration: Sendable {
         pinCacheTTL = try environment.milliseconds("PLACES_PIN_CACHE_MS", default: 5_000, range: 0...600_000)
     }
 
-    static func parseAreas(_ text: String) -> [(name: String, box: GeoBox)]? {
-        var areas: [(String, GeoBox)] = []
+    /// An import area from `PLACES_IMPORT_AREAS`; `:worship` after the box asks for places of worship too.
+    struct ConfiguredArea: Sendable, Equatable {
+        var name: String
+        var box: GeoBox
+        var placesOfWorship: Bool
+    }
+
+    static func parseAreas(_ text: String) -> [ConfiguredArea]? {
+        var areas: [ConfiguredArea] = []
         for entry in text.split(separator: ";") {
-            let parts = entry.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2 else { return nil }
+            let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2 || (parts.count == 3 && parts[2].trimmingCharacters(in: .whitespaces) == "worship") else { return nil }
             let numbers = parts[1].split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard numbers.count == 4 else { return nil }
             let box = GeoBox(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3])
             guard box.isValid else { return nil }
-            areas.append((parts[0].trimmingCharacters(in: .whitespaces), box))
+            areas.append(ConfiguredArea(name: parts[0].trimmingCharacters(in: .whitespaces), box: box, placesOfWorship: parts.count == 3))
         }
         return areas
     }

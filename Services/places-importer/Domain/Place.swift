@@ -20,6 +20,8 @@ struct Place: Sendable, Equatable {
 /// The kinds of workplace the importers look for.
 enum PlaceCategory: String, Codable, Sendable, CaseIterable {
     case coworking, cafe, library, bar, other
+    /// Temples, shrines, churches: imported only for areas that ask for them (the horoscope app's places to pray, B4).
+    case worship
 }
 
 /// A place as one provider describes it, before it is matched to the catalogue.

@@ -21,7 +21,8 @@ struct AreaImporter: Sendable {
         let work = providers.flatMap { provider in area.box.tiles(maxDegrees: provider.tileDegrees).map { (provider, $0) } }
         var outcome = PlaceStore.UpsertOutcome()
         logger.info("import started", metadata: ["area": "\(area.name)", "tiles": "\(work.count)"])
-        var prefetch = work.first.map { first in Task { try await first.0.places(in: first.1) } }
+        let worship = area.placesOfWorship
+        var prefetch = work.first.map { first in Task { try await first.0.places(in: first.1, placesOfWorship: worship) } }
         defer { prefetch?.cancel() }
         for (index, (provider, _)) in work.enumerated() {
             do {
@@ -32,7 +33,7 @@ struct AreaImporter: Sendable {
                     fetching.cancel()
                 }
                 let following = index + 1 < work.count ? work[index + 1] : nil
-                prefetch = following.map { next in Task { try await next.0.places(in: next.1) } }
+                prefetch = following.map { next in Task { try await next.0.places(in: next.1, placesOfWorship: worship) } }
                 let tileOutcome = try await places.upsert(candidates)
                 outcome += tileOutcome
                 if tileOutcome.created + tileOutcome.changed > 0 { await placesChanged() }

@@ -8,7 +8,7 @@ import Shared
 struct ImportScheduler: Service {
     let importer: AreaImporter
     let areas: ImportAreaStore
-    let configuredAreas: [(name: String, box: GeoBox)]
+    let configuredAreas: [PlacesConfiguration.ConfiguredArea]
     let interval: Duration
     let tick: Duration
     let startGate: StartGate
@@ -18,7 +18,7 @@ struct ImportScheduler: Service {
         guard await startGate.waitUnlessShuttingDown() else { return }
         for area in configuredAreas {
             do {
-                try await areas.upsert(name: area.name, box: area.box, runNow: false)
+                try await areas.upsert(name: area.name, box: area.box, placesOfWorship: area.placesOfWorship, runNow: false)
             } catch {
                 logger.error("could not register import area", metadata: ["area": "\(area.name)", "error": "\(String(reflecting: error))"])
             }

@@ -124,5 +124,13 @@ enum PlacesImporterMigrations {
                 // A user's pins include the places they added.
                 "CREATE INDEX places_by_adder ON places (added_by) WHERE added_by IS NOT NULL",
             ]),
+        Migration(
+            "0005_places_of_worship",
+            [
+                // The horoscope app's places to pray (B4): import areas can ask for places of worship too.
+                "ALTER TABLE import_areas ADD COLUMN places_of_worship boolean NOT NULL DEFAULT false",
+                "ALTER TABLE places DROP CONSTRAINT places_category_check",
+                "ALTER TABLE places ADD CONSTRAINT places_category_check CHECK (category IN ('coworking', 'cafe', 'library', 'bar', 'other', 'worship'))",
+            ]),
     ]
 }

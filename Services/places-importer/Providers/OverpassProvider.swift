@@ -14,20 +14,21 @@ struct OverpassProvider: PlacesProvider {
     let tileDegrees: Double
     var name: String { "osm" }
 
-    func query(for tile: GeoBox) -> String {
+    static func query(for tile: GeoBox, placesOfWorship: Bool = false) -> String {
         let box = String(format: "%.6f,%.6f,%.6f,%.6f", tile.south, tile.west, tile.north, tile.east)
+        let worship = placesOfWorship ? "\n  nwr[\"amenity\"=\"place_of_worship\"][\"name\"](\(box));" : ""
         return """
             [out:json][timeout:60];
             (
               nwr["amenity"~"^(cafe|library|bar|pub|coworking_space)$"]["name"](\(box));
-              nwr["office"="coworking"]["name"](\(box));
+              nwr["office"="coworking"]["name"](\(box));\(worship)
             );
             out center tags;
             """
     }
 
-    func places(in tile: GeoBox) async throws -> [PlaceCandidate] {
-        let form = "data=" + (query(for: tile).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    func places(in tile: GeoBox, placesOfWorship: Bool) async throws -> [PlaceCandidate] {
+        let form = "data=" + (Self.query(for: tile, placesOfWorship: placesOfWorship).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         let body = try await http.send(
             .POST, ProviderURL.make(base: baseURL, path: "/api/interpreter", query: []),
             headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form)
@@ -65,6 +66,7 @@ struct OverpassProvider: PlacesProvider {
         case "cafe": return .cafe
         case "library": return .library
         case "bar", "pub": return .bar
+        case "place_of_worship": return .worship
         default: return .other
         }
     }

@@ -8,8 +8,8 @@ protocol PlacesProvider: Sendable {
     var name: String { get }
     /// The largest tile edge, in degrees, one request covers; larger areas are split.
     var tileDegrees: Double { get }
-    /// Every workplace in `tile`. Throws `ProviderError`.
-    func places(in tile: GeoBox) async throws -> [PlaceCandidate]
+    /// Every workplace in `tile`, and with `placesOfWorship` the places of worship too. Throws `ProviderError`.
+    func places(in tile: GeoBox, placesOfWorship: Bool) async throws -> [PlaceCandidate]
 }
 
 /// A latitude/longitude box.

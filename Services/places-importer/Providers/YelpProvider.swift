@@ -29,7 +29,8 @@ struct YelpProvider: PlacesProvider {
         ])
     }
 
-    func places(in tile: GeoBox) async throws -> [PlaceCandidate] {
+    /// Yelp is asked for workplaces only: places of worship come from OpenStreetMap.
+    func places(in tile: GeoBox, placesOfWorship: Bool) async throws -> [PlaceCandidate] {
         var candidates: [PlaceCandidate] = []
         var offset = 0
         while true {

@@ -12,6 +12,8 @@ struct ImportAreaStore: Sendable {
         var id: UUID
         var name: String
         var box: GeoBox
+        /// Import places of worship too (the horoscope app's places to pray, B4).
+        var placesOfWorship = false
     }
 
     struct Status: Sendable {
@@ -30,13 +32,13 @@ struct ImportAreaStore: Sendable {
 
     /// Adds an area or moves an existing one of that name; `runNow` makes it due at once.
     @discardableResult
-    func upsert(name: String, box: GeoBox, runNow: Bool) async throws -> UUID {
+    func upsert(name: String, box: GeoBox, placesOfWorship: Bool = false, runNow: Bool) async throws -> UUID {
         let rows = try await client.query(
             """
-            INSERT INTO import_areas (id, name, south, west, north, east)
-            VALUES (\(UUID()), \(name), \(box.south), \(box.west), \(box.north), \(box.east))
+            INSERT INTO import_areas (id, name, south, west, north, east, places_of_worship)
+            VALUES (\(UUID()), \(name), \(box.south), \(box.west), \(box.north), \(box.east), \(placesOfWorship))
             ON CONFLICT (name) DO UPDATE SET south = EXCLUDED.south, west = EXCLUDED.west, north = EXCLUDED.north,
-                east = EXCLUDED.east, next_run_at = CASE WHEN \(runNow) THEN now() ELSE import_areas.next_run_at END
+                east = EXCLUDED.east, places_of_worship = EXCLUDED.places_of_worship, next_run_at = CASE WHEN \(runNow) THEN now() ELSE import_areas.next_run_at END
             RETURNING id
             """,
             logger: logger)
@@ -60,11 +62,11 @@ struct ImportAreaStore: Sendable {
             WHERE id = (
                 SELECT id FROM import_areas WHERE next_run_at <= now() AND claimed_until < now()
                 ORDER BY next_run_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-            RETURNING id, name, south, west, north, east
+            RETURNING id, name, south, west, north, east, places_of_worship
             """,
             logger: logger)
-        return try await rows.decode((UUID, String, Double, Double, Double, Double).self).collectAll().first.map {
-            Area(id: $0.0, name: $0.1, box: GeoBox(south: $0.2, west: $0.3, north: $0.4, east: $0.5))
+        return try await rows.decode((UUID, String, Double, Double, Double, Double, Bool).self).collectAll().first.map {
+            Area(id: $0.0, name: $0.1, box: GeoBox(south: $0.2, west: $0.3, north: $0.4, east: $0.5), placesOfWorship: $0.6)
         }
     }
 
@@ -92,17 +94,18 @@ struct ImportAreaStore: Sendable {
         let rows = try await client.query(
             """
             SELECT id, name, south, west, north, east, next_run_at, last_started_at, last_finished_at, last_status, last_error,
-                places_created, places_changed, places_unchanged, tiles_done, tiles_total
+                places_created, places_changed, places_unchanged, tiles_done, tiles_total, places_of_worship
             FROM import_areas ORDER BY name
             """,
             logger: logger)
         var result: [Status] = []
         for try await row in rows.decode(
-            (UUID, String, Double, Double, Double, Double, Date, Date?, Date?, String?, String?, Int, Int, Int, Int, Int).self)
+            (UUID, String, Double, Double, Double, Double, Date, Date?, Date?, String?, String?, Int, Int, Int, Int, Int, Bool).self)
         {
             result.append(
                 Status(
-                    area: Area(id: row.0, name: row.1, box: GeoBox(south: row.2, west: row.3, north: row.4, east: row.5)),
+                    area: Area(
+                        id: row.0, name: row.1, box: GeoBox(south: row.2, west: row.3, north: row.4, east: row.5), placesOfWorship: row.16),
                     nextRunAt: row.6, lastStartedAt: row.7, lastFinishedAt: row.8, lastStatus: row.9, lastError: row.10,
                     created: row.11, changed: row.12, unchanged: row.13, tilesDone: row.14, tilesTotal: row.15))
         }

@@ -37,9 +37,9 @@ extension Components.Schemas.ImportArea {
         self.init(
             id: status.area.id.uuidString, name: status.area.name, south: box.south, west: box.west, north: box.north,
             east: box.east, nextRunAt: status.nextRunAt, lastStartedAt: status.lastStartedAt, lastFinishedAt: status.lastFinishedAt,
-            lastStatus: status.lastStatus.flatMap(LastStatusPayload.init(rawValue:)), lastError: status.lastError,
-            created: status.created, changed: status.changed, unchanged: status.unchanged, tilesDone: status.tilesDone,
-            tilesTotal: status.tilesTotal)
+            lastStatus: status.lastStatus.flatMap(LastStatusPayload.init(rawValue:)), placesOfWorship: status.area.placesOfWorship,
+            lastError: status.lastError, created: status.created, changed: status.changed, unchanged: status.unchanged,
+            tilesDone: status.tilesDone, tilesTotal: status.tilesTotal)
     }
 }
 
@@ -128,6 +128,7 @@ extension PlaceCategory {
         case .library: self = .library
         case .bar: self = .bar
         case .other: self = .other
+        case .worship: self = .worship
         }
     }
 }

@@ -93,7 +93,7 @@ struct PlacesAPI: APIProtocol {
             problems["box"] = "may span at most \(maxAreaDegrees)° each way"
         }
         guard problems.isEmpty else { throw JSONBody.validationError(problems) }
-        try await areas.upsert(name: name, box: box, runNow: true)
+        try await areas.upsert(name: name, box: box, placesOfWorship: body.placesOfWorship ?? false, runNow: true)
         return .ok(try await areaList())
     }
 

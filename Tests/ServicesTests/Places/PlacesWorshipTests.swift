@@ -1,0 +1,60 @@
+import Foundation
+import Shared
+import Synchronization
+import Testing
+import TestSupport
+
+@testable import PlacesImporter
+
+/// Places of worship for the horoscope app (B4): imported from OpenStreetMap only for areas that ask.
+@Suite("places-importer: places of worship")
+struct PlacesWorshipTests {
+    static let temple = """
+        {"type":"node","id":7001,"lat":52.5190,"lon":13.4000,"tags":{"amenity":"place_of_worship","religion":"buddhist","name":"Wat Test Berlin"}}
+        """
+
+    @Test("B4, P1: an area configured with :worship asks Overpass for places of worship and publishes them as category worship")
+    func test_B4_worshipImportedWhenAsked() async throws {
+        let worshipQueries = FakeCounter()
+        let handler: FakeHTTPServer.Handler = { request in
+            guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
+            let asked = (request.body.removingPercentEncoding ?? "").contains("place_of_worship")
+            if asked { worshipQueries.add() }
+            return .init(body: PlacesFixtures.overpass(elements: asked ? [PlacesFixtures.einstein, Self.temple] : [PlacesFixtures.einstein]))
+        }
+        try await PlacesTestHarness.run(
+            extraEnvironment: ["PLACES_IMPORT_AREAS": "mitte:52.51,13.38,52.53,13.41:worship;tiergarten:52.50,13.33,52.52,13.36"],
+            provider: handler
+        ) { places in
+            #expect(try await eventually { try await places.finishedRuns() == 2 })
+            #expect(try await places.count("SELECT count(*) FROM places WHERE category = 'worship' AND name = 'Wat Test Berlin'") == 1)
+            #expect(worshipQueries.value > 0)
+            #expect(try await eventually {
+                try await places.count(
+                    "SELECT count(*) FROM outbox WHERE event_type = 'place.upserted' AND convert_from(payload, 'UTF8')::jsonb #>> '{payload,category}' = 'worship'") == 1
+            })
+            let (status, body) = try await places.request(.get, "/v1/admin/import-areas", bearer: try await places.token(role: .admin))
+            #expect(status == .ok)
+            let flags = Dictionary(uniqueKeysWithValues: body["areas"].array.compactMap { area in area["name"].string.map { ($0, area["placesOfWorship"].bool) } })
+            #expect(flags["mitte"] == true && flags["tiergarten"] == false)
+        }
+    }
+
+    @Test("B4: the Overpass query names places of worship only when asked; the tag maps to the worship category")
+    func test_B4_queryAndCategory() {
+        let box = GeoBox(south: 52.51, west: 13.38, north: 52.53, east: 13.41)
+        #expect(!OverpassProvider.query(for: box).contains("place_of_worship"))
+        #expect(OverpassProvider.query(for: box, placesOfWorship: true).contains(#"nwr["amenity"="place_of_worship"]["name"]"#))
+        #expect(OverpassProvider.category(["amenity": "place_of_worship"]) == .worship)
+        #expect(PlacesConfiguration.parseAreas("a:1,2,3,4:worship")?.first?.placesOfWorship == true)
+        #expect(PlacesConfiguration.parseAreas("a:1,2,3,4")?.first?.placesOfWorship == false)
+        #expect(PlacesConfiguration.parseAreas("a:1,2,3,4:temples") == nil)
+    }
+}
+
+/// A count the fake provider's handler shares across requests.
+final class FakeCounter: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
