@@ -29,6 +29,10 @@ struct AppointmentBench {
         var unexpectedAnswers = 0
         var slots: LoadResult?
         var health: LoadResult?
+        /// The free daily horoscope, anonymous, computed per request (B4).
+        var horoscope: LoadResult?
+        /// Tarot readings made and kept, each a new one (user, cards), `bookings` of them.
+        var tarotPerSecond = 0.0
     }
 
     func run() async throws -> Results {
@@ -106,6 +110,24 @@ struct AppointmentBench {
         results.slots = try LoadResult.wrk(
             url: "\(base)/v1/partners/\(listed)/slots?from=\(from)&days=7", seconds: loadSeconds, connections: connections)
         results.health = try LoadResult.wrk(url: "\(base)/health", seconds: loadSeconds, connections: connections)
+        progress("wrk: \(loadSeconds) s on the daily horoscope")
+        results.horoscope = try LoadResult.wrk(url: "\(base)/v1/horoscope/leo?tz=Asia/Bangkok", seconds: loadSeconds, connections: connections)
+        var readers: [String] = []
+        for _ in 0..<200 { readers.append(try await tokens.token(userId: UUID().uuidString, entitlements: ["tarot"])) }
+        let cardAnswer = try await call(.GET, "\(base)/v1/readings/tarot/cards")
+        let deck = ((try JSONSerialization.jsonObject(with: Data(cardAnswer.body.utf8)) as? [String: Any])?["cards"] as? [[String: Any]] ?? [])
+            .compactMap { $0["id"] as? String }
+        guard deck.count == 78 else { throw BenchError("the deck has \(deck.count) cards") }
+        progress("appointment-booker: \(bookings) tarot readings, \(concurrency) at a time")
+        let tarotReaders = readers
+        started = ContinuousClock.now
+        let made = try await runConcurrently(0..<bookings, concurrency: concurrency) { index in
+            let cards = (0..<3).map { "\"\(deck[(index + $0) % 78])\"" }.joined(separator: ",")
+            return try await call(
+                .POST, "\(base)/v1/readings/tarot", body: #"{"cards":[\#(cards)]}"#, token: tarotReaders[index % tarotReaders.count]).status == 201
+        }
+        results.tarotPerSecond = Double(bookings) / (ContinuousClock.now - started).seconds
+        results.unexpectedAnswers += bookings - made
         service.stop()
         try await withRunningClient(admin.makeClient(logger: logger)) { client in
             try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)

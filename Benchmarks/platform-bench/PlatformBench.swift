@@ -210,7 +210,20 @@ extension PlatformBench {
                 text: String(format: "%.2f / %.2f", slots.p50Milliseconds, slots.p99Milliseconds),
                 reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
             if slots.non2xx + health.non2xx > 0 { progress("warning: \(slots.non2xx + health.non2xx) non-2xx answers under load") }
+            if let horoscope = results.horoscope {
+                table.add(
+                    "readings: GET the daily horoscope, anonymous, computed per request vs GET /health, \(connections) connections (req/s)",
+                    swift: horoscope.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
+                table.add(
+                    "readings: GET the daily horoscope vs GET /health (p50 / p99 ms)",
+                    text: String(format: "%.2f / %.2f", horoscope.p50Milliseconds, horoscope.p99Milliseconds),
+                    reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
+                if horoscope.non2xx > 0 { progress("warning: \(horoscope.non2xx) non-2xx horoscope answers under load") }
+            }
         }
+        table.add(
+            "readings: \(bookings) tarot readings made and kept, \(bookingConcurrency) in flight (readings/s)",
+            swift: results.tarotPerSecond, reference: nil, target: "-")
         if results.unexpectedAnswers > 0 { progress("warning: \(results.unexpectedAnswers) booking answers were not the expected 201 or 409") }
     }
 }

@@ -26,11 +26,14 @@ func buildApplication(
         partners: partners, bookings: bookings, slots: SlotCalculator(slotMinutes: configuration.slotMinutes),
         configuration: configuration, cache: slotListings
     ).add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true)))
-    // Public routes take a token when it comes (a bad one is refused); the signed-in, partner and admin
-    // paths require one before the request is read.
     let readings = ReadingService(
         content: try ReadingContent.bundled(), key: configuration.readingKey, store: ReadingStore(client: client, logger: runtime.logger),
         worship: WorshipPlaceStore(client: client, logger: runtime.logger), placesRadius: configuration.placesRadius)
+    // The daily horoscope, hand-registered too: answers from a cache of encoded bodies.
+    HoroscopeRoute(readings: readings)
+        .add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true)))
+    // Public routes take a token when it comes (a bad one is refused); the signed-in, partner and admin
+    // paths require one before the request is read.
     try BookingAPI(
         partners: partners, bookings: bookings, configuration: configuration, slotListings: slotListings, readings: readings,
         prayers: PrayerStore(client: client, logger: runtime.logger))

@@ -1,25 +1,10 @@
 import Foundation
 import Shared
 
-/// The horoscope app's readings (B4): the daily horoscope (free, anyone), tarot, fortune stick,
+/// The horoscope app's readings (B4; the free daily horoscope is `HoroscopeRoute`'s): tarot, fortune stick,
 /// compatibility and phone number (purchased, U6: the token's entitlement, not revoked since), shared
 /// readings without a token, and the signed-in user's history.
 extension BookingAPI {
-    func getDailyHoroscope(_ input: Operations.GetDailyHoroscope.Input) async throws -> Operations.GetDailyHoroscope.Output {
-        let language = Language(acceptLanguage: input.headers.acceptLanguage)
-        let day = try ReadingService.day(tz: input.query.tz, date: input.query.date)
-        let position = try ReadingService.position(latitude: input.query.latitude, longitude: input.query.longitude)
-        guard let sign = readings.content.sign(input.path.sign.rawValue) else { throw APIError.notFound("no such sign") }
-        let reading = readings.engine.horoscope(sign: sign, on: day)
-        // The daily horoscope is the same for everyone: its link names the sign and the day instead of a stored copy.
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        reading, id: nil, language: language, shareUrl: "/v1/horoscope/\(sign.id)?date=\(day)",
-                        places: try await readings.placesToPray(after: reading, near: position)))))
-    }
-
     func listTarotCards(_ input: Operations.ListTarotCards.Input) async throws -> Operations.ListTarotCards.Output {
         let language = Language(acceptLanguage: input.headers.acceptLanguage)
         return .ok(

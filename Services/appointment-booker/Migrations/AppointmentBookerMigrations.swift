@@ -123,13 +123,13 @@ enum AppointmentBookerMigrations {
                 "CREATE INDEX worship_places_latitude ON worship_places (latitude)",
                 // Two chants to start the prayer book with (written for the project); admins add the rest.
                 """
-                INSERT INTO prayers (id, title_en, title_th, text_en, text_th) VALUES
+                INSERT INTO prayers (id, title_en, title_th, text_en, text_th, created_at) VALUES
                 (gen_random_uuid(), 'Morning calm', 'บทสวดยามเช้า',
                  'May this day begin in peace. May my words be kind, my work be honest, and my heart stay open.',
-                 'ขอให้วันนี้เริ่มต้นด้วยความสงบ ขอให้คำพูดของข้าพเจ้าอ่อนโยน งานสุจริต และใจเปิดกว้าง'),
+                 'ขอให้วันนี้เริ่มต้นด้วยความสงบ ขอให้คำพูดของข้าพเจ้าอ่อนโยน งานสุจริต และใจเปิดกว้าง', now() - interval '1 second'),
                 (gen_random_uuid(), 'Evening thanks', 'บทขอบคุณยามค่ำ',
                  'For what was given today, thank you. May those I love rest safely, and may tomorrow find us well.',
-                 'ขอบคุณสำหรับสิ่งที่ได้รับในวันนี้ ขอให้คนที่รักพักผ่อนอย่างปลอดภัย และพรุ่งนี้พบกันด้วยดี')
+                 'ขอบคุณสำหรับสิ่งที่ได้รับในวันนี้ ขอให้คนที่รักพักผ่อนอย่างปลอดภัย และพรุ่งนี้พบกันด้วยดี', now())
                 """,
             ]),
     ]

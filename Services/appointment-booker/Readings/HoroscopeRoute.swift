@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Shared
+import Synchronization
+
+/// `GET /v1/horoscope/{sign}` (B4), registered by hand: the free daily horoscope is the same for everyone
+/// with the same sign, day and language, so its encoded answer is kept per (sign, day, language) and served
+/// from memory; only an answer that suggests places to pray (coordinates given and a bad verdict) is built per
+/// request. It encodes the document's generated `Reading` type and the fuzzer checks it like every operation.
+struct HoroscopeRoute {
+    let readings: ReadingService
+    let cache = HoroscopeCache()
+
+    func add(to group: RouterGroup<PlatformRequestContext>) {
+        group.get("v1/horoscope/:sign", use: read)
+    }
+
+    @Sendable func read(_ request: Request, context: PlatformRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let signId = context.parameters.get("sign") ?? ""
+        guard let sign = readings.content.sign(signId) else {
+            throw JSONBody.schemaViolation(["sign": "must be one of " + readings.content.signs.map(\.id).joined(separator: ", ")])
+        }
+        let zone = query["tz"].map(String.init)
+        if let zone, !(1...64).contains(RequestText.length(zone)) { throw JSONBody.schemaViolation(["tz": "must be 1 to 64 characters"]) }
+        let position = try ReadingService.position(latitude: try Self.number(query, "latitude"), longitude: try Self.number(query, "longitude"))
+        let day = try ReadingService.day(tz: zone, date: query["date"].map(String.init))
+        let language = Language(acceptLanguage: request.headers[.acceptLanguage])
+        let key = HoroscopeCache.Key(sign: sign.id, day: day, language: language)
+        if position == nil, let body = cache.body(for: key) { return JSONResponse.ok(body) }
+        let reading = readings.engine.horoscope(sign: sign, on: day)
+        // The daily horoscope is the same for everyone: its link names the sign and the day instead of a stored copy.
+        let answer = Components.Schemas.Reading(
+            reading, id: nil, language: language, shareUrl: "/v1/horoscope/\(sign.id)?date=\(day)",
+            places: try await readings.placesToPray(after: reading, near: position))
+        let body = ByteBuffer(bytes: try JSONEncoder().encode(answer))
+        if answer.placesToPray == nil { cache.store(body, for: key) }
+        return JSONResponse.ok(body)
+    }
+
+    /// A query number as the document states it (400 for one that is not a number).
+    static func number(_ query: Parameters, _ name: String) throws -> Double? {
+        guard let text = query[Substring(name)] else { return nil }
+        guard let value = Double(String(text)), value.isFinite else { throw JSONBody.schemaViolation([name: "must be a number"]) }
+        return value
+    }
+}
+
+/// Encoded daily horoscopes by sign, day and language: at most 12 × 2 per day asked, so it is bounded by
+/// clearing it when it grows past a few days' worth.
+final class HoroscopeCache: Sendable {
+    struct Key: Hashable, Sendable {
+        var sign: String
+        var day: LocalDate
+        var language: Language
+    }
+
+    private let capacity = 1_000
+    private let entries = Mutex<[Key: ByteBuffer]>([:])
+
+    func body(for key: Key) -> ByteBuffer? { entries.withLock { $0[key] } }
+
+    func store(_ body: ByteBuffer, for key: Key) {
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = body
+        }
+    }
+}
