@@ -29,7 +29,7 @@ struct AppointmentBench {
         var unexpectedAnswers = 0
         var slots: LoadResult?
         var health: LoadResult?
-        /// The free daily horoscope, anonymous, computed per request (B4).
+        /// The free daily horoscope, anonymous (B4).
         var horoscope: LoadResult?
         /// Tarot readings made and kept, each a new one (user, cards), `bookings` of them.
         var tarotPerSecond = 0.0

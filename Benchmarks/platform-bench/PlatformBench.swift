@@ -212,7 +212,7 @@ extension PlatformBench {
             if slots.non2xx + health.non2xx > 0 { progress("warning: \(slots.non2xx + health.non2xx) non-2xx answers under load") }
             if let horoscope = results.horoscope {
                 table.add(
-                    "readings: GET the daily horoscope, anonymous, computed per request vs GET /health, \(connections) connections (req/s)",
+                    "readings: GET the daily horoscope, anonymous (encoded once per sign, day and language) vs GET /health, \(connections) connections (req/s)",
                     swift: horoscope.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
                 table.add(
                     "readings: GET the daily horoscope vs GET /health (p50 / p99 ms)",
