@@ -10,7 +10,7 @@ import Shared
 /// | `PLACES_NOMINATIM_BASE_URL` | `https://nominatim.openstreetmap.org` (address lookup when adding a place) |
 /// | `PLACES_TILE_MILLIDEGREES` | `100` (0.1°): areas are split into tiles this big, one request each |
 /// | `PLACES_YELP_RESULT_CAP` | `240`: Yelp's documented limit on offset + limit per search |
-/// | `PLACES_IMPORT_AREAS` | none: `name:south,west,north,east;...` imported on the schedule |
+/// | `PLACES_IMPORT_AREAS` | none: `name:south,west,north,east[:worship];...` imported on the schedule (`:worship`: places of worship too) |
 /// | `PLACES_IMPORT_INTERVAL_SECONDS` | `86400` |
 /// | `PLACES_IMPORT_TICK_MS` | `10000`: how often the scheduler looks for a due area |
 /// | `PLACES_PROVIDER_TIMEOUT_MS` | `90000` per request (Overpass queries run up to 60 s) |
