@@ -10,8 +10,9 @@ extension BookingAPI {
         let account = AccountKey.of(user.id)
         let partnerId = try Self.uuid(input.path.partnerId, field: "partnerId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let key = input.headers.idempotencyKey.map(RequestText.withoutNUL)
-        if let key, !(1...200).contains(RequestText.length(key)) {
+        // A key of blanks reaches us empty (HTTP trims header values): no key, as if none was sent.
+        let key = input.headers.idempotencyKey.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        if let key, RequestText.length(key) > 200 {
             throw JSONBody.schemaViolation(["Idempotency-Key": "must be 1 to 200 characters"])
         }
         // A retry answers what the first request made, before any rule is looked at again.
@@ -96,7 +97,7 @@ extension BookingAPI {
     /// U6: the token names the entitlement and no revocation came since; the account is not banned.
     static func checkMayBook(_ user: AuthenticatedUser, state: AccountStateStore.State) throws {
         if state.banned { throw BookingErrors.accountBanned }
-        guard user.has(entitlement: Self.bookingEntitlement), !state.revoked.contains(Self.bookingEntitlement) else {
+        guard state.allows(Self.bookingEntitlement, claimed: user.has(entitlement: Self.bookingEntitlement)) else {
             throw BookingErrors.entitlementRequired
         }
     }

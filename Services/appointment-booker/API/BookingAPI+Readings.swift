@@ -2,7 +2,7 @@ import Foundation
 import Shared
 
 /// The horoscope app's readings (B4; the free daily horoscope is `HoroscopeRoute`'s): tarot, fortune stick,
-/// compatibility and phone number (purchased, U6: the token's entitlement, not revoked since), shared
+/// compatibility and phone number (purchased, U6: granted by the token or auth's events, not revoked since), shared
 /// readings without a token, and the signed-in user's history.
 extension BookingAPI {
     func listTarotCards(_ input: Operations.ListTarotCards.Input) async throws -> Operations.ListTarotCards.Output {
@@ -76,19 +76,19 @@ extension BookingAPI {
     func readPhoneNumber(_ input: Operations.ReadPhoneNumber.Input) async throws -> Operations.ReadPhoneNumber.Output {
         let user = try await purchaser(for: .phoneNumber)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard RequestText.length(body.number) <= 40, let digits = PhoneNumberRule.digits(of: body.number) else {
+        guard RequestText.length(body.number) <= 40, let number = PhoneNumberRule.number(body.number) else {
             throw APIError(
                 .badRequest, code: "invalid_phone_number", message: "the phone number \(PhoneNumberRule.rule)",
                 details: ["number": PhoneNumberRule.rule])
         }
         let position = try ReadingService.position(latitude: body.latitude, longitude: body.longitude)
         let day = try ReadingService.day(tz: input.query.tz, date: nil)
-        let reading = readings.engine.phoneNumber(digits: digits, on: day)
+        let reading = readings.engine.phoneNumber(number, on: day)
         return .created(
             .init(
                 body: .json(
                     try await kept(
-                        reading, user: user, inputs: digits.map(String.init).joined(), day: day, language: input.headers.acceptLanguage,
+                        reading, user: user, inputs: number.digits.map(String.init).joined(), day: day, language: input.headers.acceptLanguage,
                         position: position))))
     }
 
@@ -129,7 +129,7 @@ extension BookingAPI {
         let account = AccountKey.of(user.id)
         let state = try await AccountStateStore.state(of: account, client: bookings.client, logger: bookings.logger)
         if state.banned { throw BookingErrors.accountBanned }
-        guard user.has(entitlement: entitlement), !state.revoked.contains(entitlement) else {
+        guard state.allows(entitlement, claimed: user.has(entitlement: entitlement)) else {
             throw APIError(
                 .forbidden, code: "entitlement_required", message: "this reading needs the \(entitlement) feature; buy it in the app",
                 details: ["entitlement": entitlement])

@@ -6,8 +6,8 @@ import Synchronization
 
 /// `GET /v1/horoscope/{sign}` (B4), registered by hand: the free daily horoscope is the same for everyone
 /// with the same sign, day and language, so its encoded answer is kept per (sign, day, language) and served
-/// from memory; only an answer that suggests places to pray (coordinates given and a bad verdict) is built per
-/// request. It encodes the document's generated `Reading` type and the fuzzer checks it like every operation.
+/// from memory for anonymous callers; an answer that suggests places to pray (coordinates given and a bad
+/// verdict) is built per request, and a signed-in caller's is kept in their history. It encodes the document's generated `Reading` type and the fuzzer checks it like every operation.
 struct HoroscopeRoute {
     let readings: ReadingService
     let cache = HoroscopeCache()
@@ -28,14 +28,22 @@ struct HoroscopeRoute {
         let day = try ReadingService.day(tz: zone, date: query["date"].map(String.init))
         let language = Language(acceptLanguage: request.headers[.acceptLanguage])
         let key = HoroscopeCache.Key(sign: sign.id, day: day, language: language)
-        if position == nil, let body = cache.body(for: key) { return JSONResponse.ok(body) }
         let reading = readings.engine.horoscope(sign: sign, on: day)
-        // The daily horoscope is the same for everyone: its link names the sign and the day instead of a stored copy.
+        let places = try await readings.placesToPray(after: reading, near: position)
+        if let user = context.user {
+            // A signed-in caller's horoscope is kept in their history (once per sign and day) and shared by its id.
+            let stored = try await readings.store.keep(
+                reading, user: AccountKey.of(user.id), inputs: sign.id, day: day, contentVersion: readings.content.version)
+            let answer = Components.Schemas.Reading(
+                stored.reading, id: stored.id, language: language, shareUrl: BookingAPI.shareURL(stored.shareId), places: places)
+            return JSONResponse.ok(ByteBuffer(bytes: try JSONEncoder().encode(answer)))
+        }
+        if places == nil, let body = cache.body(for: key) { return JSONResponse.ok(body) }
+        // Anonymous: the daily horoscope is the same for everyone, so its link names the sign and the day.
         let answer = Components.Schemas.Reading(
-            reading, id: nil, language: language, shareUrl: "/v1/horoscope/\(sign.id)?date=\(day)",
-            places: try await readings.placesToPray(after: reading, near: position))
+            reading, id: nil, language: language, shareUrl: "/v1/horoscope/\(sign.id)?date=\(day)", places: places)
         let body = ByteBuffer(bytes: try JSONEncoder().encode(answer))
-        if answer.placesToPray == nil { cache.store(body, for: key) }
+        if places == nil { cache.store(body, for: key) }
         return JSONResponse.ok(body)
     }
 

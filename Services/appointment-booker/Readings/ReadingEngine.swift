@@ -95,8 +95,12 @@ struct ReadingEngine: Sendable {
     }
 
     /// Each pair of neighbouring digits (nine of them) read by its digits and its sum; the total by the
-    /// digital root of all ten. The number alone decides it: the same number reads the same every day.
-    func phoneNumber(digits: [Int], on day: LocalDate) -> Reading {
+    /// digital root of all ten. The number decides the pairs and the total; the day's seed moves the scores a
+    /// little, so a new day gives a new reading of the same number.
+    func phoneNumber(_ number: PhoneDigits, on day: LocalDate) -> Reading {
+        let digits = number.digits
+        let seed = ReadingSeed(key: key, kind: .phoneNumber, inputs: [digits.map(String.init).joined()], date: day)
+        let daily = { (index: Int) in seed.number(index, below: 21) - 10 }
         var parts: [Reading.Part] = []
         var good = 0, bad = 0
         for index in 0..<(digits.count - 1) {
@@ -117,8 +121,8 @@ struct ReadingEngine: Sendable {
         let root = sum == 0 ? 9 : 1 + (sum - 1) % 9
         let base = 50 + (good - bad) * 6
         let scores = Reading.Scores(
-            love: Self.clamp(base + (digits[9] - 4) * 2), work: Self.clamp(base + (digits[1] - 4) * 2),
-            money: Self.clamp(base + (digits[8] - 4) * 3), health: Self.clamp(base + (digits[5] - 4) * 2))
+            love: Self.clamp(base + (digits[9] - 4) * 2 + daily(0)), work: Self.clamp(base + (digits[1] - 4) * 2 + daily(1)),
+            money: Self.clamp(base + (digits[8] - 4) * 3 + daily(2)), health: Self.clamp(base + (digits[5] - 4) * 2 + daily(3)))
         let verdict = Verdict(average: scores.average)
         let total = Localized(en: "Total \(sum): \(content.roots[root - 1].en).", th: "ผลรวม \(sum): \(content.roots[root - 1].th)")
         return Reading(

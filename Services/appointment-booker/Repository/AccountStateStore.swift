@@ -10,7 +10,16 @@ enum AccountStateStore {
     struct State: Sendable {
         var role: String?
         var banned: Bool
+        /// Entitlements whose newest event was a revocation.
         var revoked: Set<String>
+        /// Entitlements whose newest event was a grant.
+        var granted: Set<String> = []
+
+        /// U6: an entitlement holds when the newest event about it granted it, or, with no event seen yet or a
+        /// grant, when the token names it; a revocation newer than any grant refuses it whatever the token says.
+        func allows(_ entitlement: String, claimed: Bool) -> Bool {
+            !revoked.contains(entitlement) && (claimed || granted.contains(entitlement))
+        }
     }
 
     /// Sets the role if this event is not older than the one that set it; true when the row changed.
@@ -76,9 +85,11 @@ enum AccountStateStore {
         let rows = try await connection.query("SELECT role, banned FROM accounts WHERE user_id = \(user) FOR SHARE", logger: logger)
         var state = State(role: nil, banned: false, revoked: [])
         for try await (role, banned) in rows.decode((String, Bool).self) { (state.role, state.banned) = (role, banned) }
-        let revoked = try await connection.query(
-            "SELECT entitlement FROM account_entitlements WHERE user_id = \(user) AND NOT granted", logger: logger)
-        for try await entitlement in revoked.decode(String.self) { state.revoked.insert(entitlement) }
+        let entitlements = try await connection.query(
+            "SELECT entitlement, granted FROM account_entitlements WHERE user_id = \(user)", logger: logger)
+        for try await (entitlement, granted) in entitlements.decode((String, Bool).self) {
+            if granted { state.granted.insert(entitlement) } else { state.revoked.insert(entitlement) }
+        }
         return state
     }
 
@@ -86,11 +97,12 @@ enum AccountStateStore {
         let rows = try await client.query(
             """
             SELECT a.role, coalesce(a.banned, false),
-                coalesce((SELECT array_agg(e.entitlement) FROM account_entitlements e WHERE e.user_id = \(user) AND NOT e.granted), '{}')
+                coalesce((SELECT array_agg(e.entitlement) FROM account_entitlements e WHERE e.user_id = \(user) AND NOT e.granted), '{}'),
+                coalesce((SELECT array_agg(e.entitlement) FROM account_entitlements e WHERE e.user_id = \(user) AND e.granted), '{}')
             FROM (SELECT \(user)::text AS user_id) asked LEFT JOIN accounts a ON a.user_id = asked.user_id
             """, logger: logger)
-        for try await (role, banned, revoked) in rows.decode((String?, Bool, [String]).self) {
-            return State(role: role, banned: banned, revoked: Set(revoked))
+        for try await (role, banned, revoked, granted) in rows.decode((String?, Bool, [String], [String]).self) {
+            return State(role: role, banned: banned, revoked: Set(revoked), granted: Set(granted))
         }
         return State(role: nil, banned: false, revoked: [])
     }

@@ -33,7 +33,15 @@ struct ReadingStore: Sendable {
             WHERE user_id = \(user) AND kind = \(reading.kind.rawValue) AND inputs = \(inputs) AND local_date = \(day.description)::date
             LIMIT 1
             """, logger: logger)
-        guard let stored = try await Self.decode(rows).first else { throw StoreError(description: "the reading was neither kept nor found") }
+        if let stored = try await Self.decode(rows).first { return stored }
+        // A twin request kept it a moment ago: the insert waited for it and did nothing, but this statement's
+        // snapshot predates it. A new statement sees it.
+        let again = try await client.query(
+            """
+            SELECT id, share_id, reading::text, created_at FROM readings
+            WHERE user_id = \(user) AND kind = \(reading.kind.rawValue) AND inputs = \(inputs) AND local_date = \(day.description)::date
+            """, logger: logger)
+        guard let stored = try await Self.decode(again).first else { throw StoreError(description: "the reading was neither kept nor found") }
         return stored
     }
 

@@ -35,7 +35,10 @@ struct AppointmentContractTests {
             _ = try await harness.book(partner, try await harness.futureSlot(partner), bearer: try await harness.bookerToken())
             var token: String?
             switch role {
-            case .user?: token = try await harness.bookerToken()
+            // Every paid feature, so the purchased readings' bodies are fuzzed past the entitlement check.
+            case .user?:
+                token = try await harness.bookerToken(
+                    entitlements: ["contact_fortune_teller", "tarot", "fortune_stick", "compatibility", "phone_number"])
             case .partner?: token = try await harness.partnerToken(partner)
             case let role?: token = try await harness.tokens.token(userId: UUID().uuidString, role: role)
             case nil: token = nil

@@ -21,9 +21,14 @@ struct AppointmentReadingTests {
                 texts.withLock { $0.append(text) }
                 (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-04", headers: [.acceptLanguage: "th"])
                 #expect(status == .ok && body["language"].string == "th" && body["title"].string == "ราศีสิงห์" && body["text"].string != text)
+                (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-04")
+                let scores = (body["scores"]["love"].int, body["scores"]["work"].int, body["scores"]["money"].int)
                 (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-05")
-                #expect(body["text"].string != text || body["scores"]["love"].int != nil)
-                #expect(body["shareUrl"].string == "/v1/horoscope/leo?date=2027-01-05")
+                #expect(body["date"].string == "2027-01-05" && body["shareUrl"].string == "/v1/horoscope/leo?date=2027-01-05")
+                let other = (body["scores"]["love"].int, body["scores"]["work"].int, body["scores"]["money"].int)
+                (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-04")
+                let same = (body["scores"]["love"].int, body["scores"]["work"].int, body["scores"]["money"].int)
+                #expect(same == scores && other != scores, "the same day reads the same, another day differently")
                 (status, body) = try await harness.request(.get, "/v1/horoscope/ophiuchus")
                 #expect(status == .badRequest)
                 (status, body) = try await harness.request(.get, "/v1/horoscope/leo?tz=Mars/Olympus")
@@ -44,6 +49,10 @@ struct AppointmentReadingTests {
             let free = try await harness.bookerToken(user.uuidString, entitlements: [])
             var (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "sun", "moon"]], bearer: free)
             #expect(status == .forbidden && body["error"]["code"].string == "entitlement_required" && body["error"]["details"]["entitlement"].string == "tarot")
+            (status, body) = try await harness.request(.post, "/v1/readings/compatibility", json: ["signs": ["leo", "aries"]], bearer: free)
+            #expect(status == .forbidden && body["error"]["details"]["entitlement"].string == "compatibility")
+            (status, body) = try await harness.request(.post, "/v1/readings/phone-number", json: ["number": "0812345678"], bearer: free)
+            #expect(status == .forbidden && body["error"]["details"]["entitlement"].string == "phone_number")
             (status, _) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "sun", "moon"]])
             #expect(status == .unauthorized)
             let guest = try await harness.tokens.token(role: .guest)
@@ -67,6 +76,14 @@ struct AppointmentReadingTests {
             #expect(try await harness.waitProcessed(atLeast: 1))
             (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "sun", "moon"]], bearer: paid)
             #expect(status == .forbidden && body["error"]["details"]["entitlement"].string == "tarot")
+            // A grant from auth's events counts before the user's next token names it.
+            let buyer = UUID()
+            try await harness.publish(
+                EventTypes.entitlementGranted, EntitlementGranted(userId: buyer, entitlement: "phone_number", source: "payment"), user: buyer)
+            #expect(try await harness.waitProcessed(atLeast: 2))
+            (status, body) = try await harness.request(
+                .post, "/v1/readings/phone-number", json: ["number": "0812345678"], bearer: try await harness.bookerToken(buyer.uuidString, entitlements: []))
+            #expect(status == .created, "\(body.raw ?? "")")
         }
     }
 
@@ -74,8 +91,12 @@ struct AppointmentReadingTests {
     func test_B4_stickAndPhone() async throws {
         try await BookingTestHarness.run { harness in
             let paid = try await harness.bookerToken(entitlements: ["fortune_stick", "phone_number"])
+            // Two shakes at once (a double tap) and one after: one stick, one stored reading.
+            let taps = try await harness.postConcurrently("/v1/readings/fortune-stick", body: "{}", bearer: paid, times: 4)
+            #expect(taps.allSatisfy { $0.0 == .created } && Set(taps.map(\.1)).count == 1, "\(taps)")
             let (_, first) = try await harness.request(.post, "/v1/readings/fortune-stick", json: [:], bearer: paid)
             let (_, second) = try await harness.request(.post, "/v1/readings/fortune-stick", json: [:], bearer: paid)
+            #expect(try await harness.count("SELECT count(*)::int FROM readings WHERE kind = 'fortune-stick'") == 1)
             let number = try #require(first["stickNumber"].int)
             #expect((1...28).contains(number) && second["stickNumber"].int == number && second["id"].string == first["id"].string)
             for valid in ["0812345678", "081-234-5678", "๐๘๑๒๓๔๕๖๗๘"] {
@@ -85,7 +106,7 @@ struct AppointmentReadingTests {
             for invalid in ["081234567", "08123456789", "081234567a", "081-234-567x"] {
                 let (status, body) = try await harness.request(.post, "/v1/readings/phone-number", json: ["number": invalid], bearer: paid)
                 #expect(status == .badRequest && body["error"]["code"].string == "invalid_phone_number"
-                    && body["error"]["details"]["number"].string == "must hold exactly 10 digits and no letters", "\(invalid)")
+                    && body["error"]["details"]["number"].string == PhoneNumberRule.rule, "\(invalid)")
             }
         }
     }
@@ -106,6 +127,14 @@ struct AppointmentReadingTests {
             #expect(status == .notFound)
             (status, _) = try await harness.request(.get, "/v1/me/readings")
             #expect(status == .unauthorized)
+            // A signed-in caller's daily horoscope joins their history, once per sign and day, shared by its id.
+            let (_, horoscope) = try await harness.request(.get, "/v1/horoscope/virgo", bearer: paid)
+            let (_, again) = try await harness.request(.get, "/v1/horoscope/virgo", bearer: paid)
+            #expect(horoscope["id"].string != nil && again["id"].string == horoscope["id"].string)
+            (status, body) = try await harness.request(.get, "/v1/me/readings", bearer: paid)
+            #expect(body["readings"].count == 3 && body["readings"][0]["kind"].string == "horoscope")
+            (status, body) = try await harness.request(.get, try #require(horoscope["shareUrl"].string))
+            #expect(status == .ok && body["title"].string == "Virgo")
         }
     }
 
@@ -148,6 +177,16 @@ struct AppointmentReadingTests {
             #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM worship_places") == 1 })
             (status, body) = try await harness.request(.get, "/v1/horoscope/leo?latitude=13.7")
             #expect(status == .unprocessableContent, "latitude without longitude")
+            // A bad purchased reading suggests them too: a phone number whose reading today is bad.
+            let today = try ReadingService.day(tz: nil, date: nil)
+            let badNumber = try #require(
+                (0..<100_000).lazy.compactMap { n -> PhoneDigits? in PhoneDigits(String(format: "%010d", n * 7_919).compactMap(\.wholeNumberValue)) }
+                    .first { engine.phoneNumber($0, on: today).verdict == .bad })
+            (status, body) = try await harness.request(
+                .post, "/v1/readings/phone-number",
+                json: ["number": badNumber.digits.map(String.init).joined(), "latitude": 15.0, "longitude": 100.5018],
+                bearer: try await harness.bookerToken(entitlements: ["phone_number"]))
+            #expect(status == .created && body["verdict"].string == "bad" && body["placesToPray"][0]["name"].string == "Far Shrine", "\(body.raw ?? "")")
         }
     }
 

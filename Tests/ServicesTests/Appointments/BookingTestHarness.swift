@@ -130,6 +130,26 @@ struct BookingTestHarness: Sendable {
         }
     }
 
+    /// POSTs `body` to `path` `times` times at once over separate connections; each answer's status and `id`.
+    func postConcurrently(_ path: String, body: String, bearer: String, times: Int) async throws -> [(HTTPResponse.Status, String?)] {
+        let url = "http://127.0.0.1:\(client.port ?? 0)\(path)"
+        return try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+            for _ in 0..<times {
+                group.addTask {
+                    var http = HTTPClientRequest(url: url)
+                    http.method = .POST
+                    http.headers.add(name: "Content-Type", value: "application/json")
+                    http.headers.add(name: "Authorization", value: "Bearer \(bearer)")
+                    http.body = .bytes(ByteBuffer(string: body))
+                    let response = try await HTTPClient.shared.execute(http, timeout: .seconds(60))
+                    let json = JSONValue(try? JSONSerialization.jsonObject(with: Data(buffer: try await response.body.collect(upTo: 1 << 20))))
+                    return (HTTPResponse.Status(code: Int(response.status.code)), json["id"].string)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     /// Deadlocks Postgres detected in the test database so far (its statistics lag up to a second).
     func deadlocks() async throws -> Int {
         try await count("SELECT deadlocks::int FROM pg_stat_database WHERE datname = current_database()")

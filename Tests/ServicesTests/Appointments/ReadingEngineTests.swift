@@ -41,9 +41,13 @@ struct ReadingEngineTests {
         var differentNextDay = 0
         for sign in content.signs {
             #expect(first.horoscope(sign: sign, on: day) == second.horoscope(sign: sign, on: day))
-            if first.horoscope(sign: sign, on: day) != first.horoscope(sign: sign, on: day.adding(days: 1)) { differentNextDay += 1 }
+            // The words and scores, not the date field, must change with the day.
+            let (today, tomorrow) = (first.horoscope(sign: sign, on: day), first.horoscope(sign: sign, on: day.adding(days: 1)))
+            if today.scores != tomorrow.scores { differentNextDay += 1 }
         }
         #expect(differentNextDay == 12)
+        let texts = Set((0..<30).map { first.horoscope(sign: content.signs[0], on: day.adding(days: $0)).text.en })
+        #expect(texts.count > 3, "the texts vary over a month")
         #expect(first.fortuneStick(user: "u1", on: day) == second.fortuneStick(user: "u1", on: day))
         let sticks = Set((0..<60).map { first.fortuneStick(user: "u1", on: day.adding(days: $0)).stickNumber ?? 0 })
         #expect(sticks.count > 10 && sticks.allSatisfy { (1...28).contains($0) }, "different days draw different sticks")
@@ -51,12 +55,14 @@ struct ReadingEngineTests {
         #expect(content.signs.contains { other.horoscope(sign: $0, on: day) != first.horoscope(sign: $0, on: day) })
     }
 
-    @Test("B4: the seed's phone-number rule: exactly ten digits and no letters; spaces and dashes are ignored; Thai digits count")
+    @Test("B4: the seed's phone-number rule: exactly ten digits and no letters; spaces, dashes, dots, + and brackets are ignored; Thai digits count")
     func test_B4_phoneNumberRule() {
         #expect(PhoneNumberRule.digits(of: "0812345678") == [0, 8, 1, 2, 3, 4, 5, 6, 7, 8])
         #expect(PhoneNumberRule.digits(of: "081-234-5678") != nil && PhoneNumberRule.digits(of: "081 234 5678") != nil)
         #expect(PhoneNumberRule.digits(of: "๐๘๑๒๓๔๕๖๗๘") == [0, 8, 1, 2, 3, 4, 5, 6, 7, 8])
-        for bad in ["081234567", "08123456789", "081234567a", "O812345678", "", "phone", "081234567ก"] {
+        #expect(PhoneNumberRule.digits(of: "+66 (81) 234.5678") == nil, "eleven digits")
+        #expect(PhoneNumberRule.digits(of: "(081) 234.5678") != nil)
+        for bad in ["081234567", "08123456789", "081234567a", "O812345678", "", "phone", "081234567ก", "081#2345678", "0812345678\u{0}"] {
             #expect(PhoneNumberRule.digits(of: bad) == nil, "\(bad)")
         }
     }
@@ -66,14 +72,17 @@ struct ReadingEngineTests {
         let engine = try engine()
         let day = try #require(LocalDate(parsing: "2027-01-04"))
         for digits in [[0, 8, 1, 2, 3, 4, 5, 6, 7, 8], [9, 9, 9, 9, 9, 9, 9, 9, 9, 9], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]] {
-            let reading = engine.phoneNumber(digits: digits, on: day)
+            let reading = engine.phoneNumber(try #require(PhoneDigits(digits)), on: day)
             #expect(reading.parts.count == 9 && reading.parts[0].label.en == "\(digits[0])\(digits[1])")
             let scores = [reading.scores.love, reading.scores.work, reading.scores.money, reading.scores.health]
             #expect(scores.allSatisfy { (0...100).contains($0) })
             #expect(reading.text.en.contains("Total \(digits.reduce(0, +))"))
         }
-        #expect(engine.phoneNumber(digits: [0, 8, 1, 2, 3, 4, 5, 6, 7, 8], on: day).text
-            == engine.phoneNumber(digits: [0, 8, 1, 2, 3, 4, 5, 6, 7, 8], on: day.adding(days: 9)).text, "a number reads the same any day")
+        let number = try #require(PhoneDigits([0, 8, 1, 2, 3, 4, 5, 6, 7, 8]))
+        let (monday, later) = (engine.phoneNumber(number, on: day), engine.phoneNumber(number, on: day.adding(days: 9)))
+        #expect(monday.parts == later.parts, "a pair means the same any day")
+        #expect((0..<10).contains { engine.phoneNumber(number, on: day.adding(days: $0)).scores != monday.scores }, "a new day, a new reading")
+        #expect(PhoneDigits([1, 2, 3]) == nil && PhoneDigits([10, 0, 0, 0, 0, 0, 0, 0, 0, 0]) == nil)
     }
 
     @Test("B4: Accept-Language picks Thai only when asked first")

@@ -37,6 +37,12 @@ struct PlacesWorshipTests {
             #expect(status == .ok)
             let flags = Dictionary(uniqueKeysWithValues: body["areas"].array.compactMap { area in area["name"].string.map { ($0, area["placesOfWorship"].bool) } })
             #expect(flags["mitte"] == true && flags["tiergarten"] == false)
+            // An admin turns it on for an area through the API.
+            let (saved, answer) = try await places.request(
+                .post, "/v1/admin/import-areas",
+                json: ["name": "tiergarten", "south": 52.50, "west": 13.33, "north": 52.52, "east": 13.36, "placesOfWorship": true],
+                bearer: try await places.token(role: .admin))
+            #expect(saved == .ok && answer["areas"].array.contains { $0["name"].string == "tiergarten" && $0["placesOfWorship"].bool == true })
         }
     }
 
