@@ -66,12 +66,12 @@ struct OpenMeteoProvider: WeatherProvider {
         }
         var reports: [Int: WeatherReport] = [:]
         for (city, location) in zip(cities, locations) {
-            reports[city.id] = try report(from: location, fetchedAt: fetchedAt)
+            reports[city.id] = try report(from: location, zone: TimeZone(identifier: city.timeZone), fetchedAt: fetchedAt)
         }
         return reports
     }
 
-    private func report(from location: OpenMeteoResponse, fetchedAt: Date) throws(ProviderError) -> WeatherReport {
+    private func report(from location: OpenMeteoResponse, zone: TimeZone?, fetchedAt: Date) throws(ProviderError) -> WeatherReport {
         let current = location.current
         guard let now = WeatherCondition.fromWMO(current.weather_code) else {
             throw .malformedResponse("unknown WMO weather code \(current.weather_code)")
@@ -101,9 +101,12 @@ struct OpenMeteoProvider: WeatherProvider {
             guard let max = daily.temperature_2m_max[safe: index], let min = daily.temperature_2m_min[safe: index],
                 let code = daily.weather_code[safe: index], let condition = WeatherCondition.fromWMO(code)
             else { continue }
-            // Daily times are the local midnight of each day; the offset turns them into the local date. Both come
-            // from the provider: a sum that overflows is a malformed day, skipped, not a trap.
-            let (localSeconds, overflow) = daily.time[index].addingReportingOverflow(location.utc_offset_seconds)
+            // Daily times are the local midnight of each day. The city's zone turns each into its local date with
+            // the offset of that day (W5): the answer's one `utc_offset_seconds` is today's, and across a clock
+            // change it would name one date twice and skip the next. A sum that overflows is a malformed day,
+            // skipped, not a trap.
+            let offset = zone?.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(daily.time[index]))) ?? location.utc_offset_seconds
+            let (localSeconds, overflow) = daily.time[index].addingReportingOverflow(offset)
             guard !overflow else { continue }
             let localMidnight = Date(timeIntervalSince1970: TimeInterval(localSeconds))
             days.append(

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import Shared
 import Testing
+import TestSupport
 
 @testable import WeatherFetcher
 
@@ -21,6 +22,30 @@ struct WeatherProviderDecodingTests {
     static let openMeteo = OpenMeteoProvider(http: http("open-meteo"), baseURL: "http://127.0.0.1:1", maxCitiesPerRequest: 50)
     static let worldWeatherOnline = WorldWeatherOnlineProvider(
         http: http("worldweatheronline"), baseURL: "http://127.0.0.1:1", apiKey: .init("test-key"))
+
+    @Test("W5: daily dates follow the city's zone across a clock change: six days, each once, in Europe/Paris and America/New_York")
+    func test_W5_dailyDatesAcrossDST() throws {
+        // Open-Meteo's answer on the Friday before each change: its utc_offset_seconds is that day's only.
+        for (city, friday, expected) in [
+            (
+                City(
+                    id: 2988507, name: "Paris", asciiName: "Paris", countryCode: "FR", country: "France", region: "Île-de-France",
+                    latitude: 48.85341, longitude: 2.3488, timeZone: "Europe/Paris", population: 2138551),
+                "2027-03-26T10:00:00Z", ["2027-03-26", "2027-03-27", "2027-03-28", "2027-03-29", "2027-03-30", "2027-03-31"]
+            ),
+            (
+                City(
+                    id: 5128581, name: "New York City", asciiName: "New York City", countryCode: "US", country: "United States", region: "New York",
+                    latitude: 40.71427, longitude: -74.00597, timeZone: "America/New_York", population: 8804190),
+                "2027-11-05T15:00:00Z", ["2027-11-05", "2027-11-06", "2027-11-07", "2027-11-08", "2027-11-09", "2027-11-10"]
+            ),
+        ] {
+            let now = try #require(ISO8601DateFormatter().date(from: friday))
+            let answer = OpenMeteoFake.answer(for: [(city.latitude, city.longitude, city.timeZone)], now: now)
+            let reports = try Self.openMeteo.decode(ByteBuffer(string: answer), for: [city], fetchedAt: now)
+            #expect(try #require(reports[city.id]).daily.map(\.date) == expected, "\(city.timeZone)")
+        }
+    }
 
     @Test("W6: a recorded Open-Meteo answer decodes with units, conditions, local day and nulls left out")
     func test_W6_openMeteoRecordedAnswer() throws {
