@@ -57,7 +57,10 @@ struct WarningStore: Sendable {
                     warning.severity = detection.severity.capName
                     warning.status = detection.status
                     warning.statusDescription = detection.statusDescription
-                    warning.onset = detection.onset
+                    // A warning already under way keeps its first onset (A2): a forecast covers only the hours from the
+                    // one in progress, so the detected onset moves with every refresh and would update it each hour.
+                    let underWay = before.onset <= item.forecast.fetchedAt
+                    warning.onset = underWay ? min(before.onset, detection.onset) : detection.onset
                     warning.ends = detection.ends
                     guard warning != before else { continue }
                     changes.updated.append(warning)
