@@ -71,7 +71,9 @@ struct CityWeatherRoute {
             warnings: active.map {
                 Components.Schemas.CityWarning(
                     announcementNumber: $0.announcementNumber, severity: $0.severity, status: $0.status,
-                    statusDescription: $0.statusDescription, start: $0.onset, end: $0.ends)
+                    statusDescription: $0.statusDescription, start: $0.onset, end: $0.ends,
+                    startText: WarningDateFormat.string($0.onset, timeZone: city.timeZone),
+                    endText: WarningDateFormat.string($0.ends, timeZone: city.timeZone))
             },
             isFavourite: isFavourite)
     }

@@ -75,6 +75,10 @@ struct WeatherMapShareTests {
             (_, body) = try await weather.get("/v1/cities/\(WeatherFixtures.berlin.id)/weather")
             #expect(JSONValue(body)["hasActiveWarning"].bool == true)
             #expect(JSONValue(body)["warnings"][0]["status"].string == "Severe wind warning")
+            // A3 here too: the start and end as the seed writes them, in the city's zone.
+            let ends = try #require(JSONValue(body)["warnings"][0]["end"].string.flatMap { ISO8601DateFormatter().date(from: $0) })
+            #expect(JSONValue(body)["warnings"][0]["endText"].string == WarningDateFormat.string(ends, timeZone: "Europe/Berlin"))
+            #expect(JSONValue(body)["warnings"][0]["startText"].string?.wholeMatch(of: /\d\d:\d\d (AM|PM), [A-Z][a-z]+day, \d\d\/\d\d\/\d{4}/) != nil)
             var status: HTTPStatusCode
             (status, body) = try await weather.getStatus("/v1/cities/\(WeatherFixtures.berlin.id)/share?kind=warning")
             #expect(status == 200)
