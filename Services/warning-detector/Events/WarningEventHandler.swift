@@ -84,7 +84,9 @@ struct WarningEventHandler: EventHandler {
         }
         let changes = try await warnings.apply(
             current.map { WarningStore.Detections(forecast: $0, detected: detector.detect($0)) }, on: connection)
-        let queued = try await PushQueue.enqueue(warnings: changes.issued, on: connection, logger: logger)
+        // A warning that ended before it was detected (a late or replayed forecast) is stored, never pushed (A5).
+        let now = Date()
+        let queued = try await PushQueue.enqueue(warnings: changes.issued.filter { $0.ends > now }, on: connection, logger: logger)
         for warning in changes.issued {
             logger.info(
                 "warning issued",
