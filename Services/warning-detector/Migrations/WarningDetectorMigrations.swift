@@ -124,5 +124,11 @@ enum WarningDetectorMigrations {
                 "ALTER TABLE push_deliveries DROP CONSTRAINT push_deliveries_kind_check",
                 "ALTER TABLE push_deliveries ADD CONSTRAINT push_deliveries_kind_check CHECK (kind IN ('warning', 'daily-forecast', 'appointment-reminder'))",
             ]),
+        Migration(
+            "0005_daily_extremes",
+            [
+                // A5: the daily message quotes the day's highest and lowest temperature from the forecast's hours.
+                "ALTER TABLE city_forecasts ADD COLUMN days jsonb NOT NULL DEFAULT '[]'",
+            ]),
     ]
 }

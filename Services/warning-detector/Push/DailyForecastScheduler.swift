@@ -29,7 +29,7 @@ struct DailyForecastScheduler: Service {
         let rows = try await client.query(
             """
             SELECT d.token, d.user_id, COALESCE(d.time_zone, here.city->>'timeZone', 'UTC'), f.city_id, f.city::text,
-                f.temperature_c, f.condition, f.description
+                f.temperature_c, f.condition, f.description, f.days::text
             FROM devices d
             LEFT JOIN city_forecasts here ON here.city_id = d.current_city_id
             JOIN LATERAL (
@@ -42,12 +42,17 @@ struct DailyForecastScheduler: Service {
                 (SELECT s.forecasts FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = followed.settings_row), true)
             """,
             logger: logger
-        ).decode((String, String, String, Int, String, Double, String, String).self).collectAll()
+        ).decode((String, String, String, Int, String, Double, String, String, String).self).collectAll()
         var queued = 0
-        for (token, userId, zone, cityId, cityJSON, temperature, condition, description) in rows {
+        for (token, userId, zone, cityId, cityJSON, temperature, condition, description, daysJSON) in rows {
             guard let day = Self.localDay(of: now, timeZone: zone, within: window) else { continue }
             let city = try EventCoding.decoder.decode(ForecastCity.self, from: Data(cityJSON.utf8))
-            let payload = PushMessage.dailyForecast(city: city, temperatureC: temperature, condition: condition, description: description)
+            // The city's own today (a favourite can be a day ahead or behind the device).
+            let cityToday = Self.localDay(of: now, timeZone: city.timeZone, within: .seconds(86_400))
+            let days = (try? JSONDecoder().decode([DailyExtremes].self, from: Data(daysJSON.utf8))) ?? []
+            let payload = PushMessage.dailyForecast(
+                city: city, today: days.first { $0.date == cityToday }, temperatureC: temperature, condition: condition,
+                description: description)
             if try await queue.enqueueDaily(deviceToken: token, userId: userId, dedupeKey: "daily:\(day):\(cityId)", payload: payload) {
                 queued += 1
             }

@@ -11,11 +11,21 @@ enum PushMessage {
     }
 
     /// The daily forecast: "Look! Weather around you!" with the location, temperature and condition.
-    static func dailyForecast(city: ForecastCity, temperatureC: Double, condition: String, description: String) -> String {
-        payload(
-            title: "Look! Weather around you!", subtitle: city.name, body: "\(temperatureC.roundedClampedInt) °C, \(description)",
-            thread: "daily-forecast",
-            extra: ["type": "daily-forecast", "cityId": city.id, "temperatureC": temperatureC.roundedClampedInt, "condition": condition])
+    /// With the day's extremes from the forecast (A5): "Max 24 °C, min 15 °C, Partly cloudy"; without them (an
+    /// old forecast that does not reach today) the temperature the forecast was fetched with.
+    static func dailyForecast(city: ForecastCity, today: DailyExtremes?, temperatureC: Double, condition: String, description: String) -> String {
+        var extra: [String: any Sendable] = [
+            "type": "daily-forecast", "cityId": city.id, "temperatureC": temperatureC.roundedClampedInt, "condition": condition,
+        ]
+        let body: String
+        if let today {
+            body = "Max \(today.maxC.roundedClampedInt) °C, min \(today.minC.roundedClampedInt) °C, \(description)"
+            extra["maxC"] = today.maxC.roundedClampedInt
+            extra["minC"] = today.minC.roundedClampedInt
+        } else {
+            body = "\(temperatureC.roundedClampedInt) °C, \(description)"
+        }
+        return payload(title: "Look! Weather around you!", subtitle: city.name, body: body, thread: "daily-forecast", extra: extra)
     }
 
     /// An appointment soon: "Your appointment" with the fortune teller and the time (in UTC; the app shows it locally).

@@ -11,15 +11,18 @@ enum ForecastStore {
     static func record(_ forecasts: [ForecastUpdated], on connection: PostgresConnection, logger: Logger) async throws -> Set<Int> {
         guard !forecasts.isEmpty else { return [] }
         let cities = try forecasts.map { String(decoding: try EventCoding.encoder.encode($0.city), as: UTF8.self) }
+        let days = try forecasts.map { String(decoding: try JSONEncoder().encode(DailyExtremes.of($0)), as: UTF8.self) }
         let rows = try await connection.query(
             """
-            INSERT INTO city_forecasts (city_id, city, fetched_at, temperature_c, condition, description)
-            SELECT city_id, city::jsonb, fetched_at, temperature_c, condition, description
+            INSERT INTO city_forecasts (city_id, city, fetched_at, temperature_c, condition, description, days)
+            SELECT city_id, city::jsonb, fetched_at, temperature_c, condition, description, days::jsonb
             FROM unnest(\(forecasts.map(\.city.id))::integer[], \(cities)::text[], \(forecasts.map(\.fetchedAt))::timestamptz[],
                 \(forecasts.map(\.currentTemperatureC))::float8[], \(forecasts.map(\.currentCondition))::text[],
-                \(forecasts.map(\.currentDescription))::text[]) AS f(city_id, city, fetched_at, temperature_c, condition, description)
+                \(forecasts.map(\.currentDescription))::text[], \(days)::text[])
+                AS f(city_id, city, fetched_at, temperature_c, condition, description, days)
             ON CONFLICT (city_id) DO UPDATE SET city = EXCLUDED.city, fetched_at = EXCLUDED.fetched_at,
-                temperature_c = EXCLUDED.temperature_c, condition = EXCLUDED.condition, description = EXCLUDED.description
+                temperature_c = EXCLUDED.temperature_c, condition = EXCLUDED.condition, description = EXCLUDED.description,
+                days = EXCLUDED.days
             WHERE city_forecasts.fetched_at < EXCLUDED.fetched_at
             RETURNING city_id
             """,

@@ -129,8 +129,15 @@ struct WarningPushTests {
     @Test("A5: the daily forecast goes out once at the start of the local day, for the current location and favourites that allow it")
     func test_A5_dailyForecast() async throws {
         try await WarningTestHarness.run { harness in
-            try await harness.publishForecast(WarningFixtures.forecast(Self.berlin, temperature: 3.6, condition: "fog"))
-            try await harness.publishForecast(WarningFixtures.forecast(Self.suva, temperature: 27.2, condition: "clear"))
+            // 00:30 in Berlin, 18:30 the day before in New York: the scheduler's moment; the forecasts were fetched an hour
+            // before it, Berlin's with its hours warming from 1 °C by half a degree an hour (no warning anywhere).
+            let now = Date(timeIntervalSince1970: 1_795_476_600)
+            try await harness.publishForecast(
+                WarningFixtures.forecast(Self.berlin, fetchedAt: now.addingTimeInterval(-3_600), temperature: 3.6, condition: "fog") { index, hour in
+                    hour.temperatureC = 1 + Double(index) / 2
+                })
+            try await harness.publishForecast(
+                WarningFixtures.forecast(Self.suva, fetchedAt: now.addingTimeInterval(-3_600), temperature: 27.2, condition: "clear"))
             let morning = try await harness.device(currentCityId: Self.berlin.id, timeZone: "Europe/Berlin")
             try await harness.favourite(morning.user, Self.suva)
             let quiet = try await harness.device(currentCityId: Self.berlin.id, timeZone: "Europe/Berlin")
@@ -144,8 +151,6 @@ struct WarningPushTests {
             let scheduler = DailyForecastScheduler(
                 client: harness.db.client, queue: PushQueue(client: harness.db.client, logger: logger), tick: .seconds(60),
                 window: .seconds(6 * 3_600), startGate: StartGate(), logger: logger)
-            // 00:30 in Berlin, 18:30 the day before in New York.
-            let now = Date(timeIntervalSince1970: 1_795_476_600)
             #expect(try await scheduler.runOnce(now: now) == 2)
             #expect(try await scheduler.runOnce(now: now.addingTimeInterval(600)) == 0, "once a day")
             #expect(try await eventually { harness.push.requests.count == 2 })
@@ -156,7 +161,9 @@ struct WarningPushTests {
             let alerts = bodies.compactMap { ($0["aps"] as? [String: Any])?["alert"] as? [String: Any] }
             #expect(alerts.allSatisfy { $0["title"] as? String == "Look! Weather around you!" })
             #expect(Set(alerts.compactMap { $0["subtitle"] as? String }) == ["Berlin", "Suva"])
-            #expect(Set(alerts.compactMap { $0["body"] as? String }) == ["4 °C, Partly cloudy", "27 °C, Partly cloudy"])
+            // Berlin's day (Nov 24 local) holds hours 1...24 of the forecast (from 22:00 UTC the day before): 1.5 °C to 13 °C.
+            // Suva (UTC+12) is already on Nov 24 too; its hours are all 18 °C.
+            #expect(Set(alerts.compactMap { $0["body"] as? String }) == ["Max 13 °C, min 2 °C, Partly cloudy", "Max 18 °C, min 18 °C, Partly cloudy"])
             #expect(!Self.sentTokens(harness).contains(elsewhere.token) && !Self.sentTokens(harness).contains(quiet.token))
         }
     }

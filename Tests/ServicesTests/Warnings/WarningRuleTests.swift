@@ -93,10 +93,16 @@ struct WarningRuleTests {
 
     @Test("A5: push payloads carry the seed's title and the APNs alert shape")
     func test_A5_payloads() throws {
-        let daily = PushMessage.dailyForecast(city: WarningFixtures.berlin, temperatureC: 21.4, condition: "clear", description: "Clear sky")
+        let daily = PushMessage.dailyForecast(city: WarningFixtures.berlin, today: nil, temperatureC: 21.4, condition: "clear", description: "Clear sky")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(daily.utf8)) as? [String: Any])
         let alert = try #require((object["aps"] as? [String: Any])?["alert"] as? [String: Any])
         #expect(alert["title"] as? String == "Look! Weather around you!" && alert["subtitle"] as? String == "Berlin")
         #expect(alert["body"] as? String == "21 °C, Clear sky" && object["condition"] as? String == "clear")
+        let withDay = PushMessage.dailyForecast(
+            city: WarningFixtures.berlin, today: DailyExtremes(date: "2026-11-24", maxC: 24.4, minC: 14.6), temperatureC: 21.4,
+            condition: "clear", description: "Clear sky")
+        let dayObject = try #require(try JSONSerialization.jsonObject(with: Data(withDay.utf8)) as? [String: Any])
+        let dayAlert = try #require((dayObject["aps"] as? [String: Any])?["alert"] as? [String: Any])
+        #expect(dayAlert["body"] as? String == "Max 24 °C, min 15 °C, Clear sky" && dayObject["maxC"] as? Int == 24)
     }
 }

@@ -1,0 +1,32 @@
+import Foundation
+import Shared
+
+/// A forecast's highest and lowest temperature per local day of its city (A5: the daily message quotes the
+/// day's forecast, not the temperature of the moment the forecast was fetched).
+struct DailyExtremes: Codable, Sendable, Equatable {
+    var date: String
+    var maxC: Double
+    var minC: Double
+
+    /// Per local date (`yyyy-MM-dd` in the city's zone), in order; none for an unknown zone.
+    static func of(_ forecast: ForecastUpdated) -> [DailyExtremes] {
+        guard let zone = TimeZone(identifier: forecast.city.timeZone) else { return [] }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var days: [String: DailyExtremes] = [:]
+        var order: [String] = []
+        for hour in forecast.hours where hour.temperatureC.isFinite {
+            let parts = calendar.dateComponents([.year, .month, .day], from: hour.time)
+            let date = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+            if var day = days[date] {
+                day.maxC = max(day.maxC, hour.temperatureC)
+                day.minC = min(day.minC, hour.temperatureC)
+                days[date] = day
+            } else {
+                days[date] = DailyExtremes(date: date, maxC: hour.temperatureC, minC: hour.temperatureC)
+                order.append(date)
+            }
+        }
+        return order.compactMap { days[$0] }
+    }
+}
