@@ -20,6 +20,7 @@ public func withTestDatabase<Result: Sendable>(
     _ body: @Sendable (TestDatabase) async throws -> Result
 ) async throws -> Result {
     let infrastructure = TestInfrastructure.current
+    try infrastructure.check()
     let logger = Logger(label: "test-db")
     let name = "t_\(uniqueSuffix())"
     let admin = PostgresConfiguration(

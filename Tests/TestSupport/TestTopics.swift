@@ -11,6 +11,7 @@ public func withTopic<Result: Sendable>(
 }
 
 public func createTopics(_ names: [String], partitions: Int, brokers: String) async throws {
+    try TestInfrastructure.current.check()
     let admin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "test-admin"))
     try await admin.createTopics(names.flatMap {
         [KafkaTopicSpec(name: $0, partitions: partitions), KafkaTopicSpec(name: Topic.deadLetterName(of: $0), partitions: 1)]
@@ -23,6 +24,7 @@ public func withProducer<Result: Sendable>(
     brokers: String = TestInfrastructure.current.kafkaBrokers, messageTimeoutMilliseconds: Int = 30_000,
     _ body: @Sendable (KafkaProducer) async throws -> Result
 ) async throws -> Result {
+    try TestInfrastructure.current.check()
     var configuration = KafkaProducerConfiguration(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "test-producer"))
     configuration.messageTimeoutMilliseconds = messageTimeoutMilliseconds
     let producer = try KafkaProducer(configuration: configuration, logger: Logger(label: "test-producer"))
@@ -40,6 +42,7 @@ public func makeConsumer(
     topics: [String], group: String, startPosition: KafkaStartPosition = .committed,
     brokers: String = TestInfrastructure.current.kafkaBrokers, missingTopicRebuildMilliseconds: Int? = nil
 ) throws -> KafkaConsumer {
+    try TestInfrastructure.current.check()
     var configuration = KafkaConsumerConfiguration(
         broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "test-consumer"), groupId: group, topics: topics)
     configuration.startPosition = startPosition
