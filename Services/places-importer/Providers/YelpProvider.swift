@@ -65,7 +65,8 @@ struct YelpProvider: PlacesProvider {
             return PlaceCandidate(
                 provider: "yelp", providerId: business.id, name: business.name, category: Self.category(business.categories ?? []),
                 latitude: latitude, longitude: longitude, address: address?.isEmpty == true ? nil : address, openingHours: nil,
-                phone: business.phone?.isEmpty == true ? nil : business.phone, website: business.url, internetAccess: nil
+                // Yelp's `url` is its own page about the business, not the business's site (which search does not give).
+                phone: business.phone?.isEmpty == true ? nil : business.phone, website: nil, internetAccess: nil
             ).storable()
         }
         return (candidates, answer.businesses.count, answer.total)

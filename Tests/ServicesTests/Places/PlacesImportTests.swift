@@ -75,6 +75,8 @@ struct PlacesImportTests {
             #expect(try await places.count(
                 "SELECT count(*) FROM place_sources s JOIN places p ON p.id = s.place_id WHERE p.match_name = 'cafeeinstein'") == 2)
             #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Outside The Tile'") == 0)
+            #expect(try await places.count("SELECT count(*) FROM places WHERE website LIKE '%yelp.com%'") == 0, "a Yelp page is not the business's website")
+            #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Filler 1' AND website IS NULL") == 1)
             #expect(try await places.count("SELECT count(*) FROM places") == 4 + 49)
         }
     }
