@@ -27,8 +27,10 @@ struct AuthAdminTests {
             var (status, body) = try await auth.request(.get, "/v1/admin/users", bearer: userToken)
             #expect(status == .forbidden && body["error.code"] == "forbidden")
             let admin = try await auth.adminToken()
-            (status, _) = try await auth.request(.get, "/v1/admin/users?query=banme&limit=10", bearer: admin)
-            #expect(status == .ok)
+            (status, body) = try await auth.request(.get, "/v1/admin/users?query=banme&limit=10", bearer: admin)
+            #expect(status == .ok && body["accounts.0.email"] == "banme@hotel.com" && body["accounts.0.id"] == userId, "the search finds the account")
+            (status, body) = try await auth.request(.get, "/v1/admin/users?query=nobody-by-this-name", bearer: admin)
+            #expect(status == .ok && body["accounts.0.id"] == nil, "and nothing else")
             (status, body) = try await auth.request(.get, "/v1/admin/users?limit=1000", bearer: admin)
             #expect(status == .badRequest && body["error.code"] == "invalid_request" && body["error.details.limit"] != nil)
             (status, body) = try await auth.request(.patch, "/v1/admin/users/not-a-uuid", body: Data("{}".utf8), bearer: admin)
@@ -139,7 +141,7 @@ struct AuthAdminTests {
     @Test("U6: the payment webhook needs a valid signature, applies each payment once, and grants the entitlement")
     func test_U6_paymentWebhook() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": "whsec-test"]) { auth in
-            let (userId, _, _) = try await surveyUser(auth, email: "payer@hotel.com")
+            let (userId, _, refresh) = try await surveyUser(auth, email: "payer@hotel.com")
             let payload = Data(#"{"paymentId":"pay_1","userId":"\#(userId)","entitlement":"compatibility","status":"paid","amountCents":499}"#.utf8)
             func signature(_ secret: String) -> String {
                 "sha256=" + HMAC<SHA256>.authenticationCode(for: payload, using: SymmetricKey(data: Data(secret.utf8)))
@@ -155,8 +157,13 @@ struct AuthAdminTests {
             #expect(status == .ok && body["message"] == "payment already recorded")
             let admin = try await auth.adminToken()
             (status, body) = try await auth.request(.get, "/v1/admin/users/\(userId)/payments", bearer: admin)
-            #expect(status == .ok)
+            #expect(status == .ok && body["payments.0.paymentId"] == "pay_1" && body["payments.0.status"] == "paid")
+            #expect(body["paidEntitlements.0"] == "compatibility" && body["payments.1.paymentId"] == nil, "one payment for two deliveries")
             #expect(try await outboxCount(auth, type: "entitlement.granted") == 1, "granted once for two deliveries")
+            // The user's next token carries what they paid for.
+            (status, body) = try await auth.post("/v1/sessions/refresh", ["refreshToken": refresh])
+            let verifier = try await AccessTokenVerifier(publicKey: auth.tokens.publicKeyBase64URL, issuer: "mobile-backend-auth")
+            #expect(try await verifier.verify(try #require(body["accessToken"])).has(entitlement: "compatibility"))
         }
     }
 }

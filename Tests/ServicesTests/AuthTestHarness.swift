@@ -88,11 +88,17 @@ struct JSONObject: Sendable {
             .map { Self.sendable($0) } ?? [:]
     }
 
+    /// Objects stay objects; an array becomes an object keyed by index (`accounts.0.email`); anything else a string.
     private static func sendable(_ dictionary: [String: Any]) -> [String: any Sendable] {
-        dictionary.mapValues { value -> any Sendable in
-            if let nested = value as? [String: Any] { return sendable(nested) }
-            return "\(value)"
+        dictionary.mapValues(sendable)
+    }
+
+    private static func sendable(_ value: Any) -> any Sendable {
+        if let nested = value as? [String: Any] { return sendable(nested) }
+        if let array = value as? [Any] {
+            return Dictionary(uniqueKeysWithValues: array.enumerated().map { (String($0.offset), sendable($0.element)) })
         }
+        return "\(value)"
     }
 
     subscript(path: String) -> String? {
