@@ -15,7 +15,7 @@ public final class BrokerProcess: @unchecked Sendable {
 
     public func start() throws {
         guard let binary = TestInfrastructure.current.tansuBinary else {
-            fatalError("TANSU_BIN is not set: run the tests with scripts/test.sh")
+            throw TestInfrastructure.Missing(description: "TANSU_BIN is not set: run the tests with scripts/test.sh")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)

@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Prometheus
+import Shared
+import Testing
+import TestSupport
+
+/// `/ready` as an orchestrator reads it (X4): a service on a Postgres and a broker of the test's own answers
+/// 503 naming the check that fails while either is down, and ready again once it is back.
+@Suite("Readiness names what is down", .serialized)
+struct ReadinessTests {
+    @Test("X4: /ready is 503 naming kafka while the broker is down and postgres while the database is down; ready again after")
+    func test_X4_readinessNamesTheOutage() async throws {
+        let tokens = try TestTokens()
+        let cluster = try PostgresCluster()
+        defer { cluster.destroy() }
+        let broker = BrokerProcess(port: freePort())
+        try broker.start()
+        defer { broker.stop() }
+        let environment = EnvironmentReader([
+            "HTTP_PORT": "0", "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": "\(cluster.port)", "POSTGRES_USER": "postgres",
+            "POSTGRES_DATABASE": "postgres", "KAFKA_BROKERS": broker.address, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+            "LOG_LEVEL": "critical",
+        ])
+        let build = try #require(serviceBuilders.first { $0.0 == .appointmentBooker }?.1)
+        let app = try await build(environment, PrometheusCollectorRegistry(), Logger(label: "readiness"))
+        try await app.test(.live) { client in
+            @Sendable func ready() async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(uri: "/ready", method: .get) { ($0.status, String(buffer: $0.body)) }
+            }
+            #expect(try await eventually(timeout: .seconds(30)) { try await ready().0 == .ok })
+            broker.stop()
+            #expect(try await eventually(timeout: .seconds(30)) {
+                let (status, body) = try await ready()
+                return status == .serviceUnavailable && body.contains("kafka") && body.contains("broker unreachable")
+            })
+            try broker.start()
+            #expect(try await eventually(timeout: .seconds(60)) { try await ready().0 == .ok })
+            try cluster.stop()
+            #expect(try await eventually(timeout: .seconds(30)) {
+                let (status, body) = try await ready()
+                return status == .serviceUnavailable && body.contains("\"postgres\"") && !body.contains("\"postgres\":\"ok\"")
+            })
+            try cluster.start()
+            #expect(try await eventually(timeout: .seconds(60)) { try await ready().0 == .ok })
+        }
+    }
+}
