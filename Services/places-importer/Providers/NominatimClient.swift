@@ -40,6 +40,29 @@ struct NominatimClient: Sendable {
         try decode(try await http.get(url(for: address)))
     }
 
+    func reverseURL(latitude: Double, longitude: Double) -> String {
+        ProviderURL.make(base: baseURL, path: "/reverse", query: [
+            URLQueryItem(name: "lat", value: String(format: "%.6f", latitude)), URLQueryItem(name: "lon", value: String(format: "%.6f", longitude)),
+            URLQueryItem(name: "format", value: "jsonv2"), URLQueryItem(name: "extratags", value: "1"),
+            URLQueryItem(name: "addressdetails", value: "1"),
+        ])
+    }
+
+    /// What is at the coordinates (Nominatim's reverse geocoding), or nil when it knows nothing there.
+    func reverse(latitude: Double, longitude: Double) async throws -> Match? {
+        try decodeReverse(try await http.get(reverseURL(latitude: latitude, longitude: longitude)))
+    }
+
+    /// Reverse answers are one object, or `{"error": "Unable to geocode"}`.
+    func decodeReverse(_ body: ByteBuffer) throws(ProviderError) -> Match? {
+        if let failure = try? JSONDecoder().decode([String: String].self, from: Data(buffer: body)), failure["error"] != nil { return nil }
+        var array = ByteBuffer(string: "[")
+        var copy = body
+        array.writeBuffer(&copy)
+        array.writeString("]")
+        return try decode(array)
+    }
+
     func decode(_ body: ByteBuffer) throws(ProviderError) -> Match? {
         let answers: [Answer]
         do {

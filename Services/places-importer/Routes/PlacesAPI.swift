@@ -72,6 +72,40 @@ struct PlacesAPI: APIProtocol {
         return .created(.init(headers: .init(location: "/v1/places/\(placeId)"), body: .json(created)))
     }
 
+    /// P4's first step: what a lookup knows about an address or coordinates, stored nowhere.
+    func lookupPlace(_ input: Operations.LookupPlace.Input) async throws -> Operations.LookupPlace.Output {
+        _ = try RequestScope.requireUser()
+        let query = input.query
+        let match: NominatimClient.Match?
+        do {
+            switch (query.address.map(RequestText.trimmed), query.latitude, query.longitude) {
+            case (let address?, nil, nil) where !address.isEmpty:
+                guard RequestText.length(address) <= 300 else { throw JSONBody.schemaViolation(["address": "is at most 300 characters"]) }
+                match = try await nominatim.lookup(address)
+            case (nil, let latitude?, let longitude?):
+                guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                    throw JSONBody.schemaViolation(["latitude": "must be in -90...90", "longitude": "must be in -180...180"])
+                }
+                match = try await nominatim.reverse(latitude: latitude, longitude: longitude)
+            default:
+                throw JSONBody.validationError(["address": "give an address, or latitude and longitude"])
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(
+                .serviceUnavailable, code: "address_lookup_unavailable", message: "the lookup did not answer; try again",
+                headers: [.retryAfter: "30"])
+        }
+        guard let match else { throw APIError(.notFound, code: "address_not_found", message: "nothing is known there") }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        name: match.name, address: match.displayName, latitude: match.latitude, longitude: match.longitude,
+                        openingHours: match.openingHours, phone: match.phone, website: match.website))))
+    }
+
     func listImportAreas(_ input: Operations.ListImportAreas.Input) async throws -> Operations.ListImportAreas.Output {
         _ = try RequestScope.requireRole([.admin])
         return .ok(try await areaList())

@@ -57,6 +57,10 @@ struct PlacesTestHarness: Sendable {
         case "/api/interpreter": .init(body: PlacesFixtures.overpass())
         case "/v3/businesses/search": .init(body: PlacesFixtures.yelp(businesses: [], total: 0))
         case "/search": .init(body: request.query["q"]?.contains("Rudi-Dutschke") == true ? PlacesFixtures.nominatimFound : "[]")
+        case "/reverse":
+            .init(
+                body: request.query["lat"]?.hasPrefix("52.53") == true
+                    ? String(PlacesFixtures.nominatimFound.dropFirst().dropLast()) : #"{"error":"Unable to geocode"}"#)
         default: .init(status: 404, body: "{}")
         }
     }
