@@ -27,6 +27,13 @@ struct CitySearchPattern: Equatable {
     /// A SQL `LIKE` pattern over search keys, with `\` escaping literal `%`, `_` and `\`.
     let likePattern: String
 
+    /// Every city.
+    static let everything = CitySearchPattern(likePattern: "%")
+
+    private init(likePattern: String) {
+        self.likePattern = likePattern
+    }
+
     init?(query: String, contains: Bool) {
         let key = SearchKey.fold(query)
         guard !key.isEmpty else { return nil }

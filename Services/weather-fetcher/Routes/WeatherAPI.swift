@@ -17,13 +17,17 @@ struct WeatherAPI: APIProtocol {
         let page = input.query.page ?? 1
         let pageSize = input.query.pageSize ?? 50
         try Paging.check(page: page, pageSize: pageSize)
-        guard (1...100).contains(RequestText.length(input.query.q)) else {
-            throw JSONBody.schemaViolation(["q": "must be 1 to 100 characters"])
-        }
-        let contains = input.query.match == .contains
-        // Postgres refuses NUL characters; a name never holds one.
-        guard let pattern = CitySearchPattern(query: RequestText.withoutNUL(input.query.q), contains: contains) else {
-            return .ok(.init(body: .json(.init(cities: [], page: page, pageSize: pageSize, hasMore: false))))
+        let pattern: CitySearchPattern
+        if let q = input.query.q {
+            guard (1...100).contains(RequestText.length(q)) else { throw JSONBody.schemaViolation(["q": "must be 1 to 100 characters"]) }
+            // Postgres refuses NUL characters; a name never holds one.
+            guard let search = CitySearchPattern(query: RequestText.withoutNUL(q), contains: input.query.match == .contains) else {
+                return .ok(.init(body: .json(.init(cities: [], page: page, pageSize: pageSize, hasMore: false))))
+            }
+            pattern = search
+        } else {
+            // No query: the whole catalogue, alphabetically, to choose from (W2).
+            pattern = .everything
         }
         let found = try await cities.search(pattern, limit: pageSize + 1, offset: (page - 1) * pageSize)
         return .ok(

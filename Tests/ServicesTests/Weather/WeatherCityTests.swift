@@ -31,6 +31,14 @@ struct WeatherCityTests {
             #expect(Self.names(body) == ["Sydney"] && JSONValue(body)["hasMore"].bool == false)
             (status, body) = try await weather.get("/v1/cities?q=atlantis")
             #expect(status == .ok && Self.names(body).isEmpty)
+            // Without q: every city, alphabetically, a page at a time (the list to choose from).
+            (status, body) = try await weather.get("/v1/cities?pageSize=100")
+            let all = Self.names(body)
+            let catalogued = try await weather.count("SELECT count(*) FROM cities")
+            #expect(status == .ok && all.count == catalogued && all.contains("Łódź"))
+            #expect(zip(all, all.dropFirst()).allSatisfy { SearchKey.fold($0) <= SearchKey.fold($1) }, "alphabetical as search folds names")
+            (status, body) = try await weather.get("/v1/cities?pageSize=3&page=2")
+            #expect(Self.names(body) == Array(all[3..<6]))
         }
     }
 
@@ -128,7 +136,7 @@ struct WeatherCityTests {
             let user = try await weather.token()
             // (method, path, status, code, a word the message names: the parameter that did not match)
             let cases: [(String, String, Int, String, String)] = [
-                ("GET", "/v1/cities", 400, "invalid_request", "q"),
+                ("GET", "/v1/cities?pageSize=0", 400, "invalid_request", "pageSize"),
                 ("GET", "/v1/cities?q=", 400, "invalid_request", "q"),
                 ("GET", "/v1/cities?q=ber&pageSize=101", 400, "invalid_request", "pageSize"),
                 ("GET", "/v1/cities?q=ber&pageSize=0", 400, "invalid_request", "pageSize"),
