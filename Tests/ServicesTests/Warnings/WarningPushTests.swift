@@ -151,6 +151,9 @@ struct WarningPushTests {
             let scheduler = DailyForecastScheduler(
                 client: harness.db.client, queue: PushQueue(client: harness.db.client, logger: logger), tick: .seconds(60),
                 window: .seconds(6 * 3_600), startGate: StartGate(), logger: logger)
+            // Postgres hands over only the devices whose day began within the window: none in New York at 18:30.
+            let due = try await scheduler.due(now: now)
+            #expect(Set(due.map(\.0)) == [morning.token] && !due.contains { $0.0 == elsewhere.token }, "\(due.map(\.2))")
             #expect(try await scheduler.runOnce(now: now) == 2)
             #expect(try await scheduler.runOnce(now: now.addingTimeInterval(600)) == 0, "once a day")
             #expect(try await eventually { harness.push.requests.count == 2 })
