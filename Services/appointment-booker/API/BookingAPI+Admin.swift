@@ -92,6 +92,6 @@ extension BookingAPI {
     static func year(of date: Date) -> Int {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite, abs(seconds) < 1e12 else { return 0 }
-        return LocalDate(daysSinceEpoch: Int((seconds / 86_400).rounded(.down))).components.year
+        return LocalDate(daysSinceEpoch: (seconds / 86_400).rounded(.down).roundedClampedInt).components.year
     }
 }

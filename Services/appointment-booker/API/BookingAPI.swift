@@ -50,9 +50,10 @@ struct BookingAPI: APIProtocol {
     }
 
     static func seconds(_ date: Date) -> Int {
-        let value = date.timeIntervalSince1970.rounded(.down)
-        // Dates from requests are checked to lie in LocalDate.years before they get here; clamp all the same.
-        return Int(max(-1e12, min(1e12, value.isFinite ? value : 0)))
+        let value = date.timeIntervalSince1970
+        // Dates come from requests and rows: whole seconds, clamped far beyond LocalDate.years, never a trap.
+        guard value.isFinite else { return 0 }
+        return max(-1_000_000_000_000, min(1_000_000_000_000, value.rounded(.down).roundedClampedInt))
     }
 
     static func date(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }

@@ -36,7 +36,7 @@ struct PushQueue: Sendable {
     /// booking is reminded again). User ids are compared without case: auth spells UUIDs in upper case in
     /// tokens, appointment-booker in lower case.
     static func enqueue(reminder: AppointmentReminderDue, on connection: PostgresConnection, logger: Logger) async throws -> Int {
-        let dedupeKey = "appointment:\(reminder.bookingId.uuidString.lowercased()):\(Int(reminder.startsAt.timeIntervalSince1970.rounded(.down)))"
+        let dedupeKey = "appointment:\(reminder.bookingId.uuidString.lowercased()):\(reminder.startsAt.timeIntervalSince1970.rounded(.down).roundedClampedInt)"
         return try await connection.query(
             """
             INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload)
