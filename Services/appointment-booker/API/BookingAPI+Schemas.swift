@@ -24,7 +24,7 @@ extension Components.Schemas.Availability {
 
 extension Components.Schemas.Booking {
     init(_ booking: Booking) {
-        let clock = ZonedClock(identifier: booking.timeZone) ?? ZonedClock(zone: TimeZone(identifier: "UTC") ?? .current)
+        let clock = ZonedClock(identifier: booking.timeZone) ?? .utc
         self.init(
             id: AccountKey.of(booking.id), partnerId: AccountKey.of(booking.partnerId), userId: booking.userId,
             startsAt: clock.format(BookingAPI.seconds(booking.startsAt)), endsAt: clock.format(BookingAPI.seconds(booking.endsAt)),

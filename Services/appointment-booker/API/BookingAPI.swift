@@ -46,7 +46,7 @@ struct BookingAPI: APIProtocol {
 
     /// A partner's stored zone (checked when written; UTC should the system's zone data drop it).
     static func clock(of partner: Partner) -> ZonedClock {
-        ZonedClock(identifier: partner.timeZone) ?? ZonedClock(zone: TimeZone(identifier: "UTC") ?? .current)
+        ZonedClock(identifier: partner.timeZone) ?? .utc
     }
 
     static func seconds(_ date: Date) -> Int {

@@ -16,6 +16,9 @@ struct ZonedClock: Sendable {
         self.zone = zone
     }
 
+    /// UTC: the fallback for a stored zone the system's zone data no longer knows.
+    static let utc = ZonedClock(zone: TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current)
+
     func offset(at instant: Int) -> Int {
         zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
     }

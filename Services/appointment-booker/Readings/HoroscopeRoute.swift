@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Shared
-import Synchronization
 
 /// `GET /v1/horoscope/{sign}` (B4), registered by hand: the free daily horoscope is the same for everyone
 /// with the same sign, day and language, so its encoded answer is kept per (sign, day, language) and served
@@ -10,7 +9,7 @@ import Synchronization
 /// verdict) is built per request, and a signed-in caller's is kept in their history. It encodes the document's generated `Reading` type and the fuzzer checks it like every operation.
 struct HoroscopeRoute {
     let readings: ReadingService
-    let cache = HoroscopeCache()
+    let cache = EncodedAnswerCache<HoroscopeKey>(ttl: nil, capacity: 1_000)
 
     func add(to group: RouterGroup<PlatformRequestContext>) {
         group.get("v1/horoscope/:sign", use: read)
@@ -27,7 +26,7 @@ struct HoroscopeRoute {
         let position = try ReadingService.position(latitude: try Self.number(query, "latitude"), longitude: try Self.number(query, "longitude"))
         let day = try ReadingService.day(tz: zone, date: query["date"].map(String.init))
         let language = Language(acceptLanguage: request.headers[.acceptLanguage])
-        let key = HoroscopeCache.Key(sign: sign.id, day: day, language: language)
+        let key = HoroscopeKey(sign: sign.id, day: day, language: language)
         let reading = readings.engine.horoscope(sign: sign, on: day)
         let places = try await readings.placesToPray(after: reading, near: position)
         if let user = context.user {
@@ -52,27 +51,5 @@ struct HoroscopeRoute {
         guard let text = query[Substring(name)] else { return nil }
         guard let value = Double(String(text)), value.isFinite else { throw JSONBody.schemaViolation([name: "must be a number"]) }
         return value
-    }
-}
-
-/// Encoded daily horoscopes by sign, day and language: at most 12 × 2 per day asked, so it is bounded by
-/// clearing it when it grows past a few days' worth.
-final class HoroscopeCache: Sendable {
-    struct Key: Hashable, Sendable {
-        var sign: String
-        var day: LocalDate
-        var language: Language
-    }
-
-    private let capacity = 1_000
-    private let entries = Mutex<[Key: ByteBuffer]>([:])
-
-    func body(for key: Key) -> ByteBuffer? { entries.withLock { $0[key] } }
-
-    func store(_ body: ByteBuffer, for key: Key) {
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = body
-        }
     }
 }

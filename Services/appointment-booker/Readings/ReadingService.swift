@@ -21,14 +21,8 @@ struct ReadingService: Sendable {
 
     /// The reading's day: `date` when given (a shared horoscope link), else today in `tz` (UTC by default).
     static func day(tz: String?, date: String?, now: Date = Date()) throws -> LocalDate {
-        if let date {
-            guard LocalDate.isWellFormed(date) else { throw JSONBody.schemaViolation(["date": "must be a day YYYY-MM-DD"]) }
-            guard let day = LocalDate(parsing: date) else {
-                throw JSONBody.validationError(["date": "must be in the years \(LocalDate.years.lowerBound)...\(LocalDate.years.upperBound)"])
-            }
-            return day
-        }
-        let clock = try tz.map { try BookingAPI.clock($0, field: "tz") } ?? ZonedClock(zone: TimeZone(identifier: "UTC") ?? .current)
+        if let date { return try LocalDate.requested(date, field: "date") }
+        let clock = try tz.map { try BookingAPI.clock($0, field: "tz") } ?? .utc
         return clock.localDate(of: BookingAPI.seconds(now))
     }
 

@@ -18,30 +18,21 @@ struct ReadingStore: Sendable {
     /// Keeps `reading` unless this user already has one of the same kind, inputs and day: that one is returned.
     func keep(_ reading: Reading, user: String, inputs: String, day: LocalDate, contentVersion: String) async throws -> Stored {
         let json = String(decoding: try JSONEncoder().encode(reading), as: UTF8.self)
+        try await client.query(
+            """
+            INSERT INTO readings (id, share_id, user_id, kind, inputs, local_date, reading, content_version)
+            VALUES (\(UUID()), \(Self.newShareId()), \(user), \(reading.kind.rawValue), \(inputs), \(day.description)::date,
+                \(json)::jsonb, \(contentVersion))
+            ON CONFLICT (user_id, kind, inputs, local_date) DO NOTHING
+            """, logger: logger)
+        // Read in a statement of its own: when a twin request kept it first, the insert waited for it and did
+        // nothing, and only a new statement's snapshot sees that row.
         let rows = try await client.query(
             """
-            WITH kept AS (
-                INSERT INTO readings (id, share_id, user_id, kind, inputs, local_date, reading, content_version)
-                VALUES (\(UUID()), \(Self.newShareId()), \(user), \(reading.kind.rawValue), \(inputs), \(day.description)::date,
-                    \(json)::jsonb, \(contentVersion))
-                ON CONFLICT (user_id, kind, inputs, local_date) DO NOTHING
-                RETURNING id, share_id, reading::text, created_at
-            )
-            SELECT * FROM kept
-            UNION ALL
-            SELECT id, share_id, reading::text, created_at FROM readings
-            WHERE user_id = \(user) AND kind = \(reading.kind.rawValue) AND inputs = \(inputs) AND local_date = \(day.description)::date
-            LIMIT 1
-            """, logger: logger)
-        if let stored = try await Self.decode(rows).first { return stored }
-        // A twin request kept it a moment ago: the insert waited for it and did nothing, but this statement's
-        // snapshot predates it. A new statement sees it.
-        let again = try await client.query(
-            """
             SELECT id, share_id, reading::text, created_at FROM readings
             WHERE user_id = \(user) AND kind = \(reading.kind.rawValue) AND inputs = \(inputs) AND local_date = \(day.description)::date
             """, logger: logger)
-        guard let stored = try await Self.decode(again).first else { throw StoreError(description: "the reading was neither kept nor found") }
+        guard let stored = try await Self.decode(rows).first else { throw StoreError(description: "the reading was neither kept nor found") }
         return stored
     }
 

@@ -34,7 +34,7 @@ struct SlotListingRoute {
     }
 
     /// The parameters as the document states them: 400 naming each that does not match.
-    static func key(_ request: Request, context: PlatformRequestContext) throws -> SlotListingCache.Key {
+    static func key(_ request: Request, context: PlatformRequestContext) throws -> SlotListingKey {
         var problems: [String: String] = [:]
         let partner = context.parameters.get("partnerId").flatMap(UUID.init(uuidString:))
         if partner == nil { problems["partnerId"] = "must be a UUID" }
@@ -48,26 +48,19 @@ struct SlotListingRoute {
         let zone = query["tz"].map(String.init)
         if let zone, !(1...64).contains(RequestText.length(zone)) { problems["tz"] = "must be 1 to 64 characters" }
         guard problems.isEmpty, let partner else { throw JSONBody.schemaViolation(problems) }
-        return SlotListingCache.Key(partner: partner, from: from, days: days, zone: zone)
+        return SlotListingKey(partner: partner, from: from, days: days, zone: zone)
     }
 
     /// The free slots: the partner's computed slots from `from` (today in its zone) for `days` days, less
     /// those booked, begun (or beginning within the cache's life) or past the booking horizon.
-    func build(_ key: SlotListingCache.Key) async throws -> SlotList {
+    func build(_ key: SlotListingKey) async throws -> SlotList {
         guard let partner = try await partners.find(key.partner), partner.listed else { throw BookingErrors.partnerNotFound }
         let partnerClock = BookingAPI.clock(of: partner)
         let shown = try key.zone.map { try BookingAPI.clock($0, field: "tz") } ?? partnerClock
         let now = BookingAPI.seconds(Date())
-        let first: LocalDate
-        if let from = key.from {
-            guard let day = LocalDate(parsing: from) else {
-                throw JSONBody.validationError(["from": "must be in the years \(LocalDate.years.lowerBound)...\(LocalDate.years.upperBound)"])
-            }
-            first = day
-        } else {
-            first = partnerClock.localDate(of: now)
-        }
-        let earliest = now + Int(cache.ttl.components.seconds) + 1
+        // `key` checked the day's shape (400); a day outside the years is 422 here.
+        let first = try key.from.map { try LocalDate.requested($0, field: "from") } ?? partnerClock.localDate(of: now)
+        let earliest = now + Int(configuration.slotsCacheTTL.components.seconds) + 1
         let candidates = slots.slots(from: first, days: key.days, availability: partner.availability, clock: partnerClock)
             .filter { $0.start > earliest && $0.start <= now + configuration.horizonDays * 86_400 }
         let taken = try await bookings.liveIntervals(
