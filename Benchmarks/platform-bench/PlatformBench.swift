@@ -116,15 +116,11 @@ extension PlatformBench {
                 table.add(
                     "weather: GET city weather, 200 signed-in users (shared 5 s answer + own recents/favourite query) vs GET /health (req/s)",
                     swift: signedIn.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
-                table.add(
-                    "weather: GET city weather, signed-in vs GET /health (p50 / p99 ms)",
-                    text: String(format: "%.2f / %.2f", signedIn.p50Milliseconds, signedIn.p99Milliseconds),
-                    reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
+                table.addLatency(
+                    "weather: GET city weather, signed-in vs GET /health (p50 / p99 ms)", signedIn, reference: health)
             }
-            table.add(
-                "weather: GET city weather, anonymous vs GET /health (p50 / p99 ms)",
-                text: String(format: "%.2f / %.2f", city.p50Milliseconds, city.p99Milliseconds),
-                reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
+            table.addLatency(
+                "weather: GET city weather, anonymous vs GET /health (p50 / p99 ms)", city, reference: health)
             if city.non2xx + health.non2xx > 0 {
                 progress("warning: \(city.non2xx + health.non2xx) non-2xx answers under load")
             }
@@ -145,10 +141,8 @@ extension PlatformBench {
             table.add(
                 "places: GET nearby (1 km, 50 per page, 200 users) among \(places) vs GET /health, \(connections) connections (req/s)",
                 swift: nearby.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
-            table.add(
-                "places: GET nearby vs GET /health (p50 / p99 ms)",
-                text: String(format: "%.2f / %.2f", nearby.p50Milliseconds, nearby.p99Milliseconds),
-                reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
+            table.addLatency(
+                "places: GET nearby vs GET /health (p50 / p99 ms)", nearby, reference: health)
             if let postgis = results.nearbyPostGIS {
                 table.add(
                     "places: the same nearby query answered by PostGIS per request (PLACES_NEARBY_SOURCE=postgis) vs GET /health (req/s)",
@@ -205,19 +199,15 @@ extension PlatformBench {
             table.add(
                 "appointments: GET a week of a partner's free slots (09:00-18:00, hourly; 1 s answer cache) vs GET /health, \(connections) connections (req/s)",
                 swift: slots.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
-            table.add(
-                "appointments: GET a week of free slots vs GET /health (p50 / p99 ms)",
-                text: String(format: "%.2f / %.2f", slots.p50Milliseconds, slots.p99Milliseconds),
-                reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
+            table.addLatency(
+                "appointments: GET a week of free slots vs GET /health (p50 / p99 ms)", slots, reference: health)
             if slots.non2xx + health.non2xx > 0 { progress("warning: \(slots.non2xx + health.non2xx) non-2xx answers under load") }
             if let horoscope = results.horoscope {
                 table.add(
                     "readings: GET the daily horoscope, anonymous (encoded once per sign, day and language) vs GET /health, \(connections) connections (req/s)",
                     swift: horoscope.requestsPerSecond, reference: health.requestsPerSecond, target: "ratio >= 0.5")
-                table.add(
-                    "readings: GET the daily horoscope vs GET /health (p50 / p99 ms)",
-                    text: String(format: "%.2f / %.2f", horoscope.p50Milliseconds, horoscope.p99Milliseconds),
-                    reference: String(format: "%.2f / %.2f", health.p50Milliseconds, health.p99Milliseconds), target: "-")
+                table.addLatency(
+                    "readings: GET the daily horoscope vs GET /health (p50 / p99 ms)", horoscope, reference: health)
                 if horoscope.non2xx > 0 { progress("warning: \(horoscope.non2xx) non-2xx horoscope answers under load") }
             }
         }

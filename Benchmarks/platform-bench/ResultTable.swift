@@ -12,6 +12,12 @@ struct ResultTable {
         rows.append((name, text, reference, ratio.map { String(format: "%.2f", $0) } ?? "-", target))
     }
 
+    /// A latency row: `measured`'s p50 / p99 next to `reference`'s (the same process's `/health`).
+    mutating func addLatency(_ name: String, _ measured: LoadResult, reference: LoadResult) {
+        let percentiles = { (load: LoadResult) in String(format: "%.2f / %.2f", load.p50Milliseconds, load.p99Milliseconds) }
+        add(name, text: percentiles(measured), reference: percentiles(reference), target: "-")
+    }
+
     func markdown(count: Int, size: Int) -> String {
         var lines = [
             "| measurement (Kafka rows: \(count) messages of \(size) B) | measured | reference | ratio | target |",
