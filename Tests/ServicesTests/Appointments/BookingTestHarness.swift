@@ -109,45 +109,45 @@ struct BookingTestHarness: Sendable {
     /// Books with many requests at once over separate connections (AsyncHTTPClient; the test client sends one
     /// request at a time): `requests` pairs of slot and token; each answer's status and error code, in order.
     func bookConcurrently(_ partner: UUID, _ requests: [(slot: String, token: String, key: String?)]) async throws -> [(HTTPResponse.Status, String?, String?)] {
-        let base = "http://127.0.0.1:\(client.port ?? 0)"
-        return try await withThrowingTaskGroup(of: (Int, HTTPResponse.Status, String?, String?).self) { group in
-            for (index, request) in requests.enumerated() {
-                group.addTask {
-                    var http = HTTPClientRequest(url: "\(base)/v1/partners/\(partner)/bookings")
-                    http.method = .POST
-                    http.headers.add(name: "Content-Type", value: "application/json")
-                    http.headers.add(name: "Authorization", value: "Bearer \(request.token)")
-                    if let key = request.key { http.headers.add(name: "Idempotency-Key", value: key) }
-                    http.body = .bytes(ByteBuffer(string: #"{"startsAt":"\#(request.slot)"}"#))
-                    let response = try await HTTPClient.shared.execute(http, timeout: .seconds(60))
-                    let body = JSONValue(try? JSONSerialization.jsonObject(with: Data(buffer: try await response.body.collect(upTo: 1 << 20))))
-                    return (index, HTTPResponse.Status(code: Int(response.status.code)), body["error"]["code"].string, body["id"].string)
-                }
+        try await postConcurrently(
+            requests.map { request in
+                (
+                    "/v1/partners/\(partner)/bookings", #"{"startsAt":"\#(request.slot)"}"#, request.token,
+                    request.key.map { ["Idempotency-Key": $0] } ?? [:]
+                )
             }
-            var answers = [(HTTPResponse.Status, String?, String?)](repeating: (.ok, nil, nil), count: requests.count)
-            for try await (index, status, code, id) in group { answers[index] = (status, code, id) }
-            return answers
-        }
+        ).map { ($0.0, $0.1["error"]["code"].string, $0.1["id"].string) }
     }
 
     /// POSTs `body` to `path` `times` times at once over separate connections; each answer's status and `id`.
     func postConcurrently(_ path: String, body: String, bearer: String, times: Int) async throws -> [(HTTPResponse.Status, String?)] {
-        let url = "http://127.0.0.1:\(client.port ?? 0)\(path)"
-        return try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
-            for _ in 0..<times {
+        try await postConcurrently(Array(repeating: (path, body, bearer, [:]), count: times)).map { ($0.0, $0.1["id"].string) }
+    }
+
+    /// The requests at once, each over a connection of its own (AsyncHTTPClient); each answer, in order.
+    func postConcurrently(
+        _ requests: [(path: String, body: String, bearer: String, headers: [String: String])]
+    ) async throws -> [(HTTPResponse.Status, JSONValue)] {
+        let base = "http://127.0.0.1:\(client.port ?? 0)"
+        // Bodies cross the task group as bytes (JSONValue is not Sendable) and are read afterwards.
+        let answers = try await withThrowingTaskGroup(of: (Int, HTTPResponse.Status, Data).self) { group in
+            for (index, request) in requests.enumerated() {
                 group.addTask {
-                    var http = HTTPClientRequest(url: url)
+                    var http = HTTPClientRequest(url: base + request.path)
                     http.method = .POST
                     http.headers.add(name: "Content-Type", value: "application/json")
-                    http.headers.add(name: "Authorization", value: "Bearer \(bearer)")
-                    http.body = .bytes(ByteBuffer(string: body))
+                    http.headers.add(name: "Authorization", value: "Bearer \(request.bearer)")
+                    for (name, value) in request.headers { http.headers.add(name: name, value: value) }
+                    http.body = .bytes(ByteBuffer(string: request.body))
                     let response = try await HTTPClient.shared.execute(http, timeout: .seconds(60))
-                    let json = JSONValue(try? JSONSerialization.jsonObject(with: Data(buffer: try await response.body.collect(upTo: 1 << 20))))
-                    return (HTTPResponse.Status(code: Int(response.status.code)), json["id"].string)
+                    return (index, HTTPResponse.Status(code: Int(response.status.code)), Data(buffer: try await response.body.collect(upTo: 1 << 20)))
                 }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
+            var answers = [(HTTPResponse.Status, Data)](repeating: (.ok, Data()), count: requests.count)
+            for try await (index, status, body) in group { answers[index] = (status, body) }
+            return answers
         }
+        return answers.map { ($0.0, JSONValue(try? JSONSerialization.jsonObject(with: $0.1))) }
     }
 
     /// Deadlocks Postgres detected in the test database so far (its statistics lag up to a second).
