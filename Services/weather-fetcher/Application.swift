@@ -20,7 +20,7 @@ func buildApplication(
     let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(timeout: .init(connect: .seconds(5))))
     let provider = makeProvider(configuration, http: http, logger: runtime.logger)
     let store = WeatherStore(client: client, logger: runtime.logger)
-    let cities = CityStore(client: client, logger: runtime.logger)
+    let cities = CityStore(client: client, logger: runtime.logger, shortSearches: ShortSearchCache())
     let refresher = CityRefresher(
         provider: provider, store: store, schedule: configuration.refresh,
         topic: environment.string("WEATHER_FORECASTS_TOPIC", default: TopicCatalogue.forecasts.name), logger: runtime.logger)

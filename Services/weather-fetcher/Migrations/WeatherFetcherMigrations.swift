@@ -114,5 +114,22 @@ enum WeatherFetcherMigrations {
                 // and fetched again by the next refresh.
                 "DELETE FROM city_weather"
             ]),
+        Migration(
+            "0006_city_alternate_names",
+            [
+                // W1: a city is found by its other names too (München, Cologne). Keys are folded like
+                // cities.search_key and compared byte-wise, so a prefix reads one range of this index.
+                """
+                CREATE TABLE city_alternate_names (
+                    search_key text COLLATE "C" NOT NULL,
+                    city_id integer NOT NULL REFERENCES cities ON DELETE CASCADE,
+                    name text NOT NULL,
+                    PRIMARY KEY (search_key, city_id)
+                )
+                """,
+                "CREATE INDEX city_alternate_names_by_city ON city_alternate_names (city_id)",
+                // The next start imports the catalogue file again, with its alternate names.
+                "DELETE FROM catalogue_imports",
+            ]),
     ]
 }

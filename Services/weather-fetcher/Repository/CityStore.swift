@@ -6,6 +6,8 @@ import PostgresNIO
 struct CityStore: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// Keeps one- and two-letter searches' pages (the service sets it; tests of the SQL leave it out).
+    var shortSearches: ShortSearchCache?
 
     static let columns = "id, name, ascii_name, country_code, country, region, latitude, longitude, time_zone, population"
     typealias Row = (Int, String, String, String, String, String, Double, Double, String, Int)
@@ -28,8 +30,9 @@ struct CityStore: Sendable {
             for try await count in seen.decode(Int.self) where count > 0 { return false }
             var start = 0
             while start < file.cities.count {
-                let batch = file.cities[start..<min(start + batchSize, file.cities.count)]
-                try await upsert(Array(batch), on: connection)
+                let batch = Array(file.cities[start..<min(start + batchSize, file.cities.count)])
+                try await upsert(batch, on: connection)
+                try await replaceAlternateNames(of: batch, with: file.alternateNames, on: connection)
                 start += batchSize
             }
             try await connection.query(
@@ -58,24 +61,99 @@ struct CityStore: Sendable {
             logger: logger)
     }
 
+    /// The batch's alternate names become exactly the file's: the old ones of these cities go first.
+    private func replaceAlternateNames(of cities: [City], with names: [Int: [String]], on connection: PostgresConnection) async throws {
+        try await connection.query(
+            "DELETE FROM city_alternate_names WHERE city_id = ANY(\(cities.map(\.id))::integer[])", logger: logger)
+        var ids: [Int] = []
+        var keys: [String] = []
+        var texts: [String] = []
+        for city in cities {
+            // One name per key; of names that fold alike, the one with accents is shown (München, not Munchen).
+            var byKey: [String: String] = [:]
+            for name in names[city.id] ?? [] {
+                let key = SearchKey.fold(name)
+                guard !key.isEmpty, key != SearchKey.fold(city.asciiName) else { continue }
+                if let kept = byKey[key], kept.unicodeScalars.contains(where: { !$0.isASCII }) || name.unicodeScalars.allSatisfy(\.isASCII) {
+                    continue
+                }
+                byKey[key] = name
+            }
+            for (key, name) in byKey.sorted(by: { $0.key < $1.key }) {
+                ids.append(city.id)
+                keys.append(key)
+                texts.append(name)
+            }
+        }
+        guard !ids.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO city_alternate_names (city_id, search_key, name)
+            SELECT * FROM unnest(\(ids)::integer[], \(keys)::text[], \(texts)::text[])
+            """,
+            logger: logger)
+    }
+
     func count() async throws -> Int {
         let rows = try await client.query("SELECT count(*) FROM cities", logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
 
-    /// Cities whose search key matches `pattern`, alphabetically (ties: larger city first), one page plus one
-    /// row so the caller knows whether there is a next page.
-    func search(_ pattern: CitySearchPattern, limit: Int, offset: Int) async throws -> [City] {
+    /// A search result: the city, and the alternate name the query matched when its own name did not.
+    struct Match: Sendable, Equatable {
+        var city: City
+        var matchedName: String?
+    }
+
+    /// Cities whose own or alternate names match `pattern`, alphabetically by their own name (ties: larger
+    /// city first), one page plus one row so the caller knows whether there is a next page. Listing every
+    /// city reads the cities alone, in index order.
+    func search(_ pattern: CitySearchPattern, limit: Int, offset: Int) async throws -> [Match] {
+        guard let cache = shortSearches, ShortSearchCache.isShort(pattern) else {
+            return try await searchDatabase(pattern, limit: limit, offset: offset)
+        }
+        let key = ShortSearchCache.Key(likePattern: pattern.likePattern, limit: limit, offset: offset)
+        if let matches = cache.matches(for: key) { return matches }
+        let matches = try await searchDatabase(pattern, limit: limit, offset: offset)
+        cache.store(matches, for: key)
+        return matches
+    }
+
+    private func searchDatabase(_ pattern: CitySearchPattern, limit: Int, offset: Int) async throws -> [Match] {
+        if pattern == .everything {
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.columns) FROM cities
+                ORDER BY search_key, population DESC, id
+                LIMIT \(limit) OFFSET \(offset)
+                """,
+                logger: logger)
+            return try await rows.decode(Row.self).collectAll().map { Match(city: Self.decode($0), matchedName: nil) }
+        }
+        // Both names' indexes answer the pattern; a city found by its own name shows no matched name.
         let rows = try await client.query(
             """
-            SELECT \(unescaped: Self.columns) FROM cities
-            WHERE search_key LIKE \(pattern.likePattern)
-            ORDER BY search_key, population DESC, id
+            WITH found AS (
+                SELECT id AS city_id, NULL::text AS alternate FROM cities WHERE search_key LIKE \(pattern.likePattern)
+                UNION ALL
+                SELECT city_id, name FROM city_alternate_names WHERE search_key LIKE \(pattern.likePattern)
+            ), matched AS (
+                SELECT city_id, CASE WHEN bool_or(alternate IS NULL) THEN NULL ELSE min(alternate) END AS alternate
+                FROM found GROUP BY city_id
+            )
+            SELECT \(unescaped: Self.columns), m.alternate
+            FROM matched m JOIN cities c ON c.id = m.city_id
+            ORDER BY c.search_key, c.population DESC, c.id
             LIMIT \(limit) OFFSET \(offset)
             """,
             logger: logger)
-        return try await rows.decode(Row.self).collectAll().map(Self.decode)
+        var matches: [Match] = []
+        for try await row in rows.decode((Int, String, String, String, String, String, Double, Double, String, Int, String?).self) {
+            let city = Self.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9))
+            matches.append(Match(city: city, matchedName: row.10))
+        }
+        return matches
     }
 
     func find(id: Int) async throws -> City? {

@@ -16,6 +16,12 @@ extension Components.Schemas.City {
             id: city.id, name: city.name, region: city.region, country: city.country, countryCode: city.countryCode,
             latitude: city.latitude, longitude: city.longitude, timeZone: city.timeZone, population: city.population)
     }
+
+    /// A search result, naming the alternate name that matched (W1).
+    init(_ match: CityStore.Match) {
+        self.init(match.city)
+        matchedName = match.matchedName
+    }
 }
 
 extension WeatherCondition {

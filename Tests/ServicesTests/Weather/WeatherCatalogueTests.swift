@@ -20,9 +20,20 @@ struct WeatherCatalogueTests {
             #expect(try await store.count() == file.cities.count)
             let page = try await store.search(try #require(CitySearchPattern(query: "a", contains: false)), limit: 20, offset: 0)
             #expect(page.count == 20)
-            #expect(page.map { SearchKey.fold($0.asciiName) } == page.map { SearchKey.fold($0.asciiName) }.sorted())
+            #expect(page.map { SearchKey.fold($0.city.asciiName) } == page.map { SearchKey.fold($0.city.asciiName) }.sorted())
             let zurich = try await store.search(try #require(CitySearchPattern(query: "zürich", contains: false)), limit: 5, offset: 0)
-            #expect(zurich.first?.name == "Zürich" && zurich.first?.region == "Zurich")
+            #expect(zurich.first?.city.name == "Zürich" && zurich.first?.city.region == "Zurich")
+            // Alternate names (W1): GeoNames calls them Munich and Köln; people type München and Cologne.
+            let search = { (query: String) in
+                try await store.search(try #require(CitySearchPattern(query: query, contains: false)), limit: 50, offset: 0)
+            }
+            let muenchen = try await search("Münch")
+            #expect(muenchen.contains { $0.city.id == 2_867_714 && $0.city.name == "Munich" && $0.matchedName == "München" })
+            let cologne = try await search("cologne")
+            #expect(cologne.contains { $0.city.name == "Köln" && $0.matchedName == "Cologne" }, "\(cologne.map(\.city.name))")
+            #expect(try await search("köln").first { $0.city.name == "Köln" }?.matchedName == nil, "its own name matched")
+            let names = cologne.map { SearchKey.fold($0.city.name) }
+            #expect(names == names.sorted(), "sorted by the city's own name")
             let nearest = try await store.nearest(latitude: 48.8566, longitude: 2.3522)
             #expect(nearest?.city.name.hasPrefix("Paris") == true, "GeoNames lists Paris by arrondissement")
             // The one-letter prefix query reads the index, not the table.

@@ -42,6 +42,31 @@ struct WeatherCityTests {
         }
     }
 
+    @Test("W1: other names find a city (GeoNames' alternate names), sorted by the city's own name, naming the match")
+    func test_W1_alternateNames() async throws {
+        try await WeatherTestHarness.run { weather in
+            var (status, body) = try await weather.get("/v1/cities?q=zurig")
+            #expect(status == .ok && Self.names(body) == ["Zürich"])
+            #expect(JSONValue(body)["cities"].array.first?["matchedName"].string == "Zurigo")
+            (_, body) = try await weather.get("/v1/cities?q=%D1%86%D1%8E%D1%80")  // "цюр": other scripts too
+            #expect(Self.names(body) == ["Zürich"])
+            (_, body) = try await weather.get("/v1/cities?q=LODSCH")
+            #expect(Self.names(body) == ["Łódź"])
+            (_, body) = try await weather.get("/v1/cities?q=lod")
+            #expect(Self.names(body) == ["Łódź"], "found by its own name and an alternate: listed once")
+            #expect(JSONValue(body)["cities"].array.first?["matchedName"].string == nil, "its own name matched")
+            (_, body) = try await weather.get("/v1/cities?q=rlin&match=contains")
+            #expect(Self.names(body) == ["Berlin"])
+            // Berlin's other names start with "ber" too: each city still comes once, by its own name, in order.
+            (_, body) = try await weather.get("/v1/cities?q=ber")
+            #expect(Self.names(body) == ["Bergen", "Berlin", "Bern"])
+            #expect(JSONValue(body)["cities"].array.allSatisfy { $0["matchedName"].string == nil })
+            // Łódź's own name and two of its other names start with "l": one result.
+            (_, body) = try await weather.get("/v1/cities?q=l")
+            #expect(Self.names(body) == ["Łódź"])
+        }
+    }
+
     @Test("W1: patterns with * and ?, and 'contains' matching")
     func test_W1_patterns() async throws {
         try await WeatherTestHarness.run { weather in

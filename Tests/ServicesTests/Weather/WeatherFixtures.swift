@@ -19,17 +19,21 @@ enum WeatherFixtures {
     static let sanJoseCostaRica = City(id: 3621849, name: "San José", asciiName: "San Jose", countryCode: "CR", country: "Costa Rica", region: "San Jose", latitude: 9.93333, longitude: -84.08333, timeZone: "America/Costa_Rica", population: 335007)
 
     static let cities = [berlin, bern, bergen, zurich, lodz, saoPaulo, sydney, suva, honolulu, sanJose, sanJoseCostaRica]
+    /// A few of GeoNames' alternate names (W1), in the file's comma-separated column.
+    static let alternateNames: [Int: String] = [
+        zurich.id: "Zurigo,Zurich,Zuerich,Цюрих", berlin.id: "Berlino,Berlín", lodz.id: "Lodsch,Lodzia",
+    ]
 
     static var catalogueTSV: String {
         var lines = [
             "# GeoNames cities15000 (CC BY 4.0) test extract",
-            "geonameid\tname\tasciiname\tcountry_code\tcountry\tadmin1_code\tregion\tlatitude\tlongitude\ttimezone\tpopulation",
+            "geonameid\tname\tasciiname\tcountry_code\tcountry\tadmin1_code\tregion\tlatitude\tlongitude\ttimezone\tpopulation\talternatenames",
         ]
         for city in cities {
             lines.append(
                 [String(city.id), city.name, city.asciiName, city.countryCode, city.country, "01", city.region,
                  String(format: "%.5f", city.latitude), String(format: "%.5f", city.longitude), city.timeZone,
-                 String(city.population)].joined(separator: "\t"))
+                 String(city.population), alternateNames[city.id] ?? ""].joined(separator: "\t"))
         }
         return lines.joined(separator: "\n") + "\n"
     }

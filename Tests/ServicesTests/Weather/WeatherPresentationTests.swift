@@ -108,10 +108,27 @@ struct WeatherPresentationTests {
         #expect(CitySearchPattern(query: "   ", contains: false) == nil)
     }
 
+    @Test("W1: one- and two-letter searches are kept for their TTL; longer ones are not kept")
+    func test_W1_shortSearchCache() throws {
+        let cache = ShortSearchCache(ttl: .seconds(60), capacity: 2)
+        let short = try #require(CitySearchPattern(query: "mü", contains: false))
+        let longer = try #require(CitySearchPattern(query: "mün", contains: false))
+        let containsOne = try #require(CitySearchPattern(query: "m", contains: true))
+        #expect(ShortSearchCache.isShort(short) && !ShortSearchCache.isShort(longer) && ShortSearchCache.isShort(containsOne))
+        let key = ShortSearchCache.Key(likePattern: short.likePattern, limit: 51, offset: 0)
+        let now = ContinuousClock.now
+        #expect(cache.matches(for: key, now: now) == nil)
+        cache.store([CityStore.Match(city: Self.berlin, matchedName: "Berlino")], for: key, now: now)
+        #expect(cache.matches(for: key, now: now + .seconds(59))?.first?.matchedName == "Berlino")
+        #expect(cache.matches(for: key, now: now + .seconds(61)) == nil, "expired")
+        for offset in 1...2 { cache.store([], for: .init(likePattern: "a%", limit: 51, offset: offset), now: now) }
+        #expect(cache.matches(for: key, now: now) == nil, "past its capacity the cache starts afresh")
+    }
+
     @Test("W1: a catalogue file with a wrong header or a malformed row is refused, naming the line")
     func test_W1_catalogueFileErrors() throws {
         #expect(throws: CatalogueFile.FormatError.self) { try CatalogueFile(text: "id\tname\n1\tX\n") }
-        let badRow = WeatherFixtures.catalogueTSV + "42\tNowhere\tNowhere\tXX\tX\t01\tR\t95.0\t0\tUTC\t20000\n"
+        let badRow = WeatherFixtures.catalogueTSV + "42\tNowhere\tNowhere\tXX\tX\t01\tR\t95.0\t0\tUTC\t20000\t\n"
         do {
             _ = try CatalogueFile(text: badRow)
             Issue.record("a latitude of 95 was accepted")
@@ -120,6 +137,16 @@ struct WeatherPresentationTests {
         }
         let file = try CatalogueFile(text: WeatherFixtures.catalogueTSV)
         #expect(file.cities.count == WeatherFixtures.cities.count)
+        #expect(file.alternateNames[WeatherFixtures.zurich.id] == ["Zurigo", "Zurich", "Zuerich", "Цюрих"])
+        #expect(file.alternateNames[WeatherFixtures.bern.id] == nil)
+        // A file from before the alternate names column still loads, without them.
+        let older = WeatherFixtures.catalogueTSV.split(separator: "\n").map { line in
+            line.hasPrefix("#") ? String(line) : line.split(separator: "\t", omittingEmptySubsequences: false).dropLast().joined(separator: "\t")
+        }.joined(separator: "\n")
+        let olderFile = try CatalogueFile(text: older)
+        #expect(olderFile.cities == file.cities && olderFile.alternateNames.isEmpty)
+        // A row with a field missing names its line.
+        #expect(throws: CatalogueFile.FormatError.self) { try CatalogueFile(text: WeatherFixtures.catalogueTSV + "42\tX\n") }
         #expect(file.checksum != (try CatalogueFile(text: WeatherFixtures.catalogueTSV + "\n")).checksum)
     }
 }
