@@ -20,6 +20,7 @@ let serviceDependencies: [String: [Target.Dependency]] = [
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ],
     "WeatherFetcher": [

@@ -41,7 +41,7 @@ func buildApplication(
             .add(middleware: NoNullsMiddleware())
             .add(middleware: RequestScopeMiddleware()))
     let mailSender = MailSender(
-        client: client, smtp: SMTPClient(configuration: configuration.smtp), startGate: runtime.startGate, logger: runtime.logger)
+        client: client, smtp: try SMTPClient(configuration: configuration.smtp), startGate: runtime.startGate, logger: runtime.logger)
     let bootstrap = AdminBootstrap(auth: auth, startGate: runtime.startGate, logger: runtime.logger)
     return runtime.makeApplication(router: router, services: [mailSender, bootstrap])
 }

@@ -15,11 +15,12 @@ struct AuthTestHarness: Sendable {
     let smtp: SMTPSink
     let tokens: TestTokens
 
+    /// `smtp`: the mail server to send to (a plain sink by default); its security settings go in `extraEnvironment`.
     static func run(
-        extraEnvironment: [String: String] = [:], _ body: @Sendable (AuthTestHarness) async throws -> Void
+        extraEnvironment: [String: String] = [:], smtp: SMTPSink? = nil, _ body: @Sendable (AuthTestHarness) async throws -> Void
     ) async throws {
         let tokens = try TestTokens()
-        let smtp = try SMTPSink()
+        let smtp = try smtp ?? SMTPSink()
         try await withTestDatabase(schema: "auth", migrate: false) { db in
             let environment = EnvironmentReader([
                 "HTTP_PORT": "0",
@@ -28,7 +29,7 @@ struct AuthTestHarness: Sendable {
                 "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers,
                 "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL,
                 "BCRYPT_COST": "4", "SMTP_PORT": "\(smtp.port)", "SMTP_FROM": "auth@test.example",
-                "RESET_LINK_BASE_URL": "https://dashboard.test/reset",
+                "AUTH_RESET_URL": "https://dashboard.test/reset",
                 "BOOTSTRAP_ADMIN_EMAIL": "admin@example.com", "BOOTSTRAP_ADMIN_PASSWORD": "Start1234",
                 "LOG_LEVEL": ProcessInfo.processInfo.environment["AUTH_TEST_LOG_LEVEL"] ?? "warning",
             ].merging(extraEnvironment) { $1 })

@@ -1,24 +1,51 @@
 import Foundation
 
-/// A real SMTP server for tests (Python's aiosmtpd, installed by the scripts), writing every received mail to a
-/// Maildir that tests read back.
+/// A real SMTP server for tests (Python's aiosmtpd through `scripts/test-smtp-server.py`), writing every received
+/// mail to a Maildir that tests read back, and how each session was secured to `sessions`.
 public final class SMTPSink: @unchecked Sendable {
-    // @unchecked: `process` is set once in init and only read afterwards.
+    // @unchecked: every stored property is set once in init and only read afterwards.
     public let port: Int
     private let process = Process()
     private let directory: URL
 
-    public init() throws {
+    /// How the server is secured; `.starttls` and `.tls` serve `certificate`.
+    public enum Security: String, Sendable {
+        case none, starttls, tls
+    }
+
+    /// AUTH required with these credentials, offering only `mechanisms` (over TLS only).
+    public struct Login: Sendable {
+        public var user: String
+        public var password: String
+        public var mechanisms: [String]
+
+        public init(user: String, password: String, mechanisms: [String] = ["PLAIN", "LOGIN"]) {
+            (self.user, self.password, self.mechanisms) = (user, password, mechanisms)
+        }
+    }
+
+    public init(security: Security = .none, certificate: TestCertificate? = nil, login: Login? = nil) throws {
         guard let python = ProcessInfo.processInfo.environment["TEST_PYTHON"] else {
-            fatalError("TEST_PYTHON is not set: run the tests with scripts/test.sh")
+            throw TestInfrastructure.Missing(description: "TEST_PYTHON is not set: run the tests with scripts/test.sh")
         }
         port = freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(uniqueSuffix())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox", directory.appendingPathComponent("mbox").path,
+        var arguments = [
+            RepositoryFiles.root.appendingPathComponent("scripts/test-smtp-server.py").path, "--port", "\(port)", "--maildir", directory.path,
+            "--tls", security.rawValue,
         ]
+        if security != .none {
+            guard let certificate else { throw TestInfrastructure.Missing(description: "an SMTP server with TLS needs a TestCertificate") }
+            let keyFile = directory.appendingPathComponent("key.pem").path
+            try certificate.privateKeyPEM.write(toFile: keyFile, atomically: true, encoding: .utf8)
+            arguments += ["--cert", certificate.certificateFile, "--key", keyFile]
+        }
+        if let login {
+            arguments += ["--user", login.user, "--password", login.password, "--mechanisms", login.mechanisms.joined(separator: ",")]
+        }
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -35,6 +62,12 @@ public final class SMTPSink: @unchecked Sendable {
             return left == right ? $0.lastPathComponent < $1.lastPathComponent : left < right
         }
         return ordered.compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
+    }
+
+    /// One line per session that delivered a mail: `tls=yes auth=PLAIN user=...`.
+    public var sessions: [String] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("sessions.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
     }
 
     deinit {

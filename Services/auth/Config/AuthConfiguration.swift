@@ -11,9 +11,12 @@ import Shared
 /// | `BCRYPT_COST` | `12` |
 /// | `LOCKOUT_MAX_FAILURES`, `LOCKOUT_WINDOW_SECONDS` | `5`, `900` (per account) |
 /// | `ADDRESS_MAX_FAILURES` | `50` per client address per window |
-/// | `RESET_LINK_BASE_URL` | `http://127.0.0.1:8085/dashboard/reset-password` |
+/// | `AUTH_RESET_URL` (or its older name `RESET_LINK_BASE_URL`) | `http://127.0.0.1:8085/dashboard/reset-password`: the dashboard's reset page the mail links to |
 /// | `RESET_LINK_TTL_SECONDS` | `86400` (24 h, D22) |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_FROM` | `127.0.0.1`, `25`, `no-reply@localhost` |
+/// | `SMTP_TLS` | `none`: `starttls` (upgrade, refuse a server without it; port 587) or `tls` (TLS from the start; port 465) |
+/// | `SMTP_TLS_CA_FILE` | none: the system's roots; a PEM file of the CA that signed the server's certificate |
+/// | `SMTP_USERNAME`, `SMTP_PASSWORD` | none: `AUTH PLAIN` or `AUTH LOGIN` when set (both together, only with `SMTP_TLS`) |
 /// | `PAYMENT_WEBHOOK_SECRET` | none: the payment webhook answers 503 until it is set |
 /// | `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_AUDIENCE` | none: ID-token login answers 503 until set (all three together) |
 /// | `BOOTSTRAP_ADMIN_EMAIL`, `BOOTSTRAP_ADMIN_PASSWORD` | none: when both are set, that admin is created at start if missing |
@@ -40,12 +43,10 @@ struct AuthConfiguration: Sendable {
         let window = TimeInterval(try environment.int("LOCKOUT_WINDOW_SECONDS", default: 900, range: 1...86_400))
         accountLimit = AttemptLimit(maxFailures: try environment.int("LOCKOUT_MAX_FAILURES", default: 5, range: 1...1_000), window: window)
         addressLimit = AttemptLimit(maxFailures: try environment.int("ADDRESS_MAX_FAILURES", default: 50, range: 1...100_000), window: window)
-        resetLinkBaseURL = environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")
+        resetLinkBaseURL = environment.string("AUTH_RESET_URL")
+            ?? environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")
         resetLinkLifetime = TimeInterval(try environment.int("RESET_LINK_TTL_SECONDS", default: 86_400, range: 60...604_800))
-        smtp = SMTPConfiguration(
-            host: environment.string("SMTP_HOST", default: "127.0.0.1"),
-            port: try environment.int("SMTP_PORT", default: 25, range: 1...65_535),
-            from: environment.string("SMTP_FROM", default: "no-reply@localhost"))
+        smtp = try SMTPConfiguration(environment: environment)
         paymentWebhookSecret = environment.string("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
         if let jwks = try environment.parsed("OIDC_JWKS_URL", expected: "an http(s) URL", { text in
             URL(string: text).flatMap { ["http", "https"].contains($0.scheme ?? "") ? $0 : nil }
@@ -61,9 +62,48 @@ struct AuthConfiguration: Sendable {
     }
 }
 
-/// Where password-reset mail goes out.
+/// Where password-reset and PIN mail goes out, and how the connection is secured.
 struct SMTPConfiguration: Sendable {
     var host: String
     var port: Int
     var from: String
+    var security: Security = .none
+    /// A PEM file of the CA that signed the server's certificate; nil trusts the system's roots.
+    var caFile: String?
+    var credentials: Credentials?
+
+    enum Security: String, Sendable {
+        /// Plain SMTP: a relay on the same host or network (the local stack's mail sink).
+        case none
+        /// Plain connect, then `STARTTLS` before anything else (submission, port 587).
+        case startTLS = "starttls"
+        /// TLS from the first byte (submissions, port 465).
+        case tls
+    }
+
+    struct Credentials: Sendable {
+        var username: String
+        var password: Secret
+    }
+
+    init(host: String, port: Int, from: String, security: Security = .none, caFile: String? = nil, credentials: Credentials? = nil) {
+        (self.host, self.port, self.from, self.security, self.caFile, self.credentials) = (host, port, from, security, caFile, credentials)
+    }
+
+    init(environment: EnvironmentReader) throws(ConfigError) {
+        host = environment.string("SMTP_HOST", default: "127.0.0.1")
+        port = try environment.int("SMTP_PORT", default: 25, range: 1...65_535)
+        from = environment.string("SMTP_FROM", default: "no-reply@localhost")
+        security = try environment.parsed("SMTP_TLS", expected: "none, starttls or tls") { Security(rawValue: $0.lowercased()) } ?? .none
+        caFile = try environment.parsed("SMTP_TLS_CA_FILE", expected: "a readable PEM file") { path in
+            FileManager.default.isReadableFile(atPath: path) ? path : nil
+        }
+        if let username = environment.string("SMTP_USERNAME") {
+            credentials = Credentials(username: username, password: Secret(try environment.requiredString("SMTP_PASSWORD")))
+            // Credentials never cross the network in the clear.
+            guard security != .none else {
+                throw .malformed(variable: "SMTP_TLS", value: "none", expected: "starttls or tls when SMTP_USERNAME is set")
+            }
+        }
+    }
 }
