@@ -3,6 +3,8 @@
 # loopback, creates the topics, builds and starts the six services, and prints where each listens.
 # `stop` stops everything; `status` shows what runs; `logs SERVICE` follows one service's log;
 # `restart [COMPONENT]` restarts everything, or one component: tansu, postgres or a service.
+# Mail from auth (reset links, PIN codes) goes to a local mail sink (aiosmtpd) that keeps it in .stack/mail/new/,
+# unless .env.auth names a real SMTP server (SMTP_HOST, SMTP_TLS, SMTP_USERNAME/SMTP_PASSWORD).
 # State (database files, logs, generated dev keys) lives in .stack/ and survives restarts.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -10,6 +12,7 @@ source "$root/scripts/lib.sh"
 
 PG_PORT="${STACK_POSTGRES_PORT:-55432}"
 KAFKA_PORT="${STACK_KAFKA_PORT:-59092}"
+MAIL_PORT="${STACK_MAIL_PORT:-58025}"
 BUILD_CONFIGURATION="${STACK_BUILD_CONFIGURATION:-debug}"
 SERVICES=(weather-fetcher warning-detector places-importer auth analytics-aggregator appointment-booker)
 declare -A PORTS=([weather-fetcher]=8081 [warning-detector]=8082 [places-importer]=8083 [auth]=8084
@@ -76,7 +79,11 @@ start_service() {
     # The memory broker forgets acknowledged messages when it restarts: after a producer rebuild the outbox
     # re-publishes what it sent in the last five minutes (consumers are idempotent). See README, Operating it.
     export OUTBOX_REPUBLISH_WINDOW_SECONDS="${OUTBOX_REPUBLISH_WINDOW_SECONDS:-300}"
-    [ "$service" = auth ] && export "$(grep AUTH_SIGNING_KEY "$STATE_DIR/keys.env")"
+    if [ "$service" = auth ]; then
+      export "$(grep AUTH_SIGNING_KEY "$STATE_DIR/keys.env")"
+      # The local mail sink, plain SMTP on loopback (development only: production sets SMTP_TLS and a login).
+      export SMTP_HOST=127.0.0.1 SMTP_PORT="$MAIL_PORT" AUTH_RESET_URL="http://127.0.0.1:${PORTS[analytics-aggregator]}/dashboard/reset-password"
+    fi
     [ "$service" = weather-fetcher ] && export WEATHER_CITY_CATALOGUE="$root/data/generated/cities15000.tsv"
     [ -f "$root/.env.$service" ] && set -a && source "$root/.env.$service" && set +a
     nohup "$root/.build/$BUILD_CONFIGURATION/$service" >>"$STATE_DIR/logs/$service.log" 2>&1 &
@@ -97,6 +104,15 @@ wait_ready() { # wait_ready SERVICE
   done
   echo "$1 not ready after 60 s; see $STATE_DIR/logs/$1.log" >&2
   return 1
+}
+
+start_mail_sink() {
+  if ! { [ -f "$STATE_DIR/mail.pid" ] && kill -0 "$(cat "$STATE_DIR/mail.pid")" 2>/dev/null; }; then
+    log "starting the local mail sink on 127.0.0.1:$MAIL_PORT (mail kept in $STATE_DIR/mail/new)"
+    nohup "$VENV/bin/python" -m aiosmtpd -n -l "127.0.0.1:$MAIL_PORT" -c aiosmtpd.handlers.Mailbox "$STATE_DIR/mail" \
+      >>"$STATE_DIR/logs/mail.log" 2>&1 &
+    echo $! >"$STATE_DIR/mail.pid"
+  fi
 }
 
 start_broker() {
@@ -152,6 +168,7 @@ cmd_start() {
   fi
   bootstrap_database
   start_broker
+  start_mail_sink
   log "building the services ($BUILD_CONFIGURATION)"
   (cd "$root" && swift build -c "$BUILD_CONFIGURATION")
   create_topics
@@ -164,6 +181,7 @@ cmd_start() {
 cmd_stop() {
   for service in "${SERVICES[@]}"; do stop_pidfile "$STATE_DIR/$service.pid"; done
   stop_pidfile "$STATE_DIR/tansu.pid" KILL  # Tansu ignores SIGTERM
+  stop_pidfile "$STATE_DIR/mail.pid"
   stop_postgres "$STATE_DIR/pgdata"
   log "stack stopped (data kept in $STATE_DIR; delete it for a clean start)"
 }
@@ -175,6 +193,8 @@ cmd_status() {
   printf '%-22s %-8s %-28s\n' postgres "$state" "127.0.0.1:$PG_PORT (db platform)"
   state=$([ -f "$STATE_DIR/tansu.pid" ] && kill -0 "$(cat "$STATE_DIR/tansu.pid")" 2>/dev/null && echo running || echo stopped)
   printf '%-22s %-8s %-28s\n' tansu "$state" "127.0.0.1:$KAFKA_PORT"
+  state=$([ -f "$STATE_DIR/mail.pid" ] && kill -0 "$(cat "$STATE_DIR/mail.pid")" 2>/dev/null && echo running || echo stopped)
+  printf '%-22s %-8s %-28s\n' mail-sink "$state" "127.0.0.1:$MAIL_PORT ($STATE_DIR/mail/new)"
   for service in "${SERVICES[@]}"; do
     local port=${PORTS[$service]} ready=no
     state=$([ -f "$STATE_DIR/$service.pid" ] && kill -0 "$(cat "$STATE_DIR/$service.pid")" 2>/dev/null && echo running || echo stopped)
