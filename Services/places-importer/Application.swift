@@ -40,9 +40,16 @@ func buildApplication(
     let index = configuration.nearbyFromMemory ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), logger: runtime.logger) : nil
     let nearbyPlaces = NearbyPlaces(index: index, pinCache: UserPinCache(ttl: configuration.pinCacheTTL), users: users)
 
+    let coverage = configuration.onDemand ? ImportCoverage(tileDegrees: configuration.onDemandTileDegrees) : nil
+    let onDemand = coverage.map {
+        OnDemandImports(
+            coverage: $0, areas: areas, perHour: configuration.onDemandTilesPerHour, perUserPerHour: configuration.onDemandTilesPerUserHour,
+            logger: runtime.logger)
+    }
+
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
     // The hot nearby routes read the caller from their context and take no body: only the token check.
-    NearbyRoutes(nearbyPlaces: nearbyPlaces, configuration: configuration)
+    NearbyRoutes(nearbyPlaces: nearbyPlaces, configuration: configuration, onDemand: onDemand)
         .add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier)))
     let api = router.group()
         .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier))
@@ -68,6 +75,11 @@ func buildApplication(
         configuredAreas: configuration.areas, interval: configuration.importInterval, tick: configuration.importTick,
         startGate: runtime.startGate, logger: runtime.logger)
     var services: [any Service] = [HTTPClientService(client: http), scheduler]
+    if let coverage {
+        services.append(
+            ImportCoverageService(
+                coverage: coverage, areas: areas, interval: configuration.nearbyRefresh * 5, startGate: runtime.startGate, logger: runtime.logger))
+    }
     if let index {
         services.append(
             PlaceIndexService(index: index, interval: configuration.nearbyRefresh, startGate: runtime.startGate, logger: runtime.logger))

@@ -22,6 +22,9 @@ import Shared
 /// | `PLACES_NEARBY_SOURCE` | `memory`: nearby lists from an in-memory index of every place (about 1 KB a place); `postgis` asks the database per request |
 /// | `PLACES_NEARBY_REFRESH_MS` | `1000`: how soon the index shows places written by other instances |
 /// | `PLACES_PIN_CACHE_MS` | `5000`: how long a user's pins are reused; changes through another instance show after at most this |
+/// | `PLACES_ON_DEMAND` | `true`: a nearby list where no area was ever imported queues the tile around its point |
+/// | `PLACES_ON_DEMAND_TILE_MILLIDEGREES` | `100` (0.1°): the on-demand tile's edge |
+/// | `PLACES_ON_DEMAND_TILES_PER_HOUR`, `PLACES_ON_DEMAND_TILES_PER_USER_HOUR` | `60`, `5`: new on-demand tiles an hour, for everyone and per user |
 struct PlacesConfiguration: Sendable {
     var overpassBaseURL: String
     var yelpBaseURL: String
@@ -39,6 +42,10 @@ struct PlacesConfiguration: Sendable {
     var nearbyFromMemory: Bool
     var nearbyRefresh: Duration
     var pinCacheTTL: Duration
+    var onDemand: Bool
+    var onDemandTileDegrees: Double
+    var onDemandTilesPerHour: Int
+    var onDemandTilesPerUserHour: Int
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         overpassBaseURL = try Self.url(environment, "PLACES_OVERPASS_BASE_URL", default: "https://overpass-api.de")
@@ -67,6 +74,10 @@ struct PlacesConfiguration: Sendable {
         } ?? true
         nearbyRefresh = try environment.milliseconds("PLACES_NEARBY_REFRESH_MS", default: 1_000, range: 10...600_000)
         pinCacheTTL = try environment.milliseconds("PLACES_PIN_CACHE_MS", default: 5_000, range: 0...600_000)
+        onDemand = try environment.bool("PLACES_ON_DEMAND", default: true)
+        onDemandTileDegrees = Double(try environment.int("PLACES_ON_DEMAND_TILE_MILLIDEGREES", default: 100, range: 10...1_000)) / 1_000
+        onDemandTilesPerHour = try environment.int("PLACES_ON_DEMAND_TILES_PER_HOUR", default: 60, range: 0...100_000)
+        onDemandTilesPerUserHour = try environment.int("PLACES_ON_DEMAND_TILES_PER_USER_HOUR", default: 5, range: 0...1_000)
     }
 
     /// An import area from `PLACES_IMPORT_AREAS`; `:worship` after the box asks for places of worship too.

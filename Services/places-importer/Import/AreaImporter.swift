@@ -5,7 +5,8 @@ import Shared
 
 /// Imports one area from every configured provider, tile by tile (P1). Each tile commits on its own, so a
 /// provider failure part-way ends the run clearly (status `failed`, the error kept) without losing the
-/// tiles already imported; the next run starts again from the first tile.
+/// tiles already imported; the next run starts again from the first tile. A run that saw the whole area
+/// closes the places that vanished from every provider and reopens those listed again (`PlaceClosure`).
 struct AreaImporter: Sendable {
     let providers: [any PlacesProvider]
     let places: PlaceStore
@@ -22,19 +23,23 @@ struct AreaImporter: Sendable {
         var outcome = PlaceStore.UpsertOutcome()
         logger.info("import started", metadata: ["area": "\(area.name)", "tiles": "\(work.count)"])
         let worship = area.placesOfWorship
-        var prefetch = work.first.map { first in Task { try await first.0.places(in: first.1, placesOfWorship: worship) } }
+        var prefetch = work.first.map { first in Task { try await first.0.tile(first.1, placesOfWorship: worship) } }
         defer { prefetch?.cancel() }
+        var seen: Set<SourceKey> = []
+        var incompleteProviders: Set<String> = []
         for (index, (provider, _)) in work.enumerated() {
             do {
                 guard let fetching = prefetch else { break }
-                let candidates = try await withTaskCancellationHandler {
+                let answer = try await withTaskCancellationHandler {
                     try await fetching.value
                 } onCancel: {
                     fetching.cancel()
                 }
                 let following = index + 1 < work.count ? work[index + 1] : nil
-                prefetch = following.map { next in Task { try await next.0.places(in: next.1, placesOfWorship: worship) } }
-                let tileOutcome = try await places.upsert(candidates)
+                prefetch = following.map { next in Task { try await next.0.tile(next.1, placesOfWorship: worship) } }
+                seen.formUnion(answer.candidates.map(SourceKey.init))
+                if !answer.complete { incompleteProviders.insert(provider.name) }
+                let tileOutcome = try await places.upsert(answer.candidates)
                 outcome += tileOutcome
                 if tileOutcome.created + tileOutcome.changed > 0 { await placesChanged() }
                 try await areas.progress(area.id, outcome: outcome, tilesDone: index + 1, tilesTotal: work.count)
@@ -55,9 +60,24 @@ struct AreaImporter: Sendable {
                 return (outcome, reason)
             }
         }
-        logger.info(
-            "import finished",
-            metadata: ["area": "\(area.name)", "created": "\(outcome.created)", "changed": "\(outcome.changed)", "unchanged": "\(outcome.unchanged)"])
+        if Task.isCancelled { return (outcome, "cancelled") }
+        do {
+            let judged = Set(providers.map(\.name)).subtracting(incompleteProviders)
+            let closure = try await places.closeVanished(in: area.box, seen: seen, judgedProviders: judged)
+            Counter(label: "places_closed_total").increment(by: closure.closing.count)
+            Counter(label: "places_reopened_total").increment(by: closure.reopening.count)
+            if !closure.closing.isEmpty || !closure.reopening.isEmpty { await placesChanged() }
+            logger.info(
+                "import finished",
+                metadata: [
+                    "area": "\(area.name)", "created": "\(outcome.created)", "changed": "\(outcome.changed)",
+                    "unchanged": "\(outcome.unchanged)", "closed": "\(closure.closing.count)", "reopened": "\(closure.reopening.count)",
+                ])
+        } catch {
+            let reason = "closing vanished places: \(error)"
+            logger.error("import failed", metadata: ["area": "\(area.name)", "error": "\(reason)"])
+            return (outcome, reason)
+        }
         return (outcome, nil)
     }
 }

@@ -132,5 +132,17 @@ enum PlacesImporterMigrations {
                 "ALTER TABLE places DROP CONSTRAINT places_category_check",
                 "ALTER TABLE places ADD CONSTRAINT places_category_check CHECK (category IN ('coworking', 'cafe', 'library', 'bar', 'other', 'worship'))",
             ]),
+        Migration(
+            "0006_on_demand_tiles_and_closed_places",
+            [
+                // P1: a place that vanished from every provider at its area's last import is closed, not deleted
+                // (its ratings stay; it reopens when a provider lists it again).
+                "ALTER TABLE places ADD COLUMN closed_at timestamptz",
+                // P1: the tile around a user in an area never imported is imported on demand, as an area of its own.
+                "ALTER TABLE import_areas ADD COLUMN on_demand boolean NOT NULL DEFAULT false",
+                "ALTER TABLE import_areas ADD COLUMN requested_by text",
+                "ALTER TABLE import_areas ADD COLUMN created_at timestamptz NOT NULL DEFAULT now()",
+                "CREATE INDEX import_areas_on_demand_by_time ON import_areas (created_at) WHERE on_demand",
+            ]),
     ]
 }

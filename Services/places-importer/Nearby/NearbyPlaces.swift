@@ -15,8 +15,9 @@ struct NearbyPlaces: Sendable {
         case box(GeoBox)
     }
 
-    /// One page of places in the area with the user's pins, as a `PlacePage` body (see openapi.yaml).
-    func page(_ area: Area, user: String, page: Int, pageSize: Int) async throws -> ByteBuffer {
+    /// One page of places in the area with the user's pins, as a `PlacePage` body (see openapi.yaml);
+    /// `importing` says the area's first import is still under way (P1).
+    func page(_ area: Area, user: String, page: Int, pageSize: Int, importing: Bool? = nil) async throws -> ByteBuffer {
         let (limit, offset) = (pageSize + 1, (page - 1) * pageSize)
         var found: [PlaceGrid.Found]
         var pins: [String]
@@ -31,7 +32,7 @@ struct NearbyPlaces: Sendable {
             found = Array(found.prefix(pageSize))
             let userPins = try await pinCache.pins(for: user) { try await users.pins(user: user) }
             pins = found.map { userPins.pin(placeId: $0.entry.id, addedBy: $0.entry.addedBy, user: user) }
-            return PlaceJSON.page(found, pins: pins, page: page, pageSize: pageSize, hasMore: hasMore)
+            return PlaceJSON.page(found, pins: pins, page: page, pageSize: pageSize, hasMore: hasMore, importing: importing)
         }
         let pinned: [UserPlaceStore.Pinned]
         switch area {
@@ -45,7 +46,8 @@ struct NearbyPlaces: Sendable {
             PlaceGrid.Found(entry: PlaceGrid.Entry($0.place, matchName: ""), distanceMetres: $0.distanceMetres)
         }
         pins = pinned.prefix(pageSize).map(\.pin)
-        return PlaceJSON.page(found, pins: pins, page: page, pageSize: pageSize, hasMore: pinned.count > pageSize)
+        return PlaceJSON.page(
+            found, pins: pins, page: page, pageSize: pageSize, hasMore: pinned.count > pageSize, importing: importing)
     }
 
     /// The user changed a pin, rating or save, or added a place: their next list shows it.

@@ -62,6 +62,13 @@ struct PlaceGrid: Sendable {
         cellOfPlace[entry.id] = cell
     }
 
+    /// Takes the place out (it closed, P1); nothing happens for a place the grid does not hold.
+    mutating func remove(_ id: UUID) {
+        guard let cell = cellOfPlace.removeValue(forKey: id) else { return }
+        cells[cell]?.removeAll { $0.id == id }
+        if cells[cell]?.isEmpty == true { cells[cell] = nil }
+    }
+
     /// Places within `radiusMetres` of the point, nearest first (ties by id), `offset` and `limit` applied.
     func near(latitude: Double, longitude: Double, radiusMetres: Double, limit: Int, offset: Int) -> [Found] {
         // The circle's extent (plus a hair for rounding): δ in latitude, asin(sin δ / cos φ) in longitude,

@@ -40,18 +40,23 @@ final class PlaceIndex: Sendable {
     private func applyChanges() async throws {
         let since = watermark.withLock { $0 }
         let batch = try await feed.changes(since: since)
-        let entries = batch.places.map { PlaceGrid.Entry($0.place, matchName: $0.matchName) }
         let current = grid.withLock { $0 }
-        if current == nil || !entries.isEmpty {
+        if current == nil || !batch.places.isEmpty {
             // Changed outside the lock (the first upsert copies what readers may still hold), so readers never
             // wait for a refresh.
             var updated = current ?? PlaceGrid()
-            for entry in entries { updated.upsert(entry) }
+            for changed in batch.places {
+                if changed.closed {
+                    updated.remove(changed.place.id)
+                } else {
+                    updated.upsert(PlaceGrid.Entry(changed.place, matchName: changed.matchName))
+                }
+            }
             grid.withLock { $0 = updated }
         }
         watermark.withLock { $0 = batch.watermark }
         if since == nil {
-            logger.info("place index loaded", metadata: ["places": "\(entries.count)"])
+            logger.info("place index loaded", metadata: ["places": "\(batch.places.count { !$0.closed })"])
         }
     }
 }

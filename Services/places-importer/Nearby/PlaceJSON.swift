@@ -20,8 +20,10 @@ enum PlaceJSON {
         return json
     }
 
-    /// A `PlacePage` body from grid entries and their pins.
-    static func page(_ found: [PlaceGrid.Found], pins: [String], page: Int, pageSize: Int, hasMore: Bool) -> ByteBuffer {
+    /// A `PlacePage` body from grid entries and their pins; `importing` is written when known (P1).
+    static func page(
+        _ found: [PlaceGrid.Found], pins: [String], page: Int, pageSize: Int, hasMore: Bool, importing: Bool? = nil
+    ) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(64 + found.reduce(0) { $0 + $1.entry.json.utf8.count + 48 })
         buffer.writeString("{\"places\":[")
@@ -34,7 +36,9 @@ enum PlaceJSON {
             }
             buffer.writeString("}")
         }
-        buffer.writeString("],\"page\":\(page),\"pageSize\":\(pageSize),\"hasMore\":\(hasMore)}")
+        buffer.writeString("],\"page\":\(page),\"pageSize\":\(pageSize),\"hasMore\":\(hasMore)")
+        if let importing { buffer.writeString(",\"importing\":\(importing)") }
+        buffer.writeString("}")
         return buffer
     }
 }

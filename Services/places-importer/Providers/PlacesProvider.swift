@@ -10,6 +10,23 @@ protocol PlacesProvider: Sendable {
     var tileDegrees: Double { get }
     /// Every workplace in `tile`, and with `placesOfWorship` the places of worship too. Throws `ProviderError`.
     func places(in tile: GeoBox, placesOfWorship: Bool) async throws -> [PlaceCandidate]
+    /// The same, saying whether the answer lists every place the provider knows there (a capped search does
+    /// not): only a complete answer may close the places it leaves out.
+    func tile(_ tile: GeoBox, placesOfWorship: Bool) async throws -> ProviderTile
+}
+
+/// One tile's answer from a provider.
+struct ProviderTile: Sendable {
+    var candidates: [PlaceCandidate]
+    /// False when the provider cut its answer short (Yelp's result cap).
+    var complete: Bool
+}
+
+extension PlacesProvider {
+    /// Providers whose answers are never cut short.
+    func tile(_ tile: GeoBox, placesOfWorship: Bool) async throws -> ProviderTile {
+        ProviderTile(candidates: try await places(in: tile, placesOfWorship: placesOfWorship), complete: true)
+    }
 }
 
 /// A latitude/longitude box.

@@ -31,8 +31,14 @@ struct YelpProvider: PlacesProvider {
 
     /// Yelp is asked for workplaces only: places of worship come from OpenStreetMap.
     func places(in tile: GeoBox, placesOfWorship: Bool) async throws -> [PlaceCandidate] {
+        try await self.tile(tile, placesOfWorship: placesOfWorship).candidates
+    }
+
+    /// Complete unless Yelp knows more businesses in the circle than its result cap lets a search page through.
+    func tile(_ tile: GeoBox, placesOfWorship: Bool) async throws -> ProviderTile {
         var candidates: [PlaceCandidate] = []
         var offset = 0
+        var complete = true
         while true {
             let body = try await http.get(url(for: tile, offset: offset), headers: [("Authorization", "Bearer \(apiKey.value)")])
             let page = try decode(body)
@@ -41,9 +47,10 @@ struct YelpProvider: PlacesProvider {
                 $0.latitude >= tile.south && $0.latitude <= tile.north && $0.longitude >= tile.west && $0.longitude <= tile.east
             }
             offset += Self.pageSize
+            complete = page.total <= resultCap
             if page.count < Self.pageSize || offset >= min(page.total, resultCap) { break }
         }
-        return candidates
+        return ProviderTile(candidates: candidates, complete: complete)
     }
 
     func decode(_ body: ByteBuffer) throws(ProviderError) -> (candidates: [PlaceCandidate], count: Int, total: Int) {

@@ -200,23 +200,24 @@ struct PlaceStore: Sendable {
         let rows = try await connection.query(
             """
             SELECT \(unescaped: Self.columns),
-                ARRAY(SELECT provider || ':' || provider_id FROM place_sources WHERE place_id = p.id ORDER BY 1)
+                ARRAY(SELECT provider || ':' || provider_id FROM place_sources WHERE place_id = p.id ORDER BY 1),
+                p.closed_at IS NOT NULL
             FROM places p WHERE p.id = ANY(\(placeIds)::uuid[])
             """,
             logger: logger
-        ).decode((UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, [String]).self)
+        ).decode((UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, [String], Bool).self)
             .collectAll()
-        var found: [UUID: (place: Place, sources: [String])] = [:]
+        var found: [UUID: (place: Place, sources: [String], closed: Bool)] = [:]
         for row in rows {
             let place = Self.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
-            found[place.id] = (place, row.11)
+            found[place.id] = (place, row.11, row.12)
         }
         let envelopes = placeIds.compactMap { id -> EventEnvelope<PlaceUpserted>? in
-            guard let (place, sources) = found[id] else { return nil }
+            guard let (place, sources, closed) = found[id] else { return nil }
             let payload = PlaceUpserted(
                 placeId: place.id, name: place.name, category: place.category.rawValue, latitude: place.latitude,
                 longitude: place.longitude, address: place.address, openingHours: place.openingHours, phone: place.phone,
-                website: place.website, sources: sources)
+                website: place.website, sources: sources, closed: closed ? true : nil)
             return EventEnvelope(
                 type: EventTypes.placeUpserted, producer: ServiceIdentity.placesImporter.name, key: place.id.uuidString, payload: payload)
         }

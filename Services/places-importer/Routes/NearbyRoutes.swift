@@ -9,6 +9,8 @@ import Shared
 struct NearbyRoutes {
     let nearbyPlaces: NearbyPlaces
     let configuration: PlacesConfiguration
+    /// Nil when on-demand imports are off (`PLACES_ON_DEMAND=false`): lists then carry no `importing`.
+    let onDemand: OnDemandImports?
 
     func add(to group: RouterGroup<PlatformRequestContext>) {
         group.get("v1/places", use: Self.withDocumentCodes(nearby))
@@ -42,7 +44,8 @@ struct NearbyRoutes {
                 .unprocessableContent, code: "radius_too_large", message: "this service answers radii up to \(configuration.maxRadiusMetres) m")
         }
         let area = NearbyPlaces.Area.circle(latitude: latitude, longitude: longitude, radiusMetres: Double(radius))
-        return JSONResponse.ok(try await nearbyPlaces.page(area, user: user, page: page, pageSize: pageSize))
+        let importing = await onDemand?.importing(latitude: latitude, longitude: longitude, user: user)
+        return JSONResponse.ok(try await nearbyPlaces.page(area, user: user, page: page, pageSize: pageSize, importing: importing))
     }
 
     /// `?south=&west=&north=&east=`, by name.
@@ -60,7 +63,9 @@ struct NearbyRoutes {
             throw APIError(
                 .unprocessableContent, code: "box_too_large", message: "a box may span at most \(configuration.maxBoxDegrees)° each way")
         }
-        return JSONResponse.ok(try await nearbyPlaces.page(.box(box), user: user, page: page, pageSize: pageSize))
+        let centre = box.centre
+        let importing = await onDemand?.importing(latitude: centre.latitude, longitude: centre.longitude, user: user)
+        return JSONResponse.ok(try await nearbyPlaces.page(.box(box), user: user, page: page, pageSize: pageSize, importing: importing))
     }
 
     static func paging(_ query: Parameters) throws -> (page: Int, pageSize: Int) {

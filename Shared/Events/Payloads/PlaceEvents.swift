@@ -16,11 +16,15 @@ public struct PlaceUpserted: Codable, Sendable, Equatable {
     public var website: String?
     /// `provider:id` of every source that contributed, e.g. `osm:node/123`, `yelp:abc`, `user:<id>`.
     public var sources: [String]
+    /// True when the place vanished from every provider at its area's last import (P1): it no longer shows in
+    /// nearby lists. Nil (absent) for an open place and in events from before the field.
+    public var closed: Bool?
 
     public init(
         placeId: UUID, name: String, category: String, latitude: Double, longitude: Double, address: String?,
-        openingHours: String?, phone: String?, website: String?, sources: [String]
+        openingHours: String?, phone: String?, website: String?, sources: [String], closed: Bool? = nil
     ) {
+        self.closed = closed
         self.placeId = placeId
         self.name = name
         self.category = category

@@ -40,6 +40,9 @@ struct PlacesTestHarness: Sendable {
                     "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_IMPORT_TICK_MS": "50",
                     "PLACES_PROVIDER_TIMEOUT_MS": "3000", "PLACES_PROVIDER_BACKOFF_MS": "10", "PLACES_PROVIDER_MAX_BACKOFF_MS": "3000",
                     "PLACES_PROVIDER_REQUESTS_PER_SECOND": "1000",
+                    // Suites about other features list places where no area was imported; the on-demand suite
+                    // and the fuzzer turn it on.
+                    "PLACES_ON_DEMAND": "false",
                     "LOG_LEVEL": ProcessInfo.processInfo.environment["PLACES_TEST_LOG_LEVEL"] ?? "warning",
                 ].merging(extraEnvironment) { $1 })
                 let app = try await buildApplication(

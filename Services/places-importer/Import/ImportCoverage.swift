@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+
+/// Which parts of the world have import areas, read from `import_areas` every few seconds (P1), so the nearby
+/// route can tell without a query whether the place a user opened the app at is imported, being imported
+/// for the first time, or never asked for.
+final class ImportCoverage: Sendable {
+    /// An import area as the coverage needs it.
+    struct Area: Sendable {
+        var box: GeoBox
+        var onDemand: Bool
+        /// A run of it has finished (successfully or not) at least once.
+        var imported: Bool
+    }
+
+    enum Status: Sendable, Equatable {
+        /// The areas are not read yet: nothing is asked for.
+        case unknown
+        /// An area covers the point; `importing` until its first run finished.
+        case covered(importing: Bool)
+        /// No area covers the point: the tile around it may be asked for.
+        case uncovered(OnDemandTile)
+    }
+
+    let tileDegrees: Double
+    /// How long a refused request (over the rate limit) is not asked again by this instance.
+    let retryAfterRefusal: Duration
+    private let state = Mutex<State?>(nil)
+
+    private struct State {
+        var areas: [Area] = []
+        var tiles: [OnDemandTile: Bool] = [:]
+        var refusedUntil: [OnDemandTile: ContinuousClock.Instant] = [:]
+    }
+
+    init(tileDegrees: Double, retryAfterRefusal: Duration = .seconds(60)) {
+        self.tileDegrees = tileDegrees
+        self.retryAfterRefusal = retryAfterRefusal
+    }
+
+    /// Replaces what this instance knows with the areas as stored now.
+    func load(_ areas: [Area]) {
+        let configured = areas.filter { !$0.onDemand }
+        var tiles: [OnDemandTile: Bool] = [:]
+        for area in areas where area.onDemand {
+            tiles[OnDemandTile(box: area.box, degrees: tileDegrees)] = area.imported
+        }
+        state.withLock { state in
+            let refused = state?.refusedUntil ?? [:]
+            state = State(areas: configured, tiles: tiles, refusedUntil: refused)
+        }
+    }
+
+    func status(latitude: Double, longitude: Double, now: ContinuousClock.Instant = .now) -> Status {
+        state.withLock { state in
+            guard let state else { return .unknown }
+            let tile = OnDemandTile(latitude: latitude, longitude: longitude, degrees: tileDegrees)
+            if let imported = state.tiles[tile] { return .covered(importing: !imported) }
+            let containing = state.areas.filter {
+                latitude >= $0.box.south && latitude <= $0.box.north && longitude >= $0.box.west && longitude <= $0.box.east
+            }
+            if !containing.isEmpty { return .covered(importing: !containing.contains { $0.imported }) }
+            if let until = state.refusedUntil[tile], until > now { return .covered(importing: false) }
+            return .uncovered(tile)
+        }
+    }
+
+    /// The tile was queued (here or by another instance): it counts as importing until the next load says more.
+    func noteQueued(_ tile: OnDemandTile) {
+        state.withLock { state in
+            if state?.tiles[tile] == nil { state?.tiles[tile] = false }
+        }
+    }
+
+    /// The tile was refused (rate limit): not asked again for `retryAfterRefusal`.
+    func noteRefused(_ tile: OnDemandTile, now: ContinuousClock.Instant = .now) {
+        state.withLock { state in
+            guard var current = state else { return }
+            current.refusedUntil = current.refusedUntil.filter { $0.value > now }
+            current.refusedUntil[tile] = now + retryAfterRefusal
+            state = current
+        }
+    }
+}

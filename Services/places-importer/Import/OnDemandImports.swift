@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+import Shared
+
+/// Places around the user when the app opens (P1): a nearby list asked for where no area was ever imported
+/// queues the tile around that point as an import area of its own (rate-limited, deduplicated across
+/// instances), which the scheduler imports like any other; the list says `importing` until the tile's first
+/// run finished.
+struct OnDemandImports: Sendable {
+    let coverage: ImportCoverage
+    let areas: ImportAreaStore
+    let perHour: Int
+    let perUserPerHour: Int
+    let logger: Logger
+
+    /// True while the places around the point are still being imported for the first time.
+    func importing(latitude: Double, longitude: Double, user: String) async -> Bool {
+        switch coverage.status(latitude: latitude, longitude: longitude) {
+        case .unknown: return false
+        case .covered(let importing): return importing
+        case .uncovered(let tile):
+            do {
+                let result = try await areas.requestOnDemand(tile, user: user, perHour: perHour, perUserPerHour: perUserPerHour)
+                Counter(label: "places_on_demand_requests_total", dimensions: [("result", "\(result)")]).increment()
+                switch result {
+                case .queued, .alreadyQueued:
+                    coverage.noteQueued(tile)
+                    if result == .queued { logger.info("on-demand import queued", metadata: ["area": "\(tile.areaName)", "userId": "\(user)"]) }
+                    return true
+                case .refusedForEveryone:
+                    // Nobody's request for this tile is asked again for a while: the limit holds for everyone.
+                    coverage.noteRefused(tile)
+                    return false
+                case .refusedForUser:
+                    return false
+                }
+            } catch {
+                // The list itself does not depend on it; the next request asks again.
+                logger.warning("on-demand import request failed", metadata: ["error": "\(String(reflecting: error))"])
+                return false
+            }
+        }
+    }
+}
+
+/// Reads the import areas into the coverage every few seconds (and once the service has migrated).
+struct ImportCoverageService: Service {
+    let coverage: ImportCoverage
+    let areas: ImportAreaStore
+    let interval: Duration
+    let startGate: StartGate
+    let logger: Logger
+
+    func run() async throws {
+        await runPeriodically(startGate: startGate, interval: interval, logger: logger, failure: "import coverage refresh failed") {
+            coverage.load(try await areas.coverage())
+        }
+    }
+}
