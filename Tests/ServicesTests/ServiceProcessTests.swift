@@ -49,7 +49,7 @@ struct ServiceProcessTests {
     }
 }
 
-private func httpStatus(_ url: String) async -> Int? {
+func httpStatus(_ url: String) async -> Int? {
     guard let (_, response) = try? await URLSession.shared.data(from: URL(string: url)!) else { return nil }
     return (response as? HTTPURLResponse)?.statusCode
 }

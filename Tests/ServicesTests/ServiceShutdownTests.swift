@@ -1,0 +1,115 @@
+import Foundation
+import PostgresNIO
+import Shared
+import Synchronization
+import Testing
+import TestSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// SIGTERM while a service is busy (X4): the built executables, started as operators start them, stop in an
+/// orderly way with a consumer mid-stream and with an HTTP request in progress, and lose nothing.
+@Suite("The built service executables stop gracefully with work in flight")
+struct ServiceShutdownTests {
+    static func baseEnvironment(_ db: TestDatabase, tokens: TestTokens, port: Int) -> [String: String] {
+        [
+            "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+            "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
+            "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+            "KAFKA_SESSION_TIMEOUT_MS": "6000", "LOG_LEVEL": "info",
+        ]
+    }
+
+    @Test("X4: SIGTERM with a consumer mid-stream exits 0; after a restart every event is applied exactly once")
+    func test_X4_sigtermWithConsumerMidStream() async throws {
+        let tokens = try TestTokens()
+        let suffix = uniqueSuffix()
+        let (places, users, bookings) = ("test.places.\(suffix)", "test.users.\(suffix)", "test.bookings.\(suffix)")
+        try await createTopics([places, users, bookings], partitions: 3, brokers: TestInfrastructure.current.kafkaBrokers)
+        let total = 10_000
+        try await withProducer { producer in
+            let messages = try (0..<total).map { index in
+                let id = UUID()
+                let envelope = EventEnvelope(
+                    type: EventTypes.placeUpserted, producer: "places-importer", key: id.uuidString,
+                    payload: PlaceUpserted(
+                        placeId: id, name: "Shrine \(index)", category: "worship", latitude: 13.7 + Double(index) / 100_000, longitude: 100.5,
+                        address: nil, openingHours: nil, phone: nil, website: nil, sources: ["osm:node/\(index)"]))
+                return KafkaOutgoingMessage(topic: places, key: envelope.key, value: try envelope.encoded())
+            }
+            try await producer.send(messages)
+        }
+        try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
+            let count: @Sendable (String) async throws -> Int = { sql in
+                let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
+                for try await value in rows.decode(Int.self) { return value }
+                return 0
+            }
+            var environment = Self.baseEnvironment(db, tokens: tokens, port: freePort())
+            environment.merge([
+                "APPOINTMENT_PLACES_TOPIC": places, "APPOINTMENT_USERS_TOPIC": users, "APPOINTMENT_BOOKINGS_TOPIC": bookings,
+                "CONSUMER_BATCH_SIZE": "200",
+            ]) { $1 }
+            let first = try ServiceProcess(executable: "appointment-booker", environment: environment)
+            let started = try await eventually(timeout: .seconds(60), interval: .milliseconds(20)) {
+                (try? await count("SELECT count(*)::int FROM processed_events")) ?? 0 > 0
+            }
+            #expect(started, "the consumer never applied anything: \(first.standardError.suffix(2_000))")
+            first.terminate()
+            let status = try await first.waitForExit(timeout: .seconds(30))
+            let appliedAtStop = try await count("SELECT count(*)::int FROM processed_events")
+            #expect(status == 0, "exit status after SIGTERM: \(first.standardError.suffix(2_000))")
+            #expect(appliedAtStop < total, "stopped mid-stream (\(appliedAtStop) of \(total) applied)")
+            #expect(first.standardError.contains("shutting down") || first.standardError.contains("stopp"), "an orderly stop is logged")
+            // An orderly stop is not a crash: nothing is left in flight for the crash guard to suspect.
+            #expect(try await count("SELECT count(*)::int FROM consumer_attempts WHERE in_flight OR crashes > 0") == 0)
+
+            environment["HTTP_PORT"] = "\(freePort())"
+            let second = try ServiceProcess(executable: "appointment-booker", environment: environment)
+            let finished = try await eventually(timeout: .seconds(120)) {
+                (try? await count("SELECT count(*)::int FROM processed_events")) ?? 0 >= total
+            }
+            #expect(finished, "the restarted service did not catch up: \(second.standardError.suffix(2_000))")
+            #expect(try await count("SELECT count(*)::int FROM processed_events") == total, "nothing applied twice")
+            #expect(try await count("SELECT count(*)::int FROM worship_places") == total, "nothing lost")
+            second.terminate()
+            #expect(try await second.waitForExit(timeout: .seconds(30)) == 0)
+        }
+    }
+
+    @Test("X4: SIGTERM during an HTTP request that waits on a provider: the request is answered, then the process exits 0")
+    func test_X4_sigtermWithRequestInFlight() async throws {
+        let tokens = try TestTokens()
+        let arrived = Mutex(false)
+        let topic = "test.places.\(uniqueSuffix())"
+        try await createTopics([topic], partitions: 1, brokers: TestInfrastructure.current.kafkaBrokers)
+        try await withFakeHTTPServer({ request in
+            guard request.path == "/search" else { return .init(status: 404, body: "{}") }
+            arrived.withLock { $0 = true }
+            // Nominatim thinks for two seconds: the service is told to stop meanwhile.
+            return .init(body: PlacesFixtures.nominatimFound, delay: .seconds(2))
+        }) { fake in
+            try await withTestDatabase(schema: "places_importer", migrate: false) { db in
+                let port = freePort()
+                var environment = Self.baseEnvironment(db, tokens: tokens, port: port)
+                environment.merge(["PLACES_TOPIC": topic, "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_ON_DEMAND": "false"]) { $1 }
+                let run = try ServiceProcess(executable: "places-importer", environment: environment)
+                let ready = try await eventually(timeout: .seconds(30)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
+                #expect(ready, "service did not become ready: \(run.standardError.suffix(2_000))")
+                var request = URLRequest(
+                    url: try #require(URL(string: "http://127.0.0.1:\(port)/v1/places/lookup?address=Rudi-Dutschke-Stra%C3%9Fe%2012%2C%20Berlin")))
+                request.setValue("Bearer \(try await tokens.token(userId: "shutdown-user"))", forHTTPHeaderField: "Authorization")
+                let lookup = Task { try await URLSession.shared.data(for: request) }
+                #expect(try await eventually(timeout: .seconds(10), interval: .milliseconds(10)) { arrived.withLock { $0 } })
+                run.terminate()
+                let (data, response) = try await lookup.value
+                #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
+                #expect(String(decoding: data, as: UTF8.self).contains("Betahaus"))
+                let status = try await run.waitForExit(timeout: .seconds(30))
+                #expect(status == 0, "exit status after SIGTERM: \(run.standardError.suffix(2_000))")
+            }
+        }
+    }
+}
