@@ -53,7 +53,7 @@ start_postgres() {
     "${run[@]}" "$bin/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
   fi
   "${run[@]}" "$bin/pg_ctl" -D "$data" -l "$logfile" -w -t 60 \
-    -o "-h 127.0.0.1 -p $port -k $data -c fsync=${PG_FSYNC:-on} -c max_connections=300 -c shared_buffers=256MB" start >/dev/null
+    -o "-h 127.0.0.1 -p $port -k $data -c fsync=${PG_FSYNC:-on} -c max_connections=500 -c shared_buffers=256MB" start >/dev/null
 }
 
 stop_postgres() { # stop_postgres DATA_DIR

@@ -73,6 +73,45 @@ struct AuthMailTests {
         #expect(sink.mailbox.isEmpty && plain.mailbox.isEmpty && sink.sessions.isEmpty)
     }
 
+    @Test("U2: a server (or a man in the middle) that sends more after its 220 to STARTTLS is refused before TLS starts")
+    func test_U2_startTLSInjectionRefused() async throws {
+        let python = try #require(ProcessInfo.processInfo.environment["TEST_PYTHON"], "run the tests with scripts/test.sh")
+        let port = freePort()
+        // A plaintext reply smuggled in behind the 220 would otherwise be read as if it came over TLS.
+        let script = """
+            import socket
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", \(port))); s.listen(1)
+            while True:
+                c, _ = s.accept(); f = c.makefile("rb")
+                try:
+                    c.sendall(b"220 fake ESMTP\\r\\n")
+                    if not f.readline(): continue  # the readiness probe
+                    c.sendall(b"250-fake\\r\\n250 STARTTLS\\r\\n"); f.readline()
+                    c.sendall(b"220 go ahead\\r\\n250 injected\\r\\n"); f.read(1)
+                except OSError:
+                    pass
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        try waitForPort(port, timeout: 20)
+        let certificate = try TestCertificate()
+        var client = try SMTPClient(
+            configuration: SMTPConfiguration(
+                host: "127.0.0.1", port: port, from: "auth@test.example", security: .startTLS, caFile: certificate.certificateFile))
+        client.timeLimit = .seconds(10)
+        do {
+            try await client.send(to: "a@example.com", subject: "s", body: "b")
+            Issue.record("mail was sent over an injected STARTTLS")
+        } catch let failure as SMTPClient.Failure {
+            #expect(failure.description.contains("more after agreeing to STARTTLS"), "\(failure)")
+        }
+    }
+
     @Test("U2: SMTP settings are checked at start: credentials need TLS, names and files must be valid")
     func test_U2_configuration() throws {
         let base = ["SMTP_HOST": "smtp.example.com", "SMTP_PORT": "587"]

@@ -57,7 +57,7 @@ public func freePort() -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-func waitForPort(_ port: Int, timeout: TimeInterval) throws {
+public func waitForPort(_ port: Int, timeout: TimeInterval) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// One SMTP reply (RFC 5321 §4.2): its code and the text of each of its lines.
 struct SMTPReply: Sendable, Equatable {
@@ -15,6 +16,8 @@ struct SMTPReply: Sendable, Equatable {
 struct SMTPConnection {
     private let channel: any Channel
     private var replies: AsyncThrowingStream<SMTPReply, any Error>.AsyncIterator
+    private let readState: SMTPReadState
+    private var repliesRead = 0
     /// True once the bytes go through TLS.
     private(set) var isEncrypted: Bool
     /// Closes the connection when the whole dialogue takes too long (a server that stops answering).
@@ -26,6 +29,7 @@ struct SMTPConnection {
     ) async throws -> SMTPConnection {
         let (stream, continuation) = AsyncThrowingStream<SMTPReply, any Error>.makeStream()
         let serverName = Self.serverName(host)
+        let readState = SMTPReadState()
         let channel: any Channel
         do {
             channel = try await ClientBootstrap(group: group)
@@ -36,7 +40,7 @@ struct SMTPConnection {
                             try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
                         }
                         try channel.pipeline.syncOperations.addHandlers(
-                            ByteToMessageHandler(SMTPReplyDecoder()), SMTPReplyForwarder(continuation: continuation))
+                            ByteToMessageHandler(SMTPReplyDecoder(state: readState)), SMTPReplyForwarder(continuation: continuation))
                     }
                 }
                 .connect(host: host, port: port).get()
@@ -45,7 +49,8 @@ struct SMTPConnection {
             throw SMTPClient.Failure(description: "cannot connect to SMTP server \(host):\(port): \(error)")
         }
         let deadline = channel.eventLoop.scheduleTask(in: timeLimit) { channel.close(promise: nil) }
-        return SMTPConnection(channel: channel, replies: stream.makeAsyncIterator(), isEncrypted: tls != nil, deadline: deadline)
+        return SMTPConnection(
+            channel: channel, replies: stream.makeAsyncIterator(), readState: readState, isEncrypted: tls != nil, deadline: deadline)
     }
 
     /// The next reply; throws when the connection closed or timed out first.
@@ -53,6 +58,7 @@ struct SMTPConnection {
         guard let reply = try await replies.next() else {
             throw SMTPClient.Failure(description: "SMTP connection closed or timed out")
         }
+        repliesRead += 1
         return reply
     }
 
@@ -67,11 +73,17 @@ struct SMTPConnection {
     }
 
     /// Starts TLS on the open connection (after the server's 220 to `STARTTLS`, RFC 3207): the handshake runs
-    /// before the next command goes out.
+    /// before the next command goes out. Anything the server sent after its 220 and before the handshake
+    /// (bytes not yet read, or replies not yet taken) would be read as if it came over TLS: a man in the
+    /// middle's way to inject replies (CVE-2011-0411's kind), so the connection is refused instead.
     mutating func startTLS(_ context: NIOSSLContext, host: String) async throws {
         let serverName = Self.serverName(host)
-        let channel = self.channel
+        let (channel, readState, repliesRead) = (self.channel, self.readState, self.repliesRead)
         try await channel.eventLoop.submit {
+            // On the event loop, so no read can come between this check and the TLS handler.
+            guard readState.bufferedBytes.load(ordering: .relaxed) == 0, readState.repliesDecoded.load(ordering: .relaxed) == repliesRead else {
+                throw SMTPClient.Failure(description: "the SMTP server sent more after agreeing to STARTTLS; refusing to start TLS over it")
+            }
             try channel.pipeline.syncOperations.addHandler(
                 NIOSSLClientHandler(context: context, serverHostname: serverName), position: .first)
         }.get()
@@ -90,14 +102,26 @@ struct SMTPConnection {
     }
 }
 
+/// What the decoder holds back and has handed on, read on the event loop when TLS starts.
+final class SMTPReadState: Sendable {
+    let bufferedBytes = Atomic<Int>(0)
+    let repliesDecoded = Atomic<Int>(0)
+}
+
 /// Splits the server's bytes into replies: lines `250-...` continue a reply, `250 ...` ends it.
 private final class SMTPReplyDecoder: ByteToMessageDecoder {
     typealias InboundOut = SMTPReply
     /// RFC 5321 caps a reply line at 512 octets; a server sending far more is not speaking SMTP.
     static let maxLineLength = 4_096
     private var pending: [String] = []
+    private let state: SMTPReadState
+
+    init(state: SMTPReadState) {
+        self.state = state
+    }
 
     func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        defer { state.bufferedBytes.store(buffer.readableBytes + pending.count, ordering: .relaxed) }
         guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
             if buffer.readableBytes > Self.maxLineLength { throw SMTPClient.Failure(description: "SMTP reply line too long") }
             return .needMoreData
@@ -113,6 +137,7 @@ private final class SMTPReplyDecoder: ByteToMessageDecoder {
         let continues = characters.count > 3 && characters[3] == "-"
         pending.append(characters.count > 4 ? String(characters[4...]) : "")
         if !continues {
+            state.repliesDecoded.add(1, ordering: .relaxed)
             context.fireChannelRead(wrapInboundOut(SMTPReply(code: code, lines: pending)))
             pending = []
         }

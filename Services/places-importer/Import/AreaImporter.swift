@@ -63,7 +63,8 @@ struct AreaImporter: Sendable {
         if Task.isCancelled { return (outcome, "cancelled") }
         do {
             let judged = Set(providers.map(\.name)).subtracting(incompleteProviders)
-            let closure = try await places.closeVanished(in: area.box, seen: seen, judgedProviders: judged)
+            let closure = try await places.closeVanished(
+                in: area.box, seen: seen, judgedProviders: judged, includesWorship: area.placesOfWorship)
             Counter(label: "places_closed_total").increment(by: closure.closing.count)
             Counter(label: "places_reopened_total").increment(by: closure.reopening.count)
             if !closure.closing.isEmpty || !closure.reopening.isEmpty { await placesChanged() }

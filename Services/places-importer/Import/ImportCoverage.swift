@@ -31,6 +31,7 @@ final class ImportCoverage: Sendable {
         var areas: [Area] = []
         var tiles: [OnDemandTile: Bool] = [:]
         var refusedUntil: [OnDemandTile: ContinuousClock.Instant] = [:]
+        var usersRefusedUntil: [String: ContinuousClock.Instant] = [:]
     }
 
     init(tileDegrees: Double, retryAfterRefusal: Duration = .seconds(60)) {
@@ -46,8 +47,8 @@ final class ImportCoverage: Sendable {
             tiles[OnDemandTile(box: area.box, degrees: tileDegrees)] = area.imported
         }
         state.withLock { state in
-            let refused = state?.refusedUntil ?? [:]
-            state = State(areas: configured, tiles: tiles, refusedUntil: refused)
+            state = State(
+                areas: configured, tiles: tiles, refusedUntil: state?.refusedUntil ?? [:], usersRefusedUntil: state?.usersRefusedUntil ?? [:])
         }
     }
 
@@ -69,6 +70,21 @@ final class ImportCoverage: Sendable {
     func noteQueued(_ tile: OnDemandTile) {
         state.withLock { state in
             if state?.tiles[tile] == nil { state?.tiles[tile] = false }
+        }
+    }
+
+    /// True while a user's last request was over their own hourly limit: their next ones are not asked for.
+    func isRefused(user: String, now: ContinuousClock.Instant = .now) -> Bool {
+        state.withLock { state in (state?.usersRefusedUntil[user]).map { $0 > now } ?? false }
+    }
+
+    /// The user is over their own limit: their tiles are not asked for during `retryAfterRefusal`.
+    func noteRefused(user: String, now: ContinuousClock.Instant = .now) {
+        state.withLock { state in
+            guard var current = state else { return }
+            current.usersRefusedUntil = current.usersRefusedUntil.filter { $0.value > now }
+            current.usersRefusedUntil[user] = now + retryAfterRefusal
+            state = current
         }
     }
 

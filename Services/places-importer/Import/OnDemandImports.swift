@@ -21,6 +21,8 @@ struct OnDemandImports: Sendable {
         case .unknown: return false
         case .covered(let importing): return importing
         case .uncovered(let tile):
+            // Over their own limit: no transaction per request until it has had time to pass.
+            if coverage.isRefused(user: user) { return false }
             do {
                 let result = try await areas.requestOnDemand(tile, user: user, perHour: perHour, perUserPerHour: perUserPerHour)
                 Counter(label: "places_on_demand_requests_total", dimensions: [("result", "\(result)")]).increment()
@@ -34,6 +36,7 @@ struct OnDemandImports: Sendable {
                     coverage.noteRefused(tile)
                     return false
                 case .refusedForUser:
+                    coverage.noteRefused(user: user)
                     return false
                 }
             } catch {

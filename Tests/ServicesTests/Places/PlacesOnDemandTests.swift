@@ -183,5 +183,9 @@ struct PlacesOnDemandRuleTests {
         #expect(coverage.status(latitude: 48.85, longitude: 2.35, now: now + .seconds(61)) == .uncovered(paris))
         coverage.noteQueued(paris)
         #expect(coverage.status(latitude: 48.85, longitude: 2.35) == .covered(importing: true))
+        // A user over their own limit is not asked about again until the wait has passed.
+        coverage.noteRefused(user: "carol", now: now)
+        #expect(coverage.isRefused(user: "carol", now: now + .seconds(30)) && !coverage.isRefused(user: "dave", now: now))
+        #expect(!coverage.isRefused(user: "carol", now: now + .seconds(61)))
     }
 }

@@ -46,6 +46,35 @@ struct PlacesWorshipTests {
         }
     }
 
+    @Test("B4, P1: an overlapping area that did not ask for places of worship does not close them; one that asked does")
+    func test_P1_worshipClosedOnlyByAreasAskingForIt() async throws {
+        let templeListed = Mutex(true)
+        let handler: FakeHTTPServer.Handler = { request in
+            guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
+            let asked = (request.body.removingPercentEncoding ?? "").contains("place_of_worship")
+            let temple = asked && templeListed.withLock { $0 }
+            return .init(body: PlacesFixtures.overpass(elements: temple ? [PlacesFixtures.einstein, Self.temple] : [PlacesFixtures.einstein]))
+        }
+        try await PlacesTestHarness.run(provider: handler) { places in
+            let admin = try await places.token("admin-1", role: .admin)
+            let box: [String: Any] = ["south": 52.51, "west": 13.38, "north": 52.53, "east": 13.41]
+            let add = { (name: String, worship: Bool) in
+                let before = try await places.finishedRuns()
+                let (status, _) = try await places.request(
+                    .post, "/v1/admin/import-areas", json: box.merging(["name": name, "placesOfWorship": worship]) { $1 }, bearer: admin)
+                #expect(status == .ok)
+                #expect(try await eventually { try await places.finishedRuns() > before })
+            }
+            try await add("temples", true)
+            #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Wat Test Berlin'") == 1)
+            try await add("workplaces", false)
+            #expect(try await places.count("SELECT count(*) FROM places WHERE closed_at IS NOT NULL") == 0, "not judged by a workplaces run")
+            templeListed.withLock { $0 = false }
+            try await add("temples", true)
+            #expect(try await places.count("SELECT count(*) FROM places WHERE closed_at IS NOT NULL AND name = 'Wat Test Berlin'") == 1)
+        }
+    }
+
     @Test("B4: the Overpass query names places of worship only when asked; the tag maps to the worship category")
     func test_B4_queryAndCategory() {
         let box = GeoBox(south: 52.51, west: 13.38, north: 52.53, east: 13.41)
