@@ -82,6 +82,18 @@ enum NewPlaceRules {
                 problems["address"] = "must be at most \(maxAddressLength) characters"
             }
         }
+        // What the user reviewed after the lookup (P4): kept as given, within the document's bounds.
+        var contact: [String: String] = [:]
+        for (field, value, limit) in [("openingHours", body.openingHours, 500), ("phone", body.phone, 100), ("website", body.website, 2_000)] {
+            guard let value else { continue }
+            if value.isEmpty || RequestText.length(value) > limit {
+                problems[field] = "must be 1 to \(limit) characters"
+            } else if field == "website", !value.hasPrefix("http://"), !value.hasPrefix("https://") {
+                problems[field] = "must start with http:// or https://"
+            } else {
+                contact[field] = RequestText.withoutNUL(value)
+            }
+        }
         if let latitude = body.latitude, !(-90...90).contains(latitude) { problems["latitude"] = "must be between -90 and 90" }
         if let longitude = body.longitude, !(-180...180).contains(longitude) { problems["longitude"] = "must be between -180 and 180" }
         if let rating = body.rating {
@@ -101,8 +113,8 @@ enum NewPlaceRules {
         }
         return PlaceCandidate(
             provider: "user", providerId: "", name: name, category: body.category.map(PlaceCategory.init) ?? .other,
-            latitude: body.latitude ?? 0, longitude: body.longitude ?? 0, address: address, openingHours: nil, phone: nil,
-            website: nil, internetAccess: nil)
+            latitude: body.latitude ?? 0, longitude: body.longitude ?? 0, address: address, openingHours: contact["openingHours"],
+            phone: contact["phone"], website: contact["website"], internetAccess: nil)
     }
 }
 

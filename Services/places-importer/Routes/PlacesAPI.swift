@@ -170,12 +170,12 @@ struct PlacesAPI: APIProtocol {
         guard let match else {
             throw APIError(.unprocessableContent, code: "address_not_found", message: "no place is known at that address")
         }
+        // The lookup places the address and fills what the user left out; what the user gave is kept.
         candidate.latitude = match.latitude
         candidate.longitude = match.longitude
-        candidate.address = match.displayName
-        candidate.openingHours = match.openingHours
-        candidate.phone = match.phone
-        candidate.website = match.website
+        candidate.openingHours = candidate.openingHours ?? match.openingHours
+        candidate.phone = candidate.phone ?? match.phone
+        candidate.website = candidate.website ?? match.website
     }
 
     private func requirePlace(_ text: String) async throws -> Place {

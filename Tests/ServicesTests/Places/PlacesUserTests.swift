@@ -150,6 +150,24 @@ struct PlacesUserTests {
             (status, body) = try await places.request(.get, "/v1/places/lookup?address=x", bearer: nil)
             #expect(status == .unauthorized)
             #expect(try await places.count("SELECT count(*) FROM places") == storedBeforeLookups, "a lookup stores nothing")
+            // Saving what the user reviewed: the looked-up name and contact, with their own edits, are what is stored.
+            (status, body) = try await places.request(
+                .post, "/v1/places",
+                json: ["name": "Betahaus Café", "latitude": 52.5301, "longitude": 13.4012, "address": "Rudi-Dutschke-Straße 12, 10969 Berlin",
+                       "openingHours": "Mo-Sa 08:00-22:00", "phone": "+49 30 6098 9000", "website": "https://betahaus.example", "category": "cafe"],
+                bearer: user)
+            #expect(status == .created && body["name"].string == "Betahaus Café" && body["openingHours"].string == "Mo-Sa 08:00-22:00")
+            #expect(body["phone"].string == "+49 30 6098 9000" && body["website"].string == "https://betahaus.example")
+            #expect(body["address"].string == "Rudi-Dutschke-Straße 12, 10969 Berlin")
+            // By address only: the user's own fields stay, the lookup fills the rest.
+            (status, body) = try await places.request(
+                .post, "/v1/places", json: ["name": "Betahaus Desk", "address": "Rudi-Dutschke-Straße 12, Berlin", "phone": "+49 30 1111"],
+                bearer: user)
+            #expect(status == .created && body["phone"].string == "+49 30 1111" && body["openingHours"].string == "Mo-Fr 08:00-20:00")
+            #expect(body["address"].string == "Rudi-Dutschke-Straße 12, Berlin")
+            (status, body) = try await places.request(
+                .post, "/v1/places", json: ["name": "Bad Site", "latitude": 52.5, "longitude": 13.4, "website": "javascript:alert(1)"], bearer: user)
+            #expect(status == .badRequest)
             (status, body) = try await places.request(.post, "/v1/places", json: ["name": "Nowhere", "address": "Atlantis 1"], bearer: user)
             #expect(status == .unprocessableContent && body["error"]["code"].string == "address_not_found")
             let before = try await places.count("SELECT count(*) FROM places")
@@ -165,7 +183,7 @@ struct PlacesUserTests {
                 .post, "/v1/places", json: ["name": "Pink", "latitude": 52.5, "longitude": 13.4, "pinColour": "pink"], bearer: user)
             #expect(status == .badRequest && body["error"]["message"].string?.contains("pinColour") == true)
             #expect(try await places.count("SELECT count(*) FROM places") == before, "nothing stored")
-            #expect(try await places.count("SELECT count(*) FROM outbox WHERE event_type = 'place.upserted'") == 2)
+            #expect(try await places.count("SELECT count(*) FROM outbox WHERE event_type = 'place.upserted'") == 4)
         }
     }
 
