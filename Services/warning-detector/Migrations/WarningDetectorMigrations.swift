@@ -130,5 +130,46 @@ enum WarningDetectorMigrations {
                 // A5: the daily message quotes the day's highest and lowest temperature from the forecast's hours.
                 "ALTER TABLE city_forecasts ADD COLUMN days jsonb NOT NULL DEFAULT '[]'",
             ]),
+        Migration(
+            "0006_devices_by_zone",
+            [
+                // A5: the daily run reads only the devices of the zones whose day just began, through an index on
+                // the zone each device's day follows: its own, else its current city's, else UTC. Triggers keep
+                // it current when a device moves and when its city's forecast (which names the zone) arrives.
+                "ALTER TABLE devices ADD COLUMN effective_zone text",
+                """
+                CREATE FUNCTION devices_effective_zone() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    NEW.effective_zone := COALESCE(
+                        NEW.time_zone, (SELECT city->>'timeZone' FROM city_forecasts WHERE city_id = NEW.current_city_id), 'UTC');
+                    RETURN NEW;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER devices_effective_zone BEFORE INSERT OR UPDATE OF time_zone, current_city_id ON devices
+                FOR EACH ROW EXECUTE FUNCTION devices_effective_zone()
+                """,
+                """
+                CREATE FUNCTION city_forecasts_zone_to_devices() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    UPDATE devices SET effective_zone = NEW.city->>'timeZone'
+                    WHERE current_city_id = NEW.city_id AND time_zone IS NULL
+                        AND effective_zone IS DISTINCT FROM NEW.city->>'timeZone';
+                    RETURN NULL;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER city_forecasts_zone_to_devices AFTER INSERT OR UPDATE OF city ON city_forecasts
+                FOR EACH ROW EXECUTE FUNCTION city_forecasts_zone_to_devices()
+                """,
+                """
+                UPDATE devices d SET effective_zone = COALESCE(
+                    d.time_zone, (SELECT f.city->>'timeZone' FROM city_forecasts f WHERE f.city_id = d.current_city_id), 'UTC')
+                """,
+                "ALTER TABLE devices ALTER COLUMN effective_zone SET NOT NULL",
+                "CREATE INDEX devices_by_zone ON devices (effective_zone)",
+            ]),
     ]
 }

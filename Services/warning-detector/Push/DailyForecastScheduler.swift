@@ -46,9 +46,9 @@ struct DailyForecastScheduler: Service {
     }
 
     /// Each device whose local day began within `window` of `now`, with each city it follows (current location
-    /// first) and the settings and forecast there. Postgres picks the time zones whose day began that recently,
-    /// so only their devices come back (a quarter of the world at most with the default 6 hours), not every
-    /// device every minute (A5). The devices table itself is still read each round.
+    /// first) and the settings and forecast there. Postgres picks the time zones whose day began that recently
+    /// and reads only their devices through the `devices_by_zone` index (the zone a device's day follows, kept
+    /// by triggers), so a round costs the devices due, not every device every minute (A5).
     func due(now: Date) async throws -> [Due] {
         let windowSeconds = Double(window.components.seconds)
         return try await client.query(
@@ -57,17 +57,16 @@ struct DailyForecastScheduler: Service {
                 SELECT name FROM pg_timezone_names
                 WHERE (\(now)::timestamptz AT TIME ZONE name)::time < make_interval(secs => \(windowSeconds))::time
             )
-            SELECT d.token, d.user_id, COALESCE(d.time_zone, here.city->>'timeZone', 'UTC'), f.city_id, f.city::text,
+            SELECT d.token, d.user_id, d.effective_zone, f.city_id, f.city::text,
                 f.temperature_c, f.condition, f.description, f.days::text
             FROM devices d
-            LEFT JOIN city_forecasts here ON here.city_id = d.current_city_id
             JOIN LATERAL (
                 SELECT d.current_city_id AS city_id, 0 AS settings_row
                 UNION
                 SELECT fav.city_id, fav.city_id FROM favourites fav WHERE fav.user_id = d.user_id
             ) followed ON followed.city_id IS NOT NULL
             JOIN city_forecasts f ON f.city_id = followed.city_id
-            WHERE COALESCE(d.time_zone, here.city->>'timeZone', 'UTC') IN (SELECT name FROM due_zones)
+            WHERE d.effective_zone = ANY(ARRAY(SELECT name FROM due_zones))
                 AND COALESCE(
                     (SELECT s.forecasts FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = followed.settings_row), true)
             """,

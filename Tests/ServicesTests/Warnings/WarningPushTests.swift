@@ -146,7 +146,20 @@ struct WarningPushTests {
                 bearer: try await harness.token(quiet.user))
             #expect(status == .ok)
             let elsewhere = try await harness.device(currentCityId: Self.berlin.id, timeZone: "America/New_York")
+            // Without a zone of its own, a device's day follows its current city's, learnt from the city's forecast.
+            let suvaFollower = try await harness.device(currentCityId: Self.suva.id)
             #expect(try await harness.waitProcessed(atLeast: 3))
+            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(suvaFollower.token)' AND effective_zone = 'Pacific/Fiji'") == 1)
+            let earlyBird = try await harness.device(currentCityId: 424_242)
+            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(earlyBird.token)' AND effective_zone = 'UTC'") == 1)
+            // The round reads the due zones' devices through their index, not the whole table.
+            let plan = try await harness.db.client.inTransaction(logger: harness.db.logger) { connection in
+                try await connection.query("SET LOCAL enable_seqscan = off", logger: harness.db.logger)
+                return try await connection.query(
+                    "EXPLAIN SELECT token FROM devices WHERE effective_zone = ANY(ARRAY['Europe/Berlin', 'Pacific/Fiji'])", logger: harness.db.logger
+                ).decode(String.self).collectAll().joined(separator: "\n")
+            }
+            #expect(plan.contains("devices_by_zone"), "\(plan)")
             let logger = Logger(label: "daily-test")
             let scheduler = DailyForecastScheduler(
                 client: harness.db.client, queue: PushQueue(client: harness.db.client, logger: logger), tick: .seconds(60),
