@@ -72,11 +72,21 @@ struct YelpProvider: PlacesProvider {
             return PlaceCandidate(
                 provider: "yelp", providerId: business.id, name: business.name, category: Self.category(business.categories ?? []),
                 latitude: latitude, longitude: longitude, address: address?.isEmpty == true ? nil : address, openingHours: nil,
-                // Yelp's `url` is its own page about the business, not the business's site (which search does not give).
-                phone: business.phone?.isEmpty == true ? nil : business.phone, website: nil, internetAccess: nil
+                // Yelp's `url` is its own page about the business; the business's site is `attributes.business_url`
+                // when Yelp has one.
+                phone: business.phone?.isEmpty == true ? nil : business.phone, website: Self.website(business.attributes?.business_url),
+                internetAccess: nil
             ).storable()
         }
         return (candidates, answer.businesses.count, answer.total)
+    }
+
+    /// The business's own site: an http(s) URL that is not a page of Yelp's.
+    static func website(_ text: String?) -> String? {
+        guard let text, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            let host = url.host?.lowercased(), host != "yelp.com", !host.hasSuffix(".yelp.com")
+        else { return nil }
+        return text
     }
 
     static func category(_ categories: [YelpSearchResponse.Category]) -> PlaceCategory {

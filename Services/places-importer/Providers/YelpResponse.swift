@@ -12,6 +12,12 @@ struct YelpSearchResponse: Decodable {
         var url: String?
         var categories: [Category]?
         var is_closed: Bool?
+        var attributes: Attributes?
+    }
+
+    /// Extra facts Yelp adds to some businesses; `business_url` is the business's own site when Yelp knows it.
+    struct Attributes: Decodable {
+        var business_url: String?
     }
 
     struct Coordinates: Decodable {

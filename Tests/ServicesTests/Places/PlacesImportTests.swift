@@ -47,11 +47,18 @@ struct PlacesImportTests {
 
     @Test("P1: a place seen by Overpass and Yelp a few metres apart with the same name is one place; Yelp pages by offset with the key")
     func test_P1_crossProviderMatchAndYelpPaging() async throws {
+        // Yelp knows two fillers' own sites; one of them is only a Yelp page, which is not a website.
+        let sites: [Int: String] = [2: "https://filler-two.example", 3: "https://www.yelp.com/biz/filler-3"]
+        let fillers: [String] = (1..<50).map { (index: Int) -> String in
+            PlacesFixtures.yelpBusiness(
+                id: "filler-\(index)", name: "Filler \(index)", latitude: 52.512 + Double(index) / 10_000, longitude: 13.39,
+                businessURL: sites[index])
+        }
         let yelpPages = [
             // The first page is full, so the importer asks for the next one.
             PlacesFixtures.yelp(
                 businesses: [PlacesFixtures.yelpBusiness(id: "cafe-einstein", name: "CAFE EINSTEIN", latitude: 52.51712, longitude: 13.38890)]
-                    + (1..<50).map { PlacesFixtures.yelpBusiness(id: "filler-\($0)", name: "Filler \($0)", latitude: 52.512 + Double($0) / 10_000, longitude: 13.39) },
+                    + fillers,
                 total: 55),
             PlacesFixtures.yelp(
                 businesses: [PlacesFixtures.yelpBusiness(id: "far-away", name: "Outside The Tile", latitude: 52.60, longitude: 13.39)],
@@ -77,6 +84,8 @@ struct PlacesImportTests {
             #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Outside The Tile'") == 0)
             #expect(try await places.count("SELECT count(*) FROM places WHERE website LIKE '%yelp.com%'") == 0, "a Yelp page is not the business's website")
             #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Filler 1' AND website IS NULL") == 1)
+            #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Filler 2' AND website = 'https://filler-two.example'") == 1,
+                "the business's own site when Yelp has one")
             #expect(try await places.count("SELECT count(*) FROM places") == 4 + 49)
         }
     }

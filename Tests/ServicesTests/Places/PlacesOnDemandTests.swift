@@ -124,6 +124,36 @@ struct PlacesOnDemandTests {
     }
 }
 
+extension PlacesOnDemandTests {
+    @Test("P1: a Yelp search cut short by its result cap closes nothing of Yelp's; a complete one does")
+    func test_P1_cappedYelpSearchClosesNothing() async throws {
+        // (businesses on the page, the total Yelp reports): one full page of 50 while Yelp knows 500 is a capped search.
+        let page = Mutex((includeYelpOnly: true, total: 500))
+        let provider: FakeHTTPServer.Handler = { request in
+            guard request.path == "/v3/businesses/search" else { return await PlacesTestHarness.defaultProvider(request) }
+            let (includeYelpOnly, total) = page.withLock { $0 }
+            let first = includeYelpOnly
+                ? PlacesFixtures.yelpBusiness(id: "yelp-only", name: "Yelp Only", latitude: 52.5150, longitude: 13.3850)
+                : PlacesFixtures.yelpBusiness(id: "other", name: "Another Cafe", latitude: 52.5151, longitude: 13.3851)
+            let rest: [String] = (1..<50).map { (index: Int) -> String in
+                PlacesFixtures.yelpBusiness(id: "f\(index)", name: "F \(index)", latitude: 52.512 + Double(index) / 10_000, longitude: 13.39)
+            }
+            return .init(body: PlacesFixtures.yelp(businesses: [first] + rest, total: total))
+        }
+        let environment = ["PLACES_YELP_API_KEY": "yelp-secret", "PLACES_YELP_RESULT_CAP": "50"]
+        try await PlacesTestHarness.run(extraEnvironment: environment, provider: provider) { places in
+            try await places.importArea()
+            #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Yelp Only'") == 1)
+            page.withLock { $0.includeYelpOnly = false }
+            try await places.importArea()
+            #expect(try await places.count("SELECT count(*) FROM places WHERE closed_at IS NOT NULL") == 0, "a capped search judges nothing")
+            page.withLock { $0.total = 50 }
+            try await places.importArea()
+            #expect(try await places.count("SELECT count(*) FROM places WHERE closed_at IS NOT NULL AND name = 'Yelp Only'") == 1)
+        }
+    }
+}
+
 @Suite("places-importer: on-demand tiles and closing, as rules")
 struct PlacesOnDemandRuleTests {
     static func key(_ provider: String, _ id: String) -> SourceKey { SourceKey(provider: provider, providerId: id) }
