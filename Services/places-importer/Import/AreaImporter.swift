@@ -61,6 +61,16 @@ struct AreaImporter: Sendable {
             }
         }
         if Task.isCancelled { return (outcome, "cancelled") }
+        if let failure = await closeVanished(in: area, outcome: outcome, seen: seen, incompleteProviders: incompleteProviders) {
+            return (outcome, failure)
+        }
+        return (outcome, nil)
+    }
+
+    /// After a whole run: closes what vanished, reopens what came back (`PlaceClosure`); the failure, if any.
+    private func closeVanished(
+        in area: ImportAreaStore.Area, outcome: PlaceStore.UpsertOutcome, seen: Set<SourceKey>, incompleteProviders: Set<String>
+    ) async -> String? {
         do {
             let judged = Set(providers.map(\.name)).subtracting(incompleteProviders)
             let closure = try await places.closeVanished(
@@ -74,11 +84,11 @@ struct AreaImporter: Sendable {
                     "area": "\(area.name)", "created": "\(outcome.created)", "changed": "\(outcome.changed)",
                     "unchanged": "\(outcome.unchanged)", "closed": "\(closure.closing.count)", "reopened": "\(closure.reopening.count)",
                 ])
+            return nil
         } catch {
             let reason = "closing vanished places: \(error)"
             logger.error("import failed", metadata: ["area": "\(area.name)", "error": "\(reason)"])
-            return (outcome, reason)
+            return reason
         }
-        return (outcome, nil)
     }
 }
