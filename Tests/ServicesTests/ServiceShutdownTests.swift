@@ -28,7 +28,7 @@ struct ServiceShutdownTests {
         let suffix = uniqueSuffix()
         let (places, users, bookings) = ("test.places.\(suffix)", "test.users.\(suffix)", "test.bookings.\(suffix)")
         try await createTopics([places, users, bookings], partitions: 3, brokers: TestInfrastructure.current.kafkaBrokers)
-        let total = 10_000
+        let total = 5_000
         try await withProducer { producer in
             let messages = try (0..<total).map { index in
                 let id = UUID()
