@@ -75,9 +75,23 @@ struct NominatimClient: Sendable {
             throw .malformedResponse("coordinates are not numbers: \(first.lat), \(first.lon)")
         }
         let tags = first.extratags ?? [:]
+        // OpenStreetMap's tags as mappers wrote them, made to fit what saving a place accepts (P4), so a lookup
+        // the user does not edit can be saved as it is.
+        let text = { (value: String?, limit: Int) -> String? in
+            value.map { $0.storableText(maxLength: limit) }.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        }
         return Match(
-            latitude: latitude, longitude: longitude, name: first.name?.isEmpty == true ? nil : first.name,
-            displayName: first.display_name, openingHours: tags["opening_hours"], phone: tags["phone"] ?? tags["contact:phone"],
-            website: tags["website"] ?? tags["contact:website"])
+            latitude: latitude, longitude: longitude, name: text(first.name, 200),
+            displayName: first.display_name, openingHours: text(tags["opening_hours"], 500),
+            phone: text(tags["phone"] ?? tags["contact:phone"], 100),
+            website: Self.website(text(tags["website"] ?? tags["contact:website"], 1_990)))
+    }
+
+    /// An http(s) URL: mappers often leave the scheme out (`www.cafe.example`); anything else is dropped.
+    static func website(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if text.hasPrefix("http://") || text.hasPrefix("https://") { return text }
+        guard !text.contains("://"), !text.contains(" "), text.contains(".") else { return nil }
+        return "https://" + text
     }
 }

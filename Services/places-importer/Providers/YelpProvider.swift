@@ -47,7 +47,8 @@ struct YelpProvider: PlacesProvider {
                 $0.latitude >= tile.south && $0.latitude <= tile.north && $0.longitude >= tile.west && $0.longitude <= tile.east
             }
             offset += Self.pageSize
-            complete = page.total <= resultCap
+            // Past the cap, or a tile larger than Yelp's largest circle, Yelp has not listed everything.
+            complete = page.total <= resultCap && tile.coveringRadiusMetres <= Self.maxRadiusMetres
             if page.count < Self.pageSize || offset >= min(page.total, resultCap) { break }
         }
         return ProviderTile(candidates: candidates, complete: complete)
@@ -84,9 +85,15 @@ struct YelpProvider: PlacesProvider {
     /// The business's own site: an http(s) URL that is not a page of Yelp's.
     static func website(_ text: String?) -> String? {
         guard let text, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-            let host = url.host?.lowercased(), host != "yelp.com", !host.hasSuffix(".yelp.com")
+            let host = url.host?.lowercased(), !Self.isYelpHost(host)
         else { return nil }
         return text
+    }
+
+    /// yelp.com, yelp.de, yelp.co.uk and their subdomains.
+    static func isYelpHost(_ host: String) -> Bool {
+        let labels = host.split(separator: ".")
+        return labels.contains("yelp") && labels.firstIndex(of: "yelp").map { labels.count - $0 <= 3 } == true
     }
 
     static func category(_ categories: [YelpSearchResponse.Category]) -> PlaceCategory {

@@ -90,7 +90,8 @@ enum NewPlaceRules {
                 problems[field] = "must be 1 to \(limit) characters"
             } else if field == "website", !value.hasPrefix("http://"), !value.hasPrefix("https://") {
                 problems[field] = "must start with http:// or https://"
-            } else {
+            } else if !RequestText.withoutNUL(value).isEmpty {
+                // Postgres refuses NUL characters; a value of nothing else is no value.
                 contact[field] = RequestText.withoutNUL(value)
             }
         }

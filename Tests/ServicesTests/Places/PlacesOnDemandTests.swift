@@ -219,3 +219,17 @@ struct PlacesOnDemandRuleTests {
         #expect(!coverage.isRefused(user: "carol", now: now + .seconds(61)))
     }
 }
+
+@Suite("places-importer: provider values made to fit (P1, P4)")
+struct PlacesProviderValueTests {
+    @Test("P4: a looked-up website without a scheme gets https, other schemes are dropped; P1: no Yelp site of any country is a website")
+    func test_P4_lookupValuesFitTheSave() {
+        #expect(NominatimClient.website("www.cafe.example") == "https://www.cafe.example")
+        #expect(NominatimClient.website("http://cafe.example/menu") == "http://cafe.example/menu")
+        #expect(NominatimClient.website("ftp://cafe.example") == nil && NominatimClient.website("call us") == nil)
+        #expect(YelpProvider.website("https://www.yelp.de/biz/x") == nil && YelpProvider.website("https://m.yelp.co.uk/biz/x") == nil)
+        #expect(YelpProvider.website("https://yelp.com/biz/x") == nil)
+        #expect(YelpProvider.website("https://cafe.example") == "https://cafe.example")
+        #expect(YelpProvider.website("https://yelpcafe.example") == "https://yelpcafe.example")
+    }
+}
