@@ -14,7 +14,7 @@ final class ProbeInstance: Sendable {
     private let state = Mutex<State>(State())
 
     private struct State {
-        var process: Process?
+        var process: ChildProcess?
         var restarts = 0
         var stopped = false
         var log = Data()
@@ -31,7 +31,7 @@ final class ProbeInstance: Sendable {
     }
 
     private func launch() throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.environment = environment
         let pipe = Pipe()
@@ -82,7 +82,7 @@ final class ProbeInstance: Sendable {
 
     /// Stops the instance for good (SIGKILL: the suite does not measure shutdown).
     func stop() {
-        let process = state.withLock { state -> Process? in
+        let process = state.withLock { state -> ChildProcess? in
             state.stopped = true
             return state.process
         }

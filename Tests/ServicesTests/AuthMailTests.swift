@@ -91,7 +91,7 @@ struct AuthMailTests {
                 except OSError:
                     pass
             """
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-c", script]
         process.standardOutput = FileHandle.nullDevice

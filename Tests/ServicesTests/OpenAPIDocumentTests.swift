@@ -19,7 +19,7 @@ struct OpenAPIDocumentTests {
         for document in documents {
             let parsed = OpenAPIDocument(bytes: Array(try Data(contentsOf: document))).operations
                 .flatMap { operation in operation.methods.map { "\($0.rawValue) \(operation.template)" } }.sorted()
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: python)
             process.arguments = [
                 "-c",

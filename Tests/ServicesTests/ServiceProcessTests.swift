@@ -57,7 +57,7 @@ func httpStatus(_ url: String) async -> Int? {
 /// A built service executable started with only the given environment (plus PATH).
 final class ServiceProcess: @unchecked Sendable {
     // @unchecked: `errorData` is guarded by `lock`; `process` is only used through thread-safe Process API.
-    private let process = Process()
+    private let process = ChildProcess()
     private let lock = NSLock()
     private var errorData = Data()
 

@@ -5,7 +5,7 @@ import Foundation
 public final class BrokerProcess: @unchecked Sendable {
     // @unchecked: `process` is only touched by the test that owns this object, from one task at a time.
     public let port: Int
-    private var process: Process?
+    private var process: ChildProcess?
 
     public init(port: Int) {
         self.port = port
@@ -17,7 +17,7 @@ public final class BrokerProcess: @unchecked Sendable {
         guard let binary = TestInfrastructure.current.tansuBinary else {
             throw TestInfrastructure.Missing(description: "TANSU_BIN is not set: run the tests with scripts/test.sh")
         }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
             "broker", "--listener-url", "tcp://127.0.0.1:\(port)", "--advertised-listener-url", "tcp://127.0.0.1:\(port)",

@@ -44,7 +44,7 @@ public final class PostgresCluster: Sendable {
         let command = (asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [executable] + arguments
         // Through Python's subprocess, which closes inherited descriptors: Foundation's Process notices a child's
         // exit by a descriptor the child inherits, and the server pg_ctl leaves running would keep it open forever.
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)"] + command
         // A file, not a pipe: the server started by pg_ctl would hold a pipe open, and reading it would never end.

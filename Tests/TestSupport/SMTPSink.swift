@@ -5,7 +5,7 @@ import Foundation
 public final class SMTPSink: @unchecked Sendable {
     // @unchecked: every stored property is set once in init and only read afterwards.
     public let port: Int
-    private let process = Process()
+    private let process = ChildProcess()
     private let directory: URL
 
     /// How the server is secured; `.starttls` and `.tls` serve `certificate`.

@@ -33,7 +33,7 @@ public enum Schemathesis {
             "--report-dir", FileManager.default.temporaryDirectory.appendingPathComponent("schemathesis-\(UUID().uuidString)").path,
         ]
         if let bearer { arguments += ["--header", "Authorization: Bearer \(bearer)"] }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"]) { $1 }
