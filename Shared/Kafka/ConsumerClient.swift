@@ -1,4 +1,5 @@
 import CRdKafka
+import Logging
 
 /// One librdkafka consumer instance, subscribed, with the rebalance state its callback keeps. `KafkaConsumer`
 /// replaces it with a fresh one when it stopped finding its topic (see `KafkaConsumer.poll`).
@@ -7,8 +8,9 @@ final class ConsumerClient: Sendable {
     let context: RebalanceContext
 
     /// `rewound`: partitions an earlier client of the same consumer already read from the beginning (replay).
-    init(configuration: KafkaConsumerConfiguration, rewound: Set<RebalanceContext.PartitionID> = []) throws {
-        let context = RebalanceContext(startPosition: configuration.startPosition, rewound: rewound)
+    init(configuration: KafkaConsumerConfiguration, logger: Logger, rewound: Set<RebalanceContext.PartitionID> = []) throws {
+        let context = RebalanceContext(
+            startPosition: configuration.startPosition, group: configuration.groupId, logger: logger, rewound: rewound)
         self.context = context
         handle = try RdKafkaHandle(type: RD_KAFKA_CONSUMER, properties: configuration.properties) { conf in
             rd_kafka_conf_set_rebalance_cb(conf, rebalanceCallback)

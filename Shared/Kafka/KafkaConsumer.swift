@@ -32,7 +32,7 @@ public final class KafkaConsumer: Sendable {
         self.configuration = configuration
         self.logger = logger
         executor = BlockingExecutor(label: "kafka.consumer.\(configuration.groupId)")
-        client = Mutex(try ConsumerClient(configuration: configuration))
+        client = Mutex(try ConsumerClient(configuration: configuration, logger: logger))
     }
 
     deinit {
@@ -91,7 +91,7 @@ public final class KafkaConsumer: Sendable {
         guard waited >= .milliseconds(configuration.missingTopicRebuildMilliseconds) else { return }
         let fresh: ConsumerClient
         do {
-            fresh = try ConsumerClient(configuration: configuration, rewound: old.context.rewoundPartitions)
+            fresh = try ConsumerClient(configuration: configuration, logger: logger, rewound: old.context.rewoundPartitions)
         } catch {
             logger.error("could not rebuild the Kafka consumer", metadata: ["error": "\(error)"])
             return

@@ -1,4 +1,5 @@
 import CRdKafka
+import Logging
 import Synchronization
 
 /// State the rebalance callback needs: where to start newly assigned partitions and which are assigned now.
@@ -10,10 +11,15 @@ final class RebalanceContext: Sendable {
     }
 
     let startPosition: KafkaStartPosition
+    /// Assignments and revocations are logged: a member that never receives partitions is otherwise silent.
+    private let group: String
+    private let logger: Logger
     private let state = Mutex<(assigned: Set<PartitionID>, rewound: Set<PartitionID>)>(([], []))
 
-    init(startPosition: KafkaStartPosition, rewound: Set<PartitionID> = []) {
+    init(startPosition: KafkaStartPosition, group: String, logger: Logger, rewound: Set<PartitionID> = []) {
         self.startPosition = startPosition
+        self.group = group
+        self.logger = logger
         state.withLock { $0.rewound = rewound }
     }
 
@@ -26,6 +32,9 @@ final class RebalanceContext: Sendable {
     /// synchronously first, so the partition's next owner starts after what this consumer finished.
     func rebalance(handle: OpaquePointer, code: rd_kafka_resp_err_t, partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) {
         let ids = Self.ids(in: partitions)
+        logger.info(
+            code == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS ? "partitions assigned" : "partitions revoked",
+            metadata: ["group": "\(group)", "partitions": "\(Self.summary(of: ids))"])
         if code == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS {
             if startPosition != .committed {
                 rewindPartitionsSeenFirstTime(partitions)
@@ -50,6 +59,12 @@ final class RebalanceContext: Sendable {
                 }
             }
         }
+    }
+
+    /// `topic[0,2]` per topic, sorted: short enough for one log line.
+    static func summary(of ids: Set<PartitionID>) -> String {
+        Dictionary(grouping: ids, by: \.topic).sorted { $0.key < $1.key }
+            .map { topic, ids in "\(topic)\(ids.map(\.partition).sorted())" }.joined(separator: " ")
     }
 
     static func ids(in partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Set<PartitionID> {

@@ -37,6 +37,7 @@ struct ServiceProcessTests {
                     "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                     "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
                     "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+                    "KAFKA_GROUP_ID": "process-\(uniqueSuffix())",
                 ])
             let ready = try await eventually(timeout: .seconds(30)) {
                 await httpStatus("http://127.0.0.1:\(port)/ready") == 200

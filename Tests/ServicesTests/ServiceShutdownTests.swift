@@ -13,8 +13,11 @@ import FoundationNetworking
 /// orderly way with a consumer mid-stream and with an HTTP request in progress, and lose nothing.
 @Suite("The built service executables stop gracefully with work in flight")
 struct ServiceShutdownTests {
-    static func baseEnvironment(_ db: TestDatabase, tokens: TestTokens, port: Int) -> [String: String] {
+    /// Each run has a consumer group of its own: a group on the shared broker carries the state other tests
+    /// left in it (CI once saw this suite's consumer receive nothing for three minutes in the default group).
+    static func baseEnvironment(_ db: TestDatabase, tokens: TestTokens, port: Int, group: String) -> [String: String] {
         [
+            "KAFKA_GROUP_ID": group,
             "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
             "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
             "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
@@ -47,7 +50,8 @@ struct ServiceShutdownTests {
                 for try await value in rows.decode(Int.self) { return value }
                 return 0
             }
-            var environment = Self.baseEnvironment(db, tokens: tokens, port: freePort())
+            let group = "shutdown-\(suffix)"
+            var environment = Self.baseEnvironment(db, tokens: tokens, port: freePort(), group: group)
             environment.merge([
                 "APPOINTMENT_PLACES_TOPIC": places, "APPOINTMENT_USERS_TOPIC": users, "APPOINTMENT_BOOKINGS_TOPIC": bookings,
                 "CONSUMER_BATCH_SIZE": "200",
@@ -103,7 +107,7 @@ struct ServiceShutdownTests {
         }) { fake in
             try await withTestDatabase(schema: "places_importer", migrate: false) { db in
                 let port = freePort()
-                var environment = Self.baseEnvironment(db, tokens: tokens, port: port)
+                var environment = Self.baseEnvironment(db, tokens: tokens, port: port, group: "shutdown-\(uniqueSuffix())")
                 environment.merge(["PLACES_TOPIC": topic, "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_ON_DEMAND": "false"]) { $1 }
                 let run = try ServiceProcess(executable: "places-importer", environment: environment)
                 let ready = try await eventually(timeout: .seconds(30)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }

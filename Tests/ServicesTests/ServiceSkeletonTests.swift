@@ -18,7 +18,7 @@ struct ServiceSkeletonTests {
                 "HTTP_PORT": "0",
                 "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                 "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers,
+                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "skeleton-\(uniqueSuffix())",
                 "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL,
                 "LOG_LEVEL": "warning",
             ])
