@@ -77,7 +77,9 @@ struct AppointmentBookingTests {
                 #expect(result.0 == status && result.1["error"]["code"].string == code, "\(result.1.raw ?? "")")
             }
             expectError(try await harness.book(partner, "2020-01-06T10:00:00+07:00", bearer: token), .unprocessableContent, "slot_in_past")
-            let slot = try await harness.futureSlot(partner)
+            // Two UTC days ahead: 03:00 Bangkok on the slot's day must still be ahead (at 20:15 UTC tomorrow's 03:00
+            // Bangkok has passed, and the refusal would be slot_in_past).
+            let slot = try await harness.futureSlot(partner, fromDay: 2)
             // Half past is no slot start; 03:00 Bangkok is outside 09:00-17:00.
             expectError(
                 try await harness.book(partner, slot.replacingOccurrences(of: ":00:00+", with: ":30:00+"), bearer: token),
