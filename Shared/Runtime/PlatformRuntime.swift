@@ -70,7 +70,7 @@ public final class PlatformRuntime: Sendable {
     public func makeRouter(document: OpenAPIDocument? = nil) -> Router<PlatformRequestContext> {
         let router = Router(context: PlatformRequestContext.self)
         router.add(middleware: JSONErrorMiddleware())
-        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: RequestLogMiddleware(.info))
         router.add(middleware: MetricsMiddleware())
         if let document {
             let operational = ["/health", "/ready", "/metrics", "/openapi.yaml"].map { (template: $0, methods: [HTTPRequest.Method.get]) }

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import Synchronization
 import Shared
 import Testing
 import TestSupport
@@ -138,6 +140,29 @@ struct AuthDashboardTests {
         }
     }
 
+    @Test("U2, X1: a reset link's token reaches no log line, and the queue drops the mail's text once it is sent")
+    func test_U2_resetTokenNotLoggedNorKept() async throws {
+        let lines = CapturedLogLines()
+        let logger = Logger(label: "auth-test") { label in JSONLogHandler(label: label, write: { lines.append($0) }) }
+        try await AuthTestHarness.run(extraEnvironment: ["LOG_LEVEL": "info"], logger: logger) { auth in
+            let (status, _) = try await auth.post("/v1/dashboard/password/forgot", ["email": "admin@example.com"])
+            #expect(status == .accepted)
+            let link = try #require(try await waitForResetLink(in: auth.smtp))
+            let token = String(link.split(separator: "=").last ?? "")
+            #expect(token.count >= 20)
+            let (checked, _) = try await auth.request(.get, "/v1/dashboard/password/reset?lang=en&token=\(token)")
+            #expect(checked == .ok)
+            let logged = lines.text
+            #expect(logged.contains("/v1/dashboard/password/reset"), "the request is logged")
+            #expect(logged.contains("token=REDACTED") && logged.contains("lang=en"), "other parameters are kept")
+            #expect(!logged.contains(token), "the token is in the log")
+            #expect(try await eventually {
+                try await auth.count("SELECT count(*)::int FROM outgoing_mail WHERE sent_at IS NOT NULL AND body = ''") == 1
+            }, "the sent mail's body is dropped")
+            #expect(try await auth.count("SELECT count(*)::int FROM outgoing_mail WHERE body LIKE '%' || 'token=' || '%'") == 0)
+        }
+    }
+
     @Test("X3: hostile and oversized input gets 4xx JSON errors")
     func test_X3_hostileInput() async throws {
         try await AuthTestHarness.run { auth in
@@ -160,4 +185,13 @@ func waitForResetLink(in smtp: SMTPSink, occurrence: Int = 1) async throws -> St
     guard parts.count > occurrence else { return nil }
     let token = parts[occurrence].prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
     return marker + token
+}
+
+/// Log lines written by a `JSONLogHandler`, for tests that check what reaches the log.
+final class CapturedLogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var text: String { lines.withLock { $0.joined() } }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PostgresNIO
 import Prometheus
 import Shared
 import Testing
@@ -16,8 +17,10 @@ struct AuthTestHarness: Sendable {
     let tokens: TestTokens
 
     /// `smtp`: the mail server to send to (a plain sink by default); its security settings go in `extraEnvironment`.
+    /// `logger`: where the service logs (a test that reads the log lines passes its own).
     static func run(
-        extraEnvironment: [String: String] = [:], smtp: SMTPSink? = nil, _ body: @Sendable (AuthTestHarness) async throws -> Void
+        extraEnvironment: [String: String] = [:], smtp: SMTPSink? = nil, logger: Logger = Logger(label: "auth-test"),
+        _ body: @Sendable (AuthTestHarness) async throws -> Void
     ) async throws {
         let tokens = try TestTokens()
         let smtp = try smtp ?? SMTPSink()
@@ -33,13 +36,19 @@ struct AuthTestHarness: Sendable {
                 "BOOTSTRAP_ADMIN_EMAIL": "admin@example.com", "BOOTSTRAP_ADMIN_PASSWORD": "Start1234",
                 "LOG_LEVEL": ProcessInfo.processInfo.environment["AUTH_TEST_LOG_LEVEL"] ?? "warning",
             ].merging(extraEnvironment) { $1 })
-            let app = try await buildAuth(environment, PrometheusCollectorRegistry(), Logger(label: "auth-test"))
+            let app = try await buildAuth(environment, PrometheusCollectorRegistry(), logger)
             try await app.test(.live) { client in
                 let harness = AuthTestHarness(client: client, db: db, smtp: smtp, tokens: tokens)
                 #expect(try await eventually { try await harness.adminExists() }, "bootstrap admin was created")
                 try await body(harness)
             }
         }
+    }
+
+    func count(_ sql: String) async throws -> Int {
+        let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
     }
 
     func adminExists() async throws -> Bool {

@@ -25,13 +25,16 @@ struct MailSender: Service {
         }
     }
 
+    /// Tries per mail before it is given up (and its body dropped: a link nobody received need not be kept).
+    static let maxAttempts = 20
+
     /// Sends the next due mail; false when none was due.
     func sendNext() async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection -> Bool in
             let rows = try await connection.query(
                 """
                 SELECT id, recipient, subject, body, attempts FROM outgoing_mail
-                WHERE sent_at IS NULL AND next_attempt_at <= now() AND attempts < 20
+                WHERE sent_at IS NULL AND next_attempt_at <= now() AND attempts < \(Self.maxAttempts)
                 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
                 """, logger: logger)
             var due: (Int64, String, String, String, Int)?
@@ -39,14 +42,16 @@ struct MailSender: Service {
             guard let (id, recipient, subject, body, attempts) = due else { return false }
             do {
                 try await smtp.send(to: recipient, subject: subject, body: body)
-                try await connection.query("UPDATE outgoing_mail SET sent_at = now() WHERE id = \(id)", logger: logger)
+                // The body holds a reset link or code: once delivered, the queue keeps only that it was sent.
+                try await connection.query("UPDATE outgoing_mail SET sent_at = now(), body = '' WHERE id = \(id)", logger: logger)
                 logger.info("mail sent", metadata: ["mailId": "\(id)"])
             } catch {
                 let delay = min(3_600, 5 << min(attempts, 10))  // 5 s, 10 s, ... capped at an hour
                 try await connection.query(
                     """
                     UPDATE outgoing_mail SET attempts = attempts + 1, last_error = \(String(describing: error)),
-                        next_attempt_at = now() + make_interval(secs => \(delay))
+                        next_attempt_at = now() + make_interval(secs => \(delay)),
+                        body = CASE WHEN attempts + 1 >= \(Self.maxAttempts) THEN '' ELSE body END
                     WHERE id = \(id)
                     """, logger: logger)
                 logger.warning("mail not sent; will retry", metadata: ["mailId": "\(id)", "error": "\(error)"])
