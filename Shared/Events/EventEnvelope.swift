@@ -42,6 +42,32 @@ public struct EventHeader: Codable, Sendable, Equatable {
     public var occurredAt: Date
     public var producer: String
     public var key: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, schemaVersion, occurredAt, producer, key
+    }
+
+    /// Decoded by hand only for the id: every consumed event's header is read, and Foundation's UUID parsing
+    /// (`sscanf`) was its largest cost.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let idText = try container.decode(String.self, forKey: .id)
+        guard let id = UUIDText.parse(idText) ?? UUID(uuidString: idText) else {
+            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "not a UUID: \(idText.prefix(64))")
+        }
+        self.id = id
+        type = try container.decode(EventType.self, forKey: .type)
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        occurredAt = try container.decode(Date.self, forKey: .occurredAt)
+        producer = try container.decode(String.self, forKey: .producer)
+        key = try container.decode(String.self, forKey: .key)
+    }
+}
+
+/// The envelope's payload alone: a handler asking for the payload has the header already, so decoding it
+/// again (its UUID, its date) was wasted work on every event.
+private struct EnvelopePayload<Payload: Decodable>: Decodable {
+    var payload: Payload
 }
 
 /// A consumed event: its header decoded, its payload still raw until a handler asks for its type.
@@ -52,7 +78,7 @@ public struct ReceivedEvent: Sendable {
     /// Decodes the envelope header; a message that is not an envelope is a poison message.
     public init(bytes: [UInt8]) throws(EventDecodingError) {
         do {
-            header = try EventCoding.decoder.decode(EventHeader.self, from: Data(bytes))
+            header = try EventCoding.sharedDecoder.decode(EventHeader.self, from: Data(bytes))
         } catch {
             throw EventDecodingError(reason: "not an event envelope: \(error)")
         }
@@ -63,7 +89,7 @@ public struct ReceivedEvent: Sendable {
     /// Decodes the payload as `Payload`; throws a permanent error when it does not fit.
     public func payload<Payload: Codable & Sendable>(as type: Payload.Type) throws(EventDecodingError) -> Payload {
         do {
-            return try EventCoding.decoder.decode(EventEnvelope<Payload>.self, from: Data(bytes)).payload
+            return try EventCoding.sharedDecoder.decode(EnvelopePayload<Payload>.self, from: Data(bytes)).payload
         } catch {
             throw EventDecodingError(reason: "payload of \(header.type.rawValue) is not a \(Payload.self): \(error)")
         }
@@ -107,6 +133,10 @@ public enum EventCoding {
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }
+
+    /// One decoder for the consumer's hot path (a `JSONDecoder` is safe to share while nobody changes its
+    /// settings); `decoder` still hands out fresh ones to callers that might.
+    static let sharedDecoder = decoder
 
     public static var decoder: JSONDecoder {
         let decoder = JSONDecoder()

@@ -31,6 +31,22 @@ struct EventEnvelopeTests {
         #expect(throws: EventDecodingError.self) { try received.payload(as: Payload.self) }
     }
 
+    @Test("X2: event ids are read as Foundation reads them, in either case; anything else in `id` is a permanent error")
+    func test_X2_headerIds() throws {
+        for _ in 0..<500 {
+            let id = UUID()
+            for text in [id.uuidString, id.uuidString.lowercased()] {
+                let json = #"{"id":"\#(text)","type":"t","schemaVersion":1,"occurredAt":"2026-11-24T10:00:00Z","producer":"p","key":"k","payload":{}}"#
+                #expect(try ReceivedEvent(bytes: Array(json.utf8)).header.id == id)
+            }
+        }
+        for bad in ["", "x", String(repeating: "0", count: 36), "0000000-00000-0000-0000-000000000000", "g0000000-0000-0000-0000-000000000000",
+            "00000000-0000-0000-0000-0000000000000", "00000000-0000-0000-0000-00000000000é"] {
+            let json = #"{"id":"\#(bad)","type":"t","schemaVersion":1,"occurredAt":"2026-11-24T10:00:00Z","producer":"p","key":"k","payload":{}}"#
+            #expect(throws: EventDecodingError.self, "\(bad)") { try ReceivedEvent(bytes: Array(json.utf8)) }
+        }
+    }
+
     @Test("X1: every topic has a distinct name, a dead-letter topic and at least one event type")
     func test_X1_catalogueIsConsistent() {
         let names = TopicCatalogue.all.map(\.name)
