@@ -171,5 +171,11 @@ enum WarningDetectorMigrations {
                 "ALTER TABLE devices ALTER COLUMN effective_zone SET NOT NULL",
                 "CREATE INDEX devices_by_zone ON devices (effective_zone)",
             ]),
+        Migration(
+            "0007_device_install_ids",
+            [
+                // A push token moves to another account only with proof that it is the same app install.
+                "ALTER TABLE devices ADD COLUMN install_id text",
+            ]),
     ]
 }

@@ -70,17 +70,22 @@ struct UserStore: Sendable {
         var timeZone: String?
     }
 
-    /// Registers a device token for the user, or moves it to them (a phone changes hands) and updates its
-    /// current location.
-    func register(_ device: Device, userId: String) async throws {
+    /// Registers a device token for the user, or updates its current location. A token another account holds
+    /// moves to this user only with proof of being the same app install (the `installId` it was registered
+    /// with): otherwise false and nothing changes, so nobody takes over another person's pushes by naming
+    /// their token.
+    func register(_ device: Device, installId: String?, userId: String) async throws -> Bool {
         try await client.query(
             """
-            INSERT INTO devices (token, user_id, current_city_id, time_zone) VALUES (\(device.token), \(userId),
-                \(device.currentCityId), \(device.timeZone))
+            INSERT INTO devices (token, user_id, current_city_id, time_zone, install_id) VALUES (\(device.token), \(userId),
+                \(device.currentCityId), \(device.timeZone), \(installId))
             ON CONFLICT (token) DO UPDATE SET user_id = EXCLUDED.user_id, current_city_id = EXCLUDED.current_city_id,
-                time_zone = EXCLUDED.time_zone, updated_at = now()
+                time_zone = EXCLUDED.time_zone, install_id = COALESCE(EXCLUDED.install_id, devices.install_id), updated_at = now()
+            WHERE devices.user_id = EXCLUDED.user_id OR devices.install_id = EXCLUDED.install_id
+            RETURNING token
             """,
-            logger: logger)
+            logger: logger
+        ).collectAll().count == 1
     }
 
     /// Removes the user's device; false when they have no such device.

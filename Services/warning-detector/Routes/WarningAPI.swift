@@ -104,7 +104,17 @@ struct WarningAPI: APIProtocol {
         if let zone = timeZone, TimeZone(identifier: zone) == nil {
             throw JSONBody.validationError(["timeZone": "must be an IANA time zone such as Europe/Berlin"])
         }
-        try await users.register(.init(token: token, currentCityId: body.currentCityId, timeZone: timeZone), userId: user)
+        if let installId = body.installId, !(8...100).contains(RequestText.length(installId)) {
+            throw JSONBody.schemaViolation(["installId": "must be 8 to 100 characters"])
+        }
+        let installId = body.installId.map(RequestText.withoutNUL)
+        let registered = try await users.register(
+            .init(token: token, currentCityId: body.currentCityId, timeZone: timeZone), installId: installId, userId: user)
+        guard registered else {
+            throw APIError(
+                .conflict, code: "device_registered_elsewhere",
+                message: "another account holds this device token; register it from the same app install (installId) to move it")
+        }
         return .ok(.init(body: .json(.init(token: token, currentCityId: body.currentCityId, timeZone: timeZone))))
     }
 

@@ -65,6 +65,35 @@ struct WarningAPITests {
         }
     }
 
+    @Test("A4, X1: a device token another account holds moves only from the same app install; otherwise 409 and nothing changes")
+    func test_A4_deviceTokenBelongsToOneAccount() async throws {
+        try await WarningTestHarness.run { harness in
+            let token = String(repeating: "c0", count: 32)
+            let (owner, intruder, newOwner) = (UUID().uuidString, UUID().uuidString, UUID().uuidString)
+            let install = ["installId": "install-A-1234", "timeZone": "Europe/Berlin"]
+            var (status, body) = try await harness.request(.put, "/v1/me/devices/\(token)", json: install, bearer: try await harness.token(owner))
+            #expect(status == .ok, "\(body.raw ?? "")")
+            // Re-registering one's own device needs no proof.
+            (status, _) = try await harness.request(
+                .put, "/v1/me/devices/\(token)", json: ["timeZone": "Asia/Bangkok"], bearer: try await harness.token(owner))
+            #expect(status == .ok)
+            for attempt in [[:], ["installId": "install-B-9999"]] as [[String: String]] {
+                (status, body) = try await harness.request(.put, "/v1/me/devices/\(token)", json: attempt, bearer: try await harness.token(intruder))
+                #expect(status == .conflict && body["error"]["code"].string == "device_registered_elsewhere", "\(body.raw ?? "")")
+            }
+            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(token)' AND user_id = '\(owner)'") == 1)
+            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE time_zone = 'Asia/Bangkok'") == 1, "untouched")
+            // The same install signed in to another account takes its token along.
+            (status, body) = try await harness.request(
+                .put, "/v1/me/devices/\(token)", json: ["installId": "install-A-1234"], bearer: try await harness.token(newOwner))
+            #expect(status == .ok, "\(body.raw ?? "")")
+            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(token)' AND user_id = '\(newOwner)'") == 1)
+            (status, body) = try await harness.request(
+                .put, "/v1/me/devices/\(token)", json: ["installId": "short"], bearer: try await harness.token(newOwner))
+            #expect(status == .badRequest, "\(body.raw ?? "")")
+        }
+    }
+
     @Test("X3: bad input to every route is a 4xx JSON error with a stable code, naming bad fields")
     func test_X3_badInput() async throws {
         try await WarningTestHarness.run { harness in
