@@ -5,6 +5,8 @@ import Shared
 import Testing
 import TestSupport
 
+@testable import Auth
+
 @Suite("auth: admin operations, entitlements and the payment webhook")
 struct AuthAdminTests {
     /// Signs up and logs in a survey user; returns (account id, access token, refresh token).
@@ -162,8 +164,48 @@ struct AuthAdminTests {
             #expect(try await outboxCount(auth, type: "entitlement.granted") == 1, "granted once for two deliveries")
             // The user's next token carries what they paid for.
             (status, body) = try await auth.post("/v1/sessions/refresh", ["refreshToken": refresh])
+            let refreshed = body["refreshToken"]
             let verifier = try await AccessTokenVerifier(publicKey: auth.tokens.publicKeyBase64URL, issuer: "mobile-backend-auth")
             #expect(try await verifier.verify(try #require(body["accessToken"])).has(entitlement: "compatibility"))
+
+            // The refund is a notification of its own about the same payment: it revokes, once.
+            let refund = Data(#"{"paymentId":"pay_1","userId":"\#(userId)","entitlement":"compatibility","status":"refunded","amountCents":499}"#.utf8)
+            func signed(_ body: Data) -> HTTPFields {
+                [HTTPField.Name("X-Signature")!: "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data("whsec-test".utf8)))
+                    .map { String(format: "%02x", $0) }.joined()]
+            }
+            for expected in ["payment recorded", "payment already recorded"] {
+                (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: refund, headers: signed(refund))
+                #expect(status == .ok && body["message"] == expected)
+            }
+            #expect(try await outboxCount(auth, type: "entitlement.revoked") == 1, "revoked once for two deliveries")
+            (status, body) = try await auth.request(.get, "/v1/admin/users/\(userId)/payments", bearer: admin)
+            #expect(body["paidEntitlements.0"] == nil, "nothing paid stands")
+            #expect(body["payments.0.paymentId"] == "pay_1" && body["payments.1.paymentId"] == "pay_1", "both notifications listed")
+            // The next access token no longer carries it.
+            (status, body) = try await auth.post("/v1/sessions/refresh", ["refreshToken": try #require(refreshed)])
+            #expect(status == .ok)
+            #expect(try await verifier.verify(try #require(body["accessToken"])).has(entitlement: "compatibility") == false)
+            // A refund that arrives before its payment keeps the payment from granting.
+            let early = Data(#"{"paymentId":"pay_2","userId":"\#(userId)","entitlement":"tarot","status":"refunded","amountCents":199}"#.utf8)
+            let late = Data(#"{"paymentId":"pay_2","userId":"\#(userId)","entitlement":"tarot","status":"paid","amountCents":199}"#.utf8)
+            (status, _) = try await auth.request(.post, "/v1/payments/webhook", body: early, headers: signed(early))
+            #expect(status == .ok)
+            (status, _) = try await auth.request(.post, "/v1/payments/webhook", body: late, headers: signed(late))
+            #expect(status == .ok)
+            #expect(try await outboxCount(auth, type: "entitlement.granted") == 1, "the refunded payment granted nothing")
+            #expect(try await auth.count("SELECT count(*)::int FROM accounts WHERE 'tarot' = ANY(entitlements) OR 'compatibility' = ANY(entitlements)") == 0)
+        }
+    }
+
+    @Test("U6: an access token lives at most an hour, so a revocation reaches token-only checks within it")
+    func test_U6_accessTokenLifetimeBounded() async throws {
+        let tokens = try TestTokens()
+        let environment = ["AUTH_SIGNING_KEY": tokens.privateKeyBase64URL]
+        #expect(try AuthConfiguration(environment: EnvironmentReader(environment.merging(["ACCESS_TOKEN_TTL_SECONDS": "3600"]) { $1 }))
+            .accessTokenLifetime == 3_600)
+        #expect(throws: ConfigError.self) {
+            try AuthConfiguration(environment: EnvironmentReader(environment.merging(["ACCESS_TOKEN_TTL_SECONDS": "86400"]) { $1 }))
         }
     }
 }

@@ -72,8 +72,9 @@ extension AuthAPI {
     func listPayments(_ input: Operations.ListPayments.Input) async throws -> Operations.ListPayments.Output {
         _ = try RequestScope.requireRole([.admin])
         let payments = try await admin.payments(of: try Self.accountId(input.path.accountId))
-        let paid = Set(payments.filter { $0.status == "paid" }.map(\.entitlement))
-            .subtracting(payments.filter { $0.status == "refunded" }.map(\.entitlement))
+        // An entitlement is paid while one of its payments has no refund.
+        let refunded = Set(payments.filter { $0.status == "refunded" }.map(\.paymentId))
+        let paid = Set(payments.filter { $0.status == "paid" && !refunded.contains($0.paymentId) }.map(\.entitlement))
         return .ok(
             .init(
                 body: .json(

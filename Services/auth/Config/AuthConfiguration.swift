@@ -6,7 +6,7 @@ import Shared
 /// | variable | default |
 /// |---|---|
 /// | `AUTH_SIGNING_KEY` | **required**: Ed25519 private key, base64url (from `platformctl generate-keys`) |
-/// | `ACCESS_TOKEN_TTL_SECONDS` | `900` |
+/// | `ACCESS_TOKEN_TTL_SECONDS` | `900` (30 to 3600: a revocation reaches token-only checks within it) |
 /// | `REFRESH_TOKEN_TTL_SECONDS` | `2592000` (30 days) |
 /// | `BCRYPT_COST` | `12` |
 /// | `LOCKOUT_MAX_FAILURES`, `LOCKOUT_WINDOW_SECONDS` | `5`, `900` (per account) |
@@ -36,7 +36,9 @@ struct AuthConfiguration: Sendable {
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         signingKey = Secret(try environment.requiredString("AUTH_SIGNING_KEY"))
-        accessTokenLifetime = TimeInterval(try environment.int("ACCESS_TOKEN_TTL_SECONDS", default: 900, range: 30...86_400))
+        // At most an hour: an access token's entitlements and role stand until it expires, so its lifetime is
+        // how long a refund or a ban can take to reach a service that reads only the token.
+        accessTokenLifetime = TimeInterval(try environment.int("ACCESS_TOKEN_TTL_SECONDS", default: 900, range: 30...3_600))
         refreshTokenLifetime = TimeInterval(
             try environment.int("REFRESH_TOKEN_TTL_SECONDS", default: 2_592_000, range: 60...31_536_000))
         bcryptCost = UInt8(try environment.int("BCRYPT_COST", default: 12, range: 4...16))

@@ -95,5 +95,12 @@ enum AuthMigrations {
                 """,
                 "CREATE INDEX pin_resets_account ON pin_resets (account_id)",
             ]),
+        Migration(
+            "0005_refunds_are_events",
+            [
+                // U6: a refund is its own notification about the same payment id, recorded once like the payment.
+                "ALTER TABLE payments DROP CONSTRAINT payments_pkey",
+                "ALTER TABLE payments ADD PRIMARY KEY (payment_id, status)",
+            ]),
     ]
 }

@@ -76,20 +76,22 @@ struct AdminStore: Sendable {
     /// Removes an entitlement and publishes `entitlement.revoked` (also when the account did not hold it, so a
     /// service that missed a grant's order still ends revoked); false when the account does not exist.
     func revoke(_ entitlement: Entitlement, from id: UUID) async throws -> Bool {
-        try await client.inTransaction(logger: logger) { connection -> Bool in
-            let rows = try await connection.query(
-                "UPDATE accounts SET entitlements = array_remove(entitlements, \(entitlement.rawValue)) WHERE id = \(id) RETURNING id",
-                logger: logger)
-            var found = false
-            for try await _ in rows.decode(UUID.self) { found = true }
-            guard found else { return false }
-            try await Outbox.enqueue(
-                EventEnvelope(
-                    type: EventTypes.entitlementRevoked, producer: "auth", key: id.uuidString,
-                    payload: EntitlementRevoked(userId: id, entitlement: entitlement.rawValue)),
-                to: TopicCatalogue.users, on: connection, logger: logger)
-            return true
-        }
+        try await client.inTransaction(logger: logger) { try await revoke(entitlement, from: id, on: $0) }
+    }
+
+    func revoke(_ entitlement: Entitlement, from id: UUID, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            "UPDATE accounts SET entitlements = array_remove(entitlements, \(entitlement.rawValue)) WHERE id = \(id) RETURNING id",
+            logger: logger)
+        var found = false
+        for try await _ in rows.decode(UUID.self) { found = true }
+        guard found else { return false }
+        try await Outbox.enqueue(
+            EventEnvelope(
+                type: EventTypes.entitlementRevoked, producer: "auth", key: id.uuidString,
+                payload: EntitlementRevoked(userId: id, entitlement: entitlement.rawValue)),
+            to: TopicCatalogue.users, on: connection, logger: logger)
+        return true
     }
 
     func grant(_ entitlement: Entitlement, to id: UUID) async throws -> Bool {
@@ -119,28 +121,46 @@ struct AdminStore: Sendable {
 
     enum PaymentOutcome: Equatable { case recorded, duplicate, unknownAccount }
 
-    /// Records a provider payment once (by payment id); a `paid` payment grants its entitlement.
+    /// Records a provider notification once (by payment id and status). A `paid` payment grants its entitlement
+    /// unless its refund came first; a refund is its own notification and revokes the entitlement unless another
+    /// payment for it still stands. The account row is locked first, so racing notifications for one account
+    /// decide in turn.
     func record(paymentId: String, accountId: UUID, entitlement: Entitlement, status: String, amountCents: Int64) async throws
         -> PaymentOutcome
     {
         try await client.inTransaction(logger: logger) { connection -> PaymentOutcome in
-            let exists = try await connection.query("SELECT count(*) FROM accounts WHERE id = \(accountId)", logger: logger)
-            var count = 0
-            for try await value in exists.decode(Int.self) { count = value }
-            guard count == 1 else { return .unknownAccount }
+            let exists = try await connection.query("SELECT id FROM accounts WHERE id = \(accountId) FOR UPDATE", logger: logger)
+            var found = false
+            for try await _ in exists.decode(UUID.self) { found = true }
+            guard found else { return .unknownAccount }
             let rows = try await connection.query(
                 """
                 INSERT INTO payments (payment_id, account_id, entitlement, status, amount_cents)
                 VALUES (\(paymentId), \(accountId), \(entitlement.rawValue), \(status), \(amountCents))
-                ON CONFLICT (payment_id) DO NOTHING RETURNING payment_id
+                ON CONFLICT (payment_id, status) DO NOTHING RETURNING payment_id
                 """, logger: logger)
             var inserted = false
             for try await _ in rows.decode(String.self) { inserted = true }
             guard inserted else { return .duplicate }
-            if status == "paid" {
+            let standing = try await standingPayments(for: entitlement, of: accountId, on: connection)
+            if status == "paid", standing > 0 {
                 _ = try await grant(entitlement, to: accountId, source: "payment", on: connection)
+            } else if status == "refunded", standing == 0 {
+                _ = try await revoke(entitlement, from: accountId, on: connection)
             }
             return .recorded
         }
+    }
+
+    /// Paid payments for the entitlement that have not been refunded.
+    private func standingPayments(for entitlement: Entitlement, of accountId: UUID, on connection: PostgresConnection) async throws -> Int {
+        let rows = try await connection.query(
+            """
+            SELECT count(*)::int FROM payments p
+            WHERE p.account_id = \(accountId) AND p.entitlement = \(entitlement.rawValue) AND p.status = 'paid'
+                AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.payment_id = p.payment_id AND r.status = 'refunded')
+            """, logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
     }
 }
