@@ -7,23 +7,24 @@ extension AuthAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         guard let emailText = nonEmpty(body.email), let password = nonEmpty(body.password) else { throw AuthErrors.emptyField }
         guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
-        let address = RequestScope.remoteAddress
-        try await auth.checkNotLocked(.address, subject: address, limit: auth.configuration.addressLimit)
+        // Tries are taken before the password is checked, so a burst of parallel guesses evaluates no more
+        // passwords than the limits allow; a try that did not fail is given back.
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .dashboard,
             let hash = stored.passwordHash
-        else {
-            try await auth.attempts.recordFailure(.address, subject: address)
-            throw AuthErrors.notRegistered
-        }
+        else { throw AuthErrors.notRegistered }
         let account = stored.account
-        let limit = auth.configuration.accountLimit
-        try await auth.checkNotLocked(.dashboardPassword, subject: account.id.uuidString, limit: limit)
-        guard await auth.hasher.verify(password, against: hash) else {
-            try await auth.attempts.recordFailure(.dashboardPassword, subject: account.id.uuidString)
-            try await auth.attempts.recordFailure(.address, subject: address)
-            let failures = try await auth.attempts.failures(.dashboardPassword, subject: account.id.uuidString, within: limit.window)
-            throw AuthErrors.wrongPassword(attemptsLeft: limit.triesLeft(failures: failures, now: Date()))
+        let accountTry: AttemptTry
+        do {
+            accountTry = try await auth.takeTry(.dashboardPassword, subject: account.id.uuidString, limit: auth.configuration.accountLimit)
+        } catch {
+            try await auth.attempts.release(addressTry)
+            throw error
         }
+        guard await auth.hasher.verify(password, against: hash) else {
+            throw AuthErrors.wrongPassword(attemptsLeft: accountTry.triesLeftIfFailed)
+        }
+        try await auth.attempts.release(addressTry)
         guard !account.banned else { throw AuthErrors.banned }
         try await auth.attempts.clear(.dashboardPassword, subject: account.id.uuidString)
         return .ok(.session(try await auth.startSession(for: account)))
@@ -42,12 +43,11 @@ extension AuthAPI {
         guard let id = UUID(uuidString: user.id), let stored = try await auth.accounts.credentials(id: id),
             stored.account.kind == .dashboard, let hash = stored.passwordHash
         else { throw APIError.forbidden }
-        let limit = auth.configuration.accountLimit
-        try await auth.checkNotLocked(.dashboardPassword, subject: user.id, limit: limit)
+        let currentTry = try await auth.takeTry(.dashboardPassword, subject: user.id, limit: auth.configuration.accountLimit)
         guard await auth.hasher.verify(current, against: hash) else {
-            try await auth.attempts.recordFailure(.dashboardPassword, subject: user.id)
             throw AuthErrors.rule("wrong_current_password", AuthMessages.currentPasswordWrong)
         }
+        try await auth.attempts.release(currentTry)
         // Every other session ends; the caller stays signed in with a fresh one (D25: back to the home page).
         try await auth.accounts.setPasswordHash(await auth.hasher.hash(new), for: id)
         return .ok(.session(try await auth.startSession(for: stored.account)))
@@ -58,12 +58,9 @@ extension AuthAPI {
         guard let text = nonEmpty(body.email) else { throw AuthErrors.emptyField }
         let invalid = AuthErrors.rule("invalid_email", AuthMessages.resetInvalidEmail)
         guard let email = EmailAddress(text) else { throw invalid }
-        let address = RequestScope.remoteAddress
-        try await auth.checkNotLocked(.address, subject: address, limit: auth.configuration.addressLimit)
-        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .dashboard else {
-            try await auth.attempts.recordFailure(.address, subject: address)
-            throw invalid
-        }
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .dashboard else { throw invalid }
+        try await auth.attempts.release(addressTry)
         try await auth.resets.request(for: stored.account, email: email, linkBase: auth.configuration.resetLinkBaseURL)
         return .accepted(.message(AuthMessages.resetLinkSent))
     }

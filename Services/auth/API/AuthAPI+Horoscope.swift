@@ -19,17 +19,17 @@ extension AuthAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         guard let token = nonEmpty(body.idToken) else { throw AuthErrors.emptyField }
         guard RequestText.length(token) <= 8_192 else { throw JSONBody.schemaViolation(["idToken": "is at most 8192 characters"]) }
-        let address = RequestScope.remoteAddress
-        try await auth.checkNotLocked(.address, subject: address, limit: auth.configuration.addressLimit)
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
         let claims: OIDCVerifier.IDTokenClaims
         do {
             claims = try await oidc.verify(token)
         } catch .providerUnreachable {
+            try await auth.attempts.release(addressTry)
             throw APIError(.serviceUnavailable, code: "identity_provider_unreachable", message: "the identity provider cannot be reached")
         } catch {
-            try await auth.attempts.recordFailure(.address, subject: address)
             throw APIError(.unauthorized, code: "invalid_id_token", message: "the ID token is invalid, expired or for another app")
         }
+        try await auth.attempts.release(addressTry)
         // Claims are the provider's text: Postgres cannot store NUL, so it is dropped rather than failing the login.
         let subject = RequestText.withoutNUL("\(claims.iss.value)|\(claims.sub.value)")
         let account = try await auth.accounts.findOrCreateExternal(subject: subject, displayName: claims.name.map(RequestText.withoutNUL))

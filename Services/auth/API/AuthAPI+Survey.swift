@@ -8,28 +8,26 @@ extension AuthAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         guard let emailText = nonEmpty(body.email), let pin = nonEmpty(body.pin) else { throw AuthErrors.emptyField }
         guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
-        let address = RequestScope.remoteAddress
-        try await auth.checkNotLocked(.address, subject: address, limit: auth.configuration.addressLimit)
+        // Tries are taken before the PIN is checked (see loginDashboard).
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey,
             let hash = stored.pinHash
         else {
-            try await auth.attempts.recordFailure(.address, subject: address)
             throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
         }
         let subject = stored.account.id.uuidString
-        let failures = try await auth.attempts.failures(.surveyPin, subject: subject, within: survey.pin.window)
-        guard survey.pin.lockedUntil(failures: failures, now: Date()) == nil else {
+        guard case .taken(let pinTry) = try await auth.attempts.reserve(.surveyPin, subject: subject, limit: survey.pin) else {
+            try await auth.attempts.release(addressTry)
             throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
         }
         guard await auth.hasher.verify(pin, against: hash) else {
-            try await auth.attempts.recordFailure(.surveyPin, subject: subject)
-            try await auth.attempts.recordFailure(.address, subject: address)
-            let left = survey.pin.triesLeft(failures: failures, now: Date()) - 1
+            let left = pinTry.triesLeftIfFailed
             if left <= 0 {
                 throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
             }
             throw AuthErrors.flow(.unauthorized, code: "wrong_pin", message: AuthMessages.wrongPin, next: .retry, attemptsLeft: left)
         }
+        try await auth.attempts.release(addressTry)
         guard !stored.account.banned else { throw AuthErrors.banned }
         try await auth.attempts.clear(.surveyPin, subject: subject)
         return .ok(.session(try await auth.startSession(for: stored.account, next: .welcome)))
@@ -64,12 +62,11 @@ extension AuthAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         guard let emailText = nonEmpty(body.email) else { throw AuthErrors.emptyField }
         guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
-        let address = RequestScope.remoteAddress
-        try await auth.checkNotLocked(.address, subject: address, limit: auth.configuration.addressLimit)
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey else {
-            try await auth.attempts.recordFailure(.address, subject: address)
             throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
         }
+        try await auth.attempts.release(addressTry)
         try await auth.pinResets.start(for: stored.account, email: email)
         return .accepted(.message("a reset code was sent to your email", next: .forgotPin, email: email.value))
     }
@@ -83,28 +80,36 @@ extension AuthAPI {
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey else {
             throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
         }
-        let limit = survey.forgotPin
-        let failures = try await auth.attempts.failures(.forgotPin, subject: email.value, within: limit.window)
-        if limit.lockedUntil(failures: failures, now: Date()) != nil {
+        // Code tries count per account and are taken before the code is compared, so parallel guesses get no
+        // more comparisons than the limit.
+        let subject = stored.account.id.uuidString
+        guard case .taken(let codeTry) = try await auth.attempts.reserve(.forgotPin, subject: subject, limit: survey.forgotPin) else {
             throw AuthErrors.flow(
                 .unprocessableContent, code: "forgot_pin_tries_exhausted", message: AuthMessages.tooManyAttempts, next: .login, attemptsLeft: 0)
         }
         guard code.count <= 12, try await auth.pinResets.isValid(code: code, for: stored.account.id) else {
-            try await failFlow(.forgotPin, subject: email.value, limit: limit, code: "invalid_code", message: AuthMessages.invalidPinCode)
+            throw Self.flowFailure(codeTry, code: "invalid_code", message: AuthMessages.invalidPinCode)
         }
         let pin = body.pin ?? ""
         guard CredentialPolicy.isValidPin(pin) else {
+            try await auth.attempts.release(codeTry)
             throw AuthErrors.flow(.unprocessableContent, code: "pin_format", message: AuthMessages.pinFormat, next: .retry)
         }
         guard pin == body.pinConfirmation else {
-            try await failFlow(.forgotPin, subject: email.value, limit: limit, code: "pins_differ", message: AuthMessages.pinsDiffer)
+            throw Self.flowFailure(codeTry, code: "pins_differ", message: AuthMessages.pinsDiffer)
         }
         guard try await auth.pinResets.complete(code: code, accountId: stored.account.id, pinHash: await auth.hasher.hash(pin)) else {
             throw AuthErrors.flow(.unprocessableContent, code: "invalid_code", message: AuthMessages.invalidPinCode, next: .retry)
         }
-        try await auth.attempts.clear(.forgotPin, subject: email.value)
+        try await auth.attempts.clear(.forgotPin, subject: subject)
         try await auth.attempts.clear(.surveyPin, subject: stored.account.id.uuidString)
         return .ok(.message("PIN changed", next: .login, email: email.value))
+    }
+
+    /// The 422 for a failed forgot-PIN try already taken: `retry` with the tries left, or `login` when they are used up.
+    private static func flowFailure(_ attempt: AttemptTry, code: String, message: String) -> any Error {
+        let left = attempt.triesLeftIfFailed
+        return AuthErrors.flow(.unprocessableContent, code: code, message: message, next: left == 0 ? .login : .retry, attemptsLeft: left)
     }
 
     /// Records a failed try and throws 422: `retry` with the tries left, or `login` when they are used up.

@@ -29,6 +29,14 @@ struct AuthContext: Sendable {
     }
 
     /// Throws 429 while `subject` has used up `limit` for `kind`.
+    /// Takes one try before the check it limits (see `AttemptStore.reserve`); 429 with `Retry-After` when none is left.
+    func takeTry(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> AttemptTry {
+        switch try await attempts.reserve(kind, subject: subject, limit: limit) {
+        case .taken(let attempt): return attempt
+        case .locked(let until): throw AuthErrors.tooManyAttempts(until: until, now: Date())
+        }
+    }
+
     func checkNotLocked(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws {
         let now = Date()
         if let until = limit.lockedUntil(failures: try await attempts.failures(kind, subject: subject, within: limit.window), now: now) {

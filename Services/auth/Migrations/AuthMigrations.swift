@@ -102,5 +102,11 @@ enum AuthMigrations {
                 "ALTER TABLE payments DROP CONSTRAINT payments_pkey",
                 "ALTER TABLE payments ADD PRIMARY KEY (payment_id, status)",
             ]),
+        Migration(
+            "0006_attempt_reservations",
+            [
+                // U7: a try is recorded before it is evaluated and given back by id when it did not fail.
+                "ALTER TABLE failed_attempts ADD COLUMN id bigserial PRIMARY KEY",
+            ]),
     ]
 }

@@ -34,9 +34,63 @@ struct AttemptStore: Sendable {
             """, logger: logger)
     }
 
+    /// What `reserve` found: a try taken (recorded as a failure until released), or none left.
+    enum Reservation: Sendable {
+        case taken(AttemptTry)
+        case locked(until: Date)
+    }
+
+    /// Takes one try of `kind` for `subject` before the costly or guessable check runs: under a transaction
+    /// lock on the subject, counts its failures in the window and, when one is left, records this try as a
+    /// failure at once. Concurrent requests for one subject therefore take tries one after another and no more
+    /// than the limit are ever evaluated; a try that turns out well is `release`d.
+    func reserve(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> Reservation {
+        let seconds = limit.window.rounded(.up).roundedClampedInt
+        return try await client.inTransaction(logger: logger) { connection -> Reservation in
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(hashtextextended(\(kind.rawValue + ":" + subject), 7152))", logger: logger)
+            let rows = try await connection.query(
+                """
+                SELECT at FROM failed_attempts
+                WHERE kind = \(kind.rawValue) AND subject = \(subject) AND at > now() - make_interval(secs => \(seconds))
+                ORDER BY at
+                """, logger: logger)
+            var failures: [Date] = []
+            for try await at in rows.decode(Date.self) { failures.append(at) }
+            let now = Date()
+            if let until = limit.lockedUntil(failures: failures, now: now) { return .locked(until: until) }
+            let inserted = try await connection.query(
+                """
+                WITH expired AS (
+                    DELETE FROM failed_attempts
+                    WHERE kind = \(kind.rawValue) AND subject = \(subject) AND at < now() - interval '1 day'
+                )
+                INSERT INTO failed_attempts (kind, subject) VALUES (\(kind.rawValue), \(subject)) RETURNING id
+                """, logger: logger)
+            var id: Int64 = 0
+            for try await value in inserted.decode(Int64.self) { id = value }
+            let left = max(0, limit.triesLeft(failures: failures, now: now) - 1)
+            return .taken(AttemptTry(kind: kind, subject: subject, id: id, triesLeftIfFailed: left))
+        }
+    }
+
+    /// Gives a taken try back: it did not fail (or was never evaluated).
+    func release(_ attempt: AttemptTry) async throws {
+        try await client.query("DELETE FROM failed_attempts WHERE id = \(attempt.id)", logger: logger)
+    }
+
     /// Forgets the failures of a subject after it succeeded.
     func clear(_ kind: AttemptKind, subject: String) async throws {
         try await client.query(
             "DELETE FROM failed_attempts WHERE kind = \(kind.rawValue) AND subject = \(subject)", logger: logger)
     }
+}
+
+/// One try taken by `AttemptStore.reserve`: it counts as a failure unless released.
+struct AttemptTry: Sendable {
+    let kind: AttemptKind
+    let subject: String
+    let id: Int64
+    /// Tries the subject has left when this one fails.
+    let triesLeftIfFailed: Int
 }
