@@ -61,6 +61,7 @@ extension AuthAPI {
         let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .dashboard else { throw invalid }
         try await auth.attempts.release(addressTry)
+        try await auth.takeRecoveryMail(for: stored.account.id)
         try await auth.resets.request(for: stored.account, email: email, linkBase: auth.configuration.resetLinkBaseURL)
         return .accepted(.message(AuthMessages.resetLinkSent))
     }

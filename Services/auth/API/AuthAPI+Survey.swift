@@ -67,6 +67,7 @@ extension AuthAPI {
             throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
         }
         try await auth.attempts.release(addressTry)
+        try await auth.takeRecoveryMail(for: stored.account.id)
         try await auth.pinResets.start(for: stored.account, email: email)
         return .accepted(.message("a reset code was sent to your email", next: .forgotPin, email: email.value))
     }

@@ -37,6 +37,18 @@ struct AuthContext: Sendable {
         }
     }
 
+    /// Counts one recovery mail to `account` from the caller's address; 429 when either has had its share.
+    func takeRecoveryMail(for account: UUID) async throws {
+        let addressTry = try await takeTry(
+            .recoveryMailAddress, subject: RequestScope.remoteAddress, limit: configuration.recoveryMailsPerAddress)
+        do {
+            _ = try await takeTry(.recoveryMail, subject: account.uuidString, limit: configuration.recoveryMailsPerAccount)
+        } catch {
+            try await attempts.release(addressTry)
+            throw error
+        }
+    }
+
     func checkNotLocked(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws {
         let now = Date()
         if let until = limit.lockedUntil(failures: try await attempts.failures(kind, subject: subject, within: limit.window), now: now) {

@@ -11,6 +11,7 @@ import Shared
 /// | `BCRYPT_COST` | `12` |
 /// | `LOCKOUT_MAX_FAILURES`, `LOCKOUT_WINDOW_SECONDS` | `5`, `900` (per account) |
 /// | `ADDRESS_MAX_FAILURES` | `50` per client address per window |
+/// | `RECOVERY_MAILS_PER_ACCOUNT`, `RECOVERY_MAILS_PER_ADDRESS` | `5`, `20` per hour: reset links and PIN codes mailed |
 /// | `AUTH_RESET_URL` (or its older name `RESET_LINK_BASE_URL`) | `http://127.0.0.1:8085/dashboard/reset-password`: the dashboard's reset page the mail links to |
 /// | `RESET_LINK_TTL_SECONDS` | `86400` (24 h, D22) |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_FROM` | `127.0.0.1`, `25`, `no-reply@localhost` |
@@ -27,6 +28,9 @@ struct AuthConfiguration: Sendable {
     var bcryptCost: UInt8
     var accountLimit: AttemptLimit
     var addressLimit: AttemptLimit
+    /// Recovery mails (reset links, PIN codes) per account and per client address: the queue cannot be flooded.
+    var recoveryMailsPerAccount: AttemptLimit
+    var recoveryMailsPerAddress: AttemptLimit
     var resetLinkBaseURL: String
     var resetLinkLifetime: TimeInterval
     var smtp: SMTPConfiguration
@@ -45,6 +49,10 @@ struct AuthConfiguration: Sendable {
         let window = TimeInterval(try environment.int("LOCKOUT_WINDOW_SECONDS", default: 900, range: 1...86_400))
         accountLimit = AttemptLimit(maxFailures: try environment.int("LOCKOUT_MAX_FAILURES", default: 5, range: 1...1_000), window: window)
         addressLimit = AttemptLimit(maxFailures: try environment.int("ADDRESS_MAX_FAILURES", default: 50, range: 1...100_000), window: window)
+        recoveryMailsPerAccount = AttemptLimit(
+            maxFailures: try environment.int("RECOVERY_MAILS_PER_ACCOUNT", default: 5, range: 1...1_000), window: 3_600)
+        recoveryMailsPerAddress = AttemptLimit(
+            maxFailures: try environment.int("RECOVERY_MAILS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         resetLinkBaseURL = environment.string("AUTH_RESET_URL")
             ?? environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")
         resetLinkLifetime = TimeInterval(try environment.int("RESET_LINK_TTL_SECONDS", default: 86_400, range: 60...604_800))

@@ -32,6 +32,10 @@ enum AttemptKind: String, Sendable, CaseIterable {
     case signUpEmail = "signup_email"
     /// Sign-up PIN length or confirmation errors per email: 3.
     case signUpPin = "signup_pin"
-    /// Forgot-PIN confirmation mismatches per email: 5.
+    /// Forgot-PIN wrong codes and confirmation mismatches per account: 5.
     case forgotPin = "forgot_pin"
+    /// Recovery mails (reset links, PIN codes) sent per account; every send counts, not only failures.
+    case recoveryMail = "recovery_mail"
+    /// Recovery mails sent per client address.
+    case recoveryMailAddress = "recovery_mail_address"
 }

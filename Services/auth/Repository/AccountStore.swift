@@ -89,10 +89,6 @@ struct AccountStore: Sendable {
         }
     }
 
-    func setPinHash(_ hash: String, for id: UUID) async throws {
-        try await client.query("UPDATE accounts SET pin_hash = \(hash) WHERE id = \(id)", logger: logger)
-    }
-
     /// The account of an external identity (`issuer|subject`), created on first login.
     func findOrCreateExternal(subject: String, displayName: String?) async throws -> Account {
         let rows = try await client.query("SELECT id FROM accounts WHERE external_subject = \(subject)", logger: logger)

@@ -4,7 +4,7 @@ import PostgresNIO
 import Shared
 
 /// Password-reset links (D22): a random token whose SHA-256 hash is stored, valid for a configured time and
-/// usable once. Requesting a new link leaves older unused links valid until they expire. The mail with the
+/// usable once. Requesting a new link retires the older unused ones: an account has one live link. The mail with the
 /// link is queued in the same transaction, so a committed request always gets its mail.
 struct PasswordResetStore: Sendable {
     let client: PostgresClient
@@ -26,6 +26,9 @@ struct PasswordResetStore: Sendable {
             The link works once and expires in \(hours) hour\(hours == 1 ? "" : "s"). If you did not ask for it, ignore this mail.
             """
         try await client.inTransaction(logger: logger) { connection in
+            // One live link per account: asking again retires the links mailed before.
+            try await connection.query(
+                "UPDATE password_resets SET used_at = now() WHERE account_id = \(account.id) AND used_at IS NULL", logger: logger)
             try await connection.query(
                 """
                 INSERT INTO password_resets (token_hash, account_id, expires_at)

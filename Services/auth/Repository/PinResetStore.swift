@@ -12,15 +12,25 @@ struct PinResetStore: Sendable {
     let logger: Logger
     let lifetime: TimeInterval = 1_800
 
+    /// Mails a new code. It is the account's only live code: the ones before it stop working, and a code used
+    /// before never works again (a draw that repeats one of the account's earlier codes is drawn again).
     func start(for account: Account, email: EmailAddress) async throws {
-        let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
         try await client.inTransaction(logger: logger) { connection in
             try await connection.query(
-                """
-                INSERT INTO pin_resets (code_hash, account_id, expires_at)
-                VALUES (\(Self.hash(code, account.id)), \(account.id), \(Date().addingTimeInterval(lifetime)))
-                ON CONFLICT (code_hash) DO UPDATE SET expires_at = EXCLUDED.expires_at, used_at = NULL
-                """, logger: logger)
+                "UPDATE pin_resets SET used_at = now() WHERE account_id = \(account.id) AND used_at IS NULL", logger: logger)
+            var code: String?
+            for _ in 0..<20 where code == nil {
+                let candidate = String(format: "%06d", Int.random(in: 0..<1_000_000))
+                let inserted = try await connection.query(
+                    """
+                    INSERT INTO pin_resets (code_hash, account_id, expires_at)
+                    VALUES (\(Self.hash(candidate, account.id)), \(account.id), \(Date().addingTimeInterval(lifetime)))
+                    ON CONFLICT (code_hash) DO NOTHING RETURNING account_id
+                    """, logger: logger
+                ).collectAll()
+                if !inserted.isEmpty { code = candidate }
+            }
+            guard let code else { throw APIError(.serviceUnavailable, code: "code_not_created", message: "could not make a code; try again") }
             try await MailQueue.enqueue(
                 to: email.value, subject: "Your PIN reset code",
                 body: "Your PIN reset code is \(code). It is valid for 30 minutes. If you did not ask for it, ignore this mail.",
@@ -38,7 +48,7 @@ struct PinResetStore: Sendable {
         return false
     }
 
-    /// Marks the code used and sets the PIN, once.
+    /// Marks the code used, sets the PIN and ends every session, once.
     func complete(code: String, accountId: UUID, pinHash: String) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection -> Bool in
             let rows = try await connection.query(
@@ -51,6 +61,8 @@ struct PinResetStore: Sendable {
             for try await _ in rows.decode(UUID.self) { used = true }
             guard used else { return false }
             try await connection.query("UPDATE accounts SET pin_hash = \(pinHash) WHERE id = \(accountId)", logger: logger)
+            // Whoever knew the old PIN is signed out everywhere.
+            try await SessionStore.revokeAll(of: accountId, on: connection, logger: logger)
             return true
         }
     }
