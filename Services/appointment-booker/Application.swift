@@ -50,7 +50,10 @@ func buildApplication(
             configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
 
     let consumer = try runtime.makeConsumer(
-        topics: [configuration.usersTopic, configuration.placesTopic],
+        topics: [
+            ConsumedTopic(TopicCatalogue.users, name: configuration.usersTopic),
+            ConsumedTopic(TopicCatalogue.places, name: configuration.placesTopic),
+        ],
         handler: EventRouter(auth: AuthEventHandler(bookingsTopic: configuration.bookingsTopic)))
     let reminders = ReminderScheduler(
         client: client, lead: configuration.reminderLead, tick: configuration.reminderTick, topic: configuration.bookingsTopic,

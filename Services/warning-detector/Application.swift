@@ -34,7 +34,11 @@ func buildApplication(
                 .add(middleware: RequestScopeMiddleware()))
 
     let consumer = try runtime.makeConsumer(
-        topics: [configuration.forecastsTopic, configuration.userCitiesTopic, configuration.appointmentsTopic],
+        topics: [
+            ConsumedTopic(TopicCatalogue.forecasts, name: configuration.forecastsTopic),
+            ConsumedTopic(TopicCatalogue.userCities, name: configuration.userCitiesTopic),
+            ConsumedTopic(TopicCatalogue.appointments, name: configuration.appointmentsTopic),
+        ],
         handler: WarningEventHandler(
             detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings))
     let (http, apns) = try await makePushClient(configuration.push)

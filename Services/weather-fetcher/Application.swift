@@ -48,7 +48,8 @@ func buildApplication(
     ).registerHandlers(on: api)
 
     let warningsConsumer = try runtime.makeConsumer(
-        topics: [environment.string("WEATHER_WARNINGS_TOPIC", default: TopicCatalogue.warnings.name)], handler: WarningEventHandler())
+        topics: [ConsumedTopic(TopicCatalogue.warnings, name: environment.string("WEATHER_WARNINGS_TOPIC"))],
+        handler: WarningEventHandler())
     let scheduler = RefreshScheduler(
         refresher: refresher, store: store, schedule: configuration.refresh, startGate: runtime.startGate, logger: runtime.logger)
     var startupTasks: [PlatformRuntime.StartupTask] = []

@@ -10,6 +10,8 @@ public enum DeadLetterReason: String, Sendable, CaseIterable {
     case retriesExhausted = "retries_exhausted"
     /// The message took the process down (a trap, a kill) as often as `CONSUMER_MAX_CRASHES` allows.
     case crashLoop = "crash_loop"
+    /// The envelope names a producer other than the topic's owner in `TopicCatalogue`.
+    case foreignProducer = "foreign_producer"
 }
 
 /// Sends an event that cannot be handled to `<topic>.dlq`, unchanged, with headers saying why and where

@@ -64,12 +64,11 @@ extension EventConsumerService {
     /// The fast path: every decodable event of the batch in one transaction, which also clears the crash guard.
     private func applyTogether(_ messages: [KafkaMessage], of batch: PartitionBatch, token: UUID) async -> Bool {
         var events: [ReceivedEvent] = []
-        var undecodable: [(KafkaMessage, EventDecodingError)] = []
+        var undecodable: [(KafkaMessage, ForeignProducerOrUndecodable)] = []
         for message in messages {
-            do {
-                events.append(try ReceivedEvent(bytes: message.value))
-            } catch {
-                undecodable.append((message, error))
+            switch receive(message) {
+            case .success(let event): events.append(event)
+            case .failure(let refusal): undecodable.append((message, refusal))
             }
         }
         let (topic, guardRows, logger, decoded) = (batch.topic, crashGuard, self.logger, events)
@@ -84,8 +83,8 @@ extension EventConsumerService {
             metrics.batchApplied(size: messages.count, duration: .now - started)
             metrics.consumed(topic: topic, outcome: IdempotentProcessor.Outcome.applied.rawValue, count: outcome.applied)
             metrics.consumed(topic: topic, outcome: IdempotentProcessor.Outcome.duplicate.rawValue, count: outcome.duplicates)
-            for (message, error) in undecodable {
-                guard await deadLetter(message, error: error, reason: .undecodable, attempts: 1) else { return false }
+            for (message, refusal) in undecodable {
+                guard await deadLetter(message, error: refusal.error, reason: refusal.reason, attempts: 1) else { return false }
             }
             if let last = messages.last { consumer.storeOffset(of: last) }
             return true
@@ -136,10 +135,9 @@ extension EventConsumerService {
     /// as long as they last; other failures a few times. False when it gave up because the service stops.
     func applyOne(_ message: KafkaMessage, of batch: PartitionBatch) async -> Bool {
         let event: ReceivedEvent
-        do {
-            event = try ReceivedEvent(bytes: message.value)
-        } catch {
-            return await deadLetter(message, error: error, reason: .undecodable, attempts: 1)
+        switch receive(message) {
+        case .success(let received): event = received
+        case .failure(let refusal): return await deadLetter(message, error: refusal.error, reason: refusal.reason, attempts: 1)
         }
         var metadata: Logger.Metadata = [
             "partition": "\(batch.name)", "offset": "\(message.offset)", "eventId": "\(event.header.id)",

@@ -19,6 +19,9 @@ public final class EventConsumerService: Service, Sendable {
     let startGate: StartGate
     let logger: Logger
     let metrics: ConsumerMetrics
+    /// The owner of each consumed topic by name; an event from anyone else is dead-lettered unread. Topics not
+    /// listed are not checked.
+    let producers: [String: String]
     /// Fresh batches of different partitions run together; crash-guard suspects run alone.
     let gate = ApplyGate()
     /// Partitions paused on transient failures; readiness reads it.
@@ -29,8 +32,9 @@ public final class EventConsumerService: Service, Sendable {
     public init(
         consumer: KafkaConsumer, processor: IdempotentProcessor, handler: any EventHandler,
         deadLetters: DeadLetterPublisher, retryPolicy: RetryPolicy = RetryPolicy(), maxCrashes: Int = 3,
-        startGate: StartGate, logger: Logger
+        producers: [String: String] = [:], startGate: StartGate, logger: Logger
     ) {
+        self.producers = producers
         self.consumer = consumer
         self.processor = processor
         self.handler = handler
@@ -54,6 +58,23 @@ public final class EventConsumerService: Service, Sendable {
         }
         await consumer.close()
         logger.info("consumer stopped", metadata: ["group": "\(consumer.configuration.groupId)"])
+    }
+
+    /// Reads the envelope of a consumed message: not an envelope, or from a producer that does not own the
+    /// topic, is a permanent error with its dead-letter reason.
+    func receive(_ message: KafkaMessage) -> Result<ReceivedEvent, ForeignProducerOrUndecodable> {
+        let event: ReceivedEvent
+        do {
+            event = try ReceivedEvent(bytes: message.value)
+        } catch {
+            return .failure(ForeignProducerOrUndecodable(error: error, reason: .undecodable))
+        }
+        if let owner = producers[message.topic], event.header.producer != owner {
+            let error = EventDecodingError(
+                reason: "producer \(event.header.producer.prefix(100)) does not own \(message.topic) (its producer is \(owner))")
+            return .failure(ForeignProducerOrUndecodable(error: error, reason: .foreignProducer))
+        }
+        return .success(event)
     }
 
     /// Asks the loop to stop after the work in hand (used by tests and by `run`'s shutdown handler).
@@ -120,4 +141,10 @@ struct PartitionBatch: Sendable {
         }
         return batches
     }
+}
+
+/// Why a consumed message is not handed to the handler, and the dead-letter reason that says so.
+struct ForeignProducerOrUndecodable: Error {
+    let error: EventDecodingError
+    let reason: DeadLetterReason
 }

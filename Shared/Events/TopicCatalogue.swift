@@ -31,6 +31,26 @@ public struct Topic: Sendable, Hashable {
     public static func deadLetterName(of topic: String) -> String { "\(topic).dlq" }
 }
 
+/// A topic a consumer reads, under the name this deployment gives it, with the one service allowed to produce
+/// to it: an event that names another producer is dead-lettered unread (a service with write access to a topic
+/// it does not own cannot make others act on its events).
+public struct ConsumedTopic: Sendable, Hashable {
+    public let name: String
+    public let producer: String
+
+    /// `name`: the configured name when the deployment renames the catalogue's topic.
+    public init(_ topic: Topic, name: String? = nil) {
+        self.name = name ?? topic.name
+        self.producer = topic.producer
+    }
+
+    /// A topic outside the catalogue (a tool's own, a test's).
+    public init(name: String, producer: String) {
+        self.name = name
+        self.producer = producer
+    }
+}
+
 /// Every flow of the platform in one place. A service publishes only to the topics it is the producer of,
 /// and reads the others through its consumer group.
 public enum TopicCatalogue {

@@ -52,13 +52,15 @@ public final class PlatformRuntime: Sendable {
             client: postgres, producer: producer, configuration: configuration.outbox, startGate: startGate, logger: logger)
     }
 
-    /// A consumer group member for `topics` that applies each event once with `handler`.
-    public func makeConsumer(topics: [String], handler: any EventHandler) throws -> EventConsumerService {
-        let consumer = try KafkaConsumer(configuration: configuration.consumer(topics: topics), logger: logger)
+    /// A consumer group member for `topics` that applies each event once with `handler`; events whose producer
+    /// is not the topic's owner are dead-lettered unread.
+    public func makeConsumer(topics: [ConsumedTopic], handler: any EventHandler) throws -> EventConsumerService {
+        let consumer = try KafkaConsumer(configuration: configuration.consumer(topics: topics.map(\.name)), logger: logger)
         let service = EventConsumerService(
             consumer: consumer, processor: IdempotentProcessor(client: postgres), handler: handler,
             deadLetters: DeadLetterPublisher(producer: producer, service: configuration.identity.name),
-            retryPolicy: configuration.retryPolicy, maxCrashes: configuration.consumerMaxCrashes, startGate: startGate,
+            retryPolicy: configuration.retryPolicy, maxCrashes: configuration.consumerMaxCrashes,
+            producers: Dictionary(topics.map { ($0.name, $0.producer) }) { first, _ in first }, startGate: startGate,
             logger: logger)
         consumerHealth.withLock { $0.append(service.health) }
         return service

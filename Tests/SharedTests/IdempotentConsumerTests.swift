@@ -104,9 +104,30 @@ struct IdempotentConsumerTests {
         }
     }
 
+    @Test("X1, X2: an event whose producer does not own the topic is dead-lettered unread; the owner's events apply")
+    func test_X2_foreignProducerIsDeadLettered() async throws {
+        try await withTestDatabase(migrations: [effectsMigration]) { db in
+            try await withTopic { topic in
+                let owned = countedEvent(4)
+                let forged = EventEnvelope(type: EventType("test.counted"), producer: "mallory", key: "k", payload: Counted(sequence: 5))
+                try await withRunningConsumer(db: db, topic: topic, handler: RecordEffect(), producers: [topic: "tests"]) { producer in
+                    try await send(forged, to: topic, producer: producer)
+                    try await send(owned, to: topic, producer: producer)
+                    #expect(try await eventually { try await effectCount(db.client, eventId: owned.id) == 1 })
+                }
+                let deadLetters = try makeConsumer(topics: [Topic.deadLetterName(of: topic)], group: "dlq-\(uniqueSuffix())")
+                let dead = try await collect(1, from: deadLetters)
+                await deadLetters.close()
+                #expect(dead.first?.header("dlq-reason")?.stringValue == "foreign_producer")
+                #expect(dead.first?.header("dlq-error")?.stringValue.contains("mallory") == true)
+                #expect(try await effectCount(db.client) == 1, "the forged event was not applied")
+            }
+        }
+    }
+
     /// Runs an `EventConsumerService` on `topic` during `body`, then stops it gracefully.
     private func withRunningConsumer(
-        db: TestDatabase, topic: String, handler: any EventHandler,
+        db: TestDatabase, topic: String, handler: any EventHandler, producers: [String: String] = [:],
         _ body: @Sendable (KafkaProducer) async throws -> Void
     ) async throws {
         try await withProducer { producer in
@@ -114,7 +135,8 @@ struct IdempotentConsumerTests {
                 consumer: try makeConsumer(topics: [topic], group: "g-\(uniqueSuffix())"),
                 processor: IdempotentProcessor(client: db.client), handler: handler,
                 deadLetters: DeadLetterPublisher(producer: producer, service: "tests"),
-                retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(20)), startGate: StartGate(open: true),
+                retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(20)), producers: producers,
+                startGate: StartGate(open: true),
                 logger: logger)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await service.run() }
