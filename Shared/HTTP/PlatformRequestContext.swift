@@ -5,8 +5,9 @@ public struct PlatformRequestContext: RequestContext, Sendable {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AccessTokenMiddleware`; nil on routes that do not require a user.
     public var user: AuthenticatedUser?
-    /// The client's IP address (for per-address throttling), or `unknown`.
-    public let remoteAddress: String
+    /// The client's IP address (for per-address throttling), or `unknown`: the connection's peer, or behind
+    /// trusted proxies the address they forwarded (`ClientAddressMiddleware`).
+    public var remoteAddress: String
 
     public init(source: Source) {
         coreContext = .init(source: source)

@@ -18,6 +18,7 @@ import Logging
 /// | `CONSUMER_MAX_CRASHES` | `3` (times one message may take the process down before it is dead-lettered) |
 /// | `CONSUMER_STEP_TIMEOUT_MS` | `30000` (a batch's transaction taking longer is cancelled and retried) |
 /// | `CONSUMER_PAUSE_LIMIT_MS` | `30000` (a partition paused longer makes `/ready` answer 503) |
+/// | `TRUSTED_PROXIES` | none: comma-separated addresses or networks (`10.0.0.0/8, ::1`) whose `X-Forwarded-For` / `Forwarded` is believed |
 /// | `LOG_LEVEL` | `info` |
 public struct PlatformConfiguration: Sendable {
     public var identity: ServiceIdentity
@@ -39,6 +40,8 @@ public struct PlatformConfiguration: Sendable {
     public var consumerBatchSize: Int
     public var consumerPauseLimit: Duration
     public var logLevel: Logger.Level
+    /// Proxies whose forwarded client address is believed; empty: the connection's peer is the client.
+    public var trustedProxies: [IPNetwork]
     /// `AUTH_ISSUER`: the issuer the auth service signs with and every service expects.
     public var tokenIssuer: String
 
@@ -56,6 +59,8 @@ public struct PlatformConfiguration: Sendable {
         sessionTimeoutMilliseconds = try environment.int("KAFKA_SESSION_TIMEOUT_MS", default: 6_000, range: 1_000...300_000)
         messageTimeoutMilliseconds = try environment.int("KAFKA_MESSAGE_TIMEOUT_MS", default: 30_000, range: 1_000...900_000)
         fetchWaitMaxMilliseconds = try environment.int("KAFKA_FETCH_WAIT_MAX_MS", default: 500, range: 1...30_000)
+        trustedProxies = try environment.parsed(
+            "TRUSTED_PROXIES", expected: "comma-separated IP addresses or networks such as 10.0.0.0/8", Self.parseNetworks) ?? []
         outbox = try OutboxRelayConfiguration(environment: environment)
         retryPolicy = RetryPolicy(
             maxAttempts: try environment.int("CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100),
@@ -67,6 +72,12 @@ public struct PlatformConfiguration: Sendable {
         logLevel = try environment.parsed("LOG_LEVEL", expected: "trace, debug, info, notice, warning, error or critical") {
             Logger.Level(rawValue: $0.lowercased())
         } ?? .info
+    }
+
+    static func parseNetworks(_ text: String) -> [IPNetwork]? {
+        let entries = text.split(separator: ",").map { String($0).filter { $0 != " " } }.filter { !$0.isEmpty }
+        let networks = entries.compactMap(IPNetwork.init)
+        return networks.count == entries.count ? networks : nil
     }
 
     static func parseStartPosition(_ text: String) -> KafkaStartPosition? {

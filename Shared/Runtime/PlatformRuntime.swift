@@ -71,6 +71,9 @@ public final class PlatformRuntime: Sendable {
     /// does not answer gets 405 with `Allow`.
     public func makeRouter(document: OpenAPIDocument? = nil) -> Router<PlatformRequestContext> {
         let router = Router(context: PlatformRequestContext.self)
+        if !configuration.trustedProxies.isEmpty {
+            router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
+        }
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLogMiddleware(.info))
         router.add(middleware: MetricsMiddleware())

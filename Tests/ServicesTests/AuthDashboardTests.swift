@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import Synchronization
 import Shared
@@ -56,6 +57,26 @@ struct AuthDashboardTests {
             }
             let (status, body) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
             #expect(status == .tooManyRequests && body["error.code"] == "too_many_attempts")
+        }
+    }
+
+    @Test("U7, X1: behind a trusted proxy the forwarded client address is throttled, not the proxy; from others the header is ignored")
+    func test_U7_throttleUsesForwardedAddress() async throws {
+        @Sendable func login(_ auth: AuthTestHarness, from client: String) async throws -> HTTPResponse.Status {
+            let body = try JSONEncoder().encode(["email": "nobody@example.com", "password": "x"])
+            return try await auth.request(.post, "/v1/dashboard/login", body: body, headers: [HTTPField.Name("X-Forwarded-For")!: client]).0
+        }
+        try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "3", "TRUSTED_PROXIES": "127.0.0.1, ::1"]) { auth in
+            var answers: [HTTPResponse.Status] = []
+            for _ in 0..<4 { answers.append(try await login(auth, from: "203.0.113.5")) }
+            #expect(answers == [.unauthorized, .unauthorized, .unauthorized, .tooManyRequests])
+            let other = try await login(auth, from: "203.0.113.6")
+            #expect(other == .unauthorized, "another client behind the same proxy is not throttled")
+        }
+        try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "3"]) { auth in
+            var answers: [HTTPResponse.Status] = []
+            for index in [0, 1, 2, 99] { answers.append(try await login(auth, from: "198.51.100.\(index)")) }
+            #expect(answers == [.unauthorized, .unauthorized, .unauthorized, .tooManyRequests], "an untrusted peer cannot pick its address")
         }
     }
 

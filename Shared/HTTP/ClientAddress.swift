@@ -1,0 +1,58 @@
+/// The client's address when the service runs behind proxies (load balancers, ingress): the address a
+/// connection came from is the proxy's, and the client's is in `X-Forwarded-For` (or `Forwarded: for=`),
+/// which anybody can write. So the headers are read only when the connection came from a trusted proxy, and
+/// then right to left: each trusted hop is skipped and the first address no trusted proxy wrote is the
+/// client's. Per-address limits count that address.
+public enum ClientAddress {
+    public static func resolve(
+        peer: String, forwardedFor: [String], forwarded: [String], trustedProxies: [IPNetwork]
+    ) -> String {
+        guard isTrusted(peer, trustedProxies) else { return peer }
+        var hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { normalized(String($0)) }
+        if hops.isEmpty {
+            hops = forwarded.flatMap(forwardedForValues)
+        }
+        for hop in hops.reversed() where !isTrusted(hop, trustedProxies) {
+            // A hop that is not an address at all ends the trust: use it as an opaque key rather than skip it.
+            return hop
+        }
+        return hops.first ?? peer
+    }
+
+    static func isTrusted(_ address: String, _ proxies: [IPNetwork]) -> Bool {
+        proxies.contains { $0.contains(address) }
+    }
+
+    /// `for=` values of RFC 7239 `Forwarded` elements, in order: quotes, brackets and ports removed.
+    static func forwardedForValues(_ header: String) -> [String] {
+        header.split(separator: ",").compactMap { element in
+            for pair in element.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, parts[0].trimmed.lowercased() == "for" else { continue }
+                return normalized(String(parts[1]))
+            }
+            return nil
+        }
+    }
+
+    /// Strips spaces, quotes, IPv6 brackets and a port: `"[2001:db8::1]:4711"` → `2001:db8::1`, `1.2.3.4:80` → `1.2.3.4`.
+    static func normalized(_ value: String) -> String {
+        var text = value.trimmed
+        if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = String(text.dropFirst().dropLast()) }
+        if text.hasPrefix("["), let end = text.firstIndex(of: "]") {
+            return String(text[text.index(after: text.startIndex)..<end])
+        }
+        if text.filter({ $0 == ":" }).count == 1, let colon = text.firstIndex(of: ":") {
+            return String(text[..<colon])
+        }
+        return text
+    }
+}
+
+extension Substring {
+    fileprivate var trimmed: String { String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) }
+}
+
+extension String {
+    fileprivate var trimmed: String { Substring(self).trimmed }
+}
