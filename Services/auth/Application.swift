@@ -21,7 +21,8 @@ func buildApplication(
         sessions: SessionStore(client: client, logger: runtime.logger, lifetime: configuration.refreshTokenLifetime),
         resets: PasswordResetStore(client: client, logger: runtime.logger, lifetime: configuration.resetLinkLifetime),
         pinResets: PinResetStore(client: client, logger: runtime.logger),
-        hasher: PasswordHasher(cost: configuration.bcryptCost),
+        hasher: PasswordHasher(
+            cost: configuration.bcryptCost, maxConcurrent: configuration.bcryptMaxConcurrency, maxQueued: configuration.bcryptMaxQueue),
         issuer: try await TokenIssuer(
             signingKey: configuration.signingKey.value, issuer: runtime.configuration.tokenIssuer,
             accessTokenLifetime: configuration.accessTokenLifetime))

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Shared
@@ -13,19 +14,26 @@ struct AuthAttemptLimitTests {
     /// Sends `count` requests at once, each on a connection of its own (the harness' client has one connection,
     /// which would send them one after another); returns each answer's status and error code.
     static func burst(_ auth: AuthTestHarness, count: Int = 50, _ path: String, _ body: [String: String]) async throws -> [(Int, String?)] {
+        try await burstWithRetryAfter(auth, count: count, path, body).map { ($0.0, $0.1) }
+    }
+
+    /// `burst`, with each answer's `Retry-After`.
+    static func burstWithRetryAfter(
+        _ auth: AuthTestHarness, count: Int = 50, _ path: String, _ body: [String: String]
+    ) async throws -> [(Int, String?, String?)] {
         let port = try #require(auth.client.port)
         let data = try JSONEncoder().encode(body)
-        return try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+        return try await withThrowingTaskGroup(of: (Int, String?, String?).self) { group in
             for _ in 0..<count {
                 group.addTask {
                     try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
                         let response = try await client.post(path, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: data))
                         let answer = JSONObject(String(buffer: response.body ?? ByteBuffer()))
-                        return (Int(response.head.status.code), answer["error.code"])
+                        return (Int(response.head.status.code), answer["error.code"], response.head.headerFields[.retryAfter])
                     }
                 }
             }
-            var results: [(Int, String?)] = []
+            var results: [(Int, String?, String?)] = []
             for try await result in group { results.append(result) }
             return results
         }
@@ -41,6 +49,29 @@ struct AuthAttemptLimitTests {
             #expect(try await auth.count("SELECT count(*)::int FROM failed_attempts WHERE kind = 'dashboard_password'") == 5)
             let (status, _) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
             #expect(status == .tooManyRequests, "locked even for the right password")
+        }
+    }
+
+    @Test("U7: password checks are a bounded pool: past BCRYPT_MAX_CONCURRENCY running and BCRYPT_MAX_QUEUE waiting, 429 busy with Retry-After, never a 5xx")
+    func test_U7_bcryptPoolBounded() async throws {
+        let environment = [
+            "BCRYPT_COST": "10", "BCRYPT_MAX_CONCURRENCY": "1", "BCRYPT_MAX_QUEUE": "1",
+            "LOCKOUT_MAX_FAILURES": "1000", "ADDRESS_MAX_FAILURES": "1000",
+        ]
+        try await AuthTestHarness.run(extraEnvironment: environment) { auth in
+            let answers = try await Self.burstWithRetryAfter(auth, count: 20, "/v1/dashboard/login", ["email": "admin@example.com", "password": "Wrong1234"])
+            let busy = answers.filter { $0.0 == 429 && $0.1 == "busy" }
+            #expect(!busy.isEmpty, "\(answers)")
+            #expect(busy.allSatisfy { $0.2 == "1" }, "\(busy)")
+            #expect(answers.allSatisfy { ($0.0 == 401 && $0.1 == "wrong_password") || ($0.0 == 429 && $0.1 == "busy") }, "\(answers)")
+            // A refused request took no try: only the checked passwords count against the account.
+            var checked = 0
+            for answer in answers where answer.0 == 401 { checked += 1 }
+            let recorded = try await auth.count("SELECT count(*)::int FROM failed_attempts WHERE kind = 'dashboard_password'")
+            let rows = recorded == checked ? [] : try await auth.db.client.query(
+                "SELECT id::text || ' ' || kind || ' ' || at::text FROM failed_attempts ORDER BY id", logger: auth.db.logger
+            ).decode(String.self).collectAll()
+            #expect(recorded == checked, "\(recorded) failures recorded for \(checked) checked passwords: \(answers) \(rows)")
         }
     }
 

@@ -21,7 +21,7 @@ extension AuthAPI {
             try await auth.attempts.release(addressTry)
             throw error
         }
-        guard await auth.hasher.verify(password, against: hash) else {
+        guard try await auth.verify(password, against: hash, tries: [addressTry, accountTry]) else {
             throw AuthErrors.wrongPassword(attemptsLeft: accountTry.triesLeftIfFailed)
         }
         try await auth.attempts.release(addressTry)
@@ -44,12 +44,12 @@ extension AuthAPI {
             stored.account.kind == .dashboard, let hash = stored.passwordHash
         else { throw APIError.forbidden }
         let currentTry = try await auth.takeTry(.dashboardPassword, subject: user.id, limit: auth.configuration.accountLimit)
-        guard await auth.hasher.verify(current, against: hash) else {
+        guard try await auth.verify(current, against: hash, tries: [currentTry]) else {
             throw AuthErrors.rule("wrong_current_password", AuthMessages.currentPasswordWrong)
         }
         try await auth.attempts.release(currentTry)
         // Every other session ends; the caller stays signed in with a fresh one (D25: back to the home page).
-        try await auth.accounts.setPasswordHash(await auth.hasher.hash(new), for: id)
+        try await auth.accounts.setPasswordHash(try await auth.hasher.hash(new), for: id)
         return .ok(.session(try await auth.startSession(for: stored.account)))
     }
 
@@ -81,7 +81,7 @@ extension AuthAPI {
         guard new == confirmation else { throw AuthErrors.rule("passwords_differ", AuthMessages.passwordsDiffer) }
         guard CredentialPolicy.isAcceptablePassword(new) else { throw AuthErrors.weakPassword }
         guard try await auth.resets.isUsable(token: token),
-            try await auth.resets.complete(token: token, passwordHash: await auth.hasher.hash(new))
+            try await auth.resets.complete(token: token, passwordHash: try await auth.hasher.hash(new))
         else { throw AuthErrors.resetLinkInvalid }
         return .ok(.message(AuthMessages.passwordChanged, next: .login))
     }

@@ -20,7 +20,7 @@ extension AuthAPI {
             try await auth.attempts.release(addressTry)
             throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
         }
-        guard await auth.hasher.verify(pin, against: hash) else {
+        guard try await auth.verify(pin, against: hash, tries: [addressTry, pinTry]) else {
             let left = pinTry.triesLeftIfFailed
             if left <= 0 {
                 throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
@@ -48,7 +48,9 @@ extension AuthAPI {
         guard pin == body.pinConfirmation else {
             try await failFlow(.signUpPin, subject: email.value, limit: survey.signUpPin, code: "pins_differ", message: AuthMessages.pinsDiffer)
         }
-        guard let account = try await auth.accounts.create(email: email, kind: .survey, role: .user, pinHash: await auth.hasher.hash(pin))
+        // Every sign-up that reaches bcrypt counts against the caller's address (SIGNUPS_PER_ADDRESS an hour).
+        _ = try await auth.takeTry(.signUp, subject: RequestScope.remoteAddress, limit: auth.configuration.signUpsPerAddress)
+        guard let account = try await auth.accounts.create(email: email, kind: .survey, role: .user, pinHash: try await auth.hasher.hash(pin))
         else {
             throw AuthErrors.flow(.conflict, code: "already_registered", message: AuthMessages.alreadyRegistered, next: .login)
         }
@@ -99,7 +101,14 @@ extension AuthAPI {
         guard pin == body.pinConfirmation else {
             throw Self.flowFailure(codeTry, code: "pins_differ", message: AuthMessages.pinsDiffer)
         }
-        guard try await auth.pinResets.complete(code: code, accountId: stored.account.id, pinHash: await auth.hasher.hash(pin)) else {
+        let pinHash: String
+        do {
+            pinHash = try await auth.hasher.hash(pin)
+        } catch {
+            try await auth.attempts.release(codeTry)
+            throw error
+        }
+        guard try await auth.pinResets.complete(code: code, accountId: stored.account.id, pinHash: pinHash) else {
             throw AuthErrors.flow(.unprocessableContent, code: "invalid_code", message: AuthMessages.invalidPinCode, next: .retry)
         }
         try await auth.attempts.clear(.forgotPin, subject: subject)

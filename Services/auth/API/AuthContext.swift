@@ -37,6 +37,17 @@ struct AuthContext: Sendable {
         }
     }
 
+    /// Checks a password or PIN; when the bcrypt pool refuses (429 `busy`), the tries taken for this check are
+    /// given back first: a request that was never evaluated is no failure.
+    func verify(_ secret: String, against hash: String, tries: [AttemptTry]) async throws -> Bool {
+        do {
+            return try await hasher.verify(secret, against: hash)
+        } catch {
+            for attempt in tries { try await attempts.release(attempt) }
+            throw error
+        }
+    }
+
     /// Counts one recovery mail to `account` from the caller's address; 429 when either has had its share.
     func takeRecoveryMail(for account: UUID) async throws {
         let addressTry = try await takeTry(

@@ -9,9 +9,11 @@ import Shared
 /// | `ACCESS_TOKEN_TTL_SECONDS` | `900` (30 to 3600: a revocation reaches token-only checks within it) |
 /// | `REFRESH_TOKEN_TTL_SECONDS` | `2592000` (30 days) |
 /// | `BCRYPT_COST` | `12` |
+/// | `BCRYPT_MAX_CONCURRENCY`, `BCRYPT_MAX_QUEUE` | `2`, `32`: password/PIN checks running and waiting; beyond them 429 `busy` |
 /// | `LOCKOUT_MAX_FAILURES`, `LOCKOUT_WINDOW_SECONDS` | `5`, `900` (per account) |
 /// | `ADDRESS_MAX_FAILURES` | `50` per client address per window |
 /// | `RECOVERY_MAILS_PER_ACCOUNT`, `RECOVERY_MAILS_PER_ADDRESS` | `5`, `20` per hour: reset links and PIN codes mailed |
+/// | `SIGNUPS_PER_ADDRESS` | `20` per hour: survey sign-ups (each costs a bcrypt hash) |
 /// | `AUTH_RESET_URL` (or its older name `RESET_LINK_BASE_URL`) | `http://127.0.0.1:8085/dashboard/reset-password`: the dashboard's reset page the mail links to |
 /// | `RESET_LINK_TTL_SECONDS` | `86400` (24 h, D22) |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_FROM` | `127.0.0.1`, `25`, `no-reply@localhost` |
@@ -26,11 +28,14 @@ struct AuthConfiguration: Sendable {
     var accessTokenLifetime: TimeInterval
     var refreshTokenLifetime: TimeInterval
     var bcryptCost: UInt8
+    var bcryptMaxConcurrency: Int
+    var bcryptMaxQueue: Int
     var accountLimit: AttemptLimit
     var addressLimit: AttemptLimit
     /// Recovery mails (reset links, PIN codes) per account and per client address: the queue cannot be flooded.
     var recoveryMailsPerAccount: AttemptLimit
     var recoveryMailsPerAddress: AttemptLimit
+    var signUpsPerAddress: AttemptLimit
     var resetLinkBaseURL: String
     var resetLinkLifetime: TimeInterval
     var smtp: SMTPConfiguration
@@ -46,6 +51,8 @@ struct AuthConfiguration: Sendable {
         refreshTokenLifetime = TimeInterval(
             try environment.int("REFRESH_TOKEN_TTL_SECONDS", default: 2_592_000, range: 60...31_536_000))
         bcryptCost = UInt8(try environment.int("BCRYPT_COST", default: 12, range: 4...16))
+        bcryptMaxConcurrency = try environment.int("BCRYPT_MAX_CONCURRENCY", default: 2, range: 1...64)
+        bcryptMaxQueue = try environment.int("BCRYPT_MAX_QUEUE", default: 32, range: 0...10_000)
         let window = TimeInterval(try environment.int("LOCKOUT_WINDOW_SECONDS", default: 900, range: 1...86_400))
         accountLimit = AttemptLimit(maxFailures: try environment.int("LOCKOUT_MAX_FAILURES", default: 5, range: 1...1_000), window: window)
         addressLimit = AttemptLimit(maxFailures: try environment.int("ADDRESS_MAX_FAILURES", default: 50, range: 1...100_000), window: window)
@@ -53,6 +60,7 @@ struct AuthConfiguration: Sendable {
             maxFailures: try environment.int("RECOVERY_MAILS_PER_ACCOUNT", default: 5, range: 1...1_000), window: 3_600)
         recoveryMailsPerAddress = AttemptLimit(
             maxFailures: try environment.int("RECOVERY_MAILS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
+        signUpsPerAddress = AttemptLimit(maxFailures: try environment.int("SIGNUPS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         resetLinkBaseURL = environment.string("AUTH_RESET_URL")
             ?? environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")
         resetLinkLifetime = TimeInterval(try environment.int("RESET_LINK_TTL_SECONDS", default: 86_400, range: 60...604_800))

@@ -24,7 +24,7 @@ struct AdminBootstrap: Service {
         }
         guard try await auth.accounts.credentials(email: email) == nil else { return }
         _ = try await auth.accounts.create(
-            email: email, kind: .dashboard, role: .admin, passwordHash: await auth.hasher.hash(password))
+            email: email, kind: .dashboard, role: .admin, passwordHash: try await auth.hasher.hash(password))
         logger.info("bootstrap admin created", metadata: ["email": "\(email)"])
     }
 }

@@ -38,4 +38,6 @@ enum AttemptKind: String, Sendable, CaseIterable {
     case recoveryMail = "recovery_mail"
     /// Recovery mails sent per client address.
     case recoveryMailAddress = "recovery_mail_address"
+    /// Survey sign-ups that reached the PIN hash, per client address; every one counts.
+    case signUp = "signup"
 }

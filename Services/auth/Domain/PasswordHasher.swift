@@ -1,26 +1,48 @@
 import Dispatch
+import HTTPTypes
 import HummingbirdBcrypt
+import Shared
 
 /// bcrypt at the configured cost. Hashing takes tens to hundreds of milliseconds of CPU by design, so it runs on
-/// a concurrent dispatch queue rather than blocking a thread of Swift's cooperative pool.
+/// a concurrent dispatch queue rather than blocking a thread of Swift's cooperative pool, and through an
+/// `AdmissionGate`: at most `BCRYPT_MAX_CONCURRENCY` checks run and `BCRYPT_MAX_QUEUE` wait; a request beyond
+/// that gets 429 `busy` with `Retry-After` at once (a login burst cannot queue unbounded CPU work).
 struct PasswordHasher: Sendable {
     let cost: UInt8
+    let gate: AdmissionGate
     private let queue = DispatchQueue(label: "auth.bcrypt", qos: .userInitiated, attributes: .concurrent)
 
-    init(cost: UInt8) {
+    init(cost: UInt8, maxConcurrent: Int = 2, maxQueued: Int = 32) {
         self.cost = cost
+        gate = AdmissionGate(running: maxConcurrent, waiting: maxQueued)
     }
 
-    func hash(_ secret: String) async -> String {
-        let cost = self.cost
-        return await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: Bcrypt.hash(secret, cost: cost)) }
+    func hash(_ secret: String) async throws -> String {
+        let (cost, queue) = (self.cost, self.queue)
+        return try await admitted {
+            await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: Bcrypt.hash(secret, cost: cost)) }
+            }
         }
     }
 
-    func verify(_ secret: String, against hash: String) async -> Bool {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: Bcrypt.verify(secret, hash: hash)) }
+    func verify(_ secret: String, against hash: String) async throws -> Bool {
+        let queue = self.queue
+        return try await admitted {
+            await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: Bcrypt.verify(secret, hash: hash)) }
+            }
+        }
+    }
+
+    private func admitted<Value: Sendable>(_ body: () async -> Value) async throws -> Value {
+        do {
+            return try await gate.run(body)
+        } catch {
+            var headers = HTTPFields()
+            headers[.retryAfter] = "1"
+            throw APIError(
+                .tooManyRequests, code: "busy", message: "too many sign-ins at once; try again in a moment", headers: headers)
         }
     }
 
