@@ -4,17 +4,22 @@ public struct KafkaBrokerConfiguration: Sendable {
     public var bootstrapServers: String
     /// Client id shown in broker logs (`client.id`).
     public var clientId: String
+    /// Authentication and encryption (`KAFKA_SECURITY_PROTOCOL`, `KAFKA_SASL_*`, `KAFKA_SSL_CA_FILE`).
+    public var security: KafkaSecurity
     /// Extra librdkafka properties for anything not modelled here; applied last, so they win.
     public var extraProperties: [String: String]
 
-    public init(bootstrapServers: String, clientId: String, extraProperties: [String: String] = [:]) {
+    public init(
+        bootstrapServers: String, clientId: String, security: KafkaSecurity = KafkaSecurity(), extraProperties: [String: String] = [:]
+    ) {
         self.bootstrapServers = bootstrapServers
         self.clientId = clientId
+        self.security = security
         self.extraProperties = extraProperties
     }
 
     var properties: [String: String] {
-        ["bootstrap.servers": bootstrapServers, "client.id": clientId]
+        ["bootstrap.servers": bootstrapServers, "client.id": clientId].merging(security.properties) { $1 }
     }
 }
 

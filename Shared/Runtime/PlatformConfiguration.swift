@@ -7,6 +7,7 @@ import Logging
 /// | `HTTP_HOST`, `HTTP_PORT` | `127.0.0.1`, the service's port |
 /// | `POSTGRES_*` | see `PostgresConfiguration` |
 /// | `KAFKA_BROKERS` | `127.0.0.1:9092` |
+/// | `KAFKA_SECURITY_PROTOCOL`, `KAFKA_SASL_*`, `KAFKA_SSL_CA_FILE` | plaintext: see `KafkaSecurity` |
 /// | `KAFKA_GROUP_ID` | the service name |
 /// | `KAFKA_START_POSITION` | `committed` (or `beginning`, or `timestamp:<epoch ms>`) |
 /// | `KAFKA_SESSION_TIMEOUT_MS` | `6000` |
@@ -26,6 +27,7 @@ public struct PlatformConfiguration: Sendable {
     public var httpPort: Int
     public var postgres: PostgresConfiguration
     public var kafkaBrokers: String
+    public var kafkaSecurity: KafkaSecurity
     /// librdkafka debug contexts (`KAFKA_DEBUG`, e.g. `cgrp,topic,fetch`), for diagnosing a client; empty is off.
     public var kafkaDebug: String
     public var consumerGroupId: String
@@ -51,6 +53,7 @@ public struct PlatformConfiguration: Sendable {
         httpPort = try environment.int("HTTP_PORT", default: identity.defaultPort, range: 0...65535)
         postgres = try PostgresConfiguration(environment: environment, defaultSchema: identity.schema)
         kafkaBrokers = environment.string("KAFKA_BROKERS", default: "127.0.0.1:9092")
+        kafkaSecurity = try KafkaSecurity(environment: environment)
         kafkaDebug = environment.string("KAFKA_DEBUG", default: "")
         consumerGroupId = environment.string("KAFKA_GROUP_ID", default: identity.name)
         startPosition = try environment.parsed(
@@ -92,7 +95,8 @@ public struct PlatformConfiguration: Sendable {
 
     public var broker: KafkaBrokerConfiguration {
         KafkaBrokerConfiguration(
-            bootstrapServers: kafkaBrokers, clientId: identity.name, extraProperties: kafkaDebug.isEmpty ? [:] : ["debug": kafkaDebug])
+            bootstrapServers: kafkaBrokers, clientId: identity.name, security: kafkaSecurity,
+            extraProperties: kafkaDebug.isEmpty ? [:] : ["debug": kafkaDebug])
     }
 
     public var producer: KafkaProducerConfiguration {

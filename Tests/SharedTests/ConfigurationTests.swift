@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Prometheus
 @testable import Shared
@@ -22,6 +23,34 @@ struct ConfigurationTests {
     func test_X4_fetchWait() throws {
         let configuration = try PlatformConfiguration(identity: .warningDetector, environment: EnvironmentReader(["KAFKA_FETCH_WAIT_MAX_MS": "50"]))
         #expect(configuration.consumer(topics: ["t"]).properties["fetch.wait.max.ms"] == "50")
+    }
+
+    @Test("X1: Kafka SASL and TLS settings reach every client (producer, consumer, admin) as librdkafka properties")
+    func test_X1_kafkaSecurity() throws {
+        let ca = FileManager.default.temporaryDirectory.appendingPathComponent("kafka-ca-\(UUID().uuidString).pem")
+        try Data("-----BEGIN CERTIFICATE-----\n".utf8).write(to: ca)
+        defer { try? FileManager.default.removeItem(at: ca) }
+        let configuration = try PlatformConfiguration(
+            identity: .auth,
+            environment: EnvironmentReader([
+                "KAFKA_SECURITY_PROTOCOL": "SASL_SSL", "KAFKA_SASL_MECHANISM": "scram-sha-256", "KAFKA_SASL_USERNAME": "auth",
+                "KAFKA_SASL_PASSWORD": "s3cret", "KAFKA_SSL_CA_FILE": ca.path,
+            ]))
+        for properties in [configuration.producer.properties, configuration.consumer(topics: ["t"]).properties, configuration.broker.properties] {
+            #expect(properties["security.protocol"] == "sasl_ssl" && properties["sasl.mechanisms"] == "SCRAM-SHA-256")
+            #expect(properties["sasl.username"] == "auth" && properties["sasl.password"] == "s3cret" && properties["ssl.ca.location"] == ca.path)
+        }
+        #expect(!"\(configuration)".contains("s3cret"), "the password is never printed")
+        let plain = try PlatformConfiguration(identity: .auth, environment: EnvironmentReader([:]))
+        #expect(plain.broker.properties["security.protocol"] == "plaintext" && plain.broker.properties["sasl.username"] == nil)
+        for broken in [
+            ["KAFKA_SECURITY_PROTOCOL": "sasl_ssl"], ["KAFKA_SECURITY_PROTOCOL": "sasl_ssl", "KAFKA_SASL_USERNAME": "u"],
+            ["KAFKA_SECURITY_PROTOCOL": "tls"], ["KAFKA_SECURITY_PROTOCOL": "ssl", "KAFKA_SSL_CA_FILE": "/nonexistent.pem"],
+            ["KAFKA_SSL_CA_FILE": ca.path],
+            ["KAFKA_SECURITY_PROTOCOL": "sasl_plaintext", "KAFKA_SASL_MECHANISM": "GSSAPI", "KAFKA_SASL_USERNAME": "u", "KAFKA_SASL_PASSWORD": "p"],
+        ] {
+            #expect(throws: ConfigError.self, "\(broken)") { try PlatformConfiguration(identity: .auth, environment: EnvironmentReader(broken)) }
+        }
     }
 
     @Test("X4: a malformed value fails naming the variable", arguments: [

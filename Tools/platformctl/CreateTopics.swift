@@ -8,7 +8,7 @@ struct CreateTopics: AsyncParsableCommand {
     @OptionGroup var broker: BrokerOptions
 
     func run() async throws {
-        let admin = try KafkaAdmin(broker: broker.configuration(clientId: "platformctl"))
+        let admin = try KafkaAdmin(broker: try broker.configuration(clientId: "platformctl"))
         let topics = TopicCatalogue.allWithDeadLetters
         try await admin.createTopics(topics)
         for topic in topics {

@@ -23,7 +23,7 @@ struct DumpTopic: AsyncParsableCommand {
             throw ValidationError("--from must be beginning or timestamp:<epoch milliseconds>")
         }
         var configuration = KafkaConsumerConfiguration(
-            broker: broker.configuration(clientId: "platformctl"), groupId: "platformctl-dump-\(UUID().uuidString)", topics: [topic])
+            broker: try broker.configuration(clientId: "platformctl"), groupId: "platformctl-dump-\(UUID().uuidString)", topics: [topic])
         configuration.startPosition = start
         let consumer = try KafkaConsumer(configuration: configuration, logger: .init(label: "platformctl"))
         var printed = 0

@@ -15,7 +15,9 @@ struct BrokerOptions: ParsableArguments {
     @Option(help: "Comma-separated broker list (host:port).")
     var brokers: String = "127.0.0.1:9092"
 
-    func configuration(clientId: String) -> KafkaBrokerConfiguration {
-        KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: clientId)
+    /// The brokers, with the same security settings the services read (`KAFKA_SECURITY_PROTOCOL`, `KAFKA_SASL_*`,
+    /// `KAFKA_SSL_CA_FILE` from the environment), so the tool reaches a cluster the services reach.
+    func configuration(clientId: String) throws -> KafkaBrokerConfiguration {
+        KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: clientId, security: try KafkaSecurity(environment: EnvironmentReader()))
     }
 }

@@ -19,11 +19,11 @@ struct Refeed: AsyncParsableCommand {
             throw ValidationError("--to is required when --from is not a .dlq topic")
         }
         var configuration = KafkaConsumerConfiguration(
-            broker: broker.configuration(clientId: "platformctl"), groupId: "platformctl-refeed-\(UUID().uuidString)", topics: [from])
+            broker: try broker.configuration(clientId: "platformctl"), groupId: "platformctl-refeed-\(UUID().uuidString)", topics: [from])
         configuration.startPosition = .beginning
         let consumer = try KafkaConsumer(configuration: configuration, logger: .init(label: "platformctl"))
         let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(broker: broker.configuration(clientId: "platformctl")), logger: .init(label: "platformctl"))
+            configuration: KafkaProducerConfiguration(broker: try broker.configuration(clientId: "platformctl")), logger: .init(label: "platformctl"))
         var copied = 0
         var lastMessage = ContinuousClock.now
         while copied < max && ContinuousClock.now - lastMessage < .seconds(idleSeconds) {
