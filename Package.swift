@@ -119,6 +119,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Shared",
             exclude: ["CRdKafka", "OpenAPI"],

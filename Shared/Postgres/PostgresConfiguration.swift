@@ -1,4 +1,6 @@
+import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 
 /// Where a service's database is and which schema it owns. The schema becomes the connection's
@@ -11,6 +13,16 @@ public struct PostgresConfiguration: Sendable {
     public var database: String
     public var schema: String
     public var maxConnections: Int
+    /// `POSTGRES_TLS`: `disable` (the local stack's loopback), `require` (encrypted, the server unverified) or
+    /// `verify-full` (encrypted, the server's certificate checked against `POSTGRES_TLS_CA_FILE` or the system's
+    /// roots, and its name against `POSTGRES_HOST`).
+    public var tls: TLSMode = .disable
+    public var tlsCAFile: String?
+
+    public enum TLSMode: String, Sendable, CaseIterable {
+        case disable, require
+        case verifyFull = "verify-full"
+    }
 
     public init(
         host: String, port: Int, username: String, password: String?, database: String, schema: String,
@@ -26,7 +38,8 @@ public struct PostgresConfiguration: Sendable {
     }
 
     /// Reads `POSTGRES_HOST`, `POSTGRES_PORT`, `POSTGRES_USER`, `POSTGRES_PASSWORD`, `POSTGRES_DATABASE`,
-    /// `POSTGRES_SCHEMA` and `POSTGRES_MAX_CONNECTIONS`; the user and schema default to `defaultSchema`.
+    /// `POSTGRES_SCHEMA`, `POSTGRES_MAX_CONNECTIONS`, `POSTGRES_TLS` and `POSTGRES_TLS_CA_FILE`; the user and
+    /// schema default to `defaultSchema`.
     public init(environment: EnvironmentReader, defaultSchema: String) throws(ConfigError) {
         let schema = environment.string("POSTGRES_SCHEMA", default: defaultSchema)
         guard SQLIdentifier.isValid(schema) else {
@@ -41,6 +54,31 @@ public struct PostgresConfiguration: Sendable {
             schema: schema,
             maxConnections: try environment.int("POSTGRES_MAX_CONNECTIONS", default: 10, range: 1...500)
         )
+        tls = try environment.parsed("POSTGRES_TLS", expected: "disable, require or verify-full") { TLSMode(rawValue: $0.lowercased()) }
+            ?? .disable
+        tlsCAFile = try environment.parsed("POSTGRES_TLS_CA_FILE", expected: "a readable PEM file") { path in
+            FileManager.default.isReadableFile(atPath: path) ? path : nil
+        }
+        if tlsCAFile != nil && tls != .verifyFull {
+            throw .malformed(variable: "POSTGRES_TLS_CA_FILE", value: tlsCAFile ?? "", expected: "only with POSTGRES_TLS=verify-full")
+        }
+    }
+
+    /// PostgresNIO's TLS setting for `tls`.
+    var clientTLS: PostgresClient.Configuration.TLS {
+        switch tls {
+        case .disable:
+            return .disable
+        case .require:
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = .none
+            return .require(configuration)
+        case .verifyFull:
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = .fullVerification
+            if let tlsCAFile { configuration.trustRoots = .file(tlsCAFile) }
+            return .require(configuration)
+        }
     }
 
     /// A client whose every connection uses the service's schema, with JIT compilation off: the services'
@@ -49,7 +87,7 @@ public struct PostgresConfiguration: Sendable {
     /// (and the import at 3,000 places/s, decaying as the table grew).
     public func makeClient(logger: Logger) -> PostgresClient {
         var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: .disable)
+            host: host, port: port, username: username, password: password, database: database, tls: clientTLS)
         configuration.options.additionalStartupParameters = [("search_path", schema), ("jit", "off")]
         configuration.options.maximumConnections = maxConnections
         return PostgresClient(configuration: configuration, backgroundLogger: logger)

@@ -7,8 +7,11 @@ public final class PostgresCluster: Sendable {
     public let port: Int
     public let directory: String
     private let binaries: String
+    /// Extra `-c` settings for the server (TLS: see `init(certificate:)`).
+    private let serverOptions: String
 
-    public init() throws {
+    /// `certificate`: serve TLS with it (`ssl=on`), as a managed database would.
+    public init(certificate: TestCertificate? = nil) throws {
         port = freePort()
         directory = NSTemporaryDirectory() + "fault-pg-\(uniqueSuffix())"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
@@ -17,6 +20,15 @@ public final class PostgresCluster: Sendable {
         }
         binaries = "/usr/lib/postgresql/\(newest)/bin"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if let certificate {
+            // Postgres refuses a key file others may read.
+            try certificate.certificatePEM.write(toFile: "\(directory)/server.crt", atomically: true, encoding: .utf8)
+            try certificate.privateKeyPEM.write(toFile: "\(directory)/server.key", atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: "\(directory)/server.key")
+            serverOptions = " -c ssl=on -c ssl_cert_file=\(directory)/server.crt -c ssl_key_file=\(directory)/server.key"
+        } else {
+            serverOptions = ""
+        }
         if getuid() == 0 { try run("/bin/chown", ["-R", "postgres:postgres", directory], asPostgres: false) }
         try run(
             "\(binaries)/initdb", ["-D", "\(directory)/data", "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8"])
@@ -27,7 +39,7 @@ public final class PostgresCluster: Sendable {
         try run(
             "\(binaries)/pg_ctl",
             ["-D", "\(directory)/data", "-l", "\(directory)/postgres.log", "-w", "-t", "60", "-o",
-             "-h 127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c max_connections=200", "start"])
+             "-h 127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c max_connections=200\(serverOptions)", "start"])
     }
 
     /// Fast shutdown: sessions are cut, as in a database restart or failover.

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Run once by the postgres image on an empty volume (/docker-entrypoint-initdb.d).
 # One database, one role per service, each owning one schema and granted nothing else (X1).
-# SERVICE_DB_PASSWORD comes from the environment (a .env file or a secret), never from the repository.
+# Each role's password comes from the environment as <SCHEMA>_DB_PASSWORD (WEATHER_FETCHER_DB_PASSWORD, ...; a
+# .env file or a secret), never from the repository: one leaked service password opens one schema only.
 set -euo pipefail
-: "${SERVICE_DB_PASSWORD:?SERVICE_DB_PASSWORD must be set}"
 psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d postgres -c "CREATE DATABASE platform"
 for schema in weather_fetcher warning_detector places_importer auth analytics_aggregator appointment_booker; do
-  psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -v schema="$schema" -v password="$SERVICE_DB_PASSWORD" <<'SQL'
+  variable="${schema^^}_DB_PASSWORD"
+  password="${!variable:-}"
+  if [ -z "$password" ]; then echo "init.sh: $variable must be set" >&2; exit 1; fi
+  psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -v schema="$schema" -v password="$password" <<'SQL'
 CREATE ROLE :"schema" LOGIN PASSWORD :'password';
 CREATE SCHEMA :"schema" AUTHORIZATION :"schema";
 GRANT CONNECT ON DATABASE platform TO :"schema";
