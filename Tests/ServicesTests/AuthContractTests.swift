@@ -72,6 +72,7 @@ struct AuthContractTests {
     func fuzz(role: String, idp: AuthHoroscopeTests.FakeIdentityProvider) async throws {
         try await AuthTestHarness.run(extraEnvironment: [
             "OIDC_JWKS_URL": "http://127.0.0.1:\(idp.port)/jwks.json", "OIDC_ISSUER": idp.issuer, "OIDC_AUDIENCE": "horoscope-app",
+            "OIDC_ALLOW_HTTP_LOOPBACK": "true",
             "PAYMENT_WEBHOOK_SECRET": "whsec-fuzz",
         ]) { auth in
             var token: String?

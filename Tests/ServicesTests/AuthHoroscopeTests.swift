@@ -7,6 +7,8 @@ import Synchronization
 import Testing
 import TestSupport
 
+@testable import Auth
+
 @Suite("auth: horoscope guests and OpenID Connect logins against a local JWKS server")
 struct AuthHoroscopeTests {
     /// An identity provider: signs ID tokens and serves its public keys as a JWKS over real HTTP.
@@ -14,6 +16,12 @@ struct AuthHoroscopeTests {
         let port = freePort()
         let issuer = "https://idp.test"
         private let current = Mutex<(kid: String, key: EdDSA.PrivateKey)>(("k1", try! EdDSA.PrivateKey(curve: .ed25519)))
+        /// Whether the JWKS names each key's algorithm (many providers leave `alg` out).
+        let publishesAlgorithm: Bool
+
+        init(publishesAlgorithm: Bool = true) {
+            self.publishesAlgorithm = publishesAlgorithm
+        }
 
         func rotate() throws {
             let key = try EdDSA.PrivateKey(curve: .ed25519)
@@ -23,18 +31,22 @@ struct AuthHoroscopeTests {
         var jwks: String {
             let (kid, key) = current.withLock { $0 }
             let x = key.publicKey.rawRepresentation.base64URLEncodedString()
-            return #"{"keys":[{"kty":"OKP","crv":"Ed25519","alg":"EdDSA","use":"sig","kid":"\#(kid)","x":"\#(x)"}]}"#
+            let alg = publishesAlgorithm ? #""alg":"EdDSA","# : ""
+            // An encryption key and a key without `kid` beside it must not spoil the set.
+            return #"{"keys":[{"kty":"OKP","crv":"Ed25519",\#(alg)"use":"sig","kid":"\#(kid)","x":"\#(x)"},"#
+                + #"{"kty":"OKP","crv":"X25519","use":"enc","kid":"e1","x":"\#(x)"},{"kty":"OKP","crv":"Ed25519","x":"\#(x)"}]}"#
         }
 
-        func idToken(subject: String, audience: String = "horoscope-app", expiresIn: TimeInterval = 300, key: EdDSA.PrivateKey? = nil)
-            async throws -> String
-        {
+        func idToken(
+            subject: String, audience: [String] = ["horoscope-app"], azp: String? = nil, nonce: String? = nil, expiresIn: TimeInterval = 300,
+            key: EdDSA.PrivateKey? = nil
+        ) async throws -> String {
             let (kid, currentKey) = current.withLock { $0 }
             let keys = JWTKeyCollection()
             await keys.add(eddsa: key ?? currentKey, kid: JWKIdentifier(string: kid))
             let claims = OIDCClaims(
-                iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: subject), aud: AudienceClaim(value: [audience]),
-                exp: ExpirationClaim(value: Date().addingTimeInterval(expiresIn)), name: "Test User")
+                iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: subject), aud: AudienceClaim(value: audience),
+                exp: ExpirationClaim(value: Date().addingTimeInterval(expiresIn)), name: "Test User", nonce: nonce, azp: azp)
             return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
         }
 
@@ -59,6 +71,8 @@ struct AuthHoroscopeTests {
         var aud: AudienceClaim
         var exp: ExpirationClaim
         var name: String
+        var nonce: String?
+        var azp: String?
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
@@ -68,32 +82,91 @@ struct AuthHoroscopeTests {
         try await idp.serve {
             try await AuthTestHarness.run(extraEnvironment: [
                 "OIDC_JWKS_URL": "http://127.0.0.1:\(idp.port)/jwks.json", "OIDC_ISSUER": idp.issuer,
-                "OIDC_AUDIENCE": "horoscope-app", "OIDC_MIN_REFETCH_SECONDS": "0",
+                "OIDC_AUDIENCE": "horoscope-app", "OIDC_MIN_REFETCH_SECONDS": "0", "OIDC_ALLOW_HTTP_LOOPBACK": "true",
             ]) { auth in
                 var (status, body) = try await auth.post("/v1/horoscope/guest", [:])
                 #expect(status == .ok && body["account.role"] == "guest")
 
-                (status, body) = try await auth.post("/v1/horoscope/oidc", ["idToken": try await idp.idToken(subject: "alice")])
+                (status, body) = try await login(auth, try await idp.idToken(subject: "alice", nonce: "n-1"), nonce: "n-1")
                 #expect(status == .ok && body["account.role"] == "user")
                 let firstId = body["account.id"]
-                (status, body) = try await auth.post("/v1/horoscope/oidc", ["idToken": try await idp.idToken(subject: "alice")])
+                (status, body) = try await login(auth, try await idp.idToken(subject: "alice", nonce: "n-2"), nonce: "n-2")
                 #expect(status == .ok && body["account.id"] == firstId, "the same subject is the same account")
 
-                (status, body) = try await auth.post("/v1/horoscope/oidc", ["idToken": try await idp.idToken(subject: "alice", audience: "other-app")])
+                (status, body) = try await login(auth, try await idp.idToken(subject: "alice", audience: ["other-app"], nonce: "n-3"), nonce: "n-3")
                 #expect(status == .unauthorized && body["error.code"] == "invalid_id_token")
-                (status, _) = try await auth.post("/v1/horoscope/oidc", ["idToken": try await idp.idToken(subject: "alice", expiresIn: -60)])
+                (status, _) = try await login(auth, try await idp.idToken(subject: "alice", nonce: "n-4", expiresIn: -60), nonce: "n-4")
                 #expect(status == .unauthorized)
                 let stranger = try EdDSA.PrivateKey(curve: .ed25519)
-                (status, _) = try await auth.post("/v1/horoscope/oidc", ["idToken": try await idp.idToken(subject: "alice", key: stranger)])
+                (status, _) = try await login(auth, try await idp.idToken(subject: "alice", nonce: "n-5", key: stranger), nonce: "n-5")
                 #expect(status == .unauthorized)
                 (status, body) = try await auth.post("/v1/horoscope/oidc", ["idToken": "not.a.token"])
                 #expect(status == .unauthorized)
 
                 // The provider rotates its key: the service refetches the JWKS and accepts the new signature.
                 try idp.rotate()
-                (status, body) = try await auth.post("/v1/horoscope/oidc", ["idToken": try await idp.idToken(subject: "bob")])
+                (status, body) = try await login(auth, try await idp.idToken(subject: "bob", nonce: "n-6"), nonce: "n-6")
                 #expect(status == .ok)
             }
         }
+    }
+
+    @Test("U5: the nonce is checked and logs in once; several audiences need azp naming this app; keys without alg get their type's")
+    func test_U5_nonceAudienceAndKeyAlgorithms() async throws {
+        let idp = FakeIdentityProvider(publishesAlgorithm: false)
+        try await idp.serve {
+            try await AuthTestHarness.run(extraEnvironment: [
+                "OIDC_JWKS_URL": "http://127.0.0.1:\(idp.port)/jwks.json", "OIDC_ISSUER": idp.issuer,
+                "OIDC_AUDIENCE": "horoscope-app", "OIDC_MIN_REFETCH_SECONDS": "0", "OIDC_ALLOW_HTTP_LOOPBACK": "true",
+            ]) { auth in
+                let token = try await idp.idToken(subject: "carol", nonce: "abc")
+                var (status, body) = try await auth.post("/v1/horoscope/oidc", ["idToken": token])
+                #expect(status == .unauthorized, "no nonce sent: \(body)")
+                (status, _) = try await login(auth, token, nonce: "abd")
+                #expect(status == .unauthorized, "another nonce")
+                (status, _) = try await login(auth, try await idp.idToken(subject: "carol"), nonce: "abc")
+                #expect(status == .unauthorized, "a token without a nonce")
+                (status, body) = try await login(auth, token, nonce: "abc")
+                #expect(status == .ok, "the key's algorithm came from its type (EdDSA): \(body)")
+                (status, _) = try await login(auth, token, nonce: "abc")
+                #expect(status == .unauthorized, "a nonce logs in once: the replay is refused")
+
+                let shared = ["horoscope-app", "another-app"]
+                (status, _) = try await login(auth, try await idp.idToken(subject: "carol", audience: shared, nonce: "m-1"), nonce: "m-1")
+                #expect(status == .unauthorized, "several audiences without azp")
+                (status, _) = try await login(
+                    auth, try await idp.idToken(subject: "carol", audience: shared, azp: "another-app", nonce: "m-2"), nonce: "m-2")
+                #expect(status == .unauthorized, "issued to another app")
+                (status, _) = try await login(
+                    auth, try await idp.idToken(subject: "carol", audience: shared, azp: "horoscope-app", nonce: "m-3"), nonce: "m-3")
+                #expect(status == .ok)
+
+                // A header naming another algorithm for the key is refused before any signature check.
+                let parts = try await idp.idToken(subject: "carol", nonce: "m-4").split(separator: ".").map(String.init)
+                let forgedHeader = Data(#"{"alg":"HS256","kid":"k1","typ":"JWT"}"#.utf8).base64URLEncodedString()
+                (status, _) = try await login(auth, ([forgedHeader] + parts.dropFirst()).joined(separator: "."), nonce: "m-4")
+                #expect(status == .unauthorized)
+            }
+        }
+    }
+
+    @Test("U5: the JWKS URL must be https; plain http only on loopback and only when allowed")
+    func test_U5_jwksOverHTTPSOnly() throws {
+        let base = ["AUTH_SIGNING_KEY": try TestTokens().privateKeyBase64URL, "OIDC_ISSUER": "https://idp", "OIDC_AUDIENCE": "app"]
+        func configuration(_ extra: [String: String]) throws -> AuthConfiguration {
+            try AuthConfiguration(environment: EnvironmentReader(base.merging(extra) { $1 }))
+        }
+        #expect(try configuration(["OIDC_JWKS_URL": "https://idp.example.com/jwks"]).oidc?.requireNonce == true)
+        #expect(throws: ConfigError.self) { try configuration(["OIDC_JWKS_URL": "http://idp.example.com/jwks"]) }
+        #expect(throws: ConfigError.self) { try configuration(["OIDC_JWKS_URL": "http://127.0.0.1:9/jwks"]) }
+        #expect(throws: ConfigError.self) {
+            try configuration(["OIDC_JWKS_URL": "http://idp.example.com/jwks", "OIDC_ALLOW_HTTP_LOOPBACK": "true"])
+        }
+        #expect(try configuration(["OIDC_JWKS_URL": "http://127.0.0.1:9/jwks", "OIDC_ALLOW_HTTP_LOOPBACK": "true"]).oidc != nil)
+    }
+
+    /// Posts an ID token with the nonce the app would send.
+    func login(_ auth: AuthTestHarness, _ token: String, nonce: String) async throws -> (HTTPResponse.Status, JSONObject) {
+        try await auth.post("/v1/horoscope/oidc", ["idToken": token, "nonce": nonce])
     }
 }

@@ -19,14 +19,20 @@ extension AuthAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         guard let token = nonEmpty(body.idToken) else { throw AuthErrors.emptyField }
         guard RequestText.length(token) <= 8_192 else { throw JSONBody.schemaViolation(["idToken": "is at most 8192 characters"]) }
+        let nonce = body.nonce.flatMap(nonEmpty)
+        if let nonce, RequestText.length(nonce) > 256 { throw JSONBody.schemaViolation(["nonce": "is at most 256 characters"]) }
         let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
         let claims: OIDCVerifier.IDTokenClaims
         do {
-            claims = try await oidc.verify(token)
+            claims = try await oidc.verify(token, nonce: nonce)
         } catch .providerUnreachable {
             try await auth.attempts.release(addressTry)
             throw APIError(.serviceUnavailable, code: "identity_provider_unreachable", message: "the identity provider cannot be reached")
         } catch {
+            throw APIError(.unauthorized, code: "invalid_id_token", message: "the ID token is invalid, expired or for another app")
+        }
+        // A nonce logs in once: the same token (or another with its nonce) replayed later is refused.
+        if let nonce, try await !auth.accounts.useNonce(nonce, issuer: claims.iss.value, until: claims.exp.value) {
             throw APIError(.unauthorized, code: "invalid_id_token", message: "the ID token is invalid, expired or for another app")
         }
         try await auth.attempts.release(addressTry)

@@ -21,7 +21,9 @@ import Shared
 /// | `SMTP_TLS_CA_FILE` | none: the system's roots; a PEM file of the CA that signed the server's certificate |
 /// | `SMTP_USERNAME`, `SMTP_PASSWORD` | none: `AUTH PLAIN` or `AUTH LOGIN` when set (both together, only with `SMTP_TLS`) |
 /// | `PAYMENT_WEBHOOK_SECRET` | none: the payment webhook answers 503 until it is set |
-/// | `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_AUDIENCE` | none: ID-token login answers 503 until set (all three together) |
+/// | `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_AUDIENCE` | none: ID-token login answers 503 until set (all three together; the JWKS over https) |
+/// | `OIDC_REQUIRE_NONCE` | `true`: the app sends the nonce of its authentication request, the token must carry it, once |
+/// | `OIDC_ALLOW_HTTP_LOOPBACK` | `false`: a JWKS URL on http://127.0.0.1 is accepted only with this (tests) |
 /// | `BOOTSTRAP_ADMIN_EMAIL`, `BOOTSTRAP_ADMIN_PASSWORD` | none: when both are set, that admin is created at start if missing |
 struct AuthConfiguration: Sendable {
     var signingKey: Secret
@@ -66,12 +68,19 @@ struct AuthConfiguration: Sendable {
         resetLinkLifetime = TimeInterval(try environment.int("RESET_LINK_TTL_SECONDS", default: 86_400, range: 60...604_800))
         smtp = try SMTPConfiguration(environment: environment)
         paymentWebhookSecret = environment.string("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
-        if let jwks = try environment.parsed("OIDC_JWKS_URL", expected: "an http(s) URL", { text in
-            URL(string: text).flatMap { ["http", "https"].contains($0.scheme ?? "") ? $0 : nil }
+        // Keys come over https only: a JWKS fetched in the clear lets anyone on the path mint logins. Plain http
+        // is allowed for a provider on this machine's loopback when OIDC_ALLOW_HTTP_LOOPBACK says so (tests).
+        let httpLoopback = try environment.bool("OIDC_ALLOW_HTTP_LOOPBACK", default: false)
+        if let jwks = try environment.parsed("OIDC_JWKS_URL", expected: "an https URL (http only for loopback with OIDC_ALLOW_HTTP_LOOPBACK)", { text in
+            URL(string: text).flatMap { url in
+                url.scheme == "https" || (httpLoopback && url.scheme == "http" && ["127.0.0.1", "::1", "[::1]", "localhost"].contains(url.host ?? ""))
+                    ? url : nil
+            }
         }) {
             oidc = OIDCVerifier.Configuration(
                 jwksURL: jwks, issuer: try environment.requiredString("OIDC_ISSUER"),
                 audience: try environment.requiredString("OIDC_AUDIENCE"),
+                requireNonce: try environment.bool("OIDC_REQUIRE_NONCE", default: true),
                 minimumRefetchInterval: TimeInterval(try environment.int("OIDC_MIN_REFETCH_SECONDS", default: 30, range: 0...3_600)))
         }
         if let email = environment.string("BOOTSTRAP_ADMIN_EMAIL") {

@@ -14,6 +14,8 @@ actor OIDCVerifier {
         var jwksURL: URL
         var issuer: String
         var audience: String
+        /// The app sends the nonce it put into its authentication request; the token must carry the same.
+        var requireNonce = true
         var cacheLifetime: TimeInterval = 600
         var minimumRefetchInterval: TimeInterval = 30
     }
@@ -26,6 +28,9 @@ actor OIDCVerifier {
         var exp: ExpirationClaim
         var email: String?
         var name: String?
+        var nonce: String?
+        /// The authorized party: with several audiences, the one the token was issued to.
+        var azp: String?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {
             try exp.verifyNotExpired()
@@ -36,12 +41,13 @@ actor OIDCVerifier {
         case invalidToken
         case wrongIssuer
         case wrongAudience
+        case wrongNonce
         case providerUnreachable
     }
 
     let configuration: Configuration
     private let logger: Logger
-    private var keys: JWTKeyCollection?
+    private var keys: (collection: JWTKeyCollection, algorithms: [String: String])?
     private var fetchedAt: Date = .distantPast
 
     init(configuration: Configuration, logger: Logger) {
@@ -49,29 +55,40 @@ actor OIDCVerifier {
         self.logger = logger
     }
 
-    func verify(_ token: String) async throws(Failure) -> IDTokenClaims {
+    /// Verifies signature, expiry, issuer (exact), audience (this app; with several, `azp` must name it) and the
+    /// nonce the app sent (exact). The token header's algorithm must be its key's own.
+    func verify(_ token: String, nonce: String?) async throws(Failure) -> IDTokenClaims {
+        guard let header = ProviderKeySet.header(of: token), let kid = header.kid, let alg = header.alg else { throw .invalidToken }
         var claims: IDTokenClaims
         do {
-            claims = try await currentKeys(forceRefresh: false).verify(token, as: IDTokenClaims.self)
-        } catch let failure as Failure {
-            throw failure
+            claims = try await verified(token, kid: kid, alg: alg, forceRefresh: false)
+        } catch .providerUnreachable {
+            throw .providerUnreachable
         } catch {
             // Perhaps the provider rotated its keys: refetch once, then decide.
             guard Date().timeIntervalSince(fetchedAt) >= configuration.minimumRefetchInterval else { throw .invalidToken }
-            do {
-                claims = try await currentKeys(forceRefresh: true).verify(token, as: IDTokenClaims.self)
-            } catch let failure as Failure {
-                throw failure
-            } catch {
-                throw .invalidToken
-            }
+            claims = try await verified(token, kid: kid, alg: alg, forceRefresh: true)
         }
         guard claims.iss.value == configuration.issuer else { throw .wrongIssuer }
         guard claims.aud.value.contains(configuration.audience) else { throw .wrongAudience }
+        if claims.aud.value.count > 1 && claims.azp != configuration.audience { throw .wrongAudience }
+        if configuration.requireNonce || nonce != nil {
+            guard let nonce, let carried = claims.nonce, carried == nonce else { throw .wrongNonce }
+        }
         return claims
     }
 
-    private func currentKeys(forceRefresh: Bool) async throws(Failure) -> JWTKeyCollection {
+    private func verified(_ token: String, kid: String, alg: String, forceRefresh: Bool) async throws(Failure) -> IDTokenClaims {
+        let keys = try await currentKeys(forceRefresh: forceRefresh)
+        guard let expected = keys.algorithms[kid], expected == alg else { throw .invalidToken }
+        do {
+            return try await keys.collection.verify(token, as: IDTokenClaims.self)
+        } catch {
+            throw .invalidToken
+        }
+    }
+
+    private func currentKeys(forceRefresh: Bool) async throws(Failure) -> (collection: JWTKeyCollection, algorithms: [String: String]) {
         if !forceRefresh, let keys, Date().timeIntervalSince(fetchedAt) < configuration.cacheLifetime {
             return keys
         }
@@ -79,12 +96,15 @@ actor OIDCVerifier {
             var request = URLRequest(url: configuration.jwksURL, timeoutInterval: 10)
             request.setValue("application/json", forHTTPHeaderField: "Accept")
             let (data, response) = try await URLSession.shared.data(for: request)
-            guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw Failure.providerUnreachable }
+            guard (response as? HTTPURLResponse)?.statusCode == 200, let keySet = ProviderKeySet(json: data) else {
+                throw Failure.providerUnreachable
+            }
             let collection = JWTKeyCollection()
-            try await collection.add(jwksJSON: String(decoding: data, as: UTF8.self))
-            keys = collection
+            try await collection.add(jwksJSON: keySet.normalizedJSON)
+            let loaded = (collection, keySet.algorithms)
+            keys = loaded
             fetchedAt = Date()
-            return collection
+            return loaded
         } catch {
             logger.warning("could not fetch the identity provider's JWKS", metadata: ["error": "\(error)"])
             if let keys { return keys }  // keep serving with the last good keys

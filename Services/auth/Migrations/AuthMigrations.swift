@@ -108,5 +108,11 @@ enum AuthMigrations {
                 // U7: a try is recorded before it is evaluated and given back by id when it did not fail.
                 "ALTER TABLE failed_attempts ADD COLUMN id bigserial PRIMARY KEY",
             ]),
+        Migration(
+            "0007_used_oidc_nonces",
+            [
+                // U5: an ID token's nonce logs in once; rows are kept until the token would have expired.
+                "CREATE TABLE used_oidc_nonces (nonce_hash text PRIMARY KEY, expires_at timestamptz NOT NULL)",
+            ]),
     ]
 }

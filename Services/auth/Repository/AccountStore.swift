@@ -89,6 +89,17 @@ struct AccountStore: Sendable {
         }
     }
 
+    /// Records an ID token's nonce as used until the token expires; false when it was used before (a replay).
+    func useNonce(_ nonce: String, issuer: String, until expiry: Date) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            WITH expired AS (DELETE FROM used_oidc_nonces WHERE expires_at < now() - interval '1 hour')
+            INSERT INTO used_oidc_nonces (nonce_hash, expires_at) VALUES (\(TokenIssuer.hash("\(issuer)|\(nonce)")), \(expiry))
+            ON CONFLICT (nonce_hash) DO NOTHING RETURNING nonce_hash
+            """, logger: logger)
+        return try await rows.collectAll().count == 1
+    }
+
     /// The account of an external identity (`issuer|subject`), created on first login.
     func findOrCreateExternal(subject: String, displayName: String?) async throws -> Account {
         let rows = try await client.query("SELECT id FROM accounts WHERE external_subject = \(subject)", logger: logger)
