@@ -29,7 +29,7 @@ func buildApplication(
         .registerHandlers(
             on: router.group()
                 .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
-                .add(middleware: PathAccessMiddleware([.init(prefix: "/v1/me"), .init(prefix: "/v1/admin", roles: [.admin])]))
+                .add(middleware: PathAccessMiddleware([.members("/v1/me"), .init(prefix: "/v1/admin", roles: [.admin])]))
                 .add(middleware: NoNullsMiddleware())
                 .add(middleware: RequestScopeMiddleware()))
 

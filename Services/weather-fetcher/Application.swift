@@ -40,7 +40,7 @@ func buildApplication(
     ).add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true)))
     let api = router.group()
         .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
-        .add(middleware: PathAccessMiddleware([.init(prefix: "/v1/me")]))
+        .add(middleware: PathAccessMiddleware([.members("/v1/me")]))
         .add(middleware: NoNullsMiddleware())
         .add(middleware: RequestScopeMiddleware())
     try WeatherAPI(

@@ -33,6 +33,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
 
     public static let unauthorized = APIError(.unauthorized, code: "unauthorized", message: "a valid access token is required")
     public static let forbidden = APIError(.forbidden, code: "forbidden", message: "this account may not do that")
+    public static let guestsNotAllowed = APIError(
+        .forbidden, code: "guests_not_allowed", message: "a guest session may not do this; sign in with an account")
     public static let unsupportedMediaType = APIError(
         .unsupportedMediaType, code: "unsupported_media_type", message: "the body must be application/json")
 

@@ -11,6 +11,11 @@ public struct PathAccessMiddleware: RouterMiddleware {
         /// Nil: any signed-in caller.
         public var roles: Set<UserRole>?
 
+        /// Signed-in callers with an account: guests get 403 `guests_not_allowed`.
+        public static func members(_ prefix: String) -> Rule {
+            Rule(prefix: prefix, roles: Set(UserRole.allCases).subtracting([.guest]))
+        }
+
         public init(prefix: String, roles: Set<UserRole>? = nil) {
             (self.prefix, self.roles) = (prefix, roles)
         }
@@ -26,7 +31,9 @@ public struct PathAccessMiddleware: RouterMiddleware {
         let path = request.uri.path
         for rule in rules where path == rule.prefix || path.hasPrefix(rule.prefix + "/") {
             let user = try context.requireUser()
-            if let roles = rule.roles, !roles.contains(user.role) { throw APIError.forbidden }
+            if let roles = rule.roles, !roles.contains(user.role) {
+                throw user.role == .guest && roles.contains(.user) ? APIError.guestsNotAllowed : APIError.forbidden
+            }
         }
         return try await next(request, context)
     }

@@ -17,6 +17,13 @@ public struct PlatformRequestContext: RequestContext, Sendable {
     /// 64 KiB is plenty for any JSON body of these APIs; larger bodies get a 413 JSON error.
     public var maxUploadSize: Int { 64 * 1024 }
 
+    /// The verified caller, not a guest (see `RequestScope.requireMember`).
+    public func requireMember() throws -> AuthenticatedUser {
+        let user = try requireUser()
+        guard user.role != .guest else { throw APIError.guestsNotAllowed }
+        return user
+    }
+
     /// The verified caller; throws 401 when the route was not behind `AccessTokenMiddleware`.
     public func requireUser() throws -> AuthenticatedUser {
         guard let user else { throw APIError.unauthorized }

@@ -12,6 +12,14 @@ public enum RequestScope {
         return try context.requireUser()
     }
 
+    /// The verified caller, not a guest: guest sessions (the horoscope app's, without an account behind them)
+    /// may read but not create shared data; 403 `guests_not_allowed` for them.
+    public static func requireMember() throws -> AuthenticatedUser {
+        let user = try requireUser()
+        guard user.role != .guest else { throw APIError.guestsNotAllowed }
+        return user
+    }
+
     /// The verified caller holding one of `roles`; 401 without a caller, 403 for another role.
     public static func requireRole(_ roles: Set<UserRole>) throws -> AuthenticatedUser {
         let user = try requireUser()

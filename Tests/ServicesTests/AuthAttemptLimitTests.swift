@@ -26,7 +26,8 @@ struct AuthAttemptLimitTests {
         return try await withThrowingTaskGroup(of: (Int, String?, String?).self) { group in
             for _ in 0..<count {
                 group.addTask {
-                    try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                    // Beside the rest of the suite a burst can wait long for its turn: a generous read timeout.
+                    try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(90))) { client in
                         let response = try await client.post(path, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: data))
                         let answer = JSONObject(String(buffer: response.body ?? ByteBuffer()))
                         return (Int(response.head.status.code), answer["error.code"], response.head.headerFields[.retryAfter])

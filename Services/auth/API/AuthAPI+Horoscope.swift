@@ -5,6 +5,8 @@ import Shared
 extension AuthAPI {
     func startGuestSession(_ input: Operations.StartGuestSession.Input) async throws -> Operations.StartGuestSession.Output {
         try await auth.checkNotLocked(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        // Each guest is an account: their number per client address is bounded (GUESTS_PER_ADDRESS an hour).
+        _ = try await auth.takeTry(.guestSession, subject: RequestScope.remoteAddress, limit: auth.configuration.guestsPerAddress)
         // Without an email no unique key can collide, so creating a guest always yields an account.
         guard let account = try await auth.accounts.create(email: nil, kind: .horoscope, role: .guest) else {
             throw APIError(.serviceUnavailable, code: "guest_not_created", message: "could not create a guest account; try again")

@@ -14,6 +14,7 @@ import Shared
 /// | `ADDRESS_MAX_FAILURES` | `50` per client address per window |
 /// | `RECOVERY_MAILS_PER_ACCOUNT`, `RECOVERY_MAILS_PER_ADDRESS` | `5`, `20` per hour: reset links and PIN codes mailed |
 /// | `SIGNUPS_PER_ADDRESS` | `20` per hour: survey sign-ups (each costs a bcrypt hash) |
+/// | `GUESTS_PER_ADDRESS` | `20` per hour: horoscope guest sessions (each a new account) |
 /// | `AUTH_RESET_URL` (or its older name `RESET_LINK_BASE_URL`) | `http://127.0.0.1:8085/dashboard/reset-password`: the dashboard's reset page the mail links to |
 /// | `RESET_LINK_TTL_SECONDS` | `86400` (24 h, D22) |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_FROM` | `127.0.0.1`, `25`, `no-reply@localhost` |
@@ -38,6 +39,7 @@ struct AuthConfiguration: Sendable {
     var recoveryMailsPerAccount: AttemptLimit
     var recoveryMailsPerAddress: AttemptLimit
     var signUpsPerAddress: AttemptLimit
+    var guestsPerAddress: AttemptLimit
     var resetLinkBaseURL: String
     var resetLinkLifetime: TimeInterval
     var smtp: SMTPConfiguration
@@ -63,6 +65,7 @@ struct AuthConfiguration: Sendable {
         recoveryMailsPerAddress = AttemptLimit(
             maxFailures: try environment.int("RECOVERY_MAILS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         signUpsPerAddress = AttemptLimit(maxFailures: try environment.int("SIGNUPS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
+        guestsPerAddress = AttemptLimit(maxFailures: try environment.int("GUESTS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         resetLinkBaseURL = environment.string("AUTH_RESET_URL")
             ?? environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")
         resetLinkLifetime = TimeInterval(try environment.int("RESET_LINK_TTL_SECONDS", default: 86_400, range: 60...604_800))

@@ -40,4 +40,6 @@ enum AttemptKind: String, Sendable, CaseIterable {
     case recoveryMailAddress = "recovery_mail_address"
     /// Survey sign-ups that reached the PIN hash, per client address; every one counts.
     case signUp = "signup"
+    /// Guest sessions (each a new account) started per client address; every one counts.
+    case guestSession = "guest_session"
 }

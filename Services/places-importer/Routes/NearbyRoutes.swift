@@ -33,7 +33,7 @@ struct NearbyRoutes {
 
     /// `?lat=&lon=&radius=` (metres), nearest first.
     @Sendable func nearby(_ request: Request, context: PlatformRequestContext) async throws -> Response {
-        let user = try context.requireUser().id
+        let user = try context.requireMember().id
         let query = request.uri.queryParameters
         let (page, pageSize) = try Self.paging(query)
         let latitude = try QueryParameter.double(query, "lat", range: -90...90)
@@ -50,7 +50,7 @@ struct NearbyRoutes {
 
     /// `?south=&west=&north=&east=`, by name.
     @Sendable func inBox(_ request: Request, context: PlatformRequestContext) async throws -> Response {
-        let user = try context.requireUser().id
+        let user = try context.requireMember().id
         let query = request.uri.queryParameters
         let (page, pageSize) = try Self.paging(query)
         let box = GeoBox(

@@ -14,7 +14,7 @@ struct PlacesAPI: APIProtocol {
     let maxAreaDegrees: Double
 
     func getPlace(_ input: Operations.GetPlace.Input) async throws -> Operations.GetPlace.Output {
-        let user = try RequestScope.requireUser().id
+        let user = try RequestScope.requireMember().id
         let place = try await requirePlace(input.path.placeId)
         let detail = Components.Schemas.PlaceDetail(
             place: .init(place, pin: try await users.pin(placeId: place.id, user: user)),
@@ -24,7 +24,7 @@ struct PlacesAPI: APIProtocol {
     }
 
     func ratePlace(_ input: Operations.RatePlace.Input) async throws -> Operations.RatePlace.Output {
-        let user = try RequestScope.requireUser().id
+        let user = try RequestScope.requireMember().id
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let rating = try Rating(validating: body)
         let place = try await requirePlace(input.path.placeId)
@@ -54,7 +54,7 @@ struct PlacesAPI: APIProtocol {
     /// Adds a place (P4). Everything is validated before anything is written: a request with any bad field
     /// stores nothing. Without coordinates, Nominatim looks the address up.
     func addPlace(_ input: Operations.AddPlace.Input) async throws -> Operations.AddPlace.Output {
-        let user = try RequestScope.requireUser().id
+        let user = try RequestScope.requireMember().id
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         var candidate = try NewPlaceRules.candidate(from: body)
         let rating = try body.rating.map(Rating.init(validating:))
@@ -74,7 +74,7 @@ struct PlacesAPI: APIProtocol {
 
     /// P4's first step: what a lookup knows about an address or coordinates, stored nowhere.
     func lookupPlace(_ input: Operations.LookupPlace.Input) async throws -> Operations.LookupPlace.Output {
-        _ = try RequestScope.requireUser()
+        _ = try RequestScope.requireMember()
         let query = input.query
         let match: NominatimClient.Match?
         do {
@@ -150,7 +150,7 @@ struct PlacesAPI: APIProtocol {
     private func changePin(
         _ placeId: String, _ change: (UUID, String) async throws -> Void
     ) async throws -> Components.Responses.Pin {
-        let user = try RequestScope.requireUser().id
+        let user = try RequestScope.requireMember().id
         let place = try await requirePlace(placeId)
         try await change(place.id, user)
         nearbyPlaces.userChanged(user)
