@@ -80,9 +80,19 @@ extension AuthAPI {
         else { throw AuthErrors.emptyField }
         guard new == confirmation else { throw AuthErrors.rule("passwords_differ", AuthMessages.passwordsDiffer) }
         guard CredentialPolicy.isAcceptablePassword(new) else { throw AuthErrors.weakPassword }
-        guard try await auth.resets.isUsable(token: token),
-            try await auth.resets.complete(token: token, passwordHash: try await auth.hasher.hash(new))
-        else { throw AuthErrors.resetLinkInvalid }
+        // An unusable link counts against the caller's address like a failed login; a usable one is checked
+        // before the bcrypt hash is paid for.
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        guard try await auth.resets.isUsable(token: token) else { throw AuthErrors.resetLinkInvalid }
+        let hash: String
+        do {
+            hash = try await auth.hasher.hash(new)
+        } catch {
+            try await auth.attempts.release(addressTry)
+            throw error
+        }
+        guard try await auth.resets.complete(token: token, passwordHash: hash) else { throw AuthErrors.resetLinkInvalid }
+        try await auth.attempts.release(addressTry)
         return .ok(.message(AuthMessages.passwordChanged, next: .login))
     }
 }

@@ -122,14 +122,16 @@ extension AuthAPI {
         return AuthErrors.flow(.unprocessableContent, code: code, message: message, next: left == 0 ? .login : .retry, attemptsLeft: left)
     }
 
-    /// Records a failed try and throws 422: `retry` with the tries left, or `login` when they are used up.
+    /// Records a failed sign-up try and throws 422: `retry` with the tries left, or `login` when they are used up.
+    /// The try is taken under the subject's lock (`AttemptStore.reserve`), so parallel failures count one by one;
+    /// at zero the counter starts over (the seed sends the user back to login, and the next visit begins anew).
     private func failFlow(_ kind: AttemptKind, subject: String, limit: AttemptLimit, code: String, message: String) async throws -> Never {
-        try await auth.attempts.recordFailure(kind, subject: subject)
-        let failures = try await auth.attempts.failures(kind, subject: subject, within: limit.window)
-        let left = limit.triesLeft(failures: failures, now: Date())
+        var left = 0
+        if case .taken(let attempt) = try await auth.attempts.reserve(kind, subject: subject, limit: limit) {
+            left = attempt.triesLeftIfFailed
+        }
         if left == 0 {
-            // Sign-up counters start over on the next visit; forgot-PIN stays locked for its window.
-            if kind != .forgotPin { try await auth.attempts.clear(kind, subject: subject) }
+            try await auth.attempts.clear(kind, subject: subject)
             throw AuthErrors.flow(.unprocessableContent, code: code, message: message, next: .login, attemptsLeft: 0)
         }
         throw AuthErrors.flow(.unprocessableContent, code: code, message: message, next: .retry, attemptsLeft: left)

@@ -4,8 +4,8 @@ import PostgresNIO
 import Shared
 
 /// Failed attempts by kind and subject (an account id, an email or a client address), for the seeds' try
-/// limits and the brute-force lockout. Recording a failure also drops that subject's failures older than a day
-/// (no window is longer), so a subject that keeps failing never piles up rows.
+/// limits and the brute-force lockout. Taking a try also drops that subject's tries older than a day (no
+/// window is longer), so a subject that keeps failing never piles up rows.
 struct AttemptStore: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -21,17 +21,6 @@ struct AttemptStore: Sendable {
         var dates: [Date] = []
         for try await at in rows.decode(Date.self) { dates.append(at) }
         return dates
-    }
-
-    func recordFailure(_ kind: AttemptKind, subject: String) async throws {
-        try await client.query(
-            """
-            WITH expired AS (
-                DELETE FROM failed_attempts
-                WHERE kind = \(kind.rawValue) AND subject = \(subject) AND at < now() - interval '1 day'
-            )
-            INSERT INTO failed_attempts (kind, subject) VALUES (\(kind.rawValue), \(subject))
-            """, logger: logger)
     }
 
     /// What `reserve` found: a try taken (recorded as a failure until released), or none left.
