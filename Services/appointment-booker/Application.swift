@@ -42,7 +42,8 @@ func buildApplication(
                 .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
                 .add(
                     middleware: PathAccessMiddleware([
-                        .init(prefix: "/v1/me"), .init(prefix: "/v1/bookings"), .init(prefix: "/v1/partner", roles: [.partner]),
+                        .members("/v1/me/bookings"), .init(prefix: "/v1/me"), .members("/v1/bookings"),
+                        .init(prefix: "/v1/partner", roles: [.partner]),
                         .init(prefix: "/v1/admin", roles: [.admin]),
                     ]))
                 .add(middleware: NoNullsMiddleware())

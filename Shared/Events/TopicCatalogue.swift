@@ -36,7 +36,8 @@ public struct Topic: Sendable, Hashable {
 /// it does not own cannot make others act on its events).
 public struct ConsumedTopic: Sendable, Hashable {
     public let name: String
-    public let producer: String
+    /// The owner; nil: not checked (a tool's topic that several writers share by design).
+    public let producer: String?
 
     /// `name`: the configured name when the deployment renames the catalogue's topic.
     public init(_ topic: Topic, name: String? = nil) {
@@ -45,7 +46,7 @@ public struct ConsumedTopic: Sendable, Hashable {
     }
 
     /// A topic outside the catalogue (a tool's own, a test's).
-    public init(name: String, producer: String) {
+    public init(name: String, producer: String?) {
         self.name = name
         self.producer = producer
     }

@@ -4,19 +4,34 @@
 /// then right to left: each trusted hop is skipped and the first address no trusted proxy wrote is the
 /// client's. Per-address limits count that address.
 public enum ClientAddress {
-    public static func resolve(
-        peer: String, forwardedFor: [String], forwarded: [String], trustedProxies: [IPNetwork]
-    ) -> String {
+    /// Which header the trusted proxies write. Only that one is read: a proxy that writes one and passes the
+    /// other through from the client would otherwise let the client pick its address.
+    public enum Header: String, Sendable, CaseIterable {
+        case xForwardedFor = "x-forwarded-for"
+        case forwarded
+    }
+
+    /// `values`: the lines of the configured header.
+    public static func resolve(peer: String, header: Header, values: [String], trustedProxies: [IPNetwork]) -> String {
         guard isTrusted(peer, trustedProxies) else { return peer }
-        var hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { normalized(String($0)) }
-        if hops.isEmpty {
-            hops = forwarded.flatMap(forwardedForValues)
-        }
+        let hops: [String] =
+            switch header {
+            case .xForwardedFor: values.flatMap { $0.split(separator: ",") }.map { normalized(String($0)) }
+            case .forwarded: values.flatMap(forwardedForValues)
+            }
         for hop in hops.reversed() where !isTrusted(hop, trustedProxies) {
             // A hop that is not an address at all ends the trust: use it as an opaque key rather than skip it.
             return hop
         }
         return hops.first ?? peer
+    }
+
+    /// The key per-address limits count under: an IPv4 address itself, an IPv6 address's /64 (one subscriber
+    /// usually holds a whole /64, so counting single IPv6 addresses would give one client endless addresses).
+    public static func limitKey(_ address: String) -> String {
+        guard let bytes = IPNetwork.bytes(of: address), bytes.count == 16 else { return address }
+        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return groups.joined(separator: ":") + "::/64"
     }
 
     static func isTrusted(_ address: String, _ proxies: [IPNetwork]) -> Bool {

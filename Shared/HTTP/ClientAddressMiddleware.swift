@@ -6,18 +6,20 @@ import Hummingbird
 public struct ClientAddressMiddleware: RouterMiddleware {
     public typealias Context = PlatformRequestContext
     let trustedProxies: [IPNetwork]
+    let header: ClientAddress.Header
 
-    public init(trustedProxies: [IPNetwork]) {
+    public init(trustedProxies: [IPNetwork], header: ClientAddress.Header = .xForwardedFor) {
         self.trustedProxies = trustedProxies
+        self.header = header
     }
 
     public func handle(
         _ request: Request, context: PlatformRequestContext, next: (Request, PlatformRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
+        let values = request.headers[values: header == .xForwardedFor ? .xForwardedFor : .forwarded]
         context.remoteAddress = ClientAddress.resolve(
-            peer: context.remoteAddress, forwardedFor: request.headers[values: .xForwardedFor],
-            forwarded: request.headers[values: .forwarded], trustedProxies: trustedProxies)
+            peer: context.remoteAddress, header: header, values: values, trustedProxies: trustedProxies)
         return try await next(request, context)
     }
 }

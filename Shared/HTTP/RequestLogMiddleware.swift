@@ -2,10 +2,11 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// Logs each request's method and path, and its query with the values of parameters that carry secrets
+/// Logs each request's method, path and client address (behind trusted proxies, the forwarded one), and its query with the values of parameters that carry secrets
 /// replaced (a reset link's `token`, a `code`, a key): request logs are read by more people, and kept longer,
 /// than the credentials they would otherwise hold. Hummingbird's own request logger logs the whole URI.
-public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+public struct RequestLogMiddleware: RouterMiddleware {
+    public typealias Context = PlatformRequestContext
     /// Query parameter names whose values never reach a log, compared case-insensitively.
     public static var secretParameters: Set<String> {
         [
@@ -23,6 +24,7 @@ public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var metadata: Logger.Metadata = [
             "hb.request.method": .string(request.method.rawValue), "hb.request.path": .string(request.uri.path),
+            "client": .string(context.remoteAddress),
         ]
         if let query = request.uri.query, !query.isEmpty {
             metadata["hb.request.query"] = .string(Self.redacted(query: query))

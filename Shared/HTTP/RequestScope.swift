@@ -46,4 +46,7 @@ public struct RequestScopeMiddleware: RouterMiddleware {
 extension RequestScope {
     /// The caller's IP address, for per-address limits ("unknown" outside a request).
     public static var remoteAddress: String { context?.remoteAddress ?? "unknown" }
+
+    /// The key per-address limits count the caller under (`ClientAddress.limitKey`: an IPv6 client's /64).
+    public static var clientKey: String { ClientAddress.limitKey(remoteAddress) }
 }

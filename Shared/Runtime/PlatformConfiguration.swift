@@ -19,7 +19,8 @@ import Logging
 /// | `CONSUMER_MAX_CRASHES` | `3` (times one message may take the process down before it is dead-lettered) |
 /// | `CONSUMER_STEP_TIMEOUT_MS` | `30000` (a batch's transaction taking longer is cancelled and retried) |
 /// | `CONSUMER_PAUSE_LIMIT_MS` | `30000` (a partition paused longer makes `/ready` answer 503) |
-/// | `TRUSTED_PROXIES` | none: comma-separated addresses or networks (`10.0.0.0/8, ::1`) whose `X-Forwarded-For` / `Forwarded` is believed |
+/// | `TRUSTED_PROXIES` | none: comma-separated addresses or networks (`10.0.0.0/8, ::1`) whose forwarded client address is believed |
+/// | `TRUSTED_PROXY_HEADER` | `x-forwarded-for` (or `forwarded`): the one header those proxies write |
 /// | `LOG_LEVEL` | `info` |
 public struct PlatformConfiguration: Sendable {
     public var identity: ServiceIdentity
@@ -44,6 +45,7 @@ public struct PlatformConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// Proxies whose forwarded client address is believed; empty: the connection's peer is the client.
     public var trustedProxies: [IPNetwork]
+    public var trustedProxyHeader: ClientAddress.Header
     /// `AUTH_ISSUER`: the issuer the auth service signs with and every service expects.
     public var tokenIssuer: String
 
@@ -64,6 +66,9 @@ public struct PlatformConfiguration: Sendable {
         fetchWaitMaxMilliseconds = try environment.int("KAFKA_FETCH_WAIT_MAX_MS", default: 500, range: 1...30_000)
         trustedProxies = try environment.parsed(
             "TRUSTED_PROXIES", expected: "comma-separated IP addresses or networks such as 10.0.0.0/8", Self.parseNetworks) ?? []
+        trustedProxyHeader = try environment.parsed(
+            "TRUSTED_PROXY_HEADER", expected: "x-forwarded-for or forwarded", { ClientAddress.Header(rawValue: $0.lowercased()) })
+            ?? .xForwardedFor
         outbox = try OutboxRelayConfiguration(environment: environment)
         retryPolicy = RetryPolicy(
             maxAttempts: try environment.int("CONSUMER_MAX_ATTEMPTS", default: 5, range: 1...100),

@@ -60,7 +60,8 @@ public final class PlatformRuntime: Sendable {
             consumer: consumer, processor: IdempotentProcessor(client: postgres), handler: handler,
             deadLetters: DeadLetterPublisher(producer: producer, service: configuration.identity.name),
             retryPolicy: configuration.retryPolicy, maxCrashes: configuration.consumerMaxCrashes,
-            producers: Dictionary(topics.map { ($0.name, $0.producer) }) { first, _ in first }, startGate: startGate,
+            producers: Dictionary(topics.compactMap { topic in topic.producer.map { (topic.name, $0) } }) { first, _ in first },
+            startGate: startGate,
             logger: logger)
         consumerHealth.withLock { $0.append(service.health) }
         return service
@@ -72,7 +73,8 @@ public final class PlatformRuntime: Sendable {
     public func makeRouter(document: OpenAPIDocument? = nil) -> Router<PlatformRequestContext> {
         let router = Router(context: PlatformRequestContext.self)
         if !configuration.trustedProxies.isEmpty {
-            router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
+            router.add(
+                middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies, header: configuration.trustedProxyHeader))
         }
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLogMiddleware(.info))

@@ -45,6 +45,20 @@ struct AuthRecoveryTests {
         }
     }
 
+    @Test("U2, U4: parallel recovery starts for one account still leave exactly one live code and one live link")
+    func test_U4_parallelStartsLeaveOneLiveCode() async throws {
+        try await AuthTestHarness.run(extraEnvironment: ["RECOVERY_MAILS_PER_ACCOUNT": "20", "RECOVERY_MAILS_PER_ADDRESS": "100"]) { auth in
+            let email = "race@hotel.com"
+            _ = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])
+            let starts = try await AuthAttemptLimitTests.burst(auth, count: 8, "/v1/survey/forgot-pin/start", ["email": email])
+            #expect(starts.allSatisfy { $0.0 == 202 }, "\(starts)")
+            #expect(try await auth.count("SELECT count(*)::int FROM pin_resets WHERE used_at IS NULL") == 1)
+            let links = try await AuthAttemptLimitTests.burst(auth, count: 8, "/v1/dashboard/password/forgot", ["email": "admin@example.com"])
+            #expect(links.allSatisfy { $0.0 == 202 }, "\(links)")
+            #expect(try await auth.count("SELECT count(*)::int FROM password_resets WHERE used_at IS NULL") == 1)
+        }
+    }
+
     @Test("U2: asking for a second reset link retires the first")
     func test_U2_oneLiveResetLink() async throws {
         try await AuthTestHarness.run { auth in

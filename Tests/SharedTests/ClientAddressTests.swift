@@ -25,7 +25,9 @@ struct ClientAddressTests {
     func test_X1_resolve() throws {
         let proxies = [try #require(IPNetwork("10.0.0.0/8")), try #require(IPNetwork("::1"))]
         func resolve(_ peer: String, xff: [String] = [], forwarded: [String] = []) -> String {
-            ClientAddress.resolve(peer: peer, forwardedFor: xff, forwarded: forwarded, trustedProxies: proxies)
+            forwarded.isEmpty
+                ? ClientAddress.resolve(peer: peer, header: .xForwardedFor, values: xff, trustedProxies: proxies)
+                : ClientAddress.resolve(peer: peer, header: .forwarded, values: forwarded, trustedProxies: proxies)
         }
         #expect(resolve("203.0.113.9", xff: ["1.2.3.4"]) == "203.0.113.9", "an untrusted peer's header is ignored")
         #expect(resolve("10.0.0.2", xff: ["1.2.3.4"]) == "1.2.3.4")
@@ -37,6 +39,17 @@ struct ClientAddressTests {
         #expect(resolve("::1", forwarded: [#"for="[2001:db8:cafe::17]:4711""#]) == "2001:db8:cafe::17")
         #expect(resolve("10.0.0.2", xff: ["1.2.3.4:5555"]) == "1.2.3.4")
         #expect(resolve("10.0.0.2", xff: ["garbage"]) == "garbage", "a hop that is no address is kept as the key, not skipped")
+        #expect(
+            ClientAddress.resolve(peer: "10.0.0.2", header: .forwarded, values: [], trustedProxies: proxies) == "10.0.0.2",
+            "only the configured header is read: an X-Forwarded-For the client wrote is not consulted")
+    }
+
+    @Test("X1: per-address limits count an IPv6 client by its /64, an IPv4 client by its address")
+    func test_X1_limitKeys() {
+        #expect(ClientAddress.limitKey("2001:db8:1:2:aaaa::1") == ClientAddress.limitKey("2001:db8:1:2:bbbb::9"))
+        #expect(ClientAddress.limitKey("2001:db8:1:2::1") == "2001:db8:1:2::/64")
+        #expect(ClientAddress.limitKey("2001:db8:1:3::1") != ClientAddress.limitKey("2001:db8:1:2::1"))
+        #expect(ClientAddress.limitKey("192.0.2.7") == "192.0.2.7" && ClientAddress.limitKey("unknown") == "unknown")
     }
 
     @Test("X1: TRUSTED_PROXIES is read as a list of networks; a bad entry refuses start-up naming the variable")

@@ -6,7 +6,7 @@ import Shared
 extension BookingAPI {
     func bookSlot(_ input: Operations.BookSlot.Input) async throws -> Operations.BookSlot.Output {
         let user = try RequestScope.requireUser()
-        guard user.role != .guest else { throw APIError.forbidden }
+        guard user.role != .guest else { throw APIError.guestsNotAllowed }
         let account = AccountKey.of(user.id)
         let partnerId = try Self.uuid(input.path.partnerId, field: "partnerId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }

@@ -9,7 +9,7 @@ extension AuthAPI {
         guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
         // Tries are taken before the password is checked, so a burst of parallel guesses evaluates no more
         // passwords than the limits allow; a try that did not fail is given back.
-        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .dashboard,
             let hash = stored.passwordHash
         else { throw AuthErrors.notRegistered }
@@ -58,7 +58,7 @@ extension AuthAPI {
         guard let text = nonEmpty(body.email) else { throw AuthErrors.emptyField }
         let invalid = AuthErrors.rule("invalid_email", AuthMessages.resetInvalidEmail)
         guard let email = EmailAddress(text) else { throw invalid }
-        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .dashboard else { throw invalid }
         try await auth.attempts.release(addressTry)
         try await auth.takeRecoveryMail(for: stored.account.id)
@@ -82,7 +82,7 @@ extension AuthAPI {
         guard CredentialPolicy.isAcceptablePassword(new) else { throw AuthErrors.weakPassword }
         // An unusable link counts against the caller's address like a failed login; a usable one is checked
         // before the bcrypt hash is paid for.
-        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
         guard try await auth.resets.isUsable(token: token) else { throw AuthErrors.resetLinkInvalid }
         let hash: String
         do {

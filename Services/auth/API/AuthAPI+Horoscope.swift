@@ -4,9 +4,9 @@ import Shared
 /// Horoscope app sign-in (U5): guest access, and login with an OpenID Connect ID token from any provider.
 extension AuthAPI {
     func startGuestSession(_ input: Operations.StartGuestSession.Input) async throws -> Operations.StartGuestSession.Output {
-        try await auth.checkNotLocked(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        try await auth.checkNotLocked(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
         // Each guest is an account: their number per client address is bounded (GUESTS_PER_ADDRESS an hour).
-        _ = try await auth.takeTry(.guestSession, subject: RequestScope.remoteAddress, limit: auth.configuration.guestsPerAddress)
+        _ = try await auth.takeTry(.guestSession, subject: RequestScope.clientKey, limit: auth.configuration.guestsPerAddress)
         // Without an email no unique key can collide, so creating a guest always yields an account.
         guard let account = try await auth.accounts.create(email: nil, kind: .horoscope, role: .guest) else {
             throw APIError(.serviceUnavailable, code: "guest_not_created", message: "could not create a guest account; try again")
@@ -23,7 +23,7 @@ extension AuthAPI {
         guard RequestText.length(token) <= 8_192 else { throw JSONBody.schemaViolation(["idToken": "is at most 8192 characters"]) }
         let nonce = body.nonce.flatMap(nonEmpty)
         if let nonce, RequestText.length(nonce) > 256 { throw JSONBody.schemaViolation(["nonce": "is at most 256 characters"]) }
-        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
         let claims: OIDCVerifier.IDTokenClaims
         do {
             claims = try await oidc.verify(token, nonce: nonce)

@@ -9,7 +9,7 @@ extension AuthAPI {
         guard let emailText = nonEmpty(body.email), let pin = nonEmpty(body.pin) else { throw AuthErrors.emptyField }
         guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
         // Tries are taken before the PIN is checked (see loginDashboard).
-        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey,
             let hash = stored.pinHash
         else {
@@ -38,7 +38,7 @@ extension AuthAPI {
         guard let emailText = nonEmpty(body.email) else { throw AuthErrors.emptyField }
         guard let email = EmailAddress(emailText) else {
             try await failFlow(
-                .signUpEmail, subject: RequestScope.remoteAddress, limit: survey.signUpEmail, code: "invalid_email",
+                .signUpEmail, subject: RequestScope.clientKey, limit: survey.signUpEmail, code: "invalid_email",
                 message: AuthMessages.signUpEmailInvalid)
         }
         let pin = body.pin ?? ""
@@ -49,8 +49,15 @@ extension AuthAPI {
             try await failFlow(.signUpPin, subject: email.value, limit: survey.signUpPin, code: "pins_differ", message: AuthMessages.pinsDiffer)
         }
         // Every sign-up that reaches bcrypt counts against the caller's address (SIGNUPS_PER_ADDRESS an hour).
-        _ = try await auth.takeTry(.signUp, subject: RequestScope.remoteAddress, limit: auth.configuration.signUpsPerAddress)
-        guard let account = try await auth.accounts.create(email: email, kind: .survey, role: .user, pinHash: try await auth.hasher.hash(pin))
+        let signUpTry = try await auth.takeTry(.signUp, subject: RequestScope.clientKey, limit: auth.configuration.signUpsPerAddress)
+        let pinHash: String
+        do {
+            pinHash = try await auth.hasher.hash(pin)
+        } catch {
+            try await auth.attempts.release(signUpTry)
+            throw error
+        }
+        guard let account = try await auth.accounts.create(email: email, kind: .survey, role: .user, pinHash: pinHash)
         else {
             throw AuthErrors.flow(.conflict, code: "already_registered", message: AuthMessages.alreadyRegistered, next: .login)
         }
@@ -64,7 +71,7 @@ extension AuthAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         guard let emailText = nonEmpty(body.email) else { throw AuthErrors.emptyField }
         guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
-        let addressTry = try await auth.takeTry(.address, subject: RequestScope.remoteAddress, limit: auth.configuration.addressLimit)
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey else {
             throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
         }

@@ -51,7 +51,7 @@ struct AuthContext: Sendable {
     /// Counts one recovery mail to `account` from the caller's address; 429 when either has had its share.
     func takeRecoveryMail(for account: UUID) async throws {
         let addressTry = try await takeTry(
-            .recoveryMailAddress, subject: RequestScope.remoteAddress, limit: configuration.recoveryMailsPerAddress)
+            .recoveryMailAddress, subject: RequestScope.clientKey, limit: configuration.recoveryMailsPerAddress)
         do {
             _ = try await takeTry(.recoveryMail, subject: account.uuidString, limit: configuration.recoveryMailsPerAccount)
         } catch {

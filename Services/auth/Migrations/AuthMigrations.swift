@@ -114,5 +114,11 @@ enum AuthMigrations {
                 // U5: an ID token's nonce logs in once; rows are kept until the token would have expired.
                 "CREATE TABLE used_oidc_nonces (nonce_hash text PRIMARY KEY, expires_at timestamptz NOT NULL)",
             ]),
+        Migration(
+            "0008_sent_mail_bodies_dropped",
+            [
+                // Mails sent (or given up) before the queue dropped bodies keep no links or codes either.
+                "UPDATE outgoing_mail SET body = '' WHERE sent_at IS NOT NULL OR attempts >= 20",
+            ]),
     ]
 }

@@ -26,7 +26,9 @@ struct PasswordResetStore: Sendable {
             The link works once and expires in \(hours) hour\(hours == 1 ? "" : "s"). If you did not ask for it, ignore this mail.
             """
         try await client.inTransaction(logger: logger) { connection in
-            // One live link per account: asking again retires the links mailed before.
+            // One live link per account: asking again retires the links mailed before. Requests for one account
+            // take turns, or two at once would each retire only the links they can see.
+            try await connection.query("SELECT id FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger)
             try await connection.query(
                 "UPDATE password_resets SET used_at = now() WHERE account_id = \(account.id) AND used_at IS NULL", logger: logger)
             try await connection.query(

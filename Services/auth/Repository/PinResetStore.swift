@@ -16,6 +16,8 @@ struct PinResetStore: Sendable {
     /// before never works again (a draw that repeats one of the account's earlier codes is drawn again).
     func start(for account: Account, email: EmailAddress) async throws {
         try await client.inTransaction(logger: logger) { connection in
+            // Starts for one account take turns: two at once would each retire only the codes they can see.
+            try await connection.query("SELECT id FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger)
             try await connection.query(
                 "UPDATE pin_resets SET used_at = now() WHERE account_id = \(account.id) AND used_at IS NULL", logger: logger)
             var code: String?
