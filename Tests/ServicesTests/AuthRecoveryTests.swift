@@ -95,4 +95,17 @@ struct AuthRecoveryTests {
             #expect(try await auth.count("SELECT count(*)::int FROM outgoing_mail") == 5, "no mail queued past a limit")
         }
     }
+
+    @Test("U4, U7: survey sign-ups are limited per client address (SIGNUPS_PER_ADDRESS), and a refused one creates nothing")
+    func test_U4_signUpsPerAddress() async throws {
+        try await AuthTestHarness.run(extraEnvironment: ["SIGNUPS_PER_ADDRESS": "2"]) { auth in
+            var statuses: [Int] = []
+            for index in 0..<3 {
+                let (status, _) = try await auth.post("/v1/survey/signup", ["email": "guest\(index)@hotel.com", "pin": "ab12", "pinConfirmation": "ab12"])
+                statuses.append(Int(status.code))
+            }
+            #expect(statuses == [201, 201, 429])
+            #expect(try await auth.count("SELECT count(*)::int FROM accounts WHERE kind = 'survey'") == 2)
+        }
+    }
 }
