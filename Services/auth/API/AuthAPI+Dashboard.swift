@@ -84,13 +84,7 @@ extension AuthAPI {
         // before the bcrypt hash is paid for.
         let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
         guard try await auth.resets.isUsable(token: token) else { throw AuthErrors.resetLinkInvalid }
-        let hash: String
-        do {
-            hash = try await auth.hasher.hash(new)
-        } catch {
-            try await auth.attempts.release(addressTry)
-            throw error
-        }
+        let hash = try await auth.hash(new, tries: [addressTry])
         guard try await auth.resets.complete(token: token, passwordHash: hash) else { throw AuthErrors.resetLinkInvalid }
         try await auth.attempts.release(addressTry)
         return .ok(.message(AuthMessages.passwordChanged, next: .login))

@@ -50,13 +50,7 @@ extension AuthAPI {
         }
         // Every sign-up that reaches bcrypt counts against the caller's address (SIGNUPS_PER_ADDRESS an hour).
         let signUpTry = try await auth.takeTry(.signUp, subject: RequestScope.clientKey, limit: auth.configuration.signUpsPerAddress)
-        let pinHash: String
-        do {
-            pinHash = try await auth.hasher.hash(pin)
-        } catch {
-            try await auth.attempts.release(signUpTry)
-            throw error
-        }
+        let pinHash = try await auth.hash(pin, tries: [signUpTry])
         guard let account = try await auth.accounts.create(email: email, kind: .survey, role: .user, pinHash: pinHash)
         else {
             throw AuthErrors.flow(.conflict, code: "already_registered", message: AuthMessages.alreadyRegistered, next: .login)
@@ -108,13 +102,7 @@ extension AuthAPI {
         guard pin == body.pinConfirmation else {
             throw Self.flowFailure(codeTry, code: "pins_differ", message: AuthMessages.pinsDiffer)
         }
-        let pinHash: String
-        do {
-            pinHash = try await auth.hasher.hash(pin)
-        } catch {
-            try await auth.attempts.release(codeTry)
-            throw error
-        }
+        let pinHash = try await auth.hash(pin, tries: [codeTry])
         guard try await auth.pinResets.complete(code: code, accountId: stored.account.id, pinHash: pinHash) else {
             throw AuthErrors.flow(.unprocessableContent, code: "invalid_code", message: AuthMessages.invalidPinCode, next: .retry)
         }

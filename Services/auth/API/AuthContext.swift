@@ -48,6 +48,17 @@ struct AuthContext: Sendable {
         }
     }
 
+    /// Hashes a new password or PIN; when the bcrypt pool refuses, the tries taken for this request are given
+    /// back first (see `verify(_:against:tries:)`).
+    func hash(_ secret: String, tries: [AttemptTry]) async throws -> String {
+        do {
+            return try await hasher.hash(secret)
+        } catch {
+            for attempt in tries { try await attempts.release(attempt) }
+            throw error
+        }
+    }
+
     /// Counts one recovery mail to `account` from the caller's address; 429 when either has had its share.
     func takeRecoveryMail(for account: UUID) async throws {
         let addressTry = try await takeTry(

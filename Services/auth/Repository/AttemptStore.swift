@@ -11,8 +11,14 @@ struct AttemptStore: Sendable {
     let logger: Logger
 
     func failures(_ kind: AttemptKind, subject: String, within window: TimeInterval) async throws -> [Date] {
+        try await client.withConnection { try await failures(kind, subject: subject, within: window, on: $0) }
+    }
+
+    private func failures(
+        _ kind: AttemptKind, subject: String, within window: TimeInterval, on connection: PostgresConnection
+    ) async throws -> [Date] {
         let seconds = window.rounded(.up).roundedClampedInt
-        let rows = try await client.query(
+        let rows = try await connection.query(
             """
             SELECT at FROM failed_attempts
             WHERE kind = \(kind.rawValue) AND subject = \(subject) AND at > now() - make_interval(secs => \(seconds))
@@ -34,18 +40,10 @@ struct AttemptStore: Sendable {
     /// failure at once. Concurrent requests for one subject therefore take tries one after another and no more
     /// than the limit are ever evaluated; a try that turns out well is `release`d.
     func reserve(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> Reservation {
-        let seconds = limit.window.rounded(.up).roundedClampedInt
-        return try await client.inTransaction(logger: logger) { connection -> Reservation in
+        try await client.inTransaction(logger: logger) { connection -> Reservation in
             try await connection.query(
                 "SELECT pg_advisory_xact_lock(hashtextextended(\(kind.rawValue + ":" + subject), 7152))", logger: logger)
-            let rows = try await connection.query(
-                """
-                SELECT at FROM failed_attempts
-                WHERE kind = \(kind.rawValue) AND subject = \(subject) AND at > now() - make_interval(secs => \(seconds))
-                ORDER BY at
-                """, logger: logger)
-            var failures: [Date] = []
-            for try await at in rows.decode(Date.self) { failures.append(at) }
+            let failures = try await failures(kind, subject: subject, within: limit.window, on: connection)
             let now = Date()
             if let until = limit.lockedUntil(failures: failures, now: now) { return .locked(until: until) }
             let inserted = try await connection.query(
