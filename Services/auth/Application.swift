@@ -20,7 +20,7 @@ func buildApplication(
         attempts: AttemptStore(client: client, logger: runtime.logger),
         sessions: SessionStore(client: client, logger: runtime.logger, lifetime: configuration.refreshTokenLifetime),
         resets: PasswordResetStore(client: client, logger: runtime.logger, lifetime: configuration.resetLinkLifetime),
-        pinResets: PinResetStore(client: client, logger: runtime.logger),
+        pinResets: PinResetStore(client: client, logger: runtime.logger, signingKey: configuration.signingKey.value),
         hasher: PasswordHasher(
             cost: configuration.bcryptCost, maxConcurrent: configuration.bcryptMaxConcurrency, maxQueued: configuration.bcryptMaxQueue),
         issuer: try await TokenIssuer(

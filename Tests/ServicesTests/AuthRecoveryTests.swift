@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import TestSupport
@@ -25,6 +26,12 @@ struct AuthRecoveryTests {
             let refresh = try #require(login["refreshToken"])
             _ = try await auth.post("/v1/survey/forgot-pin/start", ["email": email])
             let first = try #require(try await Self.pinCode(auth, occurrence: 1))
+            // The stored hash is keyed: a plain SHA-256 of account and code (a million guesses) does not find it.
+            let accountText = try #require(login["account.id"])
+            let accountId = try #require(UUID(uuidString: accountText))
+            let plain = SHA256.hash(data: Data("\(accountId.uuidString):\(first)".utf8)).map { String(format: "%02x", $0) }.joined()
+            #expect(try await auth.count("SELECT count(*)::int FROM pin_resets") == 1)
+            #expect(try await auth.count("SELECT count(*)::int FROM pin_resets WHERE code_hash = '\(plain)'") == 0)
             _ = try await auth.post("/v1/survey/forgot-pin/start", ["email": email])
             let second = try #require(try await Self.pinCode(auth, occurrence: 2))
             let reset = { (code: String) in

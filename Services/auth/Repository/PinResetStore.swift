@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import PostgresNIO
@@ -11,6 +12,15 @@ struct PinResetStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     let lifetime: TimeInterval = 1_800
+    /// Keys the stored code hashes: a 6-digit code has a million values, so a plain hash could be reversed by
+    /// anyone who can read the table; with a key from the service's signing key it cannot.
+    let codeKey: SymmetricKey
+
+    init(client: PostgresClient, logger: Logger, signingKey: String) {
+        self.client = client
+        self.logger = logger
+        codeKey = SymmetricKey(data: SHA256.hash(data: Data("pin-reset-codes|\(signingKey)".utf8)))
+    }
 
     /// Mails a new code. It is the account's only live code: the ones before it stop working, and a code used
     /// before never works again (a draw that repeats one of the account's earlier codes is drawn again).
@@ -26,7 +36,7 @@ struct PinResetStore: Sendable {
                 let inserted = try await connection.query(
                     """
                     INSERT INTO pin_resets (code_hash, account_id, expires_at)
-                    VALUES (\(Self.hash(candidate, account.id)), \(account.id), \(Date().addingTimeInterval(lifetime)))
+                    VALUES (\(hash(candidate, account.id)), \(account.id), \(Date().addingTimeInterval(lifetime)))
                     ON CONFLICT (code_hash) DO NOTHING RETURNING account_id
                     """, logger: logger
                 ).collectAll()
@@ -44,7 +54,7 @@ struct PinResetStore: Sendable {
         let rows = try await client.query(
             """
             SELECT count(*) FROM pin_resets
-            WHERE code_hash = \(Self.hash(code, accountId)) AND used_at IS NULL AND expires_at > now()
+            WHERE code_hash = \(hash(code, accountId)) AND used_at IS NULL AND expires_at > now()
             """, logger: logger)
         for try await count in rows.decode(Int.self) { return count > 0 }
         return false
@@ -56,7 +66,7 @@ struct PinResetStore: Sendable {
             let rows = try await connection.query(
                 """
                 UPDATE pin_resets SET used_at = now()
-                WHERE code_hash = \(Self.hash(code, accountId)) AND used_at IS NULL AND expires_at > now()
+                WHERE code_hash = \(hash(code, accountId)) AND used_at IS NULL AND expires_at > now()
                 RETURNING account_id
                 """, logger: logger)
             var used = false
@@ -69,7 +79,8 @@ struct PinResetStore: Sendable {
         }
     }
 
-    static func hash(_ code: String, _ accountId: UUID) -> String {
-        TokenIssuer.hash("\(accountId.uuidString):\(code)")
+    func hash(_ code: String, _ accountId: UUID) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data("\(accountId.uuidString):\(code)".utf8), using: codeKey)
+            .map { String(format: "%02x", $0) }.joined()
     }
 }
