@@ -69,7 +69,7 @@ public struct CrashGuard: Sendable {
         for try await (firstOffset, lastOffset, crashes, inFlight, id) in rows.decode((Int64, Int64, Int, Bool, UUID).self) {
             return Attempt(firstOffset: firstOffset, lastOffset: lastOffset, crashes: crashes, isFresh: inFlight && id == token, token: id)
         }
-        throw MissingAttemptRow()
+        throw MissingReturnedRow("consumer_attempts upsert")
     }
 
     /// Records (and commits) that one message is about to be applied alone, in flight, with the crashes it
@@ -112,9 +112,4 @@ public struct CrashGuard: Sendable {
             "DELETE FROM consumer_attempts WHERE consumer_group = \(group) AND topic = \(topic) AND partition = \(Int(partition))",
             logger: logger)
     }
-}
-
-/// `INSERT ... RETURNING` answered no row, which Postgres never does for an upsert.
-struct MissingAttemptRow: Error, CustomStringConvertible {
-    var description: String { "consumer_attempts upsert returned no row" }
 }

@@ -49,8 +49,8 @@ public struct JSONLogHandler: LogHandler {
 
     /// UTC with milliseconds, as ISO 8601.
     static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        let milliseconds = Int((date.timeIntervalSince1970 - Double(seconds)) * 1_000)
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down).roundedClampedInt)
+        let milliseconds = ((date.timeIntervalSince1970 - Double(seconds)) * 1_000).rounded(.down).roundedClampedInt
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func padded(_ value: Int32, _ width: Int) -> String {

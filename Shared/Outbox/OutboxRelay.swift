@@ -150,7 +150,7 @@ public final class OutboxRelay: Service, Sendable {
         seenGeneration = generation
         logger.warning(
             "producer was rebuilt; re-publishing events sent shortly before",
-            metadata: ["events": "\(count)", "windowSeconds": "\(Int(seconds))"])
+            metadata: ["events": "\(count)", "windowSeconds": "\(configuration.republishWindow.components.seconds)"])
     }
 
     /// Rows waiting and the age of the oldest, as gauges.

@@ -42,7 +42,8 @@ struct ImportAreaStore: Sendable {
             RETURNING id
             """,
             logger: logger)
-        return try await rows.decode(UUID.self).collectAll().first!
+        guard let id = try await rows.decode(UUID.self).collectAll().first else { throw MissingReturnedRow("import area upsert") }
+        return id
     }
 
     /// Makes an area due now; false when there is no such area.

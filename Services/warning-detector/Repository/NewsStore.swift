@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Shared
 
 /// Weather news (A6): admins publish, everyone lists newest first and opens one.
 struct NewsStore: Sendable {
@@ -32,7 +33,10 @@ struct NewsStore: Sendable {
             RETURNING \(unescaped: Self.columns)
             """,
             logger: logger)
-        return try await rows.decode(Row.self).collectAll().map(Self.decode).first!
+        guard let item = try await rows.decode(Row.self).collectAll().map(Self.decode).first else {
+            throw MissingReturnedRow("news insert")
+        }
+        return item
     }
 
     /// Newest first (by when it happened, then when it was published); `limit` + 1 tells whether more follow.
