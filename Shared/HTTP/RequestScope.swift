@@ -15,9 +15,8 @@ public enum RequestScope {
     /// The verified caller, not a guest: guest sessions (the horoscope app's, without an account behind them)
     /// may read but not create shared data; 403 `guests_not_allowed` for them.
     public static func requireMember() throws -> AuthenticatedUser {
-        let user = try requireUser()
-        guard user.role != .guest else { throw APIError.guestsNotAllowed }
-        return user
+        guard let context else { throw APIError.unauthorized }
+        return try context.requireMember()
     }
 
     /// The verified caller holding one of `roles`; 401 without a caller, 403 for another role.

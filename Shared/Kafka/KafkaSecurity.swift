@@ -10,7 +10,7 @@ import Foundation
 /// | `KAFKA_SASL_MECHANISM` | `SCRAM-SHA-512` with `sasl_*` (or `SCRAM-SHA-256`, `PLAIN`) |
 /// | `KAFKA_SASL_USERNAME`, `KAFKA_SASL_PASSWORD` | required with `sasl_*` |
 /// | `KAFKA_SSL_CA_FILE` | none: the system's roots; a PEM file of the CA that signed the brokers' certificates |
-public struct KafkaSecurity: Sendable, Equatable {
+public struct KafkaSecurity: Sendable {
     public enum SecurityProtocol: String, Sendable, CaseIterable {
         case plaintext, ssl
         case saslPlaintext = "sasl_plaintext"
@@ -55,10 +55,5 @@ public struct KafkaSecurity: Sendable, Equatable {
         if let saslPassword { properties["sasl.password"] = saslPassword.value }
         if let caFile { properties["ssl.ca.location"] = caFile }
         return properties
-    }
-
-    public static func == (lhs: KafkaSecurity, rhs: KafkaSecurity) -> Bool {
-        lhs.securityProtocol == rhs.securityProtocol && lhs.saslMechanism == rhs.saslMechanism && lhs.saslUsername == rhs.saslUsername
-            && lhs.saslPassword?.value == rhs.saslPassword?.value && lhs.caFile == rhs.caFile
     }
 }

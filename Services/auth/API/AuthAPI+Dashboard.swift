@@ -14,12 +14,8 @@ extension AuthAPI {
             let hash = stored.passwordHash
         else { throw AuthErrors.notRegistered }
         let account = stored.account
-        let accountTry: AttemptTry
-        do {
-            accountTry = try await auth.takeTry(.dashboardPassword, subject: account.id.uuidString, limit: auth.configuration.accountLimit)
-        } catch {
-            try await auth.attempts.release(addressTry)
-            throw error
+        let accountTry = try await auth.givingBack([addressTry]) {
+            try await auth.takeTry(.dashboardPassword, subject: account.id.uuidString, limit: auth.configuration.accountLimit)
         }
         guard try await auth.verify(password, against: hash, tries: [addressTry, accountTry]) else {
             throw AuthErrors.wrongPassword(attemptsLeft: accountTry.triesLeftIfFailed)

@@ -37,37 +37,33 @@ struct AuthContext: Sendable {
         }
     }
 
-    /// Checks a password or PIN; when the bcrypt pool refuses (429 `busy`), the tries taken for this check are
-    /// given back first: a request that was never evaluated is no failure.
-    func verify(_ secret: String, against hash: String, tries: [AttemptTry]) async throws -> Bool {
+    /// Runs `body`; when it throws (the bcrypt pool refused, a further limit was reached), the tries taken for
+    /// this request are given back first: a request that was never evaluated is no failure.
+    func givingBack<Value: Sendable>(_ tries: [AttemptTry], _ body: () async throws -> Value) async throws -> Value {
         do {
-            return try await hasher.verify(secret, against: hash)
+            return try await body()
         } catch {
             for attempt in tries { try await attempts.release(attempt) }
             throw error
         }
     }
 
-    /// Hashes a new password or PIN; when the bcrypt pool refuses, the tries taken for this request are given
-    /// back first (see `verify(_:against:tries:)`).
+    /// Checks a password or PIN, giving `tries` back when the bcrypt pool refuses.
+    func verify(_ secret: String, against hash: String, tries: [AttemptTry]) async throws -> Bool {
+        try await givingBack(tries) { try await hasher.verify(secret, against: hash) }
+    }
+
+    /// Hashes a new password or PIN, giving `tries` back when the bcrypt pool refuses.
     func hash(_ secret: String, tries: [AttemptTry]) async throws -> String {
-        do {
-            return try await hasher.hash(secret)
-        } catch {
-            for attempt in tries { try await attempts.release(attempt) }
-            throw error
-        }
+        try await givingBack(tries) { try await hasher.hash(secret) }
     }
 
     /// Counts one recovery mail to `account` from the caller's address; 429 when either has had its share.
     func takeRecoveryMail(for account: UUID) async throws {
         let addressTry = try await takeTry(
             .recoveryMailAddress, subject: RequestScope.clientKey, limit: configuration.recoveryMailsPerAddress)
-        do {
-            _ = try await takeTry(.recoveryMail, subject: account.uuidString, limit: configuration.recoveryMailsPerAccount)
-        } catch {
-            try await attempts.release(addressTry)
-            throw error
+        _ = try await givingBack([addressTry]) {
+            try await takeTry(.recoveryMail, subject: account.uuidString, limit: configuration.recoveryMailsPerAccount)
         }
     }
 
