@@ -37,6 +37,13 @@ let serviceDependencies: [String: [Target.Dependency]] = [
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ],
+    "AnalyticsAggregator": [
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+    ],
     "AppointmentBooker": [
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -58,11 +65,15 @@ let serviceDependencies: [String: [Target.Dependency]] = [
 /// Data files a service reads at run time besides its API document.
 let serviceResources: [String: [Resource]] = [
     // The horoscope readings' texts (B4), versioned data files in Thai and English.
-    "AppointmentBooker": [.copy("Content")]
+    "AppointmentBooker": [.copy("Content")],
+    // The admin dashboard's page, scripts and styles (N5), served as they are.
+    "AnalyticsAggregator": [.copy("Dashboard")],
 ]
 
 /// Services whose routes are generated from the `openapi.yaml` beside their code (issue 14; the others follow).
-let contractFirst: Set<String> = ["PlacesImporter", "WeatherFetcher", "WarningDetector", "Auth", "AppointmentBooker"]
+let contractFirst: Set<String> = [
+    "PlacesImporter", "WeatherFetcher", "WarningDetector", "Auth", "AppointmentBooker", "AnalyticsAggregator",
+]
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")

@@ -94,6 +94,13 @@ install_test_tools() { # aiosmtpd (the SMTP server auth tests deliver to), opena
   "$VENV/bin/pip" install -q aiosmtpd openapi-spec-validator "schemathesis==4.32.5"
 }
 
+install_browser_tools() { # N5: the dashboard's browser tests drive Debian's Chromium through Playwright
+  apt_install chromium
+  "$VENV/bin/python" -c "import playwright" 2>/dev/null && return 0
+  log "installing Playwright (driver only; it drives /usr/bin/chromium, no browser download) into $VENV"
+  "$VENV/bin/pip" install -q "playwright==1.65.2"
+}
+
 install_city_catalogue() { # W1: GeoNames cities >= 15,000 as data/generated/cities15000.tsv (see the script)
   local output="$root/data/generated/cities15000.tsv"
   # A file from before the alternate names column (W1) is built again.
@@ -117,5 +124,6 @@ install_system_packages
 install_librdkafka
 install_tansu
 install_test_tools
+install_browser_tools
 install_city_catalogue
 log "dependencies ready: librdkafka $(pkg-config --modversion rdkafka), tansu at $(tansu_bin), postgres $(pg_bin)/postgres"

@@ -1,15 +1,58 @@
+import Foundation
 import Hummingbird
 import Logging
+import OpenAPIHummingbird
 import Prometheus
 import Shared
 
-/// Builds analytics-aggregator from its environment: the platform runtime (Postgres, Kafka, outbox relay, operational routes)
-/// plus this service's routes and event handlers. Tests call this same function with test configuration.
+/// Builds analytics-aggregator from its environment: the platform runtime, telemetry ingest (N1), the consumer
+/// that keeps the aggregates (N2), the poll (N3), the hotel survey (N4), and the admin dashboard's page, API
+/// and live stream (N5). Tests call this same function with test configuration.
 func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
         identity: .analyticsAggregator, environment: environment, migrations: AnalyticsAggregatorMigrations.all, registry: registry, logger: logger)
-    let router = runtime.makeRouter()
-    return runtime.makeApplication(router: router)
+    let configuration = try AnalyticsConfiguration(environment: environment)
+    if configuration.appKeys.isEmpty {
+        runtime.logger.warning("TELEMETRY_APP_KEYS is not set: every telemetry batch will be refused")
+    }
+    let client = runtime.postgres
+    let stats = StatsQueries(client: client, exactUsersLimit: configuration.exactUsersLimit, logger: runtime.logger)
+
+    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    TelemetryRoute(
+        ingest: TelemetryIngest(
+            producer: runtime.producer, topic: configuration.telemetryTopic,
+            rules: TelemetryRules(maxAge: TimeInterval(configuration.maxAgeDays * 86_400), maxSkew: TimeInterval(configuration.maxSkewSeconds)),
+            logger: runtime.logger),
+        keys: configuration.appKeys
+    ).add(to: router)
+    try DashboardFiles(bundle: Bundle.module, authBaseURL: configuration.dashboardAuthURL).add(to: router)
+    HomeStream(stats: stats, interval: configuration.streamInterval, logger: runtime.logger)
+        .add(
+            to: router.group()
+                .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier))
+                .add(middleware: PathAccessMiddleware([.init(prefix: "/v1/admin", roles: [.admin])])))
+    try AnalyticsAPI(
+        polls: PollStore(client: client, topic: configuration.telemetryTopic, logger: runtime.logger),
+        surveys: SurveyStore(client: client, topic: configuration.telemetryTopic, logger: runtime.logger),
+        stats: stats
+    )
+    .registerHandlers(
+        on: router.group()
+            .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
+            .add(
+                middleware: PathAccessMiddleware([
+                    .members("/v1/poll/answers"), .members("/v1/survey"), .init(prefix: "/v1/admin", roles: [.admin]),
+                ]))
+            .add(middleware: NoNullsMiddleware())
+            .add(middleware: RequestScopeMiddleware()),
+        configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
+
+    let consumer = try runtime.makeConsumer(
+        topics: AnalyticsTopics.consumed(configuration),
+        handler: AggregateHandler(writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit), target: nil),
+        ledger: .handler)
+    return runtime.makeApplication(router: router, consumers: [consumer])
 }

@@ -26,7 +26,7 @@ func buildApplication(
         issuer: try await TokenIssuer(
             signingKey: configuration.signingKey.value, issuer: runtime.configuration.tokenIssuer,
             accessTokenLifetime: configuration.accessTokenLifetime))
-    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module), corsOrigins: configuration.dashboardOrigins)
     // Only the signed-in and admin operations read the Authorization header: a stale token sent to login or
     // refresh must not turn them into a 401. The webhook's signature is checked on the raw body first.
     let verifier = runtime.tokenVerifier

@@ -46,6 +46,12 @@ public final class EventConsumerService: Service, Sendable {
         self.metrics = ConsumerMetrics(group: consumer.configuration.groupId)
     }
 
+    /// Messages behind the high watermark per assigned partition (see `KafkaConsumer.lagByPartition`).
+    public func lagByPartition() -> [KafkaConsumer.PartitionLag] { consumer.lagByPartition() }
+
+    /// Partitions this member holds right now.
+    public var assignedPartitionCount: Int { consumer.assignedPartitionCount }
+
     public func run() async throws {
         guard await startGate.waitUnlessShuttingDown() else {
             await consumer.close()

@@ -20,10 +20,21 @@ public struct IdempotentProcessor: Sendable {
     /// Work that must commit or roll back with the events (the crash guard's row, say).
     public typealias TransactionStep = @Sendable (PostgresConnection) async throws -> Void
 
-    let client: PostgresClient
+    /// Where the "applied" marks live.
+    public enum Ledger: Sendable {
+        /// `processed_events`, one mark per event for the whole service.
+        case processedEvents
+        /// The handler keeps its own marks in its transaction and sees every event: a service that applies
+        /// one event to several copies of its read model (analytics' rebuild generations) needs a mark per copy.
+        case handler
+    }
 
-    public init(client: PostgresClient) {
+    let client: PostgresClient
+    let ledger: Ledger
+
+    public init(client: PostgresClient, ledger: Ledger = .processedEvents) {
         self.client = client
+        self.ledger = ledger
     }
 
     public func process(
@@ -42,6 +53,11 @@ public struct IdempotentProcessor: Sendable {
     ) async throws -> BatchOutcome {
         // `inTransaction` surfaces the handler's own error, so a PermanentEventError is recognised as one.
         try await client.inTransaction(logger: logger) { connection in
+            if ledger == .handler {
+                try await handler.handle(batch: events, connection: connection, logger: logger)
+                try await alsoInTransaction?(connection)
+                return BatchOutcome(applied: events.count, duplicates: 0)
+            }
             let ids = events.map(\.header.id)
             let rows = try await connection.query(
                 """

@@ -4,8 +4,8 @@ import Foundation
 /// Foundation's general ISO 8601 parser, which took 7% of warning-detector's CPU in a profile of the
 /// forecast consumer (48 hourly dates per event). Anything else (offsets, other lengths) answers nil, and
 /// the caller falls back to Foundation.
-enum ISO8601Fast {
-    static func parse(_ text: String) -> Date? {
+public enum ISO8601Fast {
+    public static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { bytes -> Date? in
             guard bytes.count >= 20, bytes[bytes.count - 1] == UInt8(ascii: "Z"), bytes[4] == UInt8(ascii: "-"),

@@ -3,8 +3,8 @@ import Foundation
 /// Reads the canonical 36-character UUID text (`8-4-4-4-12` hex digits, either case) without Foundation's
 /// `UUID(uuidString:)`, which goes through `sscanf` and was the largest single cost of decoding an event
 /// header in a profile of the consumer bench. Anything else answers nil.
-enum UUIDText {
-    static func parse(_ text: String) -> UUID? {
+public enum UUIDText {
+    public static func parse(_ text: String) -> UUID? {
         var text = text
         return text.withUTF8 { bytes -> UUID? in
             guard bytes.count == 36 else { return nil }

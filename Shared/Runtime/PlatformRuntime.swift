@@ -54,10 +54,17 @@ public final class PlatformRuntime: Sendable {
 
     /// A consumer group member for `topics` that applies each event once with `handler`; events whose producer
     /// is not the topic's owner are dead-lettered unread.
-    public func makeConsumer(topics: [ConsumedTopic], handler: any EventHandler) throws -> EventConsumerService {
-        let consumer = try KafkaConsumer(configuration: configuration.consumer(topics: topics.map(\.name)), logger: logger)
+    /// `groupId`: another group than the service's (a rebuild reading every topic from the beginning);
+    /// `ledger`: where applied events are marked (`IdempotentProcessor.Ledger`).
+    public func makeConsumer(
+        topics: [ConsumedTopic], handler: any EventHandler, groupId: String? = nil,
+        ledger: IdempotentProcessor.Ledger = .processedEvents
+    ) throws -> EventConsumerService {
+        var consumerConfiguration = configuration.consumer(topics: topics.map(\.name))
+        if let groupId { consumerConfiguration.groupId = groupId }
+        let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger)
         let service = EventConsumerService(
-            consumer: consumer, processor: IdempotentProcessor(client: postgres), handler: handler,
+            consumer: consumer, processor: IdempotentProcessor(client: postgres, ledger: ledger), handler: handler,
             deadLetters: DeadLetterPublisher(producer: producer, service: configuration.identity.name),
             retryPolicy: configuration.retryPolicy, maxCrashes: configuration.consumerMaxCrashes,
             producers: Dictionary(topics.compactMap { topic in topic.producer.map { (topic.name, $0) } }) { first, _ in first },
@@ -70,7 +77,8 @@ public final class PlatformRuntime: Sendable {
     /// A router with the JSON error edge, request logging, metrics and `/health`, `/ready`, `/metrics`. With
     /// the service's API document, it is served at `/openapi.yaml` and a known path asked with a method it
     /// does not answer gets 405 with `Allow`.
-    public func makeRouter(document: OpenAPIDocument? = nil) -> Router<PlatformRequestContext> {
+    /// `corsOrigins`: browser origins allowed to call this service from their pages (auth: the dashboard's).
+    public func makeRouter(document: OpenAPIDocument? = nil, corsOrigins: [String] = []) -> Router<PlatformRequestContext> {
         let router = Router(context: PlatformRequestContext.self)
         if !configuration.trustedProxies.isEmpty {
             router.add(
@@ -79,6 +87,10 @@ public final class PlatformRuntime: Sendable {
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLogMiddleware(.info))
         router.add(middleware: MetricsMiddleware())
+        // Before the 405 edge: a preflight (OPTIONS) of an allowed origin is answered here.
+        if !corsOrigins.isEmpty {
+            router.add(middleware: AllowedOriginsMiddleware(origins: corsOrigins))
+        }
         if let document {
             let operational = ["/health", "/ready", "/metrics", "/openapi.yaml"].map { (template: $0, methods: [HTTPRequest.Method.get]) }
             router.add(middleware: MethodNotAllowedMiddleware(routes: document.operations + operational))

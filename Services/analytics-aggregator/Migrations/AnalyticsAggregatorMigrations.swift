@@ -1,7 +1,144 @@
 import Shared
 
-/// The analytics-aggregator schema's own migrations, applied after the platform's outbox tables.
-/// Its domain tables arrive with its feature issue (N1-N6); until then it has only the platform tables.
+/// The analytics-aggregator schema: the aggregates (N2) in generations, so that a rebuild (N6) can fill a
+/// fresh copy while the live one keeps answering; and the poll's and survey's own records (N3, N4), which are
+/// the source of their events, not aggregates.
 enum AnalyticsAggregatorMigrations {
-    static let all: [Migration] = []
+    static let all: [Migration] = [
+        Migration(
+            "0001_aggregates",
+            [
+                // One `current` generation answers queries; at most one `building` is filled by a rebuild and
+                // by the live consumer alike, then becomes current.
+                """
+                CREATE TABLE generations (
+                    id integer PRIMARY KEY,
+                    state text NOT NULL CHECK (state IN ('current', 'building', 'retired')),
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    switched_at timestamptz
+                )
+                """,
+                "CREATE UNIQUE INDEX generations_one_current ON generations (state) WHERE state IN ('current', 'building')",
+                "INSERT INTO generations (id, state, switched_at) VALUES (1, 'current', now())",
+                // The events each generation applied: the live consumer and a rebuild both write a building
+                // generation, and each event must count once in it.
+                """
+                CREATE TABLE applied_events (
+                    generation integer NOT NULL,
+                    event_id uuid NOT NULL,
+                    PRIMARY KEY (generation, event_id)
+                )
+                """,
+                """
+                CREATE TABLE downloads_daily (
+                    generation integer NOT NULL,
+                    day date NOT NULL,
+                    app text NOT NULL,
+                    platform text NOT NULL,
+                    downloads bigint NOT NULL,
+                    PRIMARY KEY (generation, day, app, platform)
+                )
+                """,
+                // `sketch` is null while `users` is exact (the members are in feature_users); a HyperLogLog
+                // sketch once the feature passed the exact limit.
+                """
+                CREATE TABLE features (
+                    generation integer NOT NULL,
+                    app text NOT NULL,
+                    feature text NOT NULL,
+                    users bigint NOT NULL,
+                    uses bigint NOT NULL,
+                    sketch bytea,
+                    PRIMARY KEY (generation, app, feature)
+                )
+                """,
+                "CREATE INDEX features_rank ON features (generation, users DESC, app, feature)",
+                "CREATE INDEX features_name_prefix ON features (generation, lower(feature) text_pattern_ops)",
+                """
+                CREATE TABLE feature_users (
+                    generation integer NOT NULL,
+                    app text NOT NULL,
+                    feature text NOT NULL,
+                    user_key text NOT NULL,
+                    PRIMARY KEY (generation, app, feature, user_key)
+                )
+                """,
+                """
+                CREATE TABLE city_views (
+                    generation integer NOT NULL,
+                    city_id bigint NOT NULL,
+                    views bigint NOT NULL,
+                    name text,
+                    PRIMARY KEY (generation, city_id)
+                )
+                """,
+                "CREATE INDEX city_views_rank ON city_views (generation, views DESC, city_id)",
+                // Names weather's favourites gave cities (not per generation: a name is a fact, not a count).
+                "CREATE TABLE city_names (city_id bigint PRIMARY KEY, name text NOT NULL)",
+                """
+                CREATE TABLE poll_results (
+                    generation integer NOT NULL,
+                    question text NOT NULL,
+                    yes bigint NOT NULL,
+                    no bigint NOT NULL,
+                    PRIMARY KEY (generation, question)
+                )
+                """,
+                """
+                CREATE TABLE survey_service_results (
+                    generation integer NOT NULL,
+                    service text NOT NULL,
+                    submissions bigint NOT NULL,
+                    points bigint NOT NULL,
+                    below_good bigint NOT NULL,
+                    PRIMARY KEY (generation, service)
+                )
+                """,
+                """
+                CREATE TABLE survey_overall_results (
+                    generation integer NOT NULL,
+                    stars integer NOT NULL,
+                    submissions bigint NOT NULL,
+                    PRIMARY KEY (generation, stars)
+                )
+                """,
+            ]),
+        Migration(
+            "0002_poll_and_survey",
+            [
+                """
+                CREATE TABLE poll_answers (
+                    user_id text NOT NULL,
+                    question text NOT NULL,
+                    answer boolean NOT NULL,
+                    answered_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (user_id, question)
+                )
+                """,
+                // auth's survey accounts, from its `user.registered` events.
+                "CREATE TABLE survey_accounts (user_id text PRIMARY KEY, registered_at timestamptz NOT NULL)",
+                """
+                CREATE TABLE survey_services (
+                    user_id text NOT NULL,
+                    service text NOT NULL,
+                    answers text[] NOT NULL,
+                    points integer NOT NULL,
+                    why text,
+                    submitted_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (user_id, service)
+                )
+                """,
+                """
+                CREATE TABLE survey_overall (
+                    user_id text PRIMARY KEY,
+                    stars integer NOT NULL,
+                    own_stars boolean NOT NULL,
+                    points integer NOT NULL,
+                    why text,
+                    coupon_code text NOT NULL UNIQUE,
+                    submitted_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+            ]),
+    ]
 }

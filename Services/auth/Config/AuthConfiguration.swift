@@ -16,6 +16,7 @@ import Shared
 /// | `SIGNUPS_PER_ADDRESS` | `20` per hour: survey sign-ups (each costs a bcrypt hash) |
 /// | `GUESTS_PER_ADDRESS` | `20` per hour: horoscope guest sessions (each a new account) |
 /// | `AUTH_RESET_URL` (or its older name `RESET_LINK_BASE_URL`) | `http://127.0.0.1:8085/dashboard/reset-password`: the dashboard's reset page the mail links to |
+/// | `DASHBOARD_ORIGINS` | `http://127.0.0.1:8085,http://localhost:8085`: origins of the admin dashboard's page, allowed by CORS |
 /// | `RESET_LINK_TTL_SECONDS` | `86400` (24 h, D22) |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_FROM` | `127.0.0.1`, `25`, `no-reply@localhost` |
 /// | `SMTP_TLS` | `none`: `starttls` (upgrade, refuse a server without it; port 587) or `tls` (TLS from the start; port 465) |
@@ -40,6 +41,8 @@ struct AuthConfiguration: Sendable {
     var recoveryMailsPerAddress: AttemptLimit
     var signUpsPerAddress: AttemptLimit
     var guestsPerAddress: AttemptLimit
+    /// Browser origins whose pages call this API (the admin dashboard's, N5): CORS is answered for them only.
+    var dashboardOrigins: [String]
     var resetLinkBaseURL: String
     var resetLinkLifetime: TimeInterval
     var smtp: SMTPConfiguration
@@ -68,6 +71,8 @@ struct AuthConfiguration: Sendable {
         guestsPerAddress = AttemptLimit(maxFailures: try environment.int("GUESTS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         resetLinkBaseURL = environment.string("AUTH_RESET_URL")
             ?? environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")
+        dashboardOrigins = environment.string("DASHBOARD_ORIGINS", default: "http://127.0.0.1:8085,http://localhost:8085")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         resetLinkLifetime = TimeInterval(try environment.int("RESET_LINK_TTL_SECONDS", default: 86_400, range: 60...604_800))
         smtp = try SMTPConfiguration(environment: environment)
         paymentWebhookSecret = environment.string("PAYMENT_WEBHOOK_SECRET").map(Secret.init)

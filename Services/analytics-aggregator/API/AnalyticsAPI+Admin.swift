@@ -1,0 +1,58 @@
+import Foundation
+import Shared
+
+/// The dashboard's numbers (N2, N5); `PathAccessMiddleware` lets only admins reach `/v1/admin`.
+extension AnalyticsAPI {
+    func getHomeStats(_ input: Operations.GetHomeStats.Input) async throws -> Operations.GetHomeStats.Output {
+        _ = try RequestScope.requireRole([.admin])
+        return .ok(.init(body: .json(try await stats.home())))
+    }
+
+    func listDownloads(_ input: Operations.ListDownloads.Input) async throws -> Operations.ListDownloads.Output {
+        _ = try RequestScope.requireRole([.admin])
+        let paging = try Self.paging(input.query.page, input.query.pageSize)
+        let from = try input.query.from.map { try Self.day($0, field: "from") }
+        let to = try input.query.to.map { try Self.day($0, field: "to") }
+        if let from, let to, from > to { throw APIError(.unprocessableContent, code: "bad_range", message: "from is after to") }
+        let found = try await stats.downloads(
+            app: input.query.app?.rawValue, platform: input.query.platform?.rawValue, from: from, to: to, limit: paging.size,
+            offset: paging.offset)
+        return .ok(.init(body: .json(.init(items: found.items, page: paging.page, pageSize: paging.size, total: Int64(found.total)))))
+    }
+
+    func listFeatures(_ input: Operations.ListFeatures.Input) async throws -> Operations.ListFeatures.Output {
+        _ = try RequestScope.requireRole([.admin])
+        let paging = try Self.paging(input.query.page, input.query.pageSize)
+        let prefix = input.query.prefix.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        if let prefix, RequestText.length(prefix) > 100 { throw JSONBody.schemaViolation(["prefix": "must be at most 100 characters"]) }
+        let found = try await stats.features(app: input.query.app?.rawValue, prefix: prefix, limit: paging.size, offset: paging.offset)
+        return .ok(.init(body: .json(.init(items: found.items, page: paging.page, pageSize: paging.size, total: Int64(found.total)))))
+    }
+
+    func listLocations(_ input: Operations.ListLocations.Input) async throws -> Operations.ListLocations.Output {
+        _ = try RequestScope.requireRole([.admin])
+        let paging = try Self.paging(input.query.page, input.query.pageSize)
+        let found = try await stats.locations(limit: paging.size, offset: paging.offset)
+        return .ok(.init(body: .json(.init(items: found.items, page: paging.page, pageSize: paging.size, total: Int64(found.total)))))
+    }
+
+    func getSurveyStats(_ input: Operations.GetSurveyStats.Input) async throws -> Operations.GetSurveyStats.Output {
+        _ = try RequestScope.requireRole([.admin])
+        return .ok(.init(body: .json(try await stats.survey())))
+    }
+
+    /// A day `YYYY-MM-DD` Postgres can hold (years 1970-2200), else 400 naming the field.
+    static func day(_ text: String, field: String) throws -> String {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1970...2200).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { throw JSONBody.schemaViolation([field: "must be a day YYYY-MM-DD between 1970 and 2200"]) }
+        // Feb 30 and the like: Postgres would refuse them; check by round trip through the calendar.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+            calendar.component(.day, from: date) == day
+        else { throw JSONBody.schemaViolation([field: "is not a day of the calendar"]) }
+        return text
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Shared
+
+/// The weather app's poll (N3): questions, one answer per user and question, results in percent.
+extension AnalyticsAPI {
+    func getPoll(_ input: Operations.GetPoll.Input) async throws -> Operations.GetPoll.Output {
+        var answers: [String: Bool] = [:]
+        if let user = RequestScope.context?.user {
+            answers = try await polls.answers(of: Self.accountKey(user))
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        questions: PollQuestions.all.map { .init(id: $0.id, text: $0.text, answer: answers[$0.id]) },
+                        thankYou: PollQuestions.thankYou))))
+    }
+
+    func answerPoll(_ input: Operations.AnswerPoll.Input) async throws -> Operations.AnswerPoll.Output {
+        let user = try RequestScope.requireMember()
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        var problems: [String: String] = [:]
+        var seen: Set<String> = []
+        for (index, answer) in body.answers.enumerated() {
+            if PollQuestions.find(answer.questionId) == nil {
+                problems["answers[\(index)].questionId"] = "is not a question of the poll"
+            } else if !seen.insert(answer.questionId).inserted {
+                problems["answers[\(index)].questionId"] = "is answered twice"
+            }
+        }
+        guard problems.isEmpty else {
+            throw APIError(.unprocessableContent, code: "unknown_question", message: JSONBody.validationError(problems).message, details: problems)
+        }
+        do {
+            _ = try await polls.answer(user: Self.accountKey(user), answers: body.answers.map { ($0.questionId, $0.answer) })
+        } catch let error as PollStore.AlreadyAnswered {
+            throw APIError(
+                .conflict, code: "already_answered", message: "each question is answered once",
+                details: ["questions": error.questions.sorted().joined(separator: ",")])
+        }
+        return .created(.init(body: .json(.init(message: PollQuestions.thankYou, answered: body.answers.map(\.questionId)))))
+    }
+
+    func getPollResults(_ input: Operations.GetPollResults.Input) async throws -> Operations.GetPollResults.Output {
+        .ok(.init(body: .json(.init(questions: try await stats.poll()))))
+    }
+}

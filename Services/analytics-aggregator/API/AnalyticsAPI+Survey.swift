@@ -1,0 +1,109 @@
+import Foundation
+import Shared
+
+/// The hotel survey (N4), for auth's survey accounts (known from its `user.registered` events).
+extension AnalyticsAPI {
+    /// The caller, who must be one of auth's survey accounts.
+    func surveyTaker() async throws -> String {
+        let user = try RequestScope.requireMember()
+        let key = Self.accountKey(user)
+        guard try await surveys.isSurveyAccount(key) else {
+            throw APIError(.forbidden, code: "not_a_survey_account", message: "the hotel survey is for survey accounts")
+        }
+        return key
+    }
+
+    func getSurvey(_ input: Operations.GetSurvey.Input) async throws -> Operations.GetSurvey.Output {
+        let user = try await surveyTaker()
+        let status = try await surveys.status(of: user)
+        let points = status.services.values.reduce(0, +)
+        let services: [Components.Schemas.Survey.ServicesPayloadPayload] = HotelSurvey.services.compactMap { service in
+            guard let id = Components.Schemas.HotelService(rawValue: service.id) else { return nil }
+            return .init(
+                id: id, name: service.name, questions: service.questions, submitted: status.services[service.id] != nil,
+                points: status.services[service.id])
+        }
+        let ratings = HotelSurvey.points
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        services: services,
+                        ratings: .init(
+                            excellent: ratings["excellent"] ?? 20, good: ratings["good"] ?? 10, fair: ratings["fair"] ?? 5,
+                            poor: ratings["poor"] ?? 0),
+                        overall: .init(
+                            submitted: status.overall != nil, stars: status.overall?.stars, couponCode: status.overall?.coupon,
+                            suggestedStars: status.services.isEmpty ? nil : HotelSurvey.suggestedStars(totalPoints: points))))))
+    }
+
+    func submitService(_ input: Operations.SubmitService.Input) async throws -> Operations.SubmitService.Output {
+        let user = try await surveyTaker()
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let service = input.path.service.rawValue
+        let ratings = body.answers.map(\.rawValue)
+        guard let points = HotelSurvey.score(ratings) else {
+            throw JSONBody.schemaViolation(["answers": "must be five of excellent, good, fair, poor"])
+        }
+        do {
+            try await surveys.submitService(user: user, service: service, ratings: ratings, points: points)
+        } catch is SurveyStore.AlreadySubmitted {
+            throw APIError(.conflict, code: "already_submitted", message: "this service was rated already")
+        }
+        let below = HotelSurvey.isBelowGood(points: points)
+        return .created(
+            .init(body: .json(.init(service: input.path.service, points: points, askWhy: below, message: below ? HotelSurvey.belowGoodMessage : nil))))
+    }
+
+    func explainService(_ input: Operations.ExplainService.Input) async throws -> Operations.ExplainService.Output {
+        let user = try await surveyTaker()
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let why = try Self.why(body.why)
+        switch try await surveys.explainService(user: user, service: input.path.service.rawValue, why: why) {
+        case .stored: return .noContent(.init())
+        case .notSubmitted: throw APIError(.notFound, code: "not_submitted", message: "this service was not rated yet")
+        case .notBelowGood: throw APIError(.unprocessableContent, code: "not_below_good", message: "the service was rated 75 points or more")
+        case .alreadyExplained: throw APIError(.conflict, code: "already_explained", message: "the reason was given already")
+        }
+    }
+
+    func submitOverall(_ input: Operations.SubmitOverall.Input) async throws -> Operations.SubmitOverall.Output {
+        let user = try await surveyTaker()
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        if let stars = body.stars, !(1...5).contains(stars) { throw JSONBody.schemaViolation(["stars": "must be 1 to 5"]) }
+        let result: (stars: Int, points: Int, coupon: String)
+        do {
+            result = try await surveys.submitOverall(user: user, stars: body.stars)
+        } catch is SurveyStore.AlreadySubmitted {
+            throw APIError(.conflict, code: "already_submitted", message: "the overall rating was given already")
+        } catch is SurveyStore.NoServiceRated {
+            throw APIError(.unprocessableContent, code: "no_service_rated", message: "rate at least one service first")
+        }
+        let asks = HotelSurvey.asksWhy(stars: result.stars)
+        return .created(
+            .init(
+                body: .json(
+                    .init(
+                        stars: result.stars, points: result.points, askWhy: asks, couponCode: result.coupon,
+                        message: asks ? "\(HotelSurvey.belowGoodMessage) \(HotelSurvey.thanksMessage)" : HotelSurvey.thanksMessage))))
+    }
+
+    func explainOverall(_ input: Operations.ExplainOverall.Input) async throws -> Operations.ExplainOverall.Output {
+        let user = try await surveyTaker()
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let why = try Self.why(body.why)
+        switch try await surveys.explainOverall(user: user, why: why) {
+        case .stored: return .noContent(.init())
+        case .notSubmitted: throw APIError(.notFound, code: "not_submitted", message: "the overall rating was not given yet")
+        case .notBelowGood: throw APIError(.unprocessableContent, code: "not_below_good", message: "the rating was more than three stars")
+        case .alreadyExplained: throw APIError(.conflict, code: "already_explained", message: "the reason was given already")
+        }
+    }
+
+    /// The reason as stored: trimmed, 1 to 2,000 code points (400 otherwise, as the document states).
+    static func why(_ text: String) throws -> String {
+        let trimmed = RequestText.trimmed(text)
+        guard (1...2000).contains(RequestText.length(trimmed)) else { throw JSONBody.schemaViolation(["why": "must be 1 to 2000 characters"]) }
+        return trimmed
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import Shared
+
+/// The analytics-aggregator API generated from `openapi.yaml`: the poll (N3), the hotel survey (N4) and the
+/// dashboard's numbers (N2). Telemetry ingest is hand-registered (`TelemetryRoute`). Every operation runs
+/// behind an optional `AccessTokenMiddleware`; the admin paths require the admin role before the request
+/// is read (`PathAccessMiddleware`).
+struct AnalyticsAPI: APIProtocol {
+    let polls: PollStore
+    let surveys: SurveyStore
+    let stats: StatsQueries
+
+    /// The caller as the survey and poll tables key them (auth's UUIDs in lower case).
+    static func accountKey(_ user: AuthenticatedUser) -> String {
+        UUID(uuidString: user.id).map { $0.uuidString.lowercased() } ?? user.id
+    }
+
+    static func paging(_ page: Int?, _ pageSize: Int?) throws -> (page: Int, size: Int, offset: Int) {
+        let page = page ?? 1, size = pageSize ?? 50
+        try Paging.check(page: page, pageSize: size)
+        return (page, size, (page - 1) * size)
+    }
+}

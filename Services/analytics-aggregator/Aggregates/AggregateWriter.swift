@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// Writes an `AggregateDelta` into one generation's tables, one statement per table, keys sorted so that
+/// concurrent batches (one per partition) take row locks in the same order and never deadlock.
+struct AggregateWriter: Sendable {
+    /// Distinct users per feature counted exactly up to this; beyond it, with a HyperLogLog sketch.
+    let exactUsersLimit: Int
+
+    func write(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
+        try await writeDownloads(delta, generation: generation, on: connection, logger: logger)
+        try await writeFeatures(delta, generation: generation, on: connection, logger: logger)
+        try await writeCities(delta, generation: generation, on: connection, logger: logger)
+        try await writePollAndSurvey(delta, generation: generation, on: connection, logger: logger)
+    }
+
+    private func writeDownloads(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !delta.downloads.isEmpty else { return }
+        let rows = delta.downloads.sorted { $0.key < $1.key }
+        let days = rows.map(\.key.day), apps = rows.map(\.key.app), platforms = rows.map(\.key.platform), counts = rows.map(\.value)
+        try await connection.query(
+            """
+            INSERT INTO downloads_daily (generation, day, app, platform, downloads)
+            SELECT \(generation), d, a, p, n FROM unnest(\(days)::date[], \(apps)::text[], \(platforms)::text[], \(counts)::bigint[]) AS t(d, a, p, n)
+            ON CONFLICT (generation, day, app, platform) DO UPDATE SET downloads = downloads_daily.downloads + excluded.downloads
+            """, logger: logger)
+    }
+
+    /// Uses are a sum. Users: the feature's new members go into `feature_users` while it is exact; past the
+    /// limit its members become a sketch (and leave the table), and later users go into the sketch.
+    private func writeFeatures(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !delta.featureUses.isEmpty else { return }
+        let keys = delta.featureUses.keys.sorted()
+        let apps = keys.map(\.app), names = keys.map(\.feature), uses = keys.map { delta.featureUses[$0] ?? 0 }
+        // Locks the rows (in key order) and says which are sketches already.
+        let rows = try await connection.query(
+            """
+            INSERT INTO features (generation, app, feature, users, uses)
+            SELECT \(generation), a, f, 0, u FROM unnest(\(apps)::text[], \(names)::text[], \(uses)::bigint[]) AS t(a, f, u)
+            ON CONFLICT (generation, app, feature) DO UPDATE SET uses = features.uses + excluded.uses
+            RETURNING app, feature, sketch
+            """, logger: logger)
+        var sketches: [AggregateDelta.FeatureKey: HyperLogLog] = [:]
+        for try await (app, feature, sketch) in rows.decode((String, String, ByteBuffer?).self) {
+            guard let sketch else { continue }
+            // A sketch of the wrong size cannot come from this code; start it again rather than trap.
+            sketches[.init(app: app, feature: feature)] = HyperLogLog(bytes: Array(sketch.readableBytesView)) ?? HyperLogLog()
+        }
+        var memberApps: [String] = [], memberNames: [String] = [], memberKeys: [String] = []
+        for key in keys where sketches[key] == nil {
+            for user in (delta.featureUsers[key] ?? []).sorted() {
+                memberApps.append(key.app)
+                memberNames.append(key.feature)
+                memberKeys.append(user)
+            }
+        }
+        if !memberKeys.isEmpty {
+            let counted = try await connection.query(
+                """
+                WITH fresh AS (
+                    INSERT INTO feature_users (generation, app, feature, user_key)
+                    SELECT \(generation), a, f, u FROM unnest(\(memberApps)::text[], \(memberNames)::text[], \(memberKeys)::text[]) AS t(a, f, u)
+                    ON CONFLICT DO NOTHING RETURNING app, feature
+                ), added AS (SELECT app, feature, count(*) AS n FROM fresh GROUP BY app, feature)
+                UPDATE features SET users = features.users + added.n FROM added
+                WHERE features.generation = \(generation) AND features.app = added.app AND features.feature = added.feature
+                RETURNING features.app, features.feature, features.users
+                """, logger: logger)
+            var overLimit: [AggregateDelta.FeatureKey] = []
+            for try await (app, feature, users) in counted.decode((String, String, Int).self) where users > exactUsersLimit {
+                overLimit.append(.init(app: app, feature: feature))
+            }
+            for key in overLimit.sorted() {
+                sketches[key] = try await sketchFromMembers(key, generation: generation, on: connection, logger: logger)
+            }
+        }
+        for (key, sketch) in sketches.sorted(by: { $0.key < $1.key }) {
+            var sketch = sketch
+            for user in delta.featureUsers[key] ?? [] { sketch.add(user) }
+            let bytes = ByteBuffer(bytes: sketch.registers)
+            try await connection.query(
+                """
+                UPDATE features SET sketch = \(bytes), users = \(sketch.estimate)
+                WHERE generation = \(generation) AND app = \(key.app) AND feature = \(key.feature)
+                """, logger: logger)
+        }
+    }
+
+    /// The exact members of a feature as a sketch; the members leave `feature_users`.
+    private func sketchFromMembers(
+        _ key: AggregateDelta.FeatureKey, generation: Int, on connection: PostgresConnection, logger: Logger
+    ) async throws -> HyperLogLog {
+        let rows = try await connection.query(
+            """
+            DELETE FROM feature_users WHERE generation = \(generation) AND app = \(key.app) AND feature = \(key.feature)
+            RETURNING user_key
+            """, logger: logger)
+        var sketch = HyperLogLog()
+        for try await user in rows.decode(String.self) { sketch.add(user) }
+        return sketch
+    }
+
+    private func writeCities(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !delta.cities.isEmpty else { return }
+        let rows = delta.cities.sorted { $0.key < $1.key }
+        let ids = rows.map(\.key), views = rows.map(\.value.views), names = NullableTextArray(rows.map(\.value.name))
+        try await connection.query(
+            """
+            INSERT INTO city_views (generation, city_id, views, name)
+            SELECT \(generation), c, v, n FROM unnest(\(ids)::bigint[], \(views)::bigint[], \(names)::text[]) AS t(c, v, n)
+            ON CONFLICT (generation, city_id) DO UPDATE SET views = city_views.views + excluded.views,
+                name = CASE WHEN city_views.name IS NULL THEN excluded.name WHEN excluded.name IS NULL THEN city_views.name
+                            ELSE LEAST(city_views.name, excluded.name) END
+            """, logger: logger)
+    }
+
+    private func writePollAndSurvey(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
+        if !delta.poll.isEmpty {
+            let rows = delta.poll.sorted { $0.key < $1.key }
+            let questions = rows.map(\.key), yes = rows.map(\.value.yes), no = rows.map(\.value.no)
+            try await connection.query(
+                """
+                INSERT INTO poll_results (generation, question, yes, no)
+                SELECT \(generation), q, y, n FROM unnest(\(questions)::text[], \(yes)::bigint[], \(no)::bigint[]) AS t(q, y, n)
+                ON CONFLICT (generation, question) DO UPDATE SET yes = poll_results.yes + excluded.yes, no = poll_results.no + excluded.no
+                """, logger: logger)
+        }
+        if !delta.services.isEmpty {
+            let rows = delta.services.sorted { $0.key < $1.key }
+            let services = rows.map(\.key), submissions = rows.map(\.value.submissions)
+            let points = rows.map(\.value.points), below = rows.map(\.value.belowGood)
+            try await connection.query(
+                """
+                INSERT INTO survey_service_results (generation, service, submissions, points, below_good)
+                SELECT \(generation), s, n, p, b FROM unnest(\(services)::text[], \(submissions)::bigint[], \(points)::bigint[], \(below)::bigint[]) AS t(s, n, p, b)
+                ON CONFLICT (generation, service) DO UPDATE SET submissions = survey_service_results.submissions + excluded.submissions,
+                    points = survey_service_results.points + excluded.points, below_good = survey_service_results.below_good + excluded.below_good
+                """, logger: logger)
+        }
+        if !delta.overall.isEmpty {
+            let rows = delta.overall.sorted { $0.key < $1.key }
+            let stars = rows.map(\.key), counts = rows.map(\.value)
+            try await connection.query(
+                """
+                INSERT INTO survey_overall_results (generation, stars, submissions)
+                SELECT \(generation), s, n FROM unnest(\(stars)::integer[], \(counts)::bigint[]) AS t(s, n)
+                ON CONFLICT (generation, stars) DO UPDATE SET submissions = survey_overall_results.submissions + excluded.submissions
+                """, logger: logger)
+        }
+    }
+}

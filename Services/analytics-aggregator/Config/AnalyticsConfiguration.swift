@@ -1,0 +1,38 @@
+import Shared
+
+/// analytics-aggregator's own settings, read once at start-up.
+///
+/// | variable | default |
+/// |---|---|
+/// | `TELEMETRY_APP_KEYS` | none (every batch is refused 401): `weather=KEY1,KEY2;places=KEY3;...`, several keys per app while one is rotated out |
+/// | `TELEMETRY_MAX_AGE_DAYS` | `30`: older events are refused (`too_old`) |
+/// | `TELEMETRY_MAX_SKEW_SECONDS` | `300`: events further ahead of the server's clock are refused (`in_the_future`) |
+/// | `DISTINCT_USERS_EXACT_LIMIT` | `10000`: distinct users per feature counted exactly up to this, with HyperLogLog beyond |
+/// | `DASHBOARD_AUTH_URL` | `http://127.0.0.1:8084`: auth's base URL as the admin's browser reaches it |
+/// | `STREAM_INTERVAL_MS` | `500`: how often the dashboard's live stream looks for changed numbers |
+/// | `ANALYTICS_TELEMETRY_TOPIC`, `ANALYTICS_USERS_TOPIC`, `ANALYTICS_USER_CITIES_TOPIC` | the catalogue's `analytics.telemetry`, `auth.users`, `weather.user-cities` |
+struct AnalyticsConfiguration: Sendable {
+    var appKeys: AppKeys
+    var maxAgeDays: Int
+    var maxSkewSeconds: Int
+    var exactUsersLimit: Int
+    var dashboardAuthURL: String
+    var streamInterval: Duration
+    var telemetryTopic: String
+    var usersTopic: String
+    var userCitiesTopic: String
+
+    init(environment: EnvironmentReader) throws(ConfigError) {
+        appKeys = try environment.parsed("TELEMETRY_APP_KEYS", expected: "app=key[,key];app=key with apps weather, places, horoscope, survey") {
+            AppKeys(parsing: $0)
+        } ?? AppKeys(keysByApp: [:])
+        maxAgeDays = try environment.int("TELEMETRY_MAX_AGE_DAYS", default: 30, range: 1...3650)
+        maxSkewSeconds = try environment.int("TELEMETRY_MAX_SKEW_SECONDS", default: 300, range: 0...86_400)
+        exactUsersLimit = try environment.int("DISTINCT_USERS_EXACT_LIMIT", default: 10_000, range: 1...10_000_000)
+        dashboardAuthURL = environment.string("DASHBOARD_AUTH_URL", default: "http://127.0.0.1:8084")
+        streamInterval = try environment.milliseconds("STREAM_INTERVAL_MS", default: 500, range: 50...60_000)
+        telemetryTopic = environment.string("ANALYTICS_TELEMETRY_TOPIC", default: TopicCatalogue.telemetry.name)
+        usersTopic = environment.string("ANALYTICS_USERS_TOPIC", default: TopicCatalogue.users.name)
+        userCitiesTopic = environment.string("ANALYTICS_USER_CITIES_TOPIC", default: TopicCatalogue.userCities.name)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// The consumer's handler (N2): telemetry, poll answers and survey submissions into the aggregates of every
+/// generation being kept (or of one, for a rebuild), each event once per generation; plus the facts that
+/// are not counts (auth's survey accounts, the names weather's favourites give cities). It keeps its own
+/// "applied" marks (`applied_events`), per generation, so its consumer runs with the `.handler` ledger.
+struct AggregateHandler: EventHandler {
+    let writer: AggregateWriter
+    /// nil: the live consumer (current and building generations); a number: only that one (a rebuild).
+    let target: Int?
+
+    func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws {
+        try await handle(batch: [event], connection: connection, logger: logger)
+    }
+
+    func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
+        // Decoded before anything is written: a payload that does not decode fails the batch, which the
+        // consumer then applies one event at a time, dead-lettering that one.
+        _ = try AggregateDelta.fold(events)
+        try await FactsStore.apply(events, on: connection, logger: logger)
+        let counted = events.filter { Self.countedTypes.contains($0.header.type) }
+        guard !counted.isEmpty else { return }
+        let generations: [Int]
+        if let target {
+            guard try await Generations.isBuilding(target, on: connection, logger: logger) else {
+                throw RebuildError("generation \(target) is no longer being built")
+            }
+            generations = [target]
+        } else {
+            generations = try await Generations.live(on: connection, logger: logger)
+        }
+        let ids = counted.map(\.header.id)
+        for generation in generations {
+            let rows = try await connection.query(
+                """
+                INSERT INTO applied_events (generation, event_id) SELECT \(generation), id FROM unnest(\(ids)::uuid[]) AS t(id)
+                ON CONFLICT DO NOTHING RETURNING event_id
+                """, logger: logger)
+            var fresh = Set(try await rows.decode(UUID.self).collectAll())
+            // An id twice in one batch counts once: only its first occurrence is new.
+            let new = counted.filter { fresh.remove($0.header.id) != nil }
+            guard !new.isEmpty else { continue }
+            try await writer.write(try AggregateDelta.fold(new), generation: generation, on: connection, logger: logger)
+        }
+    }
+
+    static let countedTypes: Set<EventType> = [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted]
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// What other services' events say that analytics keeps as facts, not counts: auth's survey accounts (who
+/// may take the hotel survey, N4) and city names from weather's favourites (location reports, N2). Upserts,
+/// so applying an event again changes nothing.
+enum FactsStore {
+    static func apply(_ events: [ReceivedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        var surveyAccounts: [String] = [], registeredAt: [Date] = []
+        var cityNames: [Int: String] = [:]
+        for event in events {
+            switch event.header.type {
+            case EventTypes.userRegistered:
+                let registered = try event.payload(as: UserRegistered.self)
+                guard registered.kind == "survey" else { continue }
+                surveyAccounts.append(registered.userId.uuidString.lowercased())
+                registeredAt.append(event.header.occurredAt)
+            case EventTypes.favouriteAdded:
+                let favourite = try event.payload(as: FavouriteChanged.self)
+                let name = RequestText.trimmed(favourite.city.name)
+                guard favourite.city.id > 0, !name.isEmpty else { continue }
+                cityNames[favourite.city.id] = String(name.prefix(200))
+            default:
+                continue
+            }
+        }
+        if !surveyAccounts.isEmpty {
+            try await connection.query(
+                """
+                INSERT INTO survey_accounts (user_id, registered_at)
+                SELECT u, t FROM unnest(\(surveyAccounts)::text[], \(registeredAt)::timestamptz[]) AS r(u, t) ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
+        if !cityNames.isEmpty {
+            let rows = cityNames.sorted { $0.key < $1.key }
+            let ids = rows.map(\.key), names = rows.map(\.value)
+            try await connection.query(
+                """
+                INSERT INTO city_names (city_id, name) SELECT c, n FROM unnest(\(ids)::bigint[], \(names)::text[]) AS t(c, n)
+                ON CONFLICT (city_id) DO UPDATE SET name = excluded.name
+                """, logger: logger)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+import Logging
+import Shared
+
+/// Checks a batch event by event and puts the good events on the telemetry topic (N1). The envelope id is
+/// derived from the app and the app's event id, so a batch sent again carries the same ids and the
+/// aggregates (which apply an event id once) count it once.
+struct TelemetryIngest: Sendable {
+    let producer: KafkaProducer
+    let topic: String
+    let rules: TelemetryRules
+    let logger: Logger
+
+    struct Outcome: Encodable {
+        var accepted: Int
+        var duplicates: Int
+        var rejected: [TelemetryRejection]
+    }
+
+    func ingest(_ inputs: [TelemetryInput], app: String, now: Date = Date()) async throws -> Outcome {
+        var rejected: [TelemetryRejection] = []
+        var messages: [KafkaOutgoingMessage] = []
+        messages.reserveCapacity(inputs.count)
+        var seen: Set<UUID> = []
+        var duplicates = 0
+        let encoder = EventCoding.encoder
+        for (index, input) in inputs.enumerated() {
+            switch rules.check(input, app: app, now: now) {
+            case .failure(let failure):
+                rejected.append(TelemetryRejection(index: index, code: failure.code, message: failure.message))
+            case .success(let (event, time)):
+                let id = Self.eventId(app: app, clientEventId: event.clientEventId)
+                guard seen.insert(id).inserted else {
+                    duplicates += 1
+                    continue
+                }
+                let envelope = EventEnvelope(
+                    id: id, type: EventTypes.telemetryRecorded, occurredAt: time, producer: ServiceIdentity.analyticsAggregator.name,
+                    key: event.userKey, payload: event)
+                messages.append(KafkaOutgoingMessage(topic: topic, key: event.userKey, value: Array(try encoder.encode(envelope))))
+            }
+        }
+        if messages.isEmpty {
+            throw APIError(
+                .unprocessableContent, code: "no_valid_events", message: "no event of the batch is valid",
+                details: Dictionary(rejected.map { ("\($0.index)", "\($0.code): \($0.message)") }) { first, _ in first })
+        }
+        do {
+            try await producer.send(messages)
+        } catch {
+            logger.warning("telemetry batch not taken by the broker", metadata: ["error": "\(error)", "events": "\(messages.count)"])
+            throw APIError(
+                .serviceUnavailable, code: "broker_unavailable", message: "the events could not be stored; send the batch again",
+                headers: [.retryAfter: "1"])
+        }
+        return Outcome(accepted: messages.count + duplicates, duplicates: duplicates, rejected: rejected)
+    }
+
+    /// A UUID (version 5 layout) from SHA-256 of the app and the app's event id.
+    static func eventId(app: String, clientEventId: UUID) -> UUID {
+        var bytes = Array(SHA256.hash(data: Data("telemetry/\(app)/\(clientEventId.uuidString.lowercased())".utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Shared
+
+/// One element of a telemetry batch as sent, read leniently: a field of the wrong type is a problem of that
+/// event (reported by index), not of the batch, so one bad event does not cost the app its good ones.
+struct TelemetryInput: Decodable {
+    var id: String?
+    var kind: String?
+    var occurredAt: String?
+    var deviceId: String?
+    var userId: String?
+    var platform: String?
+    var appVersion: String?
+    var feature: String?
+    var screen: String?
+    var cityId: Int?
+    var cityName: String?
+    /// Fields present with a type the document does not allow, or an element that is not an object.
+    var wrongTypes: [String] = []
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, kind, occurredAt, deviceId, userId, platform, appVersion, feature, screen, cityId, cityName
+    }
+
+    init(from decoder: any Decoder) {
+        guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+            wrongTypes = ["event"]
+            return
+        }
+        func text(_ key: CodingKeys) -> String? {
+            guard container.contains(key) else { return nil }
+            if let value = try? container.decode(String.self, forKey: key) { return value }
+            wrongTypes.append(key.rawValue)
+            return nil
+        }
+        id = text(.id)
+        kind = text(.kind)
+        occurredAt = text(.occurredAt)
+        deviceId = text(.deviceId)
+        userId = text(.userId)
+        platform = text(.platform)
+        appVersion = text(.appVersion)
+        feature = text(.feature)
+        screen = text(.screen)
+        cityName = text(.cityName)
+        if container.contains(.cityId) {
+            if let value = try? container.decode(Int.self, forKey: .cityId) { cityId = value } else { wrongTypes.append("cityId") }
+        }
+    }
+}
+
+/// The batch's body: `events` must be an array (400 otherwise); its elements are read one by one.
+struct TelemetryBatchInput: Decodable {
+    var events: [TelemetryInput]
+}
+
+/// Why one event of a batch was refused.
+struct TelemetryRejection: Encodable, Equatable {
+    var index: Int
+    var code: String
+    var message: String
+}
+
+/// The rules of N1 for one event, against the server's clock.
+struct TelemetryRules: Sendable {
+    static let kinds: Set<String> = ["install", "feature_used", "screen_viewed", "city_viewed"]
+    static let platforms: Set<String> = ["ios", "android", "web"]
+
+    var maxAge: TimeInterval
+    var maxSkew: TimeInterval
+
+    /// The event as published, with its time, or why not.
+    func check(_ input: TelemetryInput, app: String, now: Date) -> Result<(TelemetryRecorded, Date), RuleFailure> {
+        if !input.wrongTypes.isEmpty {
+            return .failure(.init("wrong_type", "\(input.wrongTypes.joined(separator: ", ")) has the wrong type"))
+        }
+        guard let idText = input.id, let id = UUIDText.parse(idText) ?? UUID(uuidString: idText) else {
+            return .failure(.init("invalid_id", "id must be a UUID"))
+        }
+        guard let kind = input.kind, Self.kinds.contains(kind) else {
+            return .failure(.init("invalid_kind", "kind must be one of install, feature_used, screen_viewed, city_viewed"))
+        }
+        guard let timeText = input.occurredAt, let time = Self.date(timeText),
+            EventDecodingError.storableDates.contains(time)
+        else {
+            return .failure(.init("invalid_time", "occurredAt must be an ISO 8601 date-time"))
+        }
+        if time < now.addingTimeInterval(-maxAge) { return .failure(.init("too_old", "occurredAt is older than the service keeps")) }
+        if time > now.addingTimeInterval(maxSkew) { return .failure(.init("in_the_future", "occurredAt is ahead of the server's clock")) }
+        guard let device = Self.text(input.deviceId, max: 128) else {
+            return .failure(.init("invalid_device", "deviceId must be 1 to 128 characters"))
+        }
+        var event = TelemetryRecorded(app: app, clientEventId: id, kind: kind, deviceId: device)
+        if let user = input.userId {
+            guard let user = Self.text(user, max: 128) else { return .failure(.init("invalid_user", "userId must be 1 to 128 characters")) }
+            event.userId = user
+        }
+        if let platform = input.platform {
+            guard Self.platforms.contains(platform) else { return .failure(.init("invalid_platform", "platform must be ios, android or web")) }
+            event.platform = platform
+        }
+        if let version = input.appVersion {
+            guard let version = Self.text(version, max: 32) else { return .failure(.init("invalid_version", "appVersion must be 1 to 32 characters")) }
+            event.appVersion = version
+        }
+        switch kind {
+        case "install":
+            guard event.platform != nil, event.appVersion != nil else {
+                return .failure(.init("missing_field", "an install needs platform and appVersion"))
+            }
+        case "feature_used":
+            guard let feature = Self.text(input.feature, max: 100) else {
+                return .failure(.init("missing_field", "feature_used needs feature (1 to 100 characters)"))
+            }
+            event.feature = feature
+        case "screen_viewed":
+            guard let screen = Self.text(input.screen, max: 100) else {
+                return .failure(.init("missing_field", "screen_viewed needs screen (1 to 100 characters)"))
+            }
+            event.screen = screen
+        default:
+            guard let city = input.cityId, (1...Int(Int32.max)).contains(city) else {
+                return .failure(.init("missing_field", "city_viewed needs cityId (a positive 32-bit integer)"))
+            }
+            event.cityId = city
+            if let name = input.cityName {
+                guard let name = Self.text(name, max: 200) else { return .failure(.init("invalid_city_name", "cityName must be 1 to 200 characters")) }
+                event.cityName = name
+            }
+        }
+        return .success((event, time))
+    }
+
+    struct RuleFailure: Error {
+        var code: String
+        var message: String
+        init(_ code: String, _ message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// Text of 1...`max` code points after trimming, without NULs; nil otherwise.
+    static func text(_ value: String?, max: Int) -> String? {
+        guard let value else { return nil }
+        let trimmed = RequestText.trimmed(value)
+        guard (1...max).contains(RequestText.length(trimmed)) else { return nil }
+        return trimmed
+    }
+
+    static func date(_ text: String) -> Date? {
+        guard text.utf8.count <= 40 else { return nil }
+        if let date = ISO8601Fast.parse(text) { return date }
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

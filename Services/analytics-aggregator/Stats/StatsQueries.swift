@@ -1,0 +1,174 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// The dashboard's numbers (N2), read from the current generation of the aggregates.
+struct StatsQueries: Sendable {
+    let client: PostgresClient
+    let exactUsersLimit: Int
+    let logger: Logger
+
+    typealias Schemas = Components.Schemas
+
+    func home() async throws -> Schemas.HomeStats {
+        let generation = try await Generations.current(on: client, logger: logger)
+        let byApp = try await counts(
+            "SELECT app, sum(downloads)::bigint FROM downloads_daily WHERE generation = $1 GROUP BY app ORDER BY 2 DESC, 1", generation)
+        let byPlatform = try await counts(
+            "SELECT platform, sum(downloads)::bigint FROM downloads_daily WHERE generation = $1 GROUP BY platform ORDER BY 2 DESC, 1",
+            generation)
+        return .init(
+            downloads: .init(total: byApp.reduce(0) { $0 + $1.count }, byApp: byApp, byPlatform: byPlatform),
+            topFeatures: try await features(app: nil, prefix: nil, limit: 5, offset: 0, generation: generation).items,
+            poll: try await poll(generation: generation),
+            topLocations: try await locations(limit: 5, offset: 0, generation: generation).items,
+            survey: try await survey(generation: generation))
+    }
+
+    func downloads(app: String?, platform: String?, from: String?, to: String?, limit: Int, offset: Int) async throws -> (
+        items: [Schemas.DownloadPage.ItemsPayloadPayload], total: Int
+    ) {
+        let generation = try await Generations.current(on: client, logger: logger)
+        let filter: PostgresQuery = """
+            SELECT day::text, app, platform, downloads, count(*) OVER ()::bigint FROM downloads_daily
+            WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app)) AND (\(platform)::text IS NULL OR platform = \(platform))
+              AND (\(from)::date IS NULL OR day >= \(from)::date) AND (\(to)::date IS NULL OR day <= \(to)::date)
+            ORDER BY day DESC, app, platform LIMIT \(limit) OFFSET \(offset)
+            """
+        let rows = try await client.query(filter, logger: logger)
+        var items: [Schemas.DownloadPage.ItemsPayloadPayload] = []
+        var total = 0
+        for try await (day, app, platform, count, all) in rows.decode((String, String, String, Int, Int).self) {
+            // Rows come only from validated events: an unknown app or platform cannot be stored, but would be skipped.
+            guard let app = Schemas.App(rawValue: app), let platform = Schemas.Platform(rawValue: platform) else { continue }
+            items.append(.init(day: day, app: app, platform: platform, count: Int64(count)))
+            total = all
+        }
+        if items.isEmpty, offset > 0 { total = try await downloadRowCount(app: app, platform: platform, from: from, to: to, generation: generation) }
+        return (items, total)
+    }
+
+    private func downloadRowCount(app: String?, platform: String?, from: String?, to: String?, generation: Int) async throws -> Int {
+        let rows = try await client.query(
+            """
+            SELECT count(*)::bigint FROM downloads_daily
+            WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app)) AND (\(platform)::text IS NULL OR platform = \(platform))
+              AND (\(from)::date IS NULL OR day >= \(from)::date) AND (\(to)::date IS NULL OR day <= \(to)::date)
+            """, logger: logger)
+        return try await rows.decode(Int.self).collectAll().first ?? 0
+    }
+
+    /// Features by distinct users (then name), ranked among all features of the app (or all apps); a prefix
+    /// narrows the list but keeps each feature's overall rank.
+    func features(app: String?, prefix: String?, limit: Int, offset: Int, generation: Int? = nil) async throws -> (
+        items: [Schemas.Feature], total: Int
+    ) {
+        let generation = try await resolved(generation)
+        let pattern = prefix.map { Self.likePrefix($0.lowercased()) }
+        let rows = try await client.query(
+            """
+            WITH ranked AS (
+                SELECT app, feature, users, uses, sketch IS NOT NULL AS approximate,
+                       rank() OVER (ORDER BY users DESC)::bigint AS rank
+                FROM features WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app))
+            )
+            SELECT rank, app, feature, users, uses, approximate, count(*) OVER ()::bigint FROM ranked
+            WHERE \(pattern)::text IS NULL OR lower(feature) LIKE \(pattern)
+            ORDER BY rank, app, feature LIMIT \(limit) OFFSET \(offset)
+            """, logger: logger)
+        var items: [Schemas.Feature] = []
+        var total = 0
+        for try await (rank, app, feature, users, uses, approximate, all) in rows.decode((Int, String, String, Int, Int, Bool, Int).self) {
+            guard let app = Schemas.App(rawValue: app) else { continue }
+            items.append(
+                .init(
+                    rank: Int64(rank), app: app, name: feature, users: Int64(users), counting: approximate ? .approximate : .exact,
+                    uses: Int64(uses)))
+            total = all
+        }
+        return (items, total)
+    }
+
+    func locations(limit: Int, offset: Int, generation: Int? = nil) async throws -> (items: [Schemas.Location], total: Int) {
+        let generation = try await resolved(generation)
+        let rows = try await client.query(
+            """
+            SELECT (row_number() OVER (ORDER BY v.views DESC, v.city_id))::bigint, v.city_id, coalesce(v.name, n.name, 'city ' || v.city_id),
+                   v.views, count(*) OVER ()::bigint
+            FROM city_views v LEFT JOIN city_names n ON n.city_id = v.city_id
+            WHERE v.generation = \(generation)
+            ORDER BY v.views DESC, v.city_id LIMIT \(limit) OFFSET \(offset)
+            """, logger: logger)
+        var items: [Schemas.Location] = []
+        var total = 0
+        for try await (rank, city, name, views, all) in rows.decode((Int, Int, String, Int, Int).self) {
+            items.append(.init(rank: Int64(rank), cityId: Int64(city), name: name, views: Int64(views)))
+            total = all
+        }
+        return (items, total)
+    }
+
+    func poll(generation: Int? = nil) async throws -> [Schemas.PollQuestionResult] {
+        let generation = try await resolved(generation)
+        let rows = try await client.query("SELECT question, yes, no FROM poll_results WHERE generation = \(generation)", logger: logger)
+        var counts: [String: (Int, Int)] = [:]
+        for try await (question, yes, no) in rows.decode((String, Int, Int).self) { counts[question] = (yes, no) }
+        return PollQuestions.all.map { question in
+            let (yes, no) = counts[question.id] ?? (0, 0)
+            return .init(
+                id: question.id, text: question.text, yes: yes, no: no, yesPercent: PollQuestions.percent(yes, of: yes + no),
+                noPercent: PollQuestions.percent(no, of: yes + no))
+        }
+    }
+
+    func survey(generation: Int? = nil) async throws -> Schemas.SurveyStats {
+        let generation = try await resolved(generation)
+        let rows = try await client.query(
+            "SELECT service, submissions, points, below_good FROM survey_service_results WHERE generation = \(generation)", logger: logger)
+        var byService: [String: (Int, Int, Int)] = [:]
+        for try await (service, submissions, points, below) in rows.decode((String, Int, Int, Int).self) {
+            byService[service] = (submissions, points, below)
+        }
+        let services: [Schemas.SurveyStats.ServicesPayloadPayload] = HotelSurvey.services.compactMap { service in
+            guard let id = Schemas.HotelService(rawValue: service.id) else { return nil }
+            let (submissions, points, below) = byService[service.id] ?? (0, 0, 0)
+            let average = submissions > 0 ? (Double(points) * 10 / Double(submissions)).rounded() / 10 : 0
+            return .init(service: id, submissions: Int64(submissions), averagePoints: average, belowGood: Int64(below))
+        }
+        let overallRows = try await client.query(
+            "SELECT stars, submissions FROM survey_overall_results WHERE generation = \(generation) ORDER BY stars", logger: logger)
+        var stars: [Int: Int] = [:]
+        for try await (star, count) in overallRows.decode((Int, Int).self) { stars[star] = count }
+        let submissions = stars.values.reduce(0, +)
+        return .init(
+            services: services,
+            overall: .init(
+                submissions: Int64(submissions), stars: (1...5).map { .init(key: "\($0)", count: Int64(stars[$0] ?? 0)) },
+                coupons: Int64(submissions)))
+    }
+
+    private func resolved(_ generation: Int?) async throws -> Int {
+        if let generation { return generation }
+        return try await Generations.current(on: client, logger: logger)
+    }
+
+    private func counts(_ sql: String, _ generation: Int) async throws -> [Schemas.CountByKey] {
+        var bindings = PostgresBindings()
+        bindings.append(generation)
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+        var result: [Schemas.CountByKey] = []
+        for try await (key, count) in rows.decode((String, Int).self) { result.append(.init(key: key, count: Int64(count))) }
+        return result
+    }
+
+    /// `text%` with LIKE's own characters escaped, so a prefix is taken literally.
+    static func likePrefix(_ text: String) -> String {
+        var escaped = ""
+        for character in RequestText.withoutNUL(text) {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped + "%"
+    }
+}

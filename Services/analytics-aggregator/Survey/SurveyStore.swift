@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// The hotel survey's submissions (N4), each published as `survey.submitted` through the outbox in the
+/// transaction that stores it; the survey's results come from the aggregates counting those events.
+struct SurveyStore: Sendable {
+    let client: PostgresClient
+    let topic: String
+    let logger: Logger
+
+    struct Status {
+        var services: [String: Int] = [:]
+        var overall: (stars: Int, coupon: String)?
+    }
+
+    enum ExplainOutcome {
+        case stored, notSubmitted, notBelowGood, alreadyExplained
+    }
+
+    struct AlreadySubmitted: Error {}
+    struct NoServiceRated: Error {}
+
+    func isSurveyAccount(_ user: String) async throws -> Bool {
+        let rows = try await client.query("SELECT 1 FROM survey_accounts WHERE user_id = \(user)", logger: logger)
+        return try await !rows.decode(Int.self).collectAll().isEmpty
+    }
+
+    func status(of user: String) async throws -> Status {
+        var status = Status()
+        let services = try await client.query("SELECT service, points FROM survey_services WHERE user_id = \(user)", logger: logger)
+        for try await (service, points) in services.decode((String, Int).self) { status.services[service] = points }
+        let overall = try await client.query("SELECT stars, coupon_code FROM survey_overall WHERE user_id = \(user)", logger: logger)
+        for try await (stars, coupon) in overall.decode((Int, String).self) { status.overall = (stars, coupon) }
+        return status
+    }
+
+    func submitService(user: String, service: String, ratings: [String], points: Int) async throws {
+        try await client.inTransaction(logger: logger) { connection in
+            let inserted = try await connection.query(
+                """
+                INSERT INTO survey_services (user_id, service, answers, points) VALUES (\(user), \(service), \(ratings), \(points))
+                ON CONFLICT DO NOTHING RETURNING service
+                """, logger: logger
+            ).decode(String.self).collectAll()
+            guard !inserted.isEmpty else { throw AlreadySubmitted() }
+            let event = SurveySubmitted(
+                userId: user, part: "service", service: service, points: points, belowGood: HotelSurvey.isBelowGood(points: points))
+            try await Outbox.enqueue(envelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+        }
+    }
+
+    /// Stores the overall rating with a fresh coupon; `stars` nil: one per 100 points of the rated services.
+    func submitOverall(user: String, stars ownStars: Int?) async throws -> (stars: Int, points: Int, coupon: String) {
+        for _ in 0..<5 {
+            do {
+                return try await submitOverallOnce(user: user, stars: ownStars, coupon: CouponCode.make())
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+                // The coupon code clashed with an earlier one (the user's own row conflicts are handled inside).
+                logger.info("coupon code clash; drawing another")
+                continue
+            }
+        }
+        throw CouponClash()
+    }
+
+    struct CouponClash: Error {}
+
+    private func submitOverallOnce(user: String, stars ownStars: Int?, coupon: String) async throws -> (stars: Int, points: Int, coupon: String) {
+        try await client.inTransaction(logger: logger) { connection in
+            let rated = try await connection.query(
+                "SELECT count(*)::bigint, coalesce(sum(points), 0)::bigint FROM survey_services WHERE user_id = \(user)", logger: logger
+            ).decode((Int, Int).self).collectAll()
+            guard let (count, points) = rated.first, count > 0 else { throw NoServiceRated() }
+            let stars = ownStars ?? HotelSurvey.suggestedStars(totalPoints: points)
+            let inserted = try await connection.query(
+                """
+                INSERT INTO survey_overall (user_id, stars, own_stars, points, coupon_code)
+                VALUES (\(user), \(stars), \(ownStars != nil), \(points), \(coupon))
+                ON CONFLICT (user_id) DO NOTHING RETURNING user_id
+                """, logger: logger
+            ).decode(String.self).collectAll()
+            guard !inserted.isEmpty else { throw AlreadySubmitted() }
+            let event = SurveySubmitted(userId: user, part: "overall", points: points, stars: stars, belowGood: HotelSurvey.asksWhy(stars: stars))
+            try await Outbox.enqueue(envelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+            return (stars, points, coupon)
+        }
+    }
+
+    func explainService(user: String, service: String, why: String) async throws -> ExplainOutcome {
+        let rows = try await client.query(
+            """
+            UPDATE survey_services SET why = \(why) WHERE user_id = \(user) AND service = \(service) AND points < \(HotelSurvey.goodThreshold)
+                AND why IS NULL
+            RETURNING service
+            """, logger: logger)
+        if try await !rows.decode(String.self).collectAll().isEmpty { return .stored }
+        let found = try await client.query(
+            "SELECT points FROM survey_services WHERE user_id = \(user) AND service = \(service)", logger: logger
+        ).decode(Int.self).collectAll()
+        guard let points = found.first else { return .notSubmitted }
+        // Below good and not updated: the reason was given before.
+        return HotelSurvey.isBelowGood(points: points) ? .alreadyExplained : .notBelowGood
+    }
+
+    func explainOverall(user: String, why: String) async throws -> ExplainOutcome {
+        let rows = try await client.query(
+            "UPDATE survey_overall SET why = \(why) WHERE user_id = \(user) AND stars <= 3 AND why IS NULL RETURNING user_id", logger: logger)
+        if try await !rows.decode(String.self).collectAll().isEmpty { return .stored }
+        let found = try await client.query("SELECT stars FROM survey_overall WHERE user_id = \(user)", logger: logger)
+            .decode(Int.self).collectAll()
+        guard let stars = found.first else { return .notSubmitted }
+        return HotelSurvey.asksWhy(stars: stars) ? .alreadyExplained : .notBelowGood
+    }
+
+    private func envelope(_ event: SurveySubmitted, user: String) -> EventEnvelope<SurveySubmitted> {
+        EventEnvelope(type: EventTypes.surveySubmitted, producer: ServiceIdentity.analyticsAggregator.name, key: user, payload: event)
+    }
+}

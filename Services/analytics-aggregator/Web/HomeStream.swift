@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Shared
+
+/// `GET /v1/admin/stream` (N5): the home page's numbers as Server-Sent Events, sent whenever they change
+/// (looked at every `STREAM_INTERVAL_MS`), so the dashboard shows an ingested event within about two seconds
+/// whichever instance aggregated it. A comment line every 15 s keeps proxies from closing a quiet stream;
+/// a stream ends after 10 minutes (the page reconnects) and when the service shuts down.
+struct HomeStream: Sendable {
+    let stats: StatsQueries
+    let interval: Duration
+    let logger: Logger
+
+    static let keepAlive = Duration.seconds(15)
+    static let lifetime = Duration.seconds(600)
+
+    func add(to group: RouterGroup<PlatformRequestContext>) {
+        group.get("v1/admin/stream", use: stream)
+    }
+
+    @Sendable func stream(_ request: Request, context: PlatformRequestContext) async throws -> Response {
+        _ = try context.requireUser()
+        let (stats, interval, logger) = (self.stats, self.interval, self.logger)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: .init { writer in
+                let clock = ContinuousClock()
+                let end = clock.now + Self.lifetime
+                var lastSent: Data?
+                var lastWrite = clock.now
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                do {
+                    // Checked each round: a stream must not hold the service's graceful shutdown open.
+                    while clock.now < end, !Task.isShuttingDownGracefully, !Task.isCancelled {
+                        let home = try encoder.encode(try await stats.home())
+                        if home != lastSent {
+                            try await writer.write(ByteBuffer(string: "event: home\ndata: \(String(decoding: home, as: UTF8.self))\n\n"))
+                            lastSent = home
+                            lastWrite = clock.now
+                        } else if clock.now - lastWrite >= Self.keepAlive {
+                            try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                            lastWrite = clock.now
+                        }
+                        try await Task.sleep(for: interval)
+                    }
+                } catch is CancellationError {
+                    // The client went away or the server is stopping: end the stream quietly.
+                } catch {
+                    logger.debug("home stream ended", metadata: ["error": "\(error)"])
+                }
+                try? await writer.finish(nil)
+            })
+    }
+}

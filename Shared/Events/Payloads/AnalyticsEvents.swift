@@ -1,0 +1,78 @@
+import Foundation
+
+/// Payloads of the `analytics.telemetry` topic (key: the user, else the device), written by
+/// analytics-aggregator: the apps' telemetry as ingested (N1), poll answers (N3) and survey submissions (N4).
+
+/// `telemetry.recorded`: one event an app sent. The envelope's `occurredAt` is the app's time of the event,
+/// so aggregates count it on the day it happened however late it arrives.
+public struct TelemetryRecorded: Codable, Sendable, Equatable {
+    /// `weather`, `places`, `horoscope` or `survey`: the app whose key sent it.
+    public var app: String
+    /// The app's own id for the event (the envelope id is derived from it and the app).
+    public var clientEventId: UUID
+    /// `install`, `feature_used`, `screen_viewed` or `city_viewed`.
+    public var kind: String
+    public var deviceId: String
+    public var userId: String?
+    public var platform: String?
+    public var appVersion: String?
+    public var feature: String?
+    public var screen: String?
+    public var cityId: Int?
+    public var cityName: String?
+
+    public init(
+        app: String, clientEventId: UUID, kind: String, deviceId: String, userId: String? = nil, platform: String? = nil,
+        appVersion: String? = nil, feature: String? = nil, screen: String? = nil, cityId: Int? = nil, cityName: String? = nil
+    ) {
+        self.app = app
+        self.clientEventId = clientEventId
+        self.kind = kind
+        self.deviceId = deviceId
+        self.userId = userId
+        self.platform = platform
+        self.appVersion = appVersion
+        self.feature = feature
+        self.screen = screen
+        self.cityId = cityId
+        self.cityName = cityName
+    }
+
+    /// Who counts as the user: the signed-in user when the app said one, else the device.
+    public var userKey: String { userId.map { "u:\($0)" } ?? "d:\(deviceId)" }
+}
+
+/// `poll.answered`: one user's answer to one poll question.
+public struct PollAnswered: Codable, Sendable, Equatable {
+    public var userId: String
+    public var questionId: String
+    public var answer: Bool
+
+    public init(userId: String, questionId: String, answer: Bool) {
+        self.userId = userId
+        self.questionId = questionId
+        self.answer = answer
+    }
+}
+
+/// `survey.submitted`: a rated hotel service (`part` = `service`) or the overall rating (`part` = `overall`).
+public struct SurveySubmitted: Codable, Sendable, Equatable {
+    public var userId: String
+    public var part: String
+    /// `rooms`, `dining`, `spa-pool` or `gym` (services only).
+    public var service: String?
+    public var points: Int
+    /// The overall rating's stars (overall only).
+    public var stars: Int?
+    /// Under 75 points (a service) or three stars or fewer (overall): the guest was asked why.
+    public var belowGood: Bool
+
+    public init(userId: String, part: String, service: String? = nil, points: Int, stars: Int? = nil, belowGood: Bool) {
+        self.userId = userId
+        self.part = part
+        self.service = service
+        self.points = points
+        self.stars = stars
+        self.belowGood = belowGood
+    }
+}

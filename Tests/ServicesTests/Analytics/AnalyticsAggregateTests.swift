@@ -1,0 +1,183 @@
+import Foundation
+import Synchronization
+import Logging
+import Shared
+import Testing
+import TestSupport
+
+@testable import AnalyticsAggregator
+
+/// The aggregates (N2) on a generated dataset whose answers the test knows, and the rebuild from the topics
+/// (N6) giving the same numbers as the live path, with events arriving while it runs.
+@Suite("analytics aggregates (N2, N6)", .serialized)
+struct AnalyticsAggregateTests {
+    /// A dataset with known answers: features with 1...12 distinct users (each using it twice), a feature
+    /// past the exact limit, installs over days, apps and platforms, city views with names.
+    struct Dataset {
+        var events: [[String: any Sendable]] = []
+        var placesEvents: [[String: any Sendable]] = []
+        var featureUsers: [String: Int] = [:]
+        var downloads = 0
+        var cityViews: [Int: Int] = [:]
+
+        init(bigFeatureUsers: Int) {
+            let now = Date()
+            for index in 1...12 {
+                let feature = "search-\(index < 10 ? "0" : "")\(index)"
+                featureUsers[feature] = index
+                for user in 0..<index {
+                    for _ in 0..<2 {
+                        events.append(AnalyticsTestHarness.event("feature_used", user: "user-\(user)", feature: feature))
+                    }
+                }
+            }
+            for user in 0..<bigFeatureUsers {
+                events.append(AnalyticsTestHarness.event("feature_used", device: "device-\(user)", feature: "radar"))
+            }
+            featureUsers["radar"] = bigFeatureUsers
+            for index in 0..<60 {
+                let platform = ["ios", "android", "web"][index % 3]
+                let day = now.addingTimeInterval(-Double(index % 5) * 86_400)
+                if index % 4 == 0 {
+                    placesEvents.append(AnalyticsTestHarness.event("install", at: day, platform: platform))
+                } else {
+                    events.append(AnalyticsTestHarness.event("install", at: day, platform: platform))
+                }
+                downloads += 1
+            }
+            for (city, views) in [(1_609_350, 9), (2_643_743, 5), (5_128_581, 7), (1_850_147, 2), (2_988_507, 4), (3_369_157, 1)] {
+                for view in 0..<views {
+                    events.append(AnalyticsTestHarness.event("city_viewed", city: city, cityName: view == 0 ? "City \(city)" : nil))
+                }
+                cityViews[city] = views
+            }
+            events.append(AnalyticsTestHarness.event("screen_viewed"))
+            events.shuffle()
+        }
+    }
+
+    static func snapshot(_ harness: AnalyticsTestHarness) async throws -> [String] {
+        var pages: [String] = []
+        for path in [
+            "/v1/admin/stats/home", "/v1/admin/stats/features?pageSize=100", "/v1/admin/stats/features?prefix=search-0&pageSize=5",
+            "/v1/admin/stats/downloads?pageSize=100", "/v1/admin/stats/locations", "/v1/admin/stats/survey",
+        ] {
+            let body = try await harness.stats(path)
+            let data = try JSONSerialization.data(withJSONObject: body.raw ?? [:], options: [.sortedKeys])
+            pages.append("\(path) \(String(decoding: data, as: UTF8.self))")
+        }
+        return pages
+    }
+
+    @Test("N2: downloads, top features with rank and exact or HyperLogLog users, locations with names, on a generated dataset")
+    func generatedDataset() async throws {
+        try await AnalyticsTestHarness.run(extraEnvironment: ["DISTINCT_USERS_EXACT_LIMIT": "50"]) { harness in
+            let dataset = Dataset(bigFeatureUsers: 1_500)
+            try await harness.ingestAll(dataset.events)
+            try await harness.ingestAll(dataset.placesEvents, key: AnalyticsTestHarness.placesKey)
+            #expect(try await harness.waitForDownloads(dataset.downloads))
+            let totalUses = dataset.events.filter { ($0["kind"] as? String) == "feature_used" }.count
+            #expect(try await eventually { try await harness.count("SELECT coalesce(sum(uses), 0)::bigint FROM features") == totalUses })
+
+            let features = try await harness.stats("/v1/admin/stats/features?pageSize=100")
+            let items = features["items"].array
+            #expect(features["total"].int == 13)
+            // radar first, approximate within 5% of 1,500; then search-12 ... search-01, exact, each used twice per user.
+            #expect(items.first?["name"].string == "radar")
+            #expect(items.first?["counting"].string == "approximate")
+            let radar = items.first?["users"].int ?? 0
+            #expect(abs(radar - 1_500) <= 75, "HyperLogLog estimate \(radar) for 1,500")
+            let exact = items.dropFirst()
+            #expect(exact.map { $0["name"].string ?? "" } == (1...12).reversed().map { "search-\($0 < 10 ? "0" : "")\($0)" })
+            #expect(exact.allSatisfy { $0["counting"].string == "exact" })
+            #expect(exact.map { $0["users"].int ?? 0 } == Array((1...12).reversed()))
+            #expect(exact.map { $0["uses"].int ?? 0 } == (1...12).reversed().map { $0 * 2 })
+            #expect(items.map { $0["rank"].int ?? 0 } == Array(1...13))
+
+            // Prefix search keeps each feature's overall rank; LIKE's own characters are taken literally.
+            let search = try await harness.stats("/v1/admin/stats/features?prefix=SEARCH-0&pageSize=3&page=2")
+            #expect(search["total"].int == 9)
+            #expect(search["items"].array.map { $0["name"].string ?? "" } == ["search-06", "search-05", "search-04"])
+            #expect(search["items"].array.map { $0["rank"].int ?? 0 } == [8, 9, 10])
+            #expect(try await harness.stats("/v1/admin/stats/features?prefix=search_")["total"].int == 0)
+
+            let home = try await harness.stats("/v1/admin/stats/home")
+            #expect(home["downloads"]["total"].int == dataset.downloads)
+            #expect(home["topFeatures"].array.map { $0["name"].string ?? "" } == ["radar", "search-12", "search-11", "search-10", "search-09"])
+            let platforms = Dictionary(uniqueKeysWithValues: home["downloads"]["byPlatform"].array.map { ($0["key"].string ?? "", $0["count"].int ?? 0) })
+            #expect(platforms == ["ios": 20, "android": 20, "web": 20])
+
+            let locations = try await harness.stats("/v1/admin/stats/locations")["items"].array
+            #expect(locations.map { $0["cityId"].int ?? 0 } == [1_609_350, 5_128_581, 2_643_743, 2_988_507, 1_850_147, 3_369_157])
+            #expect(locations.map { $0["views"].int ?? 0 } == [9, 7, 5, 4, 2, 1])
+            #expect(locations.first?["name"].string == "City 1609350")
+        }
+    }
+
+    @Test("N2: a city without a name in the events takes the one weather's favourites give it")
+    func cityNamesFromFavourites() async throws {
+        try await AnalyticsTestHarness.run { harness in
+            let city = ForecastCity(
+                id: 1_609_350, name: "Bangkok", region: "Bangkok", countryCode: "TH", country: "Thailand", latitude: 13.75, longitude: 100.5,
+                timeZone: "Asia/Bangkok")
+            try await harness.publish(
+                EventEnvelope(
+                    type: EventTypes.favouriteAdded, producer: "weather-fetcher", key: "u1", payload: FavouriteChanged(userId: "u1", city: city)),
+                to: harness.userCitiesTopic)
+            try await harness.ingestAll([AnalyticsTestHarness.event("city_viewed", city: 1_609_350), AnalyticsTestHarness.event("city_viewed", city: 42)])
+            #expect(
+                try await eventually {
+                    let items = try await harness.stats("/v1/admin/stats/locations")["items"].array
+                    return Set(items.map { $0["name"].string ?? "" }) == ["Bangkok", "city 42"]
+                })
+        }
+    }
+
+    @Test("N6: a rebuild from the topics gives the live numbers, with events arriving while it runs")
+    func rebuildEqualsLive() async throws {
+        try await AnalyticsTestHarness.run(extraEnvironment: ["DISTINCT_USERS_EXACT_LIMIT": "50"]) { harness in
+            let dataset = Dataset(bigFeatureUsers: 300)
+            try await harness.ingestAll(dataset.events)
+            try await harness.ingestAll(dataset.placesEvents, key: AnalyticsTestHarness.placesKey)
+            #expect(try await harness.waitForDownloads(dataset.downloads))
+            // The poll's and survey's events are on the topic too.
+            let voter = try await harness.userToken()
+            let (voted, _) = try await harness.request(
+                .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]], bearer: voter)
+            #expect(voted == .created)
+            #expect(try await eventually { try await harness.stats("/v1/poll/results")["questions"][0]["yes"].int == 1 })
+            let before = try await AnalyticsAggregateTests.snapshot(harness)
+
+            // Events arrive during the rebuild: 30 more installs, in batches, while it runs.
+            let lines = LineCollector()
+            async let rebuilt: Void = Rebuild(environment: harness.environment, logger: Logger(label: "rebuild-test")) { lines.append($0) }.run()
+            for _ in 0..<3 {
+                try await harness.ingestAll((0..<10).map { _ in AnalyticsTestHarness.event("install", platform: "web") })
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            try await rebuilt
+            #expect(lines.all.contains { $0.contains("switched to generation 2") }, "\(lines.all)")
+            #expect(lines.all.contains { $0.contains("events applied") })
+            #expect(try await harness.count("SELECT id FROM generations WHERE state = 'current'") == 2)
+            #expect(try await harness.count("SELECT count(*)::int FROM downloads_daily WHERE generation = 1") == 0)
+
+            // Live keeps applying to the new generation; once the 30 count, every page is as the live path had
+            // it, plus those 30 installs.
+            #expect(try await harness.waitForDownloads(dataset.downloads + 30))
+            let after = try await AnalyticsAggregateTests.snapshot(harness)
+            for (old, new) in zip(before, after) where !old.hasPrefix("/v1/admin/stats/home") && !old.hasPrefix("/v1/admin/stats/downloads") {
+                #expect(old == new)
+            }
+            let home = try await harness.stats("/v1/admin/stats/home")
+            #expect(home["downloads"]["total"].int == dataset.downloads + 30)
+            #expect(home["poll"][0]["yes"].int == 1)
+        }
+    }
+}
+
+/// Lines a rebuild printed, collected across tasks.
+final class LineCollector: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The poll (N3) and the hotel survey (N4), rule by rule, through the real service, topic and aggregates.
+@Suite("analytics poll and survey (N3, N4)", .serialized)
+struct AnalyticsPollSurveyTests {
+    @Test("N3: yes/no questions answered once per user, results in percent, the seed's thank-you")
+    func poll() async throws {
+        try await AnalyticsTestHarness.run { harness in
+            let (_, poll) = try await harness.request(.get, "/v1/poll")
+            #expect(poll["questions"].array.map { $0["id"].string ?? "" } == ["benefit", "awareness"])
+            #expect(poll["thankYou"].string == "Thank you for your answer")
+
+            var tokens: [String] = []
+            for answer in [true, true, false] {
+                let token = try await harness.userToken()
+                tokens.append(token)
+                let (status, body) = try await harness.request(
+                    .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": answer]]], bearer: token)
+                #expect(status == .created)
+                #expect(body["message"].string == "Thank you for your answer")
+            }
+            // Once per question: a second answer is 409 and stores nothing, even with a new question beside it.
+            let (again, againBody) = try await harness.request(
+                .post, "/v1/poll/answers",
+                json: ["answers": [["questionId": "awareness", "answer": true], ["questionId": "benefit", "answer": false]]], bearer: tokens[0])
+            #expect(again == .conflict && againBody["error"]["code"].string == "already_answered")
+            let (mine, mineBody) = try await harness.request(.get, "/v1/poll", bearer: tokens[0])
+            #expect(mine == .ok && mineBody["questions"][0]["answer"].bool == true && mineBody["questions"][1]["answer"].raw == nil)
+
+            let (unknown, unknownBody) = try await harness.request(
+                .post, "/v1/poll/answers", json: ["answers": [["questionId": "nope", "answer": true]]], bearer: tokens[1])
+            #expect(unknown == .unprocessableContent && unknownBody["error"]["code"].string == "unknown_question")
+            let (twice, _) = try await harness.request(
+                .post, "/v1/poll/answers",
+                json: ["answers": [["questionId": "awareness", "answer": true], ["questionId": "awareness", "answer": false]]], bearer: tokens[1])
+            #expect(twice == .unprocessableContent)
+            let (guest, guestBody) = try await harness.request(
+                .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]], bearer: try await harness.guestToken())
+            #expect(guest == .forbidden && guestBody["error"]["code"].string == "guests_not_allowed")
+            let (anonymous, _) = try await harness.request(.post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]])
+            #expect(anonymous == .unauthorized)
+
+            #expect(try await eventually { try await harness.stats("/v1/poll/results")["questions"][0]["yes"].int == 2 })
+            let results = try await harness.stats("/v1/poll/results")["questions"]
+            #expect(results[0]["no"].int == 1)
+            #expect(results[0]["yesPercent"].double == 66.7 && results[0]["noPercent"].double == 33.3)
+            #expect(results[1]["yes"].int == 0 && results[1]["yesPercent"].double == 0)
+        }
+    }
+
+    @Test("N4: the seed's survey: points, asking why under 75 and at 3 stars or fewer, stars from points, a unique coupon, once each")
+    func survey() async throws {
+        try await AnalyticsTestHarness.run { harness in
+            let guest = UUID()
+            let token = try await harness.userToken(guest.uuidString)
+            // Not (yet) one of auth's survey accounts.
+            let (refused, refusedBody) = try await harness.request(.get, "/v1/survey", bearer: token)
+            #expect(refused == .forbidden && refusedBody["error"]["code"].string == "not_a_survey_account")
+            try await harness.registerSurveyAccount(guest)
+            #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: token).0 == .ok })
+
+            let (_, survey) = try await harness.request(.get, "/v1/survey", bearer: token)
+            #expect(survey["services"].array.map { $0["name"].string ?? "" } == ["Rooms", "Dining", "Spa/Pool", "Gym"])
+            #expect(survey["services"].array.allSatisfy { $0["questions"].count == 5 && $0["submitted"].bool == false })
+            #expect(survey["ratings"]["excellent"].int == 20 && survey["ratings"]["good"].int == 10)
+            #expect(survey["ratings"]["fair"].int == 5 && survey["ratings"]["poor"].int == 0)
+
+            let (early, earlyBody) = try await harness.request(.post, "/v1/survey/overall", json: [:] as [String: Int], bearer: token)
+            #expect(early == .unprocessableContent && earlyBody["error"]["code"].string == "no_service_rated")
+
+            func rate(_ service: String, _ answers: [String]) async throws -> (Int, JSONValue) {
+                let (status, body) = try await harness.request(.post, "/v1/survey/services/\(service)", json: ["answers": answers], bearer: token)
+                return (status.code, body)
+            }
+            let (roomsStatus, rooms) = try await rate("rooms", Array(repeating: "excellent", count: 5))
+            #expect(roomsStatus == 201 && rooms["points"].int == 100 && rooms["askWhy"].bool == false)
+            // 20 + 20 + 20 + 10 + 5 = 75: good, no question.
+            let (_, dining) = try await rate("dining", ["excellent", "excellent", "excellent", "good", "fair"])
+            #expect(dining["points"].int == 75 && dining["askWhy"].bool == false)
+            // 20 + 20 + 10 + 10 + 10 = 70: below good, asks why.
+            let (_, spa) = try await rate("spa-pool", ["excellent", "excellent", "good", "good", "good"])
+            #expect(spa["points"].int == 70 && spa["askWhy"].bool == true && spa["message"].string?.contains("below good") == true)
+            let (againStatus, again) = try await rate("rooms", Array(repeating: "poor", count: 5))
+            #expect(againStatus == 409 && again["error"]["code"].string == "already_submitted")
+            let (fourAnswers, _) = try await rate("gym", ["good", "good", "good", "good"])
+            #expect(fourAnswers == 400)
+
+            let why = ["why": "The pool was cold."]
+            #expect(try await harness.request(.post, "/v1/survey/services/spa-pool/why", json: why, bearer: token).0 == .noContent)
+            #expect(try await harness.request(.post, "/v1/survey/services/spa-pool/why", json: why, bearer: token).0 == .conflict)
+            #expect(try await harness.request(.post, "/v1/survey/services/rooms/why", json: why, bearer: token).0 == .unprocessableContent)
+            #expect(try await harness.request(.post, "/v1/survey/services/gym/why", json: why, bearer: token).0 == .notFound)
+
+            // 100 + 75 + 70 = 245 points: two stars from the points, which asks why; a coupon either way.
+            let (overallStatus, overall) = try await harness.request(.post, "/v1/survey/overall", json: [:] as [String: Int], bearer: token)
+            #expect(overallStatus == .created)
+            #expect(overall["stars"].int == 2 && overall["points"].int == 245 && overall["askWhy"].bool == true)
+            let coupon = overall["couponCode"].string ?? ""
+            #expect(coupon.range(of: #"^HOTEL50-[2-9A-HJKMNP-Z]{12}$"#, options: .regularExpression) != nil, "\(coupon)")
+            #expect(overall["message"].string?.contains("$50") == true)
+            #expect(try await harness.request(.post, "/v1/survey/overall", json: ["stars": 5], bearer: token).0 == .conflict)
+            #expect(try await harness.request(.post, "/v1/survey/overall/why", json: why, bearer: token).0 == .noContent)
+
+            // Another guest gives their own five stars: no question, another coupon.
+            let other = UUID()
+            let otherToken = try await harness.userToken(other.uuidString)
+            try await harness.registerSurveyAccount(other)
+            #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: otherToken).0 == .ok })
+            #expect(try await harness.request(.post, "/v1/survey/services/gym", json: ["answers": Array(repeating: "poor", count: 5)], bearer: otherToken).0 == .created)
+            let (_, five) = try await harness.request(.post, "/v1/survey/overall", json: ["stars": 5], bearer: otherToken)
+            #expect(five["stars"].int == 5 && five["askWhy"].bool == false)
+            #expect(five["couponCode"].string != coupon)
+            #expect(try await harness.request(.post, "/v1/survey/overall/why", json: why, bearer: otherToken).0 == .unprocessableContent)
+            let (badStars, _) = try await harness.request(.post, "/v1/survey/overall", json: ["stars": 6], bearer: otherToken)
+            #expect(badStars == .badRequest || badStars == .conflict)
+
+            // The results, from the aggregates.
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey")["overall"]["submissions"].int == 2 })
+            let stats = try await harness.stats("/v1/admin/stats/survey")
+            let services = Dictionary(uniqueKeysWithValues: stats["services"].array.map { ($0["service"].string ?? "", $0) })
+            #expect(services["rooms"]?["averagePoints"].double == 100 && services["spa-pool"]?["belowGood"].int == 1)
+            #expect(services["gym"]?["averagePoints"].double == 0 && services["gym"]?["belowGood"].int == 1)
+            #expect(stats["overall"]["stars"].array.map { $0["count"].int ?? -1 } == [0, 1, 0, 0, 1])
+            #expect(stats["overall"]["coupons"].int == 2)
+        }
+    }
+
+    @Test("N5: the dashboard's numbers and stream are for admins only")
+    func adminOnly() async throws {
+        try await AnalyticsTestHarness.run { harness in
+            for path in ["/v1/admin/stats/home", "/v1/admin/stats/features", "/v1/admin/stream"] {
+                #expect(try await harness.request(.get, path).0 == .unauthorized, "\(path)")
+                #expect(try await harness.request(.get, path, bearer: try await harness.userToken()).0 == .forbidden, "\(path)")
+            }
+            let (page, _) = try await harness.send(.get, "/dashboard/")
+            #expect(page == .ok)
+            let (config, body) = try await harness.send(.get, "/dashboard/config.json")
+            #expect(config == .ok && body["authBaseUrl"].string != nil)
+        }
+    }
+}

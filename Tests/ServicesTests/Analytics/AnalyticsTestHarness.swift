@@ -1,0 +1,155 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import PostgresNIO
+import Prometheus
+import Shared
+import Testing
+import TestSupport
+
+@testable import AnalyticsAggregator
+
+/// Runs the real analytics-aggregator on a fresh database with its own telemetry, users and user-cities topics
+/// on the real broker. Auth's and weather's sides are played by publishing their events; tokens are minted
+/// with the test key, as auth would.
+struct AnalyticsTestHarness: Sendable {
+    static let weatherKey = "weather-test-key-0001"
+    static let weatherNextKey = "weather-test-key-0002"
+    static let placesKey = "places-test-key-00001"
+
+    let client: any TestClientProtocol
+    let db: TestDatabase
+    let tokens: TestTokens
+    let environment: EnvironmentReader
+    let usersTopic: String
+    let userCitiesTopic: String
+
+    static func run(extraEnvironment: [String: String] = [:], _ body: @Sendable (AnalyticsTestHarness) async throws -> Void) async throws {
+        let tokens = try TestTokens()
+        let suffix = uniqueSuffix()
+        let topics = (telemetry: "test.telemetry.\(suffix)", users: "test.users.\(suffix)", cities: "test.user-cities.\(suffix)")
+        try await createTopics([topics.telemetry, topics.users, topics.cities], partitions: 3, brokers: TestInfrastructure.current.kafkaBrokers)
+        try await withTestDatabase(schema: "analytics_aggregator", migrate: false) { db in
+            let environment = EnvironmentReader([
+                "HTTP_PORT": "0",
+                "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+                "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
+                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "analytics-\(suffix)",
+                "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20", "CONSUMER_MAX_ATTEMPTS": "2",
+                "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+                "TELEMETRY_APP_KEYS": "weather=\(weatherKey),\(weatherNextKey);places=\(placesKey)",
+                "ANALYTICS_TELEMETRY_TOPIC": topics.telemetry, "ANALYTICS_USERS_TOPIC": topics.users,
+                "ANALYTICS_USER_CITIES_TOPIC": topics.cities, "STREAM_INTERVAL_MS": "100",
+                "LOG_LEVEL": ProcessInfo.processInfo.environment["ANALYTICS_TEST_LOG_LEVEL"] ?? "warning",
+            ].merging(extraEnvironment) { $1 })
+            let app = try await buildApplication(
+                environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "analytics-test"))
+            try await app.test(.live) { client in
+                try await body(
+                    AnalyticsTestHarness(
+                        client: client, db: db, tokens: tokens, environment: environment, usersTopic: topics.users,
+                        userCitiesTopic: topics.cities))
+            }
+        }
+    }
+
+    // MARK: Telemetry
+
+    /// One event as an app sends it.
+    static func event(
+        _ kind: String, device: String = UUID().uuidString, user: String? = nil, at time: Date = Date(), id: UUID = UUID(),
+        platform: String? = nil, feature: String? = nil, city: Int? = nil, cityName: String? = nil
+    ) -> [String: any Sendable] {
+        var event: [String: any Sendable] = ["id": id.uuidString, "kind": kind, "occurredAt": iso(time), "deviceId": device]
+        if let user { event["userId"] = user }
+        if kind == "install" {
+            event["platform"] = platform ?? "ios"
+            event["appVersion"] = "1.0"
+        }
+        if let feature { event["feature"] = feature }
+        if kind == "screen_viewed" { event["screen"] = "home" }
+        if let city { event["cityId"] = city }
+        if let cityName { event["cityName"] = cityName }
+        return event
+    }
+
+    static func iso(_ date: Date) -> String { date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+
+    func ingest(_ events: [[String: any Sendable]], key: String? = weatherKey) async throws -> (HTTPResponse.Status, JSONValue) {
+        try await send(.post, "/v1/telemetry", body: try JSONSerialization.data(withJSONObject: ["events": events]), appKey: key)
+    }
+
+    /// Sends `events` in batches of `batchSize`, each answered 202 with nothing rejected.
+    func ingestAll(_ events: [[String: any Sendable]], batchSize: Int = 500, key: String = weatherKey) async throws {
+        var start = 0
+        while start < events.count {
+            let batch = Array(events[start..<min(start + batchSize, events.count)])
+            let (status, body) = try await ingest(batch, key: key)
+            #expect(status == .accepted && body["rejected"].count == 0, "batch at \(start): \(status) \(body.raw ?? "")")
+            start += batchSize
+        }
+    }
+
+    // MARK: HTTP
+
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, body: Data? = nil, bearer: String? = nil, appKey: String? = nil,
+        contentType: String = "application/json"
+    ) async throws -> (HTTPResponse.Status, JSONValue) {
+        var headers: HTTPFields = [.contentType: contentType]
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        if let appKey, let name = HTTPField.Name("X-App-Key") { headers[name] = appKey }
+        return try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) }) { response in
+            let text = String(buffer: response.body)
+            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
+        }
+    }
+
+    func request(_ method: HTTPRequest.Method, _ path: String, json: Any? = nil, bearer: String? = nil) async throws -> (HTTPResponse.Status, JSONValue) {
+        try await send(method, path, body: try json.map { try JSONSerialization.data(withJSONObject: $0) }, bearer: bearer)
+    }
+
+    func adminToken() async throws -> String { try await tokens.token(userId: UUID().uuidString, role: .admin) }
+    func userToken(_ user: String = UUID().uuidString) async throws -> String { try await tokens.token(userId: user, role: .user) }
+    func guestToken() async throws -> String { try await tokens.token(userId: UUID().uuidString, role: .guest) }
+
+    /// `GET` with an admin's token; the body.
+    func stats(_ path: String) async throws -> JSONValue {
+        let (status, body) = try await request(.get, path, bearer: try await adminToken())
+        #expect(status == .ok, "\(path): \(status) \(body.raw ?? "")")
+        return body
+    }
+
+    /// Waits until the home page's total downloads reach `total`.
+    func waitForDownloads(_ total: Int, timeout: Duration = .seconds(60)) async throws -> Bool {
+        let admin = try await adminToken()
+        return try await eventually(timeout: timeout) {
+            let (_, body) = try await request(.get, "/v1/admin/stats/home", bearer: admin)
+            return body["downloads"]["total"].int == total
+        }
+    }
+
+    // MARK: Other services' events
+
+    /// auth's `user.registered` for a survey account.
+    func registerSurveyAccount(_ user: UUID) async throws {
+        let envelope = EventEnvelope(
+            type: EventTypes.userRegistered, producer: "auth", key: user.uuidString,
+            payload: UserRegistered(userId: user, kind: "survey", role: "user"))
+        try await publish(envelope, to: usersTopic)
+    }
+
+    func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String) async throws {
+        try await withProducer { producer in
+            try await producer.send(KafkaOutgoingMessage(topic: topic, key: envelope.key, value: try envelope.encoded()))
+        }
+    }
+
+    func count(_ sql: String) async throws -> Int {
+        let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+}
