@@ -7,6 +7,7 @@ public struct AllowedOriginsMiddleware: RouterMiddleware {
     public typealias Context = PlatformRequestContext
 
     let origins: Set<String>
+    let errors = JSONErrorMiddleware<PlatformRequestContext>()
     let cors = CORSMiddleware<PlatformRequestContext>(
         allowOrigin: .originBased,
         allowHeaders: [.accept, .authorization, .contentType, .origin],
@@ -21,6 +22,10 @@ public struct AllowedOriginsMiddleware: RouterMiddleware {
         guard let origin = request.headers[.origin], origins.contains(origin) else {
             return try await next(request, context)
         }
-        return try await cors.handle(request, context: context, next: next)
+        // Errors become their JSON answers before CORS sees them: Hummingbird's CORS wraps a thrown error in a
+        // type the edge cannot read, which turned a 401 `wrong_password` into a 500 (and logged the request).
+        return try await cors.handle(request, context: context) { request, context in
+            try await errors.handle(request, context: context, next: next)
+        }
     }
 }

@@ -13,13 +13,14 @@ public enum Schemathesis {
     /// Runs are one at a time across the whole test run (the fuzzer keeps a core busy), and the process is
     /// waited for off the cooperative thread pool: blocking a pool thread for a whole run starved the
     /// service under test on this 2-core machine.
-    public static func run(baseURL: String, bearer: String?, maxExamples: Int = 20) async throws -> Outcome {
-        try await gate.serially { try await runNow(baseURL: baseURL, bearer: bearer, maxExamples: maxExamples) }
+    /// `headers`: sent with every request besides the bearer (an app key, say).
+    public static func run(baseURL: String, bearer: String?, headers: [String: String] = [:], maxExamples: Int = 20) async throws -> Outcome {
+        try await gate.serially { try await runNow(baseURL: baseURL, bearer: bearer, headers: headers, maxExamples: maxExamples) }
     }
 
     static let gate = SerialGate()
 
-    static func runNow(baseURL: String, bearer: String?, maxExamples: Int) async throws -> Outcome {
+    static func runNow(baseURL: String, bearer: String?, headers: [String: String], maxExamples: Int) async throws -> Outcome {
         guard let python = ProcessInfo.processInfo.environment["TEST_PYTHON"] else {
             return Outcome(exitCode: -1, output: "TEST_PYTHON is not set: run the tests with scripts/test.sh")
         }
@@ -33,6 +34,7 @@ public enum Schemathesis {
             "--report-dir", FileManager.default.temporaryDirectory.appendingPathComponent("schemathesis-\(UUID().uuidString)").path,
         ]
         if let bearer { arguments += ["--header", "Authorization: Bearer \(bearer)"] }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["--header", "\(name): \(value)"] }
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

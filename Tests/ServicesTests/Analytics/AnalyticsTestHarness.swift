@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -19,15 +20,23 @@ struct AnalyticsTestHarness: Sendable {
     static let weatherNextKey = "weather-test-key-0002"
     static let placesKey = "places-test-key-00001"
 
-    let client: any TestClientProtocol
+    /// HummingbirdTesting's client; nil when the service runs on a port the test chose (`fixedPort`).
+    let client: (any TestClientProtocol)?
+    let port: Int
     let db: TestDatabase
     let tokens: TestTokens
     let environment: EnvironmentReader
     let usersTopic: String
     let userCitiesTopic: String
 
-    static func run(extraEnvironment: [String: String] = [:], _ body: @Sendable (AnalyticsTestHarness) async throws -> Void) async throws {
-        let tokens = try TestTokens()
+    /// `tokens`: the key pair to verify tokens with (auth's, when a test runs both services).
+    /// `fixedPort`: serve on this port (HummingbirdTesting's live mode always takes a free one; a browser test
+    /// must know the dashboard's origin before auth starts).
+    static func run(
+        extraEnvironment: [String: String] = [:], tokens: TestTokens? = nil, fixedPort: Int? = nil,
+        _ body: @Sendable (AnalyticsTestHarness) async throws -> Void
+    ) async throws {
+        let tokens = try tokens ?? TestTokens()
         let suffix = uniqueSuffix()
         let topics = (telemetry: "test.telemetry.\(suffix)", users: "test.users.\(suffix)", cities: "test.user-cities.\(suffix)")
         try await createTopics([topics.telemetry, topics.users, topics.cities], partitions: 3, brokers: TestInfrastructure.current.kafkaBrokers)
@@ -43,14 +52,24 @@ struct AnalyticsTestHarness: Sendable {
                 "ANALYTICS_TELEMETRY_TOPIC": topics.telemetry, "ANALYTICS_USERS_TOPIC": topics.users,
                 "ANALYTICS_USER_CITIES_TOPIC": topics.cities, "STREAM_INTERVAL_MS": "100",
                 "LOG_LEVEL": ProcessInfo.processInfo.environment["ANALYTICS_TEST_LOG_LEVEL"] ?? "warning",
-            ].merging(extraEnvironment) { $1 })
+            ].merging(extraEnvironment) { $1 }.merging(fixedPort.map { ["HTTP_PORT": "\($0)"] } ?? [:]) { $1 })
             let app = try await buildApplication(
                 environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "analytics-test"))
-            try await app.test(.live) { client in
-                try await body(
-                    AnalyticsTestHarness(
-                        client: client, db: db, tokens: tokens, environment: environment, usersTopic: topics.users,
-                        userCitiesTopic: topics.cities))
+            @Sendable func harness(_ client: (any TestClientProtocol)?, port: Int) -> AnalyticsTestHarness {
+                AnalyticsTestHarness(
+                    client: client, port: port, db: db, tokens: tokens, environment: environment, usersTopic: topics.users,
+                    userCitiesTopic: topics.cities)
+            }
+            if let fixedPort {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+                    defer { group.cancelAll() }
+                    let started = harness(nil, port: fixedPort)
+                    #expect(try await eventually { (try? await started.send(.get, "/health").0) == .ok }, "the service listens on \(fixedPort)")
+                    try await body(started)
+                }
+            } else {
+                try await app.test(.live) { client in try await body(harness(client, port: client.port ?? 0)) }
             }
         }
     }
@@ -101,10 +120,21 @@ struct AnalyticsTestHarness: Sendable {
         var headers: HTTPFields = [.contentType: contentType]
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         if let appKey, let name = HTTPField.Name("X-App-Key") { headers[name] = appKey }
-        return try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) }) { response in
-            let text = String(buffer: response.body)
-            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
+        let text: String, status: HTTPResponse.Status
+        if let client {
+            (status, text) = try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) }) {
+                ($0.status, String(buffer: $0.body))
+            }
+        } else {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+            request.method = .RAW(value: method.rawValue)
+            for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
+            if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            status = HTTPResponse.Status(code: Int(response.status.code))
+            text = String(buffer: try await response.body.collect(upTo: 16 << 20))
         }
+        return (status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
     }
 
     func request(_ method: HTTPRequest.Method, _ path: String, json: Any? = nil, bearer: String? = nil) async throws -> (HTTPResponse.Status, JSONValue) {

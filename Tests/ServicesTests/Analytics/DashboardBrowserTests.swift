@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The admin dashboard (N5) in a real headless Chromium (Debian's package, driven by Playwright from the
+/// project's venv) against the real analytics-aggregator and auth, each on its own port: auth allows the
+/// dashboard's origin by CORS, and the page talks to both from the browser. `Tests/browser/dashboard_check.py`
+/// logs in, compares the charts' numbers with the API's, watches a new install arrive over the live stream,
+/// drills down with pagination, searches, logs out, and saves a screenshot of the home page.
+@Suite("analytics dashboard in a browser (N5)", .serialized)
+struct DashboardBrowserTests {
+    /// Where the run keeps the home page's screenshot.
+    static var screenshotPath: String {
+        let directory = ProcessInfo.processInfo.environment["TEST_ARTIFACTS_DIR"] ?? FileManager.default.temporaryDirectory.path
+        return URL(fileURLWithPath: directory).appendingPathComponent("dashboard-home.png").path
+    }
+
+    @Test("N5: log in, charts equal the API, live update, drill down, search, log out; screenshot saved")
+    func dashboard() async throws {
+        guard let python = ProcessInfo.processInfo.environment["TEST_PYTHON"] else {
+            Issue.record("TEST_PYTHON is not set: run the tests with scripts/test.sh")
+            return
+        }
+        let analyticsPort = freePort()
+        let dashboardOrigin = "http://127.0.0.1:\(analyticsPort)"
+        try await AuthTestHarness.run(extraEnvironment: ["DASHBOARD_ORIGINS": dashboardOrigin]) { auth in
+            let authURL = "http://127.0.0.1:\(auth.client.port ?? 0)"
+            try await AnalyticsTestHarness.run(
+                extraEnvironment: ["DASHBOARD_AUTH_URL": authURL], tokens: auth.tokens, fixedPort: analyticsPort
+            ) { analytics in
+                // 25 features (the drill-down shows 10 a page), installs on two platforms, cities, a poll answer.
+                var events: [[String: any Sendable]] = []
+                for index in 1...25 {
+                    for user in 0..<(index % 7 + 1) {
+                        events.append(AnalyticsTestHarness.event("feature_used", user: "user-\(user)", feature: "search-\(index)"))
+                    }
+                }
+                events += (0..<7).map { AnalyticsTestHarness.event("install", platform: $0 % 2 == 0 ? "ios" : "android") }
+                events += (0..<5).map { AnalyticsTestHarness.event("city_viewed", city: 1_609_350 + $0 % 3, cityName: "City \($0 % 3)") }
+                try await analytics.ingestAll(events)
+                _ = try await analytics.request(
+                    .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]], bearer: try await analytics.userToken())
+                #expect(try await analytics.waitForDownloads(7))
+
+                let process = ChildProcess()
+                process.executableURL = URL(fileURLWithPath: python)
+                process.arguments = [
+                    RepositoryFiles.root.appendingPathComponent("Tests/browser/dashboard_check.py").path,
+                    "--dashboard", "\(dashboardOrigin)/dashboard/", "--api", dashboardOrigin,
+                    "--email", "admin@example.com", "--password", "Start1234", "--app-key", AnalyticsTestHarness.weatherKey,
+                    "--screenshot", Self.screenshotPath, "--search-prefix", "search-1",
+                ]
+                let output = try await process.runCollectingOutput()
+                #expect(output.status == 0, "\(output.text)")
+                let lines = output.text.split(separator: "\n").map(String.init)
+                for step in [
+                    "wrong-password", "admin-home-charts", "numbers-match-api", "screenshot", "live-update", "drill-down", "search", "logout",
+                    "no-page-errors",
+                ] {
+                    #expect(lines.contains { $0 == "ok \(step)" || $0.hasPrefix("ok \(step) ") }, "step \(step): \(output.text)")
+                }
+                #expect(FileManager.default.fileExists(atPath: Self.screenshotPath))
+            }
+        }
+    }
+}
+
+extension ChildProcess {
+    /// Runs to the end off the cooperative pool (a browser run takes a while); its exit status and output.
+    func runCollectingOutput() async throws -> (status: Int32, text: String) {
+        let pipe = Pipe()
+        standardOutput = pipe
+        standardError = pipe
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    try self.run()
+                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                    self.waitUntilExit()
+                    continuation.resume(returning: (self.terminationStatus, String(decoding: data, as: UTF8.self)))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
