@@ -41,12 +41,15 @@ extension AnalyticsAPI {
         return .ok(.init(body: .json(try await stats.survey())))
     }
 
-    /// A day `YYYY-MM-DD` Postgres can hold (years 1970-2200), else 400 naming the field.
+    /// A day `YYYY-MM-DD` (else 400 naming the field) of the years the aggregates hold, 1970-2200 (else 422).
     static func day(_ text: String, field: String) throws -> String {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            (1970...2200).contains(year), (1...12).contains(month), (1...31).contains(day)
-        else { throw JSONBody.schemaViolation([field: "must be a day YYYY-MM-DD between 1970 and 2200"]) }
+            (1...12).contains(month), (1...31).contains(day)
+        else { throw JSONBody.schemaViolation([field: "must be a day YYYY-MM-DD"]) }
+        guard (1970...2200).contains(year) else {
+            throw APIError(.unprocessableContent, code: "bad_day", message: "\(field) must lie between 1970 and 2200", details: [field: "out of range"])
+        }
         // Feb 30 and the like: Postgres would refuse them; check by round trip through the calendar.
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone

@@ -19,6 +19,7 @@ extension AnalyticsAPI {
     func answerPoll(_ input: Operations.AnswerPoll.Input) async throws -> Operations.AnswerPoll.Output {
         let user = try RequestScope.requireMember()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard (1...10).contains(body.answers.count) else { throw JSONBody.schemaViolation(["answers": "must hold 1 to 10 answers"]) }
         var problems: [String: String] = [:]
         var seen: Set<String> = []
         for (index, answer) in body.answers.enumerated() {

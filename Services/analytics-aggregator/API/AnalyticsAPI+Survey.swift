@@ -100,10 +100,11 @@ extension AnalyticsAPI {
         }
     }
 
-    /// The reason as stored: trimmed, 1 to 2,000 code points (400 otherwise, as the document states).
+    /// The reason as stored, trimmed: over 2,000 code points is 400 (the document's limit), blank is 422.
     static func why(_ text: String) throws -> String {
+        guard RequestText.length(text) <= 2000 else { throw JSONBody.schemaViolation(["why": "must be at most 2000 characters"]) }
         let trimmed = RequestText.trimmed(text)
-        guard (1...2000).contains(RequestText.length(trimmed)) else { throw JSONBody.schemaViolation(["why": "must be 1 to 2000 characters"]) }
+        guard !trimmed.isEmpty else { throw APIError(.unprocessableContent, code: "blank_why", message: "say why in a few words") }
         return trimmed
     }
 }
