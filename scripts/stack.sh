@@ -50,6 +50,14 @@ dev_keys() {
     chmod 600 "$STATE_DIR/keys.env"
     log "generated a development token key pair in $STATE_DIR/keys.env (not committed)"
   fi
+  if [ ! -f "$STATE_DIR/telemetry.env" ]; then
+    # One random telemetry key per app (N1), for the local apps to send with X-App-Key.
+    local app entries=()
+    for app in weather places horoscope survey; do entries+=("$app=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"); done
+    (IFS=';'; echo "TELEMETRY_APP_KEYS=${entries[*]}") >"$STATE_DIR/telemetry.env"
+    chmod 600 "$STATE_DIR/telemetry.env"
+    log "generated development telemetry keys in $STATE_DIR/telemetry.env (not committed)"
+  fi
 }
 
 # is_running SERVICE: its process is alive and answers /health. A process that is alive but does not answer may
@@ -85,6 +93,7 @@ start_service() {
       export SMTP_HOST=127.0.0.1 SMTP_PORT="$MAIL_PORT" AUTH_RESET_URL="http://127.0.0.1:${PORTS[analytics-aggregator]}/dashboard/reset-password"
     fi
     [ "$service" = weather-fetcher ] && export WEATHER_CITY_CATALOGUE="$root/data/generated/cities15000.tsv"
+    [ "$service" = analytics-aggregator ] && export "$(cat "$STATE_DIR/telemetry.env")"
     [ -f "$root/.env.$service" ] && set -a && source "$root/.env.$service" && set +a
     nohup "$root/.build/$BUILD_CONFIGURATION/$service" >>"$STATE_DIR/logs/$service.log" 2>&1 &
     echo $! >"$pidfile"
