@@ -8,12 +8,27 @@ struct LoadResult: Sendable {
     var non2xx: Int
 
     /// With `bearerTokens`, each request carries the next token of the list (many users, as in production).
-    static func wrk(url: String, seconds: Int, connections: Int, bearerTokens: [String] = []) throws -> LoadResult {
+    /// `post`: the same JSON body POSTed on every request, with `headers` (a telemetry batch and its app key).
+    static func wrk(
+        url: String, seconds: Int, connections: Int, bearerTokens: [String] = [], post: (body: String, headers: [String: String])? = nil
+    ) throws -> LoadResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
         var arguments = ["-t", "2", "-c", "\(connections)", "-d", "\(seconds)s", "--latency"]
         var script: URL?
-        if !bearerTokens.isEmpty {
+        if let post {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("wrk-\(UUID().uuidString).lua")
+            let headers = (post.headers.merging(["Content-Type": "application/json"]) { $1 })
+                .map { "wrk.headers[\"\($0.key)\"] = \"\($0.value)\"" }.joined(separator: "\n")
+            // The body as a Lua long string: JSON has no "]]" here.
+            try """
+                wrk.method = "POST"
+                wrk.body = [[\(post.body)]]
+                \(headers)
+                """.write(to: file, atomically: true, encoding: .utf8)
+            arguments += ["-s", file.path]
+            script = file
+        } else if !bearerTokens.isEmpty {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("wrk-\(UUID().uuidString).lua")
             let list = bearerTokens.map { "\"\($0)\"" }.joined(separator: ",\n")
             try """

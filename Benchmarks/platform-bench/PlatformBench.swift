@@ -20,8 +20,8 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Events in the outbox measurement.") var outboxCount = 50_000
     @Option(help: "Path of librdkafka's rdkafka_performance.") var reference = "/usr/local/bin/rdkafka_performance"
     @Option(help: "bcrypt cost for the auth rows (the service's BCRYPT_COST).") var bcryptCost = 12
-    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, consumer, auth, weather, places, warnings, appointments).")
-    var only = "kafka,outbox,consumer,auth,weather,places,warnings,appointments"
+    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, consumer, auth, weather, places, warnings, appointments, analytics).")
+    var only = "kafka,outbox,consumer,auth,weather,places,warnings,appointments,analytics"
     @Option(help: "Events in the idempotent-consumer rows.") var consumerEvents = 100_000
     @Option(help: "Messages per poll in the idempotent-consumer rows (CONSUMER_BATCH_SIZE).") var consumerBatchSize = 2_000
     @Option(help: "psql, the reference client of the consumer rows.") var psql = "/usr/lib/postgresql/15/bin/psql"
@@ -38,6 +38,9 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "The appointment-booker executable (release build).") var appointmentBinary = ".build/release/appointment-booker"
     @Option(help: "Booking requests in each appointments booking row.") var bookings = 2_000
     @Option(help: "Booking requests in flight at once.") var bookingConcurrency = 32
+    @Option(help: "The analytics-aggregator executable (release build).") var analyticsBinary = ".build/release/analytics-aggregator"
+    @Option(help: "Telemetry events in the analytics aggregation row.") var analyticsEvents = 200_000
+    @Option(help: "Events whose aggregates the analytics query rows read.") var analyticsLargeEvents = 10_000_000
     @Option(help: "Seconds of load per HTTP route.") var loadSeconds = 10
     @Option(help: "Concurrent connections of the HTTP load.") var connections = 32
 
@@ -91,11 +94,35 @@ struct PlatformBench: AsyncParsableCommand {
         if groups.contains("appointments") {
             try await addAppointmentRows(to: &table)
         }
+        if groups.contains("analytics") {
+            try await addAnalyticsRows(to: &table)
+        }
         print(table.markdown(count: count, size: size))
     }
 }
 
 extension PlatformBench {
+    func addAnalyticsRows(to table: inout ResultTable) async throws {
+        let bench = AnalyticsBench(
+            binary: analyticsBinary, brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser,
+            events: analyticsEvents, largeEvents: analyticsLargeEvents, loadSeconds: loadSeconds, connections: connections)
+        let results = try await bench.run()
+        if let ingest = results.ingest, let health = results.health {
+            table.add(
+                "analytics: telemetry ingest, batches of 100 over HTTP to broker ack (events/s) vs GET /health (req/s)",
+                swift: ingest.requestsPerSecond * 100, reference: health.requestsPerSecond, target: ">= 20,000 events/s")
+            if ingest.non2xx > 0 { table.add("analytics: ingest answers other than 202", text: "\(ingest.non2xx)", target: "0") }
+        }
+        table.add(
+            "analytics: aggregation of \(analyticsEvents) telemetry events from the topic (events/s)",
+            swift: results.aggregationPerSecond, reference: nil, target: ">= 10,000")
+        if let features = results.topFeatures, let home = results.home, let health = results.health {
+            table.addLatency("analytics: top features page, aggregates of \(analyticsLargeEvents) events vs GET /health (p50 / p99 ms)", features, reference: health)
+            table.addLatency("analytics: home page, aggregates of \(analyticsLargeEvents) events vs GET /health (p50 / p99 ms)", home, reference: health)
+            table.add("analytics: top features / home page (req/s)", text: String(format: "%.0f / %.0f", features.requestsPerSecond, home.requestsPerSecond), target: "p99 < 20 ms")
+        }
+    }
+
     func addWeatherRows(to table: inout ResultTable) async throws {
         let weather = WeatherBench(
             binary: weatherBinary, cataloguePath: catalogue, brokers: brokers, postgresHost: postgresHost,

@@ -27,6 +27,7 @@ public final class EventConsumerService: Service, Sendable {
     /// Partitions paused on transient failures; readiness reads it.
     public let health = ConsumerHealth()
     private let stopRequested = Atomic<Bool>(false)
+    private let emptyPolls = Atomic<Int>(0)
 
     /// `maxCrashes`: how often one message may take the process down before it is dead-lettered unread.
     public init(
@@ -51,6 +52,11 @@ public final class EventConsumerService: Service, Sendable {
 
     /// Partitions this member holds right now.
     public var assignedPartitionCount: Int { consumer.assignedPartitionCount }
+
+    /// Polls in a row that brought nothing. The loop polls only after applying what the last poll brought, so
+    /// an empty poll means every message polled before it was applied (or dead-lettered): with no lag, the
+    /// member has caught up (a rebuild waits for that).
+    public var consecutiveEmptyPolls: Int { emptyPolls.load(ordering: .acquiring) }
 
     public func run() async throws {
         guard await startGate.waitUnlessShuttingDown() else {
@@ -99,6 +105,11 @@ public final class EventConsumerService: Service, Sendable {
                 logger.error("poll failed", metadata: ["error": "\(String(reflecting: error))"])
                 try? await Task.sleep(for: .milliseconds(500))
                 continue
+            }
+            if batch.isEmpty {
+                emptyPolls.add(1, ordering: .acquiringAndReleasing)
+            } else {
+                emptyPolls.store(0, ordering: .releasing)
             }
             let finished = await withTaskGroup(of: Bool.self) { group in
                 for partition in PartitionBatch.split(batch) {

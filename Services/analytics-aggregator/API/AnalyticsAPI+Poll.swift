@@ -20,17 +20,17 @@ extension AnalyticsAPI {
         let user = try RequestScope.requireMember()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         guard (1...10).contains(body.answers.count) else { throw JSONBody.schemaViolation(["answers": "must hold 1 to 10 answers"]) }
-        var problems: [String: String] = [:]
+        var unknown: [String: String] = [:], twice: [String: String] = [:]
         var seen: Set<String> = []
         for (index, answer) in body.answers.enumerated() {
             if PollQuestions.find(answer.questionId) == nil {
-                problems["answers[\(index)].questionId"] = "is not a question of the poll"
+                unknown["answers[\(index)].questionId"] = "is not a question of the poll"
             } else if !seen.insert(answer.questionId).inserted {
-                problems["answers[\(index)].questionId"] = "is answered twice"
+                twice["answers[\(index)].questionId"] = "is answered twice"
             }
         }
-        guard problems.isEmpty else {
-            throw APIError(.unprocessableContent, code: "unknown_question", message: JSONBody.validationError(problems).message, details: problems)
+        for (code, problems) in [("unknown_question", unknown), ("duplicate_question", twice)] where !problems.isEmpty {
+            throw APIError(.unprocessableContent, code: code, message: JSONBody.validationError(problems).message, details: problems)
         }
         do {
             _ = try await polls.answer(user: Self.accountKey(user), answers: body.answers.map { ($0.questionId, $0.answer) })

@@ -49,6 +49,8 @@ extension AnalyticsAPI {
             try await surveys.submitService(user: user, service: service, ratings: ratings, points: points)
         } catch is SurveyStore.AlreadySubmitted {
             throw APIError(.conflict, code: "already_submitted", message: "this service was rated already")
+        } catch is SurveyStore.SurveyClosed {
+            throw APIError(.conflict, code: "survey_closed", message: "the overall rating was given: the survey is closed")
         }
         let below = HotelSurvey.isBelowGood(points: points)
         return .created(

@@ -4,8 +4,9 @@ import Shared
 
 /// The copies of the aggregates (N6): queries read the `current` one; a rebuild fills a `building` one from
 /// the beginning of the topics while the live consumer writes both, then makes it current. Batches hold a
-/// share lock on the generations they write, so a switch waits for batches in flight and none writes a
-/// generation after it was retired.
+/// shared transaction lock (an advisory one: no row is written to take it) while they write; a switch takes
+/// it exclusively, so it waits for batches in flight and none writes a generation after it was retired. The
+/// rows of a retired generation are deleted after the switch, outside the lock.
 enum Generations {
     /// Every table with a `generation` column.
     static let tables = [
@@ -13,69 +14,74 @@ enum Generations {
         "survey_overall_results",
     ]
 
-    /// The generations a live batch writes (current and building), locked for the batch's transaction.
+    /// The advisory lock batches share and switches take alone ("analytics/generations").
+    static let switchLock: Int64 = 0x616e_616c_7967_656e
+    /// The advisory lock a rebuild holds for its whole run, so that two never run at once.
+    static let rebuildLock: Int64 = 0x616e_616c_7972_6562
+
+    /// The generations a live batch writes (current and building), with the shared lock for its transaction.
     static func live(on connection: PostgresConnection, logger: Logger) async throws -> [Int] {
-        let rows = try await connection.query(
-            "SELECT id FROM generations WHERE state IN ('current', 'building') ORDER BY id FOR SHARE", logger: logger)
+        _ = try await connection.query("SELECT pg_advisory_xact_lock_shared(\(switchLock))", logger: logger)
+        let rows = try await connection.query("SELECT id FROM generations WHERE state IN ('current', 'building') ORDER BY id", logger: logger)
         return try await rows.decode(Int.self).collectAll()
     }
 
-    /// Whether `generation` is still being built (locked for the batch's transaction).
+    /// Whether `generation` is still being built, with the shared lock for the batch's transaction.
     static func isBuilding(_ generation: Int, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let rows = try await connection.query(
-            "SELECT id FROM generations WHERE id = \(generation) AND state = 'building' FOR SHARE", logger: logger)
+        _ = try await connection.query("SELECT pg_advisory_xact_lock_shared(\(switchLock))", logger: logger)
+        let rows = try await connection.query("SELECT id FROM generations WHERE id = \(generation) AND state = 'building'", logger: logger)
         return try await !rows.decode(Int.self).collectAll().isEmpty
     }
 
     /// The generation queries read.
-    static func current(on client: PostgresClient, logger: Logger) async throws -> Int {
-        let rows = try await client.query("SELECT id FROM generations WHERE state = 'current'", logger: logger)
+    static func current(on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        let rows = try await connection.query("SELECT id FROM generations WHERE state = 'current'", logger: logger)
         guard let id = try await rows.decode(Int.self).collectAll().first else { throw MissingReturnedRow("SELECT the current generation") }
         return id
     }
 
-    /// A new building generation; one left by a rebuild that did not finish is dropped first.
+    static func current(on client: PostgresClient, logger: Logger) async throws -> Int {
+        try await client.withConnection { try await current(on: $0, logger: logger) }
+    }
+
+    /// A new building generation; one left by a rebuild that did not finish is retired (and its rows deleted).
     static func startBuilding(on client: PostgresClient, logger: Logger) async throws -> Int {
-        try await client.inTransaction(logger: logger) { connection in
-            let abandoned = try await connection.query(
-                "UPDATE generations SET state = 'retired' WHERE state = 'building' RETURNING id", logger: logger
-            ).decode(Int.self).collectAll()
-            for generation in abandoned { try await deleteData(of: generation, on: connection, logger: logger) }
+        let id = try await client.inTransaction(logger: logger) { connection in
+            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(switchLock))", logger: logger)
+            try await connection.query("UPDATE generations SET state = 'retired' WHERE state = 'building'", logger: logger)
             let rows = try await connection.query(
                 "INSERT INTO generations (id, state) SELECT coalesce(max(id), 0) + 1, 'building' FROM generations RETURNING id",
                 logger: logger)
             guard let id = try await rows.decode(Int.self).collectAll().first else { throw MissingReturnedRow("INSERT INTO generations") }
             return id
         }
+        try await deleteRetired(on: client, logger: logger)
+        return id
     }
 
-    /// Makes `generation` current and drops the one it replaces.
+    /// Makes `generation` current, then deletes the rows of the one it replaced.
     static func switchTo(_ generation: Int, on client: PostgresClient, logger: Logger) async throws {
         try await client.inTransaction(logger: logger) { connection in
-            // The exclusive row locks wait for every batch holding a share lock on either generation.
-            _ = try await connection.query("SELECT id FROM generations WHERE state IN ('current', 'building') FOR UPDATE", logger: logger)
-            let retired = try await connection.query(
-                "UPDATE generations SET state = 'retired' WHERE state = 'current' RETURNING id", logger: logger
-            ).decode(Int.self).collectAll()
+            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(switchLock))", logger: logger)
             let switched = try await connection.query(
-                "UPDATE generations SET state = 'current', switched_at = now() WHERE id = \(generation) AND state = 'building' RETURNING id",
-                logger: logger
+                "SELECT id FROM generations WHERE id = \(generation) AND state = 'building'", logger: logger
             ).decode(Int.self).collectAll()
-            guard !switched.isEmpty else { throw RebuildError("generation \(generation) is no longer being built (another rebuild began?)") }
-            for old in retired { try await deleteData(of: old, on: connection, logger: logger) }
+            guard !switched.isEmpty else { throw RebuildError("generation \(generation) is no longer being built") }
+            try await connection.query("UPDATE generations SET state = 'retired' WHERE state = 'current'", logger: logger)
+            try await connection.query(
+                "UPDATE generations SET state = 'current', switched_at = now() WHERE id = \(generation)", logger: logger)
         }
+        try await deleteRetired(on: client, logger: logger)
     }
 
-    static func deleteData(of generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
+    /// Deletes the rows of every retired generation, one statement per table (no batch waits on them: nothing
+    /// reads or writes a retired generation).
+    static func deleteRetired(on client: PostgresClient, logger: Logger) async throws {
         for table in tables {
-            try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE generation = $1", binds: binds(generation)), logger: logger)
+            try await client.query(
+                PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE generation IN (SELECT id FROM generations WHERE state = 'retired')"),
+                logger: logger)
         }
-    }
-
-    private static func binds(_ generation: Int) -> PostgresBindings {
-        var bindings = PostgresBindings()
-        bindings.append(generation)
-        return bindings
     }
 }
 

@@ -25,9 +25,8 @@ struct AggregateHandler: EventHandler {
         guard !counted.isEmpty else { return }
         let generations: [Int]
         if let target {
-            guard try await Generations.isBuilding(target, on: connection, logger: logger) else {
-                throw RebuildError("generation \(target) is no longer being built")
-            }
+            // Switched or given up: whatever the rebuild still holds, the live consumer applies to the new one.
+            guard try await Generations.isBuilding(target, on: connection, logger: logger) else { return }
             generations = [target]
         } else {
             generations = try await Generations.live(on: connection, logger: logger)

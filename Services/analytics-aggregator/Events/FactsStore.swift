@@ -5,7 +5,7 @@ import Shared
 
 /// What other services' events say that analytics keeps as facts, not counts: auth's survey accounts (who
 /// may take the hotel survey, N4) and city names from weather's favourites (location reports, N2). Upserts,
-/// so applying an event again changes nothing.
+/// so applying an event again changes nothing; a city keeps the least name it was given, whatever the order.
 enum FactsStore {
     static func apply(_ events: [ReceivedEvent], on connection: PostgresConnection, logger: Logger) async throws {
         var surveyAccounts: [String] = [], registeredAt: [Date] = []
@@ -21,7 +21,8 @@ enum FactsStore {
                 let favourite = try event.payload(as: FavouriteChanged.self)
                 let name = RequestText.trimmed(favourite.city.name)
                 guard favourite.city.id > 0, !name.isEmpty else { continue }
-                cityNames[favourite.city.id] = String(name.prefix(200))
+                let trimmed = String(name.prefix(200))
+                cityNames[favourite.city.id] = cityNames[favourite.city.id].map { min($0, trimmed) } ?? trimmed
             default:
                 continue
             }
@@ -39,7 +40,7 @@ enum FactsStore {
             try await connection.query(
                 """
                 INSERT INTO city_names (city_id, name) SELECT c, n FROM unnest(\(ids)::bigint[], \(names)::text[]) AS t(c, n)
-                ON CONFLICT (city_id) DO UPDATE SET name = excluded.name
+                ON CONFLICT (city_id) DO UPDATE SET name = LEAST(city_names.name, excluded.name)
                 """, logger: logger)
         }
     }

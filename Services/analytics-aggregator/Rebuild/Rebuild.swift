@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostgresNIO
 import Prometheus
 import ServiceLifecycle
 import Shared
@@ -9,9 +10,12 @@ import Shared
 /// and writes the new one too, so nothing that arrives during the rebuild is missed; each generation
 /// applies an event once (`applied_events`), so nothing the two both see counts twice.
 ///
-/// Caught up: every partition assigned, each one's high watermark known and reached, no batch in hand, twice
-/// in a row half a second apart. Then the rebuild's consumer stops (finishing the batch in hand) and the new
-/// generation becomes current in one transaction, which waits for the live batches writing either.
+/// Caught up: every partition assigned, each one's high watermark known and reached, and the consumer's last
+/// two polls empty (it polls only after applying what it had, so everything polled is applied). Everything
+/// on the topics when the rebuild began is below those watermarks; whatever comes later, the live consumer
+/// writes into the new generation too. Then the rebuild's consumer stops and the new generation becomes
+/// current, waiting for the live batches writing either. One rebuild at a time: it holds an advisory lock for
+/// its whole run (a killed rebuild's lock goes with its connection).
 struct Rebuild {
     let environment: EnvironmentReader
     let logger: Logger
@@ -28,7 +32,20 @@ struct Rebuild {
             defer { group.cancelAll() }
             try await MigrationRunner(schema: runtime.configuration.postgres.schema, serviceMigrations: AnalyticsAggregatorMigrations.all)
                 .run(on: runtime.postgres, logger: logger)
-            try await rebuild(runtime: runtime, configuration: configuration)
+            try await runtime.postgres.withConnection { lockHolder in
+                let locked = try await lockHolder.query(
+                    "SELECT pg_try_advisory_lock(\(Generations.rebuildLock))", logger: logger
+                ).decode(Bool.self).collectAll().first ?? false
+                guard locked else { throw RebuildError("another rebuild is running (it holds the rebuild lock); let it finish first") }
+                let unlock: PostgresQuery = "SELECT pg_advisory_unlock(\(Generations.rebuildLock))"
+                do {
+                    try await rebuild(runtime: runtime, configuration: configuration)
+                } catch {
+                    _ = try? await lockHolder.query(unlock, logger: logger)
+                    throw error
+                }
+                _ = try await lockHolder.query(unlock, logger: logger)
+            }
         }
     }
 
@@ -48,17 +65,16 @@ struct Rebuild {
             configuration: .init(services: [.init(service: runtime.producer), .init(service: consumer)], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await services.run() }
-            var caughtUpChecks = 0
-            while caughtUpChecks < 2 {
+            while true {
                 try await Task.sleep(for: .milliseconds(500))
                 let lags = consumer.lagByPartition()
                 let assigned = consumer.assignedPartitionCount
                 let behind = lags.reduce(0) { $0 + $1.lag }
-                let ready = assigned > 0 && lags.count == assigned && behind == 0 && progress.isIdle
-                caughtUpChecks = ready ? caughtUpChecks + 1 : 0
+                let caughtUp = assigned > 0 && lags.count == assigned && behind == 0 && consumer.consecutiveEmptyPolls >= 2
                 print(
                     "rebuild: generation \(generation): \(progress.eventsApplied) events applied, \(behind) behind on \(lags.count)/\(assigned) partitions"
-                        + (ready ? " (caught up?)" : ""))
+                        + (caughtUp ? ", caught up" : ""))
+                if caughtUp { break }
             }
             await services.triggerGracefulShutdown()
             try await group.waitForAll()

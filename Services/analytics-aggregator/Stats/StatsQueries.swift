@@ -11,32 +11,54 @@ struct StatsQueries: Sendable {
 
     typealias Schemas = Components.Schemas
 
+    /// Runs `body` in one read-only REPEATABLE READ transaction: a page's several queries see one moment, and
+    /// a generation switch (whose old rows are deleted afterwards) never shows half a page.
+    func snapshot<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await client.inTransaction(logger: logger) { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+            return try await body(connection)
+        }
+    }
+
     func home() async throws -> Schemas.HomeStats {
-        let generation = try await Generations.current(on: client, logger: logger)
+        try await snapshot { connection in try await home(on: connection) }
+    }
+
+    func home(on connection: PostgresConnection) async throws -> Schemas.HomeStats {
+        let generation = try await Generations.current(on: connection, logger: logger)
         let byApp = try await counts(
-            "SELECT app, sum(downloads)::bigint FROM downloads_daily WHERE generation = $1 GROUP BY app ORDER BY 2 DESC, 1", generation)
+            "SELECT app, sum(downloads)::bigint FROM downloads_daily WHERE generation = $1 GROUP BY app ORDER BY 2 DESC, 1", generation,
+            on: connection)
         let byPlatform = try await counts(
             "SELECT platform, sum(downloads)::bigint FROM downloads_daily WHERE generation = $1 GROUP BY platform ORDER BY 2 DESC, 1",
-            generation)
+            generation, on: connection)
         return .init(
             downloads: .init(total: byApp.reduce(0) { $0 + $1.count }, byApp: byApp, byPlatform: byPlatform),
-            topFeatures: try await features(app: nil, prefix: nil, limit: 5, offset: 0, generation: generation).items,
-            poll: try await poll(generation: generation),
-            topLocations: try await locations(limit: 5, offset: 0, generation: generation).items,
-            survey: try await survey(generation: generation))
+            topFeatures: try await features(app: nil, prefix: nil, limit: 5, offset: 0, generation: generation, on: connection).items,
+            poll: try await poll(generation: generation, on: connection),
+            topLocations: try await locations(limit: 5, offset: 0, generation: generation, on: connection).items,
+            survey: try await survey(generation: generation, on: connection))
     }
 
     func downloads(app: String?, platform: String?, from: String?, to: String?, limit: Int, offset: Int) async throws -> (
         items: [Schemas.DownloadPage.ItemsPayloadPayload], total: Int
     ) {
-        let generation = try await Generations.current(on: client, logger: logger)
+        try await snapshot { connection in
+            try await downloads(app: app, platform: platform, from: from, to: to, limit: limit, offset: offset, on: connection)
+        }
+    }
+
+    private func downloads(
+        app: String?, platform: String?, from: String?, to: String?, limit: Int, offset: Int, on connection: PostgresConnection
+    ) async throws -> (items: [Schemas.DownloadPage.ItemsPayloadPayload], total: Int) {
+        let generation = try await Generations.current(on: connection, logger: logger)
         let filter: PostgresQuery = """
             SELECT day::text, app, platform, downloads, count(*) OVER ()::bigint FROM downloads_daily
             WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app)) AND (\(platform)::text IS NULL OR platform = \(platform))
               AND (\(from)::date IS NULL OR day >= \(from)::date) AND (\(to)::date IS NULL OR day <= \(to)::date)
             ORDER BY day DESC, app, platform LIMIT \(limit) OFFSET \(offset)
             """
-        let rows = try await client.query(filter, logger: logger)
+        let rows = try await connection.query(filter, logger: logger)
         var items: [Schemas.DownloadPage.ItemsPayloadPayload] = []
         var total = 0
         for try await (day, app, platform, count, all) in rows.decode((String, String, String, Int, Int).self) {
@@ -45,12 +67,16 @@ struct StatsQueries: Sendable {
             items.append(.init(day: day, app: app, platform: platform, count: Int64(count)))
             total = all
         }
-        if items.isEmpty, offset > 0 { total = try await downloadRowCount(app: app, platform: platform, from: from, to: to, generation: generation) }
+        if items.isEmpty, offset > 0 {
+            total = try await downloadRowCount(app: app, platform: platform, from: from, to: to, generation: generation, on: connection)
+        }
         return (items, total)
     }
 
-    private func downloadRowCount(app: String?, platform: String?, from: String?, to: String?, generation: Int) async throws -> Int {
-        let rows = try await client.query(
+    private func downloadRowCount(
+        app: String?, platform: String?, from: String?, to: String?, generation: Int, on connection: PostgresConnection
+    ) async throws -> Int {
+        let rows = try await connection.query(
             """
             SELECT count(*)::bigint FROM downloads_daily
             WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app)) AND (\(platform)::text IS NULL OR platform = \(platform))
@@ -61,12 +87,18 @@ struct StatsQueries: Sendable {
 
     /// Features by distinct users (then name), ranked among all features of the app (or all apps); a prefix
     /// narrows the list but keeps each feature's overall rank.
-    func features(app: String?, prefix: String?, limit: Int, offset: Int, generation: Int? = nil) async throws -> (
-        items: [Schemas.Feature], total: Int
-    ) {
-        let generation = try await resolved(generation)
+    func features(app: String?, prefix: String?, limit: Int, offset: Int) async throws -> (items: [Schemas.Feature], total: Int) {
+        try await snapshot { connection in
+            let generation = try await Generations.current(on: connection, logger: logger)
+            return try await features(app: app, prefix: prefix, limit: limit, offset: offset, generation: generation, on: connection)
+        }
+    }
+
+    private func features(
+        app: String?, prefix: String?, limit: Int, offset: Int, generation: Int, on connection: PostgresConnection
+    ) async throws -> (items: [Schemas.Feature], total: Int) {
         let pattern = prefix.map { Self.likePrefix($0.lowercased()) }
-        let rows = try await client.query(
+        let rows = try await connection.query(
             """
             WITH ranked AS (
                 SELECT app, feature, users, uses, sketch IS NOT NULL AS approximate,
@@ -87,14 +119,30 @@ struct StatsQueries: Sendable {
                     uses: Int64(uses)))
             total = all
         }
+        if items.isEmpty, offset > 0 {
+            // Past the last page: the window count has no row to ride on.
+            total = try await connection.query(
+                """
+                SELECT count(*)::bigint FROM features WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app))
+                  AND (\(pattern)::text IS NULL OR lower(feature) LIKE \(pattern))
+                """, logger: logger
+            ).decode(Int.self).collectAll().first ?? 0
+        }
         return (items, total)
     }
 
-    func locations(limit: Int, offset: Int, generation: Int? = nil) async throws -> (items: [Schemas.Location], total: Int) {
-        let generation = try await resolved(generation)
-        let rows = try await client.query(
+    func locations(limit: Int, offset: Int) async throws -> (items: [Schemas.Location], total: Int) {
+        try await snapshot { connection in
+            try await locations(limit: limit, offset: offset, generation: try await Generations.current(on: connection, logger: logger), on: connection)
+        }
+    }
+
+    private func locations(limit: Int, offset: Int, generation: Int, on connection: PostgresConnection) async throws -> (
+        items: [Schemas.Location], total: Int
+    ) {
+        let rows = try await connection.query(
             """
-            SELECT (row_number() OVER (ORDER BY v.views DESC, v.city_id))::bigint, v.city_id, coalesce(v.name, n.name, 'city ' || v.city_id),
+            SELECT (rank() OVER (ORDER BY v.views DESC))::bigint, v.city_id, coalesce(v.name, n.name, 'city ' || v.city_id),
                    v.views, count(*) OVER ()::bigint
             FROM city_views v LEFT JOIN city_names n ON n.city_id = v.city_id
             WHERE v.generation = \(generation)
@@ -106,12 +154,21 @@ struct StatsQueries: Sendable {
             items.append(.init(rank: Int64(rank), cityId: Int64(city), name: name, views: Int64(views)))
             total = all
         }
+        if items.isEmpty, offset > 0 {
+            total = try await connection.query("SELECT count(*)::bigint FROM city_views WHERE generation = \(generation)", logger: logger)
+                .decode(Int.self).collectAll().first ?? 0
+        }
         return (items, total)
     }
 
-    func poll(generation: Int? = nil) async throws -> [Schemas.PollQuestionResult] {
-        let generation = try await resolved(generation)
-        let rows = try await client.query("SELECT question, yes, no FROM poll_results WHERE generation = \(generation)", logger: logger)
+    func poll() async throws -> [Schemas.PollQuestionResult] {
+        try await snapshot { connection in
+            try await poll(generation: try await Generations.current(on: connection, logger: logger), on: connection)
+        }
+    }
+
+    private func poll(generation: Int, on connection: PostgresConnection) async throws -> [Schemas.PollQuestionResult] {
+        let rows = try await connection.query("SELECT question, yes, no FROM poll_results WHERE generation = \(generation)", logger: logger)
         var counts: [String: (Int, Int)] = [:]
         for try await (question, yes, no) in rows.decode((String, Int, Int).self) { counts[question] = (yes, no) }
         return PollQuestions.all.map { question in
@@ -122,9 +179,14 @@ struct StatsQueries: Sendable {
         }
     }
 
-    func survey(generation: Int? = nil) async throws -> Schemas.SurveyStats {
-        let generation = try await resolved(generation)
-        let rows = try await client.query(
+    func survey() async throws -> Schemas.SurveyStats {
+        try await snapshot { connection in
+            try await survey(generation: try await Generations.current(on: connection, logger: logger), on: connection)
+        }
+    }
+
+    private func survey(generation: Int, on connection: PostgresConnection) async throws -> Schemas.SurveyStats {
+        let rows = try await connection.query(
             "SELECT service, submissions, points, below_good FROM survey_service_results WHERE generation = \(generation)", logger: logger)
         var byService: [String: (Int, Int, Int)] = [:]
         for try await (service, submissions, points, below) in rows.decode((String, Int, Int, Int).self) {
@@ -136,7 +198,7 @@ struct StatsQueries: Sendable {
             let average = submissions > 0 ? (Double(points) * 10 / Double(submissions)).rounded() / 10 : 0
             return .init(service: id, submissions: Int64(submissions), averagePoints: average, belowGood: Int64(below))
         }
-        let overallRows = try await client.query(
+        let overallRows = try await connection.query(
             "SELECT stars, submissions FROM survey_overall_results WHERE generation = \(generation) ORDER BY stars", logger: logger)
         var stars: [Int: Int] = [:]
         for try await (star, count) in overallRows.decode((Int, Int).self) { stars[star] = count }
@@ -148,15 +210,10 @@ struct StatsQueries: Sendable {
                 coupons: Int64(submissions)))
     }
 
-    private func resolved(_ generation: Int?) async throws -> Int {
-        if let generation { return generation }
-        return try await Generations.current(on: client, logger: logger)
-    }
-
-    private func counts(_ sql: String, _ generation: Int) async throws -> [Schemas.CountByKey] {
+    private func counts(_ sql: String, _ generation: Int, on connection: PostgresConnection) async throws -> [Schemas.CountByKey] {
         var bindings = PostgresBindings()
         bindings.append(generation)
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         var result: [Schemas.CountByKey] = []
         for try await (key, count) in rows.decode((String, Int).self) { result.append(.init(key: key, count: Int64(count))) }
         return result

@@ -20,6 +20,7 @@ struct SurveyStore: Sendable {
     }
 
     struct AlreadySubmitted: Error {}
+    struct SurveyClosed: Error {}
     struct NoServiceRated: Error {}
 
     func isSurveyAccount(_ user: String) async throws -> Bool {
@@ -38,6 +39,14 @@ struct SurveyStore: Sendable {
 
     func submitService(user: String, service: String, ratings: [String], points: Int) async throws {
         try await client.inTransaction(logger: logger) { connection in
+            // The overall rating closes the survey: one guest's submissions take turns (a transaction lock on
+            // the guest), so a service rated at the same moment as the overall rating is either in its points
+            // or refused.
+            try await lockGuest(user, on: connection)
+            let closed = try await connection.query(
+                "SELECT 1 FROM survey_overall WHERE user_id = \(user)", logger: logger
+            ).decode(Int.self).collectAll()
+            guard closed.isEmpty else { throw SurveyClosed() }
             let inserted = try await connection.query(
                 """
                 INSERT INTO survey_services (user_id, service, answers, points) VALUES (\(user), \(service), \(ratings), \(points))
@@ -69,6 +78,7 @@ struct SurveyStore: Sendable {
 
     private func submitOverallOnce(user: String, stars ownStars: Int?, coupon: String) async throws -> (stars: Int, points: Int, coupon: String) {
         try await client.inTransaction(logger: logger) { connection in
+            try await lockGuest(user, on: connection)
             let rated = try await connection.query(
                 "SELECT count(*)::bigint, coalesce(sum(points), 0)::bigint FROM survey_services WHERE user_id = \(user)", logger: logger
             ).decode((Int, Int).self).collectAll()
@@ -112,6 +122,10 @@ struct SurveyStore: Sendable {
             .decode(Int.self).collectAll()
         guard let stars = found.first else { return .notSubmitted }
         return HotelSurvey.asksWhy(stars: stars) ? .alreadyExplained : .notBelowGood
+    }
+
+    private func lockGuest(_ user: String, on connection: PostgresConnection) async throws {
+        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended('survey/' || \(user), 0))", logger: logger)
     }
 
     private func envelope(_ event: SurveySubmitted, user: String) -> EventEnvelope<SurveySubmitted> {

@@ -7,11 +7,18 @@ import Shared
 /// `GET /v1/admin/stream` (N5): the home page's numbers as Server-Sent Events, sent whenever they change
 /// (looked at every `STREAM_INTERVAL_MS`), so the dashboard shows an ingested event within about two seconds
 /// whichever instance aggregated it. A comment line every 15 s keeps proxies from closing a quiet stream;
-/// a stream ends after 10 minutes (the page reconnects) and when the service shuts down.
+/// a stream ends after 10 minutes (the page reconnects) and when the service shuts down. Every stream of the
+/// process reads the same `HomeSnapshot`, so open dashboards cost one set of queries per interval.
 struct HomeStream: Sendable {
-    let stats: StatsQueries
+    let snapshot: HomeSnapshot
     let interval: Duration
     let logger: Logger
+
+    init(stats: StatsQueries, interval: Duration, logger: Logger) {
+        snapshot = HomeSnapshot(stats: stats, maxAge: interval)
+        self.interval = interval
+        self.logger = logger
+    }
 
     static let keepAlive = Duration.seconds(15)
     static let lifetime = Duration.seconds(600)
@@ -22,7 +29,7 @@ struct HomeStream: Sendable {
 
     @Sendable func stream(_ request: Request, context: PlatformRequestContext) async throws -> Response {
         _ = try context.requireUser()
-        let (stats, interval, logger) = (self.stats, self.interval, self.logger)
+        let (snapshot, interval, logger) = (self.snapshot, self.interval, self.logger)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
@@ -31,12 +38,10 @@ struct HomeStream: Sendable {
                 let end = clock.now + Self.lifetime
                 var lastSent: Data?
                 var lastWrite = clock.now
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
                 do {
                     // Checked each round: a stream must not hold the service's graceful shutdown open.
                     while clock.now < end, !Task.isShuttingDownGracefully, !Task.isCancelled {
-                        let home = try encoder.encode(try await stats.home())
+                        let home = try await snapshot.body()
                         if home != lastSent {
                             try await writer.write(ByteBuffer(string: "event: home\ndata: \(String(decoding: home, as: UTF8.self))\n\n"))
                             lastSent = home

@@ -100,6 +100,10 @@ struct AnalyticsAggregateTests {
             #expect(search["items"].array.map { $0["name"].string ?? "" } == ["search-06", "search-05", "search-04"])
             #expect(search["items"].array.map { $0["rank"].int ?? 0 } == [8, 9, 10])
             #expect(try await harness.stats("/v1/admin/stats/features?prefix=search_")["total"].int == 0)
+            // A page past the end still says how many there are.
+            let pastEnd = try await harness.stats("/v1/admin/stats/features?pageSize=10&page=5")
+            #expect(pastEnd["items"].count == 0 && pastEnd["total"].int == 13)
+            #expect(try await harness.stats("/v1/admin/stats/locations?pageSize=10&page=3")["total"].int == 6)
 
             let home = try await harness.stats("/v1/admin/stats/home")
             #expect(home["downloads"]["total"].int == dataset.downloads)
@@ -148,9 +152,16 @@ struct AnalyticsAggregateTests {
             #expect(try await eventually { try await harness.stats("/v1/poll/results")["questions"][0]["yes"].int == 1 })
             let before = try await AnalyticsAggregateTests.snapshot(harness)
 
-            // Events arrive during the rebuild: 30 more installs, in batches, while it runs.
+            let downloadsBefore = try await harness.stats("/v1/admin/stats/downloads?pageSize=100")
+
+            // Events arrive during the rebuild: 30 more installs, in batches, while it runs. A second rebuild
+            // started meanwhile is refused (one at a time).
             let lines = LineCollector()
             async let rebuilt: Void = Rebuild(environment: harness.environment, logger: Logger(label: "rebuild-test")) { lines.append($0) }.run()
+            #expect(try await eventually { lines.all.contains { $0.contains("started") } })
+            await #expect(throws: RebuildError.self) {
+                try await Rebuild(environment: harness.environment, logger: Logger(label: "rebuild-test-2")) { _ in }.run()
+            }
             for _ in 0..<3 {
                 try await harness.ingestAll((0..<10).map { _ in AnalyticsTestHarness.event("install", platform: "web") })
                 try await Task.sleep(for: .milliseconds(300))
@@ -171,6 +182,16 @@ struct AnalyticsAggregateTests {
             let home = try await harness.stats("/v1/admin/stats/home")
             #expect(home["downloads"]["total"].int == dataset.downloads + 30)
             #expect(home["poll"][0]["yes"].int == 1)
+            // Every day/app/platform row as before, today's web installs of the weather app 30 more.
+            func rows(_ page: JSONValue) -> [String: Int] {
+                Dictionary(uniqueKeysWithValues: page["items"].array.map {
+                    ("\($0["day"].string ?? "") \($0["app"].string ?? "") \($0["platform"].string ?? "")", $0["count"].int ?? 0)
+                })
+            }
+            var expected = rows(downloadsBefore)
+            let today = Date().formatted(Date.ISO8601FormatStyle().year().month().day())
+            expected["\(today) weather web", default: 0] += 30
+            #expect(rows(try await harness.stats("/v1/admin/stats/downloads?pageSize=100")) == expected)
         }
     }
 }

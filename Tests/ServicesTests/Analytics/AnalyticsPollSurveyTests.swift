@@ -32,10 +32,10 @@ struct AnalyticsPollSurveyTests {
             let (unknown, unknownBody) = try await harness.request(
                 .post, "/v1/poll/answers", json: ["answers": [["questionId": "nope", "answer": true]]], bearer: tokens[1])
             #expect(unknown == .unprocessableContent && unknownBody["error"]["code"].string == "unknown_question")
-            let (twice, _) = try await harness.request(
+            let (twice, twiceBody) = try await harness.request(
                 .post, "/v1/poll/answers",
                 json: ["answers": [["questionId": "awareness", "answer": true], ["questionId": "awareness", "answer": false]]], bearer: tokens[1])
-            #expect(twice == .unprocessableContent)
+            #expect(twice == .unprocessableContent && twiceBody["error"]["code"].string == "duplicate_question")
             let (guest, guestBody) = try await harness.request(
                 .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]], bearer: try await harness.guestToken())
             #expect(guest == .forbidden && guestBody["error"]["code"].string == "guests_not_allowed")
@@ -102,6 +102,9 @@ struct AnalyticsPollSurveyTests {
             #expect(overall["message"].string?.contains("$50") == true)
             #expect(try await harness.request(.post, "/v1/survey/overall", json: ["stars": 5], bearer: token).0 == .conflict)
             #expect(try await harness.request(.post, "/v1/survey/overall/why", json: why, bearer: token).0 == .noContent)
+            // The overall rating closed the survey: a service not rated yet is refused now.
+            let (closed, closedBody) = try await rate("gym", Array(repeating: "good", count: 5))
+            #expect(closed == 409 && closedBody["error"]["code"].string == "survey_closed")
 
             // Another guest gives their own five stars: no question, another coupon.
             let other = UUID()
