@@ -29,9 +29,12 @@ struct AnalyticsBench {
     struct Results: Sendable {
         var ingest: LoadResult?
         var aggregationPerSecond = 0.0
+        /// With the answer cache (`STATS_CACHE_MS`, 500 ms), `connections` at once.
         var topFeatures: LoadResult?
         var home: LoadResult?
         var health: LoadResult?
+        /// Without the cache (`STATS_CACHE_MS=0`): at `connections` at once, and one at a time.
+        var uncached: [(features: LoadResult, home: LoadResult, connections: Int)] = []
     }
 
     func run() async throws -> Results {
@@ -52,14 +55,13 @@ struct AnalyticsBench {
 
         let tokens = try TestTokens()
         let port = freePort()
-        let service = try ServiceProcess.start(
-            binary: binary,
-            environment: [
-                "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
-                "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                "ANALYTICS_TELEMETRY_TOPIC": topics.telemetry, "ANALYTICS_USERS_TOPIC": topics.users, "ANALYTICS_USER_CITIES_TOPIC": topics.cities,
-                "TELEMETRY_APP_KEYS": "weather=\(Self.appKey)", "KAFKA_START_POSITION": "beginning", "LOG_LEVEL": "warning",
-            ])
+        let environment = [
+            "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
+            "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+            "ANALYTICS_TELEMETRY_TOPIC": topics.telemetry, "ANALYTICS_USERS_TOPIC": topics.users, "ANALYTICS_USER_CITIES_TOPIC": topics.cities,
+            "TELEMETRY_APP_KEYS": "weather=\(Self.appKey)", "KAFKA_START_POSITION": "beginning", "LOG_LEVEL": "warning",
+        ]
+        let service = try ServiceProcess.start(binary: binary, environment: environment.merging(["HTTP_PORT": "\(port)"]) { $1 })
         defer { service.stop() }
         try await service.waitReady(port: port)
         let client = PostgresConfiguration(
@@ -87,10 +89,28 @@ struct AnalyticsBench {
             return results
         }
         service.stop()
+        // The same pages without the answer cache: every request runs its queries.
+        var measured = results
+        let uncachedPort = freePort()
+        let uncached = try ServiceProcess.start(
+            binary: binary, environment: environment.merging(["HTTP_PORT": "\(uncachedPort)", "STATS_CACHE_MS": "0"]) { $1 })
+        defer { uncached.stop() }
+        try await uncached.waitReady(port: uncachedPort)
+        var adminTokens: [String] = []
+        for _ in 0..<20 { adminTokens.append(try await tokens.token(userId: UUID().uuidString, role: .admin)) }
+        for load in [connections, 1] {
+            progress("wrk: \(loadSeconds) s each on the top features and the home page without the cache, \(load) connection(s)")
+            let base = "http://127.0.0.1:\(uncachedPort)"
+            let features = try LoadResult.wrk(
+                url: "\(base)/v1/admin/stats/features?pageSize=15", seconds: loadSeconds, connections: load, bearerTokens: adminTokens)
+            let home = try LoadResult.wrk(url: "\(base)/v1/admin/stats/home", seconds: loadSeconds, connections: load, bearerTokens: adminTokens)
+            measured.uncached.append((features, home, load))
+        }
+        uncached.stop()
         try await withRunningClient(admin.makeClient(logger: logger)) { client in
             try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
         }
-        return results
+        return measured
     }
 
     /// 60% feature uses (200 features, 50,000 users), 20% installs, 20% city views, over the last 30 days.

@@ -14,7 +14,7 @@ struct LoadResult: Sendable {
     ) throws -> LoadResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-        var arguments = ["-t", "2", "-c", "\(connections)", "-d", "\(seconds)s", "--latency"]
+        var arguments = ["-t", "\(min(2, connections))", "-c", "\(connections)", "-d", "\(seconds)s", "--latency"]
         var script: URL?
         if let post {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("wrk-\(UUID().uuidString).lua")

@@ -5,11 +5,13 @@ Each step prints one line, `ok <name>` or `FAIL <name>: <why>`; the exit status 
 
     python Tests/browser/dashboard_check.py --dashboard http://127.0.0.1:8085/dashboard/ \
         --api http://127.0.0.1:8085 --email admin@example.com --password 'Secret123' \
-        --app-key weather-key --screenshot /tmp/dashboard-home.png
+        --app-key weather-key --screenshot /tmp/dashboard-home.png [--new-password 'Other456x']
 
 The dashboard keeps the access token in sessionStorage under `accessToken`; the drill-down tables show
-10 rows a page. Only the live update is held to a deadline (2 s, the requirement); everything else waits
-generously, for a slow machine.
+10 rows a page. With --new-password, the step change-password changes the admin's password to it and back
+to --password (both must meet the page's rule: 8+ characters, upper- and lower-case letters, a digit); should
+the page fail half-way, the script puts --password back through auth's API and says so. Only the live update
+is held to a deadline (2 s, the requirement); everything else waits generously, for a slow machine.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import datetime
 import json
 import math
 import os
+import re
 import sys
 import time
 import urllib.error
@@ -35,6 +38,12 @@ LIVE_DEADLINE_S = 2.0  # the requirement: a new download shows within 2 s
 LIVE_GIVE_UP_S = 10.0
 CHARTS = ("chart-downloads", "chart-features", "chart-poll", "chart-locations")
 NOT_ADMIN_TEXT = "Only admins can use the dashboard"
+PASSWORD_CHANGED_TEXT = "Your password has been changed"
+PASSWORD_MAX_LENGTH = 72  # the change-password fields' maxlength
+# The page shows these labels for the API's keys (app.js APPS, PLATFORMS, SERVICES); other keys as they are.
+APP_LABELS = {"weather": "Weather", "places": "Places", "horoscope": "Horoscope", "survey": "Hotel survey"}
+PLATFORM_LABELS = {"ios": "iOS", "android": "Android", "web": "Web"}
+SERVICE_LABELS = {"rooms": "Rooms", "dining": "Dining", "spa-pool": "Spa/Pool", "gym": "Gym"}
 
 
 class StepFailed(Exception):
@@ -44,6 +53,33 @@ class StepFailed(Exception):
 def check(condition: bool, message: str) -> None:
     if not condition:
         raise StepFailed(message)
+
+
+def describe(error: Exception) -> str:
+    return str(error) if isinstance(error, StepFailed) else f"{type(error).__name__}: {error}"
+
+
+def label(labels: dict[str, str], key: object) -> str:
+    return labels.get(str(key), str(key)).strip()
+
+
+def count_text(value: object) -> str:
+    """An API count as the page writes it (app.js `number`: rounded, no separators)."""
+    return str(round(float(value)))
+
+
+def close_to(shown: str, expected: object, unit: str = "") -> bool:
+    """A one-decimal number the page shows (`75.0%`) against the API's value."""
+    try:
+        return abs(float(shown.strip().removesuffix(unit)) - float(expected)) <= 0.05 + 1e-9
+    except (TypeError, ValueError):
+        return False
+
+
+def meets_page_password_rule(password: str) -> bool:
+    """app.js isStrongPassword: at least 8 characters, an upper-case and a lower-case letter, a digit."""
+    return (len(password) >= 8 and any(c.isupper() for c in password) and any(c.islower() for c in password)
+            and any(c.isdigit() for c in password))
 
 
 # ---------------------------------------------------------------- HTTP outside the browser
@@ -110,6 +146,17 @@ class Run:
                  return {rank: cell('feature-rank'), name: cell('feature-name'), users: cell('feature-users')};
                })""",
             table_testid,
+        )
+
+    def cell_rows(self, table_testid: str, row_testid: str, cells: list[str] | None = None) -> list[list[str]]:
+        """The rows `row_testid` of a table, each as the trimmed texts of the cells named in `cells` (by test id),
+        or of all its <td>s when `cells` is None. An empty table ("No data yet") has no such rows."""
+        return self.page.evaluate(
+            """([table, row, cells]) => Array.from(document.querySelectorAll(
+                   `[data-testid="${table}"] [data-testid="${row}"]`)).map(tr => cells
+                 ? cells.map(name => (tr.querySelector(`[data-testid="${name}"]`)?.textContent ?? '').trim())
+                 : Array.from(tr.cells).map(td => (td.textContent ?? '').trim()))""",
+            [table_testid, row_testid, cells],
         )
 
     def step(self, name: str, function, *, needs_sign_in: bool = False) -> None:
@@ -183,6 +230,14 @@ def step_admin_home(run: Run) -> None:
         timeout=WAIT_MS)
 
 
+POLL_CELL = r"^(\d+) \(([0-9.]+)%\)$"  # the home poll table's yes/no cells: `30 (75.0%)`
+
+
+def poll_cell_matches(shown: str, count: object, percent: object) -> bool:
+    match = re.match(POLL_CELL, shown)
+    return bool(match) and match.group(1) == count_text(count) and close_to(match.group(2), percent)
+
+
 def step_numbers_match_api(run: Run) -> str:
     # A live update may land between reading the API and the page: compare again for a few seconds.
     deadline = time.monotonic() + 10
@@ -197,8 +252,34 @@ def step_numbers_match_api(run: Run) -> str:
             problems.append(f"downloads total shown {total}, API {stats['downloads']['total']}")
         if rows != expected_rows:
             problems.append(f"top features shown {rows}, API {expected_rows}")
+
+        # Downloads by app: (app, count) in the API's order; the first cell is the colour swatch.
+        by_app = [row[1:] for row in run.cell_rows("downloads-table", "download-app-row")]
+        expected_by_app = [[label(APP_LABELS, a["key"]), count_text(a["count"])] for a in stats["downloads"]["byApp"]]
+        if by_app != expected_by_app:
+            problems.append(f"downloads by app shown {by_app}, API {expected_by_app}")
+
+        # The poll: yes and no (count and percent) per question, in the API's order.
+        poll = run.cell_rows("poll-table", "poll-row", ["poll-question", "poll-yes", "poll-no"])
+        expected_poll = [[q["text"].strip(), f"{count_text(q['yes'])} ({float(q['yesPercent']):.1f}%)",
+                          f"{count_text(q['no'])} ({float(q['noPercent']):.1f}%)"] for q in stats["poll"]]
+        poll_ok = len(poll) == len(stats["poll"]) and all(
+            shown[0] == q["text"].strip() and poll_cell_matches(shown[1], q["yes"], q["yesPercent"])
+            and poll_cell_matches(shown[2], q["no"], q["noPercent"])
+            for shown, q in zip(poll, stats["poll"]))
+        if not poll_ok:
+            problems.append(f"poll shown {poll}, API {expected_poll}")
+
+        # The top locations: rank, name and views, in order (the page shows the first 5).
+        locations = run.cell_rows("locations-table", "location-row", ["location-rank", "location-name", "location-views"])
+        expected_locations = [[count_text(l["rank"]), l["name"].strip(), count_text(l["views"])]
+                              for l in stats["topLocations"][:5]]
+        if locations != expected_locations:
+            problems.append(f"top locations shown {locations}, API {expected_locations}")
+
         if not problems:
-            return f"(downloads {total}, {len(rows)} top features)"
+            return (f"(downloads {total} over {len(by_app)} apps, {len(rows)} top features, {len(poll)} poll questions,"
+                    f" {len(locations)} top locations)")
         if time.monotonic() > deadline:
             raise StepFailed("; ".join(problems))
         time.sleep(0.5)
@@ -310,6 +391,223 @@ def step_search(run: Run) -> str:
     return f"({total} features start with {prefix!r})"
 
 
+class Approx:
+    """An expected cell the page shows with one decimal (`75.0%`, `72.5`): compared within 0.05."""
+
+    def __init__(self, value: object, unit: str = "") -> None:
+        self.value, self.unit = value, unit
+
+    def matches(self, shown: str) -> bool:
+        return close_to(shown, self.value, self.unit)
+
+    def __repr__(self) -> str:
+        return f"'~{self.value}{self.unit}'"
+
+
+def row_matches(shown: list[str], expected: list[object]) -> bool:
+    return len(shown) == len(expected) and all(
+        cell.matches(text) if isinstance(cell, Approx) else text == cell for text, cell in zip(shown, expected))
+
+
+class DrillDownPage:
+    """One drill-down page: how home opens it, its table, the API call behind it and a row as the page shows it."""
+
+    def __init__(self, name: str, opener: str, api_path: str, api_query: dict[str, object], items_key: str,
+                 row_testid: str, cells: list[str] | None, expected_row, paged: bool) -> None:
+        self.name, self.opener, self.api_path, self.api_query = name, opener, api_path, api_query
+        self.items_key, self.row_testid, self.cells, self.expected_row, self.paged = (
+            items_key, row_testid, cells, expected_row, paged)
+        self.view, self.table = f"{name}-view", f"{name}-page-table"
+
+
+def survey_average(value: object) -> object:
+    try:
+        return Approx(float(value)) if math.isfinite(float(value)) else "–"
+    except (TypeError, ValueError):
+        return "–"
+
+
+# Opened through the home table for two pages and the Details link for the other two, so both ways are used.
+DRILL_DOWN_PAGES = (
+    DrillDownPage("downloads", "downloads-table", "/v1/admin/stats/downloads", {"page": 1, "pageSize": PAGE_SIZE},
+                  "items", "download-row", ["download-day", "download-app", "download-platform", "download-count"],
+                  lambda d: [d["day"], label(APP_LABELS, d["app"]), label(PLATFORM_LABELS, d["platform"]),
+                             count_text(d["count"])], paged=True),
+    DrillDownPage("locations", "locations-table", "/v1/admin/stats/locations", {"page": 1, "pageSize": PAGE_SIZE},
+                  "items", "location-row", ["location-rank", "location-name", "location-views"],
+                  lambda l: [count_text(l["rank"]), l["name"].strip(), count_text(l["views"])], paged=True),
+    DrillDownPage("poll", "details-poll", "/v1/poll/results", {}, "questions", "poll-row",
+                  ["poll-question", "poll-yes", "poll-no", "poll-yes-percent", "poll-no-percent"],
+                  lambda q: [q["text"].strip(), count_text(q["yes"]), count_text(q["no"]),
+                             Approx(q["yesPercent"], "%"), Approx(q["noPercent"], "%")], paged=False),
+    DrillDownPage("survey", "details-survey", "/v1/admin/stats/survey", {}, "services", "survey-row", None,
+                  lambda v: [label(SERVICE_LABELS, v["service"]), count_text(v["submissions"]),
+                             survey_average(v["averagePoints"]), count_text(v["belowGood"])], paged=False),
+)
+
+
+def go_home(run: Run) -> None:
+    run.testid("nav-home").click()
+    run.testid("home").wait_for(state="visible", timeout=WAIT_MS)
+
+
+def wait_for_table(run: Run, table_testid: str) -> None:
+    """Until the table has its rows (or its "No data yet" row) and is not loading, or the page shows an error."""
+    run.page.wait_for_function(
+        """table => {
+             const error = document.querySelector("[data-testid='page-error']");
+             if (error && !error.hidden) return true;
+             const t = document.querySelector(`[data-testid="${table}"]`);
+             return !!t && !t.hasAttribute('aria-busy') && !!t.tBodies[0] && t.tBodies[0].rows.length > 0;
+           }""",
+        arg=table_testid, timeout=WAIT_MS)
+    error = run.testid("page-error")
+    if error.count() and error.is_visible():
+        raise StepFailed(f"the page shows an error: {(error.text_content() or '').strip()!r}")
+
+
+def first_page_problem(page: DrillDownPage, shown: list[list[str]], total_shown: str | None, body: dict) -> str | None:
+    expected = [page.expected_row(item) for item in body[page.items_key]]
+    if len(shown) != len(expected):
+        return f"{len(shown)} rows shown, the API answered {len(expected)}"
+    if expected and not row_matches(shown[0], expected[0]):
+        return f"first row shown {shown[0]}, the API's {expected[0]}"
+    if page.paged and total_shown != str(body["total"]):
+        return f"the summary says {total_shown} rows in all, the API {body['total']}"
+    return None
+
+
+def check_drill_down_page(run: Run, page: DrillDownPage) -> str:
+    before = run.api_get(page.api_path, **page.api_query)
+    run.testid(page.opener).click()
+    run.testid(page.view).wait_for(state="visible", timeout=WAIT_MS)
+    wait_for_table(run, page.table)
+    shown = run.cell_rows(page.table, page.row_testid, page.cells)
+    total_shown = (run.testid(f"{page.name}-total").get_attribute("data-value", timeout=WAIT_MS)
+                   if page.paged else None)
+    # The data may change between the page's request and ours: a match with the API before or after will do.
+    problem = first_page_problem(page, shown, total_shown, before)
+    if problem:
+        problem = first_page_problem(page, shown, total_shown, run.api_get(page.api_path, **page.api_query))
+    check(problem is None, problem or "")
+    run.testid("back-home").click()
+    run.testid("home").wait_for(state="visible", timeout=WAIT_MS)
+    return f"{page.name} {len(shown)}"
+
+
+def step_drill_downs(run: Run) -> str:
+    go_home(run)
+    seen, problems = [], []
+    for page in DRILL_DOWN_PAGES:
+        try:
+            seen.append(check_drill_down_page(run, page))
+        except Exception as error:  # check the other pages too
+            problems.append(f"{page.name} (opened by {page.opener}): {describe(error)}")
+            try:
+                go_home(run)
+            except Exception as home_error:
+                problems.append(f"could not go back home: {home_error}")
+                break
+    check(not problems, "; ".join(problems))
+    return "(rows on page 1: " + ", ".join(seen) + ")"
+
+
+def shown_text(run: Run, testid: str) -> str | None:
+    """The text of an element that is on the page and not hidden, else None."""
+    return run.page.evaluate(
+        """id => { const e = document.querySelector(`[data-testid="${id}"]`);
+                   return e && !e.hidden ? (e.textContent ?? '').trim() : null; }""", testid)
+
+
+def change_password_in_page(run: Run, current: str, new: str, submitted) -> None:
+    """Changes the password on the page's Change password view; ends on home, where the page goes by itself."""
+    run.testid("nav-change-password").click()
+    run.testid("change-password-view").wait_for(state="visible", timeout=WAIT_MS)
+    run.testid("cp-current").fill(current)
+    run.testid("cp-new").fill(new)
+    run.testid("cp-confirm").fill(new)
+    submitted()
+    run.testid("cp-submit").click()
+    run.page.wait_for_function(
+        """() => ['cp-success', 'cp-error'].some(id => {
+             const e = document.querySelector(`[data-testid="${id}"]`);
+             return e && !e.hidden; })""", timeout=WAIT_MS)
+    error = shown_text(run, "cp-error")
+    check(error is None, f"the page refused the change: {error!r}")
+    success = shown_text(run, "cp-success") or ""
+    check(PASSWORD_CHANGED_TEXT in success, f"the success message reads {success!r}")
+    run.testid("home").wait_for(state="visible", timeout=WAIT_MS)
+    flash = shown_text(run, "flash") or ""
+    check(PASSWORD_CHANGED_TEXT in flash, f"home's flash reads {flash!r}, expected {PASSWORD_CHANGED_TEXT!r}")
+
+
+def log_out_yes(run: Run) -> None:
+    dialog = run.testid("logout-dialog")
+    run.testid("logout-button").click()
+    dialog.wait_for(state="visible", timeout=WAIT_MS)
+    run.testid("logout-yes").click()
+    run.testid("login-email").wait_for(state="visible", timeout=WAIT_MS)
+    run.signed_in = False
+    check(run.token() is None, "the token is still in sessionStorage after Yes")
+
+
+def auth_base_url(run: Run) -> str:
+    """Auth's base URL, from the dashboard's config.json (what the page itself reads)."""
+    url = urllib.parse.urljoin(run.args.dashboard, "/dashboard/config.json")
+    status, body = http_json("GET", url)
+    check(status == 200 and isinstance(body, dict) and isinstance(body.get("authBaseUrl"), str),
+          f"GET {url} answered {status}: {body}")
+    return body["authBaseUrl"].rstrip("/")
+
+
+def restore_password_through_api(run: Run) -> str:
+    """After a failure half-way: if --new-password logs in, change it back to --password at auth directly."""
+    original, new = run.args.password, run.args.new_password
+    try:
+        auth = auth_base_url(run)
+        status, body = http_json("POST", auth + "/v1/dashboard/login", body={"email": run.args.email, "password": new})
+        if status != 200:
+            return f"--new-password does not log in (auth answered {status}), so --password should still be in place"
+        status, answer = http_json("POST", auth + "/v1/dashboard/password/change", token=body["accessToken"],
+                                   body={"currentPassword": new, "newPassword": original, "confirmation": original})
+        run.signed_in = False  # auth ended every other session, the page's too
+        if status != 200:
+            return f"COULD NOT put --password back (auth answered {status}: {answer}); the password is now --new-password"
+        http_json("POST", auth + "/v1/sessions/logout", token=answer["accessToken"],
+                  body={"refreshToken": answer["refreshToken"]})
+        return "--password was put back through auth's API (the page's session ended with it)"
+    except Exception as error:
+        return f"COULD NOT put --password back ({describe(error)}); it may now be --new-password"
+
+
+def step_change_password(run: Run) -> str:
+    original, new = run.args.password, run.args.new_password
+    maybe_changed = False  # from the first submit until the change back has been confirmed
+
+    def submitted() -> None:
+        nonlocal maybe_changed
+        maybe_changed = True
+
+    try:
+        change_password_in_page(run, original, new, submitted)
+        log_out_yes(run)
+        login(run, run.args.email, new)
+        run.page.wait_for_function(
+            """() => !!document.querySelector("[data-testid='home']") ||
+                     !(document.querySelector("[data-testid='login-error']")?.hidden ?? true)""", timeout=WAIT_MS)
+        error = shown_text(run, "login-error")
+        check(error is None, f"log-in with the new password failed: {error!r}")
+        run.testid("home").wait_for(state="visible", timeout=WAIT_MS)
+        run.signed_in = True
+        change_password_in_page(run, new, original, lambda: None)
+        maybe_changed = False
+    except Exception as error:
+        if not maybe_changed:
+            raise
+        raise StepFailed(f"{describe(error)}; {restore_password_through_api(run)}") from error
+    return "(changed, logged out, logged in with the new password, changed back)"
+
+
 def step_logout(run: Run) -> None:
     run.testid("nav-home").click()
     run.testid("home").wait_for(state="visible", timeout=WAIT_MS)
@@ -348,9 +646,19 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--non-admin-email", help="a dashboard account that is not an admin")
     parser.add_argument("--non-admin-password")
     parser.add_argument("--search-prefix", default="search-", help="a feature name prefix to search for")
+    parser.add_argument("--new-password",
+                        help="run the step change-password: change the admin's password to this and back to --password")
     args = parser.parse_args(argv)
     if bool(args.non_admin_email) != bool(args.non_admin_password):
         parser.error("--non-admin-email and --non-admin-password go together")
+    if args.new_password is not None:
+        if args.new_password == args.password:
+            parser.error("--new-password must differ from --password")
+        # The page refuses a weaker password, and the step changes the password back to --password in the page.
+        for option, value in (("--password", args.password), ("--new-password", args.new_password)):
+            if not meets_page_password_rule(value) or len(value) > PASSWORD_MAX_LENGTH:
+                parser.error(f"{option} must have 8 to {PASSWORD_MAX_LENGTH} characters with an upper-case letter, a "
+                             "lower-case letter and a digit, or the page will not take it")
     return args
 
 
@@ -373,6 +681,9 @@ def main(argv: list[str]) -> int:
             run.step("live-update", step_live_update, needs_sign_in=True)
             run.step("drill-down", step_drill_down, needs_sign_in=True)
             run.step("search", step_search, needs_sign_in=True)
+            run.step("drill-downs", step_drill_downs, needs_sign_in=True)
+            if args.new_password is not None:
+                run.step("change-password", step_change_password, needs_sign_in=True)
             run.step("logout", step_logout, needs_sign_in=True)
             run.step("no-page-errors", step_no_page_errors)
         finally:

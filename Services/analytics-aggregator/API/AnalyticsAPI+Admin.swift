@@ -5,7 +5,8 @@ import Shared
 extension AnalyticsAPI {
     func getHomeStats(_ input: Operations.GetHomeStats.Input) async throws -> Operations.GetHomeStats.Output {
         _ = try RequestScope.requireRole([.admin])
-        return .ok(.init(body: .json(try await stats.home())))
+        let stats = self.stats
+        return .ok(.init(body: .json(try await cache.home.value(for: "home") { try await stats.home() })))
     }
 
     func listDownloads(_ input: Operations.ListDownloads.Input) async throws -> Operations.ListDownloads.Output {
@@ -14,9 +15,12 @@ extension AnalyticsAPI {
         let from = try input.query.from.map { try Self.day($0, field: "from") }
         let to = try input.query.to.map { try Self.day($0, field: "to") }
         if let from, let to, from > to { throw APIError(.unprocessableContent, code: "bad_range", message: "from is after to") }
-        let found = try await stats.downloads(
-            app: input.query.app?.rawValue, platform: input.query.platform?.rawValue, from: from, to: to, limit: paging.size,
-            offset: paging.offset)
+        let (app, platform, stats) = (input.query.app?.rawValue, input.query.platform?.rawValue, self.stats)
+        let key = "\(app ?? "")|\(platform ?? "")|\(from ?? "")|\(to ?? "")|\(paging.size)|\(paging.offset)"
+        let found = try await cache.downloads.value(for: key) {
+            let page = try await stats.downloads(app: app, platform: platform, from: from, to: to, limit: paging.size, offset: paging.offset)
+            return StatsPage(items: page.items, total: page.total)
+        }
         return .ok(.init(body: .json(.init(items: found.items, page: paging.page, pageSize: paging.size, total: Int64(found.total)))))
     }
 
@@ -25,20 +29,29 @@ extension AnalyticsAPI {
         let paging = try Self.paging(input.query.page, input.query.pageSize)
         let prefix = input.query.prefix.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
         if let prefix, RequestText.length(prefix) > 100 { throw JSONBody.schemaViolation(["prefix": "must be at most 100 characters"]) }
-        let found = try await stats.features(app: input.query.app?.rawValue, prefix: prefix, limit: paging.size, offset: paging.offset)
+        let (app, stats) = (input.query.app?.rawValue, self.stats)
+        let found = try await cache.features.value(for: "\(app ?? "")|\(prefix ?? "")|\(paging.size)|\(paging.offset)") {
+            let page = try await stats.features(app: app, prefix: prefix, limit: paging.size, offset: paging.offset)
+            return StatsPage(items: page.items, total: page.total)
+        }
         return .ok(.init(body: .json(.init(items: found.items, page: paging.page, pageSize: paging.size, total: Int64(found.total)))))
     }
 
     func listLocations(_ input: Operations.ListLocations.Input) async throws -> Operations.ListLocations.Output {
         _ = try RequestScope.requireRole([.admin])
         let paging = try Self.paging(input.query.page, input.query.pageSize)
-        let found = try await stats.locations(limit: paging.size, offset: paging.offset)
+        let stats = self.stats
+        let found = try await cache.locations.value(for: "\(paging.size)|\(paging.offset)") {
+            let page = try await stats.locations(limit: paging.size, offset: paging.offset)
+            return StatsPage(items: page.items, total: page.total)
+        }
         return .ok(.init(body: .json(.init(items: found.items, page: paging.page, pageSize: paging.size, total: Int64(found.total)))))
     }
 
     func getSurveyStats(_ input: Operations.GetSurveyStats.Input) async throws -> Operations.GetSurveyStats.Output {
         _ = try RequestScope.requireRole([.admin])
-        return .ok(.init(body: .json(try await stats.survey())))
+        let stats = self.stats
+        return .ok(.init(body: .json(try await cache.survey.value(for: "survey") { try await stats.survey() })))
     }
 
     /// A day `YYYY-MM-DD` (else 400 naming the field) of the years the aggregates hold, 1970-2200 (else 422).

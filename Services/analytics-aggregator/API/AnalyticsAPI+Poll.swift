@@ -43,6 +43,7 @@ extension AnalyticsAPI {
     }
 
     func getPollResults(_ input: Operations.GetPollResults.Input) async throws -> Operations.GetPollResults.Output {
-        .ok(.init(body: .json(.init(questions: try await stats.poll()))))
+        let stats = self.stats
+        return .ok(.init(body: .json(.init(questions: try await cache.poll.value(for: "poll") { try await stats.poll() }))))
     }
 }

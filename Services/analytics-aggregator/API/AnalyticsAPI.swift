@@ -9,6 +9,7 @@ struct AnalyticsAPI: APIProtocol {
     let polls: PollStore
     let surveys: SurveyStore
     let stats: StatsQueries
+    let cache: StatsAnswers
 
     /// The caller as the survey and poll tables key them (auth's UUIDs in lower case).
     static func accountKey(_ user: AuthenticatedUser) -> String {

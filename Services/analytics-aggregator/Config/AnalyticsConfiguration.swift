@@ -10,6 +10,7 @@ import Shared
 /// | `DISTINCT_USERS_EXACT_LIMIT` | `10000`: distinct users per feature counted exactly up to this, with HyperLogLog beyond |
 /// | `DASHBOARD_AUTH_URL` | `http://127.0.0.1:8084`: auth's base URL as the admin's browser reaches it |
 /// | `STREAM_INTERVAL_MS` | `500`: how often the dashboard's live stream looks for changed numbers |
+/// | `STATS_CACHE_MS` | `500`: how long a dashboard answer is served from memory (0: never) |
 /// | `ANALYTICS_TELEMETRY_TOPIC`, `ANALYTICS_USERS_TOPIC`, `ANALYTICS_USER_CITIES_TOPIC` | the catalogue's `analytics.telemetry`, `auth.users`, `weather.user-cities` |
 struct AnalyticsConfiguration: Sendable {
     var appKeys: AppKeys
@@ -18,6 +19,7 @@ struct AnalyticsConfiguration: Sendable {
     var exactUsersLimit: Int
     var dashboardAuthURL: String
     var streamInterval: Duration
+    var statsCacheLifetime: Duration
     var telemetryTopic: String
     var usersTopic: String
     var userCitiesTopic: String
@@ -31,6 +33,7 @@ struct AnalyticsConfiguration: Sendable {
         exactUsersLimit = try environment.int("DISTINCT_USERS_EXACT_LIMIT", default: 10_000, range: 1...10_000_000)
         dashboardAuthURL = environment.string("DASHBOARD_AUTH_URL", default: "http://127.0.0.1:8084")
         streamInterval = try environment.milliseconds("STREAM_INTERVAL_MS", default: 500, range: 50...60_000)
+        statsCacheLifetime = try environment.milliseconds("STATS_CACHE_MS", default: 500, range: 0...60_000)
         telemetryTopic = environment.string("ANALYTICS_TELEMETRY_TOPIC", default: TopicCatalogue.telemetry.name)
         usersTopic = environment.string("ANALYTICS_USERS_TOPIC", default: TopicCatalogue.users.name)
         userCitiesTopic = environment.string("ANALYTICS_USER_CITIES_TOPIC", default: TopicCatalogue.userCities.name)

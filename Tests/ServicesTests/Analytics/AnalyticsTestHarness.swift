@@ -51,6 +51,8 @@ struct AnalyticsTestHarness: Sendable {
                 "TELEMETRY_APP_KEYS": "weather=\(weatherKey),\(weatherNextKey);places=\(placesKey)",
                 "ANALYTICS_TELEMETRY_TOPIC": topics.telemetry, "ANALYTICS_USERS_TOPIC": topics.users,
                 "ANALYTICS_USER_CITIES_TOPIC": topics.cities, "STREAM_INTERVAL_MS": "100",
+                // Exact answers right after each change; the cache has a test of its own.
+                "STATS_CACHE_MS": "0",
                 "LOG_LEVEL": ProcessInfo.processInfo.environment["ANALYTICS_TEST_LOG_LEVEL"] ?? "warning",
             ].merging(extraEnvironment) { $1 }.merging(fixedPort.map { ["HTTP_PORT": "\($0)"] } ?? [:]) { $1 })
             let app = try await buildApplication(

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import AnalyticsAggregator
@@ -71,5 +72,35 @@ struct AnalyticsUnitTests {
     func likePrefix() {
         #expect(StatsQueries.likePrefix("search_1%") == "search\\_1\\%%")
         #expect(StatsQueries.likePrefix("a\\b") == "a\\\\b%")
+    }
+}
+
+/// The dashboard's answer cache: fresh answers within the moment, the previous one a little past it while one
+/// read runs, and a wait for a new one long past it.
+@Suite("analytics answer cache (N5)")
+struct AnswerCacheTests {
+    final class Counter: Sendable {
+        let value = Mutex(0)
+        func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    }
+
+    @Test("N5: one read per moment, the previous answer a little past it, a new one long past it")
+    func cache() async throws {
+        let cache = AnswerCache<Int>(lifetime: .milliseconds(200))
+        let reads = Counter()
+        let read: @Sendable () async throws -> Int = { reads.next() }
+        #expect(try await cache.value(for: "k", read) == 1)
+        #expect(try await cache.value(for: "k", read) == 1)
+        try await Task.sleep(for: .milliseconds(300))
+        // Past the moment: the previous answer now, the new one once the background read is done.
+        #expect(try await cache.value(for: "k", read) == 1)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await cache.value(for: "k", read) == 2)
+        try await Task.sleep(for: .milliseconds(1_000))
+        #expect(try await cache.value(for: "k", read) == 3)
+        #expect(try await cache.value(for: "other", read) == 4)
+        let off = AnswerCache<Int>(lifetime: .zero)
+        #expect(try await off.value(for: "k", read) == 5)
+        #expect(try await off.value(for: "k", read) == 6)
     }
 }

@@ -6,7 +6,8 @@ import TestSupport
 /// project's venv) against the real analytics-aggregator and auth, each on its own port: auth allows the
 /// dashboard's origin by CORS, and the page talks to both from the browser. `Tests/browser/dashboard_check.py`
 /// logs in, compares the charts' numbers with the API's, watches a new install arrive over the live stream,
-/// drills down with pagination, searches, logs out, and saves a screenshot of the home page.
+/// drills down from every chart (features with pagination), searches, changes the password and back, logs
+/// out, and saves a screenshot of the home page.
 @Suite("analytics dashboard in a browser (N5)", .serialized)
 struct DashboardBrowserTests {
     /// Where the run keeps the home page's screenshot.
@@ -48,14 +49,14 @@ struct DashboardBrowserTests {
                     RepositoryFiles.root.appendingPathComponent("Tests/browser/dashboard_check.py").path,
                     "--dashboard", "\(dashboardOrigin)/dashboard/", "--api", dashboardOrigin,
                     "--email", "admin@example.com", "--password", "Start1234", "--app-key", AnalyticsTestHarness.weatherKey,
-                    "--screenshot", Self.screenshotPath, "--search-prefix", "search-1",
+                    "--screenshot", Self.screenshotPath, "--search-prefix", "search-1", "--new-password", "Changed5678",
                 ]
                 let output = try await process.runCollectingOutput()
                 #expect(output.status == 0, "\(output.text)")
                 let lines = output.text.split(separator: "\n").map(String.init)
                 for step in [
-                    "wrong-password", "admin-home-charts", "numbers-match-api", "screenshot", "live-update", "drill-down", "search", "logout",
-                    "no-page-errors",
+                    "wrong-password", "admin-home-charts", "numbers-match-api", "screenshot", "live-update", "drill-down", "search",
+                    "drill-downs", "change-password", "logout", "no-page-errors",
                 ] {
                     #expect(lines.contains { $0 == "ok \(step)" || $0.hasPrefix("ok \(step) ") }, "step \(step): \(output.text)")
                 }
