@@ -13,5 +13,6 @@ swift build -c release --product weather-fetcher
 swift build -c release --product places-importer
 swift build -c release --product warning-detector
 swift build -c release --product appointment-booker
+swift build -c release --product analytics-aggregator
 PG_FSYNC=on start_throwaway_infra
 "$root/.build/release/platform-bench" --brokers "$TEST_KAFKA_BROKERS" --postgres-port "$TEST_POSTGRES_PORT" "$@"
