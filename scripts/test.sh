@@ -9,6 +9,8 @@ source "$root/scripts/lib.sh"
 bash "$root/scripts/install-deps.sh"
 log "validating docker-compose.yml and deploy/k8s"
 bash "$root/scripts/validate-deploy.sh"
+log "checking the alert rules (promtool, with their unit tests) and the Grafana dashboards"
+"$VENV/bin/python" "$root/scripts/check-observability.py"
 log "checking the API documents (OpenAPI 3.1, shared components as in Shared/OpenAPI)"
 "$VENV/bin/python" "$root/scripts/openapi-shared.py" --check
 start_throwaway_infra

@@ -47,7 +47,73 @@ deployments = {
 if deployments != services:
     problems.append(f"deploy/k8s: Deployments {sorted(deployments)} do not match the services")
 
+# The overlays (issue 20): what they name exists, and KEDA's ScaledObjects (a CRD the Kubernetes schemas do not
+# know) scale a Deployment of the base on its own consumer group and topics of the catalogue, up to the
+# topics' partition count.
+import re
+
+catalogue = open(os.path.join(root, "Shared", "Events", "TopicCatalogue.swift")).read()
+partitions = {name: int(count) for name, count in re.findall(r'name: "([a-z.-]+)", partitions: (\d+)', catalogue)}
+hpas = {
+    doc["metadata"]["name"]
+    for path in glob.glob(os.path.join(root, "deploy", "k8s", "*.yaml"))
+    for doc in yaml.safe_load_all(open(path))
+    if doc and doc.get("kind") == "HorizontalPodAutoscaler"
+}
+overlays = sorted(glob.glob(os.path.join(root, "deploy", "k8s", "overlays", "*", "kustomization.yaml")))
+scaled = 0
+for path in overlays:
+    folder = os.path.dirname(path)
+    name = os.path.relpath(path, root)
+    kustomization = yaml.safe_load(open(path))
+    for resource in kustomization.get("resources", []):
+        if not os.path.exists(os.path.join(folder, resource)):
+            problems.append(f"{name}: resource {resource} does not exist")
+    for generator in kustomization.get("configMapGenerator", []):
+        for file in generator.get("files", []):
+            if not os.path.exists(os.path.join(folder, file)):
+                problems.append(f"{name}: configMapGenerator file {file} does not exist")
+    for patch in kustomization.get("patches", []):
+        target = patch.get("target", {})
+        if target.get("kind") == "HorizontalPodAutoscaler" and target.get("name") not in hpas:
+            problems.append(f"{name}: patch targets HorizontalPodAutoscaler {target.get('name')}, which the base does not have")
+    for resource in kustomization.get("resources", []):
+        resource_path = os.path.join(folder, resource)
+        if not resource_path.endswith(".yaml") or not os.path.isfile(resource_path):
+            continue
+        for doc in yaml.safe_load_all(open(resource_path)):
+            if not doc:
+                continue
+            where = f"{os.path.relpath(resource_path, root)}: {doc.get('kind')} {doc.get('metadata', {}).get('name')}"
+            if doc.get("kind") != "ScaledObject" or doc.get("apiVersion") != "keda.sh/v1alpha1":
+                problems.append(f"{where}: only KEDA ScaledObjects are expected here")
+                continue
+            scaled += 1
+            spec = doc.get("spec", {})
+            target = spec.get("scaleTargetRef", {}).get("name")
+            if target not in deployments:
+                problems.append(f"{where}: scales {target}, which is not a Deployment of the base")
+            triggers = spec.get("triggers") or []
+            topics = [t.get("metadata", {}).get("topic") for t in triggers if t.get("type") == "kafka"]
+            if not topics:
+                problems.append(f"{where}: no kafka trigger")
+            for trigger in triggers:
+                metadata = trigger.get("metadata", {})
+                if trigger.get("type") != "kafka":
+                    continue
+                if metadata.get("consumerGroup") != target:
+                    problems.append(f"{where}: consumerGroup {metadata.get('consumerGroup')} is not the service's group {target}")
+                if metadata.get("topic") not in partitions:
+                    problems.append(f"{where}: topic {metadata.get('topic')} is not in the topic catalogue")
+                if not str(metadata.get("lagThreshold", "")).isdigit():
+                    problems.append(f"{where}: lagThreshold must be a whole number")
+            ceiling = min((partitions.get(topic, 0) for topic in topics), default=0)
+            if not (1 <= spec.get("minReplicaCount", 0) <= spec.get("maxReplicaCount", 0) <= ceiling):
+                problems.append(f"{where}: replicas must go from 1 up to at most the topics' partitions ({ceiling})")
+
 for problem in problems:
     print(problem, file=sys.stderr)
-print(f"validate-deploy: compose file and {manifests} Kubernetes manifests checked, {len(problems)} problem(s)")
+print(
+    f"validate-deploy: compose file, {manifests} Kubernetes manifests, {len(overlays)} overlays ({scaled} ScaledObjects) checked, "
+    f"{len(problems)} problem(s)")
 sys.exit(1 if problems else 0)

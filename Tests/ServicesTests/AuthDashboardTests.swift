@@ -198,9 +198,10 @@ struct AuthDashboardTests {
     }
 }
 
-/// The n-th reset link in the mailbox, waiting for the mail sender to deliver it.
-func waitForResetLink(in smtp: SMTPSink, occurrence: Int = 1) async throws -> String? {
-    let marker = "https://dashboard.test/reset?token="
+/// The n-th reset link in the mailbox, waiting for the mail sender to deliver it. `base`: the harness's
+/// `AUTH_RESET_URL`.
+func waitForResetLink(in smtp: SMTPSink, occurrence: Int = 1, base: String = "https://dashboard.test/reset") async throws -> String? {
+    let marker = base + "?token="
     _ = try await eventually { smtp.mailbox.components(separatedBy: marker).count > occurrence }
     let parts = smtp.mailbox.components(separatedBy: marker)
     guard parts.count > occurrence else { return nil }

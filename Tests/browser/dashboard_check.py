@@ -206,6 +206,23 @@ def step_wrong_password(run: Run) -> str:
     return f"({message!r})"
 
 
+def step_reset_link(run: Run) -> str:
+    """The link auth mailed opens the dashboard's reset page; a new password set there works for logging in."""
+    run.page.goto(run.args.reset_link)
+    run.testid("reset-view").wait_for(state="visible", timeout=WAIT_MS)
+    run.testid("reset-password").fill(run.args.non_admin_password)
+    run.testid("reset-confirm").fill(run.args.non_admin_password)
+    run.testid("reset-submit").click()
+    run.testid("reset-success").wait_for(state="visible", timeout=WAIT_MS)
+    message = (run.testid("reset-success").text_content() or "").strip()
+    status, body = http_json(
+        "POST", run.args.auth.rstrip("/") + "/v1/dashboard/login",
+        body={"email": run.args.non_admin_email, "password": run.args.non_admin_password})
+    check(status == 200, f"logging in with the new password answered {status}: {body}")
+    run.page.goto(run.args.dashboard)
+    return f"({message!r})"
+
+
 def step_non_admin_refused(run: Run) -> str:
     login(run, run.args.non_admin_email, run.args.non_admin_password)
     message = wait_for_login_error(run, NOT_ADMIN_TEXT)
@@ -645,6 +662,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--screenshot", required=True, help="where to save a PNG of the home page")
     parser.add_argument("--non-admin-email", help="a dashboard account that is not an admin")
     parser.add_argument("--non-admin-password")
+    parser.add_argument("--reset-link", help="a reset link auth mailed to the non-admin account: the page sets --non-admin-password")
+    parser.add_argument("--auth", help="auth's base URL (with --reset-link: the new password is tried there)")
     parser.add_argument("--search-prefix", default="search-", help="a feature name prefix to search for")
     parser.add_argument("--new-password",
                         help="run the step change-password: change the admin's password to this and back to --password")
@@ -673,6 +692,8 @@ def main(argv: list[str]) -> int:
             run = Run(page, args)
             page.on("pageerror", lambda error: run.page_errors.append(str(error)))
             run.step("wrong-password", step_wrong_password)
+            if args.reset_link and args.non_admin_email and args.auth:
+                run.step("reset-link", step_reset_link)
             if args.non_admin_email:
                 run.step("non-admin-refused", step_non_admin_refused)
             run.step("admin-home-charts", step_admin_home)

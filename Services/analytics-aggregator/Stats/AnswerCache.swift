@@ -11,14 +11,23 @@ actor AnswerCache<Value: Sendable> {
     /// Beyond this many keys (page sizes, prefixes) the cache starts again rather than grow.
     private let capacity = 1_000
 
-    init(lifetime: Duration) {
+    /// The time; the tests move their own.
+    private let now: @Sendable () -> ContinuousClock.Instant
+
+    init(lifetime: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.lifetime = lifetime
+        self.now = now
+    }
+
+    /// Waits for the reads under way (tests).
+    func settle() async {
+        for task in reading.values { _ = try? await task.value }
     }
 
     func value(for key: String, _ compute: @escaping @Sendable () async throws -> Value) async throws -> Value {
         guard lifetime > .zero else { return try await compute() }
         if let entry = entries[key] {
-            let age = ContinuousClock.now - entry.at
+            let age = now() - entry.at
             if age < lifetime { return entry.value }
             // A little past its moment: read again in the background; this request and those meanwhile get the
             // previous answer. Long past it (nobody asked for a while): wait for the new one.
@@ -37,7 +46,7 @@ actor AnswerCache<Value: Sendable> {
         defer { reading[key] = nil }
         let value = try await compute()
         if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-        entries[key] = (value, .now)
+        entries[key] = (value, now())
         return value
     }
 }

@@ -86,17 +86,21 @@ struct AnswerCacheTests {
 
     @Test("N5: one read per moment, the previous answer a little past it, a new one long past it")
     func cache() async throws {
-        let cache = AnswerCache<Int>(lifetime: .milliseconds(200))
+        let clock = Mutex(ContinuousClock.now)
+        let cache = AnswerCache<Int>(lifetime: .milliseconds(500)) { clock.withLock { $0 } }
+        func advance(_ duration: Duration) { clock.withLock { $0 += duration } }
         let reads = Counter()
         let read: @Sendable () async throws -> Int = { reads.next() }
         #expect(try await cache.value(for: "k", read) == 1)
+        advance(.milliseconds(400))
         #expect(try await cache.value(for: "k", read) == 1)
-        try await Task.sleep(for: .milliseconds(300))
-        // Past the moment: the previous answer now, the new one once the background read is done.
+        // A little past the moment: the previous answer now, the new one once the background read is done.
+        advance(.milliseconds(200))
         #expect(try await cache.value(for: "k", read) == 1)
-        try await Task.sleep(for: .milliseconds(50))
+        await cache.settle()
         #expect(try await cache.value(for: "k", read) == 2)
-        try await Task.sleep(for: .milliseconds(1_000))
+        // Long past it: the request waits for a new answer.
+        advance(.seconds(5))
         #expect(try await cache.value(for: "k", read) == 3)
         #expect(try await cache.value(for: "other", read) == 4)
         let off = AnswerCache<Int>(lifetime: .zero)

@@ -5,7 +5,8 @@ import TestSupport
 /// The admin dashboard (N5) in a real headless Chromium (Debian's package, driven by Playwright from the
 /// project's venv) against the real analytics-aggregator and auth, each on its own port: auth allows the
 /// dashboard's origin by CORS, and the page talks to both from the browser. `Tests/browser/dashboard_check.py`
-/// logs in, compares the charts' numbers with the API's, watches a new install arrive over the live stream,
+/// sets an invited partner's password on the reset page auth's mail links to, refuses that non-admin, logs the
+/// admin in, compares the charts' numbers with the API's, watches a new install arrive over the live stream,
 /// drills down from every chart (features with pagination), searches, changes the password and back, logs
 /// out, and saves a screenshot of the home page.
 @Suite("analytics dashboard in a browser (N5)", .serialized)
@@ -24,8 +25,17 @@ struct DashboardBrowserTests {
         }
         let analyticsPort = freePort()
         let dashboardOrigin = "http://127.0.0.1:\(analyticsPort)"
-        try await AuthTestHarness.run(extraEnvironment: ["DASHBOARD_ORIGINS": dashboardOrigin]) { auth in
+        try await AuthTestHarness.run(
+            extraEnvironment: ["DASHBOARD_ORIGINS": dashboardOrigin, "AUTH_RESET_URL": "\(dashboardOrigin)/dashboard/reset-password"]
+        ) { auth in
             let authURL = "http://127.0.0.1:\(auth.client.port ?? 0)"
+            // A dashboard account that is not an admin: invited as a partner, its choose-your-password link mailed.
+            let (invited, _) = try await auth.request(
+                .post, "/v1/admin/invitations", body: Data(#"{"email": "teller@example.com", "role": "partner"}"#.utf8),
+                bearer: try await auth.adminToken())
+            #expect(invited == .created)
+            let resetLink = try #require(try await waitForResetLink(in: auth.smtp, base: "\(dashboardOrigin)/dashboard/reset-password"))
+            #expect(resetLink.hasPrefix("\(dashboardOrigin)/dashboard/reset-password?"))
             try await AnalyticsTestHarness.run(
                 extraEnvironment: ["DASHBOARD_AUTH_URL": authURL], tokens: auth.tokens, fixedPort: analyticsPort
             ) { analytics in
@@ -50,12 +60,14 @@ struct DashboardBrowserTests {
                     "--dashboard", "\(dashboardOrigin)/dashboard/", "--api", dashboardOrigin,
                     "--email", "admin@example.com", "--password", "Start1234", "--app-key", AnalyticsTestHarness.weatherKey,
                     "--screenshot", Self.screenshotPath, "--search-prefix", "search-1", "--new-password", "Changed5678",
+                    "--auth", authURL, "--reset-link", resetLink, "--non-admin-email", "teller@example.com",
+                    "--non-admin-password", "Fortune123",
                 ]
                 let output = try await process.runCollectingOutput()
                 #expect(output.status == 0, "\(output.text)")
                 let lines = output.text.split(separator: "\n").map(String.init)
                 for step in [
-                    "wrong-password", "admin-home-charts", "numbers-match-api", "screenshot", "live-update", "drill-down", "search",
+                    "wrong-password", "reset-link", "non-admin-refused", "admin-home-charts", "numbers-match-api", "screenshot", "live-update", "drill-down", "search",
                     "drill-downs", "change-password", "logout", "no-page-errors",
                 ] {
                     #expect(lines.contains { $0 == "ok \(step)" || $0.hasPrefix("ok \(step) ") }, "step \(step): \(output.text)")
