@@ -21,6 +21,8 @@ cd "$root"
 log "building (also links the service executables, which the process tests start as operators would)"
 swift build --build-tests
 status=0
+log "starting the services as docker-compose.yml does (its commands and environment) against this run's Postgres and broker"
+"$VENV/bin/python" "$root/scripts/compose-smoke.py" "$root/.build/debug" || status=$?
 if [ $# -gt 0 ]; then
   log "running tests ($*)"
   swift test --skip-build "$@" || status=$?

@@ -1,0 +1,114 @@
+import Foundation
+import Shared
+import Testing
+import TestSupport
+
+/// `platformctl dump`, `refeed` and `rewind` (X5, issue 20) as an operator runs them: the built executable
+/// against the real broker, on topics of their own.
+@Suite("platformctl replay commands (X5)", .serialized)
+struct PlatformCtlTests {
+    struct Output {
+        var status: Int32
+        var text: String
+        var lines: [String] { text.split(separator: "\n").map(String.init) }
+    }
+
+    static func platformctl(_ arguments: [String]) async throws -> Output {
+        let directory = try #require(TestInfrastructure.current.buildDirectory, "TEST_BUILD_DIR is not set: run the tests with scripts/test.sh")
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: directory).appendingPathComponent("platformctl")
+        process.arguments = arguments + ["--brokers", TestInfrastructure.current.kafkaBrokers]
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        let (status, text) = try await process.runCollectingOutput()
+        return Output(status: status, text: text)
+    }
+
+    /// JSON lines of `dump` (standard error's progress lines are not JSON and are skipped).
+    static func dumped(_ output: Output) -> [[String: Any]] {
+        output.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    static func iso(_ date: Date) -> String { date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+
+    static func send(_ topic: String, keys: [String], headers: [KafkaHeader] = []) async throws {
+        try await withProducer { producer in
+            try await producer.send(keys.enumerated().map { index, key in
+                KafkaOutgoingMessage(topic: topic, key: key, value: Array("{\"n\":\(index),\"key\":\"\(key)\"}".utf8), headers: headers)
+            })
+        }
+    }
+
+    @Test("X5: dump prints a topic as JSON lines, one key's messages, or a time range's")
+    func dump() async throws {
+        try await withTopic(partitions: 2) { topic in
+            try await Self.send(topic, keys: ["k0", "k1", "k2", "k1", "k0"], headers: [KafkaHeader(name: "trace", value: Array("t1".utf8))])
+            try await Task.sleep(for: .milliseconds(1_500))
+            let middle = Date()
+            try await Task.sleep(for: .milliseconds(500))
+            try await Self.send(topic, keys: ["k1", "k3", "k4"])
+
+            let all = Self.dumped(try await Self.platformctl(["dump", "--topic", topic, "--idle-seconds", "3"]))
+            #expect(all.count == 8)
+            #expect(all.first?["headers"] as? [String: String] == ["trace": "t1"])
+            let keyed = Self.dumped(try await Self.platformctl(["dump", "--topic", topic, "--key", "k1", "--idle-seconds", "3"]))
+            #expect(keyed.count == 3 && keyed.allSatisfy { $0["key"] as? String == "k1" })
+            let before = Self.dumped(try await Self.platformctl(["dump", "--topic", topic, "--until", Self.iso(middle), "--idle-seconds", "3"]))
+            #expect(before.count == 5)
+            let after = Self.dumped(try await Self.platformctl(["dump", "--topic", topic, "--from", Self.iso(middle), "--idle-seconds", "3"]))
+            #expect(Set(after.compactMap { $0["key"] as? String }) == ["k1", "k3", "k4"] && after.count == 3)
+            let bad = try await Self.platformctl(["dump", "--topic", topic, "--from", "yesterday"])
+            #expect(bad.status != 0 && bad.text.contains("--from"))
+        }
+    }
+
+    @Test("X5: refeed puts dead letters back into their topic with their keys and headers, leaving the dlq- notes behind")
+    func refeed() async throws {
+        try await withTopic { topic in
+            let dlq = Topic.deadLetterName(of: topic)
+            try await Self.send(
+                dlq, keys: ["a", "b", "c"],
+                headers: [KafkaHeader(name: "trace", value: Array("t9".utf8)), KafkaHeader(name: "dlq-reason", value: Array("undecodable".utf8))])
+            let output = try await Self.platformctl(["refeed", "--from", dlq, "--idle-seconds", "3"])
+            #expect(output.status == 0 && output.text.contains("3 message(s) copied from \(dlq) to \(topic)"), "\(output.text)")
+            let back = Self.dumped(try await Self.platformctl(["dump", "--topic", topic, "--idle-seconds", "3"]))
+            #expect(back.compactMap { $0["key"] as? String } == ["a", "b", "c"])
+            #expect(back.allSatisfy { $0["headers"] as? [String: String] == ["trace": "t9"] })
+            // A time range: nothing before the copy was made lies after now.
+            let none = try await Self.platformctl(["refeed", "--from", dlq, "--to", topic, "--since", Self.iso(Date()), "--idle-seconds", "3"])
+            #expect(none.text.contains("0 message(s) copied"), "\(none.text)")
+        }
+    }
+
+    @Test("X5: rewind moves a stopped group to a time or the beginning; a group with a member is refused")
+    func rewind() async throws {
+        try await withTopic(partitions: 2) { topic in
+            let group = "rewind-\(uniqueSuffix())"
+            try await Self.send(topic, keys: (0..<6).map { "early-\($0)" })
+            try await Task.sleep(for: .milliseconds(1_500))
+            let middle = Date()
+            try await Task.sleep(for: .milliseconds(500))
+            try await Self.send(topic, keys: (0..<4).map { "late-\($0)" })
+            // The group reads everything and leaves (its offsets committed).
+            var consumer = try makeConsumer(topics: [topic], group: group, startPosition: .beginning)
+            #expect(try await collect(10, from: consumer).count == 10)
+            await consumer.close()
+
+            let toTime = try await Self.platformctl(["rewind", "--group", group, "--topic", topic, "--to", Self.iso(middle)])
+            #expect(toTime.status == 0, "\(toTime.text)")
+            consumer = try makeConsumer(topics: [topic], group: group)
+            let late = try await collect(10, from: consumer, timeout: .seconds(15))
+            #expect(Set(late.compactMap(\.keyString)) == Set((0..<4).map { "late-\($0)" }) && late.count == 4)
+
+            // With a member in the group, the broker keeps its offsets.
+            let busy = try await Self.platformctl(["rewind", "--group", group, "--topic", topic, "--to", "beginning"])
+            #expect(busy.status != 0 && busy.text.contains("member"), "\(busy.text)")
+            await consumer.close()
+
+            let toStart = try await Self.platformctl(["rewind", "--group", group, "--topic", topic, "--to", "beginning"])
+            #expect(toStart.status == 0, "\(toStart.text)")
+            consumer = try makeConsumer(topics: [topic], group: group)
+            #expect(try await collect(10, from: consumer, timeout: .seconds(15)).count == 10)
+            await consumer.close()
+        }
+    }
+}

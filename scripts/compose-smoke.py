@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Starts the services the way docker-compose.yml does, without Docker (issue 20): each service's `command` with
+its compose `environment` (the shared anchor included, `${VAR:-default}` and `${VAR:?}` resolved from a
+generated .env), plus the image's own ENV from the Dockerfile, against the test run's Postgres (set up by
+deploy/postgres/init.sh, as the postgres image runs it) and broker (topics made by the compose `topics`
+service's command). Only what a container network changes is rewritten: the host names `postgres` and `kafka`,
+the published port, paths inside the image. Each service must become ready (the compose healthcheck's
+`/ready`) and stop with exit code 0 on SIGTERM. A broken variable name or value in the compose file fails here.
+
+Usage: compose-smoke.py BUILD_DIR (needs TEST_POSTGRES_HOST/PORT/USER and TEST_KAFKA_BROKERS)."""
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import yaml
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+build = sys.argv[1]
+postgres_host, postgres_port = os.environ["TEST_POSTGRES_HOST"], os.environ["TEST_POSTGRES_PORT"]
+superuser, brokers = os.environ["TEST_POSTGRES_USER"], os.environ["TEST_KAFKA_BROKERS"]
+services = ["weather-fetcher", "warning-detector", "places-importer", "auth", "analytics-aggregator", "appointment-booker"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def dot_env() -> dict[str, str]:
+    """What an operator puts in .env: the keys from platformctl, a password per role, the telemetry keys."""
+    keys = subprocess.run([os.path.join(build, "platformctl"), "generate-keys"], capture_output=True, text=True, check=True).stdout
+    values = dict(line.split("=", 1) for line in keys.split() if "=" in line)
+    for name in ["POSTGRES_PASSWORD"] + [f"{s.upper().replace('-', '_')}_DB_PASSWORD" for s in services]:
+        values[name] = secrets.token_hex(12)
+    values["TELEMETRY_APP_KEYS"] = ";".join(f"{app}={secrets.token_hex(12)}" for app in ["weather", "places", "horoscope", "survey"])
+    return values
+
+
+def resolve(value: object, env: dict[str, str]) -> str:
+    """Compose's interpolation: ${VAR}, ${VAR:-default}, ${VAR:?message}."""
+    def substitute(match: re.Match) -> str:
+        name, operator, rest = match.group(1), match.group(2), match.group(3)
+        if operator == ":?":
+            if not env.get(name):
+                raise SystemExit(f"compose-smoke: {name} is required: {rest}")
+            return env[name]
+        if operator == ":-":
+            return env.get(name) or rest
+        return env.get(name, "")
+    return re.sub(r"\$\{([A-Z0-9_]+)(?:(:[-?])([^}]*))?\}", substitute, str(value))
+
+
+def image_environment() -> dict[str, str]:
+    """The Dockerfile's runtime ENV lines (after its last FROM)."""
+    text = open(os.path.join(root, "Dockerfile")).read().split("\nFROM ")[-1]
+    values = {}
+    for line in re.findall(r"^ENV (.+)$", text, re.MULTILINE):
+        for assignment in line.split():
+            name, _, value = assignment.partition("=")
+            values[name] = value
+    return values
+
+
+def rewrite(environment: dict[str, str], port: int) -> dict[str, str]:
+    """What a container network changes, and only that."""
+    changed = dict(environment)
+    assert changed.get("POSTGRES_HOST") == "postgres", "compose services reach Postgres as `postgres`"
+    assert changed.get("KAFKA_BROKERS") == "kafka:9092", "compose services reach the broker as kafka:9092"
+    changed.update(POSTGRES_HOST=postgres_host, POSTGRES_PORT=postgres_port, KAFKA_BROKERS=brokers, HTTP_HOST="127.0.0.1", HTTP_PORT=str(port))
+    for name, value in changed.items():
+        if value.startswith("/usr/local/share/mobile-backend-platform/"):
+            changed[name] = os.path.join(root, "data", "generated", os.path.basename(value))
+    return changed
+
+
+def wait_ready(port: int, process: subprocess.Popen, seconds: int = 180) -> str | None:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if process.poll() is not None:
+            return f"exited with {process.returncode} before it was ready"
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/ready", timeout=2) as answer:
+                if answer.status == 200:
+                    return None
+        except Exception:
+            pass
+        time.sleep(0.5)
+    return f"not ready after {seconds} s"
+
+
+def main() -> int:
+    compose = yaml.safe_load(open(os.path.join(root, "docker-compose.yml")))
+    env = dot_env()
+    # The postgres image runs init.sh once, on an empty volume: a run before this one is cleared away first.
+    psql = ["psql", "-v", "ON_ERROR_STOP=1", "-h", postgres_host, "-p", postgres_port, "-U", superuser, "-d", "postgres", "-c"]
+    subprocess.run(psql + ["DROP DATABASE IF EXISTS platform WITH (FORCE)"], check=True, capture_output=True)
+    for service in services:
+        subprocess.run(psql + [f"DROP ROLE IF EXISTS {service.replace('-', '_')}"], check=True, capture_output=True)
+    # init.sh with the postgres service's environment, as the test cluster's superuser.
+    postgres_env = {name: resolve(value, env) for name, value in compose["services"]["postgres"]["environment"].items()}
+    subprocess.run(
+        ["bash", os.path.join(root, "deploy", "postgres", "init.sh")],
+        env={**os.environ, **postgres_env, "POSTGRES_USER": superuser, "PGHOST": postgres_host, "PGPORT": postgres_port},
+        check=True, capture_output=True)
+    topics = compose["services"]["topics"]["command"]
+    subprocess.run(
+        [os.path.join(build, topics[0])] + [brokers if arg == "kafka:9092" else arg for arg in topics[1:]],
+        env={"PATH": "/usr/bin:/bin", **{n: resolve(v, env) for n, v in compose["services"]["topics"].get("environment", {}).items()}},
+        check=True, capture_output=True)
+    problems, started = [], {}
+    image = image_environment()
+    for service in services:
+        definition = compose["services"][service]
+        port = free_port()
+        environment = rewrite({**image, **{n: resolve(v, env) for n, v in definition["environment"].items()}}, port)
+        command = definition["command"]
+        log = open(os.path.join(build, f"compose-smoke-{service}.log"), "w")
+        process = subprocess.Popen(
+            [os.path.join(build, command[0])] + command[1:], env={"PATH": "/usr/bin:/bin", **environment}, stdout=log, stderr=log)
+        started[service] = (process, port, log)
+    for service, (process, port, log) in started.items():
+        problem = wait_ready(port, process)
+        if problem:
+            problems.append(f"{service}: {problem} (log: {log.name})")
+    for service, (process, port, log) in started.items():
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                code = process.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                code = "no exit within 40 s"
+            if code != 0 and not any(p.startswith(service) for p in problems):
+                problems.append(f"{service}: SIGTERM ended it with {code} (log: {log.name})")
+        log.close()
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"compose-smoke: {len(services)} services started from docker-compose.yml's commands and environment, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
