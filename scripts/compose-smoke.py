@@ -8,6 +8,7 @@ the published port, paths inside the image. Each service must become ready (the 
 `/ready`) and stop with exit code 0 on SIGTERM. A broken variable name or value in the compose file fails here.
 
 Usage: compose-smoke.py BUILD_DIR (needs TEST_POSTGRES_HOST/PORT/USER and TEST_KAFKA_BROKERS)."""
+import json
 import os
 import re
 import secrets
@@ -95,6 +96,42 @@ def wait_ready(port: int, process: subprocess.Popen, seconds: int = 180) -> str 
     return f"not ready after {seconds} s"
 
 
+def metric_names(port: int) -> set[str]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    return {re.split(r"[{ ]", line, maxsplit=1)[0] for line in text.splitlines() if line and not line.startswith("#")}
+
+
+def metric_problems(started: dict, env: dict[str, str]) -> list[str]:
+    """Every metric the alert rules and dashboards name is one the services export (after a little traffic:
+    one telemetry batch, which analytics-aggregator consumes). Names outside the services (`up`, kube-state-metrics)
+    are the scraper's."""
+    folder = os.path.join(root, "deploy", "observability")
+    exprs = [rule["expr"] for group in yaml.safe_load(open(os.path.join(folder, "alerts.yaml")))["groups"] for rule in group["rules"]]
+    for path in sorted(os.listdir(os.path.join(folder, "dashboards"))):
+        board = yaml.safe_load(open(os.path.join(folder, "dashboards", path)))
+        exprs += [target["expr"] for panel in board["panels"] for target in panel["targets"]]
+    wanted = {name for expr in exprs for name in re.findall(r"([a-z_][a-z0-9_]*)\s*[{\[]", expr)} - {"up", "kube_pod_status_ready"}
+    key = env["TELEMETRY_APP_KEYS"].split(";")[0].split("=", 1)[1]
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    batch = {"events": [{"id": "7f0c8e5e-0d55-4a57-9f3e-1c1d7c3a9e01", "kind": "install", "occurredAt": now, "deviceId": "smoke",
+                         "platform": "ios", "appVersion": "1.0"}]}
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{started['analytics-aggregator'][1]}/v1/telemetry", data=json.dumps(batch).encode(), method="POST",
+        headers={"Content-Type": "application/json", "X-App-Key": key})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        if answer.status != 202:
+            return [f"analytics-aggregator: the smoke's telemetry batch answered {answer.status}"]
+    deadline, missing = time.time() + 30, wanted
+    while time.time() < deadline:
+        exported = set().union(*(metric_names(port) for _, port, _ in started.values()))
+        missing = wanted - exported
+        if not missing:
+            return []
+        time.sleep(1)
+    return [f"deploy/observability names metrics no service exports: {sorted(missing)}"]
+
+
 def main() -> int:
     compose = yaml.safe_load(open(os.path.join(root, "docker-compose.yml")))
     env = dot_env()
@@ -119,7 +156,13 @@ def main() -> int:
     for service in services:
         definition = compose["services"][service]
         port = free_port()
-        environment = rewrite({**image, **{n: resolve(v, env) for n, v in definition["environment"].items()}}, port)
+        declared = {**image, **{n: resolve(v, env) for n, v in definition["environment"].items()}}
+        # The one thing the rewrite hides: the port the service listens on must be the one compose checks and publishes.
+        health = " ".join(definition.get("healthcheck", compose["x-service"]["healthcheck"])["test"])
+        published = [str(mapping).split(":")[-1] for mapping in definition.get("ports", [])]
+        if f":{declared.get('HTTP_PORT')}/" not in health or any(target != declared.get("HTTP_PORT") for target in published):
+            problems.append(f"{service}: HTTP_PORT {declared.get('HTTP_PORT')} is not the healthcheck's ({health}) or the published {published}")
+        environment = rewrite(declared, port)
         command = definition["command"]
         log = open(os.path.join(build, f"compose-smoke-{service}.log"), "w")
         process = subprocess.Popen(
@@ -129,6 +172,8 @@ def main() -> int:
         problem = wait_ready(port, process)
         if problem:
             problems.append(f"{service}: {problem} (log: {log.name})")
+    if not problems:
+        problems += metric_problems(started, env)
     for service, (process, port, log) in started.items():
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

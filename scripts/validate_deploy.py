@@ -60,7 +60,7 @@ hpas = {
     for doc in yaml.safe_load_all(open(path))
     if doc and doc.get("kind") == "HorizontalPodAutoscaler"
 }
-overlays = sorted(glob.glob(os.path.join(root, "deploy", "k8s", "overlays", "*", "kustomization.yaml")))
+overlays = sorted(glob.glob(os.path.join(root, "deploy", "overlays", "*", "kustomization.yaml")))
 scaled = 0
 for path in overlays:
     folder = os.path.dirname(path)
@@ -111,9 +111,29 @@ for path in overlays:
             if not (1 <= spec.get("minReplicaCount", 0) <= spec.get("maxReplicaCount", 0) <= ceiling):
                 problems.append(f"{where}: replicas must go from 1 up to at most the topics' partitions ({ceiling})")
 
+# kustomize itself, where kubectl is installed (not on a fresh machine: the checks above still run there).
+import shutil
+import subprocess
+
+built = 0
+if shutil.which("kubectl"):
+    for path in overlays:
+        answer = subprocess.run(["kubectl", "kustomize", os.path.dirname(path)], capture_output=True, text=True)
+        if answer.returncode != 0:
+            problems.append(f"{os.path.relpath(path, root)}: kubectl kustomize failed: {answer.stderr.strip()}")
+            continue
+        built += 1
+        for doc in yaml.safe_load_all(answer.stdout):
+            if doc and doc.get("kind") == "HorizontalPodAutoscaler" and doc["metadata"]["name"] in {
+                d.get("spec", {}).get("scaleTargetRef", {}).get("name")
+                for d in yaml.safe_load_all(answer.stdout) if d and d.get("kind") == "ScaledObject"
+            }:
+                problems.append(f"{os.path.relpath(path, root)}: {doc['metadata']['name']} has both a CPU HPA and a ScaledObject")
+
 for problem in problems:
     print(problem, file=sys.stderr)
+kustomize = f"kustomize built {built} of {len(overlays)} overlays" if shutil.which("kubectl") else "kubectl not installed: overlays not built"
 print(
     f"validate-deploy: compose file, {manifests} Kubernetes manifests, {len(overlays)} overlays ({scaled} ScaledObjects) checked, "
-    f"{len(problems)} problem(s)")
+    f"{kustomize}; {len(problems)} problem(s)")
 sys.exit(1 if problems else 0)

@@ -7,10 +7,17 @@ struct ConsumerMetrics: Sendable {
     private let batchSize: Recorder
     private let applyDuration: Timer
 
-    init(group: String) {
+    /// `topics`: the dead-letter counters of these start at 0, so that the first dead letter is an increase an
+    /// alert sees (a counter first scraped at 1 shows no `increase`).
+    init(group: String, topics: [String] = []) {
         self.group = group
         batchSize = Recorder(label: "consumer_batch_size", dimensions: [("group", group)], aggregate: true)
         applyDuration = Timer(label: "consumer_batch_apply_duration_seconds", dimensions: [("group", group)])
+        for topic in topics {
+            for reason in DeadLetterReason.allCases {
+                Counter(label: "events_dead_lettered_total", dimensions: [("topic", topic), ("reason", reason.rawValue)]).increment(by: 0)
+            }
+        }
     }
 
     func consumed(topic: String, outcome: String, count: Int = 1) {

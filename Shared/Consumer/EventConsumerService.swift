@@ -44,7 +44,7 @@ public final class EventConsumerService: Service, Sendable {
         self.crashGuard = CrashGuard(client: processor.client, group: consumer.configuration.groupId, maxCrashes: maxCrashes)
         self.startGate = startGate
         self.logger = logger
-        self.metrics = ConsumerMetrics(group: consumer.configuration.groupId)
+        self.metrics = ConsumerMetrics(group: consumer.configuration.groupId, topics: consumer.configuration.topics)
     }
 
     /// Messages behind the high watermark per assigned partition (see `KafkaConsumer.lagByPartition`).

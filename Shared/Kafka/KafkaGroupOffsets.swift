@@ -36,6 +36,8 @@ public final class KafkaGroupOffsets: Sendable {
             for index in 0..<Int(list.pointee.group_cnt) {
                 let info = list.pointee.groups[index]
                 guard String(cString: info.group) == group else { continue }
+                // An error for the group (not authorised, no coordinator) says nothing about its members.
+                guard info.err == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(code: info.err, context: "describing group \(group) failed") }
                 return (info.state.map { String(cString: $0) } ?? "unknown", Int(info.member_cnt))
             }
             return ("Dead", 0)

@@ -79,6 +79,28 @@ struct PlatformCtlTests {
         }
     }
 
+    @Test("X5: refeed copies a time range of a topic into another, keys and headers kept; back into its own topic it copies each once")
+    func refeedRange() async throws {
+        try await withTopic(partitions: 2) { source in
+            try await withTopic { target in
+                try await Self.send(source, keys: ["old-1", "old-2"])
+                try await Task.sleep(for: .milliseconds(1_500))
+                let middle = Date()
+                try await Task.sleep(for: .milliseconds(500))
+                try await Self.send(source, keys: ["new-1", "new-2", "new-3"], headers: [KafkaHeader(name: "trace", value: Array("t7".utf8))])
+                let output = try await Self.platformctl(["refeed", "--from", source, "--to", target, "--since", Self.iso(middle), "--idle-seconds", "3"])
+                #expect(output.status == 0 && output.text.contains("3 message(s) copied"), "\(output.text)")
+                let copied = Self.dumped(try await Self.platformctl(["dump", "--topic", target, "--idle-seconds", "3"]))
+                #expect(Set(copied.compactMap { $0["key"] as? String }) == ["new-1", "new-2", "new-3"] && copied.count == 3)
+                #expect(copied.allSatisfy { $0["headers"] as? [String: String] == ["trace": "t7"] })
+                // Into its own topic: the copies are not read back and copied again.
+                let own = try await Self.platformctl(["refeed", "--from", target, "--to", target, "--idle-seconds", "3"])
+                #expect(own.text.contains("3 message(s) copied"), "\(own.text)")
+                #expect(Self.dumped(try await Self.platformctl(["dump", "--topic", target, "--idle-seconds", "3"])).count == 6)
+            }
+        }
+    }
+
     @Test("X5: rewind moves a stopped group to a time or the beginning; a group with a member is refused")
     func rewind() async throws {
         try await withTopic(partitions: 2) { topic in
@@ -101,7 +123,8 @@ struct PlatformCtlTests {
 
             // With a member in the group, the broker keeps its offsets.
             let busy = try await Self.platformctl(["rewind", "--group", group, "--topic", topic, "--to", "beginning"])
-            #expect(busy.status != 0 && busy.text.contains("member"), "\(busy.text)")
+            // Tansu describes every group as Empty: there the broker's refusal of the commit is what refuses.
+            #expect(busy.status != 0 && (busy.text.contains("has 1 member") || busy.text.contains("refused the new offsets")), "\(busy.text)")
             await consumer.close()
 
             let toStart = try await Self.platformctl(["rewind", "--group", group, "--topic", topic, "--to", "beginning"])

@@ -46,7 +46,7 @@ struct DumpTopic: AsyncParsableCommand {
                 read += 1
                 lastMessage = .now
                 if let key, message.keyString != key { continue }
-                if let end, let stamp = message.timestampMilliseconds, stamp >= end { continue }
+                if let end, (message.timestampMilliseconds ?? end) >= end { continue }
                 print(try DumpedMessage(message).jsonLine())
                 printed += 1
             }

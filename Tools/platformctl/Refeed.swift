@@ -35,14 +35,23 @@ struct Refeed: AsyncParsableCommand {
         let consumer = try KafkaConsumer(configuration: configuration, logger: .init(label: "platformctl"))
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(broker: try broker.configuration(clientId: "platformctl")), logger: .init(label: "platformctl"))
-        var copied = 0
+        var copied = 0, read = 0
         var lastMessage = ContinuousClock.now
         let started = ContinuousClock.now
+        // Only the messages there when it started: copies into the topic it reads (a range back into its own
+        // topic, dead letters that fail again) must not be read and copied once more.
+        var present: Int?
         while copied < max && ContinuousClock.now - lastMessage < .seconds(idleSeconds) {
-            let batch = try await consumer.poll(maxMessages: max - copied)
+            if present == nil, consumer.assignedPartitionCount > 0 {
+                let lags = consumer.lagByPartition()
+                if lags.count == consumer.assignedPartitionCount { present = read + Int(lags.reduce(0) { $0 + $1.lag }) }
+            }
+            if let present, read >= present { break }
+            let batch = try await consumer.poll(maxMessages: min(max - copied, present.map { Swift.max(1, $0 - read) } ?? 500))
             // Joining the group takes a while (half the session timeout on Tansu): idle time counts once it holds partitions.
             if consumer.assignedPartitionCount == 0, ContinuousClock.now - started < .seconds(60) { lastMessage = .now }
             guard !batch.isEmpty else { continue }
+            read += batch.count
             lastMessage = .now
             let chosen = batch.filter { message in
                 guard let stamp = message.timestampMilliseconds else { return range == [nil, nil] }

@@ -17,7 +17,7 @@ struct Rewind: AsyncParsableCommand {
     @Option(help: "The consumer group (a service's KAFKA_GROUP_ID, by default its name).") var group: String
     @Option(help: "A topic the group reads (repeat for several).") var topic: [String]
     @Option(help: "beginning, an ISO 8601 time, or timestamp:<epoch milliseconds>.") var to: String
-    @Option(help: "Give up reading a topic after this many seconds without a message.") var idleSeconds: Int = 10
+    @Option(help: "Give up (changing nothing) when reading the topics brings no message for this many seconds.") var idleSeconds: Int = 10
 
     func run() async throws {
         guard !topic.isEmpty else { throw ValidationError("name at least one --topic") }
@@ -95,7 +95,13 @@ struct OffsetFinder {
                 lastReport = .now
             }
         }
+        let unread = consumer.lagByPartition()
         await consumer.close()
+        guard unread.count == total, unread.allSatisfy({ $0.lag == 0 }) else {
+            throw ValidationError(
+                "could not read every partition to its end within \(idleSeconds) s of silence (\(unread.count) of \(total) known); "
+                    + "nothing was changed: try again with a larger --idle-seconds")
+        }
         // A partition with nothing at or after the time goes to its end: nothing of it is read again.
         return partitions.sorted { $0.key < $1.key }.flatMap { name, count in
             (0..<count).map { partition in
