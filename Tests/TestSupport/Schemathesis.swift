@@ -13,14 +13,21 @@ public enum Schemathesis {
     /// Runs are one at a time across the whole test run (the fuzzer keeps a core busy), and the process is
     /// waited for off the cooperative thread pool: blocking a pool thread for a whole run starved the
     /// service under test on this 2-core machine.
-    /// `headers`: sent with every request besides the bearer (an app key, say).
-    public static func run(baseURL: String, bearer: String?, headers: [String: String] = [:], maxExamples: Int = 20) async throws -> Outcome {
-        try await gate.serially { try await runNow(baseURL: baseURL, bearer: bearer, headers: headers, maxExamples: maxExamples) }
+    /// `headers`: sent with every request besides the bearer (an app key, say); `excludedPaths`: operations the
+    /// fuzzer must not call (a stream that never ends).
+    public static func run(
+        baseURL: String, bearer: String?, headers: [String: String] = [:], excludedPaths: [String] = [], maxExamples: Int = 20
+    ) async throws -> Outcome {
+        try await gate.serially {
+            try await runNow(baseURL: baseURL, bearer: bearer, headers: headers, excludedPaths: excludedPaths, maxExamples: maxExamples)
+        }
     }
 
     static let gate = SerialGate()
 
-    static func runNow(baseURL: String, bearer: String?, headers: [String: String], maxExamples: Int) async throws -> Outcome {
+    static func runNow(
+        baseURL: String, bearer: String?, headers: [String: String], excludedPaths: [String], maxExamples: Int
+    ) async throws -> Outcome {
         guard let python = ProcessInfo.processInfo.environment["TEST_PYTHON"] else {
             return Outcome(exitCode: -1, output: "TEST_PYTHON is not set: run the tests with scripts/test.sh")
         }
@@ -35,6 +42,7 @@ public enum Schemathesis {
         ]
         if let bearer { arguments += ["--header", "Authorization: Bearer \(bearer)"] }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["--header", "\(name): \(value)"] }
+        for path in excludedPaths { arguments += ["--exclude-path", path] }
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
