@@ -85,8 +85,13 @@ for path in overlays:
             if not doc:
                 continue
             where = f"{os.path.relpath(resource_path, root)}: {doc.get('kind')} {doc.get('metadata', {}).get('name')}"
+            if doc.get("kind") == "TriggerAuthentication" and doc.get("apiVersion") == "keda.sh/v1alpha1":
+                service = doc["metadata"]["name"].removesuffix("-kafka")
+                if service not in deployments or any(ref.get("name") != f"{service}-keda" for ref in doc["spec"].get("secretTargetRef", [])):
+                    problems.append(f"{where}: must be <service>-kafka reading the <service>-keda secret")
+                continue
             if doc.get("kind") != "ScaledObject" or doc.get("apiVersion") != "keda.sh/v1alpha1":
-                problems.append(f"{where}: only KEDA ScaledObjects are expected here")
+                problems.append(f"{where}: only KEDA ScaledObjects and TriggerAuthentications are expected here")
                 continue
             scaled += 1
             spec = doc.get("spec", {})
