@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Tracing
 
 /// How one partition's batch is applied: in one transaction when its previous attempt finished; one message
 /// at a time when the crash guard found an attempt that never finished; one message at a time, too, when
@@ -63,6 +64,35 @@ extension EventConsumerService {
 
     /// The fast path: every decodable event of the batch in one transaction, which also clears the crash guard.
     private func applyTogether(_ messages: [KafkaMessage], of batch: PartitionBatch, token: UUID) async -> Bool {
+        // The batch runs in a span continuing the trace of its first event that carries one (the producer's
+        // request, via the outbox and the `traceparent` header). Every traced event then gets a consumer span of
+        // its own trace covering the batch's work, and a line naming it: a batch holds events of many traces.
+        let traced = messages.compactMap { message in
+            message.headers.first { $0.name == "traceparent" }.map { (message, $0.stringValue) }
+        }
+        let started = DefaultTracerClock.now
+        let done = await withSpan("\(batch.topic) process", context: PlatformTracing.context(traceParent: traced.first?.1), ofKind: .consumer) {
+            span in
+            span.attributes["messaging.system"] = "kafka"
+            span.attributes["messaging.destination.name"] = batch.topic
+            span.attributes["messaging.destination.partition.id"] = "\(batch.partition)"
+            span.attributes["messaging.batch.message_count"] = messages.count
+            return await applyTogetherInSpan(messages, of: batch, token: token)
+        }
+        guard done else { return false }
+        for (message, traceParent) in traced {
+            let span = startSpan(
+                "\(batch.topic) process", context: PlatformTracing.context(traceParent: traceParent), ofKind: .consumer, at: started)
+            span.attributes["messaging.system"] = "kafka"
+            span.attributes["messaging.destination.name"] = batch.topic
+            span.attributes["messaging.kafka.offset"] = Int(message.offset)
+            span.end()
+            logger.debug("event applied", metadata: ["partition": "\(batch.name)", "offset": "\(message.offset)", "traceparent": "\(traceParent)"])
+        }
+        return true
+    }
+
+    private func applyTogetherInSpan(_ messages: [KafkaMessage], of batch: PartitionBatch, token: UUID) async -> Bool {
         var events: [ReceivedEvent] = []
         var undecodable: [(KafkaMessage, ForeignProducerOrUndecodable)] = []
         for message in messages {
@@ -81,6 +111,8 @@ extension EventConsumerService {
         switch result {
         case .done(let outcome):
             metrics.batchApplied(size: messages.count, duration: .now - started)
+            logger.debug(
+                "batch applied", metadata: ["partition": "\(batch.name)", "applied": "\(outcome.applied)", "duplicates": "\(outcome.duplicates)"])
             metrics.consumed(topic: topic, outcome: IdempotentProcessor.Outcome.applied.rawValue, count: outcome.applied)
             metrics.consumed(topic: topic, outcome: IdempotentProcessor.Outcome.duplicate.rawValue, count: outcome.duplicates)
             for (message, refusal) in undecodable {

@@ -8,6 +8,8 @@ import Logging
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
+    /// Metadata every line gets at the moment it is written (the current span's trace ids).
+    public var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let write: @Sendable (String) -> Void
 
@@ -23,6 +25,7 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var fields = metadata
+        if let provided = metadataProvider?.get() { fields.merge(provided) { $1 } }
         if let extra = event.metadata { fields.merge(extra) { $1 } }
         if let error = event.error, fields["error"] == nil { fields["error"] = "\(String(reflecting: error))" }
         var line = "{\"time\":\"\(Self.timestamp(Date()))\",\"level\":\"\(event.level.rawValue)\""

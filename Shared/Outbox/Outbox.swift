@@ -16,10 +16,11 @@ public enum Outbox {
         _ envelope: EventEnvelope<Payload>, toTopicNamed topic: String, on connection: PostgresConnection, logger: Logger
     ) async throws {
         let bytes = ByteBuffer(bytes: try envelope.encoded())  // binds as bytea
+        let traceParent = PlatformTracing.currentTraceParent()
         try await connection.query(
             """
-            INSERT INTO outbox (event_id, event_type, topic, key, payload)
-            VALUES (\(envelope.id), \(envelope.type.rawValue), \(topic), \(envelope.key), \(bytes))
+            INSERT INTO outbox (event_id, event_type, topic, key, payload, trace_parent)
+            VALUES (\(envelope.id), \(envelope.type.rawValue), \(topic), \(envelope.key), \(bytes), \(traceParent))
             """,
             logger: logger)
     }
@@ -30,12 +31,15 @@ public enum Outbox {
         public let type: String
         public let key: String
         public let payload: ByteBuffer
+        /// The trace the event was made in (`traceparent`), when tracing is on.
+        public let traceParent: String?
 
         public init<Payload>(_ envelope: EventEnvelope<Payload>) throws {
             eventId = envelope.id
             type = envelope.type.rawValue
             key = envelope.key
             payload = ByteBuffer(bytes: try envelope.encoded())
+            traceParent = PlatformTracing.currentTraceParent()
         }
     }
 
@@ -53,10 +57,11 @@ public enum Outbox {
         // WITH ORDINALITY keeps the array order in the ids the bigserial hands out.
         try await connection.query(
             """
-            INSERT INTO outbox (event_id, event_type, topic, key, payload)
-            SELECT event_id, event_type, \(topic), key, payload
+            INSERT INTO outbox (event_id, event_type, topic, key, payload, trace_parent)
+            SELECT event_id, event_type, \(topic), key, payload, trace_parent
             FROM unnest(\(rows.map(\.eventId))::uuid[], \(rows.map(\.type))::text[], \(rows.map(\.key))::text[],
-                \(rows.map(\.payload))::bytea[]) WITH ORDINALITY AS batch(event_id, event_type, key, payload, position)
+                \(rows.map(\.payload))::bytea[], \(NullableTextArray(rows.map(\.traceParent)))::text[])
+                WITH ORDINALITY AS batch(event_id, event_type, key, payload, trace_parent, position)
             ORDER BY position
             """,
             logger: logger)

@@ -92,16 +92,18 @@ public final class OutboxRelay: Service, Sendable {
 
             let rows = try await connection.query(
                 """
-                SELECT id, event_id, event_type, topic, key, payload FROM outbox
+                SELECT id, event_id, event_type, topic, key, payload, trace_parent FROM outbox
                 WHERE sent_at IS NULL ORDER BY id LIMIT \(batchSize) FOR UPDATE
                 """, logger: logger)
             var ids: [Int64] = []
             var messages: [KafkaOutgoingMessage] = []
-            for try await (id, eventId, eventType, topic, key, payload) in rows.decode((Int64, UUID, String, String, String, ByteBuffer).self) {
+            for try await (id, eventId, eventType, topic, key, payload, traceParent) in rows.decode(
+                (Int64, UUID, String, String, String, ByteBuffer, String?).self)
+            {
                 ids.append(id)
-                messages.append(KafkaOutgoingMessage(
-                    topic: topic, key: key, value: Array(payload.readableBytesView),
-                    headers: [KafkaHeader(name: "event-id", string: eventId.uuidString), KafkaHeader(name: "event-type", string: eventType)]))
+                var headers = [KafkaHeader(name: "event-id", string: eventId.uuidString), KafkaHeader(name: "event-type", string: eventType)]
+                if let traceParent { headers.append(KafkaHeader(name: "traceparent", string: traceParent)) }
+                messages.append(KafkaOutgoingMessage(topic: topic, key: key, value: Array(payload.readableBytesView), headers: headers))
             }
             guard !ids.isEmpty else { return 0 }
             try await producer.send(messages)

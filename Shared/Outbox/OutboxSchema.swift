@@ -51,5 +51,11 @@ public enum OutboxSchema {
                 )
                 """,
             ]),
+        Migration(
+            "0000_platform_outbox_trace",
+            [
+                // The W3C trace context of the request that wrote the event, sent as its `traceparent` header.
+                "ALTER TABLE outbox ADD COLUMN trace_parent text",
+            ]),
     ]
 }

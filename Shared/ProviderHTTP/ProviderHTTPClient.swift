@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import Tracing
 import NIOCore
 import NIOHTTP1
 
@@ -84,7 +85,19 @@ public final class ProviderHTTPClient: Sendable {
         }
     }
 
+    /// One try, as a client span of the current trace (no `traceparent` goes to the provider: its systems are
+    /// not part of ours).
     private func attempt(_ method: HTTPMethod, _ url: String, headers: [(String, String)], body: String?) async throws -> ByteBuffer {
+        try await withSpan("\(method.rawValue) \(provider)", ofKind: .client) { span in
+            span.attributes["http.request.method"] = method.rawValue
+            span.attributes["server.address"] = URL(string: url)?.host ?? ""
+            return try await attemptInSpan(method, url, headers: headers, body: body, span: span)
+        }
+    }
+
+    private func attemptInSpan(
+        _ method: HTTPMethod, _ url: String, headers: [(String, String)], body: String?, span: any Span
+    ) async throws -> ByteBuffer {
         try await limiter.acquire()
         var request = HTTPClientRequest(url: url)
         request.method = method
@@ -105,6 +118,7 @@ public final class ProviderHTTPClient: Sendable {
         } catch {
             throw ProviderError.unreachable("reading the body failed: \(error)")
         }
+        span.attributes["http.response.status_code"] = Int(response.status.code)
         guard (200..<300).contains(response.status.code) else {
             throw ProviderError.status(code: Int(response.status.code), retryAfter: Self.retryAfter(response.headers))
         }

@@ -80,6 +80,8 @@ public final class PlatformRuntime: Sendable {
     /// `corsOrigins`: browser origins allowed to call this service from their pages (auth: the dashboard's).
     public func makeRouter(document: OpenAPIDocument? = nil, corsOrigins: [String] = []) -> Router<PlatformRequestContext> {
         let router = Router(context: PlatformRequestContext.self)
+        // A span per request, continuing an incoming `traceparent`; outbox rows written in it carry it on.
+        router.add(middleware: TracingMiddleware())
         if !configuration.trustedProxies.isEmpty {
             router.add(
                 middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies, header: configuration.trustedProxyHeader))

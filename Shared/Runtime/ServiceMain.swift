@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Metrics
 import Prometheus
+import ServiceLifecycle
 
 /// The whole of a service's `main.swift`: bootstrap logging and metrics once for the process, build the
 /// application from the environment, and run it until SIGTERM/SIGINT. A configuration error ends the process
@@ -20,23 +21,36 @@ public enum ServiceMain {
             FileHandle.standardError.write(Data("\(identity.name): \(error)\n".utf8))
             exit(2)
         }
-        LoggingSystem.bootstrap { label in
-            // The Logger's own level filters, so every handler passes everything.
-            if jsonLogs {
-                var handler = JSONLogHandler(label: label)
+        // Every line carries the current span's trace_id and span_id when tracing is on (PlatformTracing).
+        LoggingSystem.bootstrap(
+            { label, metadataProvider in
+                // The Logger's own level filters, so every handler passes everything.
+                if jsonLogs {
+                    var handler = JSONLogHandler(label: label)
+                    handler.logLevel = .trace
+                    handler.metadataProvider = metadataProvider
+                    return handler
+                }
+                var handler = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
                 handler.logLevel = .trace
                 return handler
-            }
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .trace
-            return handler
-        }
+            }, metadataProvider: PlatformTracing.loggingMetadataProvider)
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: identity.name)
         do {
+            let tracing = try PlatformTracing.bootstrap(service: identity.name, environment: environment)
             let app = try await build(environment, registry, logger)
-            try await app.runService()
+            if let tracing {
+                // The exporter stops after the application (reverse order), so the last spans are sent.
+                let group = ServiceGroup(
+                    configuration: .init(
+                        services: [.init(service: tracing), .init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint],
+                        logger: logger))
+                try await group.run()
+            } else {
+                try await app.runService()
+            }
         } catch let error as ConfigError {
             FileHandle.standardError.write(Data("\(identity.name): \(error)\n".utf8))
             exit(2)
