@@ -65,8 +65,10 @@ extension EventConsumerService {
     /// The fast path: every decodable event of the batch in one transaction, which also clears the crash guard.
     private func applyTogether(_ messages: [KafkaMessage], of batch: PartitionBatch, token: UUID) async -> Bool {
         // The batch runs in a span continuing the trace of its first event that carries one (the producer's
-        // request, via the outbox and the `traceparent` header). Every traced event then gets a consumer span of
-        // its own trace covering the batch's work, and a line naming it: a batch holds events of many traces.
+        // request, via the outbox and the `traceparent` header); what the handler does for the batch (its
+        // Postgres transaction, events it writes) belongs to that trace. Every other traced event gets a consumer
+        // span in its own trace covering the batch's time, and a line naming it: a batch holds events of many
+        // traces, and one handler call cannot be in all of them.
         let traced = messages.compactMap { message in
             message.headers.first { $0.name == "traceparent" }.map { (message, $0.stringValue) }
         }
@@ -80,14 +82,14 @@ extension EventConsumerService {
             return await applyTogetherInSpan(messages, of: batch, token: token)
         }
         guard done else { return false }
-        for (message, traceParent) in traced {
+        for (message, traceParent) in traced.dropFirst() {
             let span = startSpan(
                 "\(batch.topic) process", context: PlatformTracing.context(traceParent: traceParent), ofKind: .consumer, at: started)
             span.attributes["messaging.system"] = "kafka"
             span.attributes["messaging.destination.name"] = batch.topic
             span.attributes["messaging.kafka.offset"] = Int(message.offset)
             span.end()
-            logger.debug("event applied", metadata: ["partition": "\(batch.name)", "offset": "\(message.offset)", "traceparent": "\(traceParent)"])
+            logger.debug("event handled", metadata: ["partition": "\(batch.name)", "offset": "\(message.offset)", "traceparent": "\(traceParent)"])
         }
         return true
     }

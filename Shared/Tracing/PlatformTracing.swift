@@ -14,6 +14,13 @@ public enum PlatformTracing {
     /// beside the application, or nil when tracing is off. Call once per process.
     public static func bootstrap(service name: String, environment: EnvironmentReader) throws -> (any Service)? {
         guard let endpoint = environment.string("OTEL_EXPORTER_OTLP_ENDPOINT"), !endpoint.isEmpty else { return nil }
+        if environment.string("OTEL_SDK_DISABLED")?.lowercased() == "true" { return nil }
+        // Only the OTLP/HTTP exporter is built: swift-otel traps on a gRPC one it does not have, so refuse it here.
+        for variable in ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] {
+            if let value = environment.string(variable), !["http/protobuf", "http/json"].contains(value.lowercased()) {
+                throw ConfigError.malformed(variable: variable, value: value, expected: "http/protobuf or http/json (the gRPC exporter is not built)")
+            }
+        }
         var configuration = OTel.Configuration.default
         configuration.serviceName = name
         configuration.logs.enabled = false
