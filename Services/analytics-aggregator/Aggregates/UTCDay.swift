@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 
 /// The UTC day of an event's time as `YYYY-MM-DD`, by integer arithmetic (the consumer names a day per
 /// event; a formatter per call was the slow way). Days are counted in UTC so that every instance, and a
@@ -8,7 +9,7 @@ enum UTCDay {
         let seconds = date.timeIntervalSince1970
         // Event times are checked to lie in 1970...2200 before they get here; clamp anyway, never trap.
         let clamped = seconds.isFinite ? min(max(seconds, 0), 7_258_118_400) : 0
-        let days = Int(clamped / 86_400)
+        let days = (clamped / 86_400).rounded(.down).roundedClampedInt
         // Howard Hinnant's civil_from_days.
         let z = days + 719_468
         let era = z / 146_097

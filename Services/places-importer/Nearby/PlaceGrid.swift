@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 
 /// Every place of the catalogue in memory, bucketed by a grid of `cellDegrees` squares (P2): the nearby
 /// route reads it instead of asking Postgres per request. Radius and box answers match the PostGIS queries
@@ -127,8 +128,8 @@ struct PlaceGrid: Sendable {
         Cell(row: row(latitude), column: Self.wrap(column(longitude), columnsAround: Int((360 / cellDegrees).rounded())))
     }
 
-    private func row(_ latitude: Double) -> Int { Int(((latitude + 90) / cellDegrees).rounded(.down)) }
-    private func column(_ longitude: Double) -> Int { Int(((longitude + 180) / cellDegrees).rounded(.down)) }
+    private func row(_ latitude: Double) -> Int { ((latitude + 90) / cellDegrees).rounded(.down).roundedClampedInt }
+    private func column(_ longitude: Double) -> Int { ((longitude + 180) / cellDegrees).rounded(.down).roundedClampedInt }
 
     private static func wrap(_ column: Int, columnsAround: Int) -> Int {
         ((column % columnsAround) + columnsAround) % columnsAround

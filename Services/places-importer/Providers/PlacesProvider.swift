@@ -44,8 +44,8 @@ struct GeoBox: Sendable, Equatable, Codable {
     /// Splits the box into tiles no wider or taller than `degrees`, row by row from the south-west.
     func tiles(maxDegrees degrees: Double) -> [GeoBox] {
         // The epsilon keeps 0.03 / 0.01 (3.0000000000000027 in binary) from becoming four columns.
-        let rows = max(1, Int(((north - south) / degrees - 1e-9).rounded(.up)))
-        let columns = max(1, Int(((east - west) / degrees - 1e-9).rounded(.up)))
+        let rows = max(1, ((north - south) / degrees - 1e-9).rounded(.up).roundedClampedInt)
+        let columns = max(1, ((east - west) / degrees - 1e-9).rounded(.up).roundedClampedInt)
         let height = (north - south) / Double(rows)
         let width = (east - west) / Double(columns)
         var tiles: [GeoBox] = []
