@@ -128,11 +128,10 @@ if shutil.which("kubectl"):
             problems.append(f"{os.path.relpath(path, root)}: kubectl kustomize failed: {answer.stderr.strip()}")
             continue
         built += 1
-        for doc in yaml.safe_load_all(answer.stdout):
-            if doc and doc.get("kind") == "HorizontalPodAutoscaler" and doc["metadata"]["name"] in {
-                d.get("spec", {}).get("scaleTargetRef", {}).get("name")
-                for d in yaml.safe_load_all(answer.stdout) if d and d.get("kind") == "ScaledObject"
-            }:
+        documents = [doc for doc in yaml.safe_load_all(answer.stdout) if doc]
+        scaled_targets = {d.get("spec", {}).get("scaleTargetRef", {}).get("name") for d in documents if d.get("kind") == "ScaledObject"}
+        for doc in documents:
+            if doc.get("kind") == "HorizontalPodAutoscaler" and doc["metadata"]["name"] in scaled_targets:
                 problems.append(f"{os.path.relpath(path, root)}: {doc['metadata']['name']} has both a CPU HPA and a ScaledObject")
 
 for problem in problems:

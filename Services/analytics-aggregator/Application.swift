@@ -37,7 +37,7 @@ func buildApplication(
     try AnalyticsAPI(
         polls: PollStore(client: client, topic: configuration.telemetryTopic, logger: runtime.logger),
         surveys: SurveyStore(client: client, topic: configuration.telemetryTopic, logger: runtime.logger),
-        stats: stats, cache: StatsAnswers(stats: stats, lifetime: configuration.statsCacheLifetime)
+        stats: stats, cache: StatsAnswers(lifetime: configuration.statsCacheLifetime)
     )
     .registerHandlers(
         on: router.group()

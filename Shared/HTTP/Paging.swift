@@ -11,6 +11,13 @@ public enum Paging {
         if !pageSizes.contains(pageSize) { problems["pageSize"] = "must be in \(pageSizes.lowerBound)...\(pageSizes.upperBound)" }
         guard problems.isEmpty else { throw JSONBody.schemaViolation(problems) }
     }
+
+    /// The page and page size asked for (1 and 50 when left out), checked, with the rows to skip.
+    public static func resolve(page: Int?, pageSize: Int?) throws -> (page: Int, size: Int, offset: Int) {
+        let page = page ?? 1, size = pageSize ?? 50
+        try check(page: page, pageSize: size)
+        return (page, size, (page - 1) * size)
+    }
 }
 
 /// The shared box parameters' ranges (`South`, `West`, `North`, `East` in Shared/OpenAPI/shared-components.yaml),

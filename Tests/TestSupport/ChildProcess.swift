@@ -131,3 +131,25 @@ public final class ChildProcess: @unchecked Sendable {
         return body(pointers + [nil])
     }
 }
+
+extension ChildProcess {
+    /// Runs to the end, waited for off the cooperative thread pool (a long run must not block one of its
+    /// threads); the exit status and standard output and error together.
+    public func runCollectingOutput() async throws -> (status: Int32, text: String) {
+        let pipe = Pipe()
+        standardOutput = pipe
+        standardError = pipe
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    try self.run()
+                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                    self.waitUntilExit()
+                    continuation.resume(returning: (self.terminationStatus, String(decoding: data, as: UTF8.self)))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}

@@ -47,21 +47,8 @@ public enum Schemathesis {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    try process.run()
-                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(returning: Outcome(exitCode: process.terminationStatus, output: String(decoding: data, as: UTF8.self)))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        let (status, output) = try await process.runCollectingOutput()
+        return Outcome(exitCode: status, output: output)
     }
 }
 

@@ -11,7 +11,7 @@ extension AnalyticsAPI {
 
     func listDownloads(_ input: Operations.ListDownloads.Input) async throws -> Operations.ListDownloads.Output {
         _ = try RequestScope.requireRole([.admin])
-        let paging = try Self.paging(input.query.page, input.query.pageSize)
+        let paging = try Paging.resolve(page: input.query.page, pageSize: input.query.pageSize)
         let from = try input.query.from.map { try Self.day($0, field: "from") }
         let to = try input.query.to.map { try Self.day($0, field: "to") }
         if let from, let to, from > to { throw APIError(.unprocessableContent, code: "bad_range", message: "from is after to") }
@@ -26,7 +26,7 @@ extension AnalyticsAPI {
 
     func listFeatures(_ input: Operations.ListFeatures.Input) async throws -> Operations.ListFeatures.Output {
         _ = try RequestScope.requireRole([.admin])
-        let paging = try Self.paging(input.query.page, input.query.pageSize)
+        let paging = try Paging.resolve(page: input.query.page, pageSize: input.query.pageSize)
         let prefix = input.query.prefix.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
         if let prefix, RequestText.length(prefix) > 100 { throw JSONBody.schemaViolation(["prefix": "must be at most 100 characters"]) }
         let (app, stats) = (input.query.app?.rawValue, self.stats)
@@ -39,7 +39,7 @@ extension AnalyticsAPI {
 
     func listLocations(_ input: Operations.ListLocations.Input) async throws -> Operations.ListLocations.Output {
         _ = try RequestScope.requireRole([.admin])
-        let paging = try Self.paging(input.query.page, input.query.pageSize)
+        let paging = try Paging.resolve(page: input.query.page, pageSize: input.query.pageSize)
         let stats = self.stats
         let found = try await cache.locations.value(for: "\(paging.size)|\(paging.offset)") {
             let page = try await stats.locations(limit: paging.size, offset: paging.offset)

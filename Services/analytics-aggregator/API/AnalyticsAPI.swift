@@ -13,12 +13,6 @@ struct AnalyticsAPI: APIProtocol {
 
     /// The caller as the survey and poll tables key them (auth's UUIDs in lower case).
     static func accountKey(_ user: AuthenticatedUser) -> String {
-        UUID(uuidString: user.id).map { $0.uuidString.lowercased() } ?? user.id
-    }
-
-    static func paging(_ page: Int?, _ pageSize: Int?) throws -> (page: Int, size: Int, offset: Int) {
-        let page = page ?? 1, size = pageSize ?? 50
-        try Paging.check(page: page, pageSize: size)
-        return (page, size, (page - 1) * size)
+        AccountKey.of(user.id)
     }
 }

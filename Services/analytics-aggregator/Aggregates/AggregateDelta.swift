@@ -1,3 +1,4 @@
+import Foundation
 import Shared
 
 /// What a batch of events adds to the aggregates (N2), folded in memory so that each aggregate table gets
@@ -84,22 +85,39 @@ struct AggregateDelta: Equatable {
         services[service] = totals
     }
 
-    /// Folds the events this service aggregates; others (and payloads that do not decode) are left to the
-    /// handler, which dead-letters undecodable ones before folding.
-    static func fold(_ events: [ReceivedEvent]) throws -> AggregateDelta {
-        var delta = AggregateDelta()
+    /// One counted event, its payload decoded.
+    enum Counted {
+        case telemetry(TelemetryRecorded, day: String)
+        case poll(PollAnswered)
+        case survey(SurveySubmitted)
+    }
+
+    /// The events this service counts, decoded once, with their ids; other types are left out. A payload that
+    /// does not decode throws (the consumer then applies the batch one event at a time and dead-letters it).
+    static func decode(_ events: [ReceivedEvent]) throws -> [(id: UUID, event: Counted)] {
+        var decoded: [(id: UUID, event: Counted)] = []
         for event in events {
             switch event.header.type {
             case EventTypes.telemetryRecorded:
-                delta.add(try event.payload(as: TelemetryRecorded.self), day: UTCDay.of(event.header.occurredAt))
+                decoded.append((event.header.id, .telemetry(try event.payload(as: TelemetryRecorded.self), day: UTCDay.of(event.header.occurredAt))))
             case EventTypes.pollAnswered:
-                delta.add(try event.payload(as: PollAnswered.self))
+                decoded.append((event.header.id, .poll(try event.payload(as: PollAnswered.self))))
             case EventTypes.surveySubmitted:
-                delta.add(try event.payload(as: SurveySubmitted.self))
+                decoded.append((event.header.id, .survey(try event.payload(as: SurveySubmitted.self))))
             default:
                 continue
             }
         }
-        return delta
+        return decoded
+    }
+
+    init(folding events: some Sequence<Counted>) {
+        for event in events {
+            switch event {
+            case .telemetry(let telemetry, let day): add(telemetry, day: day)
+            case .poll(let answer): add(answer)
+            case .survey(let submission): add(submission)
+            }
+        }
     }
 }

@@ -17,11 +17,10 @@ struct AggregateHandler: EventHandler {
     }
 
     func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
-        // Decoded before anything is written: a payload that does not decode fails the batch, which the
+        // Decoded once, before anything is written: a payload that does not decode fails the batch, which the
         // consumer then applies one event at a time, dead-lettering that one.
-        _ = try AggregateDelta.fold(events)
+        let counted = try AggregateDelta.decode(events)
         try await FactsStore.apply(events, on: connection, logger: logger)
-        let counted = events.filter { Self.countedTypes.contains($0.header.type) }
         guard !counted.isEmpty else { return }
         let generations: [Int]
         if let target {
@@ -31,7 +30,7 @@ struct AggregateHandler: EventHandler {
         } else {
             generations = try await Generations.live(on: connection, logger: logger)
         }
-        let ids = counted.map(\.header.id)
+        let ids = counted.map(\.id)
         for generation in generations {
             let rows = try await connection.query(
                 """
@@ -40,11 +39,9 @@ struct AggregateHandler: EventHandler {
                 """, logger: logger)
             var fresh = Set(try await rows.decode(UUID.self).collectAll())
             // An id twice in one batch counts once: only its first occurrence is new.
-            let new = counted.filter { fresh.remove($0.header.id) != nil }
+            let new = counted.filter { fresh.remove($0.id) != nil }
             guard !new.isEmpty else { continue }
-            try await writer.write(try AggregateDelta.fold(new), generation: generation, on: connection, logger: logger)
+            try await writer.write(AggregateDelta(folding: new.map(\.event)), generation: generation, on: connection, logger: logger)
         }
     }
-
-    static let countedTypes: Set<EventType> = [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted]
 }

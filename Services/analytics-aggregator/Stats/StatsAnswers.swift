@@ -4,7 +4,6 @@ import Shared
 struct StatsAnswers: Sendable {
     typealias Schemas = Components.Schemas
 
-    let stats: StatsQueries
     let home: AnswerCache<Schemas.HomeStats>
     let features: AnswerCache<StatsPage<Schemas.Feature>>
     let locations: AnswerCache<StatsPage<Schemas.Location>>
@@ -12,8 +11,7 @@ struct StatsAnswers: Sendable {
     let poll: AnswerCache<[Schemas.PollQuestionResult]>
     let survey: AnswerCache<Schemas.SurveyStats>
 
-    init(stats: StatsQueries, lifetime: Duration) {
-        self.stats = stats
+    init(lifetime: Duration) {
         home = AnswerCache(lifetime: lifetime)
         features = AnswerCache(lifetime: lifetime)
         locations = AnswerCache(lifetime: lifetime)

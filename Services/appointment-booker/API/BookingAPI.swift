@@ -60,8 +60,6 @@ struct BookingAPI: APIProtocol {
 
     /// The page and page size after the shared range check.
     static func paging(_ page: Int?, _ pageSize: Int?) throws -> (page: Int, size: Int, offset: Int) {
-        let page = page ?? 1, size = pageSize ?? 50
-        try Paging.check(page: page, pageSize: size)
-        return (page, size, (page - 1) * size)
+        try Paging.resolve(page: page, pageSize: pageSize)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 
 /// Readings and prayers in the generated schemas, in the caller's language.
 extension Components.Schemas.Reading {

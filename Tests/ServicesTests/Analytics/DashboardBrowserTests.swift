@@ -77,24 +77,3 @@ struct DashboardBrowserTests {
         }
     }
 }
-
-extension ChildProcess {
-    /// Runs to the end off the cooperative pool (a browser run takes a while); its exit status and output.
-    func runCollectingOutput() async throws -> (status: Int32, text: String) {
-        let pipe = Pipe()
-        standardOutput = pipe
-        standardError = pipe
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    try self.run()
-                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                    self.waitUntilExit()
-                    continuation.resume(returning: (self.terminationStatus, String(decoding: data, as: UTF8.self)))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
-    }
-}
