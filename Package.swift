@@ -24,6 +24,7 @@ let serviceDependencies: [String: [Target.Dependency]] = [
         .product(name: "HTTPTypes", package: "swift-http-types"),
     ],
     "WeatherFetcher": [
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -59,6 +60,7 @@ let serviceDependencies: [String: [Target.Dependency]] = [
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
     ],
 ]
 

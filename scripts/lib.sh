@@ -7,6 +7,25 @@ STATE_DIR="${STATE_DIR:-$root/.stack}"
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
+# start_heartbeat: a line every three minutes while the calling script runs, with the time since it started by
+# this machine's clock, the load and the CPU time the hypervisor took (steal). CI shows only the tail of a run it
+# had to stop; these lines say how far the run had got and whether the machine itself was held up. The loop looks
+# at its parent every 5 s, so it never outlives the script by more than that (CI waits for its output to close).
+start_heartbeat() {
+  local parent=$$ started ticks=0
+  started=$(date +%s)
+  (
+    while kill -0 "$parent" 2>/dev/null; do
+      sleep 5
+      ticks=$((ticks + 1))
+      if [ $((ticks % 36)) -eq 0 ]; then
+        log "still running: $(( ($(date +%s) - started) / 60 )) min since $(date -d "@$started" +%H:%M:%S);" \
+          "load $(cut -d' ' -f1-3 /proc/loadavg); steal $(awk '/^cpu /{print $9}' /proc/stat) ticks since boot"
+      fi
+    done
+  ) &
+}
+
 pg_bin() {
   local dir
   dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)"

@@ -5,6 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/lib.sh"
+start_heartbeat
 
 bash "$root/scripts/install-deps.sh"
 log "validating docker-compose.yml and deploy/k8s"

@@ -45,7 +45,7 @@ public struct CrashGuard: Sendable {
     ) async throws -> Attempt {
         // The same token again is a retry of this very call (its first try may have committed after its time
         // limit): it changes nothing, so a slow database never looks like a crash.
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             INSERT INTO consumer_attempts AS c (consumer_group, topic, partition, first_offset, last_offset, attempt_id, crashes, in_flight)
             VALUES (\(group), \(topic), \(Int(partition)), \(first), \(last), \(token), 0, true)
@@ -75,7 +75,7 @@ public struct CrashGuard: Sendable {
     /// Records (and commits) that one message is about to be applied alone, in flight, with the crashes it
     /// inherited; replaces whatever the partition's row said.
     public func narrow(topic: String, partition: Int32, offset: Int64, crashes: Int, token: UUID, logger: Logger) async throws {
-        try await client.query(
+        try await client.tracedQuery(
             """
             INSERT INTO consumer_attempts (consumer_group, topic, partition, first_offset, last_offset, attempt_id, crashes, in_flight)
             VALUES (\(group), \(topic), \(Int(partition)), \(offset), \(offset), \(token), \(crashes), true)
@@ -88,7 +88,7 @@ public struct CrashGuard: Sendable {
     /// Marks the partition's offsets as no longer in flight: the service is stopping in an orderly way, which is
     /// not a crash and must not count as one.
     public func release(topic: String, partition: Int32, logger: Logger) async throws {
-        try await client.query(
+        try await client.tracedQuery(
             """
             UPDATE consumer_attempts SET in_flight = false
             WHERE consumer_group = \(group) AND topic = \(topic) AND partition = \(Int(partition))
@@ -98,17 +98,17 @@ public struct CrashGuard: Sendable {
     /// Deletes the attempt's row inside the transaction that applied its messages. Only the row of this very
     /// attempt: a transaction abandoned at its time limit that commits late cannot delete a newer attempt's row.
     public func finish(_ token: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("DELETE FROM consumer_attempts WHERE attempt_id = \(token)", logger: logger)
+        try await connection.tracedQuery("DELETE FROM consumer_attempts WHERE attempt_id = \(token)", logger: logger)
     }
 
     /// Deletes the attempt's row on its own (after a one-at-a-time pass).
     public func finish(_ token: UUID, logger: Logger) async throws {
-        try await client.query("DELETE FROM consumer_attempts WHERE attempt_id = \(token)", logger: logger)
+        try await client.tracedQuery("DELETE FROM consumer_attempts WHERE attempt_id = \(token)", logger: logger)
     }
 
     /// Deletes whatever row the partition has (after a message was dead-lettered for crashing the process).
     public func clear(topic: String, partition: Int32, logger: Logger) async throws {
-        try await client.query(
+        try await client.tracedQuery(
             "DELETE FROM consumer_attempts WHERE consumer_group = \(group) AND topic = \(topic) AND partition = \(Int(partition))",
             logger: logger)
     }

@@ -64,34 +64,20 @@ extension EventConsumerService {
 
     /// The fast path: every decodable event of the batch in one transaction, which also clears the crash guard.
     private func applyTogether(_ messages: [KafkaMessage], of batch: PartitionBatch, token: UUID) async -> Bool {
-        // The batch runs in a span continuing the trace of its first event that carries one (the producer's
-        // request, via the outbox and the `traceparent` header); what the handler does for the batch (its
-        // Postgres transaction, events it writes) belongs to that trace. Every other traced event gets a consumer
-        // span in its own trace covering the batch's time, and a line naming it: a batch holds events of many
-        // traces, and one handler call cannot be in all of them.
-        let traced = messages.compactMap { message in
-            message.headers.first { $0.name == "traceparent" }.map { (message, $0.stringValue) }
-        }
-        let started = DefaultTracerClock.now
-        let done = await withSpan("\(batch.topic) process", context: PlatformTracing.context(traceParent: traced.first?.1), ofKind: .consumer) {
-            span in
+        // The batch's span (its transaction) is a trace of its own that links to the trace of every event it
+        // carries: a batch holds events of many traces. Each traced event gets its own consumer span from the
+        // handler (`EventTracing`), where what is done for it continues its producer's trace.
+        await withSpan("\(batch.topic) process", context: .topLevel, ofKind: .consumer) { span in
             span.attributes["messaging.system"] = "kafka"
             span.attributes["messaging.destination.name"] = batch.topic
             span.attributes["messaging.destination.partition.id"] = "\(batch.partition)"
             span.attributes["messaging.batch.message_count"] = messages.count
+            for message in messages {
+                guard let traceParent = message.headers.first(where: { $0.name == "traceparent" })?.stringValue else { continue }
+                span.addLink(SpanLink(context: PlatformTracing.context(traceParent: traceParent), attributes: [:]))
+            }
             return await applyTogetherInSpan(messages, of: batch, token: token)
         }
-        guard done else { return false }
-        for (message, traceParent) in traced.dropFirst() {
-            let span = startSpan(
-                "\(batch.topic) process", context: PlatformTracing.context(traceParent: traceParent), ofKind: .consumer, at: started)
-            span.attributes["messaging.system"] = "kafka"
-            span.attributes["messaging.destination.name"] = batch.topic
-            span.attributes["messaging.kafka.offset"] = Int(message.offset)
-            span.end()
-            logger.debug("event handled", metadata: ["partition": "\(batch.name)", "offset": "\(message.offset)", "traceparent": "\(traceParent)"])
-        }
-        return true
     }
 
     private func applyTogetherInSpan(_ messages: [KafkaMessage], of batch: PartitionBatch, token: UUID) async -> Bool {

@@ -77,7 +77,7 @@ public final class EventConsumerService: Service, Sendable {
     func receive(_ message: KafkaMessage) -> Result<ReceivedEvent, ForeignProducerOrUndecodable> {
         let event: ReceivedEvent
         do {
-            event = try ReceivedEvent(bytes: message.value)
+            event = try ReceivedEvent(bytes: message.value, traceParent: message.headers.first { $0.name == "traceparent" }?.stringValue)
         } catch {
             return .failure(ForeignProducerOrUndecodable(error: error, reason: .undecodable))
         }

@@ -11,17 +11,17 @@ public protocol EventHandler: Sendable {
     func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws
 
     /// Applies the new events of one partition, in partition order, in one transaction. The default applies
-    /// them one by one with `handle(_:connection:logger:)`; a handler overrides it where a batch can be applied
+    /// them one by one with `handle(_:connection:logger:)`, each in a consumer span of its own trace; a handler overrides it where a batch can be applied
     /// more cheaply than its events (keeping only the newest state of each entity, say). When it throws, the
     /// consumer rolls the batch back and applies its events one at a time, so one bad event does not hold
-    /// its neighbours.
+    /// its neighbours. An override gives its events their spans itself (`EventTracing`).
     func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws
 }
 
 extension EventHandler {
     public func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
         for event in events {
-            try await handle(event, connection: connection, logger: logger)
+            try await EventTracing.handling(event) { try await handle(event, connection: connection, logger: logger) }
         }
     }
 }

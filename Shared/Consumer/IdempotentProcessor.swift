@@ -59,7 +59,7 @@ public struct IdempotentProcessor: Sendable {
                 return BatchOutcome(applied: events.count, duplicates: 0)
             }
             let ids = events.map(\.header.id)
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 INSERT INTO processed_events (event_id, topic) SELECT id, \(topic) FROM unnest(\(ids)::uuid[]) AS batch(id)
                 ON CONFLICT (event_id) DO NOTHING RETURNING event_id

@@ -74,9 +74,11 @@ private struct EnvelopePayload<Payload: Decodable>: Decodable {
 public struct ReceivedEvent: Sendable {
     public let header: EventHeader
     public let bytes: [UInt8]
+    /// The W3C `traceparent` the producer sent with it (the Kafka header), to continue the producer's trace.
+    public let traceParent: String?
 
     /// Decodes the envelope header; a message that is not an envelope is a poison message.
-    public init(bytes: [UInt8]) throws(EventDecodingError) {
+    public init(bytes: [UInt8], traceParent: String? = nil) throws(EventDecodingError) {
         do {
             header = try EventCoding.sharedDecoder.decode(EventHeader.self, from: Data(bytes))
         } catch {
@@ -84,6 +86,7 @@ public struct ReceivedEvent: Sendable {
         }
         try EventDecodingError.checkStorable(header.occurredAt, field: "occurredAt")
         self.bytes = bytes
+        self.traceParent = traceParent
     }
 
     /// Decodes the payload as `Payload`; throws a permanent error when it does not fit.

@@ -17,7 +17,7 @@ public enum Outbox {
     ) async throws {
         let bytes = ByteBuffer(bytes: try envelope.encoded())  // binds as bytea
         let traceParent = PlatformTracing.currentTraceParent()
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO outbox (event_id, event_type, topic, key, payload, trace_parent)
             VALUES (\(envelope.id), \(envelope.type.rawValue), \(topic), \(envelope.key), \(bytes), \(traceParent))
@@ -55,7 +55,7 @@ public enum Outbox {
     public static func enqueue(rows: [Row], toTopicNamed topic: String, on connection: PostgresConnection, logger: Logger) async throws {
         guard !rows.isEmpty else { return }
         // WITH ORDINALITY keeps the array order in the ids the bigserial hands out.
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO outbox (event_id, event_type, topic, key, payload, trace_parent)
             SELECT event_id, event_type, \(topic), key, payload, trace_parent

@@ -84,13 +84,13 @@ public final class OutboxRelay: Service, Sendable {
     public func publishBatch() async throws -> Int {
         let (producer, logger, batchSize) = (self.producer, self.logger, configuration.batchSize)
         let count = try await client.withTransaction(logger: logger) { connection -> Int in
-            let lock = try await connection.query(
+            let lock = try await connection.tracedQuery(
                 "SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || '.outbox_relay'))", logger: logger)
             var locked = false
             for try await (acquired) in lock.decode(Bool.self) { locked = acquired }
             guard locked else { return 0 }
 
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 SELECT id, event_id, event_type, topic, key, payload, trace_parent FROM outbox
                 WHERE sent_at IS NULL ORDER BY id LIMIT \(batchSize) FOR UPDATE
@@ -107,7 +107,7 @@ public final class OutboxRelay: Service, Sendable {
             }
             guard !ids.isEmpty else { return 0 }
             try await producer.send(messages)
-            try await connection.query("UPDATE outbox SET sent_at = now() WHERE id = ANY(\(ids))", logger: logger)
+            try await connection.tracedQuery("UPDATE outbox SET sent_at = now() WHERE id = ANY(\(ids))", logger: logger)
             return ids.count
         }
         if count > 0 { published.increment(by: count) }
@@ -116,7 +116,7 @@ public final class OutboxRelay: Service, Sendable {
 
     /// Number of rows not yet published.
     public func backlog() async throws -> Int {
-        let rows = try await client.query("SELECT count(*) FROM outbox WHERE sent_at IS NULL", logger: logger)
+        let rows = try await client.tracedQuery("SELECT count(*) FROM outbox WHERE sent_at IS NULL", logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
@@ -142,7 +142,7 @@ public final class OutboxRelay: Service, Sendable {
             return
         }
         let seconds = Double(configuration.republishWindow.components.seconds)
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             WITH again AS (UPDATE outbox SET sent_at = NULL WHERE sent_at > now() - make_interval(secs => \(seconds)) RETURNING 1)
             SELECT count(*)::bigint FROM again
@@ -157,7 +157,7 @@ public final class OutboxRelay: Service, Sendable {
 
     /// Rows waiting and the age of the oldest, as gauges.
     private func recordBacklog() async throws {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT count(*)::bigint, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8
             FROM outbox WHERE sent_at IS NULL
@@ -170,7 +170,7 @@ public final class OutboxRelay: Service, Sendable {
 
     private func purgeSentRows() async throws {
         let seconds = Int(configuration.retention.components.seconds)
-        try await client.query(
+        try await client.tracedQuery(
             "DELETE FROM outbox WHERE sent_at < now() - make_interval(secs => \(seconds))", logger: logger)
     }
 }

@@ -39,23 +39,23 @@ public struct MigrationRunner: Sendable {
 
         return try await client.inTransaction(logger: logger) { connection in
             // One lock per schema; held until this transaction ends.
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
+            try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
             // Create the schema only when missing: a service role that owns its schema but may not create
             // schemas in the database (the stack and compose set it up so) is refused even IF NOT EXISTS.
-            let existing = try await connection.query(
+            let existing = try await connection.tracedQuery(
                 "SELECT count(*) FROM pg_namespace WHERE nspname = \(schema)", logger: logger)
             var schemaExists = false
             for try await count in existing.decode(Int.self) { schemaExists = count > 0 }
             if !schemaExists {
-                try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: logger)
+                try await connection.tracedQuery(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: logger)
             }
-            try await connection.query(
+            try await connection.tracedQuery(
                 PostgresQuery(unsafeSQL: """
                     CREATE TABLE IF NOT EXISTS \(schema).schema_migrations (
                         id text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
                     """), logger: logger)
             var applied: [String: String] = [:]
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 PostgresQuery(unsafeSQL: "SELECT id, checksum FROM \(schema).schema_migrations"), logger: logger)
             for try await (id, checksum) in rows.decode((String, String).self) { applied[id] = checksum }
 
@@ -65,11 +65,11 @@ public struct MigrationRunner: Sendable {
                     guard checksum == migration.checksum else { throw Failure.changedAfterApply(id: migration.id) }
                     continue
                 }
-                try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(schema)"), logger: logger)
+                try await connection.tracedQuery(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(schema)"), logger: logger)
                 for statement in migration.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.tracedQuery(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await connection.query(
+                try await connection.tracedQuery(
                     "INSERT INTO \(unescaped: schema).schema_migrations (id, checksum) VALUES (\(migration.id), \(migration.checksum))",
                     logger: logger)
                 logger.info("applied migration", metadata: ["schema": "\(schema)", "migration": "\(migration.id)"])

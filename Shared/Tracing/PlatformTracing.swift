@@ -36,6 +36,11 @@ public enum PlatformTracing {
     /// The current span's context as a `traceparent` value; nil outside a span (or with tracing off).
     public static func currentTraceParent() -> String? {
         guard let context = ServiceContext.current else { return nil }
+        return traceParent(of: context)
+    }
+
+    /// A span's (or any) context as a `traceparent` value; nil when it holds no span (or tracing is off).
+    public static func traceParent(of context: ServiceContext) -> String? {
         var carrier: [String: String] = [:]
         InstrumentationSystem.instrument.inject(context, into: &carrier, using: HeaderInjector())
         return carrier["traceparent"]

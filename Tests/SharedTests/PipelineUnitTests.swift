@@ -65,3 +65,18 @@ struct EventDateTests {
         }
     }
 }
+
+@Suite("Statement spans' names (issue 20)")
+struct StatementSpanNameTests {
+    @Test("X4: a statement's span is named by its verb and first table, as OpenTelemetry's database conventions say")
+    func names() {
+        #expect(StatementSpan.summary(of: "INSERT INTO outbox (event_id) VALUES ($1)").name == "INSERT outbox")
+        #expect(StatementSpan.summary(of: "\n  UPDATE push_deliveries SET x = 1").name == "UPDATE push_deliveries")
+        #expect(StatementSpan.summary(of: "DELETE FROM devices WHERE token = $1").table == "devices")
+        #expect(StatementSpan.summary(of: "SELECT count(*)::int FROM favourites WHERE a = $1").name == "SELECT favourites")
+        #expect(StatementSpan.summary(of: "select 1").name == "SELECT")
+        #expect(StatementSpan.summary(of: "WITH x AS (SELECT 1) SELECT * FROM x").name == "WITH")
+        #expect(StatementSpan.summary(of: "   ").name == "postgresql")
+        #expect(StatementSpan.summary(of: "UPDATE").name == "UPDATE")
+    }
+}

@@ -20,7 +20,7 @@ struct AggregateWriter: Sendable {
         guard !delta.downloads.isEmpty else { return }
         let rows = delta.downloads.sorted { $0.key < $1.key }
         let days = rows.map(\.key.day), apps = rows.map(\.key.app), platforms = rows.map(\.key.platform), counts = rows.map(\.value)
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO downloads_daily (generation, day, app, platform, downloads)
             SELECT \(generation), d, a, p, n FROM unnest(\(days)::date[], \(apps)::text[], \(platforms)::text[], \(counts)::bigint[]) AS t(d, a, p, n)
@@ -35,7 +35,7 @@ struct AggregateWriter: Sendable {
         let keys = delta.featureUses.keys.sorted()
         let apps = keys.map(\.app), names = keys.map(\.feature), uses = keys.map { delta.featureUses[$0] ?? 0 }
         // Locks the rows (in key order) and says which are sketches already.
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             INSERT INTO features (generation, app, feature, users, uses)
             SELECT \(generation), a, f, 0, u FROM unnest(\(apps)::text[], \(names)::text[], \(uses)::bigint[]) AS t(a, f, u)
@@ -57,7 +57,7 @@ struct AggregateWriter: Sendable {
             }
         }
         if !memberKeys.isEmpty {
-            let counted = try await connection.query(
+            let counted = try await connection.tracedQuery(
                 """
                 WITH fresh AS (
                     INSERT INTO feature_users (generation, app, feature, user_key)
@@ -80,7 +80,7 @@ struct AggregateWriter: Sendable {
             var sketch = sketch
             for user in delta.featureUsers[key] ?? [] { sketch.add(user) }
             let bytes = ByteBuffer(bytes: sketch.registers)
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 UPDATE features SET sketch = \(bytes), users = \(sketch.estimate)
                 WHERE generation = \(generation) AND app = \(key.app) AND feature = \(key.feature)
@@ -92,7 +92,7 @@ struct AggregateWriter: Sendable {
     private func sketchFromMembers(
         _ key: AggregateDelta.FeatureKey, generation: Int, on connection: PostgresConnection, logger: Logger
     ) async throws -> HyperLogLog {
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             DELETE FROM feature_users WHERE generation = \(generation) AND app = \(key.app) AND feature = \(key.feature)
             RETURNING user_key
@@ -106,7 +106,7 @@ struct AggregateWriter: Sendable {
         guard !delta.cities.isEmpty else { return }
         let rows = delta.cities.sorted { $0.key < $1.key }
         let ids = rows.map(\.key), views = rows.map(\.value.views), names = NullableTextArray(rows.map(\.value.name))
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO city_views (generation, city_id, views, name)
             SELECT \(generation), c, v, n FROM unnest(\(ids)::bigint[], \(views)::bigint[], \(names)::text[]) AS t(c, v, n)
@@ -120,7 +120,7 @@ struct AggregateWriter: Sendable {
         if !delta.poll.isEmpty {
             let rows = delta.poll.sorted { $0.key < $1.key }
             let questions = rows.map(\.key), yes = rows.map(\.value.yes), no = rows.map(\.value.no)
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO poll_results (generation, question, yes, no)
                 SELECT \(generation), q, y, n FROM unnest(\(questions)::text[], \(yes)::bigint[], \(no)::bigint[]) AS t(q, y, n)
@@ -131,7 +131,7 @@ struct AggregateWriter: Sendable {
             let rows = delta.services.sorted { $0.key < $1.key }
             let services = rows.map(\.key), submissions = rows.map(\.value.submissions)
             let points = rows.map(\.value.points), below = rows.map(\.value.belowGood)
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO survey_service_results (generation, service, submissions, points, below_good)
                 SELECT \(generation), s, n, p, b FROM unnest(\(services)::text[], \(submissions)::bigint[], \(points)::bigint[], \(below)::bigint[]) AS t(s, n, p, b)
@@ -142,7 +142,7 @@ struct AggregateWriter: Sendable {
         if !delta.overall.isEmpty {
             let rows = delta.overall.sorted { $0.key < $1.key }
             let stars = rows.map(\.key), counts = rows.map(\.value)
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO survey_overall_results (generation, stars, submissions)
                 SELECT \(generation), s, n FROM unnest(\(stars)::integer[], \(counts)::bigint[]) AS t(s, n)

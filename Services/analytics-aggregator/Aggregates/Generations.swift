@@ -21,21 +21,21 @@ enum Generations {
 
     /// The generations a live batch writes (current and building), with the shared lock for its transaction.
     static func live(on connection: PostgresConnection, logger: Logger) async throws -> [Int] {
-        _ = try await connection.query("SELECT pg_advisory_xact_lock_shared(\(switchLock))", logger: logger)
-        let rows = try await connection.query("SELECT id FROM generations WHERE state IN ('current', 'building') ORDER BY id", logger: logger)
+        _ = try await connection.tracedQuery("SELECT pg_advisory_xact_lock_shared(\(switchLock))", logger: logger)
+        let rows = try await connection.tracedQuery("SELECT id FROM generations WHERE state IN ('current', 'building') ORDER BY id", logger: logger)
         return try await rows.decode(Int.self).collectAll()
     }
 
     /// Whether `generation` is still being built, with the shared lock for the batch's transaction.
     static func isBuilding(_ generation: Int, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        _ = try await connection.query("SELECT pg_advisory_xact_lock_shared(\(switchLock))", logger: logger)
-        let rows = try await connection.query("SELECT id FROM generations WHERE id = \(generation) AND state = 'building'", logger: logger)
+        _ = try await connection.tracedQuery("SELECT pg_advisory_xact_lock_shared(\(switchLock))", logger: logger)
+        let rows = try await connection.tracedQuery("SELECT id FROM generations WHERE id = \(generation) AND state = 'building'", logger: logger)
         return try await !rows.decode(Int.self).collectAll().isEmpty
     }
 
     /// The generation queries read.
     static func current(on connection: PostgresConnection, logger: Logger) async throws -> Int {
-        let rows = try await connection.query("SELECT id FROM generations WHERE state = 'current'", logger: logger)
+        let rows = try await connection.tracedQuery("SELECT id FROM generations WHERE state = 'current'", logger: logger)
         guard let id = try await rows.decode(Int.self).collectAll().first else { throw MissingReturnedRow("SELECT the current generation") }
         return id
     }
@@ -47,9 +47,9 @@ enum Generations {
     /// A new building generation; one left by a rebuild that did not finish is retired (and its rows deleted).
     static func startBuilding(on client: PostgresClient, logger: Logger) async throws -> Int {
         let id = try await client.inTransaction(logger: logger) { connection in
-            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(switchLock))", logger: logger)
-            try await connection.query("UPDATE generations SET state = 'retired' WHERE state = 'building'", logger: logger)
-            let rows = try await connection.query(
+            _ = try await connection.tracedQuery("SELECT pg_advisory_xact_lock(\(switchLock))", logger: logger)
+            try await connection.tracedQuery("UPDATE generations SET state = 'retired' WHERE state = 'building'", logger: logger)
+            let rows = try await connection.tracedQuery(
                 "INSERT INTO generations (id, state) SELECT coalesce(max(id), 0) + 1, 'building' FROM generations RETURNING id",
                 logger: logger)
             guard let id = try await rows.decode(Int.self).collectAll().first else { throw MissingReturnedRow("INSERT INTO generations") }
@@ -62,13 +62,13 @@ enum Generations {
     /// Makes `generation` current, then deletes the rows of the one it replaced.
     static func switchTo(_ generation: Int, on client: PostgresClient, logger: Logger) async throws {
         try await client.inTransaction(logger: logger) { connection in
-            _ = try await connection.query("SELECT pg_advisory_xact_lock(\(switchLock))", logger: logger)
-            let switched = try await connection.query(
+            _ = try await connection.tracedQuery("SELECT pg_advisory_xact_lock(\(switchLock))", logger: logger)
+            let switched = try await connection.tracedQuery(
                 "SELECT id FROM generations WHERE id = \(generation) AND state = 'building'", logger: logger
             ).decode(Int.self).collectAll()
             guard !switched.isEmpty else { throw RebuildError("generation \(generation) is no longer being built") }
-            try await connection.query("UPDATE generations SET state = 'retired' WHERE state = 'current'", logger: logger)
-            try await connection.query(
+            try await connection.tracedQuery("UPDATE generations SET state = 'retired' WHERE state = 'current'", logger: logger)
+            try await connection.tracedQuery(
                 "UPDATE generations SET state = 'current', switched_at = now() WHERE id = \(generation)", logger: logger)
         }
         try await deleteRetired(on: client, logger: logger)
@@ -78,7 +78,7 @@ enum Generations {
     /// reads or writes a retired generation).
     static func deleteRetired(on client: PostgresClient, logger: Logger) async throws {
         for table in tables {
-            try await client.query(
+            try await client.tracedQuery(
                 PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE generation IN (SELECT id FROM generations WHERE state = 'retired')"),
                 logger: logger)
         }

@@ -17,6 +17,13 @@ struct AggregateHandler: EventHandler {
     }
 
     func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
+        // The live consumer gives each traced event a span of its trace; a rebuild re-reads old events, whose
+        // traces are long closed.
+        guard target == nil else { return try await apply(events, connection: connection, logger: logger) }
+        try await EventTracing.handlingTogether(events) { try await apply(events, connection: connection, logger: logger) }
+    }
+
+    private func apply(_ events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
         // Decoded once, before anything is written: a payload that does not decode fails the batch, which the
         // consumer then applies one event at a time, dead-lettering that one.
         let counted = try AggregateDelta.decode(events)
@@ -32,7 +39,7 @@ struct AggregateHandler: EventHandler {
         }
         let ids = counted.map(\.id)
         for generation in generations {
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 INSERT INTO applied_events (generation, event_id) SELECT \(generation), id FROM unnest(\(ids)::uuid[]) AS t(id)
                 ON CONFLICT DO NOTHING RETURNING event_id

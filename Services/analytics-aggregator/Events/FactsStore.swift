@@ -28,7 +28,7 @@ enum FactsStore {
             }
         }
         if !surveyAccounts.isEmpty {
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO survey_accounts (user_id, registered_at)
                 SELECT u, t FROM unnest(\(surveyAccounts)::text[], \(registeredAt)::timestamptz[]) AS r(u, t) ON CONFLICT DO NOTHING
@@ -37,7 +37,7 @@ enum FactsStore {
         if !cityNames.isEmpty {
             let rows = cityNames.sorted { $0.key < $1.key }
             let ids = rows.map(\.key), names = rows.map(\.value)
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO city_names (city_id, name) SELECT c, n FROM unnest(\(ids)::bigint[], \(names)::text[]) AS t(c, n)
                 ON CONFLICT (city_id) DO UPDATE SET name = LEAST(city_names.name, excluded.name)

@@ -19,7 +19,7 @@ struct PollStore: Sendable {
     func answer(user: String, answers: [(question: String, answer: Bool)]) async throws -> AnswerOutcome {
         try await client.inTransaction(logger: logger) { connection in
             let questions = answers.map(\.question), values = answers.map(\.answer)
-            let inserted = try await connection.query(
+            let inserted = try await connection.tracedQuery(
                 """
                 INSERT INTO poll_answers (user_id, question, answer)
                 SELECT \(user), q, a FROM unnest(\(questions)::text[], \(values)::boolean[]) AS t(q, a)
@@ -47,7 +47,7 @@ struct PollStore: Sendable {
 
     /// The user's answers by question id.
     func answers(of user: String) async throws -> [String: Bool] {
-        let rows = try await client.query("SELECT question, answer FROM poll_answers WHERE user_id = \(user)", logger: logger)
+        let rows = try await client.tracedQuery("SELECT question, answer FROM poll_answers WHERE user_id = \(user)", logger: logger)
         var answers: [String: Bool] = [:]
         for try await (question, answer) in rows.decode((String, Bool).self) { answers[question] = answer }
         return answers

@@ -15,7 +15,7 @@ struct StatsQueries: Sendable {
     /// a generation switch (whose old rows are deleted afterwards) never shows half a page.
     func snapshot<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         try await client.inTransaction(logger: logger) { connection in
-            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+            try await connection.tracedQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
             return try await body(connection)
         }
     }
@@ -58,7 +58,7 @@ struct StatsQueries: Sendable {
               AND (\(from)::date IS NULL OR day >= \(from)::date) AND (\(to)::date IS NULL OR day <= \(to)::date)
             ORDER BY day DESC, app, platform LIMIT \(limit) OFFSET \(offset)
             """
-        let rows = try await connection.query(filter, logger: logger)
+        let rows = try await connection.tracedQuery(filter, logger: logger)
         var items: [Schemas.DownloadPage.ItemsPayloadPayload] = []
         var total = 0
         for try await (day, app, platform, count, all) in rows.decode((String, String, String, Int, Int).self) {
@@ -76,7 +76,7 @@ struct StatsQueries: Sendable {
     private func downloadRowCount(
         app: String?, platform: String?, from: String?, to: String?, generation: Int, on connection: PostgresConnection
     ) async throws -> Int {
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             SELECT count(*)::bigint FROM downloads_daily
             WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app)) AND (\(platform)::text IS NULL OR platform = \(platform))
@@ -102,7 +102,7 @@ struct StatsQueries: Sendable {
         app: String?, prefix: String?, limit: Int, offset: Int, generation: Int, withTotal: Bool = true, on connection: PostgresConnection
     ) async throws -> (items: [Schemas.Feature], total: Int) {
         let pattern = prefix.map { Self.likePrefix($0.lowercased()) }
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             SELECT 1 + (SELECT count(*) FROM features h
                         WHERE h.generation = \(generation) AND (\(app)::text IS NULL OR h.app = \(app)) AND h.users > f.users)::bigint,
@@ -121,7 +121,7 @@ struct StatsQueries: Sendable {
                     uses: Int64(uses)))
         }
         guard withTotal else { return (items, items.count) }
-        let total = try await connection.query(
+        let total = try await connection.tracedQuery(
             """
             SELECT count(*)::bigint FROM features WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app))
               AND (\(pattern)::text IS NULL OR lower(feature) LIKE \(pattern))
@@ -140,7 +140,7 @@ struct StatsQueries: Sendable {
     private func locations(limit: Int, offset: Int, generation: Int, withTotal: Bool = true, on connection: PostgresConnection) async throws -> (
         items: [Schemas.Location], total: Int
     ) {
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             SELECT 1 + (SELECT count(*) FROM city_views h WHERE h.generation = \(generation) AND h.views > v.views)::bigint,
                    v.city_id, coalesce(v.name, n.name, 'city ' || v.city_id), v.views
@@ -153,7 +153,7 @@ struct StatsQueries: Sendable {
             items.append(.init(rank: Int64(rank), cityId: Int64(city), name: name, views: Int64(views)))
         }
         guard withTotal else { return (items, items.count) }
-        let total = try await connection.query("SELECT count(*)::bigint FROM city_views WHERE generation = \(generation)", logger: logger)
+        let total = try await connection.tracedQuery("SELECT count(*)::bigint FROM city_views WHERE generation = \(generation)", logger: logger)
             .decode(Int.self).collectAll().first ?? 0
         return (items, total)
     }
@@ -165,7 +165,7 @@ struct StatsQueries: Sendable {
     }
 
     private func poll(generation: Int, on connection: PostgresConnection) async throws -> [Schemas.PollQuestionResult] {
-        let rows = try await connection.query("SELECT question, yes, no FROM poll_results WHERE generation = \(generation)", logger: logger)
+        let rows = try await connection.tracedQuery("SELECT question, yes, no FROM poll_results WHERE generation = \(generation)", logger: logger)
         var counts: [String: (Int, Int)] = [:]
         for try await (question, yes, no) in rows.decode((String, Int, Int).self) { counts[question] = (yes, no) }
         return PollQuestions.all.map { question in
@@ -183,7 +183,7 @@ struct StatsQueries: Sendable {
     }
 
     private func survey(generation: Int, on connection: PostgresConnection) async throws -> Schemas.SurveyStats {
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             "SELECT service, submissions, points, below_good FROM survey_service_results WHERE generation = \(generation)", logger: logger)
         var byService: [String: (Int, Int, Int)] = [:]
         for try await (service, submissions, points, below) in rows.decode((String, Int, Int, Int).self) {
@@ -195,7 +195,7 @@ struct StatsQueries: Sendable {
             let average = submissions > 0 ? (Double(points) * 10 / Double(submissions)).rounded() / 10 : 0
             return .init(service: id, submissions: Int64(submissions), averagePoints: average, belowGood: Int64(below))
         }
-        let overallRows = try await connection.query(
+        let overallRows = try await connection.tracedQuery(
             "SELECT stars, submissions FROM survey_overall_results WHERE generation = \(generation) ORDER BY stars", logger: logger)
         var stars: [Int: Int] = [:]
         for try await (star, count) in overallRows.decode((Int, Int).self) { stars[star] = count }
@@ -210,7 +210,7 @@ struct StatsQueries: Sendable {
     private func counts(_ sql: String, _ generation: Int, on connection: PostgresConnection) async throws -> [Schemas.CountByKey] {
         var bindings = PostgresBindings()
         bindings.append(generation)
-        let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+        let rows = try await connection.tracedQuery(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
         var result: [Schemas.CountByKey] = []
         for try await (key, count) in rows.decode((String, Int).self) { result.append(.init(key: key, count: Int64(count))) }
         return result

@@ -24,15 +24,15 @@ struct SurveyStore: Sendable {
     struct NoServiceRated: Error {}
 
     func isSurveyAccount(_ user: String) async throws -> Bool {
-        let rows = try await client.query("SELECT 1 FROM survey_accounts WHERE user_id = \(user)", logger: logger)
+        let rows = try await client.tracedQuery("SELECT 1 FROM survey_accounts WHERE user_id = \(user)", logger: logger)
         return try await !rows.decode(Int.self).collectAll().isEmpty
     }
 
     func status(of user: String) async throws -> Status {
         var status = Status()
-        let services = try await client.query("SELECT service, points FROM survey_services WHERE user_id = \(user)", logger: logger)
+        let services = try await client.tracedQuery("SELECT service, points FROM survey_services WHERE user_id = \(user)", logger: logger)
         for try await (service, points) in services.decode((String, Int).self) { status.services[service] = points }
-        let overall = try await client.query("SELECT stars, coupon_code FROM survey_overall WHERE user_id = \(user)", logger: logger)
+        let overall = try await client.tracedQuery("SELECT stars, coupon_code FROM survey_overall WHERE user_id = \(user)", logger: logger)
         for try await (stars, coupon) in overall.decode((Int, String).self) { status.overall = (stars, coupon) }
         return status
     }
@@ -43,11 +43,11 @@ struct SurveyStore: Sendable {
             // the guest), so a service rated at the same moment as the overall rating is either in its points
             // or refused.
             try await lockGuest(user, on: connection)
-            let closed = try await connection.query(
+            let closed = try await connection.tracedQuery(
                 "SELECT 1 FROM survey_overall WHERE user_id = \(user)", logger: logger
             ).decode(Int.self).collectAll()
             guard closed.isEmpty else { throw SurveyClosed() }
-            let inserted = try await connection.query(
+            let inserted = try await connection.tracedQuery(
                 """
                 INSERT INTO survey_services (user_id, service, answers, points) VALUES (\(user), \(service), \(ratings), \(points))
                 ON CONFLICT DO NOTHING RETURNING service
@@ -79,12 +79,12 @@ struct SurveyStore: Sendable {
     private func submitOverallOnce(user: String, stars ownStars: Int?, coupon: String) async throws -> (stars: Int, points: Int, coupon: String) {
         try await client.inTransaction(logger: logger) { connection in
             try await lockGuest(user, on: connection)
-            let rated = try await connection.query(
+            let rated = try await connection.tracedQuery(
                 "SELECT count(*)::bigint, coalesce(sum(points), 0)::bigint FROM survey_services WHERE user_id = \(user)", logger: logger
             ).decode((Int, Int).self).collectAll()
             guard let (count, points) = rated.first, count > 0 else { throw NoServiceRated() }
             let stars = ownStars ?? HotelSurvey.suggestedStars(totalPoints: points)
-            let inserted = try await connection.query(
+            let inserted = try await connection.tracedQuery(
                 """
                 INSERT INTO survey_overall (user_id, stars, own_stars, points, coupon_code)
                 VALUES (\(user), \(stars), \(ownStars != nil), \(points), \(coupon))
@@ -99,14 +99,14 @@ struct SurveyStore: Sendable {
     }
 
     func explainService(user: String, service: String, why: String) async throws -> ExplainOutcome {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             UPDATE survey_services SET why = \(why) WHERE user_id = \(user) AND service = \(service) AND points < \(HotelSurvey.goodThreshold)
                 AND why IS NULL
             RETURNING service
             """, logger: logger)
         if try await !rows.decode(String.self).collectAll().isEmpty { return .stored }
-        let found = try await client.query(
+        let found = try await client.tracedQuery(
             "SELECT points FROM survey_services WHERE user_id = \(user) AND service = \(service)", logger: logger
         ).decode(Int.self).collectAll()
         guard let points = found.first else { return .notSubmitted }
@@ -115,17 +115,17 @@ struct SurveyStore: Sendable {
     }
 
     func explainOverall(user: String, why: String) async throws -> ExplainOutcome {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             "UPDATE survey_overall SET why = \(why) WHERE user_id = \(user) AND stars <= 3 AND why IS NULL RETURNING user_id", logger: logger)
         if try await !rows.decode(String.self).collectAll().isEmpty { return .stored }
-        let found = try await client.query("SELECT stars FROM survey_overall WHERE user_id = \(user)", logger: logger)
+        let found = try await client.tracedQuery("SELECT stars FROM survey_overall WHERE user_id = \(user)", logger: logger)
             .decode(Int.self).collectAll()
         guard let stars = found.first else { return .notSubmitted }
         return HotelSurvey.asksWhy(stars: stars) ? .alreadyExplained : .notBelowGood
     }
 
     private func lockGuest(_ user: String, on connection: PostgresConnection) async throws {
-        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended('survey/' || \(user), 0))", logger: logger)
+        _ = try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended('survey/' || \(user), 0))", logger: logger)
     }
 
     private func envelope(_ event: SurveySubmitted, user: String) -> EventEnvelope<SurveySubmitted> {

@@ -26,7 +26,7 @@ struct ReminderScheduler: Service {
     func runOnce() async throws -> Int {
         let leadSeconds = Double(lead.components.seconds)
         return try await client.inTransaction(logger: logger) { connection -> Int in
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 WITH due AS (
                     SELECT id FROM bookings

@@ -24,7 +24,7 @@ enum AccountStateStore {
 
     /// Sets the role if this event is not older than the one that set it; true when the row changed.
     static func setRole(_ role: String, of user: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO accounts (user_id, role, role_changed_at) VALUES (\(user), \(role), \(time))
             ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, role_changed_at = excluded.role_changed_at
@@ -34,7 +34,7 @@ enum AccountStateStore {
 
     /// A registration sets the role only when no role change came first (events of one user can be replayed).
     static func register(_ user: String, role: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO accounts (user_id, role, role_changed_at) VALUES (\(user), \(role), \(time))
             ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, role_changed_at = excluded.role_changed_at
@@ -45,11 +45,11 @@ enum AccountStateStore {
     /// Sets the ban unless a newer ban event came first; true when the account went from not banned to banned
     /// now. The row is locked first, so a booking holding it (`lockedState`) finishes before the ban is read.
     static func setBanned(_ banned: Bool, of user: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        try await connection.query("INSERT INTO accounts (user_id) VALUES (\(user)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
-        let before = try await connection.query("SELECT banned FROM accounts WHERE user_id = \(user) FOR UPDATE", logger: logger)
+        try await connection.tracedQuery("INSERT INTO accounts (user_id) VALUES (\(user)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
+        let before = try await connection.tracedQuery("SELECT banned FROM accounts WHERE user_id = \(user) FOR UPDATE", logger: logger)
         var wasBanned = false
         for try await value in before.decode(Bool.self) { wasBanned = value }
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             UPDATE accounts SET banned = \(banned), banned_changed_at = \(time)
             WHERE user_id = \(user) AND (banned_changed_at IS NULL OR banned_changed_at <= \(time))
@@ -61,7 +61,7 @@ enum AccountStateStore {
 
     /// Whether the partner's account is known as a partner and not banned, share-locked like `lockedState`.
     static func lockedPartnerIsActive(_ partner: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let rows = try await connection.query("SELECT role, banned FROM accounts WHERE user_id = \(partner) FOR SHARE", logger: logger)
+        let rows = try await connection.tracedQuery("SELECT role, banned FROM accounts WHERE user_id = \(partner) FOR SHARE", logger: logger)
         for try await (role, banned) in rows.decode((String, Bool).self) { return role == UserRole.partner.rawValue && !banned }
         return false
     }
@@ -70,7 +70,7 @@ enum AccountStateStore {
     static func setEntitlement(
         _ entitlement: String, granted: Bool, of user: String, at time: Date, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO account_entitlements (user_id, entitlement, granted, changed_at) VALUES (\(user), \(entitlement), \(granted), \(time))
             ON CONFLICT (user_id, entitlement) DO UPDATE SET granted = excluded.granted, changed_at = excluded.changed_at
@@ -81,11 +81,11 @@ enum AccountStateStore {
     /// The state of `user`, its row created if new and share-locked until the transaction ends, so an event
     /// changing it waits for the caller's transaction (and sees what it wrote).
     static func lockedState(of user: String, on connection: PostgresConnection, logger: Logger) async throws -> State {
-        try await connection.query("INSERT INTO accounts (user_id) VALUES (\(user)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
-        let rows = try await connection.query("SELECT role, banned FROM accounts WHERE user_id = \(user) FOR SHARE", logger: logger)
+        try await connection.tracedQuery("INSERT INTO accounts (user_id) VALUES (\(user)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
+        let rows = try await connection.tracedQuery("SELECT role, banned FROM accounts WHERE user_id = \(user) FOR SHARE", logger: logger)
         var state = State(role: nil, banned: false, revoked: [])
         for try await (role, banned) in rows.decode((String, Bool).self) { (state.role, state.banned) = (role, banned) }
-        let entitlements = try await connection.query(
+        let entitlements = try await connection.tracedQuery(
             "SELECT entitlement, granted FROM account_entitlements WHERE user_id = \(user)", logger: logger)
         for try await (entitlement, granted) in entitlements.decode((String, Bool).self) {
             if granted { state.granted.insert(entitlement) } else { state.revoked.insert(entitlement) }
@@ -94,7 +94,7 @@ enum AccountStateStore {
     }
 
     static func state(of user: String, client: PostgresClient, logger: Logger) async throws -> State {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT a.role, coalesce(a.banned, false),
                 coalesce((SELECT array_agg(e.entitlement) FROM account_entitlements e WHERE e.user_id = \(user) AND NOT e.granted), '{}'),

@@ -41,7 +41,7 @@ struct BookingStore: Sendable {
     /// The booking this user's `key` made, if any.
     func made(by user: String, key: String) async throws -> Booking? {
         try await Self.decode(
-            client.query(
+            client.tracedQuery(
                 """
                 SELECT \(unescaped: Self.columns) FROM bookings b JOIN partners p ON p.id = b.partner_id
                 WHERE b.user_id = \(user) AND b.idempotency_key = \(key)
@@ -68,7 +68,7 @@ struct BookingStore: Sendable {
                         throw BookingErrors.partnerNotBookable
                     }
                     try await Self.serialize(partner: partner, on: connection, logger: logger)
-                    let rows = try await connection.query(
+                    let rows = try await connection.tracedQuery(
                         """
                         WITH made AS (
                             INSERT INTO bookings (id, partner_id, user_id, starts_at, ends_at, idempotency_key)
@@ -104,14 +104,14 @@ struct BookingStore: Sendable {
 
     func find(_ id: UUID) async throws -> Booking? {
         try await Self.decode(
-            client.query(
+            client.tracedQuery(
                 "SELECT \(unescaped: Self.columns) FROM bookings b JOIN partners p ON p.id = b.partner_id WHERE b.id = \(id)", logger: logger)
         ).first
     }
 
     /// The live bookings of a partner overlapping [from, to), as intervals (slot listing leaves them out).
     func liveIntervals(partner: UUID, from: Int, to: Int) async throws -> [SlotCalculator.Interval] {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT extract(epoch FROM starts_at)::bigint, extract(epoch FROM ends_at)::bigint FROM bookings
             WHERE partner_id = \(partner) AND status = 'booked'
@@ -133,7 +133,7 @@ struct BookingStore: Sendable {
             case .anyone(let partner): (nil, partner)
             }
         return try await Self.decode(
-            client.query(
+            client.tracedQuery(
                 """
                 SELECT \(unescaped: Self.columns) FROM bookings b JOIN partners p ON p.id = b.partner_id
                 WHERE (\(user)::text IS NULL OR b.user_id = \(user)) AND (\(partner)::uuid IS NULL OR b.partner_id = \(partner))
@@ -147,7 +147,7 @@ struct BookingStore: Sendable {
     ) async throws -> Booking? {
         try await client.inTransaction(logger: logger) { connection -> Booking? in
             let current = try await Self.decode(
-                connection.query(
+                connection.tracedQuery(
                     """
                     SELECT \(unescaped: Self.columns) FROM bookings b JOIN partners p ON p.id = b.partner_id
                     WHERE b.id = \(id) FOR UPDATE OF b
@@ -170,7 +170,7 @@ struct BookingStore: Sendable {
         on connection: PostgresConnection, logger: Logger
     ) async throws -> [Booking] {
         guard id != nil || user != nil else { return [] }
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             WITH cancelled AS (
                 UPDATE bookings SET status = 'cancelled', cancelled_by = \(actor.rawValue), cancel_reason = \(reason), updated_at = now()
@@ -191,9 +191,9 @@ struct BookingStore: Sendable {
     /// refuses an interval taken by another booking (`taken`).
     func move(_ id: UUID, startsAt: Date, endsAt: Date, by actor: BookingActor) async throws -> Booking? {
         try await client.inTransaction(logger: logger) { connection -> Booking? in
-            let partner = try await connection.query("SELECT partner_id FROM bookings WHERE id = \(id)", logger: logger)
+            let partner = try await connection.tracedQuery("SELECT partner_id FROM bookings WHERE id = \(id)", logger: logger)
             for try await partner in partner.decode(UUID.self) { try await Self.serialize(partner: partner, on: connection, logger: logger) }
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 WITH moved AS (
                     UPDATE bookings SET starts_at = \(startsAt), ends_at = \(endsAt), updated_at = now(), reminder_queued_at = NULL
@@ -212,7 +212,7 @@ struct BookingStore: Sendable {
     /// at once each wait for the other while checking it, and Postgres breaks that deadlock only after a second
     /// (the bench found it under load). Taken in turn, the later insert meets a committed row and fails at once.
     static func serialize(partner: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(partner.uuidString.lowercased()), 0))", logger: logger)
+        try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\(partner.uuidString.lowercased()), 0))", logger: logger)
     }
 
     func publish(_ booking: Booking, type: EventType, by actor: BookingActor, on connection: PostgresConnection) async throws {

@@ -32,14 +32,14 @@ struct PartnerStore: Sendable {
 
     func find(_ id: UUID) async throws -> Partner? {
         try await Self.decode(
-            client.query("SELECT \(unescaped: Self.columns) FROM \(unescaped: Self.from) WHERE p.id = \(id)", logger: logger)
+            client.tracedQuery("SELECT \(unescaped: Self.columns) FROM \(unescaped: Self.from) WHERE p.id = \(id)", logger: logger)
         ).first
     }
 
     /// Listed partners (or all with `listedOnly` false): promoted first, then by name; one more than `limit` tells there are more.
     func list(listedOnly: Bool, language: String?, limit: Int, offset: Int) async throws -> [Partner] {
         try await Self.decode(
-            client.query(
+            client.tracedQuery(
                 """
                 SELECT * FROM (SELECT \(unescaped: Self.columns) FROM \(unescaped: Self.from)) partner
                 WHERE (NOT \(listedOnly) OR partner.listed) AND (\(language)::text IS NULL OR \(language) = ANY(partner.languages))
@@ -54,11 +54,11 @@ struct PartnerStore: Sendable {
         id: UUID, name: String, description: String, contact: String, photoURL: String?, languages: [String], timeZone: String
     ) async throws -> CreateOutcome {
         let inserted = try await client.inTransaction(logger: logger) { connection -> Bool? in
-            let role = try await connection.query("SELECT role FROM accounts WHERE user_id = \(AccountKey.of(id))", logger: logger)
+            let role = try await connection.tracedQuery("SELECT role FROM accounts WHERE user_id = \(AccountKey.of(id))", logger: logger)
             var isPartner = false
             for try await value in role.decode(String.self) { isPartner = value == UserRole.partner.rawValue }
             guard isPartner else { return nil }
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 INSERT INTO partners (id, name, description, contact, photo_url, languages, time_zone)
                 VALUES (\(id), \(name), \(description), \(contact), \(photoURL), \(languages), \(timeZone))
@@ -77,7 +77,7 @@ struct PartnerStore: Sendable {
 
     /// Applies the fields given; nil when there is no such partner.
     func update(_ id: UUID, _ changes: ProfileChanges) async throws -> Partner? {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             UPDATE partners SET name = coalesce(\(changes.name), name), description = coalesce(\(changes.description), description),
                 contact = coalesce(\(changes.contact), contact), photo_url = coalesce(\(changes.photoURL), photo_url),
@@ -92,7 +92,7 @@ struct PartnerStore: Sendable {
     /// Replaces the availability; false when there is no such partner.
     func setAvailability(_ id: UUID, _ availability: Availability) async throws -> Bool {
         let json = try StoredAvailability(availability).json()
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             "UPDATE partners SET availability = \(json)::jsonb WHERE id = \(id) RETURNING id", logger: logger)
         return try await rows.collectAll().count == 1
     }
@@ -111,7 +111,7 @@ struct PartnerStore: Sendable {
 
     func addAd(partner: UUID, startsAt: Date, endsAt: Date) async throws -> Ad? {
         try await Self.decodeAds(
-            client.query(
+            client.tracedQuery(
                 """
                 INSERT INTO ads (id, partner_id, starts_at, ends_at)
                 SELECT \(UUID()), id, \(startsAt), \(endsAt) FROM partners WHERE id = \(partner)
@@ -122,7 +122,7 @@ struct PartnerStore: Sendable {
 
     func setAdPayment(partner: UUID, ad: UUID, status: String) async throws -> Ad? {
         try await Self.decodeAds(
-            client.query(
+            client.tracedQuery(
                 """
                 UPDATE ads SET payment_status = \(status) WHERE id = \(ad) AND partner_id = \(partner)
                 RETURNING \(unescaped: Self.adColumns)
@@ -132,7 +132,7 @@ struct PartnerStore: Sendable {
 
     func ads(of partner: UUID) async throws -> [Ad] {
         try await Self.decodeAds(
-            client.query(
+            client.tracedQuery(
                 "SELECT \(unescaped: Self.adColumns) FROM ads WHERE partner_id = \(partner) ORDER BY starts_at DESC LIMIT 500", logger: logger))
     }
 }

@@ -26,17 +26,17 @@ struct PrayerStore: Sendable {
 
     func list(limit: Int, offset: Int) async throws -> [Prayer] {
         try await Self.decode(
-            client.query(
+            client.tracedQuery(
                 "SELECT \(unescaped: Self.columns) FROM prayers ORDER BY created_at, id LIMIT \(limit) OFFSET \(offset)", logger: logger))
     }
 
     func find(_ id: UUID) async throws -> Prayer? {
-        try await Self.decode(client.query("SELECT \(unescaped: Self.columns) FROM prayers WHERE id = \(id)", logger: logger)).first
+        try await Self.decode(client.tracedQuery("SELECT \(unescaped: Self.columns) FROM prayers WHERE id = \(id)", logger: logger)).first
     }
 
     func add(title: Localized, text: Localized, mediaURL: String?) async throws -> Prayer? {
         try await Self.decode(
-            client.query(
+            client.tracedQuery(
                 """
                 INSERT INTO prayers (id, title_en, title_th, text_en, text_th, media_url)
                 VALUES (\(UUID()), \(title.en), \(title.th), \(text.en), \(text.th), \(mediaURL))
@@ -47,7 +47,7 @@ struct PrayerStore: Sendable {
 
     func update(_ id: UUID, titleEn: String?, titleTh: String?, textEn: String?, textTh: String?, mediaURL: String?) async throws -> Prayer? {
         try await Self.decode(
-            client.query(
+            client.tracedQuery(
                 """
                 UPDATE prayers SET title_en = coalesce(\(titleEn), title_en), title_th = coalesce(\(titleTh), title_th),
                     text_en = coalesce(\(textEn), text_en), text_th = coalesce(\(textTh), text_th), media_url = coalesce(\(mediaURL), media_url)
@@ -57,6 +57,6 @@ struct PrayerStore: Sendable {
     }
 
     func remove(_ id: UUID) async throws -> Bool {
-        try await client.query("DELETE FROM prayers WHERE id = \(id) RETURNING id", logger: logger).collectAll().count == 1
+        try await client.tracedQuery("DELETE FROM prayers WHERE id = \(id) RETURNING id", logger: logger).collectAll().count == 1
     }
 }

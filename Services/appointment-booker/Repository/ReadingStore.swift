@@ -18,7 +18,7 @@ struct ReadingStore: Sendable {
     /// Keeps `reading` unless this user already has one of the same kind, inputs and day: that one is returned.
     func keep(_ reading: Reading, user: String, inputs: String, day: LocalDate, contentVersion: String) async throws -> Stored {
         let json = String(decoding: try JSONEncoder().encode(reading), as: UTF8.self)
-        try await client.query(
+        try await client.tracedQuery(
             """
             INSERT INTO readings (id, share_id, user_id, kind, inputs, local_date, reading, content_version)
             VALUES (\(UUID()), \(Self.newShareId()), \(user), \(reading.kind.rawValue), \(inputs), \(day.description)::date,
@@ -27,7 +27,7 @@ struct ReadingStore: Sendable {
             """, logger: logger)
         // Read in a statement of its own: when a twin request kept it first, the insert waited for it and did
         // nothing, and only a new statement's snapshot sees that row.
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT id, share_id, reading::text, created_at FROM readings
             WHERE user_id = \(user) AND kind = \(reading.kind.rawValue) AND inputs = \(inputs) AND local_date = \(day.description)::date
@@ -38,14 +38,14 @@ struct ReadingStore: Sendable {
 
     func shared(_ shareId: String) async throws -> Stored? {
         try await Self.decode(
-            client.query("SELECT id, share_id, reading::text, created_at FROM readings WHERE share_id = \(shareId)", logger: logger)
+            client.tracedQuery("SELECT id, share_id, reading::text, created_at FROM readings WHERE share_id = \(shareId)", logger: logger)
         ).first
     }
 
     /// Newest first; one more than `limit` tells there are more.
     func history(of user: String, limit: Int, offset: Int) async throws -> [Stored] {
         try await Self.decode(
-            client.query(
+            client.tracedQuery(
                 """
                 SELECT id, share_id, reading::text, created_at FROM readings WHERE user_id = \(user)
                 ORDER BY created_at DESC, id LIMIT \(limit) OFFSET \(offset)

@@ -14,13 +14,13 @@ struct WorshipPlaceStore: Sendable {
 
     static func apply(_ place: PlaceUpserted, on connection: PostgresConnection, logger: Logger) async throws {
         guard place.category == category, place.closed != true else {
-            try await connection.query("DELETE FROM worship_places WHERE place_id = \(place.placeId)", logger: logger)
+            try await connection.tracedQuery("DELETE FROM worship_places WHERE place_id = \(place.placeId)", logger: logger)
             return
         }
         guard (-90...90).contains(place.latitude), (-180...180).contains(place.longitude) else {
             throw EventDecodingError(reason: "place \(place.placeId) has coordinates outside the globe")
         }
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO worship_places (place_id, name, latitude, longitude, address)
             VALUES (\(place.placeId), \(place.name), \(place.latitude), \(place.longitude), \(place.address))
@@ -40,7 +40,7 @@ struct WorshipPlaceStore: Sendable {
     /// Up to `limit` places within `radius` metres, nearest first.
     func near(latitude: Double, longitude: Double, radius: Double, limit: Int) async throws -> [Nearby] {
         let band = radius / 111_000
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT name, latitude, longitude, address, distance FROM (
                 SELECT name, latitude, longitude, address,

@@ -6,7 +6,7 @@ enum MailQueue {
     static func enqueue(to recipient: String, subject: String, body: String, on connection: PostgresConnection, logger: Logger)
         async throws
     {
-        try await connection.query(
+        try await connection.tracedQuery(
             "INSERT INTO outgoing_mail (recipient, subject, body) VALUES (\(recipient), \(subject), \(body))", logger: logger)
     }
 }

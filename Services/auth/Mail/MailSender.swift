@@ -31,7 +31,7 @@ struct MailSender: Service {
     /// Sends the next due mail; false when none was due.
     func sendNext() async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection -> Bool in
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 SELECT id, recipient, subject, body, attempts FROM outgoing_mail
                 WHERE sent_at IS NULL AND next_attempt_at <= now() AND attempts < \(Self.maxAttempts)
@@ -43,11 +43,11 @@ struct MailSender: Service {
             do {
                 try await smtp.send(to: recipient, subject: subject, body: body)
                 // The body holds a reset link or code: once delivered, the queue keeps only that it was sent.
-                try await connection.query("UPDATE outgoing_mail SET sent_at = now(), body = '' WHERE id = \(id)", logger: logger)
+                try await connection.tracedQuery("UPDATE outgoing_mail SET sent_at = now(), body = '' WHERE id = \(id)", logger: logger)
                 logger.info("mail sent", metadata: ["mailId": "\(id)"])
             } catch {
                 let delay = min(3_600, 5 << min(attempts, 10))  // 5 s, 10 s, ... capped at an hour
-                try await connection.query(
+                try await connection.tracedQuery(
                     """
                     UPDATE outgoing_mail SET attempts = attempts + 1, last_error = \(String(describing: error)),
                         next_attempt_at = now() + make_interval(secs => \(delay)),

@@ -31,7 +31,7 @@ struct AccountStore: Sendable {
     }
 
     private func fetchOne(_ query: PostgresQuery) async throws -> StoredCredentials? {
-        try await Self.decode(client.query(query, logger: logger)).first
+        try await Self.decode(client.tracedQuery(query, logger: logger)).first
     }
 
     /// Rows selected with `columns` (or `columnsWithoutSecrets`), as accounts with their hashes.
@@ -62,7 +62,7 @@ struct AccountStore: Sendable {
         email: EmailAddress?, kind: AccountKind, role: UserRole, passwordHash: String?, pinHash: String?, on connection: PostgresConnection
     ) async throws -> Account? {
         let id = UUID()
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             INSERT INTO accounts (id, email, kind, role, password_hash, pin_hash)
             VALUES (\(id), \(email?.value), \(kind.rawValue), \(role.rawValue), \(passwordHash), \(pinHash))
@@ -84,14 +84,14 @@ struct AccountStore: Sendable {
     /// Replaces the password (or PIN) hash and ends every session of the account.
     func setPasswordHash(_ hash: String, for id: UUID) async throws {
         try await client.inTransaction(logger: logger) { connection in
-            try await connection.query("UPDATE accounts SET password_hash = \(hash) WHERE id = \(id)", logger: logger)
+            try await connection.tracedQuery("UPDATE accounts SET password_hash = \(hash) WHERE id = \(id)", logger: logger)
             try await SessionStore.revokeAll(of: id, on: connection, logger: logger)
         }
     }
 
     /// Records an ID token's nonce as used until the token expires; false when it was used before (a replay).
     func useNonce(_ nonce: String, issuer: String, until expiry: Date) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             WITH expired AS (DELETE FROM used_oidc_nonces WHERE expires_at < now() - interval '1 hour')
             INSERT INTO used_oidc_nonces (nonce_hash, expires_at) VALUES (\(TokenIssuer.hash("\(issuer)|\(nonce)")), \(expiry))
@@ -102,7 +102,7 @@ struct AccountStore: Sendable {
 
     /// The account of an external identity (`issuer|subject`), created on first login.
     func findOrCreateExternal(subject: String, displayName: String?) async throws -> Account {
-        let rows = try await client.query("SELECT id FROM accounts WHERE external_subject = \(subject)", logger: logger)
+        let rows = try await client.tracedQuery("SELECT id FROM accounts WHERE external_subject = \(subject)", logger: logger)
         for try await id in rows.decode(UUID.self) {
             if let account = try await credentials(id: id)?.account { return account }
         }
@@ -110,7 +110,7 @@ struct AccountStore: Sendable {
             throw APIError(.conflict, code: "conflict", message: "could not create the account")
         }
         // A concurrent first login may have linked the subject already: keep that account, drop ours.
-        let linked = try await client.query(
+        let linked = try await client.tracedQuery(
             """
             UPDATE accounts SET external_subject = \(subject), display_name = \(displayName)
             WHERE id = \(account.id) AND NOT EXISTS (SELECT 1 FROM accounts WHERE external_subject = \(subject))

@@ -12,7 +12,7 @@ struct AdminStore: Sendable {
     func search(prefix: String?, limit: Int, offset: Int) async throws -> [Account] {
         let pattern = (prefix ?? "").lowercased().replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT \(unescaped: AccountStore.columnsWithoutSecrets) FROM accounts
             WHERE coalesce(email, '') LIKE \(pattern) OR lower(coalesce(display_name, '')) LIKE \(pattern)
@@ -25,11 +25,11 @@ struct AdminStore: Sendable {
     func update(id: UUID, displayName: String?, role: UserRole?, banned: Bool?) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection -> Bool in
             // The role before the change, read under the row lock the update takes anyway: a role event only for a real change.
-            let before = try await connection.query("SELECT role FROM accounts WHERE id = \(id) FOR UPDATE", logger: logger)
+            let before = try await connection.tracedQuery("SELECT role FROM accounts WHERE id = \(id) FOR UPDATE", logger: logger)
             var previousRole: String?
             for try await value in before.decode(String.self) { previousRole = value }
             guard let previousRole else { return false }
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 UPDATE accounts SET display_name = coalesce(\(displayName), display_name), role = coalesce(\(role?.rawValue), role),
                     banned = coalesce(\(banned), banned)
@@ -56,7 +56,7 @@ struct AdminStore: Sendable {
 
     /// Adds an entitlement (idempotent) and publishes `entitlement.granted`; false when the account does not exist.
     func grant(_ entitlement: Entitlement, to id: UUID, source: String, on connection: PostgresConnection) async throws -> Bool {
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             UPDATE accounts SET entitlements = CASE WHEN \(entitlement.rawValue) = ANY(entitlements) THEN entitlements
                 ELSE array_append(entitlements, \(entitlement.rawValue)) END
@@ -80,7 +80,7 @@ struct AdminStore: Sendable {
     }
 
     func revoke(_ entitlement: Entitlement, from id: UUID, on connection: PostgresConnection) async throws -> Bool {
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             "UPDATE accounts SET entitlements = array_remove(entitlements, \(entitlement.rawValue)) WHERE id = \(id) RETURNING id",
             logger: logger)
         var found = false
@@ -107,7 +107,7 @@ struct AdminStore: Sendable {
     }
 
     func payments(of id: UUID) async throws -> [Payment] {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT payment_id, entitlement, status, amount_cents, received_at FROM payments
             WHERE account_id = \(id) ORDER BY received_at DESC
@@ -129,11 +129,11 @@ struct AdminStore: Sendable {
         -> PaymentOutcome
     {
         try await client.inTransaction(logger: logger) { connection -> PaymentOutcome in
-            let exists = try await connection.query("SELECT id FROM accounts WHERE id = \(accountId) FOR UPDATE", logger: logger)
+            let exists = try await connection.tracedQuery("SELECT id FROM accounts WHERE id = \(accountId) FOR UPDATE", logger: logger)
             var found = false
             for try await _ in exists.decode(UUID.self) { found = true }
             guard found else { return .unknownAccount }
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 INSERT INTO payments (payment_id, account_id, entitlement, status, amount_cents)
                 VALUES (\(paymentId), \(accountId), \(entitlement.rawValue), \(status), \(amountCents))
@@ -154,7 +154,7 @@ struct AdminStore: Sendable {
 
     /// Paid payments for the entitlement that have not been refunded.
     private func standingPayments(for entitlement: Entitlement, of accountId: UUID, on connection: PostgresConnection) async throws -> Int {
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             SELECT count(*)::int FROM payments p
             WHERE p.account_id = \(accountId) AND p.entitlement = \(entitlement.rawValue) AND p.status = 'paid'

@@ -18,7 +18,7 @@ struct AttemptStore: Sendable {
         _ kind: AttemptKind, subject: String, within window: TimeInterval, on connection: PostgresConnection
     ) async throws -> [Date] {
         let seconds = window.rounded(.up).roundedClampedInt
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             SELECT at FROM failed_attempts
             WHERE kind = \(kind.rawValue) AND subject = \(subject) AND at > now() - make_interval(secs => \(seconds))
@@ -41,12 +41,12 @@ struct AttemptStore: Sendable {
     /// than the limit are ever evaluated; a try that turns out well is `release`d.
     func reserve(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> Reservation {
         try await client.inTransaction(logger: logger) { connection -> Reservation in
-            try await connection.query(
+            try await connection.tracedQuery(
                 "SELECT pg_advisory_xact_lock(hashtextextended(\(kind.rawValue + ":" + subject), 7152))", logger: logger)
             let failures = try await failures(kind, subject: subject, within: limit.window, on: connection)
             let now = Date()
             if let until = limit.lockedUntil(failures: failures, now: now) { return .locked(until: until) }
-            let inserted = try await connection.query(
+            let inserted = try await connection.tracedQuery(
                 """
                 WITH expired AS (
                     DELETE FROM failed_attempts
@@ -63,12 +63,12 @@ struct AttemptStore: Sendable {
 
     /// Gives a taken try back: it did not fail (or was never evaluated).
     func release(_ attempt: AttemptTry) async throws {
-        try await client.query("DELETE FROM failed_attempts WHERE id = \(attempt.id)", logger: logger)
+        try await client.tracedQuery("DELETE FROM failed_attempts WHERE id = \(attempt.id)", logger: logger)
     }
 
     /// Forgets the failures of a subject after it succeeded.
     func clear(_ kind: AttemptKind, subject: String) async throws {
-        try await client.query(
+        try await client.tracedQuery(
             "DELETE FROM failed_attempts WHERE kind = \(kind.rawValue) AND subject = \(subject)", logger: logger)
     }
 }

@@ -28,10 +28,10 @@ struct PasswordResetStore: Sendable {
         try await client.inTransaction(logger: logger) { connection in
             // One live link per account: asking again retires the links mailed before. Requests for one account
             // take turns, or two at once would each retire only the links they can see.
-            try await connection.query("SELECT id FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger)
-            try await connection.query(
+            try await connection.tracedQuery("SELECT id FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger)
+            try await connection.tracedQuery(
                 "UPDATE password_resets SET used_at = now() WHERE account_id = \(account.id) AND used_at IS NULL", logger: logger)
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO password_resets (token_hash, account_id, expires_at)
                 VALUES (\(TokenIssuer.hash(token)), \(account.id), \(Date().addingTimeInterval(lifetime)))
@@ -57,7 +57,7 @@ struct PasswordResetStore: Sendable {
             The link works once and expires in \(hours) hour\(hours == 1 ? "" : "s"). If it expired, ask for a new one with
             "forgot password".
             """
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO password_resets (token_hash, account_id, expires_at)
             VALUES (\(TokenIssuer.hash(token)), \(account.id), \(Date().addingTimeInterval(lifetime)))
@@ -67,7 +67,7 @@ struct PasswordResetStore: Sendable {
 
     /// True when the link exists, is unused and has not expired.
     func isUsable(token: String) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT count(*) FROM password_resets
             WHERE token_hash = \(TokenIssuer.hash(token)) AND used_at IS NULL AND expires_at > now()
@@ -79,7 +79,7 @@ struct PasswordResetStore: Sendable {
     /// Uses a link: sets the new password hash and ends all sessions, once. False for an unknown, used or expired link.
     func complete(token: String, passwordHash: String) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection -> Bool in
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 UPDATE password_resets SET used_at = now()
                 WHERE token_hash = \(TokenIssuer.hash(token)) AND used_at IS NULL AND expires_at > now()
@@ -88,7 +88,7 @@ struct PasswordResetStore: Sendable {
             var accountId: UUID?
             for try await id in rows.decode(UUID.self) { accountId = id }
             guard let accountId else { return false }
-            try await connection.query("UPDATE accounts SET password_hash = \(passwordHash) WHERE id = \(accountId)", logger: logger)
+            try await connection.tracedQuery("UPDATE accounts SET password_hash = \(passwordHash) WHERE id = \(accountId)", logger: logger)
             try await SessionStore.revokeAll(of: accountId, on: connection, logger: logger)
             return true
         }

@@ -27,13 +27,13 @@ struct PinResetStore: Sendable {
     func start(for account: Account, email: EmailAddress) async throws {
         try await client.inTransaction(logger: logger) { connection in
             // Starts for one account take turns: two at once would each retire only the codes they can see.
-            try await connection.query("SELECT id FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger)
-            try await connection.query(
+            try await connection.tracedQuery("SELECT id FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger)
+            try await connection.tracedQuery(
                 "UPDATE pin_resets SET used_at = now() WHERE account_id = \(account.id) AND used_at IS NULL", logger: logger)
             var code: String?
             for _ in 0..<20 where code == nil {
                 let candidate = String(format: "%06d", Int.random(in: 0..<1_000_000))
-                let inserted = try await connection.query(
+                let inserted = try await connection.tracedQuery(
                     """
                     INSERT INTO pin_resets (code_hash, account_id, expires_at)
                     VALUES (\(hash(candidate, account.id)), \(account.id), \(Date().addingTimeInterval(lifetime)))
@@ -51,7 +51,7 @@ struct PinResetStore: Sendable {
     }
 
     func isValid(code: String, for accountId: UUID) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT count(*) FROM pin_resets
             WHERE code_hash = \(hash(code, accountId)) AND used_at IS NULL AND expires_at > now()
@@ -63,7 +63,7 @@ struct PinResetStore: Sendable {
     /// Marks the code used, sets the PIN and ends every session, once.
     func complete(code: String, accountId: UUID, pinHash: String) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection -> Bool in
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 UPDATE pin_resets SET used_at = now()
                 WHERE code_hash = \(hash(code, accountId)) AND used_at IS NULL AND expires_at > now()
@@ -72,7 +72,7 @@ struct PinResetStore: Sendable {
             var used = false
             for try await _ in rows.decode(UUID.self) { used = true }
             guard used else { return false }
-            try await connection.query("UPDATE accounts SET pin_hash = \(pinHash) WHERE id = \(accountId)", logger: logger)
+            try await connection.tracedQuery("UPDATE accounts SET pin_hash = \(pinHash) WHERE id = \(accountId)", logger: logger)
             // Whoever knew the old PIN is signed out everywhere.
             try await SessionStore.revokeAll(of: accountId, on: connection, logger: logger)
             return true

@@ -21,7 +21,7 @@ struct SessionStore: Sendable {
     func start(accountId: UUID) async throws -> String {
         let token = TokenIssuer.newRefreshToken()
         let expires = Date().addingTimeInterval(lifetime)
-        try await client.query(
+        try await client.tracedQuery(
             """
             INSERT INTO refresh_tokens (token_hash, account_id, family, expires_at)
             VALUES (\(TokenIssuer.hash(token)), \(accountId), \(UUID()), \(expires))
@@ -32,7 +32,7 @@ struct SessionStore: Sendable {
     func rotate(_ token: String) async throws -> RefreshOutcome {
         let hash = TokenIssuer.hash(token)
         return try await client.inTransaction(logger: logger) { connection -> RefreshOutcome in
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 SELECT account_id, family, expires_at > now(), revoked_at IS NOT NULL FROM refresh_tokens
                 WHERE token_hash = \(hash) FOR UPDATE
@@ -41,14 +41,14 @@ struct SessionStore: Sendable {
             for try await row in rows.decode((UUID, UUID, Bool, Bool).self) { found = row }
             guard let (accountId, family, live, revoked) = found else { return .invalid }
             if revoked {
-                try await connection.query(
+                try await connection.tracedQuery(
                     "UPDATE refresh_tokens SET revoked_at = now() WHERE family = \(family) AND revoked_at IS NULL", logger: logger)
                 return .reused
             }
             guard live else { return .invalid }
             let next = TokenIssuer.newRefreshToken()
-            try await connection.query("UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = \(hash)", logger: logger)
-            try await connection.query(
+            try await connection.tracedQuery("UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = \(hash)", logger: logger)
+            try await connection.tracedQuery(
                 """
                 INSERT INTO refresh_tokens (token_hash, account_id, family, expires_at)
                 VALUES (\(TokenIssuer.hash(next)), \(accountId), \(family), \(Date().addingTimeInterval(lifetime)))
@@ -59,13 +59,13 @@ struct SessionStore: Sendable {
 
     /// Ends every session of an account inside the caller's transaction (new password, ban).
     static func revokeAll(of accountId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.tracedQuery(
             "UPDATE refresh_tokens SET revoked_at = now() WHERE account_id = \(accountId) AND revoked_at IS NULL", logger: logger)
     }
 
     /// Ends the session the token belongs to (logout). Returns false when the token is unknown.
     func end(_ token: String, accountId: UUID) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             UPDATE refresh_tokens SET revoked_at = now()
             WHERE family = (SELECT family FROM refresh_tokens WHERE token_hash = \(TokenIssuer.hash(token)) AND account_id = \(accountId))

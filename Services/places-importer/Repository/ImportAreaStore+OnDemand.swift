@@ -21,11 +21,11 @@ extension ImportAreaStore {
     func requestOnDemand(_ tile: OnDemandTile, user: String, perHour: Int, perUserPerHour: Int) async throws -> OnDemandRequest {
         let box = tile.box
         return try await client.inTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('places-importer on-demand tiles'))", logger: logger)
-            let existing = try await connection.query("SELECT count(*) FROM import_areas WHERE name = \(tile.areaName)", logger: logger)
+            try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtext('places-importer on-demand tiles'))", logger: logger)
+            let existing = try await connection.tracedQuery("SELECT count(*) FROM import_areas WHERE name = \(tile.areaName)", logger: logger)
                 .decode(Int.self).collectAll().first ?? 0
             if existing > 0 { return .alreadyQueued }
-            let (everyone, mine) = try await connection.query(
+            let (everyone, mine) = try await connection.tracedQuery(
                 """
                 SELECT count(*), count(*) FILTER (WHERE requested_by = \(user))
                 FROM import_areas WHERE on_demand AND created_at > now() - interval '1 hour'
@@ -34,7 +34,7 @@ extension ImportAreaStore {
             ).decode((Int, Int).self).collectAll().first ?? (0, 0)
             if everyone >= perHour { return .refusedForEveryone }
             if mine >= perUserPerHour { return .refusedForUser }
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO import_areas (id, name, south, west, north, east, on_demand, requested_by, next_run_at)
                 VALUES (\(UUID()), \(tile.areaName), \(box.south), \(box.west), \(box.north), \(box.east), true, \(user), now())
@@ -46,7 +46,7 @@ extension ImportAreaStore {
 
     /// Every area's box, whether it was asked for on demand, and whether a run of it has finished.
     func coverage() async throws -> [ImportCoverage.Area] {
-        try await client.query(
+        try await client.tracedQuery(
             "SELECT south, west, north, east, on_demand, last_finished_at IS NOT NULL FROM import_areas", logger: logger
         ).decode((Double, Double, Double, Double, Bool, Bool).self).collectAll().map {
             ImportCoverage.Area(box: GeoBox(south: $0.0, west: $0.1, north: $0.2, east: $0.3), onDemand: $0.4, imported: $0.5)

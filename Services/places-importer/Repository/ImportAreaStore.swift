@@ -33,7 +33,7 @@ struct ImportAreaStore: Sendable {
     /// Adds an area or moves an existing one of that name; `runNow` makes it due at once.
     @discardableResult
     func upsert(name: String, box: GeoBox, placesOfWorship: Bool = false, runNow: Bool) async throws -> UUID {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             INSERT INTO import_areas (id, name, south, west, north, east, places_of_worship)
             VALUES (\(UUID()), \(name), \(box.south), \(box.west), \(box.north), \(box.east), \(placesOfWorship))
@@ -48,14 +48,14 @@ struct ImportAreaStore: Sendable {
 
     /// Makes an area due now; false when there is no such area.
     func runNow(_ id: UUID) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             "UPDATE import_areas SET next_run_at = now() WHERE id = \(id) RETURNING id", logger: logger)
         return try await rows.collectAll().count == 1
     }
 
     /// Claims the most overdue area for `claimFor`, so no other instance imports it meanwhile.
     func claimDue(claimFor: Duration) async throws -> Area? {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             UPDATE import_areas SET claimed_until = now() + make_interval(secs => \(claimFor.seconds)), last_started_at = now(),
                 last_status = 'running', last_error = NULL, places_created = 0, places_changed = 0, places_unchanged = 0,
@@ -72,7 +72,7 @@ struct ImportAreaStore: Sendable {
     }
 
     func progress(_ id: UUID, outcome: PlaceStore.UpsertOutcome, tilesDone: Int, tilesTotal: Int) async throws {
-        try await client.query(
+        try await client.tracedQuery(
             """
             UPDATE import_areas SET places_created = \(outcome.created), places_changed = \(outcome.changed),
                 places_unchanged = \(outcome.unchanged), tiles_done = \(tilesDone), tiles_total = \(tilesTotal)
@@ -82,7 +82,7 @@ struct ImportAreaStore: Sendable {
     }
 
     func finish(_ id: UUID, error: String?, nextRunIn interval: Duration) async throws {
-        try await client.query(
+        try await client.tracedQuery(
             """
             UPDATE import_areas SET last_finished_at = now(), last_status = \(error == nil ? "succeeded" : "failed"),
                 last_error = \(error?.storableText()), claimed_until = '-infinity', runs = runs + 1, next_run_at = now() + make_interval(secs => \(interval.seconds))
@@ -92,7 +92,7 @@ struct ImportAreaStore: Sendable {
     }
 
     func list() async throws -> [Status] {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT id, name, south, west, north, east, next_run_at, last_started_at, last_finished_at, last_status, last_error,
                 places_created, places_changed, places_unchanged, tiles_done, tiles_total, places_of_worship

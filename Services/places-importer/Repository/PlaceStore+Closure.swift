@@ -11,7 +11,7 @@ extension PlaceStore {
         in box: GeoBox, seen: Set<SourceKey>, judgedProviders: Set<String>, includesWorship: Bool
     ) async throws -> PlaceClosure {
         try await client.inTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 SELECT p.id, p.closed_at IS NOT NULL, array_agg(s.provider), array_agg(s.provider_id)
                 FROM places p JOIN place_sources s ON s.place_id = p.id
@@ -29,11 +29,11 @@ extension PlaceStore {
             }
             let closure = PlaceClosure(known: known, seen: seen, judgedProviders: judgedProviders)
             if !closure.closing.isEmpty {
-                try await connection.query(
+                try await connection.tracedQuery(
                     "UPDATE places SET closed_at = now(), updated_at = now() WHERE id = ANY(\(closure.closing)::uuid[])", logger: logger)
             }
             if !closure.reopening.isEmpty {
-                try await connection.query(
+                try await connection.tracedQuery(
                     "UPDATE places SET closed_at = NULL, updated_at = now() WHERE id = ANY(\(closure.reopening)::uuid[])", logger: logger)
             }
             try await publish(closure.closing + closure.reopening, on: connection)

@@ -63,7 +63,7 @@ struct PlaceStore: Sendable {
     private func knownSources(
         of candidates: [PlaceCandidate], on connection: PostgresConnection
     ) async throws -> [SourceKey: PlaceBatchPlan.KnownSource] {
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             SELECT s.provider, s.provider_id, s.place_id, s.fingerprint,
                 p.primary_provider = s.provider AND p.primary_provider_id = s.provider_id
@@ -86,7 +86,7 @@ struct PlaceStore: Sendable {
         for candidates: [PlaceCandidate], on connection: PostgresConnection
     ) async throws -> [PlaceBatchPlan.ExistingMatch?] {
         guard !candidates.isEmpty else { return [] }
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             SELECT c.position, m.id, m.distance
             FROM unnest(\(candidates.map { MatchName.of($0.name) })::text[], \(candidates.map(\.longitude))::float8[],
@@ -111,7 +111,7 @@ struct PlaceStore: Sendable {
     private func rewrite(_ rewrites: [(placeId: UUID, candidate: PlaceCandidate)], on connection: PostgresConnection) async throws {
         guard !rewrites.isEmpty else { return }
         let c = rewrites.map(\.candidate)
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             UPDATE places p SET name = r.name, match_name = r.match_name, category = r.category,
                 location = ST_SetSRID(ST_MakePoint(r.lon, r.lat), 4326)::geography, address = r.address,
@@ -130,7 +130,7 @@ struct PlaceStore: Sendable {
     private func insert(_ newPlaces: [PlaceBatchPlan.NewPlace], on connection: PostgresConnection) async throws {
         guard !newPlaces.isEmpty else { return }
         let c = newPlaces.map(\.candidate)
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO places (id, name, match_name, category, location, address, opening_hours, phone, website,
                 internet_access, primary_provider, primary_provider_id)
@@ -150,7 +150,7 @@ struct PlaceStore: Sendable {
     private func fillGaps(_ fills: [(placeId: UUID, fill: PlaceBatchPlan.Fill)], on connection: PostgresConnection) async throws {
         guard !fills.isEmpty else { return }
         let f = fills.map(\.fill)
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             UPDATE places p SET address = COALESCE(p.address, g.address), opening_hours = COALESCE(p.opening_hours, g.opening_hours),
                 phone = COALESCE(p.phone, g.phone), website = COALESCE(p.website, g.website),
@@ -167,7 +167,7 @@ struct PlaceStore: Sendable {
     private func recordSources(_ plan: PlaceBatchPlan, on connection: PostgresConnection) async throws {
         if !plan.newSources.isEmpty {
             let c = plan.newSources.map(\.candidate)
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO place_sources (provider, provider_id, place_id, fingerprint)
                 SELECT * FROM unnest(\(c.map(\.provider))::text[], \(c.map(\.providerId))::text[],
@@ -177,7 +177,7 @@ struct PlaceStore: Sendable {
         }
         if !plan.changedSources.isEmpty {
             let c = plan.changedSources
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 UPDATE place_sources s SET fingerprint = u.fingerprint
                 FROM unnest(\(c.map(\.provider))::text[], \(c.map(\.providerId))::text[], \(c.map(\.fingerprint))::text[])
@@ -197,7 +197,7 @@ struct PlaceStore: Sendable {
     /// read and one outbox statement.
     func publish(_ placeIds: [UUID], on connection: PostgresConnection) async throws {
         guard !placeIds.isEmpty else { return }
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             SELECT \(unescaped: Self.columns),
                 ARRAY(SELECT provider || ':' || provider_id FROM place_sources WHERE place_id = p.id ORDER BY 1),
@@ -225,7 +225,7 @@ struct PlaceStore: Sendable {
     }
 
     func find(_ id: UUID, on connection: PostgresConnection) async throws -> Place? {
-        try await connection.query("SELECT \(unescaped: Self.columns) FROM places p WHERE p.id = \(id)", logger: logger)
+        try await connection.tracedQuery("SELECT \(unescaped: Self.columns) FROM places p WHERE p.id = \(id)", logger: logger)
             .decode(Row.self).collectAll().first.map(Self.decode)
     }
 

@@ -47,7 +47,7 @@ struct UserPlaceStore: Sendable {
     /// candidates on the index, but on geography it compares 3-D boxes around great-circle edges, which reach
     /// past the box's parallels; the coordinates decide.
     func inBox(_ box: GeoBox, user: String, limit: Int, offset: Int) async throws -> [Pinned] {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT \(unescaped: PlaceStore.columns),
                 \(unescaped: Self.pinExpression)
@@ -70,7 +70,7 @@ struct UserPlaceStore: Sendable {
 
     /// Everything that decides the user's pins, for the in-memory nearby path.
     func pins(user: String) async throws -> UserPins {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT place_id, colour FROM pin_colours WHERE user_id = \(user)
             UNION ALL SELECT place_id, NULL FROM place_ratings WHERE user_id = \(user)
@@ -86,7 +86,7 @@ struct UserPlaceStore: Sendable {
     }
 
     func pin(placeId: UUID, user: String) async throws -> String {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT \(unescaped: Self.pinExpression)
             FROM places p CROSS JOIN (SELECT \(user)::text AS uid) AS me WHERE p.id = \(placeId)
@@ -105,7 +105,7 @@ struct UserPlaceStore: Sendable {
     }
 
     func aggregate(placeId: UUID, on connection: PostgresConnection) async throws -> Aggregate {
-        let row = try await connection.query(
+        let row = try await connection.tracedQuery(
             """
             SELECT count(*), avg(noise)::float8, avg(outlets)::float8, avg(wifi)::float8, avg(cost)::float8, avg(seating)::float8
             FROM place_ratings WHERE place_id = \(placeId)
@@ -118,11 +118,11 @@ struct UserPlaceStore: Sendable {
                 if let value { averages[name] = (value * 100).rounded() / 100 }
             }
         }
-        let options = try await connection.query(
+        let options = try await connection.tracedQuery(
             "SELECT option, count(*) FROM place_ratings, unnest(menu_options) AS option WHERE place_id = \(placeId) GROUP BY option",
             logger: logger
         ).decode((String, Int).self).collectAll()
-        let types = try await connection.query(
+        let types = try await connection.tracedQuery(
             "SELECT business_type, count(*) FROM place_ratings WHERE place_id = \(placeId) GROUP BY business_type", logger: logger
         ).decode((String, Int).self).collectAll()
         return Aggregate(
@@ -135,7 +135,7 @@ struct UserPlaceStore: Sendable {
     }
 
     func rating(placeId: UUID, user: String) async throws -> Rating? {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT noise, outlets, wifi, cost, seating, menu_options, business_type, notes
             FROM place_ratings WHERE place_id = \(placeId) AND user_id = \(user)
@@ -154,7 +154,7 @@ struct UserPlaceStore: Sendable {
     }
 
     private func rate(placeId: UUID, user: String, rating: Rating, on connection: PostgresConnection) async throws -> Aggregate {
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO place_ratings (place_id, user_id, noise, outlets, wifi, cost, seating, menu_options, business_type, notes)
             VALUES (\(placeId), \(user), \(rating.noise), \(rating.outlets), \(rating.wifi), \(rating.cost), \(rating.seating),
@@ -174,23 +174,23 @@ struct UserPlaceStore: Sendable {
 
     func setPin(placeId: UUID, user: String, colour: PinColour?) async throws {
         if let colour {
-            try await client.query(
+            try await client.tracedQuery(
                 """
                 INSERT INTO pin_colours (user_id, place_id, colour) VALUES (\(user), \(placeId), \(colour.rawValue))
                 ON CONFLICT (user_id, place_id) DO UPDATE SET colour = EXCLUDED.colour
                 """,
                 logger: logger)
         } else {
-            try await client.query("DELETE FROM pin_colours WHERE user_id = \(user) AND place_id = \(placeId)", logger: logger)
+            try await client.tracedQuery("DELETE FROM pin_colours WHERE user_id = \(user) AND place_id = \(placeId)", logger: logger)
         }
     }
 
     func setSaved(placeId: UUID, user: String, saved: Bool) async throws {
         if saved {
-            try await client.query(
+            try await client.tracedQuery(
                 "INSERT INTO saved_places (user_id, place_id) VALUES (\(user), \(placeId)) ON CONFLICT DO NOTHING", logger: logger)
         } else {
-            try await client.query("DELETE FROM saved_places WHERE user_id = \(user) AND place_id = \(placeId)", logger: logger)
+            try await client.tracedQuery("DELETE FROM saved_places WHERE user_id = \(user) AND place_id = \(placeId)", logger: logger)
         }
     }
 
@@ -198,7 +198,7 @@ struct UserPlaceStore: Sendable {
     func add(_ candidate: PlaceCandidate, user: String, rating: Rating?, colour: PinColour?) async throws -> UUID {
         try await client.inTransaction(logger: logger) { connection in
             let placeId = UUID()
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO places (id, name, match_name, category, location, address, opening_hours, phone, website,
                     internet_access, added_by, primary_provider, primary_provider_id)
@@ -207,16 +207,16 @@ struct UserPlaceStore: Sendable {
                     \(candidate.openingHours), \(candidate.phone), \(candidate.website), NULL, \(user), 'user', \(placeId.uuidString))
                 """,
                 logger: logger)
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO place_sources (provider, provider_id, place_id, fingerprint)
                 VALUES ('user', \(placeId.uuidString), \(placeId), \(candidate.fingerprint))
                 """,
                 logger: logger)
-            try await connection.query(
+            try await connection.tracedQuery(
                 "INSERT INTO saved_places (user_id, place_id) VALUES (\(user), \(placeId))", logger: logger)
             if let colour {
-                try await connection.query(
+                try await connection.tracedQuery(
                     "INSERT INTO pin_colours (user_id, place_id, colour) VALUES (\(user), \(placeId), \(colour.rawValue))", logger: logger)
             }
             try await places.publish(placeId, on: connection)

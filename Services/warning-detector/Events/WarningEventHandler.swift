@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Shared
+import Tracing
 
 /// Applies `weather.forecasts`, `weather.user-cities` and the reminders of `appointments.bookings` events, each once, inside the idempotent consumer's
 /// transaction: a forecast updates the city's warnings (A1, A2) and queues a notification per new warning
@@ -22,6 +23,7 @@ struct WarningEventHandler: EventHandler {
     func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
         let forecasts = try await Self.decodeForecasts(events)
         var newest: [Int: ForecastUpdated] = [:]
+        var newestEvent: [Int: ReceivedEvent] = [:]
         var order: [Int] = []
         for (index, event) in events.enumerated() {
             switch event.header.type {
@@ -33,21 +35,41 @@ struct WarningEventHandler: EventHandler {
                     order.append(forecast.city.id)
                 }
                 newest[forecast.city.id] = forecast
+                newestEvent[forecast.city.id] = event
             case EventTypes.favouriteAdded:
-                try await UserStore.addFavourite(try event.payload(as: FavouriteChanged.self), on: connection, logger: logger)
+                try await EventTracing.handling(event) {
+                    try await UserStore.addFavourite(try event.payload(as: FavouriteChanged.self), on: connection, logger: logger)
+                }
             case EventTypes.favouriteRemoved:
-                try await UserStore.removeFavourite(try event.payload(as: FavouriteChanged.self), on: connection, logger: logger)
+                try await EventTracing.handling(event) {
+                    try await UserStore.removeFavourite(try event.payload(as: FavouriteChanged.self), on: connection, logger: logger)
+                }
             case EventTypes.appointmentReminderDue:
-                let reminder = try event.payload(as: AppointmentReminderDue.self)
-                let queued = try await PushQueue.enqueue(reminder: reminder, on: connection, logger: logger)
-                logger.info("appointment reminder queued", metadata: ["booking": "\(reminder.bookingId)", "notifications": "\(queued)"])
+                try await EventTracing.handling(event) {
+                    let reminder = try event.payload(as: AppointmentReminderDue.self)
+                    let queued = try await PushQueue.enqueue(reminder: reminder, on: connection, logger: logger)
+                    logger.info("appointment reminder queued", metadata: ["booking": "\(reminder.bookingId)", "notifications": "\(queued)"])
+                }
             case EventTypes.appointmentBooked, EventTypes.appointmentChanged, EventTypes.appointmentCancelled:
                 continue  // The bookings topic's other events are not this service's concern.
             default:
                 throw EventDecodingError(reason: "warning-detector does not handle \(event.header.type) events")
             }
         }
-        try await apply(order.compactMap { newest[$0] }, connection: connection, logger: logger)
+        // Each kept forecast's event gets a consumer span of its trace, ended when the forecasts are applied; a
+        // warning's push deliveries continue the trace of the forecast that issued it.
+        var spans: [Int: any Span] = [:]
+        for cityId in order { spans[cityId] = newestEvent[cityId].flatMap(EventTracing.startSpan(for:)) }
+        do {
+            try await apply(
+                order.compactMap { newest[$0] }, traceParents: spans.compactMapValues { PlatformTracing.traceParent(of: $0.context) },
+                connection: connection, logger: logger)
+        } catch {
+            for span in spans.values { span.recordError(error) }
+            for span in spans.values { span.end() }
+            throw error
+        }
+        for span in spans.values { span.end() }
     }
 
     /// Decodes and validates the batch's forecasts on all cores: decoding a forecast's JSON (48 hours of values)
@@ -75,7 +97,9 @@ struct WarningEventHandler: EventHandler {
         }
     }
 
-    private func apply(_ forecasts: [ForecastUpdated], connection: PostgresConnection, logger: Logger) async throws {
+    private func apply(
+        _ forecasts: [ForecastUpdated], traceParents: [Int: String], connection: PostgresConnection, logger: Logger
+    ) async throws {
         guard !forecasts.isEmpty else { return }
         let stored = try await ForecastStore.record(forecasts, on: connection, logger: logger)
         let current = forecasts.filter { stored.contains($0.city.id) }
@@ -86,7 +110,8 @@ struct WarningEventHandler: EventHandler {
             current.map { WarningStore.Detections(forecast: $0, detected: detector.detect($0)) }, on: connection)
         // A warning that ended before it was detected (a late or replayed forecast) is stored, never pushed (A5).
         let now = Date()
-        let queued = try await PushQueue.enqueue(warnings: changes.issued.filter { $0.ends > now }, on: connection, logger: logger)
+        let queued = try await PushQueue.enqueue(
+            warnings: changes.issued.filter { $0.ends > now }, traceParents: traceParents, on: connection, logger: logger)
         for warning in changes.issued {
             logger.info(
                 "warning issued",

@@ -177,5 +177,11 @@ enum WarningDetectorMigrations {
                 // A push token moves to another account only with proof that it is the same app install.
                 "ALTER TABLE devices ADD COLUMN install_id text",
             ]),
+        Migration(
+            "0008_push_trace",
+            [
+                // Issue 20: a delivery's send continues the trace of the event that decided it.
+                "ALTER TABLE push_deliveries ADD COLUMN trace_parent text",
+            ]),
     ]
 }

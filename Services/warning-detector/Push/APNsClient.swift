@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import Shared
+import Tracing
 
 /// Sends one notification through an APNs-compatible provider API over HTTP/2 (A5):
 /// `POST /3/device/<token>` with the provider token, `apns-topic`, `apns-push-type`, `apns-priority`,
@@ -24,7 +25,24 @@ struct APNsClient: Sendable {
         case unreachable(String)
     }
 
+    /// One request, as a client span of the current trace (no `traceparent` goes to the provider).
     func send(deviceToken: String, payload: String, collapseId: String, expiresAt: Date) async -> Outcome {
+        await withSpan("POST apns", ofKind: .client) { span in
+            span.attributes["http.request.method"] = "POST"
+            span.attributes["server.address"] = URL(string: baseURL)?.host ?? ""
+            let outcome = await sendInSpan(deviceToken: deviceToken, payload: payload, collapseId: collapseId, expiresAt: expiresAt)
+            switch outcome {
+            case .delivered: span.attributes["http.response.status_code"] = 200
+            case .rejected(let status, let reason, _):
+                span.attributes["http.response.status_code"] = status
+                span.setStatus(SpanStatus(code: .error, message: reason))
+            case .unreachable(let error): span.setStatus(SpanStatus(code: .error, message: error))
+            }
+            return outcome
+        }
+    }
+
+    private func sendInSpan(deviceToken: String, payload: String, collapseId: String, expiresAt: Date) async -> Outcome {
         do {
             var request = HTTPClientRequest(url: "\(baseURL)/3/device/\(deviceToken)")
             request.method = .POST

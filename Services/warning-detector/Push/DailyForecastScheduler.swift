@@ -51,7 +51,7 @@ struct DailyForecastScheduler: Service {
     /// by triggers), so a round costs the devices due, not every device every minute (A5).
     func due(now: Date) async throws -> [Due] {
         let windowSeconds = Double(window.components.seconds)
-        return try await client.query(
+        return try await client.tracedQuery(
             """
             WITH due_zones AS (
                 SELECT name FROM pg_timezone_names

@@ -11,15 +11,20 @@ struct PushQueue: Sendable {
     let logger: Logger
 
     /// A new warning to every device whose user wants warnings for that city: as their current location
-    /// (settings row 0) or as a favourite (the city's own row); each device once.
-    static func enqueue(warnings: [Warning], on connection: PostgresConnection, logger: Logger) async throws -> Int {
+    /// (settings row 0) or as a favourite (the city's own row); each device once. A delivery keeps the trace
+    /// of the forecast that issued its warning (`traceParents` by city), and its send continues it.
+    static func enqueue(
+        warnings: [Warning], traceParents: [Int: String] = [:], on connection: PostgresConnection, logger: Logger
+    ) async throws -> Int {
         guard !warnings.isEmpty else { return 0 }
-        let rows = try await connection.query(
+        let traces = NullableTextArray(warnings.map { traceParents[$0.cityId] })
+        let rows = try await connection.tracedQuery(
             """
-            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload)
-            SELECT gen_random_uuid(), d.token, d.user_id, 'warning', 'warning:' || upper(w.id::text), w.payload::jsonb
-            FROM unnest(\(warnings.map(\.id))::uuid[], \(warnings.map(\.cityId))::integer[], \(warnings.map(PushMessage.warning))::text[])
-                AS w(id, city_id, payload)
+            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload, trace_parent)
+            SELECT gen_random_uuid(), d.token, d.user_id, 'warning', 'warning:' || upper(w.id::text), w.payload::jsonb, w.trace_parent
+            FROM unnest(
+                \(warnings.map(\.id))::uuid[], \(warnings.map(\.cityId))::integer[], \(warnings.map(PushMessage.warning))::text[],
+                \(traces)::text[]) AS w(id, city_id, payload, trace_parent)
             JOIN devices d ON
                 (d.current_city_id = w.city_id AND COALESCE(
                     (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = 0), true))
@@ -37,10 +42,11 @@ struct PushQueue: Sendable {
     /// tokens, appointment-booker in lower case.
     static func enqueue(reminder: AppointmentReminderDue, on connection: PostgresConnection, logger: Logger) async throws -> Int {
         let dedupeKey = "appointment:\(reminder.bookingId.uuidString.lowercased()):\(reminder.startsAt.timeIntervalSince1970.rounded(.down).roundedClampedInt)"
-        return try await connection.query(
+        return try await connection.tracedQuery(
             """
-            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload)
-            SELECT gen_random_uuid(), d.token, d.user_id, 'appointment-reminder', \(dedupeKey), \(PushMessage.appointmentReminder(reminder))::jsonb
+            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload, trace_parent)
+            SELECT gen_random_uuid(), d.token, d.user_id, 'appointment-reminder', \(dedupeKey), \(PushMessage.appointmentReminder(reminder))::jsonb,
+                \(PlatformTracing.currentTraceParent())
             FROM devices d WHERE lower(d.user_id) = lower(\(reminder.userId))
             ON CONFLICT (device_token, dedupe_key) DO NOTHING
             RETURNING id
@@ -51,7 +57,7 @@ struct PushQueue: Sendable {
 
     /// One daily message; false when the device already has it.
     func enqueueDaily(deviceToken: String, userId: String, dedupeKey: String, payload: String) async throws -> Bool {
-        try await client.query(
+        try await client.tracedQuery(
             """
             INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload)
             VALUES (gen_random_uuid(), \(deviceToken), \(userId), 'daily-forecast', \(dedupeKey), \(payload)::jsonb)
@@ -69,28 +75,30 @@ struct PushQueue: Sendable {
         var payload: String
         var attempts: Int
         var createdAt: Date
+        /// The trace that decided the delivery (a forecast's, a reminder's), which its send continues.
+        var traceParent: String?
     }
 
     /// Claims up to `limit` due deliveries for `lease`: another instance skips them, and if this one dies
     /// mid-send they are due again when the lease ends.
     func claimDue(limit: Int, lease: Duration) async throws -> [Due] {
-        try await client.query(
+        try await client.tracedQuery(
             """
             UPDATE push_deliveries SET attempts = attempts + 1,
                 next_attempt_at = now() + make_interval(secs => \(lease.seconds))
             WHERE id IN (
                 SELECT id FROM push_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
                 ORDER BY next_attempt_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-            RETURNING id, device_token, dedupe_key, payload::text, attempts, created_at
+            RETURNING id, device_token, dedupe_key, payload::text, attempts, created_at, trace_parent
             """,
             logger: logger
-        ).decode((UUID, String, String, String, Int, Date).self).collectAll().map {
-            Due(id: $0.0, deviceToken: $0.1, dedupeKey: $0.2, payload: $0.3, attempts: $0.4, createdAt: $0.5)
+        ).decode((UUID, String, String, String, Int, Date, String?).self).collectAll().map {
+            Due(id: $0.0, deviceToken: $0.1, dedupeKey: $0.2, payload: $0.3, attempts: $0.4, createdAt: $0.5, traceParent: $0.6)
         }
     }
 
     func markSent(_ id: UUID, status: Int, apnsId: String?) async throws {
-        try await client.query(
+        try await client.tracedQuery(
             """
             UPDATE push_deliveries SET status = 'sent', last_status = \(status), last_error = NULL, apns_id = \(apnsId),
                 finished_at = now()
@@ -100,7 +108,7 @@ struct PushQueue: Sendable {
     }
 
     func retryLater(_ id: UUID, status: Int?, error: String, after delay: Duration) async throws {
-        try await client.query(
+        try await client.tracedQuery(
             """
             UPDATE push_deliveries SET last_status = \(status), last_error = \(error.storableText()),
                 next_attempt_at = now() + make_interval(secs => \(delay.seconds))
@@ -110,7 +118,7 @@ struct PushQueue: Sendable {
     }
 
     func markFailed(_ id: UUID, status: Int?, error: String) async throws {
-        try await client.query(
+        try await client.tracedQuery(
             """
             UPDATE push_deliveries SET status = 'failed', last_status = \(status), last_error = \(error.storableText()), finished_at = now()
             WHERE id = \(id)
@@ -121,8 +129,8 @@ struct PushQueue: Sendable {
     /// The provider says the token is no longer valid: the device goes, and so does everything still queued for it.
     func removeToken(_ token: String, status: Int, reason: String) async throws {
         try await client.inTransaction(logger: logger) { connection in
-            try await connection.query("DELETE FROM devices WHERE token = \(token)", logger: logger)
-            try await connection.query(
+            try await connection.tracedQuery("DELETE FROM devices WHERE token = \(token)", logger: logger)
+            try await connection.tracedQuery(
                 """
                 UPDATE push_deliveries SET status = 'token-removed', last_status = \(status), last_error = \(reason.storableText()),
                     finished_at = now()
@@ -147,7 +155,7 @@ struct PushQueue: Sendable {
 
     /// The newest deliveries, optionally of one user (the delivery log).
     func log(userId: String?, limit: Int) async throws -> [LogEntry] {
-        try await client.query(
+        try await client.tracedQuery(
             """
             SELECT id, device_token, user_id, kind, status, attempts, last_status, last_error, created_at, finished_at
             FROM push_deliveries WHERE \(userId)::text IS NULL OR user_id = \(userId)

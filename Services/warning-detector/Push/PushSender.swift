@@ -3,6 +3,7 @@ import Logging
 import Metrics
 import ServiceLifecycle
 import Shared
+import Tracing
 
 /// Sends due deliveries through APNs (A5): delivered ones are logged as sent; 429 and 5xx, an expired
 /// provider token and no answer at all are retried with doubling backoff (at least the provider's
@@ -46,7 +47,17 @@ struct PushSender: Service {
         }
     }
 
+    /// One delivery, in a span continuing the trace that decided it (a forecast's, a reminder's; a new trace
+    /// for the daily message).
     private func send(_ delivery: PushQueue.Due, with apns: APNsClient) async {
+        await withSpan("push send", context: PlatformTracing.context(traceParent: delivery.traceParent), ofKind: .internal) { span in
+            span.attributes["push.delivery.id"] = delivery.id.uuidString
+            span.attributes["push.attempt"] = delivery.attempts
+            await sendInSpan(delivery, with: apns)
+        }
+    }
+
+    private func sendInSpan(_ delivery: PushQueue.Due, with apns: APNsClient) async {
         let outcome = await apns.send(
             deviceToken: delivery.deviceToken, payload: delivery.payload, collapseId: delivery.dedupeKey,
             expiresAt: delivery.createdAt.addingTimeInterval(86_400))

@@ -12,7 +12,7 @@ enum ForecastStore {
         guard !forecasts.isEmpty else { return [] }
         let cities = try forecasts.map { String(decoding: try EventCoding.encoder.encode($0.city), as: UTF8.self) }
         let days = try forecasts.map { String(decoding: try JSONEncoder().encode(DailyExtremes.of($0)), as: UTF8.self) }
-        let rows = try await connection.query(
+        let rows = try await connection.tracedQuery(
             """
             INSERT INTO city_forecasts (city_id, city, fetched_at, temperature_c, condition, description, days)
             SELECT city_id, city::jsonb, fetched_at, temperature_c, condition, description, days::jsonb

@@ -26,7 +26,7 @@ struct NewsStore: Sendable {
     }
 
     func publish(name: String, body: String, happenedAt: Date, timeZone: String, location: String, by admin: String) async throws -> Item {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             INSERT INTO news (id, name, body, happened_at, time_zone, location, published_by)
             VALUES (\(UUID()), \(name), \(body), \(happenedAt), \(timeZone), \(location), \(admin))
@@ -41,7 +41,7 @@ struct NewsStore: Sendable {
 
     /// Newest first (by when it happened, then when it was published); `limit` + 1 tells whether more follow.
     func list(limit: Int, offset: Int) async throws -> [Item] {
-        try await client.query(
+        try await client.tracedQuery(
             """
             SELECT \(unescaped: Self.columns) FROM news
             ORDER BY happened_at DESC, published_at DESC, id LIMIT \(limit) OFFSET \(offset)
@@ -51,7 +51,7 @@ struct NewsStore: Sendable {
     }
 
     func find(_ id: UUID) async throws -> Item? {
-        try await client.query("SELECT \(unescaped: Self.columns) FROM news WHERE id = \(id)", logger: logger)
+        try await client.tracedQuery("SELECT \(unescaped: Self.columns) FROM news WHERE id = \(id)", logger: logger)
             .decode(Row.self).collectAll().map(Self.decode).first
     }
 }

@@ -24,7 +24,7 @@ struct UserStore: Sendable {
 
     static func addFavourite(_ change: FavouriteChanged, on connection: PostgresConnection, logger: Logger) async throws {
         let city = String(decoding: try EventCoding.encoder.encode(change.city), as: UTF8.self)
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO favourites (user_id, city_id, city) VALUES (\(change.userId), \(change.city.id), \(city)::jsonb)
             ON CONFLICT (user_id, city_id) DO UPDATE SET city = EXCLUDED.city
@@ -33,16 +33,16 @@ struct UserStore: Sendable {
     }
 
     static func removeFavourite(_ change: FavouriteChanged, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.tracedQuery(
             "DELETE FROM favourites WHERE user_id = \(change.userId) AND city_id = \(change.city.id)", logger: logger)
     }
 
     func settings(userId: String) async throws -> Settings {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             "SELECT city_id, forecasts, warnings FROM notification_settings WHERE user_id = \(userId)", logger: logger
         ).decode((Int, Bool, Bool).self).collectAll()
         let stored = Dictionary(uniqueKeysWithValues: rows.map { ($0.0, Setting(forecasts: $0.1, warnings: $0.2)) })
-        let favourites = try await client.query(
+        let favourites = try await client.tracedQuery(
             "SELECT city::text FROM favourites WHERE user_id = \(userId) ORDER BY city->>'name', city_id", logger: logger
         ).decode(String.self).collectAll().map { try EventCoding.decoder.decode(ForecastCity.self, from: Data($0.utf8)) }
         return Settings(
@@ -53,7 +53,7 @@ struct UserStore: Sendable {
     /// Sets one row (current location or a favourite's city); settings for a city that is not (yet) a
     /// favourite are kept and apply once it is.
     func setSetting(userId: String, cityId: Int, forecasts: Bool?, warnings: Bool?) async throws {
-        try await client.query(
+        try await client.tracedQuery(
             """
             INSERT INTO notification_settings (user_id, city_id, forecasts, warnings)
             VALUES (\(userId), \(cityId), \(forecasts ?? true), \(warnings ?? true))
@@ -75,7 +75,7 @@ struct UserStore: Sendable {
     /// with): otherwise false and nothing changes, so nobody takes over another person's pushes by naming
     /// their token.
     func register(_ device: Device, installId: String?, userId: String) async throws -> Bool {
-        try await client.query(
+        try await client.tracedQuery(
             """
             INSERT INTO devices (token, user_id, current_city_id, time_zone, install_id) VALUES (\(device.token), \(userId),
                 \(device.currentCityId), \(device.timeZone), \(installId))
@@ -90,12 +90,12 @@ struct UserStore: Sendable {
 
     /// Removes the user's device; false when they have no such device.
     func unregister(token: String, userId: String) async throws -> Bool {
-        try await client.query("DELETE FROM devices WHERE token = \(token) AND user_id = \(userId) RETURNING token", logger: logger)
+        try await client.tracedQuery("DELETE FROM devices WHERE token = \(token) AND user_id = \(userId) RETURNING token", logger: logger)
             .collectAll().count == 1
     }
 
     func devices(userId: String) async throws -> [Device] {
-        try await client.query(
+        try await client.tracedQuery(
             "SELECT token, current_city_id, time_zone FROM devices WHERE user_id = \(userId) ORDER BY registered_at, token",
             logger: logger
         ).decode((String, Int?, String?).self).collectAll().map { Device(token: $0.0, currentCityId: $0.1, timeZone: $0.2) }

@@ -86,7 +86,7 @@ struct WarningStore: Sendable {
         try await insert(changes.issued, on: connection)
         try await update(changes.updated, on: connection)
         if !changes.cancelled.isEmpty {
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 UPDATE warnings SET state = 'cancelled', version = version + 1, updated_at = now()
                 WHERE id = ANY(\(changes.cancelled.map(\.id))::uuid[])
@@ -103,7 +103,7 @@ struct WarningStore: Sendable {
         let fetchedAt = batch.map(\.forecast.fetchedAt)
         let columns = Self.columns.split(separator: ",").map { "w." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .joined(separator: ", ")
-        return try await connection.query(
+        return try await connection.tracedQuery(
             """
             SELECT \(unescaped: columns) FROM warnings w
             JOIN unnest(\(cityIds)::integer[], \(fetchedAt)::timestamptz[]) AS f(city_id, fetched_at) ON w.city_id = f.city_id
@@ -117,14 +117,14 @@ struct WarningStore: Sendable {
 
     private func announcementNumbers(count: Int, on connection: PostgresConnection) async throws -> [Int] {
         guard count > 0 else { return [] }
-        return try await connection.query(
+        return try await connection.tracedQuery(
             "SELECT nextval('announcement_numbers')::int8 FROM generate_series(1, \(count))", logger: logger
         ).decode(Int.self).collectAll()
     }
 
     private func insert(_ issued: [Warning], on connection: PostgresConnection) async throws {
         guard !issued.isEmpty else { return }
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO warnings (id, city_id, kind, announcement_number, location, region, latitude, longitude, time_zone,
                 severity, status, status_description, onset, ends)
@@ -139,7 +139,7 @@ struct WarningStore: Sendable {
 
     private func update(_ updated: [Warning], on connection: PostgresConnection) async throws {
         guard !updated.isEmpty else { return }
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             UPDATE warnings w SET severity = u.severity, status = u.status, status_description = u.status_description,
                 onset = u.onset, ends = u.ends, version = w.version + 1, updated_at = now()
@@ -161,7 +161,7 @@ struct WarningStore: Sendable {
 
     /// The city's warnings that are live now: never one that was cancelled or whose end has passed.
     func active(cityId: Int, now: Date = Date()) async throws -> [Warning] {
-        try await client.query(
+        try await client.tracedQuery(
             """
             SELECT \(unescaped: Self.columns) FROM warnings
             WHERE city_id = \(cityId) AND state = 'active' AND ends > \(now)
@@ -173,7 +173,7 @@ struct WarningStore: Sendable {
 
     /// Live warnings of cities inside the box (the map), at most `limit`.
     func active(in box: (south: Double, west: Double, north: Double, east: Double), limit: Int, now: Date = Date()) async throws -> [Warning] {
-        try await client.query(
+        try await client.tracedQuery(
             """
             SELECT \(unescaped: Self.columns) FROM warnings
             WHERE state = 'active' AND ends > \(now)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Shared
+import Tracing
 
 /// Keeps tracked cities fresh (W6): every tick it claims the due ones (viewed lately, favourited, or big
 /// enough for the map) and refreshes them. Claims make several instances share the work, never double it.
@@ -25,7 +26,12 @@ struct RefreshScheduler: Service {
                 mapPopulation: schedule.mapPopulation, claimFor: min(schedule.interval, .seconds(300)))
             guard !due.isEmpty else { return false }
             let started = ContinuousClock.now
-            let outcome = await refresher.refresh(due)
+            // A trace of its own: the provider calls, and the forecast events (with their warnings and pushes in
+            // warning-detector) continue it.
+            let outcome = await withSpan("refresh due cities", context: .topLevel, ofKind: .internal) { span in
+                span.attributes["weather.cities"] = due.count
+                return await refresher.refresh(due)
+            }
             logger.info(
                 "refreshed due cities",
                 metadata: [

@@ -24,8 +24,8 @@ struct CityStore: Sendable {
     @discardableResult
     func importCatalogue(_ file: CatalogueFile, batchSize: Int = 2_000) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('weather-fetcher city catalogue'))", logger: logger)
-            let seen = try await connection.query(
+            try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtext('weather-fetcher city catalogue'))", logger: logger)
+            let seen = try await connection.tracedQuery(
                 "SELECT count(*) FROM catalogue_imports WHERE checksum = \(file.checksum)", logger: logger)
             for try await count in seen.decode(Int.self) where count > 0 { return false }
             var start = 0
@@ -35,7 +35,7 @@ struct CityStore: Sendable {
                 try await replaceAlternateNames(of: batch, with: file.alternateNames, on: connection)
                 start += batchSize
             }
-            try await connection.query(
+            try await connection.tracedQuery(
                 "INSERT INTO catalogue_imports (checksum, city_count) VALUES (\(file.checksum), \(file.cities.count))",
                 logger: logger)
             return true
@@ -43,7 +43,7 @@ struct CityStore: Sendable {
     }
 
     private func upsert(_ cities: [City], on connection: PostgresConnection) async throws {
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO cities (id, name, ascii_name, search_key, country_code, country, region, latitude, longitude,
                                 time_zone, population)
@@ -63,7 +63,7 @@ struct CityStore: Sendable {
 
     /// The batch's alternate names become exactly the file's: the old ones of these cities go first.
     private func replaceAlternateNames(of cities: [City], with names: [Int: [String]], on connection: PostgresConnection) async throws {
-        try await connection.query(
+        try await connection.tracedQuery(
             "DELETE FROM city_alternate_names WHERE city_id = ANY(\(cities.map(\.id))::integer[])", logger: logger)
         var ids: [Int] = []
         var keys: [String] = []
@@ -86,7 +86,7 @@ struct CityStore: Sendable {
             }
         }
         guard !ids.isEmpty else { return }
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO city_alternate_names (city_id, search_key, name)
             SELECT * FROM unnest(\(ids)::integer[], \(keys)::text[], \(texts)::text[])
@@ -95,7 +95,7 @@ struct CityStore: Sendable {
     }
 
     func count() async throws -> Int {
-        let rows = try await client.query("SELECT count(*) FROM cities", logger: logger)
+        let rows = try await client.tracedQuery("SELECT count(*) FROM cities", logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
@@ -122,7 +122,7 @@ struct CityStore: Sendable {
 
     private func searchDatabase(_ pattern: CitySearchPattern, limit: Int, offset: Int) async throws -> [Match] {
         if pattern == .everything {
-            let rows = try await client.query(
+            let rows = try await client.tracedQuery(
                 """
                 SELECT \(unescaped: Self.columns) FROM cities
                 ORDER BY search_key, population DESC, id
@@ -132,7 +132,7 @@ struct CityStore: Sendable {
             return try await rows.decode(Row.self).collectAll().map { Match(city: Self.decode($0), matchedName: nil) }
         }
         // Both names' indexes answer the pattern; a city found by its own name shows no matched name.
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             WITH found AS (
                 SELECT id AS city_id, NULL::text AS alternate FROM cities WHERE search_key LIKE \(pattern.likePattern)
@@ -157,7 +157,7 @@ struct CityStore: Sendable {
     }
 
     func find(id: Int) async throws -> City? {
-        let rows = try await client.query("SELECT \(unescaped: Self.columns) FROM cities WHERE id = \(id)", logger: logger)
+        let rows = try await client.tracedQuery("SELECT \(unescaped: Self.columns) FROM cities WHERE id = \(id)", logger: logger)
         for try await row in rows.decode(Row.self) { return Self.decode(row) }
         return nil
     }
@@ -171,7 +171,7 @@ struct CityStore: Sendable {
         // (a 500 the fuzzer found), and no city is told apart at that scale.
         let latitude = Self.snapped(latitude), longitude = Self.snapped(longitude)
         for band in [0.25, 1, 4, 16, 64, 180.0] {
-            let rows = try await client.query(
+            let rows = try await client.tracedQuery(
                 """
                 SELECT \(unescaped: Self.columns),
                     2 * 6371.0088 * asin(sqrt(

@@ -12,7 +12,7 @@ struct CityWarningStore: Sendable {
     /// Applies an issued or updated warning. Events of one city arrive in order, but a replay may bring an
     /// older version after a newer one; the newest `occurredAt` wins.
     static func upsert(_ notice: WarningNotice, occurredAt: Date, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query(
+        try await connection.tracedQuery(
             """
             INSERT INTO city_warnings (warning_id, city_id, announcement_number, kind, severity, status, status_description,
                 onset, ends, event_occurred_at)
@@ -28,7 +28,7 @@ struct CityWarningStore: Sendable {
     }
 
     static func cancel(_ cancelled: WarningCancelled, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("DELETE FROM city_warnings WHERE warning_id = \(cancelled.warningId)", logger: logger)
+        try await connection.tracedQuery("DELETE FROM city_warnings WHERE warning_id = \(cancelled.warningId)", logger: logger)
     }
 
     struct ActiveWarning: Sendable, Equatable {
@@ -43,7 +43,7 @@ struct CityWarningStore: Sendable {
 
     /// The city's warnings that have not ended, the one ending last first.
     func active(cityId: Int) async throws -> [ActiveWarning] {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT warning_id, announcement_number, severity, status, status_description, onset, ends
             FROM city_warnings WHERE city_id = \(cityId) AND ends > now() ORDER BY ends DESC, warning_id

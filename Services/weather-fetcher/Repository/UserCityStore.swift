@@ -18,7 +18,7 @@ struct UserCityStore: Sendable {
     /// one city should not cost a commit per request).
     func recordView(userId: String, cityId: Int) async throws {
         try await client.inTransaction(logger: logger) { connection in
-            let changed = try await connection.query(
+            let changed = try await connection.tracedQuery(
                 """
                 INSERT INTO recent_cities (user_id, city_id) VALUES (\(userId), \(cityId))
                 ON CONFLICT (user_id, city_id) DO UPDATE SET viewed_at = now(), view_order = nextval('city_view_sequence')
@@ -29,7 +29,7 @@ struct UserCityStore: Sendable {
                 logger: logger
             ).collectAll()
             guard !changed.isEmpty else { return }
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 DELETE FROM recent_cities WHERE user_id = \(userId) AND city_id NOT IN (
                     SELECT city_id FROM recent_cities WHERE user_id = \(userId) ORDER BY view_order DESC LIMIT \(recentLimit))
@@ -42,7 +42,7 @@ struct UserCityStore: Sendable {
     /// already the user's newest recent view from the last minute (then the view needs no write), and whether
     /// it is a favourite.
     func viewState(userId: String, cityId: Int) async throws -> (isNewestRecentView: Bool, isFavourite: Bool) {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT
                 EXISTS (SELECT 1 FROM recent_cities r
@@ -56,7 +56,7 @@ struct UserCityStore: Sendable {
 
     /// The user's recent cities, newest first.
     func recents(userId: String) async throws -> [(city: City, viewedAt: Date)] {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT c.id, c.name, c.ascii_name, c.country_code, c.country, c.region, c.latitude, c.longitude, c.time_zone,
                 c.population, r.viewed_at
@@ -75,7 +75,7 @@ struct UserCityStore: Sendable {
     @discardableResult
     func addFavourite(userId: String, city: City) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 """
                 INSERT INTO favourite_cities (user_id, city_id) VALUES (\(userId), \(city.id))
                 ON CONFLICT DO NOTHING RETURNING city_id
@@ -91,7 +91,7 @@ struct UserCityStore: Sendable {
     @discardableResult
     func removeFavourite(userId: String, city: City) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.tracedQuery(
                 "DELETE FROM favourite_cities WHERE user_id = \(userId) AND city_id = \(city.id) RETURNING city_id", logger: logger)
             let removed = try await rows.collectAll().count == 1
             if removed { try await publish(EventTypes.favouriteRemoved, userId: userId, city: city, on: connection) }
@@ -108,7 +108,7 @@ struct UserCityStore: Sendable {
 
     /// The user's favourites, in the order they were marked.
     func favourites(userId: String) async throws -> [City] {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT c.id, c.name, c.ascii_name, c.country_code, c.country, c.region, c.latitude, c.longitude, c.time_zone,
                 c.population

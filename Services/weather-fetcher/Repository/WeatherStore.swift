@@ -17,7 +17,7 @@ struct WeatherStore: Sendable {
     }
 
     func latest(cityId: Int) async throws -> Latest? {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT w.report::text, s.failed_at, s.last_error
             FROM city_weather w LEFT JOIN refresh_state s ON s.city_id = w.city_id
@@ -53,7 +53,7 @@ struct WeatherStore: Sendable {
         let fetchedAt = refreshed.map(\.report.fetchedAt)
         let temperatures = refreshed.map(\.report.current.temperatureC)
         try await client.inTransaction(logger: logger) { connection in
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO city_weather (city_id, provider, fetched_at, temperature_c, report)
                 SELECT id, provider, fetched_at, temperature_c, report::jsonb
@@ -64,7 +64,7 @@ struct WeatherStore: Sendable {
                 """,
                 logger: logger)
             try await Outbox.enqueue(all: refreshed.map(\.event), toTopicNamed: topic, on: connection, logger: logger)
-            try await connection.query(
+            try await connection.tracedQuery(
                 """
                 INSERT INTO refresh_state (city_id, attempted_at) SELECT id, now() FROM unnest(\(ids)::integer[]) AS id
                 ON CONFLICT (city_id) DO UPDATE SET attempted_at = now(), failed_at = NULL, last_error = NULL,
@@ -78,7 +78,7 @@ struct WeatherStore: Sendable {
     func recordFailure(cityIds: [Int], error: String, retryAfter: Duration, cadence: Duration) async throws {
         // attempted_at is what the scheduler compares with the cadence, so it is set back in time.
         let backdate = max(0, cadence.seconds - retryAfter.seconds)
-        try await client.query(
+        try await client.tracedQuery(
             """
             INSERT INTO refresh_state (city_id, attempted_at, failed_at, last_error, consecutive_failures)
             SELECT id, now() - make_interval(secs => \(backdate)), now(), \(error.storableText()), 1 FROM unnest(\(cityIds)::integer[]) AS id
@@ -95,7 +95,7 @@ struct WeatherStore: Sendable {
     func claimDueCities(
         limit: Int, cadence: Duration, viewedWithin: Duration, mapPopulation: Int, claimFor: Duration
     ) async throws -> [City] {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             WITH tracked AS (
                 SELECT id FROM cities WHERE population >= \(mapPopulation)
@@ -131,7 +131,7 @@ struct WeatherStore: Sendable {
     /// Every city with data inside the box, biggest first, at most `limit`. A box whose west edge is east of
     /// its east edge crosses the antimeridian.
     func map(box: BoundingBox, limit: Int) async throws -> [MapEntry] {
-        let rows = try await client.query(
+        let rows = try await client.tracedQuery(
             """
             SELECT c.id, c.name, c.ascii_name, c.country_code, c.country, c.region, c.latitude, c.longitude, c.time_zone,
                 c.population, w.temperature_c, w.fetched_at,
