@@ -26,6 +26,7 @@ public final class KafkaConsumer: Sendable {
     private let topicMissingSince = Mutex<ContinuousClock.Instant?>(nil)
     private let rebuilds = Counter(label: "kafka_consumer_rebuilds_total")
     private let rebuildCount = Atomic<Int>(0)
+    private let skippedCount = Atomic<Int>(0)
 
     public init(configuration: KafkaConsumerConfiguration, logger: Logger) throws {
         guard !configuration.topics.isEmpty else { throw KafkaError("a consumer needs at least one topic") }
@@ -42,6 +43,10 @@ public final class KafkaConsumer: Sendable {
     }
 
     private var current: ConsumerClient { client.withLock { $0 } }
+
+    /// How many messages a replay from a time has passed over so far (older than its start): a poll that
+    /// returns nothing may still have read thousands of them.
+    public var skippedBeforeStartSoFar: Int { skippedCount.load(ordering: .acquiring) }
 
     /// How often the client was replaced (see the type's comment).
     public var rebuildCountSoFar: Int { rebuildCount.load(ordering: .acquiring) }
@@ -113,6 +118,7 @@ public final class KafkaConsumer: Sendable {
         for message in batch {
             if let time = message.timestampMilliseconds, time < start {
                 storeOffset(of: message)
+                skippedCount.add(1, ordering: .releasing)
             } else {
                 kept.append(message)
             }

@@ -34,12 +34,14 @@ public enum Outbox {
         /// The trace the event was made in (`traceparent`), when tracing is on.
         public let traceParent: String?
 
-        public init<Payload>(_ envelope: EventEnvelope<Payload>) throws {
+        /// `traceParent`: the current span's by default; a handler applying many events' work together names
+        /// the trace of the event each row comes from.
+        public init<Payload>(_ envelope: EventEnvelope<Payload>, traceParent: String? = PlatformTracing.currentTraceParent()) throws {
             eventId = envelope.id
             type = envelope.type.rawValue
             key = envelope.key
             payload = ByteBuffer(bytes: try envelope.encoded())
-            traceParent = PlatformTracing.currentTraceParent()
+            self.traceParent = traceParent
         }
     }
 
@@ -48,7 +50,7 @@ public enum Outbox {
     public static func enqueue<Payload>(
         all envelopes: [EventEnvelope<Payload>], toTopicNamed topic: String, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        try await enqueue(rows: try envelopes.map(Row.init), toTopicNamed: topic, on: connection, logger: logger)
+        try await enqueue(rows: try envelopes.map { try Row($0) }, toTopicNamed: topic, on: connection, logger: logger)
     }
 
     /// As `enqueue(all:toTopicNamed:on:logger:)`, for rows made from envelopes of any payload types.

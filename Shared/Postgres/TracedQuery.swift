@@ -26,17 +26,30 @@ extension PostgresClient {
     }
 }
 
+extension PostgresClient {
+    /// `execute` of a prepared statement, as a client span of the current trace (see `tracedQuery`).
+    public func tracedExecute<Statement: PostgresPreparedStatement, Row>(
+        _ statement: Statement, logger: Logger, file: String = #fileID, line: Int = #line
+    ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, Row> where Row == Statement.Row {
+        try await StatementSpan.around(sql: Statement.sql) {
+            try await self.execute(statement, logger: logger, file: file, line: line)
+        }
+    }
+}
+
 enum StatementSpan {
-    static func around(
-        _ query: PostgresQuery, _ body: () async throws -> PostgresRowSequence
-    ) async throws -> PostgresRowSequence {
+    static func around<Rows>(_ query: PostgresQuery, _ body: () async throws -> Rows) async throws -> Rows {
+        try await around(sql: query.sql, body)
+    }
+
+    static func around<Rows>(sql: String, _ body: () async throws -> Rows) async throws -> Rows {
         guard PlatformTracing.currentTraceParent() != nil else { return try await body() }
-        let summary = Self.summary(of: query.sql)
+        let summary = Self.summary(of: sql)
         return try await withSpan(summary.name, ofKind: .client) { span in
             span.attributes["db.system.name"] = "postgresql"
             span.attributes["db.operation.name"] = summary.operation
             if let table = summary.table { span.attributes["db.collection.name"] = table }
-            span.attributes["db.query.text"] = query.sql
+            span.attributes["db.query.text"] = sql
             return try await body()
         }
     }

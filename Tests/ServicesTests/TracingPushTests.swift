@@ -72,13 +72,13 @@ struct TracingPushTests {
                                     "PUSH_SIGNING_KEY": P256.Signing.PrivateKey().pemRepresentation, "PUSH_TOPIC": "com.example.weather", "PUSH_TICK_MS": "50",
                                     "DAILY_FORECAST_ENABLED": "false",
                                 ]) { $1 })
-                            for (name, port, process) in [("weather-fetcher", weatherPort, weather), ("warning-detector", warningPort, warning)] {
-                                let ready = try await eventually(timeout: .seconds(90)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
-                                #expect(ready, "\(name) did not become ready: \(process.standardError.suffix(2_000))")
-                            }
                             defer {
                                 weather.terminate()
                                 warning.terminate()
+                            }
+                            for (name, port, process) in [("weather-fetcher", weatherPort, weather), ("warning-detector", warningPort, warning)] {
+                                let ready = try await eventually(timeout: .seconds(90)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
+                                #expect(ready, "\(name) did not become ready: \(process.standardError.suffix(2_000))")
                             }
                             let user = UUID().uuidString
                             let bearer = try await tokens.token(userId: user, role: .user)
@@ -107,6 +107,12 @@ struct TracingPushTests {
                             #expect(handler != nil && statement?.parentSpanId == handler?.spanId)
                             #expect(favouriteSpans.spans.contains { $0.spanId == handler?.parentSpanId && $0.service == "weather-fetcher" })
 
+                            // Log lines carry the ids of the span they were written in: the request's line, one of its spans.
+                            let loggedSpan = Self.spanId(onLineOf: weather.standardError, trace: favouriteTrace)
+                            #expect(
+                                loggedSpan.map { id in favouriteSpans.spans.contains { $0.spanId == id } } == true,
+                                "weather-fetcher's lines of \(favouriteTrace) name span \(loggedSpan ?? "none")")
+
                             // 2. A city view fetches Berlin's forecast; the warning it issues is pushed, all in that trace.
                             let forecastTrace = ExportedSpans.newTraceId()
                             #expect(
@@ -123,11 +129,22 @@ struct TracingPushTests {
                                 ["handle forecast.updated", "push send", "POST apns", "UPDATE push_deliveries"].allSatisfy { name in
                                     spans.contains { $0.service == "warning-detector" && $0.name == name }
                                 } && spans.contains { $0.service == "weather-fetcher" && $0.kind == "client" && $0.name.hasPrefix("GET ") }
+                                    // The warning's event, written for the batch's forecasts together, keeps the forecast's trace
+                                    // back into weather-fetcher's warnings consumer.
+                                    && spans.contains { $0.service == "weather-fetcher" && $0.name == "handle warning.issued" }
                             }
                             #expect(forecastSpans.passed, "spans of the forecast's trace: \(forecastSpans.spans)")
                             // The send's span continues the handler's span that decided the delivery.
                             let forecastHandler = forecastSpans.spans.first { $0.name == "handle forecast.updated" }
                             #expect(forecastSpans.spans.first { $0.name == "push send" }?.parentSpanId == forecastHandler?.spanId)
+                            // The consumer's lines carry its batch's trace: "warning issued" was written in the forecasts
+                            // batch's span, which links to the forecast's trace.
+                            let issuedLine = warning.standardError.split(separator: "\n").first { $0.contains("\"warning issued\"") }
+                            let batchTrace = issuedLine.flatMap { Self.value(of: "trace_id", in: String($0)) }
+                            let batchSpans = ExportedSpans.all(in: receiver).filter { $0.traceId == batchTrace }
+                            #expect(
+                                batchSpans.contains { $0.name == "\(topics.forecasts) process" && $0.kind == "consumer" },
+                                "the 'warning issued' line's trace \(batchTrace ?? "none") has \(batchSpans)")
                             // Outside any trace nothing is traced: the relay's polls made no statement spans of their own.
                             #expect(!ExportedSpans.all(in: receiver).contains { $0.name == "SELECT outbox" && $0.parentSpanId == nil })
                         }
@@ -135,6 +152,17 @@ struct TracingPushTests {
                 }
             }
         }
+    }
+
+    /// The `span_id` on the first log line (JSON) of `trace` in `log`.
+    static func spanId(onLineOf log: String, trace: String) -> String? {
+        log.split(separator: "\n").first { $0.contains("\"trace_id\":\"\(trace)\"") }.flatMap { value(of: "span_id", in: String($0)) }
+    }
+
+    /// A string field of a JSON log line.
+    static func value(of field: String, in line: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+        return object[field] as? String
     }
 
     static func send(_ method: String, _ url: String, bearer: String, body: String? = nil, traceParent: String? = nil) async throws -> Int {

@@ -35,13 +35,19 @@ struct DumpTopic: AsyncParsableCommand {
             broker: try broker.configuration(clientId: "platformctl"), groupId: "platformctl-dump-\(UUID().uuidString)", topics: [topic])
         configuration.startPosition = start
         let consumer = try KafkaConsumer(configuration: configuration, logger: .init(label: "platformctl"))
-        var printed = 0, read = 0
+        var printed = 0, read = 0, skipped = 0
         var lastMessage = ContinuousClock.now, lastReport = ContinuousClock.now
         let started = ContinuousClock.now
         while printed < max && ContinuousClock.now - lastMessage < .seconds(idleSeconds) {
             let batch = try await consumer.poll(maxMessages: 5_000)
             // Joining the group takes a while (half the session timeout on Tansu): idle time counts once it holds partitions.
             if consumer.assignedPartitionCount == 0, ContinuousClock.now - started < .seconds(60) { lastMessage = .now }
+            // With --from a time, the messages before it are passed over inside the poll: reading them is progress
+            // too, or a long topic would look idle before its range begins.
+            if consumer.skippedBeforeStartSoFar > skipped {
+                skipped = consumer.skippedBeforeStartSoFar
+                lastMessage = .now
+            }
             for message in batch where printed < max {
                 read += 1
                 lastMessage = .now
@@ -51,12 +57,12 @@ struct DumpTopic: AsyncParsableCommand {
                 printed += 1
             }
             if ContinuousClock.now - lastReport > .seconds(2) {
-                FileHandle.standardError.write(Data("read \(read) message(s), printed \(printed)\n".utf8))
+                FileHandle.standardError.write(Data("read \(read + skipped) message(s), printed \(printed)\n".utf8))
                 lastReport = .now
             }
         }
         await consumer.close()
-        FileHandle.standardError.write(Data("\(printed) message(s) from \(topic) (\(read) read)\n".utf8))
+        FileHandle.standardError.write(Data("\(printed) message(s) from \(topic) (\(read + skipped) read)\n".utf8))
     }
 }
 

@@ -41,28 +41,46 @@ struct Refeed: AsyncParsableCommand {
         // Only the messages there when it started: copies into the topic it reads (a range back into its own
         // topic, dead letters that fail again) must not be read and copied once more.
         var present: Int?
-        while copied < max && ContinuousClock.now - lastMessage < .seconds(idleSeconds) {
-            if present == nil, consumer.assignedPartitionCount > 0 {
-                let lags = consumer.lagByPartition()
-                if lags.count == consumer.assignedPartitionCount { present = read + Int(lags.reduce(0) { $0 + $1.lag }) }
-            }
-            if let present, read >= present { break }
-            let batch = try await consumer.poll(maxMessages: min(max - copied, present.map { Swift.max(1, $0 - read) } ?? 500))
-            // Joining the group takes a while (half the session timeout on Tansu): idle time counts once it holds partitions.
-            if consumer.assignedPartitionCount == 0, ContinuousClock.now - started < .seconds(60) { lastMessage = .now }
-            guard !batch.isEmpty else { continue }
-            read += batch.count
-            lastMessage = .now
+        var held: [KafkaMessage] = []
+        func copy(_ batch: [KafkaMessage]) async throws {
             let chosen = batch.filter { message in
                 guard let stamp = message.timestampMilliseconds else { return range == [nil, nil] }
                 return (range[0].map { stamp >= $0 } ?? true) && (range[1].map { stamp < $0 } ?? true)
-            }
+            }.prefix(max - copied)
             try await producer.send(chosen.map {
                 KafkaOutgoingMessage(topic: target, key: $0.key, value: $0.value, headers: $0.headers.filter { !$0.name.hasPrefix("dlq-") })
             })
             copied += chosen.count
             FileHandle.standardError.write(Data("copied \(copied)\n".utf8))
         }
+        while copied < max && ContinuousClock.now - lastMessage < .seconds(idleSeconds) {
+            if present == nil, consumer.assignedPartitionCount > 0 {
+                let lags = consumer.lagByPartition()
+                if lags.count == consumer.assignedPartitionCount { present = read + Int(lags.reduce(0) { $0 + $1.lag }) }
+            }
+            var batch: [KafkaMessage]
+            if present != nil, !held.isEmpty {
+                // The end is known now: copy what was read before it was.
+                batch = held
+                held = []
+            } else {
+                if let present, read >= present { break }
+                batch = try await consumer.poll(maxMessages: min(max - copied, present.map { Swift.max(1, $0 - read) } ?? 500))
+                // Joining the group takes a while (half the session timeout on Tansu): idle time counts once it holds partitions.
+                if consumer.assignedPartitionCount == 0, ContinuousClock.now - started < .seconds(60) { lastMessage = .now }
+                guard !batch.isEmpty else { continue }
+                read += batch.count
+                lastMessage = .now
+                // Nothing is copied before the end is known: a copy sent earlier would land inside the range still to read.
+                if present == nil {
+                    held += batch
+                    continue
+                }
+            }
+            try await copy(batch)
+        }
+        // Idle before the broker told the end (no statistics came): what was read is all there is.
+        if !held.isEmpty { try await copy(held) }
         await consumer.close()
         try await producer.close()
         print("\(copied) message(s) copied from \(from) to \(target)")

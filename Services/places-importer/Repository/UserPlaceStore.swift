@@ -31,7 +31,7 @@ struct UserPlaceStore: Sendable {
     /// Places within `radius` metres of a point, nearest first (KNN on the GiST index). Distances are on the
     /// sphere (`use_spheroid` false): several times cheaper than the spheroid, and within 0.5% of it.
     func near(latitude: Double, longitude: Double, radiusMetres: Double, user: String, limit: Int, offset: Int) async throws -> [Pinned] {
-        let rows = try await client.execute(
+        let rows = try await client.tracedExecute(
             NearbyPlacesStatement(
                 user: user, latitude: latitude, longitude: longitude, radiusMetres: radiusMetres, limit: limit, offset: offset),
             logger: logger)

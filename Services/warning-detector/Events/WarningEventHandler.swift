@@ -57,7 +57,8 @@ struct WarningEventHandler: EventHandler {
             }
         }
         // Each kept forecast's event gets a consumer span of its trace, ended when the forecasts are applied; a
-        // warning's push deliveries continue the trace of the forecast that issued it.
+        // warning's events and push deliveries continue the trace of the forecast that issued it. (A forecast
+        // superseded by a newer one of its city in the same batch is not applied and gets no span.)
         var spans: [Int: any Span] = [:]
         for cityId in order { spans[cityId] = newestEvent[cityId].flatMap(EventTracing.startSpan(for:)) }
         do {
@@ -107,7 +108,8 @@ struct WarningEventHandler: EventHandler {
             logger.debug("older forecasts ignored", metadata: ["count": "\(forecasts.count - current.count)"])
         }
         let changes = try await warnings.apply(
-            current.map { WarningStore.Detections(forecast: $0, detected: detector.detect($0)) }, on: connection)
+            current.map { WarningStore.Detections(forecast: $0, detected: detector.detect($0), traceParent: traceParents[$0.city.id]) },
+            on: connection)
         // A warning that ended before it was detected (a late or replayed forecast) is stored, never pushed (A5).
         let now = Date()
         let queued = try await PushQueue.enqueue(

@@ -32,6 +32,8 @@ struct WarningStore: Sendable {
     struct Detections: Sendable {
         var forecast: ForecastUpdated
         var detected: [DetectedWarning]
+        /// The trace of the forecast's event (its consumer span), which the warning events continue.
+        var traceParent: String? = nil
     }
 
     /// Makes each city's warnings match what its forecast shows, in the consumer's transaction and with a fixed
@@ -64,7 +66,7 @@ struct WarningStore: Sendable {
                     warning.ends = detection.ends
                     guard warning != before else { continue }
                     changes.updated.append(warning)
-                    events.append(try event(EventTypes.warningUpdated, warning.notice, cityId: city.id))
+                    events.append(try event(EventTypes.warningUpdated, warning.notice, of: item))
                 } else {
                     let number = nextNumber.next() ?? 0
                     let warning = Warning(
@@ -75,12 +77,12 @@ struct WarningStore: Sendable {
                         severity: detection.severity.capName, status: detection.status, statusDescription: detection.statusDescription,
                         onset: detection.onset, ends: detection.ends)
                     changes.issued.append(warning)
-                    events.append(try event(EventTypes.warningIssued, warning.notice, cityId: city.id))
+                    events.append(try event(EventTypes.warningIssued, warning.notice, of: item))
                 }
             }
             for warning in cityLive where !item.detected.contains(where: { $0.kind.rawValue == warning.kind }) {
                 changes.cancelled.append(warning)
-                events.append(try event(EventTypes.warningCancelled, WarningCancelled(warningId: warning.id, cityId: city.id), cityId: city.id))
+                events.append(try event(EventTypes.warningCancelled, WarningCancelled(warningId: warning.id, cityId: city.id), of: item))
             }
         }
         try await insert(changes.issued, on: connection)
@@ -151,8 +153,10 @@ struct WarningStore: Sendable {
             logger: logger)
     }
 
-    private func event<Payload: Codable & Sendable>(_ type: EventType, _ payload: Payload, cityId: Int) throws -> Outbox.Row {
-        try Outbox.Row(EventEnvelope(type: type, producer: ServiceIdentity.warningDetector.name, key: String(cityId), payload: payload))
+    private func event<Payload: Codable & Sendable>(_ type: EventType, _ payload: Payload, of item: Detections) throws -> Outbox.Row {
+        try Outbox.Row(
+            EventEnvelope(type: type, producer: ServiceIdentity.warningDetector.name, key: String(item.forecast.city.id), payload: payload),
+            traceParent: item.traceParent)
     }
 
     private static func year(of date: Date) -> Int {
