@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Checks deploy/observability (issue 20): the alert rules with promtool (`check rules`, and `test rules` on
-alerts-test.yaml, where each alert must fire on the series it is about), and every Grafana dashboard: its
+alerts-test.yaml, where each alert must fire on the series it is about), that the per-group dashboards are what
+scripts/dashboards.py makes of the platform-wide ones and every dashboard is shipped by kustomization.yaml, and
+every Grafana dashboard: its
 shape (uid, title, panels with a Prometheus target each) and every query's PromQL, by handing the queries to
 `promtool check rules` as recording rules. promtool comes from Debian's `prometheus` package
 (scripts/install-deps.sh)."""
@@ -56,6 +58,11 @@ def main() -> int:
         print("check-observability: promtool is missing (apt-get install prometheus; scripts/install-deps.sh does)", file=sys.stderr)
         return 1
     problems = run("promtool", "check", "rules", "alerts.yaml") + run("promtool", "test", "rules", "alerts-test.yaml")
+    # The per-group boards are generated from the platform-wide ones: they must be what the generator writes.
+    problems += run(sys.executable, str(root / "scripts/dashboards.py"), "--check")
+    listed = set(yaml.safe_load((folder / "kustomization.yaml").read_text())["configMapGenerator"][1]["files"])
+    problems += [f"kustomization.yaml does not ship {path.name}" for path in sorted((folder / "dashboards").glob("*.json"))
+                 if f"dashboards/{path.name}" not in listed]
     queries = []
     dashboards = sorted((folder / "dashboards").glob("*.json"))
     for path in dashboards:

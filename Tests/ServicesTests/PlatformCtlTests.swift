@@ -54,8 +54,11 @@ struct PlatformCtlTests {
             #expect(keyed.count == 3 && keyed.allSatisfy { $0["key"] as? String == "k1" })
             let before = Self.dumped(try await Self.platformctl(["dump", "--topic", topic, "--until", Self.iso(middle), "--idle-seconds", "3"]))
             #expect(before.count == 5)
-            let after = Self.dumped(try await Self.platformctl(["dump", "--topic", topic, "--from", Self.iso(middle), "--idle-seconds", "3"]))
+            let afterOutput = try await Self.platformctl(["dump", "--topic", topic, "--from", Self.iso(middle), "--idle-seconds", "3"])
+            let after = Self.dumped(afterOutput)
             #expect(Set(after.compactMap { $0["key"] as? String }) == ["k1", "k3", "k4"] && after.count == 3)
+            // The closing progress line counts the messages passed over before the start as read.
+            #expect(afterOutput.text.contains("3 message(s) from \(topic) (8 read)"), "\(afterOutput.text)")
             let bad = try await Self.platformctl(["dump", "--topic", topic, "--from", "yesterday"])
             #expect(bad.status != 0 && bad.text.contains("--from"))
         }
@@ -70,6 +73,7 @@ struct PlatformCtlTests {
                 headers: [KafkaHeader(name: "trace", value: Array("t9".utf8)), KafkaHeader(name: "dlq-reason", value: Array("undecodable".utf8))])
             let output = try await Self.platformctl(["refeed", "--from", dlq, "--idle-seconds", "3"])
             #expect(output.status == 0 && output.text.contains("3 message(s) copied from \(dlq) to \(topic)"), "\(output.text)")
+            #expect(output.lines.contains("copied 3"), "progress: \(output.text)")
             let back = Self.dumped(try await Self.platformctl(["dump", "--topic", topic, "--idle-seconds", "3"]))
             #expect(back.compactMap { $0["key"] as? String } == ["a", "b", "c"])
             #expect(back.allSatisfy { $0["headers"] as? [String: String] == ["trace": "t9"] })
