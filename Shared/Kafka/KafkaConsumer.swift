@@ -154,6 +154,8 @@ public final class KafkaConsumer: Sendable {
         public var topic: String
         public var partition: Int32
         public var lag: Int64
+        /// The partition's high watermark: the offset the next message written to it will get.
+        public var end: Int64
     }
 
     /// `lag()` per assigned partition whose high watermark is known. Local calls only: no broker round trip.
@@ -172,7 +174,8 @@ public final class KafkaConsumer: Sendable {
             rd_kafka_topic_partition_list_add(list, partition.topic, partition.partition)
             rd_kafka_position(handle.pointer, list)
             let position = list?.pointee.elems.pointee.offset ?? -1
-            result.append(PartitionLag(topic: partition.topic, partition: partition.partition, lag: max(0, high - (position >= 0 ? position : low))))
+            result.append(
+                PartitionLag(topic: partition.topic, partition: partition.partition, lag: max(0, high - (position >= 0 ? position : low)), end: high))
         }
         return result
     }

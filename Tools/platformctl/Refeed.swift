@@ -35,18 +35,23 @@ struct Refeed: AsyncParsableCommand {
         let consumer = try KafkaConsumer(configuration: configuration, logger: .init(label: "platformctl"))
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(broker: try broker.configuration(clientId: "platformctl")), logger: .init(label: "platformctl"))
-        var copied = 0, read = 0
+        var copied = 0
         var lastMessage = ContinuousClock.now
         let started = ContinuousClock.now
-        // Only the messages there when it started: copies into the topic it reads (a range back into its own
-        // topic, dead letters that fail again) must not be read and copied once more.
-        var present: Int?
+        // Only the messages there when it started (see PartitionEnds). Until the broker has told where each
+        // partition ends, what is read is held, not copied: a copy sent earlier would land inside the range.
+        var ends: PartitionEnds?
         var held: [KafkaMessage] = []
         func copy(_ batch: [KafkaMessage]) async throws {
-            let chosen = batch.filter { message in
-                guard let stamp = message.timestampMilliseconds else { return range == [nil, nil] }
-                return (range[0].map { stamp >= $0 } ?? true) && (range[1].map { stamp < $0 } ?? true)
-            }.prefix(max - copied)
+            var chosen: [KafkaMessage] = []
+            for message in batch where copied + chosen.count < max {
+                if ends != nil, ends?.contains(message) != true { continue }
+                guard let stamp = message.timestampMilliseconds else {
+                    if range == [nil, nil] { chosen.append(message) }
+                    continue
+                }
+                if (range[0].map { stamp >= $0 } ?? true) && (range[1].map { stamp < $0 } ?? true) { chosen.append(message) }
+            }
             try await producer.send(chosen.map {
                 KafkaOutgoingMessage(topic: target, key: $0.key, value: $0.value, headers: $0.headers.filter { !$0.name.hasPrefix("dlq-") })
             })
@@ -54,32 +59,34 @@ struct Refeed: AsyncParsableCommand {
             FileHandle.standardError.write(Data("copied \(copied)\n".utf8))
         }
         while copied < max && ContinuousClock.now - lastMessage < .seconds(idleSeconds) {
-            if present == nil, consumer.assignedPartitionCount > 0 {
+            if ends == nil, consumer.assignedPartitionCount > 0 {
                 let lags = consumer.lagByPartition()
-                if lags.count == consumer.assignedPartitionCount { present = read + Int(lags.reduce(0) { $0 + $1.lag }) }
+                if lags.count == consumer.assignedPartitionCount { ends = PartitionEnds(lags) }
             }
-            var batch: [KafkaMessage]
-            if present != nil, !held.isEmpty {
-                // The end is known now: copy what was read before it was.
-                batch = held
+            if ends != nil, !held.isEmpty {
+                let batch = held
                 held = []
-            } else {
-                if let present, read >= present { break }
-                batch = try await consumer.poll(maxMessages: min(max - copied, present.map { Swift.max(1, $0 - read) } ?? 500))
-                // Joining the group takes a while (half the session timeout on Tansu): idle time counts once it holds partitions.
-                if consumer.assignedPartitionCount == 0, ContinuousClock.now - started < .seconds(60) { lastMessage = .now }
-                guard !batch.isEmpty else { continue }
-                read += batch.count
-                lastMessage = .now
-                // Nothing is copied before the end is known: a copy sent earlier would land inside the range still to read.
-                if present == nil {
-                    held += batch
-                    continue
-                }
+                try await copy(batch)
+                continue
             }
-            try await copy(batch)
+            if let ends, ends.allRead { break }
+            if ends == nil, held.count >= max {
+                // Enough held for --max: wait for the ends (or go idle, then copy what is held).
+                try await Task.sleep(for: .milliseconds(100))
+                continue
+            }
+            let batch = try await consumer.poll(maxMessages: Swift.min(max - copied, 500))
+            // Joining the group takes a while (half the session timeout on Tansu): idle time counts once it holds partitions.
+            if consumer.assignedPartitionCount == 0, ContinuousClock.now - started < .seconds(60) { lastMessage = .now }
+            guard !batch.isEmpty else { continue }
+            lastMessage = .now
+            if ends == nil {
+                held += batch
+            } else {
+                try await copy(batch)
+            }
         }
-        // Idle before the broker told the end (no statistics came): what was read is all there is.
+        // Idle before the broker told the ends (no watermarks came): what was read is all there is.
         if !held.isEmpty { try await copy(held) }
         await consumer.close()
         try await producer.close()
