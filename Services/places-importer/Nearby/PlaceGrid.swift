@@ -43,11 +43,14 @@ struct PlaceGrid: Sendable {
     }
 
     let cellDegrees: Double
+    /// Cells around a circle of latitude; at least one, whatever the configured cell size.
+    private let columnsAround: Int
     private var cells: [Cell: [Entry]] = [:]
     private var cellOfPlace: [UUID: Cell] = [:]
 
     init(cellDegrees: Double = 0.01) {
         self.cellDegrees = cellDegrees
+        columnsAround = max(1, (360 / cellDegrees).roundedClampedInt)
     }
 
     var count: Int { cellOfPlace.count }
@@ -90,7 +93,8 @@ struct PlaceGrid: Sendable {
             if distance <= radiusMetres { found.append(Found(entry: entry, distanceMetres: distance)) }
         }
         found.sort { a, b in
-            a.distanceMetres! != b.distanceMetres! ? a.distanceMetres! < b.distanceMetres! : Self.idOrder(a.entry, b.entry)
+            let (left, right) = (a.distanceMetres ?? 0, b.distanceMetres ?? 0)
+            return left != right ? left < right : Self.idOrder(a.entry, b.entry)
         }
         return Self.page(found, limit: limit, offset: offset)
     }
@@ -112,7 +116,6 @@ struct PlaceGrid: Sendable {
 
     /// Calls `body` for every entry in the cells the area touches; longitudes beyond ±180 wrap around.
     private func visit(south: Double, north: Double, west: Double, east: Double, _ body: (Entry) -> Void) {
-        let columnsAround = Int((360 / cellDegrees).rounded())
         let firstRow = row(south), lastRow = row(north)
         let firstColumn = column(west), lastColumn = column(east)
         let columnCount = min(lastColumn - firstColumn + 1, columnsAround)
@@ -125,7 +128,7 @@ struct PlaceGrid: Sendable {
     }
 
     private func cell(latitude: Double, longitude: Double) -> Cell {
-        Cell(row: row(latitude), column: Self.wrap(column(longitude), columnsAround: Int((360 / cellDegrees).rounded())))
+        Cell(row: row(latitude), column: Self.wrap(column(longitude), columnsAround: columnsAround))
     }
 
     private func row(_ latitude: Double) -> Int { ((latitude + 90) / cellDegrees).rounded(.down).roundedClampedInt }
