@@ -72,8 +72,7 @@ extension EventConsumerService {
             span.attributes["messaging.destination.name"] = batch.topic
             span.attributes["messaging.destination.partition.id"] = "\(batch.partition)"
             span.attributes["messaging.batch.message_count"] = messages.count
-            for message in messages {
-                guard let traceParent = message.headers.first(where: { $0.name == "traceparent" })?.stringValue else { continue }
+            for traceParent in messages.compactMap(\.traceParent) {
                 span.addLink(SpanLink(context: PlatformTracing.context(traceParent: traceParent), attributes: [:]))
             }
             return await applyTogetherInSpan(messages, of: batch, token: token)

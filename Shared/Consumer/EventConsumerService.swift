@@ -77,7 +77,7 @@ public final class EventConsumerService: Service, Sendable {
     func receive(_ message: KafkaMessage) -> Result<ReceivedEvent, ForeignProducerOrUndecodable> {
         let event: ReceivedEvent
         do {
-            event = try ReceivedEvent(bytes: message.value, traceParent: message.headers.first { $0.name == "traceparent" }?.stringValue)
+            event = try ReceivedEvent(bytes: message.value, traceParent: message.traceParent)
         } catch {
             return .failure(ForeignProducerOrUndecodable(error: error, reason: .undecodable))
         }

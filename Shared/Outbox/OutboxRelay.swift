@@ -102,7 +102,7 @@ public final class OutboxRelay: Service, Sendable {
             {
                 ids.append(id)
                 var headers = [KafkaHeader(name: "event-id", string: eventId.uuidString), KafkaHeader(name: "event-type", string: eventType)]
-                if let traceParent { headers.append(KafkaHeader(name: "traceparent", string: traceParent)) }
+                if let traceParent { headers.append(.traceParent(traceParent)) }
                 messages.append(KafkaOutgoingMessage(topic: topic, key: key, value: Array(payload.readableBytesView), headers: headers))
             }
             guard !ids.isEmpty else { return 0 }

@@ -1,3 +1,4 @@
+import Foundation
 import ServiceContextModule
 import Tracing
 
@@ -23,7 +24,7 @@ public enum EventTracing {
     /// A consumer span continuing `event`'s trace, for a handler that applies a batch's events together: it
     /// ends the span (with the error, if the batch failed) when the work for the event is done. Nil without a
     /// `traceparent`.
-    public static func startSpan(for event: ReceivedEvent) -> (any Span)? {
+    static func startSpan(for event: ReceivedEvent) -> (any Span)? {
         guard let traceParent = event.traceParent else { return nil }
         let span = Tracing.startSpan(spanName(event), context: PlatformTracing.context(traceParent: traceParent), ofKind: .consumer)
         span.attributes["messaging.message.id"] = event.header.id.uuidString
@@ -31,13 +32,20 @@ public enum EventTracing {
     }
 
     /// Runs `body`, which applies `events` together, inside a consumer span for each traced event (each in its
-    /// own trace, all covering the same work). What `body` writes is in no event's trace: it serves them all.
+    /// own trace, all covering the same work). What `body` writes is in no event's trace unless it names one:
+    /// it is given each traced event's span as a `traceparent`, by event id, for what it writes for that event.
     public static func handlingTogether<Result>(
-        _ events: [ReceivedEvent], _ body: () async throws -> Result
+        _ events: [ReceivedEvent], _ body: (_ traceParents: [UUID: String]) async throws -> Result
     ) async throws -> Result {
-        let spans = events.compactMap(startSpan(for:))
+        var spans: [any Span] = []
+        var traceParents: [UUID: String] = [:]
+        for event in events {
+            guard let span = startSpan(for: event) else { continue }
+            spans.append(span)
+            traceParents[event.header.id] = PlatformTracing.traceParent(of: span.context)
+        }
         do {
-            let result = try await body()
+            let result = try await body(traceParents)
             for span in spans { span.end() }
             return result
         } catch {
@@ -50,4 +58,16 @@ public enum EventTracing {
     }
 
     static func spanName(_ event: ReceivedEvent) -> String { "handle \(event.header.type.rawValue)" }
+}
+
+extension KafkaHeader {
+    /// The W3C trace context header the relay sends with an event and consumers continue.
+    public static let traceParentName = "traceparent"
+
+    public static func traceParent(_ value: String) -> KafkaHeader { KafkaHeader(name: traceParentName, string: value) }
+}
+
+extension KafkaMessage {
+    /// The producer's `traceparent` header, when it sent one.
+    public var traceParent: String? { headers.first { $0.name == KafkaHeader.traceParentName }?.stringValue }
 }

@@ -17,6 +17,20 @@ struct ExportedSpans {
         var description: String { "\(service): \(name) (\(kind)) \(spanId) <- \(parentSpanId ?? "root")" }
     }
 
+    /// What a built service executable needs to run on `db` and the test broker, exporting its spans over
+    /// OTLP/HTTP (JSON, flushed every 200 ms) to `receiver`; `extra` adds or overrides variables.
+    static func serviceEnvironment(
+        db: TestDatabase, port: Int, receiver: FakeHTTPServer, tokens: TestTokens, _ extra: [String: String]
+    ) -> [String: String] {
+        [
+            "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+            "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
+            "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+            "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.baseURL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+            "OTEL_BSP_SCHEDULE_DELAY": "200", "OUTBOX_IDLE_INTERVAL_MS": "50",
+        ].merging(extra) { $1 }
+    }
+
     /// Every span in every `/v1/traces` export received so far.
     static func all(in receiver: FakeHTTPServer) -> [Span] {
         var spans: [Span] = []

@@ -42,14 +42,9 @@ struct TracingPushTests {
                     try await withTestDatabase(schema: "weather_fetcher", migrate: false) { weatherDB in
                         try await withTestDatabase(schema: "warning_detector", migrate: false) { warningDB in
                             func environment(_ db: TestDatabase, port: Int) -> [String: String] {
-                                [
-                                    "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host,
-                                    "POSTGRES_PORT": "\(db.configuration.port)", "POSTGRES_USER": db.configuration.username,
-                                    "POSTGRES_DATABASE": db.configuration.database, "KAFKA_BROKERS": brokers,
-                                    "KAFKA_START_POSITION": "beginning", "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                                    "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.baseURL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
-                                    "OTEL_BSP_SCHEDULE_DELAY": "200", "OUTBOX_IDLE_INTERVAL_MS": "50", "LOG_LEVEL": "info",
-                                ]
+                                ExportedSpans.serviceEnvironment(
+                                    db: db, port: port, receiver: receiver, tokens: tokens,
+                                    ["KAFKA_START_POSITION": "beginning", "LOG_LEVEL": "info"])
                             }
                             let weatherPort = freePort(), warningPort = freePort()
                             let weather = try ServiceProcess(

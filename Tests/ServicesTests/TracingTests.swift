@@ -25,13 +25,7 @@ struct TracingTests {
             try await withTestDatabase(schema: "auth", migrate: false) { authDB in
                 try await withTestDatabase(schema: "analytics_aggregator", migrate: false) { analyticsDB in
                     func environment(_ db: TestDatabase, port: Int) -> [String: String] {
-                        [
-                            "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-                            "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                            "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                            "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.baseURL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
-                            "OTEL_BSP_SCHEDULE_DELAY": "200", "LOG_LEVEL": "debug", "OUTBOX_IDLE_INTERVAL_MS": "50",
-                        ]
+                        ExportedSpans.serviceEnvironment(db: db, port: port, receiver: receiver, tokens: tokens, ["LOG_LEVEL": "debug"])
                     }
                     let authPort = freePort(), analyticsPort = freePort()
                     let auth = try ServiceProcess(

@@ -20,7 +20,7 @@ struct AggregateHandler: EventHandler {
         // The live consumer gives each traced event a span of its trace; a rebuild re-reads old events, whose
         // traces are long closed.
         guard target == nil else { return try await apply(events, connection: connection, logger: logger) }
-        try await EventTracing.handlingTogether(events) { try await apply(events, connection: connection, logger: logger) }
+        try await EventTracing.handlingTogether(events) { _ in try await apply(events, connection: connection, logger: logger) }
     }
 
     private func apply(_ events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 import Shared
-import Tracing
 
 /// Applies `weather.forecasts`, `weather.user-cities` and the reminders of `appointments.bookings` events, each once, inside the idempotent consumer's
 /// transaction: a forecast updates the city's warnings (A1, A2) and queues a notification per new warning
@@ -59,18 +58,11 @@ struct WarningEventHandler: EventHandler {
         // Each kept forecast's event gets a consumer span of its trace, ended when the forecasts are applied; a
         // warning's events and push deliveries continue the trace of the forecast that issued it. (A forecast
         // superseded by a newer one of its city in the same batch is not applied and gets no span.)
-        var spans: [Int: any Span] = [:]
-        for cityId in order { spans[cityId] = newestEvent[cityId].flatMap(EventTracing.startSpan(for:)) }
-        do {
-            try await apply(
-                order.compactMap { newest[$0] }, traceParents: spans.compactMapValues { PlatformTracing.traceParent(of: $0.context) },
-                connection: connection, logger: logger)
-        } catch {
-            for span in spans.values { span.recordError(error) }
-            for span in spans.values { span.end() }
-            throw error
+        let kept = order.compactMap { newestEvent[$0] }
+        try await EventTracing.handlingTogether(kept) { byEvent in
+            let traceParents = newestEvent.compactMapValues { byEvent[$0.header.id] }
+            try await apply(order.compactMap { newest[$0] }, traceParents: traceParents, connection: connection, logger: logger)
         }
-        for span in spans.values { span.end() }
     }
 
     /// Decodes and validates the batch's forecasts on all cores: decoding a forecast's JSON (48 hours of values)
