@@ -222,6 +222,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ] + services.map { .byName(name: $0.module) },
             path: "Tests/ServicesTests",
             swiftSettings: swiftSettings

@@ -72,7 +72,7 @@ start_postgres() {
     "${run[@]}" "$bin/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
   fi
   "${run[@]}" "$bin/pg_ctl" -D "$data" -l "$logfile" -w -t 60 \
-    -o "-h 127.0.0.1 -p $port -k $data -c fsync=${PG_FSYNC:-on} -c max_connections=500 -c shared_buffers=256MB" start >/dev/null
+    -o "-h 127.0.0.1 -p $port -k $data -c fsync=${PG_FSYNC:-on} -c max_connections=${PG_MAX_CONNECTIONS:-500} -c shared_buffers=256MB" start >/dev/null
 }
 
 stop_postgres() { # stop_postgres DATA_DIR
@@ -114,7 +114,10 @@ start_throwaway_infra() {
   read -r pg_port kafka_port < <(free_ports 2)
   trap 'stop_throwaway_infra' EXIT
   log "starting PostgreSQL on 127.0.0.1:$pg_port"
-  PG_FSYNC="${PG_FSYNC:-off}" start_postgres "$infra_dir/pgdata" "$pg_port" "$infra_dir/postgres.log"
+  # 1,000 connections: the suites start together, each test with its own database and pools, and 500 were
+  # used up at the start of a run ("sorry, too many clients already").
+  PG_FSYNC="${PG_FSYNC:-off}" PG_MAX_CONNECTIONS="${PG_MAX_CONNECTIONS:-1000}" \
+    start_postgres "$infra_dir/pgdata" "$pg_port" "$infra_dir/postgres.log"
   log "starting Tansu on 127.0.0.1:$kafka_port"
   start_tansu "$kafka_port" "$infra_dir/tansu.log" "$infra_dir/tansu.pid"
   export TEST_POSTGRES_HOST=127.0.0.1 TEST_POSTGRES_PORT="$pg_port" TEST_POSTGRES_USER=postgres

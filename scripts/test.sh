@@ -17,6 +17,9 @@ log "checking the API documents (OpenAPI 3.1, shared components as in Shared/Ope
 start_throwaway_infra
 export TEST_BUILD_DIR="$root/.build/debug"
 export TEST_CITY_CATALOGUE="$root/data/generated/cities15000.tsv"
+# What a run leaves to look at afterwards (the dashboard's home page as the browser test saw it).
+export TEST_ARTIFACTS_DIR="$root/.test-artifacts"
+mkdir -p "$TEST_ARTIFACTS_DIR"
 
 cd "$root"
 log "building (also links the service executables, which the process tests start as operators would)"
@@ -39,5 +42,6 @@ else
   log "running the fault suite"
   swift test --skip-build --filter FaultTests || status=$?
 fi
+[ -f "$TEST_ARTIFACTS_DIR/dashboard-home.png" ] && log "the dashboard's home page as the browser test saw it: $TEST_ARTIFACTS_DIR/dashboard-home.png"
 [ $status -eq 0 ] || show_infra_logs
 exit $status

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Shared
 
-/// Operator tool for the platform: create topics, generate token keys, dump a topic, re-feed dead letters.
+/// Operator tool for the platform: create topics, generate token keys, dump a topic, re-feed dead letters or a range,
+/// rewind a stopped consumer group.
 @main
 struct PlatformCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -57,7 +57,9 @@ extension AnalyticsAPI {
     /// A day `YYYY-MM-DD` (else 400 naming the field) of the years the aggregates hold, 1970-2200 (else 422).
     static func day(_ text: String, field: String) throws -> String {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+        // Digits only: `Int` takes a sign ("2024-01-+1"), which Postgres' date parser would refuse with a 5xx.
+        let digitsOnly = parts.allSatisfy { $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
+        guard parts.map(\.utf8.count) == [4, 2, 2], digitsOnly, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
             (1...12).contains(month), (1...31).contains(day)
         else { throw JSONBody.schemaViolation([field: "must be a day YYYY-MM-DD"]) }
         guard (1970...2200).contains(year) else {

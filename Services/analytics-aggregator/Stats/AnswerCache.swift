@@ -1,10 +1,16 @@
+import Shared
+
 /// The dashboard's answers kept for a moment (`STATS_CACHE_MS`, 500 ms by default; 0 turns it off): the numbers
 /// change only as batches are aggregated, and a page asked by several admins, or reloaded, is then read from
 /// Postgres once per moment. An answer up to four moments old is still given while one request reads it again
 /// (every other request meanwhile gets the previous answer, not a queue behind the queries): measured (README,
 /// analytics rows), 32 requests reading the home page's queries at once queued to a p99 of 170 ms. Older than
 /// that, the request waits for the new answer, so nobody is shown numbers from long ago.
+///
+/// A read runs in a task of its own (requests meanwhile share it), bounded by `readLimit`, so an answer that
+/// never comes (a pool stopped under it during shutdown) cannot keep requests, and the server's shutdown, waiting.
 actor AnswerCache<Value: Sendable> {
+
     private let lifetime: Duration
     private var entries: [String: (value: Value, at: ContinuousClock.Instant)] = [:]
     private var reading: [String: Task<Value, any Error>] = [:]
@@ -14,8 +20,12 @@ actor AnswerCache<Value: Sendable> {
     /// The time; the tests move their own.
     private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(lifetime: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    /// How long one read may take before its waiters get `StepTimeout` instead of an answer.
+    private let readLimit: Duration
+
+    init(lifetime: Duration, readLimit: Duration = .seconds(10), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.lifetime = lifetime
+        self.readLimit = readLimit
         self.now = now
     }
 
@@ -42,9 +52,9 @@ actor AnswerCache<Value: Sendable> {
         return try await task.value
     }
 
-    private func refresh(_ key: String, _ compute: @Sendable () async throws -> Value) async throws -> Value {
+    private func refresh(_ key: String, _ compute: @escaping @Sendable () async throws -> Value) async throws -> Value {
         defer { reading[key] = nil }
-        let value = try await compute()
+        let value = try await withTimeLimit(readLimit, compute)
         if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
         entries[key] = (value, now())
         return value

@@ -112,28 +112,46 @@ struct AnalyticsPollSurveyTests {
             try await harness.registerSurveyAccount(other)
             #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: otherToken).0 == .ok })
             #expect(try await harness.request(.post, "/v1/survey/services/gym", json: ["answers": Array(repeating: "poor", count: 5)], bearer: otherToken).0 == .created)
+            // Stars outside 1-5 are refused before anything is stored (the guest can still rate afterwards).
+            for stars in [0, 6] {
+                let (badStars, badBody) = try await harness.request(.post, "/v1/survey/overall", json: ["stars": stars], bearer: otherToken)
+                #expect(badStars == .badRequest && badBody["error"]["details"]["stars"].string != nil, "\(stars): \(badStars)")
+            }
             let (_, five) = try await harness.request(.post, "/v1/survey/overall", json: ["stars": 5], bearer: otherToken)
             #expect(five["stars"].int == 5 && five["askWhy"].bool == false)
-            #expect(five["couponCode"].string != coupon)
+            let otherCoupon = try #require(five["couponCode"].string)
+            #expect(otherCoupon != coupon && otherCoupon.hasPrefix("HOTEL50-"))
             #expect(try await harness.request(.post, "/v1/survey/overall/why", json: why, bearer: otherToken).0 == .unprocessableContent)
-            let (badStars, _) = try await harness.request(.post, "/v1/survey/overall", json: ["stars": 6], bearer: otherToken)
-            #expect(badStars == .badRequest || badStars == .conflict)
+
+            // A third guest's own three stars ask why, whatever the points (rooms rated excellent: 100 points).
+            let third = UUID()
+            let thirdToken = try await harness.userToken(third.uuidString)
+            try await harness.registerSurveyAccount(third)
+            #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: thirdToken).0 == .ok })
+            #expect(try await harness.request(.post, "/v1/survey/services/rooms", json: ["answers": Array(repeating: "excellent", count: 5)], bearer: thirdToken).0 == .created)
+            let (_, three) = try await harness.request(.post, "/v1/survey/overall", json: ["stars": 3], bearer: thirdToken)
+            #expect(three["stars"].int == 3 && three["askWhy"].bool == true)
+            #expect(try await harness.request(.post, "/v1/survey/overall/why", json: why, bearer: thirdToken).0 == .noContent)
 
             // The results, from the aggregates.
-            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey")["overall"]["submissions"].int == 2 })
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey")["overall"]["submissions"].int == 3 })
             let stats = try await harness.stats("/v1/admin/stats/survey")
             let services = Dictionary(uniqueKeysWithValues: stats["services"].array.map { ($0["service"].string ?? "", $0) })
             #expect(services["rooms"]?["averagePoints"].double == 100 && services["spa-pool"]?["belowGood"].int == 1)
             #expect(services["gym"]?["averagePoints"].double == 0 && services["gym"]?["belowGood"].int == 1)
-            #expect(stats["overall"]["stars"].array.map { $0["count"].int ?? -1 } == [0, 1, 0, 0, 1])
-            #expect(stats["overall"]["coupons"].int == 2)
+            #expect(stats["overall"]["stars"].array.map { $0["count"].int ?? -1 } == [0, 1, 1, 0, 1])
+            #expect(stats["overall"]["coupons"].int == 3)
         }
     }
 
     @Test("N5: the dashboard's numbers and stream are for admins only")
     func adminOnly() async throws {
         try await AnalyticsTestHarness.run { harness in
-            for path in ["/v1/admin/stats/home", "/v1/admin/stats/features", "/v1/admin/stream"] {
+            let adminPaths = [
+                "/v1/admin/stats/home", "/v1/admin/stats/features", "/v1/admin/stats/downloads", "/v1/admin/stats/locations",
+                "/v1/admin/stats/survey", "/v1/admin/stream",
+            ]
+            for path in adminPaths {
                 #expect(try await harness.request(.get, path).0 == .unauthorized, "\(path)")
                 #expect(try await harness.request(.get, path, bearer: try await harness.userToken()).0 == .forbidden, "\(path)")
             }

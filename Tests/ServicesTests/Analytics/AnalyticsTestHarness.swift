@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import PostgresNIO
 import Prometheus
+import ServiceLifecycle
 import Shared
 import Testing
 import TestSupport
@@ -63,12 +64,23 @@ struct AnalyticsTestHarness: Sendable {
                     userCitiesTopic: topics.cities)
             }
             if let fixedPort {
+                // Stopped the way HummingbirdTesting's live mode and SIGTERM stop it: a graceful shutdown, which
+                // ends the server (and its live streams) before Postgres. Cancelling the run instead stopped every
+                // service at once: a dashboard stream then read from a pool that had already gone, and the
+                // server waited for that stream for good (the hang of the clean-clone CI runs).
+                let services = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "analytics-test")))
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await app.runService(gracefulShutdownSignals: []) }
-                    defer { group.cancelAll() }
+                    group.addTask { try await services.run() }
                     let started = harness(nil, port: fixedPort)
-                    #expect(try await eventually { (try? await started.send(.get, "/health").0) == .ok }, "the service listens on \(fixedPort)")
-                    try await body(started)
+                    do {
+                        #expect(try await eventually { (try? await started.send(.get, "/health").0) == .ok }, "the service listens on \(fixedPort)")
+                        try await body(started)
+                    } catch {
+                        await services.triggerGracefulShutdown()
+                        throw error
+                    }
+                    await services.triggerGracefulShutdown()
+                    try await group.waitForAll()
                 }
             } else {
                 try await app.test(.live) { client in try await body(harness(client, port: client.port ?? 0)) }

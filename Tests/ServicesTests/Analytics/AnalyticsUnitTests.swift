@@ -1,10 +1,14 @@
 import Foundation
 import Synchronization
+import Shared
 import Testing
+import TestSupport
+import Logging
 
 @testable import AnalyticsAggregator
 
-/// The analytics service's pure parts: the sketch, days, the survey's arithmetic, app keys, event ids.
+/// The analytics service's parts that need no service around them: the sketch, days, the survey's arithmetic, app keys,
+/// event ids, the rules of one event, and the answer when no broker takes a batch.
 @Suite("analytics pure logic (N1, N2, N4)")
 struct AnalyticsUnitTests {
     @Test("N2: HyperLogLog estimates within 3% from 1,000 to 200,000 distinct items, exactly 0 when empty, in any order")
@@ -24,7 +28,8 @@ struct AnalyticsUnitTests {
         #expect(HyperLogLog(bytes: forward.registers) == forward)
         #expect(HyperLogLog(bytes: [1, 2, 3]) == nil)
         // The hash is fixed across processes (never Swift's seeded Hasher): a stored sketch stays valid.
-        #expect(HyperLogLog.hash("user-1") == HyperLogLog.hash("user-1"))
+        // The value is FNV-1a then murmur3's fmix64, computed independently (Python) when this test was written.
+        #expect(HyperLogLog.hash("user-1") == 0x41a2_fca5_c684_01c5)
     }
 
     @Test("N2: an event's day is its UTC day")
@@ -68,6 +73,67 @@ struct AnalyticsUnitTests {
         #expect(TelemetryIngest.eventId(app: "weather", clientEventId: client) != TelemetryIngest.eventId(app: "places", clientEventId: client))
     }
 
+    @Test("N2: a day filter is YYYY-MM-DD in digits, of the calendar, 1970-2200; anything else is a 4xx, never a query")
+    func dayFilter() throws {
+        #expect(try AnalyticsAPI.day("2024-02-29", field: "from") == "2024-02-29")
+        for text in ["2024-01-+1", "+024-01-01", "2024--1-01", "2024-1-011", "2023-02-29", "2024-13-01", "２０２４-01-01", ""] {
+            let error = #expect(throws: APIError.self, "\(text)") { try AnalyticsAPI.day(text, field: "from") }
+            #expect(error?.status == .badRequest && error?.details?["from"] != nil, "\(text)")
+        }
+        let early = #expect(throws: APIError.self) { try AnalyticsAPI.day("1969-12-31", field: "to") }
+        #expect(early?.status == .unprocessableContent)
+    }
+
+    @Test("N1: each rule of an event has its own code, checked in the order the answer reports them")
+    func eventRules() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let rules = TelemetryRules(maxAge: 30 * 86_400, maxSkew: 300)
+        let good: [String: Any] = [
+            "id": UUID().uuidString, "kind": "city_viewed", "occurredAt": "2027-01-15T08:00:00Z", "deviceId": "device-1",
+            "userId": "user-1", "platform": "ios", "appVersion": "1.2.0", "cityId": 1_609_350, "cityName": "Bangkok",
+        ]
+        func code(_ changes: [String: Any?]) throws -> String? {
+            var fields = good
+            for (key, value) in changes { fields[key] = value }
+            let input = try JSONDecoder().decode(TelemetryInput.self, from: JSONSerialization.data(withJSONObject: fields))
+            switch rules.check(input, app: "weather", now: now) {
+            case .success: return nil
+            case .failure(let failure): return failure.code
+            }
+        }
+        #expect(try code([:]) == nil)
+        let long = String(repeating: "x", count: 129)
+        let cases: [(String, [String: Any?])] = [
+            ("wrong_type", ["cityId": "1609350"]), ("invalid_id", ["id": "not-a-uuid"]), ("invalid_id", ["id": nil]),
+            ("invalid_kind", ["kind": "crashed"]), ("invalid_time", ["occurredAt": "yesterday"]),
+            ("invalid_time", ["occurredAt": nil]), ("too_old", ["occurredAt": "2026-12-01T08:00:00Z"]),
+            ("in_the_future", ["occurredAt": "2027-01-15T08:10:00Z"]), ("invalid_device", ["deviceId": ""]),
+            ("invalid_device", ["deviceId": long]), ("invalid_user", ["userId": long]), ("invalid_platform", ["platform": "symbian"]),
+            ("invalid_version", ["appVersion": String(repeating: "9", count: 33)]), ("invalid_city_name", ["cityName": ""]),
+            ("missing_field", ["cityId": 0]), ("missing_field", ["kind": "feature_used"]), ("missing_field", ["kind": "screen_viewed"]),
+            ("missing_field", ["kind": "install", "appVersion": nil]),
+        ]
+        for (expected, changes) in cases {
+            #expect(try code(changes) == expected, "\(changes)")
+        }
+    }
+
+    @Test("N1: a batch the broker does not take is 503 broker_unavailable with Retry-After (a broker port where nothing listens)")
+    func brokerUnavailable() async throws {
+        var configuration = KafkaProducerConfiguration(
+            broker: KafkaBrokerConfiguration(bootstrapServers: "127.0.0.1:\(freePort())", clientId: "analytics-no-broker"))
+        configuration.messageTimeoutMilliseconds = 1_500
+        let producer = try KafkaProducer(configuration: configuration, logger: Logger(label: "no-broker"))
+        let ingest = TelemetryIngest(
+            producer: producer, topic: "analytics.telemetry", rules: TelemetryRules(maxAge: 86_400, maxSkew: 300),
+            logger: Logger(label: "no-broker"))
+        let event = #"{"id": "\#(UUID())", "kind": "install", "occurredAt": "\#(Date().ISO8601Format())", "deviceId": "d", "platform": "ios", "appVersion": "1.0"}"#
+        let input = try JSONDecoder().decode(TelemetryInput.self, from: Data(event.utf8))
+        let error = await #expect(throws: APIError.self) { try await ingest.ingest([input], app: "weather") }
+        #expect(error?.status == .serviceUnavailable && error?.code == "broker_unavailable" && error?.headers[.retryAfter] == "1")
+        try? await producer.close(timeoutMilliseconds: 100)
+    }
+
     @Test("N2: a feature prefix is taken literally by LIKE")
     func likePrefix() {
         #expect(StatsQueries.likePrefix("search_1%") == "search\\_1\\%%")
@@ -106,5 +172,32 @@ struct AnswerCacheTests {
         let off = AnswerCache<Int>(lifetime: .zero)
         #expect(try await off.value(for: "k", read) == 5)
         #expect(try await off.value(for: "k", read) == 6)
+    }
+
+    @Test("N5: a read that never answers gives its waiters StepTimeout after the read limit, not a wait for good")
+    func stuckRead() async throws {
+        // As when the service's pool stops under a read during shutdown: the read ignores cancellation and never
+        // returns. Before the limit, a dashboard request (and the server's shutdown waiting for it) hung for good.
+        let cache = AnswerCache<Int>(lifetime: .milliseconds(500), readLimit: .milliseconds(300))
+        let parked = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let never: @Sendable () async throws -> Int = {
+            await withCheckedContinuation { continuation in parked.withLock { $0 = continuation } }
+            return 0
+        }
+        @Sendable func outcome() async -> String {
+            do {
+                return "answer \(try await cache.value(for: "k", never))"
+            } catch {
+                return error is StepTimeout ? "timeout" : "\(error)"
+            }
+        }
+        let started = ContinuousClock.now
+        async let first = outcome()
+        async let second = outcome()
+        #expect(await [first, second] == ["timeout", "timeout"])
+        #expect(ContinuousClock.now - started < .seconds(10))
+        // The next request reads again.
+        #expect(try await cache.value(for: "k") { 7 } == 7)
+        parked.withLock { $0?.resume() }
     }
 }
