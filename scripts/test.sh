@@ -29,18 +29,19 @@ log "starting the services as docker-compose.yml does (its commands and environm
 "$VENV/bin/python" "$root/scripts/compose-smoke.py" "$root/.build/debug" || status=$?
 if [ $# -gt 0 ]; then
   log "running tests ($*)"
-  swift test --skip-build "$@" || status=$?
+  run_bounded "${TEST_TIME_LIMIT:-2400}" swift test --skip-build "$@" || status=$?
 else
   # The fault suite runs after the rest, alone: its scenarios time recoveries and wait on them, and sharing
   # two cores with the API fuzzers made a broker-restart scenario miss its deadline once. The shutdown suite
   # (built executables stopped with work in flight) runs alone too: beside the fuzzers, its restarted consumer
   # once applied nothing for two minutes and the suite's own load timed other tests' connections out.
   log "running tests (all but the shutdown and fault suites)"
-  swift test --skip-build --skip FaultTests --skip ServiceShutdownTests || status=$?
+  # Each suite within a limit (about four times what a run takes here): a hang fails with a diagnosis.
+  run_bounded "${TEST_TIME_LIMIT:-1800}" swift test --skip-build --skip FaultTests --skip ServiceShutdownTests || status=$?
   log "running the shutdown suite"
-  swift test --skip-build --filter ServiceShutdownTests || status=$?
+  run_bounded 900 swift test --skip-build --filter ServiceShutdownTests || status=$?
   log "running the fault suite"
-  swift test --skip-build --filter FaultTests || status=$?
+  run_bounded 1500 swift test --skip-build --filter FaultTests || status=$?
 fi
 [ -f "$TEST_ARTIFACTS_DIR/dashboard-home.png" ] && log "the dashboard's home page as the browser test saw it: $TEST_ARTIFACTS_DIR/dashboard-home.png"
 [ $status -eq 0 ] || show_infra_logs

@@ -1,4 +1,5 @@
 import Shared
+import HTTPTypes
 
 /// The dashboard's answers kept for a moment (`STATS_CACHE_MS`, 500 ms by default; 0 turns it off): the numbers
 /// change only as batches are aggregated, and a page asked by several admins, or reloaded, is then read from
@@ -7,8 +8,10 @@ import Shared
 /// analytics rows), 32 requests reading the home page's queries at once queued to a p99 of 170 ms. Older than
 /// that, the request waits for the new answer, so nobody is shown numbers from long ago.
 ///
-/// A read runs in a task of its own (requests meanwhile share it), bounded by `readLimit`, so an answer that
-/// never comes (a pool stopped under it during shutdown) cannot keep requests, and the server's shutdown, waiting.
+/// A read is bounded by `readLimit` (it runs in a task of its own that requests meanwhile share, which their
+/// cancellation does not reach), so an answer that never comes (a pool stopped under it during shutdown) cannot
+/// keep requests, and the server's shutdown, waiting: past the limit they get 503 `busy` with `Retry-After`. The
+/// read itself is left to finish or fail on its own; the next request starts another.
 actor AnswerCache<Value: Sendable> {
 
     private let lifetime: Duration
@@ -35,7 +38,7 @@ actor AnswerCache<Value: Sendable> {
     }
 
     func value(for key: String, _ compute: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        guard lifetime > .zero else { return try await compute() }
+        guard lifetime > .zero else { return try await bounded(compute) }
         if let entry = entries[key] {
             let age = now() - entry.at
             if age < lifetime { return entry.value }
@@ -52,9 +55,17 @@ actor AnswerCache<Value: Sendable> {
         return try await task.value
     }
 
+    private func bounded(_ compute: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        do {
+            return try await withTimeLimit(readLimit, compute)
+        } catch is StepTimeout {
+            throw APIError(.serviceUnavailable, code: "busy", message: "the numbers could not be read in time; try again", headers: [.retryAfter: "1"])
+        }
+    }
+
     private func refresh(_ key: String, _ compute: @escaping @Sendable () async throws -> Value) async throws -> Value {
         defer { reading[key] = nil }
-        let value = try await withTimeLimit(readLimit, compute)
+        let value = try await bounded(compute)
         if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
         entries[key] = (value, now())
         return value

@@ -150,7 +150,18 @@ struct AnalyticsAggregateTests {
                 .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]], bearer: voter)
             #expect(voted == .created)
             #expect(try await eventually { try await harness.stats("/v1/poll/results")["questions"][0]["yes"].int == 1 })
+            // A guest's survey: two services (one below good) and the overall rating.
+            let guest = UUID()
+            let guestToken = try await harness.userToken(guest.uuidString)
+            try await harness.registerSurveyAccount(guest)
+            #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: guestToken).0 == .ok })
+            for (service, answers) in [("rooms", Array(repeating: "excellent", count: 5)), ("spa-pool", ["good", "good", "fair", "poor", "poor"])] {
+                #expect(try await harness.request(.post, "/v1/survey/services/\(service)", json: ["answers": answers], bearer: guestToken).0 == .created)
+            }
+            #expect(try await harness.request(.post, "/v1/survey/overall", json: ["stars": 4], bearer: guestToken).0 == .created)
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey")["overall"]["submissions"].int == 1 })
             let before = try await AnalyticsAggregateTests.snapshot(harness)
+            #expect(before.contains { $0.hasPrefix("/v1/admin/stats/survey") && $0.contains(#""submissions":1"#) }, "\(before)")
 
             let downloadsBefore = try await harness.stats("/v1/admin/stats/downloads?pageSize=100")
 

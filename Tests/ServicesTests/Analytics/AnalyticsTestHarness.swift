@@ -76,7 +76,9 @@ struct AnalyticsTestHarness: Sendable {
                         #expect(try await eventually { (try? await started.send(.get, "/health").0) == .ok }, "the service listens on \(fixedPort)")
                         try await body(started)
                     } catch {
+                        // Stopped gracefully on a failure too (leaving the group by throwing would cancel the run).
                         await services.triggerGracefulShutdown()
+                        try? await group.waitForAll()
                         throw error
                     }
                     await services.triggerGracefulShutdown()

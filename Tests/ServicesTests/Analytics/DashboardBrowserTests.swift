@@ -23,6 +23,8 @@ struct DashboardBrowserTests {
             Issue.record("TEST_PYTHON is not set: run the tests with scripts/test.sh")
             return
         }
+        // This run's screenshot, not one an earlier run left.
+        try? FileManager.default.removeItem(atPath: Self.screenshotPath)
         let analyticsPort = freePort()
         let dashboardOrigin = "http://127.0.0.1:\(analyticsPort)"
         try await AuthTestHarness.run(
