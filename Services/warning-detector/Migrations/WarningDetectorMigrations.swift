@@ -183,5 +183,25 @@ enum WarningDetectorMigrations {
                 // Issue 20: a delivery's send continues the trace of the event that decided it.
                 "ALTER TABLE push_deliveries ADD COLUMN trace_parent text",
             ]),
+        Migration(
+            "0009_city_zone_lock",
+            [
+                // A5: a device registered while its city's first forecast was being stored read no zone (the
+                // forecast was not committed) and the forecast's trigger did not see the device (not committed
+                // either): the device kept UTC (seen in CI). Both now take the city's transaction lock first
+                // (`UserStore.register` before its statement, this trigger before its update), so whichever
+                // commits second sees the other. Lock key space 7153, the city id.
+                """
+                CREATE OR REPLACE FUNCTION city_forecasts_zone_to_devices() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(7153, NEW.city_id);
+                    UPDATE devices SET effective_zone = NEW.city->>'timeZone'
+                    WHERE current_city_id = NEW.city_id AND time_zone IS NULL
+                        AND effective_zone IS DISTINCT FROM NEW.city->>'timeZone';
+                    RETURN NULL;
+                END
+                $$
+                """,
+            ]),
     ]
 }

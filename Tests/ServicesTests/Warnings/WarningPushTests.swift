@@ -126,6 +126,30 @@ struct WarningPushTests {
         }
     }
 
+    @Test("A5: a device registered while its city's first forecast is being stored still follows the city's zone")
+    func test_A5_zoneRace() async throws {
+        // Seen in CI: the device's insert read no zone (the forecast was not committed yet) and the forecast's
+        // trigger did not see the device (not committed either), so the device kept UTC. Here the forecast's
+        // transaction is held open while the device registers.
+        try await WarningTestHarness.run { harness in
+            let city = String(decoding: try JSONEncoder().encode(Self.suva), as: UTF8.self)
+            let registration = Mutex<Task<(user: String, token: String), any Error>?>(nil)
+            try await harness.db.client.withTransaction(logger: harness.db.logger) { connection in
+                try await connection.query(
+                    """
+                    INSERT INTO city_forecasts (city_id, city, fetched_at, temperature_c, condition, description)
+                    VALUES (\(Self.suva.id), \(city)::jsonb, now(), 27.2, 'clear', 'clear sky')
+                    """, logger: harness.db.logger)
+                registration.withLock { $0 = Task { try await harness.device(currentCityId: Self.suva.id) } }
+                // The registration is under way (it waits for the city's lock) while this transaction stays open.
+                try await Task.sleep(for: .milliseconds(800))
+            }
+            let device = try await #require(registration.withLock { $0 }).value
+            #expect(try await harness.count(
+                "SELECT count(*)::int FROM devices WHERE token = '\(device.token)' AND effective_zone = 'Pacific/Fiji'") == 1)
+        }
+    }
+
     @Test("A5: the daily forecast goes out once at the start of the local day, for the current location and favourites that allow it")
     func test_A5_dailyForecast() async throws {
         try await WarningTestHarness.run { harness in
