@@ -135,6 +135,11 @@ struct PlatformCtlTests {
             // Tansu describes every group as Empty: there the broker's refusal of the commit is what refuses.
             #expect(busy.status != 0 && (busy.text.contains("has 1 member") || busy.text.contains("refused the new offsets")), "\(busy.text)")
             await consumer.close()
+            // ... and the refused rewind changed nothing: the group goes on from its end, with nothing to read again.
+            consumer = try makeConsumer(topics: [topic], group: group)
+            let again = try await collect(1, from: consumer, timeout: .seconds(10))
+            #expect(again.isEmpty, "a refused rewind moved the group: \(again.compactMap(\.keyString))")
+            await consumer.close()
 
             let toStart = try await Self.platformctl(["rewind", "--group", group, "--topic", topic, "--to", "beginning"])
             #expect(toStart.status == 0, "\(toStart.text)")
