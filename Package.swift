@@ -14,6 +14,7 @@ let services: [(executable: String, module: String)] = [
 /// Libraries a service needs beyond `Shared`.
 let serviceDependencies: [String: [Target.Dependency]] = [
     "Auth": [
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"),

@@ -1,10 +1,7 @@
+import AsyncHTTPClient
 import Foundation
 import JWTKit
 import Logging
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Verifies OpenID Connect ID tokens (U5: "login through an external identity provider") against the provider's
 /// JWKS fetched from a configured URL. Keys are cached for `cacheLifetime`; a token signed with a key the cache
@@ -93,10 +90,13 @@ actor OIDCVerifier {
             return keys
         }
         do {
-            var request = URLRequest(url: configuration.jwksURL, timeoutInterval: 10)
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
-            let (data, response) = try await URLSession.shared.data(for: request)
-            guard (response as? HTTPURLResponse)?.statusCode == 200, let keySet = ProviderKeySet(json: data) else {
+            // AsyncHTTPClient with a deadline, as for every other provider: Foundation's URLSession on Linux was seen
+            // holding a connection to the provider with no request sent and its timeout never firing (a CI hang).
+            var request = HTTPClientRequest(url: configuration.jwksURL.absoluteString)
+            request.headers.add(name: "Accept", value: "application/json")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            guard response.status == .ok, let keySet = ProviderKeySet(json: Data(buffer: body)) else {
                 throw Failure.providerUnreachable
             }
             let collection = JWTKeyCollection()
