@@ -31,8 +31,8 @@ public struct JSONLogHandler: LogHandler {
         var line = "{\"time\":\"\(Self.timestamp(Date()))\",\"level\":\"\(event.level.rawValue)\""
         line += ",\"logger\":\(JSONString.quoted(label)),\"message\":\(JSONString.quoted(event.message.description))"
         line += ",\"source\":\(JSONString.quoted(event.source))"
-        for key in fields.keys.sorted() where !Self.reserved.contains(key) {
-            line += ",\(JSONString.quoted(key)):\(Self.json(fields[key]!))"
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) where !Self.reserved.contains(key) {
+            line += ",\(JSONString.quoted(key)):\(Self.json(value))"
         }
         write(line + "}\n")
     }
@@ -46,7 +46,7 @@ public struct JSONLogHandler: LogHandler {
         case .stringConvertible(let convertible): JSONString.quoted(convertible.description)
         case .array(let values): "[" + values.map(json).joined(separator: ",") + "]"
         case .dictionary(let dictionary):
-            "{" + dictionary.keys.sorted().map { "\(JSONString.quoted($0)):\(json(dictionary[$0]!))" }.joined(separator: ",") + "}"
+            "{" + dictionary.sorted { $0.key < $1.key }.map { "\(JSONString.quoted($0.key)):\(json($0.value))" }.joined(separator: ",") + "}"
         }
     }
 
