@@ -1,5 +1,5 @@
-import Shared
 import HTTPTypes
+import Shared
 
 /// The dashboard's answers kept for a moment (`STATS_CACHE_MS`, 500 ms by default; 0 turns it off): the numbers
 /// change only as batches are aggregated, and a page asked by several admins, or reloaded, is then read from
@@ -13,7 +13,6 @@ import HTTPTypes
 /// keep requests, and the server's shutdown, waiting: past the limit they get 503 `busy` with `Retry-After`. The
 /// read itself is left to finish or fail on its own; the next request starts another.
 actor AnswerCache<Value: Sendable> {
-
     private let lifetime: Duration
     private var entries: [String: (value: Value, at: ContinuousClock.Instant)] = [:]
     private var reading: [String: Task<Value, any Error>] = [:]
@@ -23,7 +22,7 @@ actor AnswerCache<Value: Sendable> {
     /// The time; the tests move their own.
     private let now: @Sendable () -> ContinuousClock.Instant
 
-    /// How long one read may take before its waiters get `StepTimeout` instead of an answer.
+    /// How long one read may take before its waiters get 503 `busy` instead of an answer.
     private let readLimit: Duration
 
     init(lifetime: Duration, readLimit: Duration = .seconds(10), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {

@@ -9,7 +9,6 @@ import Shared
 /// pool stopped under it while the service was being stopped) kept a stream, and with it the server's shutdown,
 /// waiting for good.
 actor HomeSnapshot {
-
     private let stats: StatsQueries
     private let maxAge: Duration
     private var latest: (body: Data, at: ContinuousClock.Instant)?
