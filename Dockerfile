@@ -3,7 +3,7 @@
 FROM swift:6.1-bookworm AS build
 WORKDIR /src
 COPY scripts/ scripts/
-# librdkafka >= 2.8 from Debian trixie's source package (bookworm's 2.0.2 cannot talk to Tansu).
+# librdkafka >= 2.10.1 from Debian unstable's source package (bookworm's 2.0.2 cannot talk to Tansu; before 2.10 it double-frees when a topic is re-created).
 RUN bash scripts/install-deps.sh --librdkafka-only
 # The weather-fetcher's city catalogue (W1): GeoNames data from PyPI, written as a TSV the service imports.
 RUN apt-get update && apt-get install -y --no-install-recommends python3-venv \

@@ -21,6 +21,8 @@ import urllib.request
 
 import yaml
 
+from edge_check import edge_problems
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = sys.argv[1]
 postgres_host, postgres_port = os.environ["TEST_POSTGRES_HOST"], os.environ["TEST_POSTGRES_PORT"]
@@ -179,6 +181,13 @@ def main() -> int:
             problems.append(f"{service}: {problem} (log: {log.name})")
     if not problems:
         problems += metric_problems(started, env)
+    if not problems:
+        try:
+            asked, found = edge_problems({service: port for service, (_, port, _) in started.items()})
+        except Exception as error:  # never skip the SIGTERM loop below: the services must not outlive the smoke
+            asked, found = 0, [f"edge check could not run: {error}"]
+        print(f"compose-smoke: edge check (X3): {asked} requests to protected operations by callers their rules refuse, {len(found)} answered 2xx")
+        problems += found
     for service, (process, port, log) in started.items():
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

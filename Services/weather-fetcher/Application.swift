@@ -20,7 +20,10 @@ func buildApplication(
     let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(timeout: .init(connect: .seconds(5))))
     let provider = makeProvider(configuration, http: http, logger: runtime.logger)
     let store = WeatherStore(client: client, logger: runtime.logger)
-    let cities = CityStore(client: client, logger: runtime.logger, shortSearches: ShortSearchCache())
+    // Searches run on a small pool of their own whose statements Postgres cancels past a time limit.
+    let searchClient = runtime.configuration.postgres.makeClient(
+        logger: runtime.logger, statementTimeout: configuration.searchStatementTimeout, connections: 4)
+    let cities = CityStore(client: client, logger: runtime.logger, shortSearches: ShortSearchCache(), searchClient: searchClient)
     let refresher = CityRefresher(
         provider: provider, store: store, schedule: configuration.refresh,
         topic: environment.string("WEATHER_FORECASTS_TOPIC", default: TopicCatalogue.forecasts.name), logger: runtime.logger)
@@ -44,7 +47,8 @@ func buildApplication(
         .add(middleware: NoNullsMiddleware())
         .add(middleware: RequestScopeMiddleware())
     try WeatherAPI(
-        cities: cities, reader: reader, userCities: userCities, warnings: warnings, store: store, configuration: configuration
+        cities: cities, reader: reader, userCities: userCities, warnings: warnings, store: store, configuration: configuration,
+        searchQuota: WindowQuota(limit: configuration.searchesPerMinutePerAddress)
     ).registerHandlers(on: api)
 
     let warningsConsumer = try runtime.makeConsumer(
@@ -59,7 +63,7 @@ func buildApplication(
         runtime.logger.warning("WEATHER_CITY_CATALOGUE is not set: no city catalogue is imported at start")
     }
     return runtime.makeApplication(
-        router: router, consumers: [warningsConsumer], services: [HTTPClientService(client: http), scheduler],
+        router: router, consumers: [warningsConsumer], services: [HTTPClientService(client: http), scheduler, searchClient],
         startupTasks: startupTasks)
 }
 

@@ -44,7 +44,8 @@ public struct AccessTokenVerifier: Sendable {
             throw .invalidToken
         }
         guard claims.iss.value == issuer else { throw .wrongIssuer }
-        let user = AuthenticatedUser(id: claims.sub.value, role: claims.role, entitlements: Set(claims.entitlements))
+        let user = AuthenticatedUser(
+            id: claims.sub.value, role: claims.role, entitlements: Set(claims.entitlements), expiresAt: claims.exp.value)
         cache.remember(token, as: user, until: claims.exp.value)
         return user
     }

@@ -14,7 +14,18 @@ public final class ConsumerHealth: Sendable {
     /// sent as the database went away) holds the partition as surely as a failure does.
     private let running = Mutex<[String: ContinuousClock.Instant]>([:])
 
-    public init() {}
+    /// Since when a subscribed topic has been missing (read from the consumer at each check).
+    let missingTopicSince: @Sendable () -> ContinuousClock.Instant?
+    /// The topics of the consumer, for the readiness answer.
+    public let topics: [String]
+
+    public init(topics: [String] = [], missingTopicSince: @escaping @Sendable () -> ContinuousClock.Instant? = { nil }) {
+        self.topics = topics
+        self.missingTopicSince = missingTopicSince
+    }
+
+    /// How long a subscribed topic has been missing, if it is.
+    public var topicMissingFor: Duration? { missingTopicSince().map { ContinuousClock.now - $0 } }
 
     /// Marks `partition` paused; keeps the first time it paused while the failure lasts.
     func pause(_ partition: String, reason: String) {

@@ -25,7 +25,7 @@ public final class EventConsumerService: Service, Sendable {
     /// Fresh batches of different partitions run together; crash-guard suspects run alone.
     let gate = ApplyGate()
     /// Partitions paused on transient failures; readiness reads it.
-    public let health = ConsumerHealth()
+    public let health: ConsumerHealth
     private let stopRequested = Atomic<Bool>(false)
     private let emptyPolls = Atomic<Int>(0)
 
@@ -45,6 +45,7 @@ public final class EventConsumerService: Service, Sendable {
         self.startGate = startGate
         self.logger = logger
         self.metrics = ConsumerMetrics(group: consumer.configuration.groupId, topics: consumer.configuration.topics)
+        self.health = ConsumerHealth(topics: consumer.configuration.topics) { [consumer] in consumer.missingTopicSince }
     }
 
     /// Messages behind the high watermark per assigned partition (see `KafkaConsumer.lagByPartition`).

@@ -24,6 +24,9 @@ public struct Topic: Sendable, Hashable {
     public let keyedBy: String
     public let producer: String
     public let eventTypes: [EventType]
+    /// The services that read it, each through its own consumer group: with `producer`, what the broker's
+    /// ACLs grant (`platformctl kafka-acls`), and what a service may subscribe to.
+    public var consumers: [String] = []
 
     /// The dead-letter topic for events of this topic that cannot be handled.
     public var deadLetterName: String { Topic.deadLetterName(of: name) }
@@ -38,17 +41,21 @@ public struct ConsumedTopic: Sendable, Hashable {
     public let name: String
     /// The owner; nil: not checked (a tool's topic that several writers share by design).
     public let producer: String?
+    /// The services the catalogue lets read it; nil for a topic outside the catalogue.
+    public let readers: [String]?
 
     /// `name`: the configured name when the deployment renames the catalogue's topic.
     public init(_ topic: Topic, name: String? = nil) {
         self.name = name ?? topic.name
         self.producer = topic.producer
+        self.readers = topic.consumers
     }
 
     /// A topic outside the catalogue (a tool's own, a test's).
     public init(name: String, producer: String?) {
         self.name = name
         self.producer = producer
+        self.readers = nil
     }
 }
 
@@ -57,31 +64,31 @@ public struct ConsumedTopic: Sendable, Hashable {
 public enum TopicCatalogue {
     public static let forecasts = Topic(
         name: "weather.forecasts", partitions: 6, keyedBy: "city id", producer: "weather-fetcher",
-        eventTypes: [EventTypes.forecastUpdated])
+        eventTypes: [EventTypes.forecastUpdated], consumers: ["warning-detector"])
     public static let warnings = Topic(
         name: "weather.warnings", partitions: 6, keyedBy: "city id", producer: "warning-detector",
-        eventTypes: [EventTypes.warningIssued, EventTypes.warningUpdated, EventTypes.warningCancelled])
+        eventTypes: [EventTypes.warningIssued, EventTypes.warningUpdated, EventTypes.warningCancelled], consumers: ["weather-fetcher"])
     public static let userCities = Topic(
         name: "weather.user-cities", partitions: 6, keyedBy: "user id", producer: "weather-fetcher",
-        eventTypes: [EventTypes.favouriteAdded, EventTypes.favouriteRemoved])
+        eventTypes: [EventTypes.favouriteAdded, EventTypes.favouriteRemoved], consumers: ["warning-detector", "analytics-aggregator"])
     public static let users = Topic(
         name: "auth.users", partitions: 6, keyedBy: "user id", producer: "auth",
         eventTypes: [
             EventTypes.userRegistered, EventTypes.userLoggedIn, EventTypes.userBanned, EventTypes.entitlementGranted,
             EventTypes.entitlementRevoked, EventTypes.userRoleChanged,
-        ])
+        ], consumers: ["analytics-aggregator", "appointment-booker"])
     public static let places = Topic(
         name: "places.places", partitions: 6, keyedBy: "place id", producer: "places-importer",
-        eventTypes: [EventTypes.placeUpserted, EventTypes.placeRated])
+        eventTypes: [EventTypes.placeUpserted, EventTypes.placeRated], consumers: ["appointment-booker"])
     public static let appointments = Topic(
         name: "appointments.bookings", partitions: 6, keyedBy: "partner id", producer: "appointment-booker",
         eventTypes: [
             EventTypes.appointmentBooked, EventTypes.appointmentChanged, EventTypes.appointmentCancelled,
             EventTypes.appointmentReminderDue,
-        ])
+        ], consumers: ["warning-detector"])
     public static let telemetry = Topic(
         name: "analytics.telemetry", partitions: 6, keyedBy: "user or device id", producer: "analytics-aggregator",
-        eventTypes: [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted])
+        eventTypes: [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted], consumers: ["analytics-aggregator"])
 
     public static let all: [Topic] = [forecasts, warnings, userCities, users, places, appointments, telemetry]
 

@@ -28,8 +28,13 @@ public enum ClientAddress {
 
     /// The key per-address limits count under: an IPv4 address itself, an IPv6 address's /64 (one subscriber
     /// usually holds a whole /64, so counting single IPv6 addresses would give one client endless addresses).
+    /// An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, what a dual-stack listener reports for an IPv4 client)
+    /// counts as the IPv4 address it is, never as a /64 of its own.
     public static func limitKey(_ address: String) -> String {
         guard let bytes = IPNetwork.bytes(of: address), bytes.count == 16 else { return address }
+        if bytes.prefix(12).elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]) {
+            return bytes.suffix(4).map(String.init).joined(separator: ".")
+        }
         let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
         return groups.joined(separator: ":") + "::/64"
     }

@@ -8,6 +8,9 @@ public struct PlatformRequestContext: RequestContext, Sendable {
     /// The client's IP address (for per-address throttling), or `unknown`: the connection's peer, or behind
     /// trusted proxies the address they forwarded (`ClientAddressMiddleware`).
     public var remoteAddress: String
+    /// Set by a middleware that checked the raw body's signature (auth's payment webhook), so the handler
+    /// behind it can refuse a request that reached it some other way.
+    public var signatureVerified = false
 
     public init(source: Source) {
         coreContext = .init(source: source)

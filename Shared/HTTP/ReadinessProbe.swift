@@ -51,6 +51,11 @@ public struct ReadinessProbe: Sendable {
     }
 
     private func checkConsumers() -> String {
+        // A topic that does not exist is never made by a client: an operator must create it (stack.sh, platformctl
+        // create-topics). A few seconds of grace cover a broker that is coming back.
+        if let missing = consumers().first(where: { ($0.topicMissingFor ?? .zero) > .seconds(5) }), let waited = missing.topicMissingFor {
+            return "a subscribed topic of \(missing.topics) is missing (for \(waited.components.seconds) s): create it with platformctl create-topics"
+        }
         let pauses = consumers().compactMap(\.longestPause)
         guard let longest = pauses.min(by: { $0.since < $1.since }), ContinuousClock.now - longest.since > consumerPauseLimit
         else { return "ok" }

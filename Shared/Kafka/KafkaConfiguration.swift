@@ -19,7 +19,13 @@ public struct KafkaBrokerConfiguration: Sendable {
     }
 
     var properties: [String: String] {
-        ["bootstrap.servers": bootstrapServers, "client.id": clientId].merging(security.properties) { $1 }
+        [
+            "bootstrap.servers": bootstrapServers, "client.id": clientId,
+            // Topics are made by `platformctl create-topics` with the catalogue's partition counts, never by a
+            // client's metadata request: a restarted memory broker would otherwise re-create them with its
+            // default (4) the moment a producer asked, and consumers would see the partition count change.
+            "allow.auto.create.topics": "false",
+        ].merging(security.properties) { $1 }
     }
 }
 
@@ -82,6 +88,14 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// How long a consumer whose subscribed topic was reported missing may go without partitions before its
     /// client is replaced (see `KafkaConsumer`). A healthy rejoin takes about half the session timeout.
     public var missingTopicRebuildMilliseconds: Int = 15_000
+    /// `topic.metadata.refresh.interval.ms`: how often the client asks the broker about its topics. A member
+    /// that joined while a subscribed topic did not exist (a broker restarted before the topics were made again)
+    /// is assigned nothing and learns of the topic only at this refresh: librdkafka's 5 minutes left a restarted
+    /// stack's groups idle that long (seen in the fault suite), 10 s brings them back soon after the topics.
+    public var metadataRefreshMilliseconds: Int = 10_000
+    /// How long a member may hold no partition, although its topics have partitions, before it joins again as a
+    /// new member (doubling while it keeps getting none, up to ten minutes; see `KafkaConsumer`).
+    public var idleRejoinMilliseconds: Int = 30_000
 
     public init(broker: KafkaBrokerConfiguration, groupId: String, topics: [String]) {
         self.broker = broker
@@ -101,6 +115,7 @@ public struct KafkaConsumerConfiguration: Sendable {
             "heartbeat.interval.ms": String(max(500, sessionTimeoutMilliseconds / 6)),
             "enable.partition.eof": "false",
             "fetch.wait.max.ms": String(fetchWaitMaxMilliseconds),
+            "topic.metadata.refresh.interval.ms": String(metadataRefreshMilliseconds),
         ]) { $1 }.merging(broker.extraProperties) { $1 }
     }
 }

@@ -24,7 +24,11 @@ public final class KafkaConsumer: Sendable {
     private let isClosed = Atomic<Bool>(false)
     /// When a subscribed topic was last reported missing while no partition was assigned; nil when it is not.
     private let topicMissingSince = Mutex<ContinuousClock.Instant?>(nil)
-    private let rebuilds = Counter(label: "kafka_consumer_rebuilds_total")
+    /// Made at start, so the series exist (at 0) before the first rebuild: alerts and dashboards name them.
+    private let rebuildsForMissingTopic = Counter(label: "kafka_consumer_rebuilds_total", dimensions: [("reason", "missing_topic")])
+    private let rebuildsForNoPartitions = Counter(label: "kafka_consumer_rebuilds_total", dimensions: [("reason", "no_partitions")])
+    /// Since when the current client has held no partition, and how long it may before it rejoins.
+    private let idle: Mutex<IdleWatch>
     private let rebuildCount = Atomic<Int>(0)
     private let skippedCount = Atomic<Int>(0)
 
@@ -34,6 +38,12 @@ public final class KafkaConsumer: Sendable {
         self.logger = logger
         executor = BlockingExecutor(label: "kafka.consumer.\(configuration.groupId)")
         client = Mutex(try ConsumerClient(configuration: configuration, logger: logger))
+        idle = Mutex(IdleWatch(limit: .milliseconds(configuration.idleRejoinMilliseconds)))
+    }
+
+    struct IdleWatch {
+        var since: ContinuousClock.Instant?
+        var limit: Duration
     }
 
     deinit {
@@ -47,6 +57,10 @@ public final class KafkaConsumer: Sendable {
     /// How many messages a replay from a time has passed over so far (older than its start): a poll that
     /// returns nothing may still have read thousands of them.
     public var skippedBeforeStartSoFar: Int { skippedCount.load(ordering: .acquiring) }
+
+    /// Since when a subscribed topic has been reported missing with no partition assigned; nil when it is not.
+    /// Topics are never created by a client (`allow.auto.create.topics=false`): readiness reports this.
+    public var missingTopicSince: ContinuousClock.Instant? { topicMissingSince.withLock { $0 } }
 
     /// How often the client was replaced (see the type's comment).
     public var rebuildCountSoFar: Int { rebuildCount.load(ordering: .acquiring) }
@@ -83,17 +97,40 @@ public final class KafkaConsumer: Sendable {
         return try skipOlderThanStartTimestamp(batch)
     }
 
-    /// Runs on the executor, before a poll. Replaces the client when a subscribed topic was reported missing and
-    /// still no partition is assigned after the configured time; forgets the report once partitions arrive.
+    /// Runs on the executor, before a poll. Replaces the client (a new member of the group) when it holds no
+    /// partition and either a subscribed topic was reported missing for `missingTopicRebuildMilliseconds`, or it
+    /// has held none for `idleRejoinMilliseconds` although its topics have partitions: a member that joined while
+    /// the topics did not exist (a broker restarted before they were made again) is assigned nothing, and
+    /// librdkafka did not rejoin when they appeared (seen in the fault suite). An idle member that finds the
+    /// topics still missing records them as missing (readiness reports it); one in a group with more members
+    /// than partitions rejoins with a doubling wait, up to ten minutes, so it does not keep the group rebalancing.
     private func rebuildIfStuck() {
-        guard let since = topicMissingSince.withLock({ $0 }) else { return }
         let old = current
+        let now = ContinuousClock.now
         if !old.context.assignedPartitions.isEmpty {
             topicMissingSince.withLock { $0 = nil }
+            idle.withLock { $0 = IdleWatch(limit: .milliseconds(configuration.idleRejoinMilliseconds)) }
             return
         }
-        let waited = ContinuousClock.now - since
-        guard waited >= .milliseconds(configuration.missingTopicRebuildMilliseconds) else { return }
+        if let since = topicMissingSince.withLock({ $0 }), now - since >= .milliseconds(configuration.missingTopicRebuildMilliseconds) {
+            rebuild(replacing: old, reason: "missing_topic", waited: now - since)
+            return
+        }
+        let watch = idle.withLock { watch -> IdleWatch in
+            watch.since = watch.since ?? now
+            return watch
+        }
+        guard let since = watch.since, now - since >= watch.limit else { return }
+        guard subscribedTopicsHavePartitions(old) else {
+            topicMissingSince.withLock { $0 = $0 ?? now }
+            idle.withLock { $0.since = now }
+            return
+        }
+        rebuild(replacing: old, reason: "no_partitions", waited: now - since)
+        idle.withLock { $0 = IdleWatch(since: .now, limit: min(watch.limit * 2, .seconds(600))) }
+    }
+
+    private func rebuild(replacing old: ConsumerClient, reason: String, waited: Duration) {
         let fresh: ConsumerClient
         do {
             fresh = try ConsumerClient(configuration: configuration, logger: logger, rewound: old.context.rewoundPartitions)
@@ -104,11 +141,26 @@ public final class KafkaConsumer: Sendable {
         client.withLock { $0 = fresh }
         topicMissingSince.withLock { $0 = nil }
         old.abandon()
-        rebuilds.increment()
+        (reason == "missing_topic" ? rebuildsForMissingTopic : rebuildsForNoPartitions).increment()
         rebuildCount.add(1, ordering: .releasing)
         logger.warning(
-            "Kafka consumer rebuilt: a subscribed topic was missing and no partition came since",
-            metadata: ["topics": "\(configuration.topics)", "waitedSeconds": "\(waited.components.seconds)"])
+            "Kafka consumer rebuilt: it held no partition (\(reason == "missing_topic" ? "a subscribed topic was missing" : "its topics have partitions")); it joins again as a new member",
+            metadata: ["topics": "\(configuration.topics)", "waitedSeconds": "\(waited.components.seconds)", "reason": "\(reason)"])
+    }
+
+    /// Whether every subscribed topic exists with partitions (one metadata request each, at most a second).
+    private func subscribedTopicsHavePartitions(_ client: ConsumerClient) -> Bool {
+        configuration.topics.allSatisfy { topic in
+            guard let topicHandle = rd_kafka_topic_new(client.handle.pointer, topic, nil) else { return false }
+            defer { rd_kafka_topic_destroy(topicHandle) }
+            var metadata: UnsafePointer<rd_kafka_metadata>?
+            guard rd_kafka_metadata(client.handle.pointer, 0, topicHandle, &metadata, 1_000) == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata
+            else { return false }
+            defer { rd_kafka_metadata_destroy(metadata) }
+            guard metadata.pointee.topic_cnt > 0 else { return false }
+            let info = metadata.pointee.topics[0]
+            return info.err == RD_KAFKA_RESP_ERR_NO_ERROR && info.partition_cnt > 0
+        }
     }
 
     /// For a replay from a time: messages older than it are passed over and their offsets stored.

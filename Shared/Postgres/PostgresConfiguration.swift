@@ -85,11 +85,17 @@ public struct PostgresConfiguration: Sendable {
     /// statements are short, and set-based writes over `unnest` arrays are estimated costly enough to be
     /// compiled on every execution. A profile of a places import showed LLVM taking half of Postgres' CPU
     /// (and the import at 3,000 places/s, decaying as the table grew).
-    public func makeClient(logger: Logger) -> PostgresClient {
+    /// `statementTimeout`: Postgres cancels any statement of this client that runs longer (a pool for queries
+    /// anyone may send, so none of them can hold a backend for long); `connections`: its own pool size.
+    public func makeClient(logger: Logger, statementTimeout: Duration? = nil, connections: Int? = nil) -> PostgresClient {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: clientTLS)
         configuration.options.additionalStartupParameters = [("search_path", schema), ("jit", "off")]
-        configuration.options.maximumConnections = maxConnections
+        if let statementTimeout {
+            let milliseconds = statementTimeout.components.seconds * 1_000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000
+            configuration.options.additionalStartupParameters.append(("statement_timeout", "\(max(1, milliseconds))"))
+        }
+        configuration.options.maximumConnections = connections ?? maxConnections
         return PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 }

@@ -13,6 +13,8 @@ import Logging
 /// | `KAFKA_SESSION_TIMEOUT_MS` | `6000` |
 /// | `KAFKA_MESSAGE_TIMEOUT_MS` | `30000` |
 /// | `KAFKA_FETCH_WAIT_MAX_MS` | `500` |
+/// | `KAFKA_IDLE_REJOIN_MS` | `30000`: a consumer holding no partition this long, although its topics have partitions, joins again as a new member (the wait doubles, up to ten minutes, while it keeps getting none) |
+/// | `TRACE_TRUSTED_CALLERS` | none: IP networks whose incoming `traceparent` is continued; everyone else starts a trace of their own |
 /// | `OUTBOX_*` | see `OutboxRelayConfiguration` |
 /// | `CONSUMER_MAX_ATTEMPTS` | `5` (tries of an event whose handler fails with an unclassified error) |
 /// | `CONSUMER_BATCH_SIZE` | `2000` (messages per poll; librdkafka hands them out a partition at a time, so a poll must be large to span partitions) |
@@ -36,6 +38,7 @@ public struct PlatformConfiguration: Sendable {
     public var sessionTimeoutMilliseconds: Int
     public var messageTimeoutMilliseconds: Int
     public var fetchWaitMaxMilliseconds: Int
+    public var idleRejoinMilliseconds: Int
     public var outbox: OutboxRelayConfiguration
     public var retryPolicy: RetryPolicy
     public var consumerMaxCrashes: Int
@@ -46,6 +49,9 @@ public struct PlatformConfiguration: Sendable {
     /// Proxies whose forwarded client address is believed; empty: the connection's peer is the client.
     public var trustedProxies: [IPNetwork]
     public var trustedProxyHeader: ClientAddress.Header
+    /// `TRACE_TRUSTED_CALLERS`: peers whose incoming `traceparent` is continued; from anyone else a request
+    /// starts a trace of its own (empty, the default: every request does).
+    public var traceTrustedCallers: [IPNetwork]
     /// `AUTH_ISSUER`: the issuer the auth service signs with and every service expects.
     public var tokenIssuer: String
 
@@ -64,8 +70,11 @@ public struct PlatformConfiguration: Sendable {
         sessionTimeoutMilliseconds = try environment.int("KAFKA_SESSION_TIMEOUT_MS", default: 6_000, range: 1_000...300_000)
         messageTimeoutMilliseconds = try environment.int("KAFKA_MESSAGE_TIMEOUT_MS", default: 30_000, range: 1_000...900_000)
         fetchWaitMaxMilliseconds = try environment.int("KAFKA_FETCH_WAIT_MAX_MS", default: 500, range: 1...30_000)
+        idleRejoinMilliseconds = try environment.int("KAFKA_IDLE_REJOIN_MS", default: 30_000, range: 5_000...3_600_000)
         trustedProxies = try environment.parsed(
             "TRUSTED_PROXIES", expected: "comma-separated IP addresses or networks such as 10.0.0.0/8", Self.parseNetworks) ?? []
+        traceTrustedCallers = try environment.parsed(
+            "TRACE_TRUSTED_CALLERS", expected: "comma-separated IP addresses or networks such as 10.0.0.0/8", Self.parseNetworks) ?? []
         trustedProxyHeader = try environment.parsed(
             "TRUSTED_PROXY_HEADER", expected: "x-forwarded-for or forwarded", { ClientAddress.Header(rawValue: $0.lowercased()) })
             ?? .xForwardedFor
@@ -116,6 +125,7 @@ public struct PlatformConfiguration: Sendable {
         configuration.sessionTimeoutMilliseconds = sessionTimeoutMilliseconds
         configuration.fetchWaitMaxMilliseconds = fetchWaitMaxMilliseconds
         configuration.maxBatchSize = consumerBatchSize
+        configuration.idleRejoinMilliseconds = idleRejoinMilliseconds
         return configuration
     }
 }

@@ -60,18 +60,25 @@ public final class PlatformRuntime: Sendable {
         topics: [ConsumedTopic], handler: any EventHandler, groupId: String? = nil,
         ledger: IdempotentProcessor.Ledger = .processedEvents
     ) throws -> EventConsumerService {
+        // The catalogue is what the broker's ACLs are made from: a reader it does not list would be refused there.
+        let service = configuration.identity.name
+        if let unlisted = topics.first(where: { $0.readers.map { !$0.contains(service) } ?? false }) {
+            throw ConfigError.malformed(
+                variable: "TopicCatalogue", value: unlisted.name,
+                expected: "\(service) among the topic's consumers in Shared/Events/TopicCatalogue.swift (the ACLs grant only those)")
+        }
         var consumerConfiguration = configuration.consumer(topics: topics.map(\.name))
         if let groupId { consumerConfiguration.groupId = groupId }
         let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger)
-        let service = EventConsumerService(
+        let consumerService = EventConsumerService(
             consumer: consumer, processor: IdempotentProcessor(client: postgres, ledger: ledger), handler: handler,
             deadLetters: DeadLetterPublisher(producer: producer, service: configuration.identity.name),
             retryPolicy: configuration.retryPolicy, maxCrashes: configuration.consumerMaxCrashes,
             producers: Dictionary(topics.compactMap { topic in topic.producer.map { (topic.name, $0) } }) { first, _ in first },
             startGate: startGate,
             logger: logger)
-        consumerHealth.withLock { $0.append(service.health) }
-        return service
+        consumerHealth.withLock { $0.append(consumerService.health) }
+        return consumerService
     }
 
     /// A router with the JSON error edge, request logging, metrics and `/health`, `/ready`, `/metrics`. With
@@ -80,14 +87,17 @@ public final class PlatformRuntime: Sendable {
     /// `corsOrigins`: browser origins allowed to call this service from their pages (auth: the dashboard's).
     public func makeRouter(document: OpenAPIDocument? = nil, corsOrigins: [String] = []) -> Router<PlatformRequestContext> {
         let router = Router(context: PlatformRequestContext.self)
-        // A span per request, continuing an incoming `traceparent`; outbox rows written in it carry it on.
-        router.add(middleware: TracingMiddleware())
+        // A span per request, continuing an incoming `traceparent` from trusted callers only; outbox rows written
+        // in it carry it on.
+        router.add(middleware: EdgeTracingMiddleware(trustedCallers: configuration.traceTrustedCallers))
         if !configuration.trustedProxies.isEmpty {
             router.add(
                 middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies, header: configuration.trustedProxyHeader))
         }
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLogMiddleware(.info))
+        // Before every access rule: the path they compare is then the path the router matches (X3).
+        router.add(middleware: NormalPathMiddleware())
         router.add(middleware: MetricsMiddleware())
         // Before the 405 edge: a preflight (OPTIONS) of an allowed origin is answered here.
         if !corsOrigins.isEmpty {
@@ -126,6 +136,8 @@ public final class PlatformRuntime: Sendable {
                 address: .hostname(configuration.httpHost, port: configuration.httpPort),
                 serverName: configuration.identity.name),
             services: [postgres, producer, relay] + consumers.map { $0 as any Service } + services,
+            // A crash reporter must not keep the port: a service restarted at once binds it again (X4).
+            onServerRunning: { _ in SocketsCloseOnExec.markAll() },
             logger: logger)
         let (postgres, startGate, logger) = (self.postgres, self.startGate, self.logger)
         let runner = MigrationRunner(schema: configuration.postgres.schema, serviceMigrations: migrations)

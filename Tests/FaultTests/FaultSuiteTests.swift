@@ -40,7 +40,11 @@ struct FaultSuiteTests {
     static let scenarios: [(String, @Sendable () async throws -> FaultOutcome)] = [
         ("kill -9 a consumer mid-batch", killMidBatch),
         ("two instances in one group, one killed", killOneOfTwo),
-        ("broker stopped and started mid-stream", restartBroker),
+        ("broker stopped and started mid-stream", { try await restartBroker(topicsAfter: .zero) }),
+        // The operator's version (X5): clients reconnect and ask for metadata before the stack script re-creates
+        // the topics. They must not create them (the memory broker would make 4 partitions, librdkafka before
+        // 2.10 double-freed on the re-created topic), and must pick the 6 up when the script makes them.
+        ("broker restarted, topics re-created after clients reconnect", { try await restartBroker(topicsAfter: .seconds(8)) }),
         ("Postgres restarted mid-stream", restartPostgres),
         ("poison events mixed in (one traps)", poisonEvents),
     ]
@@ -80,7 +84,7 @@ struct FaultSuiteTests {
         }
     }
 
-    static func restartBroker() async throws -> FaultOutcome {
+    static func restartBroker(topicsAfter delay: Duration) async throws -> FaultOutcome {
         let broker = BrokerProcess(port: freePort())
         try broker.start()
         defer { broker.stop() }
@@ -96,6 +100,7 @@ struct FaultSuiteTests {
             try await Task.sleep(for: .seconds(2))
             try broker.start()
             let restarted = ContinuousClock.now
+            try await Task.sleep(for: delay)
             // The memory broker lost its topics with its log; an operator (scripts/stack.sh restart tansu) recreates them.
             try await createTopics([setup.topic], partitions: 6, brokers: broker.address)
             try await waitApplied(events, counter: counter, timeout: .seconds(120), context: probe.recentLog)

@@ -2,9 +2,9 @@ import Synchronization
 import Testing
 import TestSupport
 
-@testable import Auth
+import Shared
 
-@Suite("auth: the bcrypt admission gate")
+@Suite("The admission gate (bcrypt in auth, address lookups in places)")
 struct AdmissionGateTests {
     @Test("U7: two run, one waits, the fourth is refused; a place freed goes to the waiter")
     func test_U7_admission() async throws {

@@ -140,6 +140,28 @@ struct AuthAdminTests {
         }
     }
 
+    @Test("X3: no spelling of the webhook's path applies a notification with a made-up signature, with or without a secret")
+    func test_X3_webhookSpellings() async throws {
+        for secret in ["whsec-test", nil] as [String?] {
+            try await AuthTestHarness.run(extraEnvironment: secret.map { ["PAYMENT_WEBHOOK_SECRET": $0] } ?? [:]) { auth in
+                let (userId, _, _) = try await surveyUser(auth, email: "spelling@hotel.com")
+                let payload = Data(#"{"paymentId":"pay_x","userId":"\#(userId)","entitlement":"compatibility","status":"paid","amountCents":1}"#.utf8)
+                let madeUp: HTTPFields = [HTTPField.Name("X-Signature")!: "sha256=" + String(repeating: "0", count: 64)]
+                let spellings = [
+                    "/v1/payments/webhook", "//v1/payments/webhook", "/v1//payments/webhook", "/./v1/payments/webhook",
+                    "/v1/./payments/webhook", "/v1/x/../payments/webhook", "/v1%2Fpayments/webhook", "/V1/payments/webhook",
+                    "/v1/payments/webhook/",
+                ]
+                for path in spellings {
+                    let (status, body) = try await auth.request(.post, path, body: payload, headers: madeUp)
+                    #expect(!(200..<300).contains(status.code), "\(path) with secret \(secret ?? "none") answered \(status): \(body)")
+                    #expect(body["error.code"] != nil, "\(path) answered without a JSON error")
+                }
+                #expect(try await outboxCount(auth, type: "entitlement.granted") == 0, "a spelling applied the payment")
+            }
+        }
+    }
+
     @Test("U6: the payment webhook needs a valid signature, applies each payment once, and grants the entitlement")
     func test_U6_paymentWebhook() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": "whsec-test"]) { auth in

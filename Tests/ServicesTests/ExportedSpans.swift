@@ -28,6 +28,8 @@ struct ExportedSpans {
             "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
             "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.baseURL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
             "OTEL_BSP_SCHEDULE_DELAY": "200", "OUTBOX_IDLE_INTERVAL_MS": "50",
+            // The test is the trusted caller whose trace the services continue (X3: others start their own).
+            "TRACE_TRUSTED_CALLERS": "127.0.0.1/32,::1/128",
         ].merging(extra) { $1 }
     }
 

@@ -8,7 +8,8 @@ import Testing
 import TestSupport
 
 /// `/ready` as an orchestrator reads it (X4): a service on a Postgres and a broker of the test's own answers
-/// 503 naming the check that fails while either is down, and ready again once it is back.
+/// 503 naming the check that fails while either is down, and ready again once it is back; and names a consumed
+/// topic that does not exist, since no client creates one.
 @Suite("Readiness names what is down", .serialized)
 struct ReadinessTests {
     @Test("X4: /ready is 503 naming kafka while the broker is down and postgres while the database is down; ready again after")
@@ -30,13 +31,22 @@ struct ReadinessTests {
             @Sendable func ready() async throws -> (HTTPResponse.Status, String) {
                 try await client.execute(uri: "/ready", method: .get) { ($0.status, String(buffer: $0.body)) }
             }
-            #expect(try await eventually(timeout: .seconds(30)) { try await ready().0 == .ok })
+            // No client creates a topic (X5): until an operator does, /ready names the missing one.
+            #expect(try await eventually(timeout: .seconds(30)) {
+                let (status, body) = try await ready()
+                return status == .serviceUnavailable && body.contains("missing") && body.contains(TopicCatalogue.users.name)
+            })
+            let catalogue = TopicCatalogue.all.map(\.name)
+            try await createTopics(catalogue, partitions: 2, brokers: broker.address)
+            #expect(try await eventually(timeout: .seconds(60)) { try await ready().0 == .ok })
             broker.stop()
             #expect(try await eventually(timeout: .seconds(30)) {
                 let (status, body) = try await ready()
                 return status == .serviceUnavailable && body.contains("kafka") && body.contains("broker unreachable")
             })
             try broker.start()
+            // The memory broker came back empty: the operator's stack script re-creates the topics.
+            try await createTopics(catalogue, partitions: 2, brokers: broker.address)
             #expect(try await eventually(timeout: .seconds(60)) { try await ready().0 == .ok })
             try cluster.stop()
             #expect(try await eventually(timeout: .seconds(30)) {

@@ -48,6 +48,104 @@ struct ServiceProcessTests {
             #expect(status == 0, "exit status after SIGTERM: \(run.standardError.suffix(2_000))")
         }
     }
+
+    @Test("X4: a crashed service is started again at once on its port; the crash reporter never inherits the listening socket")
+    func test_X4_restartAfterCrash() async throws {
+        let tokens = try TestTokens()
+        let port = freePort()
+        try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
+            let environment = [
+                "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+                "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
+                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+                "KAFKA_GROUP_ID": "crash-\(uniqueSuffix())",
+            ]
+            let first = try ServiceProcess(executable: "appointment-booker", environment: environment)
+            let ready = try await eventually(timeout: .seconds(30)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
+            #expect(ready, "service did not become ready: \(first.standardError.suffix(2_000))")
+            // Ready may come from the socket before /proc shows it in the process's table: look for a while.
+            let pid = first.processIdentifier
+            _ = try await eventually(timeout: .seconds(10)) { ListeningSocket.descriptor(port: port, process: pid) != nil }
+            let listener = try #require(
+                ListeningSocket.descriptor(port: port, process: pid), "no socket of \(pid) listens on \(port): \(first.standardError.suffix(1_000))")
+            #expect(ListeningSocket.isCloseOnExec(listener, process: first.processIdentifier), "the listening socket is inherited by children")
+            // A crash (the runtime hands the process to swift-backtrace), then the supervisor's SIGKILL.
+            kill(first.processIdentifier, SIGSEGV)
+            try await Task.sleep(for: .milliseconds(300))
+            // As a supervisor ends the whole unit (systemd's control group, a pod): the reporter too, which would
+            // otherwise go on symbolicating a dead process on one of the machine's two cores for minutes.
+            let reporters = ListeningSocket.children(of: pid)
+            kill(first.processIdentifier, SIGKILL)
+            for child in reporters { kill(child, SIGKILL) }
+            _ = try await first.waitForExit(timeout: .seconds(20))
+            let second = try ServiceProcess(executable: "appointment-booker", environment: environment)
+            // New connections, as a probe or the stack script makes: connections the crashed process had accepted
+            // go to the crash reporter with it (NIO opens them without close-on-exec) and are never answered.
+            let again = try await eventually(timeout: .seconds(30)) { await httpStatusOnNewConnection("http://127.0.0.1:\(port)/ready") == 200 }
+            #expect(again, "the restarted service did not become ready: \(second.standardError.suffix(2_000))")
+            second.terminate()
+            #expect(try await second.waitForExit(timeout: .seconds(20)) == 0)
+        }
+    }
+}
+
+/// A process's listening TCP socket, read from /proc as an operator would (`ss -lp` reads the same tables).
+enum ListeningSocket {
+    /// The descriptor of the socket listening on `port` in `process`.
+    static func descriptor(port: Int, process: Int32) -> Int32? {
+        var inodes: Set<String> = []
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            // Read to the end: procfs reports a size of 0, and a one-read load returns only the table's first page.
+            guard let data = try? FileHandle(forReadingFrom: URL(fileURLWithPath: table)).readToEnd() else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                // local_address is HEXADDR:HEXPORT, st 0A is LISTEN, inode is the tenth field.
+                guard fields.count > 9, fields[1].hasSuffix(":" + String(format: "%04X", port)), fields[3] == "0A" else { continue }
+                inodes.insert(String(fields[9]))
+            }
+        }
+        let folder = "/proc/\(process)/fd"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)"),
+                target.hasPrefix("socket:["), inodes.contains(String(target.dropFirst(8).dropLast()))
+            else { continue }
+            return Int32(name)
+        }
+        return nil
+    }
+
+    /// The processes whose parent is `process` (from each /proc/PID/stat).
+    static func children(of process: Int32) -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return names.compactMap { name -> Int32? in
+            guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // After the command in parentheses: state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == process ? pid : nil
+        }
+    }
+
+    /// Whether the descriptor carries O_CLOEXEC (`flags:` in fdinfo, octal).
+    static func isCloseOnExec(_ fd: Int32, process: Int32) -> Bool {
+        guard let text = try? String(contentsOfFile: "/proc/\(process)/fdinfo/\(fd)", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
+            let flags = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return false }
+        return flags & Int(O_CLOEXEC) != 0
+    }
+}
+
+/// Like `httpStatus`, on a connection of its own that is closed after the answer.
+func httpStatusOnNewConnection(_ url: String) async -> Int? {
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.invalidateAndCancel() }
+    var request = URLRequest(url: URL(string: url)!, timeoutInterval: 3)
+    request.setValue("close", forHTTPHeaderField: "Connection")
+    guard let (_, response) = try? await session.data(for: request) else { return nil }
+    return (response as? HTTPURLResponse)?.statusCode
 }
 
 func httpStatus(_ url: String) async -> Int? {
@@ -83,6 +181,8 @@ final class ServiceProcess: @unchecked Sendable {
     var standardError: String { lock.withLock { String(decoding: errorData, as: UTF8.self) } }
 
     func terminate() { process.terminate() }  // SIGTERM
+
+    var processIdentifier: Int32 { process.processIdentifier }
 
     func waitForExit(timeout: Duration) async throws -> Int32? {
         let deadline = ContinuousClock.now + timeout

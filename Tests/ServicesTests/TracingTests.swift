@@ -14,6 +14,38 @@ import FoundationNetworking
 /// log lines carry the trace id.
 @Suite("Tracing across the Kafka hop (X4, issue 20)", .serialized)
 struct TracingTests {
+    @Test("X3: a caller outside TRACE_TRUSTED_CALLERS starts a trace of its own, and no span carries a secret query value")
+    func untrustedTraceParentAndRedactedQuery() async throws {
+        let tokens = try TestTokens()
+        let forced = ExportedSpans.newTraceId()
+        let secret = "s3cret-\(uniqueSuffix())"
+        try await withFakeHTTPServer({ _ in .init(body: "{}") }) { receiver in
+            try await withTestDatabase(schema: "auth", migrate: false) { authDB in
+                let port = freePort()
+                // Loopback is not trusted here, so the test is a caller from the internet.
+                let auth = try ServiceProcess(
+                    executable: "auth",
+                    environment: ExportedSpans.serviceEnvironment(db: authDB, port: port, receiver: receiver, tokens: tokens, [
+                        "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL, "BCRYPT_COST": "4", "KAFKA_GROUP_ID": "auth-\(uniqueSuffix())",
+                        "TRACE_TRUSTED_CALLERS": "192.0.2.0/24",
+                    ]))
+                let ready = try await eventually(timeout: .seconds(60)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
+                #expect(ready, "auth did not become ready: \(auth.standardError.suffix(2_000))")
+                var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/dashboard/password/reset?token=\(secret)&page=2")!)
+                request.setValue(ExportedSpans.traceParent(forced), forHTTPHeaderField: "traceparent")
+                _ = try await URLSession.shared.data(for: request)
+                let exported = try await eventually(timeout: .seconds(30)) {
+                    receiver.requests.contains { $0.path == "/v1/traces" && $0.body.contains("token=REDACTED") }
+                }
+                #expect(exported, "no span recorded the request's redacted query")
+                #expect(!receiver.requests.contains { $0.body.contains(secret) }, "a span carried the query's token")
+                #expect(!ExportedSpans.all(in: receiver).contains { $0.traceId == forced }, "an untrusted caller joined its own trace")
+                auth.terminate()
+                #expect(try await auth.waitForExit(timeout: .seconds(20)) == 0)
+            }
+        }
+    }
+
     @Test("X4: a request's trace continues through the outbox, the broker and the consumer of another service")
     // analytics-aggregator reads auth.users from the beginning: the event arrives in a batch with other tests'
     // events, so the check is the event's own consumer span, not the batch's.

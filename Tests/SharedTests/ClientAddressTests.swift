@@ -50,6 +50,8 @@ struct ClientAddressTests {
         #expect(ClientAddress.limitKey("2001:db8:1:2::1") == "2001:db8:1:2::/64")
         #expect(ClientAddress.limitKey("2001:db8:1:3::1") != ClientAddress.limitKey("2001:db8:1:2::1"))
         #expect(ClientAddress.limitKey("192.0.2.7") == "192.0.2.7" && ClientAddress.limitKey("unknown") == "unknown")
+        // X3: an IPv4 client seen through a dual-stack listener counts as its IPv4 address, not as a /64.
+        #expect(ClientAddress.limitKey("::ffff:192.0.2.7") == "192.0.2.7")
     }
 
     @Test("X1: TRUSTED_PROXIES is read as a list of networks; a bad entry refuses start-up naming the variable")

@@ -8,7 +8,7 @@ struct PlatformCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "platformctl",
         abstract: "Operate the mobile backend platform's Kafka topics and keys.",
-        subcommands: [CreateTopics.self, GenerateKeys.self, DumpTopic.self, Refeed.self, Rewind.self])
+        subcommands: [CreateTopics.self, GenerateKeys.self, DumpTopic.self, Refeed.self, Rewind.self, KafkaACLs.self])
 }
 
 /// Options every Kafka subcommand shares.

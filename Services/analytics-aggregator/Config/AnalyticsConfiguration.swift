@@ -7,6 +7,8 @@ import Shared
 /// | `TELEMETRY_APP_KEYS` | none (every batch is refused 401): `weather=KEY1,KEY2;places=KEY3;...`, several keys per app while one is rotated out |
 /// | `TELEMETRY_MAX_AGE_DAYS` | `30`: older events are refused (`too_old`) |
 /// | `TELEMETRY_MAX_SKEW_SECONDS` | `300`: events further ahead of the server's clock are refused (`in_the_future`) |
+/// | `TELEMETRY_EVENTS_PER_MINUTE_PER_APP` | `600000`: events one app key may send per minute to one instance; past it 429 `rate_limited` with `Retry-After` |
+/// | `TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS` | `3000`: the same per client address (an IPv6 client's /64) |
 /// | `DISTINCT_USERS_EXACT_LIMIT` | `10000`: distinct users per feature counted exactly up to this, with HyperLogLog beyond |
 /// | `DASHBOARD_AUTH_URL` | `http://127.0.0.1:8084`: auth's base URL as the admin's browser reaches it |
 /// | `STREAM_INTERVAL_MS` | `500`: how often the dashboard's live stream looks for changed numbers |
@@ -16,6 +18,8 @@ struct AnalyticsConfiguration: Sendable {
     var appKeys: AppKeys
     var maxAgeDays: Int
     var maxSkewSeconds: Int
+    var eventsPerMinutePerApp: Int
+    var eventsPerMinutePerAddress: Int
     var exactUsersLimit: Int
     var dashboardAuthURL: String
     var streamInterval: Duration
@@ -30,6 +34,8 @@ struct AnalyticsConfiguration: Sendable {
         } ?? AppKeys(keysByApp: [:])
         maxAgeDays = try environment.int("TELEMETRY_MAX_AGE_DAYS", default: 30, range: 1...3650)
         maxSkewSeconds = try environment.int("TELEMETRY_MAX_SKEW_SECONDS", default: 300, range: 0...86_400)
+        eventsPerMinutePerApp = try environment.int("TELEMETRY_EVENTS_PER_MINUTE_PER_APP", default: 600_000, range: 1...100_000_000)
+        eventsPerMinutePerAddress = try environment.int("TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS", default: 3_000, range: 1...10_000_000)
         exactUsersLimit = try environment.int("DISTINCT_USERS_EXACT_LIMIT", default: 10_000, range: 1...10_000_000)
         dashboardAuthURL = environment.string("DASHBOARD_AUTH_URL", default: "http://127.0.0.1:8084")
         streamInterval = try environment.milliseconds("STREAM_INTERVAL_MS", default: 500, range: 50...60_000)

@@ -13,6 +13,10 @@ struct TelemetryRoute: Sendable {
 
     let ingest: TelemetryIngest
     let keys: AppKeys
+    /// Events per minute per app key and per client address: the ingest is public, and a key ships in every
+    /// app, so neither a leaked key nor one client can flood the topic and the aggregates.
+    let perApp: WindowQuota
+    let perAddress: WindowQuota
 
     func add(to router: Router<PlatformRequestContext>) {
         router.post("v1/telemetry", use: receive)
@@ -37,6 +41,13 @@ struct TelemetryRoute: Sendable {
             throw APIError(.contentTooLarge, code: "too_many_events", message: "a batch holds at most \(Self.maxEvents) events")
         }
         guard !batch.events.isEmpty else { throw APIError.badRequest("empty_batch", "events must hold at least one event") }
+        let events = batch.events.count
+        if let wait = perAddress.take(events, for: ClientAddress.limitKey(context.remoteAddress)) {
+            throw APIError.rateLimited("this address sent more than \(perAddress.limit) events this minute", retryAfter: wait)
+        }
+        if let wait = perApp.take(events, for: app) {
+            throw APIError.rateLimited("the \(app) app sent more than \(perApp.limit) events this minute", retryAfter: wait)
+        }
         let outcome = try await ingest.ingest(batch.events, app: app)
         let json = try JSONEncoder().encode(outcome)
         return Response(

@@ -1,12 +1,14 @@
 import Foundation
 import Shared
 
-/// The payment provider's webhook (U6). `PaymentSignatureMiddleware` has checked the signature before this
-/// runs. Each payment id is applied once; a paid payment grants its entitlement, a refund takes it back.
+/// The payment provider's webhook (U6). `PaymentSignatureMiddleware` checks the signature on the raw body;
+/// the handler refuses anything that did not pass it, whatever path or middleware order brought the request
+/// here (without a configured secret nothing passes). Each payment id is applied once; a paid payment grants its entitlement, a refund takes it back.
 extension AuthAPI {
     func receivePaymentNotification(
         _ input: Operations.ReceivePaymentNotification.Input
     ) async throws -> Operations.ReceivePaymentNotification.Output {
+        guard RequestScope.context?.signatureVerified == true else { throw PaymentSignatureMiddleware.badSignature }
         guard case .json(let notification) = input.body else { throw APIError.unsupportedMediaType }
         var outside: [String: String] = [:]
         let paymentId = RequestText.withoutNUL(notification.paymentId)

@@ -19,9 +19,13 @@ struct PaymentSignatureMiddleware: RouterMiddleware {
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         guard let header = request.headers.first(where: { $0.name.canonicalName == "x-signature" })?.value, header.hasPrefix("sha256="),
             Self.isValid(signature: String(header.dropFirst(7)), body: Data(buffer: body), secret: secret.value)
-        else { throw APIError(.unauthorized, code: "bad_signature", message: "the webhook signature is missing or wrong") }
+        else { throw Self.badSignature }
+        var context = context
+        context.signatureVerified = true
         return try await next(request, context)
     }
+
+    static let badSignature = APIError(.unauthorized, code: "bad_signature", message: "the webhook signature is missing or wrong")
 
     /// Constant-time comparison of the hex HMAC.
     static func isValid(signature: String, body: Data, secret: String) -> Bool {

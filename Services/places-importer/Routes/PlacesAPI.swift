@@ -9,7 +9,7 @@ struct PlacesAPI: APIProtocol {
     let users: UserPlaceStore
     let areas: ImportAreaStore
     let nearbyPlaces: NearbyPlaces
-    let nominatim: NominatimClient
+    let lookups: AddressLookups
     /// How far an import area may span each way.
     let maxAreaDegrees: Double
 
@@ -60,7 +60,7 @@ struct PlacesAPI: APIProtocol {
         let rating = try body.rating.map(Rating.init(validating:))
         let colour = body.pinColour.map(PinColour.init)
         if body.latitude == nil, let address = candidate.address {
-            try await locate(&candidate, address: address)
+            try await locate(&candidate, address: address, account: user)
         }
         let placeId = try await users.add(candidate, user: user, rating: rating, colour: colour)
         nearbyPlaces.userChanged(user)
@@ -74,19 +74,19 @@ struct PlacesAPI: APIProtocol {
 
     /// P4's first step: what a lookup knows about an address or coordinates, stored nowhere.
     func lookupPlace(_ input: Operations.LookupPlace.Input) async throws -> Operations.LookupPlace.Output {
-        _ = try RequestScope.requireMember()
+        let user = try RequestScope.requireMember().id
         let query = input.query
         let match: NominatimClient.Match?
         do {
             switch (query.address.map(RequestText.trimmed), query.latitude, query.longitude) {
             case (let address?, nil, nil) where !address.isEmpty:
                 guard RequestText.length(address) <= 300 else { throw JSONBody.schemaViolation(["address": "is at most 300 characters"]) }
-                match = try await nominatim.lookup(address)
+                match = try await lookups.lookup(address, account: user)
             case (nil, let latitude?, let longitude?):
                 guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
                     throw JSONBody.schemaViolation(["latitude": "must be in -90...90", "longitude": "must be in -180...180"])
                 }
-                match = try await nominatim.reverse(latitude: latitude, longitude: longitude)
+                match = try await lookups.reverse(latitude: latitude, longitude: longitude, account: user)
             default:
                 throw JSONBody.validationError(["address": "give an address, or latitude and longitude"])
             }
@@ -158,10 +158,12 @@ struct PlacesAPI: APIProtocol {
         return .init(body: .json(.init(placeId: place.id.uuidString, pin: Components.Schemas.Pin(rawValue: pin) ?? .red)))
     }
 
-    private func locate(_ candidate: inout PlaceCandidate, address: String) async throws {
+    private func locate(_ candidate: inout PlaceCandidate, address: String, account: String) async throws {
         let match: NominatimClient.Match?
         do {
-            match = try await nominatim.lookup(address)
+            match = try await lookups.lookup(address, account: account)
+        } catch let error as APIError {
+            throw error
         } catch {
             throw APIError(
                 .serviceUnavailable, code: "address_lookup_unavailable",

@@ -49,4 +49,28 @@ struct CitySearchPattern: Equatable {
         if !pattern.hasSuffix("%") { pattern += "%" }
         likePattern = pattern
     }
+
+    /// Letters a pattern that is not anchored at the start (`contains`, a leading `*` or `?`) must hold at least:
+    /// such a pattern cannot use the name index, so every name is read; three letters keep the matches few.
+    static let minimumUnanchoredLetters = 3
+
+    /// Whether the pattern may match anywhere in a name (it cannot read one range of the index).
+    var isUnanchored: Bool { (likePattern.hasPrefix("%") || likePattern.hasPrefix("_")) && self != .everything }
+
+    /// The characters the pattern names literally (not `%` or `_`).
+    var literalCount: Int {
+        var count = 0
+        var escaped = false
+        for character in likePattern {
+            switch (escaped, character) {
+            case (true, _):
+                count += 1
+                escaped = false
+            case (false, "\\"): escaped = true
+            case (false, "%"), (false, "_"): break
+            default: count += 1
+            }
+        }
+        return count
+    }
 }

@@ -24,6 +24,8 @@ import Shared
 /// | `WEATHER_MAP_MAX_CITIES` | `2000` per map answer |
 /// | `WEATHER_ON_DEMAND_TIMEOUT_MS` | `8000`: how long a city request waits for a first fetch |
 /// | `WEATHER_VIEW_CACHE_MS` | `5000`: how long a city weather answer is reused (0: never) |
+/// | `CITY_SEARCHES_PER_MINUTE_PER_ADDRESS` | `120`: city searches one client address (an IPv6 client's /64) may make per minute on one instance; past it 429 `rate_limited` |
+/// | `CITY_SEARCH_STATEMENT_TIMEOUT_MS` | `2000`: Postgres' `statement_timeout` on the searches' own connections; a search cancelled by it is 422 `search_too_broad` |
 /// | `WEATHER_CITY_CATALOGUE` | none: path of the catalogue TSV imported at start (`scripts/build-city-catalogue.py`) |
 /// | `WEATHER_APP_NAME`, `WEATHER_APP_LINK` | `Weather App`, none (share texts, W10) |
 struct WeatherConfiguration: Sendable {
@@ -43,6 +45,8 @@ struct WeatherConfiguration: Sendable {
     var mapMaxCities: Int
     var onDemandTimeout: Duration
     var viewCacheTTL: Duration
+    var searchesPerMinutePerAddress: Int
+    var searchStatementTimeout: Duration
     var catalogueFile: String?
     var appName: String
     var appLink: String?
@@ -76,6 +80,8 @@ struct WeatherConfiguration: Sendable {
         mapMaxCities = try environment.int("WEATHER_MAP_MAX_CITIES", default: 2_000, range: 1...50_000)
         onDemandTimeout = try environment.milliseconds("WEATHER_ON_DEMAND_TIMEOUT_MS", default: 8_000, range: 10...120_000)
         viewCacheTTL = try environment.milliseconds("WEATHER_VIEW_CACHE_MS", default: 5_000, range: 0...60_000)
+        searchesPerMinutePerAddress = try environment.int("CITY_SEARCHES_PER_MINUTE_PER_ADDRESS", default: 120, range: 1...1_000_000)
+        searchStatementTimeout = try environment.milliseconds("CITY_SEARCH_STATEMENT_TIMEOUT_MS", default: 2_000, range: 100...60_000)
         catalogueFile = environment.string("WEATHER_CITY_CATALOGUE")
         appName = environment.string("WEATHER_APP_NAME", default: "Weather App")
         appLink = environment.string("WEATHER_APP_LINK")

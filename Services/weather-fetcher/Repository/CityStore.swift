@@ -8,6 +8,9 @@ struct CityStore: Sendable {
     let logger: Logger
     /// Keeps one- and two-letter searches' pages (the service sets it; tests of the SQL leave it out).
     var shortSearches: ShortSearchCache?
+    /// The pool searches run on: its connections carry a `statement_timeout`, so a search anyone can send
+    /// never holds a backend for long (nil: `client`).
+    var searchClient: PostgresClient?
 
     static let columns = "id, name, ascii_name, country_code, country, region, latitude, longitude, time_zone, population"
     typealias Row = (Int, String, String, String, String, String, Double, Double, String, Int)
@@ -122,39 +125,50 @@ struct CityStore: Sendable {
 
     private func searchDatabase(_ pattern: CitySearchPattern, limit: Int, offset: Int) async throws -> [Match] {
         if pattern == .everything {
-            let rows = try await client.tracedQuery(
+            do {
+                let rows = try await (searchClient ?? client).tracedQuery(
+                    """
+                    SELECT \(unescaped: Self.columns) FROM cities
+                    ORDER BY search_key, population DESC, id
+                    LIMIT \(limit) OFFSET \(offset)
+                    """,
+                    logger: logger)
+                return try await rows.decode(Row.self).collectAll().map { Match(city: Self.decode($0), matchedName: nil) }
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.queryCanceled.raw {
+                throw SearchTooBroad()
+            }
+        }
+        // Both names' indexes answer the pattern; a city found by its own name shows no matched name.
+        var matches: [Match] = []
+        do {
+            let rows = try await (searchClient ?? client).tracedQuery(
                 """
-                SELECT \(unescaped: Self.columns) FROM cities
-                ORDER BY search_key, population DESC, id
+                WITH found AS (
+                    SELECT id AS city_id, NULL::text AS alternate FROM cities WHERE search_key LIKE \(pattern.likePattern)
+                    UNION ALL
+                    SELECT city_id, name FROM city_alternate_names WHERE search_key LIKE \(pattern.likePattern)
+                ), matched AS (
+                    SELECT city_id, CASE WHEN bool_or(alternate IS NULL) THEN NULL ELSE min(alternate) END AS alternate
+                    FROM found GROUP BY city_id
+                )
+                SELECT \(unescaped: Self.columns), m.alternate
+                FROM matched m JOIN cities c ON c.id = m.city_id
+                ORDER BY c.search_key, c.population DESC, c.id
                 LIMIT \(limit) OFFSET \(offset)
                 """,
                 logger: logger)
-            return try await rows.decode(Row.self).collectAll().map { Match(city: Self.decode($0), matchedName: nil) }
-        }
-        // Both names' indexes answer the pattern; a city found by its own name shows no matched name.
-        let rows = try await client.tracedQuery(
-            """
-            WITH found AS (
-                SELECT id AS city_id, NULL::text AS alternate FROM cities WHERE search_key LIKE \(pattern.likePattern)
-                UNION ALL
-                SELECT city_id, name FROM city_alternate_names WHERE search_key LIKE \(pattern.likePattern)
-            ), matched AS (
-                SELECT city_id, CASE WHEN bool_or(alternate IS NULL) THEN NULL ELSE min(alternate) END AS alternate
-                FROM found GROUP BY city_id
-            )
-            SELECT \(unescaped: Self.columns), m.alternate
-            FROM matched m JOIN cities c ON c.id = m.city_id
-            ORDER BY c.search_key, c.population DESC, c.id
-            LIMIT \(limit) OFFSET \(offset)
-            """,
-            logger: logger)
-        var matches: [Match] = []
-        for try await row in rows.decode((Int, String, String, String, String, String, Double, Double, String, Int, String?).self) {
-            let city = Self.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9))
-            matches.append(Match(city: city, matchedName: row.10))
+            for try await row in rows.decode((Int, String, String, String, String, String, Double, Double, String, Int, String?).self) {
+                let city = Self.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9))
+                matches.append(Match(city: city, matchedName: row.10))
+            }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == PostgresError.Code.queryCanceled.raw {
+            throw SearchTooBroad()
         }
         return matches
     }
+
+    /// A search Postgres cancelled at the search pool's `statement_timeout`.
+    struct SearchTooBroad: Error {}
 
     func find(id: Int) async throws -> City? {
         let rows = try await client.tracedQuery("SELECT \(unescaped: Self.columns) FROM cities WHERE id = \(id)", logger: logger)

@@ -12,8 +12,13 @@ struct WeatherAPI: APIProtocol {
     let warnings: CityWarningStore
     let store: WeatherStore
     let configuration: WeatherConfiguration
+    /// City searches per client address and minute: anyone may search, and a search reads an index range.
+    let searchQuota: WindowQuota
 
     func searchCities(_ input: Operations.SearchCities.Input) async throws -> Operations.SearchCities.Output {
+        if let wait = searchQuota.take(for: RequestScope.clientKey) {
+            throw APIError.rateLimited("this address searched more than \(searchQuota.limit) times this minute", retryAfter: wait)
+        }
         let page = input.query.page ?? 1
         let pageSize = input.query.pageSize ?? 50
         try Paging.check(page: page, pageSize: pageSize)
@@ -24,12 +29,22 @@ struct WeatherAPI: APIProtocol {
             guard let search = CitySearchPattern(query: RequestText.withoutNUL(q), contains: input.query.match == .contains) else {
                 return .ok(.init(body: .json(.init(cities: [], page: page, pageSize: pageSize, hasMore: false))))
             }
+            if search.isUnanchored, search.literalCount < CitySearchPattern.minimumUnanchoredLetters {
+                throw APIError(
+                    .unprocessableContent, code: "query_too_short",
+                    message: "a search that may match anywhere in a name (match=contains, or a leading *) needs at least \(CitySearchPattern.minimumUnanchoredLetters) letters")
+            }
             pattern = search
         } else {
             // No query: the whole catalogue, alphabetically, to choose from (W2).
             pattern = .everything
         }
-        let found = try await cities.search(pattern, limit: pageSize + 1, offset: (page - 1) * pageSize)
+        let found: [CityStore.Match]
+        do {
+            found = try await cities.search(pattern, limit: pageSize + 1, offset: (page - 1) * pageSize)
+        } catch is CityStore.SearchTooBroad {
+            throw APIError(.unprocessableContent, code: "search_too_broad", message: "the search matches too much to answer in time; narrow it")
+        }
         return .ok(
             .init(
                 body: .json(

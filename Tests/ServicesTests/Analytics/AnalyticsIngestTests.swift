@@ -90,6 +90,29 @@ struct AnalyticsIngestTests {
         }
     }
 
+    @Test("X3: telemetry past the per-address and per-app quotas is 429 with Retry-After, and not stored")
+    func quotas() async throws {
+        try await AnalyticsTestHarness.run(extraEnvironment: [
+            "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "4", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "1000",
+        ]) { harness in
+            let three = (0..<3).map { _ in AnalyticsTestHarness.event("install") }
+            try await harness.ingestAll(three)
+            let (refused, body) = try await harness.ingest(three)
+            #expect(refused == .tooManyRequests && body["error"]["code"].string == "rate_limited")
+            #expect(try await harness.waitForDownloads(3))
+        }
+        try await AnalyticsTestHarness.run(extraEnvironment: [
+            "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "1000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "2",
+        ]) { harness in
+            try await harness.ingestAll([AnalyticsTestHarness.event("install")], key: AnalyticsTestHarness.weatherKey)
+            let (refused, body) = try await harness.ingest(
+                [AnalyticsTestHarness.event("install"), AnalyticsTestHarness.event("install")], key: AnalyticsTestHarness.weatherKey)
+            #expect(refused == .tooManyRequests && body["error"]["message"].string?.contains("weather") == true)
+            // Another app's quota is its own.
+            try await harness.ingestAll([AnalyticsTestHarness.event("install")], key: AnalyticsTestHarness.placesKey)
+        }
+    }
+
     @Test("N1: an app's second key works while the first is rotated out; another app's key counts for that app")
     func keyRotation() async throws {
         try await AnalyticsTestHarness.run { harness in

@@ -54,6 +54,8 @@ struct AnalyticsTestHarness: Sendable {
                 "ANALYTICS_USER_CITIES_TOPIC": topics.cities, "STREAM_INTERVAL_MS": "100",
                 // Exact answers right after each change; the cache has a test of its own.
                 "STATS_CACHE_MS": "0",
+                // Suites send tens of thousands of events from one address; the quota test sets its own.
+                "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "10000000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "10000000",
                 "LOG_LEVEL": ProcessInfo.processInfo.environment["ANALYTICS_TEST_LOG_LEVEL"] ?? "warning",
             ].merging(extraEnvironment) { $1 }.merging(fixedPort.map { ["HTTP_PORT": "\($0)"] } ?? [:]) { $1 })
             let app = try await buildApplication(

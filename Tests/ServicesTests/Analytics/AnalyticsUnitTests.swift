@@ -221,4 +221,13 @@ struct AnswerCacheTests {
             #expect(try await cache.value(for: "k") { 7 } == 7)
         }
     }
+
+    @Test("N5, X3: the admin stream ends when the caller's token expires, and after ten minutes at most")
+    func streamLifetime() {
+        let now = Date()
+        #expect(HomeStream.lifetime(until: now.addingTimeInterval(90), now: now) == .seconds(90))
+        #expect(HomeStream.lifetime(until: now.addingTimeInterval(3_600), now: now) == .seconds(600))
+        #expect(HomeStream.lifetime(until: now.addingTimeInterval(-5), now: now) == .zero)
+        #expect(HomeStream.lifetime(until: nil, now: now) == .seconds(600))
+    }
 }

@@ -40,6 +40,8 @@ struct PlacesTestHarness: Sendable {
                     "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_IMPORT_TICK_MS": "50",
                     "PLACES_PROVIDER_TIMEOUT_MS": "3000", "PLACES_PROVIDER_BACKOFF_MS": "10", "PLACES_PROVIDER_MAX_BACKOFF_MS": "3000",
                     "PLACES_PROVIDER_REQUESTS_PER_SECOND": "1000",
+                    // The fuzzer looks addresses up many times with one account; the quota test sets its own.
+                    "PLACES_LOOKUPS_PER_ACCOUNT_HOUR": "100000", "PLACES_LOOKUP_QUEUE": "100",
                     // Suites about other features list places where no area was imported; the on-demand suite
                     // and the fuzzer turn it on.
                     "PLACES_ON_DEMAND": "false",

@@ -3,6 +3,10 @@ import NIOCore
 import Testing
 import TestSupport
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @testable import PlacesImporter
 
 /// Nearby places with pins, ratings and aggregates, adding places (P2-P4), and bad input (X3).
@@ -184,6 +188,47 @@ struct PlacesUserTests {
             #expect(status == .badRequest && body["error"]["message"].string?.contains("pinColour") == true)
             #expect(try await places.count("SELECT count(*) FROM places") == before, "nothing stored")
             #expect(try await places.count("SELECT count(*) FROM outbox WHERE event_type = 'place.upserted'") == 4)
+        }
+    }
+
+    @Test("X3: address look-ups are limited per account and queue at most PLACES_LOOKUP_QUEUE behind the running one (429)")
+    func test_X3_lookupQuota() async throws {
+        try await PlacesTestHarness.run(extraEnvironment: ["PLACES_LOOKUPS_PER_ACCOUNT_HOUR": "2"]) { places in
+            let user = try await places.token()
+            for _ in 0..<2 {
+                let (status, _) = try await places.request(.get, "/v1/places/lookup?latitude=10&longitude=10", bearer: user)
+                #expect(status == .notFound)
+            }
+            let (status, body) = try await places.request(.get, "/v1/places/lookup?latitude=10&longitude=10", bearer: user)
+            #expect(status == .tooManyRequests && body["error"]["code"].string == "rate_limited")
+            let (other, _) = try await places.request(.get, "/v1/places/lookup?latitude=10&longitude=10", bearer: try await places.token())
+            #expect(other == .notFound, "another account's look-ups are its own")
+        }
+        // Nominatim answers slowly: one runs, one waits, the rest are refused at once.
+        let slow: FakeHTTPServer.Handler = { request in
+            if request.path == "/reverse" { return .init(body: "{\"error\": \"Unable to geocode\"}", delay: .seconds(2)) }
+            return await PlacesTestHarness.defaultProvider(request)
+        }
+        try await PlacesTestHarness.run(extraEnvironment: ["PLACES_LOOKUP_QUEUE": "1"], provider: slow) { places in
+            // Four connections of their own (the harness' client has one, which would send them in turn).
+            let url = URL(string: "http://127.0.0.1:\(try #require(places.client.port))/v1/places/lookup?latitude=10&longitude=10")!
+            var tokens: [String] = []
+            for _ in 0..<4 { tokens.append(try await places.token()) }
+            let statuses = await withTaskGroup(of: Int.self) { group in
+                for token in tokens {
+                    group.addTask {
+                        let session = URLSession(configuration: .ephemeral)
+                        defer { session.invalidateAndCancel() }
+                        var request = URLRequest(url: url, timeoutInterval: 30)
+                        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                        let answer = try? await session.data(for: request)
+                        return (answer?.1 as? HTTPURLResponse)?.statusCode ?? 0
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 404 }.count == 2, "\(statuses)")
+            #expect(statuses.filter { $0 == 429 }.count == 2, "\(statuses)")
         }
     }
 

@@ -81,6 +81,22 @@ struct WeatherCityTests {
         }
     }
 
+    @Test("X3: a search that could match anywhere needs three letters; searches past the per-address quota are 429")
+    func test_X3_searchLimits() async throws {
+        try await WeatherTestHarness.run(extraEnvironment: ["CITY_SEARCHES_PER_MINUTE_PER_ADDRESS": "4"]) { weather in
+            var (status, body) = try await weather.get("/v1/cities?q=er&match=contains")
+            #expect(status == .unprocessableContent && JSONValue(body)["error"]["code"].string == "query_too_short")
+            (status, body) = try await weather.get("/v1/cities?q=*e")
+            #expect(status == .unprocessableContent && JSONValue(body)["error"]["code"].string == "query_too_short")
+            (status, _) = try await weather.get("/v1/cities?q=ern&match=contains")
+            #expect(status == .ok)
+            (status, _) = try await weather.get("/v1/cities?q=b")
+            #expect(status == .ok, "a prefix of one letter reads one index range: allowed")
+            (status, body) = try await weather.get("/v1/cities?q=ber")
+            #expect(status == .tooManyRequests && JSONValue(body)["error"]["code"].string == "rate_limited")
+        }
+    }
+
     @Test("W2: the nearest city to a coordinate, including across the antimeridian")
     func test_W2_nearest() async throws {
         try await WeatherTestHarness.run { weather in

@@ -50,9 +50,12 @@ struct WeatherTestHarness: Sendable {
                     "OPEN_METEO_BASE_URL": fake.baseURL, "WWO_BASE_URL": fake.baseURL,
                     // Nothing is scheduled unless a test says so: the map threshold is above every test city.
                     "WEATHER_MAP_MIN_POPULATION": "100000000", "WEATHER_REFRESH_TICK_MS": "100",
-                    "WEATHER_PROVIDER_TIMEOUT_MS": "2000", "WEATHER_PROVIDER_BACKOFF_MS": "10",
+                    // Long enough that a loaded machine does not time the fake out (and retry): tests of timeouts set their own.
+                    "WEATHER_PROVIDER_TIMEOUT_MS": "5000", "WEATHER_PROVIDER_BACKOFF_MS": "10",
                     "WEATHER_PROVIDER_MAX_BACKOFF_MS": "200", "WEATHER_PROVIDER_REQUESTS_PER_SECOND": "1000",
                     "WEATHER_VIEW_CACHE_MS": "0",
+                    // The fuzzer searches thousands of times from one address; the quota test sets its own.
+                    "CITY_SEARCHES_PER_MINUTE_PER_ADDRESS": "1000000",
                     "LOG_LEVEL": ProcessInfo.processInfo.environment["WEATHER_TEST_LOG_LEVEL"] ?? "warning",
                 ].merging(extraEnvironment) { $1 })
                 let app = try await buildApplication(

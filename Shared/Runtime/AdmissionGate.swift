@@ -3,8 +3,8 @@ import Synchronization
 /// Admits at most `running` callers at once and lets at most `waiting` more queue for a place; anyone beyond
 /// that is refused at once instead of joining an unbounded queue (a burst of logins must not pile up work
 /// the service finishes long after the clients gave up).
-final class AdmissionGate: Sendable {
-    struct Full: Error {}
+public final class AdmissionGate: Sendable {
+    public struct Full: Error {}
 
     private struct State {
         var running = 0
@@ -13,17 +13,17 @@ final class AdmissionGate: Sendable {
         var parked: [CheckedContinuation<Void, Never>] = []
     }
 
-    let maxRunning: Int
-    let maxWaiting: Int
+    public let maxRunning: Int
+    public let maxWaiting: Int
     private let state = Mutex(State())
 
-    init(running: Int, waiting: Int) {
+    public init(running: Int, waiting: Int) {
         maxRunning = max(1, running)
         maxWaiting = max(0, waiting)
     }
 
     /// Waits for a place; throws `Full` when every place and every queue slot is taken.
-    func enter() async throws(Full) {
+    public func enter() async throws(Full) {
         let admitted = try state.withLock { state throws(Full) -> Bool in
             if state.running < maxRunning {
                 state.running += 1
@@ -50,10 +50,10 @@ final class AdmissionGate: Sendable {
     }
 
     /// Callers holding a queue slot now.
-    var queuedCount: Int { state.withLock { $0.queued } }
+    public var queuedCount: Int { state.withLock { $0.queued } }
 
     /// Gives the place to the longest waiting caller, or frees it.
-    func leave() {
+    public func leave() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.parked.isEmpty else {
                 state.running -= 1
@@ -66,9 +66,16 @@ final class AdmissionGate: Sendable {
     }
 
     /// Runs `body` in a place.
-    func run<Value: Sendable>(_ body: () async -> Value) async throws(Full) -> Value {
+    public func run<Value: Sendable>(_ body: () async -> Value) async throws(Full) -> Value {
         try await enter()
         defer { leave() }
         return await body()
+    }
+
+    /// Runs a throwing `body` in a place; `Full` when there is none to wait for.
+    public func run<Value: Sendable>(throwing body: () async throws -> Value) async throws -> Value {
+        try await enter()
+        defer { leave() }
+        return try await body()
     }
 }

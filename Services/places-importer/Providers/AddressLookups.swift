@@ -1,0 +1,41 @@
+import Foundation
+import Shared
+
+/// Nominatim look-ups on behalf of members (P4), shared fairly: Nominatim's public instance allows about one
+/// request a second for the whole service, so one member must not take it from everyone. Each account has
+/// `PLACES_LOOKUPS_PER_ACCOUNT_HOUR` look-ups an hour, and at most `PLACES_LOOKUP_QUEUE` wait for the one
+/// running; beyond either, 429 with `Retry-After` instead of a queue that grows without bound.
+struct AddressLookups: Sendable {
+    let nominatim: NominatimClient
+    let perAccount: WindowQuota
+    let gate: AdmissionGate
+
+    init(nominatim: NominatimClient, perAccountHour: Int, queue: Int) {
+        self.nominatim = nominatim
+        perAccount = WindowQuota(limit: perAccountHour, window: .seconds(3_600))
+        gate = AdmissionGate(running: 1, waiting: queue)
+    }
+
+    func lookup(_ address: String, account: String) async throws -> NominatimClient.Match? {
+        try await admitted(account) { try await nominatim.lookup(address) }
+    }
+
+    func reverse(latitude: Double, longitude: Double, account: String) async throws -> NominatimClient.Match? {
+        try await admitted(account) { try await nominatim.reverse(latitude: latitude, longitude: longitude) }
+    }
+
+    private func admitted(
+        _ account: String, _ body: () async throws -> NominatimClient.Match?
+    ) async throws -> NominatimClient.Match? {
+        if let wait = perAccount.take(for: account) {
+            throw APIError.rateLimited("this account used its \(perAccount.limit) address look-ups this hour", retryAfter: wait)
+        }
+        do {
+            return try await gate.run(throwing: body)
+        } catch is AdmissionGate.Full {
+            throw APIError(
+                .tooManyRequests, code: "lookup_busy", message: "too many address look-ups are waiting; try again in a moment",
+                headers: [.retryAfter: "5"])
+        }
+    }
+}

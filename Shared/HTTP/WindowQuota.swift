@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+
+/// At most `limit` units per key in each fixed window (a minute, say), counted in this process: a flood from
+/// one app key or one client address is refused with 429 and `Retry-After` until its window turns. Keys of
+/// past windows are dropped as the table grows; when it holds `maxKeys` keys of the current window, new keys
+/// pass uncounted until the window turns: memory stays bounded, and a flood of distinct addresses cannot lock
+/// every new client out.
+///
+/// Per instance: N instances admit up to N × `limit` in all, which bounds abuse (what this is for) without a
+/// shared store on the request path.
+public final class WindowQuota: Sendable {
+    public let limit: Int
+    public let window: Duration
+    let maxKeys: Int
+    private let counts = Mutex<[String: (window: Int64, used: Int)]>([:])
+
+    public init(limit: Int, window: Duration = .seconds(60), maxKeys: Int = 100_000) {
+        precondition(limit > 0 && window > .zero && maxKeys > 0, "a quota needs a positive limit, window and key bound")
+        self.limit = limit
+        self.window = window
+        self.maxKeys = maxKeys
+    }
+
+    /// Takes `units` for `key`: nil when they fit, else how long until the window turns (for `Retry-After`).
+    /// A request larger than the whole limit never fits.
+    public func take(_ units: Int = 1, for key: String, now: Date = Date()) -> Duration? {
+        let windowMilliseconds = max(1, window.components.seconds * 1_000 + window.components.attoseconds / 1_000_000_000_000_000)
+        let nowMilliseconds = Int64((now.timeIntervalSince1970 * 1_000).rounded(.down))
+        let current = nowMilliseconds / windowMilliseconds
+        let retryAfter = Duration.milliseconds((current + 1) * windowMilliseconds - nowMilliseconds)
+        return counts.withLock { counts -> Duration? in
+            var used = counts[key].flatMap { $0.window == current ? $0.used : nil } ?? 0
+            if counts[key] == nil, counts.count >= maxKeys {
+                counts = counts.filter { $0.value.window == current }
+                // Still full of this window's keys: the new key goes uncounted rather than refused, so a flood of
+                // distinct addresses cannot lock every new client out (the keys already counted stay limited).
+                if counts.count >= maxKeys { return nil }
+            }
+            guard units <= limit - used else { return retryAfter }
+            used += units
+            counts[key] = (current, used)
+            return nil
+        }
+    }
+}
+
+extension APIError {
+    /// 429 `rate_limited` with `Retry-After` in whole seconds (at least 1).
+    public static func rateLimited(_ what: String, retryAfter: Duration) -> APIError {
+        let seconds = max(1, retryAfter.components.seconds + (retryAfter.components.attoseconds > 0 ? 1 : 0))
+        return APIError(
+            .tooManyRequests, code: "rate_limited", message: "\(what); try again in \(seconds) s", headers: [.retryAfter: "\(seconds)"])
+    }
+}
