@@ -25,7 +25,7 @@ public final class WindowQuota: Sendable {
     /// Takes `units` for `key`: nil when they fit, else how long until the window turns (for `Retry-After`).
     /// A request larger than the whole limit never fits.
     public func take(_ units: Int = 1, for key: String, now: Date = Date()) -> Duration? {
-        let windowMilliseconds = max(1, window.components.seconds * 1_000 + window.components.attoseconds / 1_000_000_000_000_000)
+        let windowMilliseconds = max(1, window.wholeMilliseconds)
         let nowMilliseconds = Int64((now.timeIntervalSince1970 * 1_000).rounded(.down))
         let current = nowMilliseconds / windowMilliseconds
         let retryAfter = Duration.milliseconds((current + 1) * windowMilliseconds - nowMilliseconds)

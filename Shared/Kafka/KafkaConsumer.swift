@@ -151,15 +151,7 @@ public final class KafkaConsumer: Sendable {
     /// Whether every subscribed topic exists with partitions (one metadata request each, at most a second).
     private func subscribedTopicsHavePartitions(_ client: ConsumerClient) -> Bool {
         configuration.topics.allSatisfy { topic in
-            guard let topicHandle = rd_kafka_topic_new(client.handle.pointer, topic, nil) else { return false }
-            defer { rd_kafka_topic_destroy(topicHandle) }
-            var metadata: UnsafePointer<rd_kafka_metadata>?
-            guard rd_kafka_metadata(client.handle.pointer, 0, topicHandle, &metadata, 1_000) == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata
-            else { return false }
-            defer { rd_kafka_metadata_destroy(metadata) }
-            guard metadata.pointee.topic_cnt > 0 else { return false }
-            let info = metadata.pointee.topics[0]
-            return info.err == RD_KAFKA_RESP_ERR_NO_ERROR && info.partition_cnt > 0
+            (try? client.handle.partitionCount(of: topic, timeoutMilliseconds: 1_000)) != nil
         }
     }
 

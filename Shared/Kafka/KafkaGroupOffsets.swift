@@ -47,20 +47,7 @@ public final class KafkaGroupOffsets: Sendable {
     /// The number of partitions of `topic`; throws when the broker does not know it.
     public func partitionCount(of topic: String, timeoutMilliseconds: Int32 = 5_000) async throws -> Int {
         let handle = self.handle
-        return try await executor.run {
-            guard let topicHandle = rd_kafka_topic_new(handle.pointer, topic, nil) else { throw KafkaError("rd_kafka_topic_new failed") }
-            defer { rd_kafka_topic_destroy(topicHandle) }
-            var metadata: UnsafePointer<rd_kafka_metadata>?
-            let code = rd_kafka_metadata(handle.pointer, 0, topicHandle, &metadata, timeoutMilliseconds)
-            guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else { throw KafkaError(code: code, context: "metadata of \(topic) failed") }
-            defer { rd_kafka_metadata_destroy(metadata) }
-            guard metadata.pointee.topic_cnt > 0 else { throw KafkaError("no metadata for \(topic)") }
-            let info = metadata.pointee.topics[0]
-            guard info.err == RD_KAFKA_RESP_ERR_NO_ERROR, info.partition_cnt > 0 else {
-                throw KafkaError(code: info.err, context: "topic \(topic) is not known to the broker")
-            }
-            return Int(info.partition_cnt)
-        }
+        return try await executor.run { try handle.partitionCount(of: topic, timeoutMilliseconds: timeoutMilliseconds) }
     }
 
     /// One partition's new committed offset.

@@ -44,4 +44,21 @@ final class RdKafkaHandle: @unchecked Sendable {
         defer { rd_kafka_metadata_destroy(metadata) }
         return Int(metadata.pointee.broker_cnt)
     }
+
+    /// The number of partitions of `topic`; throws when the broker does not know it. Blocks up to
+    /// `timeoutMilliseconds`: call it off the cooperative pool.
+    func partitionCount(of topic: String, timeoutMilliseconds: Int32) throws -> Int {
+        guard let topicHandle = rd_kafka_topic_new(pointer, topic, nil) else { throw KafkaError("rd_kafka_topic_new failed") }
+        defer { rd_kafka_topic_destroy(topicHandle) }
+        var metadata: UnsafePointer<rd_kafka_metadata>?
+        let code = rd_kafka_metadata(pointer, 0, topicHandle, &metadata, timeoutMilliseconds)
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else { throw KafkaError(code: code, context: "metadata of \(topic) failed") }
+        defer { rd_kafka_metadata_destroy(metadata) }
+        guard metadata.pointee.topic_cnt > 0 else { throw KafkaError("no metadata for \(topic)") }
+        let info = metadata.pointee.topics[0]
+        guard info.err == RD_KAFKA_RESP_ERR_NO_ERROR, info.partition_cnt > 0 else {
+            throw KafkaError(code: info.err, context: "topic \(topic) is not known to the broker")
+        }
+        return Int(info.partition_cnt)
+    }
 }

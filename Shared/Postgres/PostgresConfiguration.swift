@@ -92,8 +92,7 @@ public struct PostgresConfiguration: Sendable {
             host: host, port: port, username: username, password: password, database: database, tls: clientTLS)
         configuration.options.additionalStartupParameters = [("search_path", schema), ("jit", "off")]
         if let statementTimeout {
-            let milliseconds = statementTimeout.components.seconds * 1_000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000
-            configuration.options.additionalStartupParameters.append(("statement_timeout", "\(max(1, milliseconds))"))
+            configuration.options.additionalStartupParameters.append(("statement_timeout", "\(max(1, statementTimeout.wholeMilliseconds))"))
         }
         configuration.options.maximumConnections = connections ?? maxConnections
         return PostgresClient(configuration: configuration, backgroundLogger: logger)
