@@ -124,10 +124,13 @@ let package = Package(
             pkgConfig: "rdkafka",
             providers: [.apt(["librdkafka-dev"])]
         ),
+        // The crash signals' descriptors handler (see its header): C, because it runs in a signal handler.
+        .target(name: "CCrashDescriptors", path: "Shared/CCrashDescriptors"),
         .target(
             name: "Shared",
             dependencies: [
                 "CRdKafka",
+                "CCrashDescriptors",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -142,7 +145,7 @@ let package = Package(
                 .product(name: "OTel", package: "swift-otel"),
             ],
             path: "Shared",
-            exclude: ["CRdKafka", "OpenAPI"],
+            exclude: ["CRdKafka", "CCrashDescriptors", "OpenAPI"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -179,6 +182,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "Shared",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -138,38 +138,3 @@ show_infra_logs() {
   echo "--- last lines of the postgres log ---" >&2; tail -n 20 "$infra_dir/postgres.log" >&2 || true
 }
 
-# run_bounded SECONDS COMMAND...: runs COMMAND (a `swift test`) in a session of its own; past SECONDS it is taken
-# for hung: the test binary's buffered output is flushed (so the log shows which tests had really finished), its
-# threads, the processes and its sockets are printed, and the whole session (services, browsers and sinks the
-# tests started included) is stopped, failing with 124. A CI run stopped at CI's own limit shows none of that
-# (the clean-clone hang of 2026-11-25 took three sessions to see). Ctrl-C or a stop of the script stops it too.
-run_bounded() {
-  local limit=$1 pid waited=0 binary status
-  shift
-  case "$limit" in '' | *[!0-9]*) echo "run_bounded: '$limit' is not a number of seconds" >&2; return 2 ;; esac
-  setsid "$@" &
-  pid=$!
-  trap 'kill -TERM -- "-$pid" 2>/dev/null; exit 130' INT TERM
-  while kill -0 "$pid" 2>/dev/null; do
-    sleep 5
-    waited=$((waited + 5))
-    [ "$waited" -lt "$limit" ] && continue
-    binary="$(pgrep -s "$pid" -f 'PackageTests.xctest' | head -n1 || true)"
-    for p in $binary $pid; do timeout 30 gdb -p "$p" -batch -ex "call (int)fflush(0)" >/dev/null 2>&1 || true; done
-    sleep 1
-    log "still running after ${limit}s, taken for hung; its threads, the processes and its sockets follow, then it is stopped"
-    if [ -n "$binary" ]; then
-      timeout 120 gdb -p "$binary" -batch -ex "thread apply all bt 16" 2>/dev/null | grep -E '^(Thread|#[0-9]+ )' >&2 || true
-      ss -tanp 2>/dev/null | grep "pid=$binary," >&2 || true
-    fi
-    ps -ef --forest >&2 || true
-    kill -9 -- "-$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    trap - INT TERM
-    return 124
-  done
-  status=0
-  wait "$pid" || status=$?
-  trap - INT TERM
-  return $status
-}

@@ -15,8 +15,12 @@ KAFKA_PORT="${STACK_KAFKA_PORT:-59092}"
 MAIL_PORT="${STACK_MAIL_PORT:-58025}"
 BUILD_CONFIGURATION="${STACK_BUILD_CONFIGURATION:-debug}"
 SERVICES=(weather-fetcher warning-detector places-importer auth analytics-aggregator appointment-booker)
-declare -A PORTS=([weather-fetcher]=8081 [warning-detector]=8082 [places-importer]=8083 [auth]=8084
-  [analytics-aggregator]=8085 [appointment-booker]=8086)
+# STACK_SERVICE_PORTS: the six services' ports in the order above (a second stack beside the first, as the fault
+# suite starts one); STATE_DIR: where that stack keeps its state.
+IFS=, read -r -a service_ports <<<"${STACK_SERVICE_PORTS:-8081,8082,8083,8084,8085,8086}"
+[ "${#service_ports[@]}" -eq "${#SERVICES[@]}" ] || { echo "STACK_SERVICE_PORTS needs ${#SERVICES[@]} ports" >&2; exit 64; }
+declare -A PORTS=()
+for i in "${!SERVICES[@]}"; do PORTS[${SERVICES[$i]}]=${service_ports[$i]}; done
 
 schema_of() { echo "${1//-/_}"; }
 
@@ -184,8 +188,12 @@ cmd_start() {
   # themselves (allow.auto.create.topics=false), so the catalogue's topics are made before anything else.
   [ -x "$root/.build/$BUILD_CONFIGURATION/platformctl" ] && create_topics
   start_mail_sink
-  log "building the services ($BUILD_CONFIGURATION)"
-  (cd "$root" && swift build -c "$BUILD_CONFIGURATION")
+  if [ "${STACK_SKIP_BUILD:-0}" = 1 ]; then
+    log "using the services already built ($BUILD_CONFIGURATION; STACK_SKIP_BUILD=1)"
+  else
+    log "building the services ($BUILD_CONFIGURATION)"
+    (cd "$root" && swift build -c "$BUILD_CONFIGURATION")
+  fi
   create_topics
   dev_keys
   for service in "${SERVICES[@]}"; do start_service "$service"; done

@@ -16,13 +16,26 @@ public final class ConsumerHealth: Sendable {
 
     /// Since when a subscribed topic has been missing (read from the consumer at each check).
     let missingTopicSince: @Sendable () -> ContinuousClock.Instant?
+    /// Since when the consumer has held no partition although its topics have some (read at each check).
+    let unassignedSince: @Sendable () -> ContinuousClock.Instant?
+    /// Subscribed topics with fewer partitions than the catalogue gives them (read at each check).
+    let partitionShortfall: @Sendable () -> [KafkaConsumer.PartitionShortfall]
     /// The topics of the consumer, for the readiness answer.
     public let topics: [String]
 
-    public init(topics: [String] = [], missingTopicSince: @escaping @Sendable () -> ContinuousClock.Instant? = { nil }) {
+    public init(
+        topics: [String] = [], missingTopicSince: @escaping @Sendable () -> ContinuousClock.Instant? = { nil },
+        unassignedSince: @escaping @Sendable () -> ContinuousClock.Instant? = { nil },
+        partitionShortfall: @escaping @Sendable () -> [KafkaConsumer.PartitionShortfall] = { [] }
+    ) {
         self.topics = topics
         self.missingTopicSince = missingTopicSince
+        self.unassignedSince = unassignedSince
+        self.partitionShortfall = partitionShortfall
     }
+
+    /// How long the consumer has held no partition although its topics have some, if it holds none.
+    public var unassignedFor: Duration? { unassignedSince().map { ContinuousClock.now - $0 } }
 
     /// How long a subscribed topic has been missing, if it is.
     public var topicMissingFor: Duration? { missingTopicSince().map { ContinuousClock.now - $0 } }

@@ -45,7 +45,9 @@ public final class EventConsumerService: Service, Sendable {
         self.startGate = startGate
         self.logger = logger
         self.metrics = ConsumerMetrics(group: consumer.configuration.groupId, topics: consumer.configuration.topics)
-        self.health = ConsumerHealth(topics: consumer.configuration.topics) { [consumer] in consumer.missingTopicSince }
+        self.health = ConsumerHealth(
+            topics: consumer.configuration.topics, missingTopicSince: { [consumer] in consumer.missingTopicSince },
+            unassignedSince: { [consumer] in consumer.unassignedSince }, partitionShortfall: { [consumer] in consumer.partitionShortfall })
     }
 
     /// Messages behind the high watermark per assigned partition (see `KafkaConsumer.lagByPartition`).

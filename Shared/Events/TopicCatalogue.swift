@@ -43,12 +43,16 @@ public struct ConsumedTopic: Sendable, Hashable {
     public let producer: String?
     /// The services the catalogue lets read it; nil for a topic outside the catalogue.
     public let readers: [String]?
+    /// The partitions the catalogue gives it; nil for a topic outside the catalogue or renamed by configuration
+    /// (a test's own topic), whose count is its creator's business.
+    public let partitions: Int?
 
     /// `name`: the configured name when the deployment renames the catalogue's topic.
     public init(_ topic: Topic, name: String? = nil) {
         self.name = name ?? topic.name
         self.producer = topic.producer
         self.readers = topic.consumers
+        self.partitions = self.name == topic.name ? topic.partitions : nil
     }
 
     /// A topic outside the catalogue (a tool's own, a test's).
@@ -56,6 +60,7 @@ public struct ConsumedTopic: Sendable, Hashable {
         self.name = name
         self.producer = producer
         self.readers = nil
+        self.partitions = nil
     }
 }
 

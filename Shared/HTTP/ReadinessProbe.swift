@@ -13,13 +13,14 @@ public struct ReadinessProbe: Sendable {
     /// The health of every consumer of the service, read at each check (consumers are made after the router).
     let consumers: @Sendable () -> [ConsumerHealth]
     let consumerPauseLimit: Duration
+    let consumerUnassignedLimit: Duration
     /// The service's logger, so the probe's queries log at the service's `LOG_LEVEL`.
     let logger: Logger
 
     public init(
         startGate: StartGate, postgres: PostgresClient, producer: KafkaProducer, relay: RelayHealth? = nil,
         relayStallLimit: Duration = .seconds(60), consumers: @escaping @Sendable () -> [ConsumerHealth] = { [] },
-        consumerPauseLimit: Duration = .seconds(30), logger: Logger
+        consumerPauseLimit: Duration = .seconds(30), consumerUnassignedLimit: Duration = .seconds(60), logger: Logger
     ) {
         self.startGate = startGate
         self.postgres = postgres
@@ -28,6 +29,7 @@ public struct ReadinessProbe: Sendable {
         self.relayStallLimit = relayStallLimit
         self.consumers = consumers
         self.consumerPauseLimit = consumerPauseLimit
+        self.consumerUnassignedLimit = consumerUnassignedLimit
         self.logger = logger
     }
 
@@ -40,7 +42,7 @@ public struct ReadinessProbe: Sendable {
             "postgres": await database,
             "kafka": await broker ? "ok" : "broker unreachable",
             "outbox": checkRelay(),
-            "consumers": checkConsumers(),
+            "consumers": Self.checkConsumers(consumers(), pauseLimit: consumerPauseLimit, unassignedLimit: consumerUnassignedLimit),
         ]
     }
 
@@ -50,13 +52,23 @@ public struct ReadinessProbe: Sendable {
         return "relay has not published for \(seconds) s: \(stall.lastError ?? "no error recorded")"
     }
 
-    private func checkConsumers() -> String {
+    /// `ok`, or what keeps the service's consumers from applying events.
+    static func checkConsumers(_ consumers: [ConsumerHealth], pauseLimit consumerPauseLimit: Duration, unassignedLimit consumerUnassignedLimit: Duration) -> String {
         // A topic that does not exist is never made by a client: an operator must create it (stack.sh, platformctl
         // create-topics). A few seconds of grace cover a broker that is coming back.
-        if let missing = consumers().first(where: { ($0.topicMissingFor ?? .zero) > .seconds(5) }), let waited = missing.topicMissingFor {
+        if let missing = consumers.first(where: { ($0.topicMissingFor ?? .zero) > .seconds(5) }), let waited = missing.topicMissingFor {
             return "a subscribed topic of \(missing.topics) is missing (for \(waited.components.seconds) s): create it with platformctl create-topics"
         }
-        let pauses = consumers().compactMap(\.longestPause)
+        if let short = consumers.lazy.flatMap({ $0.partitionShortfall() }).first {
+            return "topic \(short.topic) has \(short.found) partitions, the catalogue gives it \(short.expected): re-create it with platformctl create-topics on an empty broker, or add partitions"
+        }
+        // A member that holds nothing while its topics have partitions applies nothing: with no more instances
+        // than partitions (the deployment's maximum) that is a stuck member, not a spare one. It rejoins by itself
+        // (KAFKA_IDLE_REJOIN_MS); until it holds a partition again the orchestrator should not count on it.
+        if let idle = consumers.first(where: { ($0.unassignedFor ?? .zero) > consumerUnassignedLimit }), let waited = idle.unassignedFor {
+            return "the consumer of \(idle.topics) has held no partition for \(waited.components.seconds) s although its topics have partitions; it rejoins the group by itself"
+        }
+        let pauses = consumers.compactMap(\.longestPause)
         guard let longest = pauses.min(by: { $0.since < $1.since }), ContinuousClock.now - longest.since > consumerPauseLimit
         else { return "ok" }
         let seconds = Int((ContinuousClock.now - longest.since).components.seconds)

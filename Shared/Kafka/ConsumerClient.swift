@@ -36,10 +36,11 @@ final class ConsumerClient: Sendable {
         _ = context  // keeps the rebalance opaque alive until the client is gone
     }
 
-    /// Releases a client that holds no partitions without the leave-group dance, which a client stuck
-    /// before joining may never finish. Blocks.
+    /// Releases a client that holds no partitions without the leave-group dance, which a client stuck before
+    /// joining may never finish. Blocks. (An asynchronous close bounded in time, `rd_kafka_consumer_close_queue`
+    /// served until a deadline and then a destroy without close, was tried: the test process died just after it.)
     func abandon() {
         rd_kafka_destroy_flags(handle.pointer, Int32(RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE))
-        _ = context
+        _ = context  // keeps the rebalance opaque alive until the client is gone
     }
 }

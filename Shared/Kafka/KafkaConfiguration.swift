@@ -96,6 +96,8 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// How long a member may hold no partition, although its topics have partitions, before it joins again as a
     /// new member (doubling while it keeps getting none, up to ten minutes; see `KafkaConsumer`).
     public var idleRejoinMilliseconds: Int = 30_000
+    /// Topics whose partition count is known (the catalogue's): a topic found with fewer is reported (readiness).
+    public var expectedPartitions: [String: Int] = [:]
 
     public init(broker: KafkaBrokerConfiguration, groupId: String, topics: [String]) {
         self.broker = broker

@@ -24,12 +24,29 @@ public final class KafkaConsumer: Sendable {
     private let isClosed = Atomic<Bool>(false)
     /// When a subscribed topic was last reported missing while no partition was assigned; nil when it is not.
     private let topicMissingSince = Mutex<ContinuousClock.Instant?>(nil)
+    /// The same for readiness, kept across a rebuild (the fresh client has not seen the topic either) and cleared
+    /// only once a partition is held: readiness does not read ready while the new member joins.
+    private let reportedMissingSince = Mutex<ContinuousClock.Instant?>(nil)
     /// Made at start, so the series exist (at 0) before the first rebuild: alerts and dashboards name them.
-    private let rebuildsForMissingTopic = Counter(label: "kafka_consumer_rebuilds_total", dimensions: [("reason", "missing_topic")])
-    private let rebuildsForNoPartitions = Counter(label: "kafka_consumer_rebuilds_total", dimensions: [("reason", "no_partitions")])
+    private let rebuilds: [RebuildReason: Counter]
+    /// Seconds the member has held no partition (0 while it holds one), for alerts on a stuck member.
+    private let unassignedSeconds: Gauge
+    /// Since when the member (this client or the ones before it) has held no partition; nil while it holds one.
+    private let heldNothingSince = Mutex<ContinuousClock.Instant?>(.now)
     /// Since when the current client has held no partition, and how long it may before it rejoins.
     private let idle: Mutex<IdleWatch>
     private let rebuildCount = Atomic<Int>(0)
+    /// Subscribed topics found with fewer partitions than `expectedPartitions`, from the last look (every 30 s).
+    private let shortTopics = Mutex<[PartitionShortfall]>([])
+    private let lastPartitionLook = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// A topic with fewer partitions than the catalogue gives it (re-created by a broker with its default, say):
+    /// keys then map to other partitions than the producers' and fewer instances can share the work.
+    public struct PartitionShortfall: Sendable, Equatable {
+        public var topic: String
+        public var found: Int
+        public var expected: Int
+    }
     private let skippedCount = Atomic<Int>(0)
 
     public init(configuration: KafkaConsumerConfiguration, logger: Logger) throws {
@@ -39,6 +56,25 @@ public final class KafkaConsumer: Sendable {
         executor = BlockingExecutor(label: "kafka.consumer.\(configuration.groupId)")
         client = Mutex(try ConsumerClient(configuration: configuration, logger: logger))
         idle = Mutex(IdleWatch(limit: .milliseconds(configuration.idleRejoinMilliseconds)))
+        rebuilds = Dictionary(uniqueKeysWithValues: RebuildReason.allCases.map {
+            ($0, Counter(label: "kafka_consumer_rebuilds_total", dimensions: [("group", configuration.groupId), ("reason", $0.rawValue)]))
+        })
+        unassignedSeconds = Gauge(label: "kafka_consumer_unassigned_seconds", dimensions: [("group", configuration.groupId)])
+    }
+
+    /// Why a client was replaced by a fresh member of the group.
+    enum RebuildReason: String, CaseIterable, Sendable {
+        /// A subscribed topic was reported missing and no partition was assigned.
+        case missingTopic = "missing_topic"
+        /// No partition for the idle limit although the topics have partitions.
+        case noPartitions = "no_partitions"
+
+        var explanation: String {
+            switch self {
+            case .missingTopic: "a subscribed topic was missing"
+            case .noPartitions: "its topics have partitions"
+            }
+        }
     }
 
     struct IdleWatch {
@@ -60,7 +96,14 @@ public final class KafkaConsumer: Sendable {
 
     /// Since when a subscribed topic has been reported missing with no partition assigned; nil when it is not.
     /// Topics are never created by a client (`allow.auto.create.topics=false`): readiness reports this.
-    public var missingTopicSince: ContinuousClock.Instant? { topicMissingSince.withLock { $0 } }
+    public var missingTopicSince: ContinuousClock.Instant? { reportedMissingSince.withLock { $0 } }
+
+    /// Since when the member has held no partition although its topics exist (across rejoins); nil while it holds
+    /// one, or while a subscribed topic is missing (readiness reports that instead).
+    public var unassignedSince: ContinuousClock.Instant? {
+        guard missingTopicSince == nil else { return nil }
+        return heldNothingSince.withLock { $0 }
+    }
 
     /// How often the client was replaced (see the type's comment).
     public var rebuildCountSoFar: Int { rebuildCount.load(ordering: .acquiring) }
@@ -73,7 +116,11 @@ public final class KafkaConsumer: Sendable {
         guard !isClosed.load(ordering: .acquiring) else { return [] }
         let limit = maxMessages ?? configuration.maxBatchSize
         let batch = try await executor.run { () -> [KafkaMessage] in
+            // Checked again on the executor: a `close` queued between the check above and this job has destroyed
+            // the client by now (the executor is serial, and `close` sets the flag before it queues).
+            guard !self.isClosed.load(ordering: .acquiring) else { return [] }
             self.rebuildIfStuck()
+            self.lookAtPartitionCounts()
             let (handle, logger) = (self.current.handle, self.logger)
             var result: [KafkaMessage] = []
             var timeout = timeoutMilliseconds
@@ -87,6 +134,7 @@ public final class KafkaConsumer: Sendable {
                     logger.warning("Kafka consumer error", metadata: ["error": "\(String(reflecting: error))", "detail": "\(detail)"])
                     if raw.pointee.err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART {
                         self.topicMissingSince.withLock { $0 = $0 ?? .now }
+                        self.reportedMissingSince.withLock { $0 = $0 ?? .now }
                     }
                     continue
                 }
@@ -107,13 +155,19 @@ public final class KafkaConsumer: Sendable {
     private func rebuildIfStuck() {
         let old = current
         let now = ContinuousClock.now
-        if !old.context.assignedPartitions.isEmpty {
+        let heldNothing = heldNothingSince.withLock { since -> ContinuousClock.Instant? in
+            since = old.context.assignedPartitions.isEmpty ? (since ?? now) : nil
+            return since
+        }
+        unassignedSeconds.record(heldNothing.map { (now - $0).components.seconds } ?? 0)
+        if heldNothing == nil {
             topicMissingSince.withLock { $0 = nil }
+            reportedMissingSince.withLock { $0 = nil }
             idle.withLock { $0 = IdleWatch(limit: .milliseconds(configuration.idleRejoinMilliseconds)) }
             return
         }
         if let since = topicMissingSince.withLock({ $0 }), now - since >= .milliseconds(configuration.missingTopicRebuildMilliseconds) {
-            rebuild(replacing: old, reason: "missing_topic", waited: now - since)
+            rebuild(replacing: old, reason: .missingTopic, waited: now - since)
             return
         }
         let watch = idle.withLock { watch -> IdleWatch in
@@ -123,14 +177,17 @@ public final class KafkaConsumer: Sendable {
         guard let since = watch.since, now - since >= watch.limit else { return }
         guard subscribedTopicsHavePartitions(old) else {
             topicMissingSince.withLock { $0 = $0 ?? now }
+            reportedMissingSince.withLock { $0 = $0 ?? now }
             idle.withLock { $0.since = now }
             return
         }
-        rebuild(replacing: old, reason: "no_partitions", waited: now - since)
+        // The topics exist: from here on it is a member without partitions, not a missing topic.
+        reportedMissingSince.withLock { $0 = nil }
+        rebuild(replacing: old, reason: .noPartitions, waited: now - since)
         idle.withLock { $0 = IdleWatch(since: .now, limit: min(watch.limit * 2, .seconds(600))) }
     }
 
-    private func rebuild(replacing old: ConsumerClient, reason: String, waited: Duration) {
+    private func rebuild(replacing old: ConsumerClient, reason: RebuildReason, waited: Duration) {
         let fresh: ConsumerClient
         do {
             fresh = try ConsumerClient(configuration: configuration, logger: logger, rewound: old.context.rewoundPartitions)
@@ -140,13 +197,44 @@ public final class KafkaConsumer: Sendable {
         }
         client.withLock { $0 = fresh }
         topicMissingSince.withLock { $0 = nil }
+        // Released without leaving the group: the group drops the old member when its session times out.
         old.abandon()
-        (reason == "missing_topic" ? rebuildsForMissingTopic : rebuildsForNoPartitions).increment()
+        rebuilds[reason]?.increment()
         rebuildCount.add(1, ordering: .releasing)
         logger.warning(
-            "Kafka consumer rebuilt: it held no partition (\(reason == "missing_topic" ? "a subscribed topic was missing" : "its topics have partitions")); it joins again as a new member",
-            metadata: ["topics": "\(configuration.topics)", "waitedSeconds": "\(waited.components.seconds)", "reason": "\(reason)"])
+            "Kafka consumer rebuilt: it held no partition (\(reason.explanation)); it joins again as a new member",
+            metadata: ["topics": "\(configuration.topics)", "waitedSeconds": "\(waited.components.seconds)", "reason": "\(reason.rawValue)"])
     }
+
+    /// Every 30 s, on the executor: the partition count of each topic with an expected one (one metadata request
+    /// each, at most a second). A missing topic is not a shortfall: it is reported as missing.
+    private func lookAtPartitionCounts() {
+        guard !configuration.expectedPartitions.isEmpty else { return }
+        let now = ContinuousClock.now
+        let due = lastPartitionLook.withLock { last -> Bool in
+            guard last.map({ now - $0 >= .seconds(30) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        let client = current
+        let found = configuration.expectedPartitions.sorted { $0.key < $1.key }.compactMap { topic, expected -> PartitionShortfall? in
+            guard let count = try? client.handle.partitionCount(of: topic, timeoutMilliseconds: 1_000), count < expected else { return nil }
+            return PartitionShortfall(topic: topic, found: count, expected: expected)
+        }
+        let before = shortTopics.withLock { shortfall in
+            defer { shortfall = found }
+            return shortfall
+        }
+        for shortfall in found where !before.contains(shortfall) {
+            logger.error(
+                "a subscribed topic has fewer partitions than the catalogue gives it: re-create it (platformctl create-topics on an empty broker) or add partitions",
+                metadata: ["topic": "\(shortfall.topic)", "partitions": "\(shortfall.found)", "expected": "\(shortfall.expected)"])
+        }
+    }
+
+    /// Subscribed topics with fewer partitions than the catalogue's, at the last look.
+    public var partitionShortfall: [PartitionShortfall] { shortTopics.withLock { $0 } }
 
     /// Whether every subscribed topic exists with partitions (one metadata request each, at most a second).
     private func subscribedTopicsHavePartitions(_ client: ConsumerClient) -> Bool {
@@ -205,7 +293,9 @@ public final class KafkaConsumer: Sendable {
     /// `lag()` per assigned partition whose high watermark is known. Local calls only: no broker round trip.
     public func lagByPartition() -> [PartitionLag] {
         guard !isClosed.load(ordering: .acquiring) else { return [] }
-        let (handle, context) = (current.handle, current.context)
+        // One read of the client, so handle and assignment belong to the same member.
+        let client = current
+        let (handle, context) = (client.handle, client.context)
         var result: [PartitionLag] = []
         for partition in context.assignedPartitions {
             var low: Int64 = 0

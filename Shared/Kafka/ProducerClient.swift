@@ -95,11 +95,17 @@ final class ProducerClient: Sendable {
         if purge { _ = rd_kafka_purge(handle.pointer, flags) }
         // The poll thread still runs here, so purged and flushed messages get their delivery reports.
         _ = rd_kafka_flush(handle.pointer, timeoutMilliseconds)
+        let left = rd_kafka_outq_len(handle.pointer)
+        if left > 0 {
+            // Still queued after the flush (the brokers are down at shutdown, say): failed here, so each sender
+            // hears of it. A destroy drops them without a delivery report, and their senders would wait for good.
+            _ = rd_kafka_purge(handle.pointer, flags)
+            _ = rd_kafka_flush(handle.pointer, 1_000)
+        }
         stopPollThread()
         // Serve reports that arrived between the flush and the thread's stop.
         rd_kafka_poll(handle.pointer, 0)
         topics.releaseAll()
-        let left = rd_kafka_outq_len(handle.pointer)
         handle.destroy()
         return left
     }

@@ -14,6 +14,7 @@ import Logging
 /// | `KAFKA_MESSAGE_TIMEOUT_MS` | `30000` |
 /// | `KAFKA_FETCH_WAIT_MAX_MS` | `500` |
 /// | `KAFKA_IDLE_REJOIN_MS` | `30000`: a consumer holding no partition this long, although its topics have partitions, joins again as a new member (the wait doubles, up to ten minutes, while it keeps getting none) |
+/// | `KAFKA_UNASSIGNED_READY_LIMIT_MS` | `60000`: a consumer holding no partition longer than this, although its topics have partitions, makes `/ready` answer 503 (run no more instances than a topic has partitions) |
 /// | `TRACE_TRUSTED_CALLERS` | none: IP networks whose incoming `traceparent` is continued; everyone else starts a trace of their own |
 /// | `OUTBOX_*` | see `OutboxRelayConfiguration` |
 /// | `CONSUMER_MAX_ATTEMPTS` | `5` (tries of an event whose handler fails with an unclassified error) |
@@ -39,6 +40,8 @@ public struct PlatformConfiguration: Sendable {
     public var messageTimeoutMilliseconds: Int
     public var fetchWaitMaxMilliseconds: Int
     public var idleRejoinMilliseconds: Int
+    /// How long a consumer may hold no partition (its topics having some) before `/ready` says so.
+    public var consumerUnassignedLimit: Duration
     public var outbox: OutboxRelayConfiguration
     public var retryPolicy: RetryPolicy
     public var consumerMaxCrashes: Int
@@ -71,6 +74,7 @@ public struct PlatformConfiguration: Sendable {
         messageTimeoutMilliseconds = try environment.int("KAFKA_MESSAGE_TIMEOUT_MS", default: 30_000, range: 1_000...900_000)
         fetchWaitMaxMilliseconds = try environment.int("KAFKA_FETCH_WAIT_MAX_MS", default: 500, range: 1...30_000)
         idleRejoinMilliseconds = try environment.int("KAFKA_IDLE_REJOIN_MS", default: 30_000, range: 5_000...3_600_000)
+        consumerUnassignedLimit = try environment.milliseconds("KAFKA_UNASSIGNED_READY_LIMIT_MS", default: 60_000, range: 1_000...3_600_000)
         trustedProxies = try environment.parsed(
             "TRUSTED_PROXIES", expected: "comma-separated IP addresses or networks such as 10.0.0.0/8", Self.parseNetworks) ?? []
         traceTrustedCallers = try environment.parsed(

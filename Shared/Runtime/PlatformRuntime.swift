@@ -69,6 +69,7 @@ public final class PlatformRuntime: Sendable {
         }
         var consumerConfiguration = configuration.consumer(topics: topics.map(\.name))
         if let groupId { consumerConfiguration.groupId = groupId }
+        consumerConfiguration.expectedPartitions = Dictionary(topics.compactMap { topic in topic.partitions.map { (topic.name, $0) } }) { first, _ in first }
         let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger)
         let consumerService = EventConsumerService(
             consumer: consumer, processor: IdempotentProcessor(client: postgres, ledger: ledger), handler: handler,
@@ -113,7 +114,8 @@ public final class PlatformRuntime: Sendable {
             readiness: ReadinessProbe(
                 startGate: startGate, postgres: postgres, producer: producer, relay: relay.health,
                 relayStallLimit: configuration.outbox.stallLimit, consumers: { [self] in consumerHealth.withLock { $0 } },
-                consumerPauseLimit: configuration.consumerPauseLimit, logger: logger),
+                consumerPauseLimit: configuration.consumerPauseLimit, consumerUnassignedLimit: configuration.consumerUnassignedLimit,
+                logger: logger),
             registry: registry
         ).add(to: router)
         return router

@@ -1,3 +1,4 @@
+import CCrashDescriptors
 import Foundation
 import Hummingbird
 import Logging
@@ -13,6 +14,8 @@ public enum ServiceMain {
     public typealias Builder = @Sendable (EnvironmentReader, PrometheusCollectorRegistry, Logger) async throws -> any ApplicationProtocol
 
     public static func run(_ identity: ServiceIdentity, build: Builder) async {
+        // A crash hands the process to the runtime's crash reporter; it must not take the sockets with it.
+        _ = crash_descriptors_install()
         let environment = EnvironmentReader()
         let jsonLogs: Bool
         do {

@@ -39,12 +39,23 @@ struct FaultSuiteTests {
 
     static let scenarios: [(String, @Sendable () async throws -> FaultOutcome)] = [
         ("kill -9 a consumer mid-batch", killMidBatch),
-        ("two instances in one group, one killed", killOneOfTwo),
+        ("two instances in one group, one killed (died without leaving)", killOneOfTwo),
+        // The crash reporter (swift-backtrace) runs; the instance is started again at once on the same port.
+        ("crashed by a signal (SIGSEGV), restarted at once", crashBySignal),
         ("broker stopped and started mid-stream", { try await restartBroker(topicsAfter: .zero) }),
         // The operator's version (X5): clients reconnect and ask for metadata before the stack script re-creates
         // the topics. They must not create them (the memory broker would make 4 partitions, librdkafka before
         // 2.10 double-freed on the re-created topic), and must pick the 6 up when the script makes them.
         ("broker restarted, topics re-created after clients reconnect", { try await restartBroker(topicsAfter: .seconds(8)) }),
+        // A partition count change under load, both ways, on a topic that comes back with a new topic id: the
+        // conditions of librdkafka's metadata-cache double free (6 to 4 is the count the crash logged). The test
+        // broker cannot add partitions to a live topic (its CreatePartitions answers empty), so the count changes
+        // as the topic is made again after the restart.
+        ("broker restarted, topic back with 4 partitions", { try await restartBroker(topicsAfter: .seconds(8), partitions: 4) }),
+        ("broker restarted, topic back with 8 partitions", { try await restartBroker(topicsAfter: .seconds(8), partitions: 8) }),
+        // The operator's fault of issue 28 as written, on a whole local stack: the broker stopped with SIGTERM then
+        // SIGKILL, favourites written meanwhile, `scripts/stack.sh start` run once.
+        ("local stack: broker killed, favourites written, stack.sh start once", stackBrokerRestart),
         ("Postgres restarted mid-stream", restartPostgres),
         ("poison events mixed in (one traps)", poisonEvents),
     ]
@@ -84,7 +95,28 @@ struct FaultSuiteTests {
         }
     }
 
-    static func restartBroker(topicsAfter delay: Duration) async throws -> FaultOutcome {
+    static func crashBySignal() async throws -> FaultOutcome {
+        try await withSharedSetup { setup, counter in
+            let probe = try ProbeInstance(
+                environment: setup.environment(["SWIFT_BACKTRACE": "enable=yes,interactive=no,symbolicate=fast"]))
+            defer { probe.stop() }
+            try await probe.waitReady()
+            try await probe.emit(from: 0, count: events)
+            try await waitApplied(events / 4, counter: counter, timeout: .seconds(60), context: probe.recentLog)
+            let crashed = ContinuousClock.now
+            let reporters = try await probe.crash(signal: SIGSEGV)
+            defer { for reporter in reporters { kill(reporter, SIGKILL) } }
+            try await waitApplied(events, counter: counter, timeout: .seconds(120), context: probe.recentLog)
+            var result = try await outcome(
+                counter, since: crashed, note: "\(probe.restarts) restart(s) on the same port, \(reporters.count) crash reporter(s) still running")
+            if probe.restarts != 1 {
+                result.error = "the probe restarted \(probe.restarts) times (a restart that cannot bind its port exits again)"
+            }
+            return result
+        }
+    }
+
+    static func restartBroker(topicsAfter delay: Duration, partitions: Int = 6) async throws -> FaultOutcome {
         let broker = BrokerProcess(port: freePort())
         try broker.start()
         defer { broker.stop() }
@@ -102,10 +134,31 @@ struct FaultSuiteTests {
             let restarted = ContinuousClock.now
             try await Task.sleep(for: delay)
             // The memory broker lost its topics with its log; an operator (scripts/stack.sh restart tansu) recreates them.
-            try await createTopics([setup.topic], partitions: 6, brokers: broker.address)
+            try await createTopics([setup.topic], partitions: partitions, brokers: broker.address)
             try await waitApplied(events, counter: counter, timeout: .seconds(120), context: probe.recentLog)
-            return try await outcome(counter, since: restarted, note: "timed from the broker's restart")
+            return try await outcome(counter, since: restarted, note: "timed from the broker's restart; \(partitions) partitions after it")
         }
+    }
+
+    /// Runs `scripts/stack_broker_fault.py` (a second local stack on free ports) and reads its `RESULT` line.
+    static func stackBrokerRestart() async throws -> FaultOutcome {
+        guard let python = ProcessInfo.processInfo.environment["TEST_PYTHON"] else {
+            throw ProbeError("TEST_PYTHON is not set: run the fault suite with scripts/test.sh")
+        }
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [RepositoryFiles.root.appendingPathComponent("scripts/stack_broker_fault.py").path]
+        let output = try await process.runCollectingOutput()
+        guard let line = output.text.split(separator: "\n").last(where: { $0.hasPrefix("RESULT ") }),
+            let result = try? JSONSerialization.jsonObject(with: Data(line.dropFirst("RESULT ".count).utf8)) as? [String: Any]
+        else { throw ProbeError("stack_broker_fault.py printed no result (exit \(output.status)):\n\(output.text.suffix(3_000))") }
+        let events = result["events"] as? Int ?? 0
+        let lost = result["lost"] as? Int ?? 0
+        var outcome = FaultOutcome(
+            scenario: "", events: events, appliedOnce: max(0, events - lost), lost: lost, doubled: result["doubled"] as? Int ?? 0,
+            recovery: .seconds((result["recovery"] as? Double) ?? 0), note: result["note"] as? String ?? "")
+        outcome.error = result["error"] as? String
+        return outcome
     }
 
     static func restartPostgres() async throws -> FaultOutcome {

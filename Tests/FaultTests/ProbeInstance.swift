@@ -30,9 +30,20 @@ final class ProbeInstance: Sendable {
         try launch()
     }
 
+    /// `FAULT_PROBE_WRAPPER`: a command the probe runs under, by hand (valgrind on the Kafka layer, say:
+    /// `valgrind --error-exitcode=86 --log-file=/tmp/probe-%p.log`).
+    private static let wrapper: [String] = ProcessInfo.processInfo.environment["FAULT_PROBE_WRAPPER"].map {
+        $0.split(separator: " ").map(String.init)
+    } ?? []
+
     private func launch() throws {
         let process = ChildProcess()
-        process.executableURL = executable
+        if let command = Self.wrapper.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = Array(Self.wrapper.dropFirst()) + [executable.path]
+        } else {
+            process.executableURL = executable
+        }
         process.environment = environment
         let pipe = Pipe()
         process.standardError = pipe
@@ -80,6 +91,20 @@ final class ProbeInstance: Sendable {
         }
     }
 
+    /// Sends `signal` (a crash: the runtime hands the process to its crash reporter, `swift-backtrace`), then, as a
+    /// supervisor that restarts the process alone would, SIGKILL to the process only; it comes back at once on the
+    /// same port. The reporter goes on (a debug build's symbolication takes minutes): its pids are returned, for
+    /// the caller to end once the restarted instance has shown it can listen.
+    func crash(signal: Int32) async throws -> [Int32] {
+        guard let process = state.withLock({ $0.process }), process.isRunning else { return [] }
+        let pid = process.processIdentifier
+        kill(pid, signal)
+        try await Task.sleep(for: .milliseconds(300))
+        let reporters = ProcessTable.children(of: pid)
+        kill(pid, SIGKILL)
+        return reporters
+    }
+
     /// Stops the instance for good (SIGKILL: the suite does not measure shutdown).
     func stop() {
         let process = state.withLock { state -> ChildProcess? in
@@ -102,13 +127,12 @@ final class ProbeInstance: Sendable {
     /// The probe may be restarting (the poison scenario takes it down on purpose): a refused connection is tried
     /// again for up to a minute, as a client of a restarting service would.
     func emit(from: Int, count: Int) async throws {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/emit?from=\(from)&count=\(count)")!)
-        request.httpMethod = "POST"
+        let url = "http://127.0.0.1:\(port)/emit?from=\(from)&count=\(count)"
         let deadline = ContinuousClock.now + .seconds(60)
         while true {
             do {
-                let (_, response) = try await URLSession.shared.data(for: request)
-                guard (response as? HTTPURLResponse)?.statusCode == 202 else { throw ProbeError("emit answered \(response)") }
+                let answer = try await LoopbackHTTP.send("POST", url)
+                guard answer.status == 202 else { throw ProbeError("emit answered \(answer.status): \(answer.text)") }
                 return
             } catch where ContinuousClock.now < deadline && !(error is ProbeError) {
                 try await Task.sleep(for: .milliseconds(200))
@@ -117,15 +141,11 @@ final class ProbeInstance: Sendable {
     }
 
     func status(_ path: String) async -> Int? {
-        guard let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!) else {
-            return nil
-        }
-        return (response as? HTTPURLResponse)?.statusCode
+        await LoopbackHTTP.status("http://127.0.0.1:\(port)\(path)")
     }
 
     func body(_ path: String) async -> String {
-        guard let (data, _) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!) else { return "" }
-        return String(decoding: data, as: UTF8.self)
+        (try? await LoopbackHTTP.send("GET", "http://127.0.0.1:\(port)\(path)", timeout: .seconds(5)).text) ?? ""
     }
 
     deinit {

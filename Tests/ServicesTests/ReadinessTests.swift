@@ -9,7 +9,7 @@ import TestSupport
 
 /// `/ready` as an orchestrator reads it (X4): a service on a Postgres and a broker of the test's own answers
 /// 503 naming the check that fails while either is down, and ready again once it is back; and names a consumed
-/// topic that does not exist, since no client creates one.
+/// topic that does not exist, since no client creates one, or that has fewer partitions than the catalogue's.
 @Suite("Readiness names what is down", .serialized)
 struct ReadinessTests {
     @Test("X4: /ready is 503 naming kafka while the broker is down and postgres while the database is down; ready again after")
@@ -36,17 +36,23 @@ struct ReadinessTests {
                 let (status, body) = try await ready()
                 return status == .serviceUnavailable && body.contains("missing") && body.contains(TopicCatalogue.users.name)
             })
+            // Made with fewer partitions than the catalogue gives them (a broker's default, say): /ready names one.
             let catalogue = TopicCatalogue.all.map(\.name)
             try await createTopics(catalogue, partitions: 2, brokers: broker.address)
-            #expect(try await eventually(timeout: .seconds(60)) { try await ready().0 == .ok })
+            #expect(try await eventually(timeout: .seconds(60)) {
+                let (status, body) = try await ready()
+                return status == .serviceUnavailable && body.contains("has 2 partitions, the catalogue gives it 6")
+            })
             broker.stop()
             #expect(try await eventually(timeout: .seconds(30)) {
                 let (status, body) = try await ready()
                 return status == .serviceUnavailable && body.contains("kafka") && body.contains("broker unreachable")
             })
             try broker.start()
-            // The memory broker came back empty: the operator's stack script re-creates the topics.
-            try await createTopics(catalogue, partitions: 2, brokers: broker.address)
+            // The memory broker came back empty: the operator's stack script re-creates the topics, as the catalogue says.
+            for topic in TopicCatalogue.all {
+                try await createTopics([topic.name], partitions: topic.partitions, brokers: broker.address)
+            }
             #expect(try await eventually(timeout: .seconds(60)) { try await ready().0 == .ok })
             try cluster.stop()
             #expect(try await eventually(timeout: .seconds(30)) {

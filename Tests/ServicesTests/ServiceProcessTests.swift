@@ -74,7 +74,7 @@ struct ServiceProcessTests {
             try await Task.sleep(for: .milliseconds(300))
             // As a supervisor ends the whole unit (systemd's control group, a pod): the reporter too, which would
             // otherwise go on symbolicating a dead process on one of the machine's two cores for minutes.
-            let reporters = ListeningSocket.children(of: pid)
+            let reporters = ProcessTable.children(of: pid)
             kill(first.processIdentifier, SIGKILL)
             for child in reporters { kill(child, SIGKILL) }
             _ = try await first.waitForExit(timeout: .seconds(20))
@@ -116,18 +116,6 @@ enum ListeningSocket {
     }
 
     /// The processes whose parent is `process` (from each /proc/PID/stat).
-    static func children(of process: Int32) -> [Int32] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return names.compactMap { name -> Int32? in
-            guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            // After the command in parentheses: state, then the parent's pid.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && Int32(fields[1]) == process ? pid : nil
-        }
-    }
-
     /// Whether the descriptor carries O_CLOEXEC (`flags:` in fdinfo, octal).
     static func isCloseOnExec(_ fd: Int32, process: Int32) -> Bool {
         guard let text = try? String(contentsOfFile: "/proc/\(process)/fdinfo/\(fd)", encoding: .utf8),
@@ -140,17 +128,11 @@ enum ListeningSocket {
 
 /// Like `httpStatus`, on a connection of its own that is closed after the answer.
 func httpStatusOnNewConnection(_ url: String) async -> Int? {
-    let session = URLSession(configuration: .ephemeral)
-    defer { session.invalidateAndCancel() }
-    var request = URLRequest(url: URL(string: url)!, timeoutInterval: 3)
-    request.setValue("close", forHTTPHeaderField: "Connection")
-    guard let (_, response) = try? await session.data(for: request) else { return nil }
-    return (response as? HTTPURLResponse)?.statusCode
+    await LoopbackHTTP.status(url, timeout: .seconds(3), newConnection: true)
 }
 
 func httpStatus(_ url: String) async -> Int? {
-    guard let (_, response) = try? await URLSession.shared.data(from: URL(string: url)!) else { return nil }
-    return (response as? HTTPURLResponse)?.statusCode
+    await LoopbackHTTP.status(url)
 }
 
 /// A built service executable started with only the given environment (plus PATH).

@@ -112,15 +112,17 @@ struct ServiceShutdownTests {
                 let run = try ServiceProcess(executable: "places-importer", environment: environment)
                 let ready = try await eventually(timeout: .seconds(30)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
                 #expect(ready, "service did not become ready: \(run.standardError.suffix(2_000))")
-                var request = URLRequest(
-                    url: try #require(URL(string: "http://127.0.0.1:\(port)/v1/places/lookup?address=Rudi-Dutschke-Stra%C3%9Fe%2012%2C%20Berlin")))
-                request.setValue("Bearer \(try await tokens.token(userId: "shutdown-user"))", forHTTPHeaderField: "Authorization")
-                let lookup = Task { try await URLSession.shared.data(for: request) }
+                let bearer = "Bearer \(try await tokens.token(userId: "shutdown-user"))"
+                let lookup = Task {
+                    try await LoopbackHTTP.send(
+                        "GET", "http://127.0.0.1:\(port)/v1/places/lookup?address=Rudi-Dutschke-Stra%C3%9Fe%2012%2C%20Berlin",
+                        headers: ["Authorization": bearer])
+                }
                 #expect(try await eventually(timeout: .seconds(10), interval: .milliseconds(10)) { arrived.withLock { $0 } })
                 run.terminate()
-                let (data, response) = try await lookup.value
-                #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
-                #expect(String(decoding: data, as: UTF8.self).contains("Betahaus"))
+                let answer = try await lookup.value
+                #expect(answer.status == 200, "\(answer.text)")
+                #expect(answer.text.contains("Betahaus"))
                 let status = try await run.waitForExit(timeout: .seconds(30))
                 #expect(status == 0, "exit status after SIGTERM: \(run.standardError.suffix(2_000))")
             }

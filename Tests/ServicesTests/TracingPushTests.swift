@@ -161,15 +161,9 @@ struct TracingPushTests {
     }
 
     static func send(_ method: String, _ url: String, bearer: String, body: String? = nil, traceParent: String? = nil) async throws -> Int {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
-        request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
-        if let traceParent { request.setValue(traceParent, forHTTPHeaderField: "traceparent") }
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(body.utf8)
-        }
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
+        var headers = ["Authorization": "Bearer \(bearer)"]
+        if let traceParent { headers["traceparent"] = traceParent }
+        if body != nil { headers["Content-Type"] = "application/json" }
+        return try await LoopbackHTTP.send(method, url, headers: headers, body: body.map { Data($0.utf8) }).status
     }
 }

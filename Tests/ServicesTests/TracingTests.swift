@@ -31,9 +31,9 @@ struct TracingTests {
                     ]))
                 let ready = try await eventually(timeout: .seconds(60)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
                 #expect(ready, "auth did not become ready: \(auth.standardError.suffix(2_000))")
-                var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/dashboard/password/reset?token=\(secret)&page=2")!)
-                request.setValue(ExportedSpans.traceParent(forced), forHTTPHeaderField: "traceparent")
-                _ = try await URLSession.shared.data(for: request)
+                _ = try await LoopbackHTTP.send(
+                    "GET", "http://127.0.0.1:\(port)/v1/dashboard/password/reset?token=\(secret)&page=2",
+                    headers: ["traceparent": ExportedSpans.traceParent(forced)])
                 let exported = try await eventually(timeout: .seconds(30)) {
                     receiver.requests.contains { $0.path == "/v1/traces" && $0.body.contains("token=REDACTED") }
                 }
@@ -75,13 +75,11 @@ struct TracingTests {
                         #expect(ready, "\(name) did not become ready: \(process.standardError.suffix(2_000))")
                     }
 
-                    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(authPort)/v1/survey/signup")!)
-                    request.httpMethod = "POST"
-                    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-                    request.setValue(ExportedSpans.traceParent(traceId), forHTTPHeaderField: "traceparent")
-                    request.httpBody = Data(#"{"email":"traced-\#(uniqueSuffix())@hotel.test","pin":"1234","pinConfirmation":"1234"}"#.utf8)
-                    let (_, response) = try await URLSession.shared.data(for: request)
-                    #expect((response as? HTTPURLResponse)?.statusCode == 201)
+                    let signup = try await LoopbackHTTP.send(
+                        "POST", "http://127.0.0.1:\(authPort)/v1/survey/signup",
+                        headers: ["Content-Type": "application/json", "traceparent": ExportedSpans.traceParent(traceId)],
+                        body: Data(#"{"email":"traced-\#(uniqueSuffix())@hotel.test","pin":"1234","pinConfirmation":"1234"}"#.utf8))
+                    #expect(signup.status == 201)
 
                     // analytics-aggregator applied auth's user.registered in a consumer span of the request's trace, a
                     // child of auth's span that wrote the event.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Shared
 import Synchronization
 import Testing
@@ -42,6 +43,21 @@ struct KafkaClientTests {
         }
     }
 
+    @Test("X4: closing a producer whose broker is gone fails the sends still waiting instead of leaving them waiting")
+    func test_X4_closeFailsWaitingSends() async throws {
+        try TestInfrastructure.current.check()
+        var configuration = KafkaProducerConfiguration(
+            broker: KafkaBrokerConfiguration(bootstrapServers: "127.0.0.1:\(freePort())", clientId: "test-producer"))
+        configuration.messageTimeoutMilliseconds = 300_000
+        let producer = try KafkaProducer(configuration: configuration, logger: Logger(label: "test-producer"))
+        let send = Task { try await producer.send(KafkaOutgoingMessage(topic: "nowhere", key: "k", value: [1])) }
+        try await Task.sleep(for: .milliseconds(500))
+        try await producer.close(timeoutMilliseconds: 500)
+        // Before the fix the send waited for its delivery report, which a destroyed client never sends.
+        let outcome = try await withTimeLimit(.seconds(15)) { await send.result }
+        #expect(throws: KafkaError.self) { try outcome.get() }
+    }
+
     @Test("X2: a consumer whose topic stays missing is rebuilt, and the new client reads the topic once it appears")
     func test_X2_consumerRebuiltWhileTopicMissingReadsItLater() async throws {
         // After a memory broker's restart librdkafka 2.8 can spin in its join state for good (see KafkaConsumer);
@@ -69,6 +85,40 @@ struct KafkaClientTests {
         #expect(received.map { String(decoding: $0.value, as: UTF8.self) } == ["after"])
         #expect(later.isEmpty)
         #expect(consumer.rebuildCountSoFar == rebuildsOnceAssigned, "a consumer holding partitions was rebuilt")
+    }
+
+    @Test("X4: of two members on one partition the idle one reports since when it holds nothing, and rejoins")
+    func test_X4_idleMemberIsReportedAndRejoins() async throws {
+        try await withTopic(partitions: 1) { topic in
+            let group = "g-\(uniqueSuffix())"
+            let first = try makeConsumer(topics: [topic], group: group, idleRejoinMilliseconds: 5_000)
+            let second = try makeConsumer(topics: [topic], group: group, idleRejoinMilliseconds: 5_000)
+            // Exactly one member can hold the partition; the other holds nothing, and says since when (readiness
+            // reads it). It rejoins as a new member after the idle limit.
+            let settled = try await eventually(timeout: .seconds(60)) {
+                _ = try await first.poll()
+                _ = try await second.poll()
+                return [first.unassignedSince, second.unassignedSince].filter { $0 == nil }.count == 1
+            }
+            #expect(settled, "one member should hold the partition and the other nothing")
+            let idle = first.unassignedSince == nil ? second : first
+            let rejoined = try await eventually(timeout: .seconds(60)) {
+                _ = try await first.poll()
+                _ = try await second.poll()
+                return idle.rebuildCountSoFar >= 1
+            }
+            #expect(rejoined, "the idle member did not rejoin")
+            // Its time without a partition spans the rejoin: readiness keeps reporting it instead of flapping.
+            if let since = idle.unassignedSince { #expect(ContinuousClock.now - since >= .seconds(5)) }
+            // The group still delivers.
+            try await withProducer { producer in try await producer.send(KafkaOutgoingMessage(topic: topic, key: "k", value: [1])) }
+            let delivered = try await eventually(timeout: .seconds(60)) {
+                try await first.poll().count + second.poll().count > 0
+            }
+            await first.close()
+            await second.close()
+            #expect(delivered)
+        }
     }
 
     @Test("X5: two members of a group split the partitions, and after one leaves nothing is lost")

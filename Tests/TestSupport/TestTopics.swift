@@ -40,13 +40,15 @@ public func withProducer<Result: Sendable>(
 
 public func makeConsumer(
     topics: [String], group: String, startPosition: KafkaStartPosition = .committed,
-    brokers: String = TestInfrastructure.current.kafkaBrokers, missingTopicRebuildMilliseconds: Int? = nil
+    brokers: String = TestInfrastructure.current.kafkaBrokers, missingTopicRebuildMilliseconds: Int? = nil,
+    idleRejoinMilliseconds: Int? = nil
 ) throws -> KafkaConsumer {
     try TestInfrastructure.current.check()
     var configuration = KafkaConsumerConfiguration(
         broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "test-consumer"), groupId: group, topics: topics)
     configuration.startPosition = startPosition
     if let missingTopicRebuildMilliseconds { configuration.missingTopicRebuildMilliseconds = missingTopicRebuildMilliseconds }
+    if let idleRejoinMilliseconds { configuration.idleRejoinMilliseconds = idleRejoinMilliseconds }
     configuration.commitIntervalMilliseconds = 200
     return try KafkaConsumer(configuration: configuration, logger: Logger(label: "test-consumer"))
 }

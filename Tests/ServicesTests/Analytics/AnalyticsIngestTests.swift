@@ -95,6 +95,7 @@ struct AnalyticsIngestTests {
         try await AnalyticsTestHarness.run(extraEnvironment: [
             "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "4", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "1000",
         ]) { harness in
+            try await waitForTheStartOfAMinute()
             let three = (0..<3).map { _ in AnalyticsTestHarness.event("install") }
             try await harness.ingestAll(three)
             let (refused, body) = try await harness.ingest(three)
@@ -104,6 +105,7 @@ struct AnalyticsIngestTests {
         try await AnalyticsTestHarness.run(extraEnvironment: [
             "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "1000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "2",
         ]) { harness in
+            try await waitForTheStartOfAMinute()
             try await harness.ingestAll([AnalyticsTestHarness.event("install")], key: AnalyticsTestHarness.weatherKey)
             let (refused, body) = try await harness.ingest(
                 [AnalyticsTestHarness.event("install"), AnalyticsTestHarness.event("install")], key: AnalyticsTestHarness.weatherKey)

@@ -211,18 +211,14 @@ struct PlacesUserTests {
         }
         try await PlacesTestHarness.run(extraEnvironment: ["PLACES_LOOKUP_QUEUE": "1"], provider: slow) { places in
             // Four connections of their own (the harness' client has one, which would send them in turn).
-            let url = URL(string: "http://127.0.0.1:\(try #require(places.client.port))/v1/places/lookup?latitude=10&longitude=10")!
+            let url = "http://127.0.0.1:\(try #require(places.client.port))/v1/places/lookup?latitude=10&longitude=10"
             var tokens: [String] = []
             for _ in 0..<4 { tokens.append(try await places.token()) }
             let statuses = await withTaskGroup(of: Int.self) { group in
                 for token in tokens {
                     group.addTask {
-                        let session = URLSession(configuration: .ephemeral)
-                        defer { session.invalidateAndCancel() }
-                        var request = URLRequest(url: url, timeoutInterval: 30)
-                        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-                        let answer = try? await session.data(for: request)
-                        return (answer?.1 as? HTTPURLResponse)?.statusCode ?? 0
+                        let answer = try? await LoopbackHTTP.send("GET", url, headers: ["Authorization": "Bearer \(token)"], newConnection: true)
+                        return answer?.status ?? 0
                     }
                 }
                 return await group.reduce(into: []) { $0.append($1) }

@@ -237,12 +237,9 @@ struct WeatherViewCacheTests {
     func test_W3_viewCache() async throws {
         try await WeatherTestHarness.run(extraEnvironment: ["WEATHER_VIEW_CACHE_MS": "60000"]) { weather in
             let path = "/v1/cities/\(WeatherFixtures.bern.id)/weather"
-            // An entry never outlives its wall-clock minute: start early in a minute so the whole test fits in it
-            // and every assertion runs (it used to skip them when the minute turned).
-            let secondOfMinute = Int(Date().timeIntervalSince1970) % 60
-            if secondOfMinute > 40 { try await Task.sleep(for: .seconds(61 - secondOfMinute)) }
-            let minute = { Int(Date().timeIntervalSince1970 / 60) }
-            let before = minute()
+            // An entry never outlives its wall-clock minute: start early in a minute so the whole test fits in it.
+            try await waitForTheStartOfAMinute()
+            let before = currentMinute()
             let (first, _) = try await weather.get(path)
             #expect(first == .ok && weather.provider.requests.count == 1)
             _ = try await weather.count("DELETE FROM city_weather RETURNING 1")
@@ -250,7 +247,7 @@ struct WeatherViewCacheTests {
             let (second, anonymous) = try await weather.get(path)
             let (third, personal) = try await weather.get(path, bearer: user)
             #expect(second == .ok && third == .ok)
-            #expect(minute() == before, "the test ran within one minute")
+            #expect(currentMinute() == before, "the test ran within one minute")
             #expect(JSONValue(anonymous)["city"]["name"].string == "Bern" && JSONValue(anonymous)["isFavourite"].raw == nil)
             #expect(JSONValue(personal)["isFavourite"].bool == false, "the caller's own part is added to the cached answer")
             #expect(weather.provider.requests.count == 1, "both served from the cache")
