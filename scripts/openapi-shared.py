@@ -2,7 +2,9 @@
 """The shared API components (Shared/OpenAPI/shared-components.yaml) in every contract-first service's
 openapi.yaml. swift-openapi-generator reads one file per service, so each document holds a copy of the
 shared entries; this script is the one way they are written (--write) and the test command's check that
-no copy drifted (--check, the default). It also validates each document as OpenAPI 3.1."""
+no copy drifted (--check, the default). It also validates each document as OpenAPI 3.1, and checks that every
+operation that requires a bearer token names its access rule in `x-access`, which the edge check
+(scripts/edge_check.py) reads to try each protected route with a caller the rule refuses."""
 import pathlib
 import sys
 
@@ -23,11 +25,35 @@ def check(path: pathlib.Path) -> list[str]:
         validate(document)
     except Exception as error:  # the validator's own exception types vary by version
         problems.append(f"{path}: not a valid OpenAPI document: {error}")
+    problems += access_problems(path, document)
     components = document.get("components", {})
     for section, entries in shared.items():
         for name, entry in entries.items():
             if components.get(section, {}).get(name) != entry:
                 problems.append(f"{path}: components.{section}.{name} differs from Shared/OpenAPI/shared-components.yaml")
+    return problems
+
+
+ACCESS_RULES = {"signed-in", "member", "partner", "admin", "signature"}
+
+
+def access_problems(path: pathlib.Path, document: dict) -> list[str]:
+    """An operation with a security requirement and no `x-access`, or with a rule the edge check does not know,
+    would be left out of the edge check: a protected route covered by no test of its spellings."""
+    problems = []
+    default_security = document.get("security", [])
+    for template, item in document.get("paths", {}).items():
+        for method, operation in item.items():
+            if method not in ("get", "put", "post", "delete", "patch") or not isinstance(operation, dict):
+                continue
+            rule = operation.get("x-access")
+            requirements = operation.get("security", default_security)
+            # `{}` among the requirements: anonymous callers are allowed too (a token only adds to the answer).
+            secured = bool(requirements) and {} not in requirements
+            if rule is not None and rule not in ACCESS_RULES:
+                problems.append(f"{path}: {method.upper()} {template}: x-access {rule!r} is not one of {sorted(ACCESS_RULES)}")
+            elif secured and rule is None:
+                problems.append(f"{path}: {method.upper()} {template} requires a token but names no x-access rule")
     return problems
 
 

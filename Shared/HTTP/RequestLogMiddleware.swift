@@ -15,6 +15,12 @@ public struct RequestLogMiddleware: RouterMiddleware {
         ]
     }
 
+    /// Routes whose path carries a credential (a push device token, a reading's share id): that segment never
+    /// reaches a log or a span. `*` marks it; every other segment must match as written.
+    public static var secretPathTemplates: [[String]] {
+        [["v1", "me", "devices", "*"], ["v1", "shared", "readings", "*"]]
+    }
+
     let level: Logger.Level
 
     public init(_ level: Logger.Level = .info) {
@@ -23,7 +29,7 @@ public struct RequestLogMiddleware: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var metadata: Logger.Metadata = [
-            "hb.request.method": .string(request.method.rawValue), "hb.request.path": .string(request.uri.path),
+            "hb.request.method": .string(request.method.rawValue), "hb.request.path": .string(Self.redacted(path: request.uri.path)),
             "client": .string(context.remoteAddress),
         ]
         if let query = request.uri.query, !query.isEmpty {
@@ -31,6 +37,16 @@ public struct RequestLogMiddleware: RouterMiddleware {
         }
         context.logger.log(level: level, "Request", metadata: metadata)
         return try await next(request, context)
+    }
+
+    /// `/v1/me/devices/abc` → `/v1/me/devices/REDACTED`; other paths as they are.
+    static func redacted(path: String) -> String {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        for template in secretPathTemplates where template.count == segments.count {
+            guard zip(template, segments).allSatisfy({ $0 == "*" || $0 == $1.lowercased() }) else { continue }
+            return "/" + zip(template, segments).map { $0 == "*" ? "REDACTED" : $1 }.joined(separator: "/")
+        }
+        return path
     }
 
     /// `a=1&token=abc` → `a=1&token=REDACTED`. Works on the raw (still percent-encoded) text, so a name written

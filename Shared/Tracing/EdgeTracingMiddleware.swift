@@ -4,8 +4,9 @@ import ServiceContextModule
 import Tracing
 
 /// A server span per request (X3, issue 20's tracing), built for the edge of the platform:
-/// - the query is recorded as the request log writes it (`RequestLogMiddleware.redacted`): a reset link's
-///   `token` or an invitation code never reaches a span, whatever exporter or retention stands behind it;
+/// - the query and path are recorded as the request log writes them (`RequestLogMiddleware.redacted`): a reset
+///   link's `token`, an invitation code, a device token or a share id never reaches a span, whatever exporter or
+///   retention stands behind it;
 /// - an incoming `traceparent` is continued only from callers in `TRACE_TRUSTED_CALLERS`. Anyone on the
 ///   internet could otherwise join an internal trace, or force sampling of every request they send.
 /// Replaces Hummingbird's `TracingMiddleware`, which records the raw query and trusts every caller.
@@ -26,7 +27,7 @@ public struct EdgeTracingMiddleware: RouterMiddleware {
         let span = startSpan("HTTP \(request.method.rawValue)", context: parent, ofKind: .server)
         span.updateAttributes { attributes in
             attributes["http.request.method"] = request.method.rawValue
-            attributes["url.path"] = request.uri.path
+            attributes["url.path"] = RequestLogMiddleware.redacted(path: request.uri.path)
             if let query = request.uri.query, !query.isEmpty {
                 attributes["url.query"] = RequestLogMiddleware.redacted(query: query)
             }

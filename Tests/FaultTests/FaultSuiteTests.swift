@@ -111,6 +111,8 @@ struct FaultSuiteTests {
                 counter, since: crashed, note: "\(probe.restarts) restart(s) on the same port, \(reporters.count) crash reporter(s) still running")
             if probe.restarts != 1 {
                 result.error = "the probe restarted \(probe.restarts) times (a restart that cannot bind its port exits again)"
+            } else if reporters.isEmpty {
+                result.error = "no crash reporter was running when the probe was killed: the row tested nothing"
             }
             return result
         }
@@ -136,7 +138,10 @@ struct FaultSuiteTests {
             // The memory broker lost its topics with its log; an operator (scripts/stack.sh restart tansu) recreates them.
             try await createTopics([setup.topic], partitions: partitions, brokers: broker.address)
             try await waitApplied(events, counter: counter, timeout: .seconds(120), context: probe.recentLog)
-            return try await outcome(counter, since: restarted, note: "timed from the broker's restart; \(partitions) partitions after it")
+            var result = try await outcome(counter, since: restarted, note: "timed from the broker's restart; \(partitions) partitions after it")
+            // The orchestrator's restart would hide a crash (the double free this row is about): there must be none.
+            if probe.restarts > 0 { result.error = "the probe died \(probe.restarts) time(s):\n\(probe.recentLog)" }
+            return result
         }
     }
 

@@ -67,6 +67,14 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("X1: a malformed secret is named, never shown (a key list with one typo is still the keys)")
+    func test_X1_malformedSecretNotEchoed() {
+        let error = ConfigError.malformed(variable: "TELEMETRY_APP_KEYS", value: "weather=9f2c41d7e0;places", expected: "app=key pairs")
+        #expect("\(error)".contains("TELEMETRY_APP_KEYS") && !"\(error)".contains("9f2c41d7e0"))
+        let ordinary = ConfigError.malformed(variable: "HTTP_PORT", value: "eighty", expected: "a port")
+        #expect("\(ordinary)".contains("eighty"))
+    }
+
     @Test("X5: replay start positions parse")
     func test_X5_startPositions() throws {
         let beginning = try PlatformConfiguration(identity: .auth, environment: EnvironmentReader(["KAFKA_START_POSITION": "beginning"]))

@@ -19,4 +19,17 @@ struct RequestLogMiddlewareTests {
     func test_X1_redaction(query: String, expected: String) {
         #expect(RequestLogMiddleware.redacted(query: query) == expected)
     }
+
+    @Test(
+        "X1: a device token or a share id in the path is redacted in logs and spans; other paths are kept",
+        arguments: [
+            ("/v1/me/devices/f3a9c1d2e4", "/v1/me/devices/REDACTED"),
+            ("/v1/shared/readings/4b7e0c2a-1d9f", "/v1/shared/readings/REDACTED"),
+            ("/v1/me/devices", "/v1/me/devices"),
+            ("/v1/cities/2950159/share", "/v1/cities/2950159/share"),
+            ("/v1/me/devices/a/b", "/v1/me/devices/a/b"),
+        ])
+    func test_X1_pathRedaction(path: String, expected: String) {
+        #expect(RequestLogMiddleware.redacted(path: path) == expected)
+    }
 }
