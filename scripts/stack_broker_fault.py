@@ -55,6 +55,7 @@ def request(port: int, method: str, path: str, body: object | None = None, token
 class Stack:
     def __init__(self) -> None:
         self.state = tempfile.mkdtemp(prefix="stack-fault-")
+        self.step = "starting the stack"
         self.ports = dict(zip(services, (free_port() for _ in services)))
         self.postgres_port = free_port()
         self.kafka_port = free_port()
@@ -75,7 +76,9 @@ class Stack:
             ["bash", os.path.join(root, "scripts/stack.sh"), *arguments], env=self.env, cwd=root,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=limit)
         if result.returncode != 0:
-            raise RuntimeError(f"stack.sh {' '.join(arguments)} exited {result.returncode}:\n{result.stdout.decode()[-3000:]}")
+            # librdkafka's own lines (`%3|...`) would bury what the script said.
+            said = "\n".join(line for line in result.stdout.decode(errors="replace").splitlines() if not line.startswith("%"))
+            raise RuntimeError(f"stack.sh {' '.join(arguments)} exited {result.returncode}:\n{said[-3000:]}")
         return time.monotonic() - started
 
     def pid(self, component: str) -> int:
@@ -119,7 +122,11 @@ class Stack:
         try:
             self.run("stop", limit=120)
         finally:
-            shutil.rmtree(self.state, ignore_errors=True)
+            # STACK_FAULT_KEEP=1 keeps the state directory (logs above all) for a look afterwards.
+            if os.environ.get("STACK_FAULT_KEEP") == "1":
+                print(f"state kept in {self.state}", file=sys.stderr)
+            else:
+                shutil.rmtree(self.state, ignore_errors=True)
 
 
 def member_token(stack: Stack) -> tuple[str, str]:
@@ -151,25 +158,31 @@ def wait_for(condition, limit: float) -> bool:
 def scenario(stack: Stack) -> dict:
     started = stack.run("start")
     print(f"stack started in {started:.0f} s", file=sys.stderr)
+    stack.step = "signing up a survey member"
     token, user = member_token(stack)
+    stack.step = "marking favourites before the outage"
     for city in before_outage:
         favourite(stack, token, city, True)
     if not wait_for(lambda: stack.favourites(user) == set(before_outage), 60):
         raise RuntimeError(f"warning-detector never applied the first favourites: {stack.favourites(user)}")
     pids = {service: stack.pid(service) for service in services}
 
+    stack.step = "stopping the broker"
     broker = stack.pid("tansu")
     os.kill(broker, signal.SIGTERM)
     if not wait_for(lambda: not stack.alive(broker), 3):
         os.kill(broker, signal.SIGKILL)
         wait_for(lambda: not stack.alive(broker), 10)
+    stack.step = "changing favourites during the outage"
     for city in unmarked_in_outage:
         favourite(stack, token, city, False)
     for city in marked_in_outage:
         favourite(stack, token, city, True)
 
     restarted = time.monotonic()
+    stack.step = "stack.sh start after the outage"
     stack.run("start")
+    stack.step = "waiting for warning-detector"
     applied = wait_for(lambda: stack.favourites(user) == expected, 60)
     recovery = time.monotonic() - restarted
     final = stack.favourites(user)
@@ -196,8 +209,12 @@ def main() -> int:
     stack = Stack()
     try:
         result = scenario(stack)
-    except Exception as error:  # the suite shows it in the table's row
-        result = {"events": distinct_changes, "lost": 0, "doubled": 0, "recovery": 0, "error": f"{type(error).__name__}: {error}"}
+    except Exception as error:  # the suite shows it in the table's row, with what each service said last
+        alive = {s: stack.alive(stack.pid(s)) if os.path.exists(os.path.join(stack.state, f"{s}.pid")) else None for s in services}
+        logs = "\n".join(f"--- {s} (alive: {alive[s]}) ---\n{stack.logs(s)[-1200:]}" for s in services)
+        result = {
+            "events": distinct_changes, "lost": 0, "doubled": 0, "recovery": 0,
+            "error": f"{type(error).__name__} at step '{stack.step}': {error}\n{logs}"}
     finally:
         try:
             stack.stop()

@@ -13,7 +13,7 @@ public final class WindowQuota: Sendable {
     public let limit: Int
     public let window: Duration
     let maxKeys: Int
-    private let counts = Mutex<[String: (window: Int64, used: Int)]>([:])
+    let counts = Mutex<[String: (window: Int64, used: Int)]>([:])
 
     public init(limit: Int, window: Duration = .seconds(60), maxKeys: Int = 100_000) {
         precondition(limit > 0 && window > .zero && maxKeys > 0, "a quota needs a positive limit, window and key bound")
@@ -41,6 +41,19 @@ public final class WindowQuota: Sendable {
             used += units
             counts[key] = (current, used)
             return nil
+        }
+    }
+}
+
+extension WindowQuota {
+    /// Returns `units` taken for `key` in the current window (a request another quota then refused, which must
+    /// not count against this one). Units of a window that has turned are gone with it.
+    public func giveBack(_ units: Int, for key: String, now: Date = Date()) {
+        let windowMilliseconds = max(1, window.wholeMilliseconds)
+        let current = Int64((now.timeIntervalSince1970 * 1_000).rounded(.down)) / windowMilliseconds
+        counts.withLock { counts in
+            guard let entry = counts[key], entry.window == current else { return }
+            counts[key] = (current, max(0, entry.used - units))
         }
     }
 }

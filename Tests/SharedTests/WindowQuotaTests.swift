@@ -18,6 +18,19 @@ struct WindowQuotaTests {
         #expect(quota.take(6, for: "c", now: start) != nil, "a request larger than the limit never fits")
     }
 
+    @Test("X3: units given back (another quota refused the request) count no more; a turned window keeps nothing")
+    func givenBack() {
+        let quota = WindowQuota(limit: 5, window: .seconds(60))
+        let start = Date(timeIntervalSince1970: 6_000)
+        #expect(quota.take(5, for: "a", now: start) == nil)
+        quota.giveBack(3, for: "a", now: start.addingTimeInterval(1))
+        #expect(quota.take(3, for: "a", now: start.addingTimeInterval(2)) == nil)
+        #expect(quota.take(1, for: "a", now: start.addingTimeInterval(3)) != nil)
+        quota.giveBack(5, for: "a", now: start.addingTimeInterval(61))
+        #expect(quota.take(5, for: "a", now: start.addingTimeInterval(62)) == nil, "the new window starts from nothing")
+        #expect(quota.take(1, for: "a", now: start.addingTimeInterval(63)) != nil, "and a give-back of an old window added nothing")
+    }
+
     @Test("X3: a flood of distinct keys cannot grow the table past its bound, nor lock new keys out; counted keys stay limited")
     func boundedKeys() {
         let quota = WindowQuota(limit: 1, window: .seconds(60), maxKeys: 3)

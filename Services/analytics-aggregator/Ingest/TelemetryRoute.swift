@@ -42,10 +42,13 @@ struct TelemetryRoute: Sendable {
         }
         guard !batch.events.isEmpty else { throw APIError.badRequest("empty_batch", "events must hold at least one event") }
         let events = batch.events.count
-        if let wait = perAddress.take(events, for: ClientAddress.limitKey(context.remoteAddress)) {
+        let address = ClientAddress.limitKey(context.remoteAddress)
+        if let wait = perAddress.take(events, for: address) {
             throw APIError.rateLimited("this address sent more than \(perAddress.limit) events this minute", retryAfter: wait)
         }
         if let wait = perApp.take(events, for: app) {
+            // Refused and not stored: the address has not spent its quota on it.
+            perAddress.giveBack(events, for: address)
             throw APIError.rateLimited("the \(app) app sent more than \(perApp.limit) events this minute", retryAfter: wait)
         }
         let outcome = try await ingest.ingest(batch.events, app: app)
