@@ -33,17 +33,16 @@ static void on_crash(int signal_number, siginfo_t *info, void *context) {
         struct sigaction *handler = &previous[i];
         if (handler->sa_flags & SA_SIGINFO) {
             handler->sa_sigaction(signal_number, info, context);
-            return;
-        }
-        if (handler->sa_handler != SIG_DFL && handler->sa_handler != SIG_IGN) {
+        } else if (handler->sa_handler != SIG_DFL && handler->sa_handler != SIG_IGN) {
             handler->sa_handler(signal_number);
-            return;
         }
-        // No handler before ours: the default action (terminate, core) as if we were not here.
-        sigaction(signal_number, handler, NULL);
-        raise(signal_number);
-        return;
+        break;
     }
+    // The runtime's handler has reported the crash and returned. The process ends as the signal's default action
+    // ends it, whatever handler is installed now: returning into a process that crashed (or that was sent the
+    // signal) left it running after its crash report, measured here, holding its port and its work.
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
 }
 
 int crash_descriptors_install(void) {
