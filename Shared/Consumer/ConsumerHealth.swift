@@ -19,14 +19,14 @@ public final class ConsumerHealth: Sendable {
     /// Since when the consumer has held no partition although its topics have some (read at each check).
     let unassignedSince: @Sendable () -> ContinuousClock.Instant?
     /// Subscribed topics with fewer partitions than the catalogue gives them (read at each check).
-    let partitionShortfall: @Sendable () -> [KafkaConsumer.PartitionShortfall]
+    let partitionShortfall: @Sendable () -> [PartitionShortfall]
     /// The topics of the consumer, for the readiness answer.
     public let topics: [String]
 
     public init(
         topics: [String] = [], missingTopicSince: @escaping @Sendable () -> ContinuousClock.Instant? = { nil },
         unassignedSince: @escaping @Sendable () -> ContinuousClock.Instant? = { nil },
-        partitionShortfall: @escaping @Sendable () -> [KafkaConsumer.PartitionShortfall] = { [] }
+        partitionShortfall: @escaping @Sendable () -> [PartitionShortfall] = { [] }
     ) {
         self.topics = topics
         self.missingTopicSince = missingTopicSince

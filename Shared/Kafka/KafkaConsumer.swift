@@ -36,17 +36,8 @@ public final class KafkaConsumer: Sendable {
     /// Since when the current client has held no partition, and how long it may before it rejoins.
     private let idle: Mutex<IdleWatch>
     private let rebuildCount = Atomic<Int>(0)
-    /// Subscribed topics found with fewer partitions than `expectedPartitions`, from the last look (every 30 s).
-    private let shortTopics = Mutex<[PartitionShortfall]>([])
-    private let lastPartitionLook = Mutex<ContinuousClock.Instant?>(nil)
-
-    /// A topic with fewer partitions than the catalogue gives it (re-created by a broker with its default, say):
-    /// keys then map to other partitions than the producers' and fewer instances can share the work.
-    public struct PartitionShortfall: Sendable, Equatable {
-        public var topic: String
-        public var found: Int
-        public var expected: Int
-    }
+    /// Subscribed topics with fewer partitions than `expectedPartitions`.
+    private let partitionCounts: PartitionCountWatch
     private let skippedCount = Atomic<Int>(0)
 
     public init(configuration: KafkaConsumerConfiguration, logger: Logger) throws {
@@ -56,6 +47,7 @@ public final class KafkaConsumer: Sendable {
         executor = BlockingExecutor(label: "kafka.consumer.\(configuration.groupId)")
         client = Mutex(try ConsumerClient(configuration: configuration, logger: logger))
         idle = Mutex(IdleWatch(limit: .milliseconds(configuration.idleRejoinMilliseconds)))
+        partitionCounts = PartitionCountWatch(expected: configuration.expectedPartitions, logger: logger)
         rebuilds = Dictionary(uniqueKeysWithValues: RebuildReason.allCases.map {
             ($0, Counter(label: "kafka_consumer_rebuilds_total", dimensions: [("group", configuration.groupId), ("reason", $0.rawValue)]))
         })
@@ -120,7 +112,7 @@ public final class KafkaConsumer: Sendable {
             // the client by now (the executor is serial, and `close` sets the flag before it queues).
             guard !self.isClosed.load(ordering: .acquiring) else { return [] }
             self.rebuildIfStuck()
-            self.lookAtPartitionCounts()
+            self.partitionCounts.lookIfDue(using: self.current.handle)
             let (handle, logger) = (self.current.handle, self.logger)
             var result: [KafkaMessage] = []
             var timeout = timeoutMilliseconds
@@ -133,8 +125,7 @@ public final class KafkaConsumer: Sendable {
                     let detail = rd_kafka_message_errstr(raw).map { String(cString: $0) } ?? ""
                     logger.warning("Kafka consumer error", metadata: ["error": "\(String(reflecting: error))", "detail": "\(detail)"])
                     if raw.pointee.err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART {
-                        self.topicMissingSince.withLock { $0 = $0 ?? .now }
-                        self.reportedMissingSince.withLock { $0 = $0 ?? .now }
+                        self.markTopicMissing(since: .now)
                     }
                     continue
                 }
@@ -176,8 +167,7 @@ public final class KafkaConsumer: Sendable {
         }
         guard let since = watch.since, now - since >= watch.limit else { return }
         guard subscribedTopicsHavePartitions(old) else {
-            topicMissingSince.withLock { $0 = $0 ?? now }
-            reportedMissingSince.withLock { $0 = $0 ?? now }
+            markTopicMissing(since: now)
             idle.withLock { $0.since = now }
             return
         }
@@ -185,6 +175,12 @@ public final class KafkaConsumer: Sendable {
         reportedMissingSince.withLock { $0 = nil }
         rebuild(replacing: old, reason: .noPartitions, waited: now - since)
         idle.withLock { $0 = IdleWatch(since: .now, limit: min(watch.limit * 2, .seconds(600))) }
+    }
+
+    /// A subscribed topic is missing: for the rebuild (this client's wait) and for readiness (kept across a rebuild).
+    private func markTopicMissing(since now: ContinuousClock.Instant) {
+        topicMissingSince.withLock { $0 = $0 ?? now }
+        reportedMissingSince.withLock { $0 = $0 ?? now }
     }
 
     private func rebuild(replacing old: ConsumerClient, reason: RebuildReason, waited: Duration) {
@@ -206,35 +202,8 @@ public final class KafkaConsumer: Sendable {
             metadata: ["topics": "\(configuration.topics)", "waitedSeconds": "\(waited.components.seconds)", "reason": "\(reason.rawValue)"])
     }
 
-    /// Every 30 s, on the executor: the partition count of each topic with an expected one (one metadata request
-    /// each, at most a second). A missing topic is not a shortfall: it is reported as missing.
-    private func lookAtPartitionCounts() {
-        guard !configuration.expectedPartitions.isEmpty else { return }
-        let now = ContinuousClock.now
-        let due = lastPartitionLook.withLock { last -> Bool in
-            guard last.map({ now - $0 >= .seconds(30) }) ?? true else { return false }
-            last = now
-            return true
-        }
-        guard due else { return }
-        let client = current
-        let found = configuration.expectedPartitions.sorted { $0.key < $1.key }.compactMap { topic, expected -> PartitionShortfall? in
-            guard let count = try? client.handle.partitionCount(of: topic, timeoutMilliseconds: 1_000), count < expected else { return nil }
-            return PartitionShortfall(topic: topic, found: count, expected: expected)
-        }
-        let before = shortTopics.withLock { shortfall in
-            defer { shortfall = found }
-            return shortfall
-        }
-        for shortfall in found where !before.contains(shortfall) {
-            logger.error(
-                "a subscribed topic has fewer partitions than the catalogue gives it: re-create it (platformctl create-topics on an empty broker) or add partitions",
-                metadata: ["topic": "\(shortfall.topic)", "partitions": "\(shortfall.found)", "expected": "\(shortfall.expected)"])
-        }
-    }
-
     /// Subscribed topics with fewer partitions than the catalogue's, at the last look.
-    public var partitionShortfall: [PartitionShortfall] { shortTopics.withLock { $0 } }
+    public var partitionShortfall: [PartitionShortfall] { partitionCounts.shortfall }
 
     /// Whether every subscribed topic exists with partitions (one metadata request each, at most a second).
     private func subscribedTopicsHavePartitions(_ client: ConsumerClient) -> Bool {
