@@ -9,9 +9,7 @@ its applied count must equal the distinct changes made (more would be a change a
 Prints one line `RESULT {json}` (events, lost, doubled, recovery seconds, note or error) and exits 0 when the
 scenario could be run at all; the fault suite (Tests/FaultTests) reads that line into its table.
 Usage: stack_broker_fault.py (needs the services built in .build/debug)."""
-import base64
 import glob
-import http.client
 import json
 import os
 import secrets
@@ -22,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from edge_check import account_id, request
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 services = ["weather-fetcher", "warning-detector", "places-importer", "auth", "analytics-aggregator", "appointment-booker"]
@@ -37,19 +37,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def request(port: int, method: str, path: str, body: object | None = None, token: str | None = None) -> tuple[int, bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    try:
-        connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-        answer = connection.getresponse()
-        return answer.status, answer.read()
-    finally:
-        connection.close()
 
 
 class Stack:
@@ -137,8 +124,7 @@ def member_token(stack: Stack) -> tuple[str, str]:
     status, body = request(port, "POST", "/v1/survey/login", {"email": email, "pin": pin})
     assert status == 200, f"auth answered a survey login with {status}: {body[:200]!r}"
     token = json.loads(body)["accessToken"]
-    payload = token.split(".")[1]
-    return token, json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["sub"]
+    return token, account_id(token)
 
 
 def favourite(stack: Stack, token: str, city: int, mark: bool) -> None:
