@@ -48,15 +48,21 @@ install_system_packages() {
 # with a new topic id (upstream #4964/#4778, fixed by PR #4970 in 2.10.0, regressions fixed in 2.10.1). The
 # memory broker re-creates every topic after a restart, so older versions crash consumers on a broker restart.
 LIBRDKAFKA_MIN=2.10.1
+# Our fixes of upstream bugs, applied to the tarball (each patch's header says which bug). The list of those
+# applied is kept beside the library, so a machine that has an older build of ours builds it again.
+LIBRDKAFKA_PATCHES_APPLIED=/usr/local/share/librdkafka-platform-patches
+
+librdkafka_patches() { (cd "$root/scripts/patches" && sha256sum librdkafka-*.patch); }
 
 install_librdkafka() {
   local have
   have="$(pkg-config --modversion rdkafka 2>/dev/null || echo 0)"
-  if version_ge "$have" "$LIBRDKAFKA_MIN"; then
+  if version_ge "$have" "$LIBRDKAFKA_MIN" && [ "$(cat "$LIBRDKAFKA_PATCHES_APPLIED" 2>/dev/null)" = "$(librdkafka_patches)" ]; then
     return 0
   fi
   need_root
-  log "building librdkafka >= $LIBRDKAFKA_MIN from Debian unstable's source package (found: $have)"
+  log "building librdkafka >= $LIBRDKAFKA_MIN from Debian unstable's source package with our patches (found: $have)"
+  apt_install patch
   local list=/etc/apt/sources.list.d/sid-src.list
   if [ ! -f "$list" ]; then
     echo "deb-src http://deb.debian.org/debian sid main" > "$list"
@@ -68,11 +74,15 @@ install_librdkafka() {
   (
     cd "$src"
     apt-get source --download-only librdkafka >/dev/null
-    # The upstream tarball as is: Debian's patches need nanopb-generated headers that bookworm cannot make,
+    # The upstream tarball and our patches only: Debian's patches need nanopb-generated headers that bookworm cannot make,
     # while upstream ships them vendored.
     mkdir librdkafka
     tar -xzf ./librdkafka_*.orig.tar.gz -C librdkafka --strip-components=1
     cd librdkafka
+    local patch
+    for patch in "$root"/scripts/patches/librdkafka-*.patch; do
+      patch -p1 --forward --silent <"$patch" || { echo "install-deps: $(basename "$patch") does not apply to this librdkafka" >&2; exit 1; }
+    done
     ./configure --prefix=/usr/local >/dev/null
     make -j"$(nproc)" >/dev/null 2>&1
     make install >/dev/null
@@ -81,6 +91,8 @@ install_librdkafka() {
   )
   rm -rf "$src"
   ldconfig
+  mkdir -p "$(dirname "$LIBRDKAFKA_PATCHES_APPLIED")"
+  librdkafka_patches >"$LIBRDKAFKA_PATCHES_APPLIED"
   have="$(pkg-config --modversion rdkafka)"
   version_ge "$have" "$LIBRDKAFKA_MIN" || { echo "install-deps: librdkafka $have is still older than $LIBRDKAFKA_MIN" >&2; exit 1; }
   log "librdkafka $have installed in /usr/local"

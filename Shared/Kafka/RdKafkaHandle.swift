@@ -21,6 +21,7 @@ final class RdKafkaHandle: @unchecked Sendable {
                 throw KafkaError("invalid Kafka property \(name)=\(value): \(cBufferText(errorBuffer))")
             }
         }
+        KafkaThreadFaultSignals.install(on: conf)
         prepare(conf)
         // rd_kafka_new takes ownership of conf on success only.
         guard let handle = rd_kafka_new(type, conf, &errorBuffer, errorBuffer.count) else {

@@ -33,23 +33,9 @@ struct FaultSuiteTests {
         let table = render(outcomes)
         print("\n" + table + "\n")
         for outcome in outcomes {
-            let verdict = { () -> Void in
-                #expect(outcome.passed, "\(outcome.scenario): \(outcome.error ?? "lost \(outcome.lost), doubled \(outcome.doubled), applied once \(outcome.appliedOnce) of \(outcome.events)")")
-            }
-            if Self.knownIntermittent.contains(outcome.scenario) {
-                // An open bug, not a passing row: the table above shows each failure, and README's Known gaps says
-                // what is known of it. It does not fail the run while it is being found.
-                withKnownIssue("a service of the local stack dies or is restarted after the broker's restart in about half the runs", isIntermittent: true) {
-                    verdict()
-                }
-            } else {
-                verdict()
-            }
+            #expect(outcome.passed, "\(outcome.scenario): \(outcome.error ?? "lost \(outcome.lost), doubled \(outcome.doubled), applied once \(outcome.appliedOnce) of \(outcome.events)")")
         }
     }
-
-    /// Rows whose failure is a known open bug (README, Known gaps).
-    static let knownIntermittent: Set<String> = ["local stack: broker killed, favourites written, stack.sh start once"]
 
     static let scenarios: [(String, @Sendable () async throws -> FaultOutcome)] = [
         ("kill -9 a consumer mid-batch", killMidBatch),
