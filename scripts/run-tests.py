@@ -2,8 +2,9 @@
 """Runs the test binary (swift-testing) in a session of its own and watches its event stream. A run in which no
 test starts or ends for STALL seconds, or that takes longer than LIMIT, is taken for hung: the tests that had
 started and not ended are named, the binary's threads and the processes are printed, the session (services,
-browsers and sinks the tests started) is stopped, and those tests alone are run once more. The run fails if they
-fail or hang again; if they pass, it passes with the hang printed, so a rare hang is diagnosed, not hidden.
+browsers and sinks the tests started) is stopped, and every test that had not ended (the hung ones and those not
+started yet) runs once more. The run fails if a test failed before the hang, or if the second run fails or hangs;
+otherwise it passes with the hang printed ("HUNG:"), so a rare hang is diagnosed, not hidden.
 
 Usage: run-tests.py LIMIT STALL BINARY [ARGUMENTS...]"""
 import json
@@ -28,6 +29,8 @@ class Run:
             [binary, *arguments, "--event-stream-output-path", self.events, "--event-stream-version", "0"], start_new_session=True)
         self.offset = 0
         self.started: dict[str, str] = {}  # test function id -> display name, while it runs
+        self.ended: set[str] = set()
+        self.failed: set[str] = set()  # tests with an issue recorded that is not a known one
         self.last_progress = time.monotonic()
 
     def read_events(self) -> None:
@@ -54,6 +57,9 @@ class Run:
                 self.started[test] = text
             elif payload.get("kind") in ("testEnded", "testSkipped"):
                 self.started.pop(test, None)
+                self.ended.add(test)
+            elif payload.get("kind") == "issueRecorded" and not (payload.get("issue") or {}).get("isKnown", False):
+                self.failed.add(test)
 
     def diagnose_and_stop(self) -> None:
         pid = self.process.pid
@@ -89,27 +95,35 @@ class Run:
                 return None, unfinished
 
 
-def filter_for(tests: list[str]) -> str:
-    # "Module.Suite/name()/File.swift:1:2" -> the function's id without its source location, as --filter takes it.
-    return "|".join(re.escape(test.rsplit("/", 1)[0]) for test in tests)
+def filter_for(tests) -> str:
+    # "Module.Suite/name()/File.swift:1:2" -> the function's id without its source location, as --filter and
+    # --skip take it.
+    return "|".join(re.escape(test.rsplit("/", 1)[0]) for test in sorted(tests))
 
 
 def main() -> int:
     limit, stall, binary, arguments = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4:]
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    status, unfinished = Run(binary, arguments).watch(limit, stall)
+    first = Run(binary, arguments)
+    status, unfinished = first.watch(limit, stall)
     if status is not None:
         return status
     if not unfinished:
         log("hung with no test running (in the runner itself); failing")
         return 124
-    # Only the hung tests again, without the run's other filters (this one names them exactly).
-    log(f"running the {len(unfinished)} hung test(s) once more, alone")
-    status, again = Run(binary, ["--testing-library", "swift-testing", "--filter", filter_for(unfinished)]).watch(limit, stall)
+    failed_before = sorted(first.failed)
+    # The same run again without the tests that ended: the hung ones get a second chance, and those that had not
+    # started yet get their first.
+    skip = ["--skip", filter_for(first.ended)] if first.ended else []
+    log(f"running the {len(unfinished)} hung test(s) and those not started yet once more")
+    status, again = Run(binary, [*arguments, *skip]).watch(limit, stall)
     if status is None:
         log(f"they hung again: {again}")
         return 124
-    log(f"the hung test(s) {'passed' if status == 0 else 'failed'} when run again (exit {status}); the hang above is a bug to find")
+    log(f"the second run {'passed' if status == 0 else 'failed'} (exit {status}); the hang above is a bug to find")
+    if failed_before:
+        log(f"{len(failed_before)} test(s) had failed before the hang: " + ", ".join(t.rsplit("/", 1)[0] for t in failed_before))
+        return status or 1
     return status
 
 

@@ -42,7 +42,11 @@ struct AnalyticsPollSurveyTests {
             let (anonymous, _) = try await harness.request(.post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]])
             #expect(anonymous == .unauthorized)
 
-            #expect(try await eventually { try await harness.stats("/v1/poll/results")["questions"][0]["yes"].int == 2 })
+            // The three answers are keyed by user, so they may be applied in any order: wait for all of them.
+            #expect(try await eventually {
+                let first = try await harness.stats("/v1/poll/results")["questions"][0]
+                return first["yes"].int == 2 && first["no"].int == 1
+            })
             let results = try await harness.stats("/v1/poll/results")["questions"]
             #expect(results[0]["no"].int == 1)
             #expect(results[0]["yesPercent"].double == 66.7 && results[0]["noPercent"].double == 33.3)
