@@ -47,7 +47,7 @@ public final class KafkaConsumer: Sendable {
         executor = BlockingExecutor(label: "kafka.consumer.\(configuration.groupId)")
         client = Mutex(try ConsumerClient(configuration: configuration, logger: logger))
         idle = Mutex(IdleWatch(limit: .milliseconds(configuration.idleRejoinMilliseconds)))
-        partitionCounts = PartitionCountWatch(expected: configuration.expectedPartitions, logger: logger)
+        partitionCounts = PartitionCountWatch(topics: configuration.topics, expected: configuration.expectedPartitions, logger: logger)
         rebuilds = Dictionary(uniqueKeysWithValues: RebuildReason.allCases.map {
             ($0, Counter(label: "kafka_consumer_rebuilds_total", dimensions: [("group", configuration.groupId), ("reason", $0.rawValue)]))
         })
@@ -86,9 +86,12 @@ public final class KafkaConsumer: Sendable {
     /// returns nothing may still have read thousands of them.
     public var skippedBeforeStartSoFar: Int { skippedCount.load(ordering: .acquiring) }
 
-    /// Since when a subscribed topic has been reported missing with no partition assigned; nil when it is not.
-    /// Topics are never created by a client (`allow.auto.create.topics=false`): readiness reports this.
-    public var missingTopicSince: ContinuousClock.Instant? { reportedMissingSince.withLock { $0 } }
+    /// Since when a subscribed topic has been missing: reported by a fetch while no partition was assigned, or
+    /// found missing by the periodic look beside topics whose partitions it holds; nil when none is. Topics are
+    /// never created by a client (`allow.auto.create.topics=false`): readiness reports this.
+    public var missingTopicSince: ContinuousClock.Instant? {
+        [reportedMissingSince.withLock { $0 }, partitionCounts.missingSince].compactMap { $0 }.min()
+    }
 
     /// Since when the member has held no partition although its topics exist (across rejoins); nil while it holds
     /// one, or while a subscribed topic is missing (readiness reports that instead).

@@ -17,6 +17,15 @@ public struct KafkaError: Error, CustomStringConvertible, Sendable {
         self.init("\(context): \(reason)", code: code.rawValue)
     }
 
+    /// True when the broker answered that it does not know the topic (as opposed to not answering at all).
+    var namesUnknownTopic: Bool {
+        guard let code else { return false }
+        let unknown: [rd_kafka_resp_err_t] = [
+            RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART, RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC, RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_ID,
+        ]
+        return unknown.contains { $0.rawValue == code }
+    }
+
     /// True when the error means the broker could not be reached or timed out, which a retry may cure.
     public var isTransient: Bool {
         guard let code else { return false }

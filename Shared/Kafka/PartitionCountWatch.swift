@@ -9,15 +9,20 @@ public struct PartitionShortfall: Sendable, Equatable {
     public var expected: Int
 }
 
-/// Looks, every 30 s, at the partition count of each subscribed topic whose count is known (the catalogue's),
-/// and keeps the ones found short for readiness; logs each one once when it is first found short.
+/// Looks, every 30 s, at each subscribed topic: one the broker does not know is kept as missing (with since
+/// when), one with fewer partitions than the catalogue gives it as a shortfall; both for readiness, each logged
+/// once when first found. A consumer learns of a missing topic from its fetches only while it holds none of
+/// its topics' partitions; this look finds one missing beside topics it does hold.
 final class PartitionCountWatch: Sendable {
+    private let topics: [String]
     private let expected: [String: Int]
     private let logger: Logger
     private let short = Mutex<[PartitionShortfall]>([])
+    private let missing = Mutex<[String: ContinuousClock.Instant]>([:])
     private let lastLook = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(expected: [String: Int], logger: Logger) {
+    init(topics: [String], expected: [String: Int], logger: Logger) {
+        self.topics = topics.sorted()
         self.expected = expected
         self.logger = logger
     }
@@ -25,10 +30,13 @@ final class PartitionCountWatch: Sendable {
     /// The topics found short at the last look.
     var shortfall: [PartitionShortfall] { short.withLock { $0 } }
 
+    /// Since when the earliest of the topics still missing at the last look has been missing; nil when none is.
+    var missingSince: ContinuousClock.Instant? { missing.withLock { $0.values.min() } }
+
     /// Called on the consumer's executor before each poll; looks when 30 s have passed (one metadata request per
-    /// topic, at most a second each). A missing topic is not a shortfall: the consumer reports it as missing.
+    /// topic, at most a second each). A broker that does not answer says nothing about the topics: kept as before.
     func lookIfDue(using handle: RdKafkaHandle) {
-        guard !expected.isEmpty else { return }
+        guard !topics.isEmpty else { return }
         let now = ContinuousClock.now
         let due = lastLook.withLock { last -> Bool in
             guard last.map({ now - $0 >= .seconds(30) }) ?? true else { return false }
@@ -36,9 +44,31 @@ final class PartitionCountWatch: Sendable {
             return true
         }
         guard due else { return }
-        let found = expected.sorted { $0.key < $1.key }.compactMap { topic, expected -> PartitionShortfall? in
-            guard let count = try? handle.partitionCount(of: topic, timeoutMilliseconds: 1_000), count < expected else { return nil }
-            return PartitionShortfall(topic: topic, found: count, expected: expected)
+        var found: [PartitionShortfall] = []
+        var absent: [String] = [], present: [String] = []
+        for topic in topics {
+            do {
+                let count = try handle.partitionCount(of: topic, timeoutMilliseconds: 1_000)
+                present.append(topic)
+                if let expected = expected[topic], count < expected {
+                    found.append(PartitionShortfall(topic: topic, found: count, expected: expected))
+                }
+            } catch let error as KafkaError where error.namesUnknownTopic {
+                absent.append(topic)
+            } catch {
+                continue
+            }
+        }
+        let newlyMissing = missing.withLock { since -> [String] in
+            for topic in present { since[topic] = nil }
+            let new = absent.filter { since[$0] == nil }
+            for topic in new { since[topic] = now }
+            return new
+        }
+        for topic in newlyMissing {
+            logger.error(
+                "a subscribed topic is missing on the broker (clients never create topics): create it with platformctl create-topics",
+                metadata: ["topic": "\(topic)"])
         }
         let before = short.withLock { shortfall in
             defer { shortfall = found }

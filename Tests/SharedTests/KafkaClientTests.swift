@@ -87,6 +87,25 @@ struct KafkaClientTests {
         #expect(consumer.rebuildCountSoFar == rebuildsOnceAssigned, "a consumer holding partitions was rebuilt")
     }
 
+    @Test("X4: a subscribed topic missing beside one whose partitions the member holds is reported missing, not hidden")
+    func test_X4_missingTopicBesideAHeldOne() async throws {
+        try await withTopic(partitions: 1) { topic in
+            let absent = "test.absent.\(uniqueSuffix())"
+            let consumer = try makeConsumer(topics: [topic, absent], group: "g-\(uniqueSuffix())")
+            try await withProducer { producer in try await producer.send(KafkaOutgoingMessage(topic: topic, key: "k", value: [1])) }
+            // It reads the topic that exists (so it holds its partition) ...
+            let received = try await collect(1, from: consumer)
+            #expect(received.count == 1)
+            // ... and still says the other one is missing: a fetch error alone says so only while nothing is held.
+            let reported = try await eventually(timeout: .seconds(30)) {
+                _ = try await consumer.poll()
+                return consumer.missingTopicSince != nil
+            }
+            await consumer.close()
+            #expect(reported, "the missing topic beside a held one was not reported")
+        }
+    }
+
     @Test("X4: of two members on one partition the idle one reports since when it holds nothing, and rejoins")
     func test_X4_idleMemberIsReportedAndRejoins() async throws {
         try await withTopic(partitions: 1) { topic in
