@@ -47,6 +47,8 @@ SQL
   "${psql[@]}" -d platform -c "CREATE EXTENSION IF NOT EXISTS postgis SCHEMA places_importer"
   # btree_gist for appointment-booker's no-double-booking exclusion constraint (B2), in its schema.
   "${psql[@]}" -d platform -c "CREATE EXTENSION IF NOT EXISTS btree_gist SCHEMA appointment_booker"
+  # pg_trgm for weather-fetcher's contains search (W1, X3), in its schema.
+  "${psql[@]}" -d platform -c "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA weather_fetcher"
 }
 
 dev_keys() {
@@ -55,6 +57,10 @@ dev_keys() {
     "$root/.build/$BUILD_CONFIGURATION/platformctl" generate-keys >"$STATE_DIR/keys.env"
     chmod 600 "$STATE_DIR/keys.env"
     log "generated a development token key pair in $STATE_DIR/keys.env (not committed)"
+  fi
+  # A state directory from before READING_KEY was required gets one of its own.
+  if ! grep -q '^READING_KEY=' "$STATE_DIR/keys.env"; then
+    echo "READING_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >>"$STATE_DIR/keys.env"
   fi
   if [ ! -f "$STATE_DIR/telemetry.env" ]; then
     # One random telemetry key per app (N1), for the local apps to send with X-App-Key.
@@ -105,6 +111,7 @@ start_service() {
     fi
     [ "$service" = weather-fetcher ] && export WEATHER_CITY_CATALOGUE="$root/data/generated/cities15000.tsv"
     [ "$service" = analytics-aggregator ] && export "$(cat "$STATE_DIR/telemetry.env")"
+    [ "$service" = appointment-booker ] && export "$(grep '^READING_KEY=' "$STATE_DIR/keys.env")"
     [ -f "$root/.env.$service" ] && set -a && source "$root/.env.$service" && set +a
     nohup "$root/.build/$BUILD_CONFIGURATION/$service" >>"$STATE_DIR/logs/$service.log" 2>&1 &
     echo $! >"$pidfile"

@@ -58,7 +58,10 @@ struct AppointmentBench {
             environment: [
                 "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
                 "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings, 
+                "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
+                "READING_KEY": UUID().uuidString + UUID().uuidString,
+                // A few hundred users book thousands of slots here; the per-user caps are not what is measured.
+                "BOOKINGS_LIVE_PER_USER": "10000", "BOOKINGS_LIVE_PER_USER_PER_PARTNER": "10000",
                 "APPOINTMENT_HORIZON_DAYS": "730", "KAFKA_START_POSITION": "beginning", "LOG_LEVEL": "warning",
             ])
         defer { service.stop() }

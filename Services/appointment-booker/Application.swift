@@ -15,7 +15,8 @@ func buildApplication(
         identity: .appointmentBooker, environment: environment, migrations: AppointmentBookerMigrations.all, registry: registry, logger: logger)
     let configuration = try BookingConfiguration(environment: environment)
     let client = runtime.postgres
-    let bookings = BookingStore(client: client, logger: runtime.logger, topic: configuration.bookingsTopic)
+    let bookings = BookingStore(
+        client: client, logger: runtime.logger, topic: configuration.bookingsTopic, limits: configuration.liveBookingLimits)
 
     let partners = PartnerStore(client: client, logger: runtime.logger)
     let slotListings = SlotListingCache(ttl: configuration.slotsCacheTTL)
@@ -27,7 +28,7 @@ func buildApplication(
         configuration: configuration, cache: slotListings
     ).add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true)))
     let readings = ReadingService(
-        content: try ReadingContent.bundled(), key: configuration.readingKey, store: ReadingStore(client: client, logger: runtime.logger),
+        content: try ReadingContent.bundled(), key: configuration.readingKey, store: ReadingStore(client: client, logger: runtime.logger, dailyLimit: configuration.readingsPerAccountDay),
         worship: WorshipPlaceStore(client: client, logger: runtime.logger), placesRadius: configuration.placesRadius)
     // The daily horoscope, hand-registered too: answers from a cache of encoded bodies.
     HoroscopeRoute(readings: readings)

@@ -28,6 +28,22 @@ public struct EnvironmentReader: Sendable {
         return value
     }
 
+    /// A shared secret (an HMAC key, say): nil when unset, refused when shorter than `minimumLength` characters,
+    /// so a guessable word never keys anything. The error never shows the value.
+    public func secret(_ name: String, minimumLength: Int = 32) throws(ConfigError) -> String? {
+        guard let value = string(name) else { return nil }
+        guard value.count >= minimumLength else {
+            throw .malformed(variable: name, value: value, expected: "a secret of at least \(minimumLength) characters (e.g. openssl rand -hex 32)")
+        }
+        return value
+    }
+
+    /// A shared secret that must be set (see `secret`): there is no public default to fall back on.
+    public func requiredSecret(_ name: String, minimumLength: Int = 32) throws(ConfigError) -> String {
+        guard let value = try secret(name, minimumLength: minimumLength) else { throw .missing(variable: name) }
+        return value
+    }
+
     public func int(_ name: String, default fallback: Int, range: ClosedRange<Int> = Int.min...Int.max) throws(ConfigError) -> Int {
         guard let text = string(name) else { return fallback }
         guard let value = Int(text), range.contains(value) else {

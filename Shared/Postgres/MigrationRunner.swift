@@ -38,6 +38,8 @@ public struct MigrationRunner: Sendable {
         for migration in migrations where !seen.insert(migration.id).inserted { throw Failure.duplicateId(migration.id) }
 
         return try await client.inTransaction(logger: logger) { connection in
+            // A migration may build an index over a large table: the service's statement_timeout is for requests.
+            try await connection.tracedQuery("SET LOCAL statement_timeout = 0", logger: logger)
             // One lock per schema; held until this transaction ends.
             try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
             // Create the schema only when missing: a service role that owns its schema but may not create

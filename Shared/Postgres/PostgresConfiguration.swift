@@ -18,6 +18,9 @@ public struct PostgresConfiguration: Sendable {
     /// roots, and its name against `POSTGRES_HOST`).
     public var tls: TLSMode = .disable
     public var tlsCAFile: String?
+    /// `POSTGRES_STATEMENT_TIMEOUT_MS`: Postgres cancels any statement of the service that runs longer, so no
+    /// request (least of all an anonymous one) can hold a backend for long; nil for none. Migrations lift it.
+    public var statementTimeout: Duration? = .seconds(60)
 
     public enum TLSMode: String, Sendable, CaseIterable {
         case disable, require
@@ -38,7 +41,8 @@ public struct PostgresConfiguration: Sendable {
     }
 
     /// Reads `POSTGRES_HOST`, `POSTGRES_PORT`, `POSTGRES_USER`, `POSTGRES_PASSWORD`, `POSTGRES_DATABASE`,
-    /// `POSTGRES_SCHEMA`, `POSTGRES_MAX_CONNECTIONS`, `POSTGRES_TLS` and `POSTGRES_TLS_CA_FILE`; the user and
+    /// `POSTGRES_SCHEMA`, `POSTGRES_MAX_CONNECTIONS`, `POSTGRES_TLS`, `POSTGRES_TLS_CA_FILE` and
+    /// `POSTGRES_STATEMENT_TIMEOUT_MS` (0: none); the user and
     /// schema default to `defaultSchema`.
     public init(environment: EnvironmentReader, defaultSchema: String) throws(ConfigError) {
         let schema = environment.string("POSTGRES_SCHEMA", default: defaultSchema)
@@ -59,6 +63,8 @@ public struct PostgresConfiguration: Sendable {
         tlsCAFile = try environment.parsed("POSTGRES_TLS_CA_FILE", expected: "a readable PEM file") { path in
             FileManager.default.isReadableFile(atPath: path) ? path : nil
         }
+        let timeout = try environment.int("POSTGRES_STATEMENT_TIMEOUT_MS", default: 60_000, range: 0...3_600_000)
+        statementTimeout = timeout == 0 ? nil : .milliseconds(timeout)
         if tlsCAFile != nil && tls != .verifyFull {
             throw .malformed(variable: "POSTGRES_TLS_CA_FILE", value: tlsCAFile ?? "", expected: "only with POSTGRES_TLS=verify-full")
         }
@@ -85,13 +91,13 @@ public struct PostgresConfiguration: Sendable {
     /// statements are short, and set-based writes over `unnest` arrays are estimated costly enough to be
     /// compiled on every execution. A profile of a places import showed LLVM taking half of Postgres' CPU
     /// (and the import at 3,000 places/s, decaying as the table grew).
-    /// `statementTimeout`: Postgres cancels any statement of this client that runs longer (a pool for queries
-    /// anyone may send, so none of them can hold a backend for long); `connections`: its own pool size.
+    /// `statementTimeout`: Postgres cancels any statement of this client that runs longer than it (a pool for
+    /// queries anyone may send may set a tighter one than the service's); `connections`: its own pool size.
     public func makeClient(logger: Logger, statementTimeout: Duration? = nil, connections: Int? = nil) -> PostgresClient {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: clientTLS)
         configuration.options.additionalStartupParameters = [("search_path", schema), ("jit", "off")]
-        if let statementTimeout {
+        if let statementTimeout = statementTimeout ?? self.statementTimeout {
             configuration.options.additionalStartupParameters.append(("statement_timeout", "\(max(1, statementTimeout.wholeMilliseconds))"))
         }
         configuration.options.maximumConnections = connections ?? maxConnections

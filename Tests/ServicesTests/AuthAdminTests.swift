@@ -142,7 +142,7 @@ struct AuthAdminTests {
 
     @Test("X3: no spelling of the webhook's path applies a notification with a made-up signature, with or without a secret")
     func test_X3_webhookSpellings() async throws {
-        for secret in ["whsec-test", nil] as [String?] {
+        for secret in ["whsec-test-0123456789abcdef0123456789", nil] as [String?] {
             try await AuthTestHarness.run(extraEnvironment: secret.map { ["PAYMENT_WEBHOOK_SECRET": $0] } ?? [:]) { auth in
                 let (userId, _, _) = try await surveyUser(auth, email: "spelling@hotel.com")
                 let payload = Data(#"{"paymentId":"pay_x","userId":"\#(userId)","entitlement":"compatibility","status":"paid","amountCents":1}"#.utf8)
@@ -164,7 +164,7 @@ struct AuthAdminTests {
 
     @Test("U6: the payment webhook needs a valid signature, applies each payment once, and grants the entitlement")
     func test_U6_paymentWebhook() async throws {
-        try await AuthTestHarness.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": "whsec-test"]) { auth in
+        try await AuthTestHarness.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": "whsec-test-0123456789abcdef0123456789"]) { auth in
             let (userId, _, refresh) = try await surveyUser(auth, email: "payer@hotel.com")
             let payload = Data(#"{"paymentId":"pay_1","userId":"\#(userId)","entitlement":"compatibility","status":"paid","amountCents":499}"#.utf8)
             func signature(_ secret: String) -> String {
@@ -175,9 +175,9 @@ struct AuthAdminTests {
             #expect(status == .unauthorized && body["error.code"] == "bad_signature")
             (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload)
             #expect(status == .unauthorized)
-            (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("whsec-test")])
+            (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("whsec-test-0123456789abcdef0123456789")])
             #expect(status == .ok && body["message"] == "payment recorded")
-            (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("whsec-test")])
+            (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("whsec-test-0123456789abcdef0123456789")])
             #expect(status == .ok && body["message"] == "payment already recorded")
             let admin = try await auth.adminToken()
             (status, body) = try await auth.request(.get, "/v1/admin/users/\(userId)/payments", bearer: admin)
@@ -193,7 +193,7 @@ struct AuthAdminTests {
             // The refund is a notification of its own about the same payment: it revokes, once.
             let refund = Data(#"{"paymentId":"pay_1","userId":"\#(userId)","entitlement":"compatibility","status":"refunded","amountCents":499}"#.utf8)
             func signed(_ body: Data) -> HTTPFields {
-                [HTTPField.Name("X-Signature")!: "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data("whsec-test".utf8)))
+                [HTTPField.Name("X-Signature")!: "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data("whsec-test-0123456789abcdef0123456789".utf8)))
                     .map { String(format: "%02x", $0) }.joined()]
             }
             for expected in ["payment recorded", "payment already recorded"] {

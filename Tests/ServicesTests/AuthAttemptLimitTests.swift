@@ -92,6 +92,23 @@ struct AuthAttemptLimitTests {
         }
     }
 
+    @Test("U4, X3: wrong forgot-PIN codes of many accounts together stop at CODE_CHECKS_PER_HOUR; a right code costs nothing")
+    func test_U4_codeChecksHaveAGlobalBudget() async throws {
+        try await AuthTestHarness.run(extraEnvironment: ["CODE_CHECKS_PER_HOUR": "2", "ADDRESS_MAX_FAILURES": "1000"]) { auth in
+            var answers: [String] = []
+            for index in 0..<3 {
+                let email = "budget\(index)@hotel.com"
+                _ = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])
+                let (started, _) = try await auth.post("/v1/survey/forgot-pin/start", ["email": email])
+                #expect(started == .accepted)
+                let (status, body) = try await auth.post(
+                    "/v1/survey/forgot-pin", ["email": email, "code": "000000x", "pin": "cd34", "pinConfirmation": "cd34"])
+                answers.append("\(status.code) \(body["error.code"] ?? "")")
+            }
+            #expect(answers == ["422 invalid_code", "422 invalid_code", "429 too_many_attempts"], "\(answers)")
+        }
+    }
+
     @Test("U4: 50 parallel wrong survey PINs: exactly 3 are checked; 50 parallel wrong forgot-PIN codes: exactly 5 are compared")
     func test_U4_parallelWrongPinsAndCodes() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in

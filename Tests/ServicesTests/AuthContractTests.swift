@@ -73,7 +73,7 @@ struct AuthContractTests {
         try await AuthTestHarness.run(extraEnvironment: [
             "OIDC_JWKS_URL": "http://127.0.0.1:\(idp.port)/jwks.json", "OIDC_ISSUER": idp.issuer, "OIDC_AUDIENCE": "horoscope-app",
             "OIDC_ALLOW_HTTP_LOOPBACK": "true",
-            "PAYMENT_WEBHOOK_SECRET": "whsec-fuzz",
+            "PAYMENT_WEBHOOK_SECRET": "whsec-fuzz-0123456789abcdef0123456789",
         ]) { auth in
             var token: String?
             switch role {

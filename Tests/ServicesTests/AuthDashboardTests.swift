@@ -80,6 +80,27 @@ struct AuthDashboardTests {
         }
     }
 
+    @Test("U7, X3: a stranger's wrong passwords lock out their address, not the owner; many addresses together reach ACCOUNT_MAX_FAILURES")
+    func test_U7_lockoutPerAccountAndAddress() async throws {
+        @Sendable func login(_ auth: AuthTestHarness, _ password: String, from client: String) async throws -> HTTPResponse.Status {
+            let body = try JSONEncoder().encode(["email": "admin@example.com", "password": password])
+            return try await auth.request(.post, "/v1/dashboard/login", body: body, headers: [HTTPField.Name("X-Forwarded-For")!: client]).0
+        }
+        let environment = ["LOCKOUT_MAX_FAILURES": "3", "ACCOUNT_MAX_FAILURES": "7", "TRUSTED_PROXIES": "127.0.0.1, ::1"]
+        try await AuthTestHarness.run(extraEnvironment: environment) { auth in
+            var stranger: [HTTPResponse.Status] = []
+            for _ in 0..<4 { stranger.append(try await login(auth, "Wrong1234", from: "203.0.113.5")) }
+            #expect(stranger == [.unauthorized, .unauthorized, .unauthorized, .tooManyRequests])
+            // The owner, from their own address, still signs in.
+            #expect(try await login(auth, "Start1234", from: "198.51.100.7") == .ok)
+            // Strangers on other addresses add up to the account's ceiling (3 + 3 + 1 failures), past which
+            // every address waits.
+            for _ in 0..<3 { _ = try await login(auth, "Wrong1234", from: "203.0.113.6") }
+            #expect(try await login(auth, "Wrong1234", from: "203.0.113.7") == .unauthorized)
+            #expect(try await login(auth, "Start1234", from: "198.51.100.7") == .tooManyRequests)
+        }
+    }
+
     @Test("U7: refresh tokens rotate, a reused one ends the session, and logout revokes it")
     func test_U7_refreshRotationReuseAndLogout() async throws {
         try await AuthTestHarness.run { auth in

@@ -22,7 +22,7 @@ struct ReadinessTests {
         defer { broker.stop() }
         let environment = EnvironmentReader([
             "HTTP_PORT": "0", "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": "\(cluster.port)", "POSTGRES_USER": "postgres",
-            "POSTGRES_DATABASE": "postgres", "KAFKA_BROKERS": broker.address, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+            "POSTGRES_DATABASE": "postgres", "KAFKA_BROKERS": broker.address, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
             "LOG_LEVEL": "critical",
         ])
         let build = try #require(serviceBuilders.first { $0.0 == .appointmentBooker }?.1)

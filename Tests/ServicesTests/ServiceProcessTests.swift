@@ -36,7 +36,7 @@ struct ServiceProcessTests {
                 environment: [
                     "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                     "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                    "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+                    "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
                     "KAFKA_GROUP_ID": "process-\(uniqueSuffix())",
                 ])
             let ready = try await eventually(timeout: .seconds(30)) {
@@ -57,7 +57,7 @@ struct ServiceProcessTests {
             let environment = [
                 "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                 "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
                 "KAFKA_GROUP_ID": "crash-\(uniqueSuffix())",
             ]
             let first = try ServiceProcess(executable: "appointment-booker", environment: environment)
@@ -85,6 +85,42 @@ struct ServiceProcessTests {
             #expect(again, "the restarted service did not become ready: \(second.standardError.suffix(2_000))")
             second.terminate()
             #expect(try await second.waitForExit(timeout: .seconds(20)) == 0)
+        }
+    }
+
+    @Test("X4: an instance started after a member of its group was killed -9 reads /ready 503 while it holds no partition, 200 once the group drops the dead one")
+    func test_X4_stallAfterAKilledMember() async throws {
+        let tokens = try TestTokens()
+        let group = "stall-\(uniqueSuffix())"
+        try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
+            func environment(port: Int) -> [String: String] {
+                [
+                    "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+                    "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
+                    "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
+                    "KAFKA_GROUP_ID": group,
+                    // The dead member keeps its partitions until its session ends: long enough to see the stall.
+                    "KAFKA_SESSION_TIMEOUT_MS": "12000", "KAFKA_UNASSIGNED_READY_LIMIT_MS": "1000",
+                ]
+            }
+            let (firstPort, secondPort) = (freePort(), freePort())
+            let first = try ServiceProcess(executable: "appointment-booker", environment: environment(port: firstPort))
+            let ready = try await eventually(timeout: .seconds(60)) { await httpStatus("http://127.0.0.1:\(firstPort)/ready") == 200 }
+            #expect(ready, "the first instance did not become ready: \(first.standardError.suffix(2_000))")
+            // Dies without leaving the group, as after kill -9 or a node lost.
+            kill(first.processIdentifier, SIGKILL)
+            _ = try await first.waitForExit(timeout: .seconds(20))
+            let second = try ServiceProcess(executable: "appointment-booker", environment: environment(port: secondPort))
+            let stalled = try await eventually(timeout: .seconds(30), interval: .milliseconds(200)) {
+                guard let answer = try? await LoopbackHTTP.send("GET", "http://127.0.0.1:\(secondPort)/ready", timeout: .seconds(5))
+                else { return false }
+                return answer.status == 503 && answer.text.contains("has held no partition")
+            }
+            #expect(stalled, "the replacement never said it holds no partition: \(second.standardError.suffix(2_000))")
+            let recovered = try await eventually(timeout: .seconds(60)) { await httpStatus("http://127.0.0.1:\(secondPort)/ready") == 200 }
+            #expect(recovered, "the replacement never became ready: \(second.standardError.suffix(2_000))")
+            second.terminate()
+            _ = try await second.waitForExit(timeout: .seconds(20))
         }
     }
 }

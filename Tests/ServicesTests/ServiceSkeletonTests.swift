@@ -19,7 +19,7 @@ struct ServiceSkeletonTests {
                 "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                 "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
                 "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "skeleton-\(uniqueSuffix())",
-                "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL,
+                "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey, "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL,
                 "LOG_LEVEL": "warning",
             ])
             let app = try await build(environment, PrometheusCollectorRegistry(), Logger(label: identity.name))

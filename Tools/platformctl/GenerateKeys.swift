@@ -4,11 +4,14 @@ import Shared
 struct GenerateKeys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate-keys",
-        abstract: "Print a new Ed25519 key pair as environment assignments (AUTH_PUBLIC_KEY, AUTH_SIGNING_KEY).")
+        abstract: "Print a new Ed25519 key pair and a readings key as environment assignments (AUTH_PUBLIC_KEY, AUTH_SIGNING_KEY, READING_KEY).")
 
     func run() async throws {
         let pair = try Ed25519KeyPair.generate()
         print("AUTH_PUBLIC_KEY=\(pair.publicKey)")
         print("AUTH_SIGNING_KEY=\(pair.privateKey)")
+        // 32 bytes from the system's CSPRNG (SystemRandomNumberGenerator reads getrandom on Linux).
+        var random = SystemRandomNumberGenerator()
+        print("READING_KEY=" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &random)) }.joined())
     }
 }

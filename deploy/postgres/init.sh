@@ -20,3 +20,5 @@ done
 psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -c "CREATE EXTENSION IF NOT EXISTS postgis SCHEMA places_importer"
 # btree_gist for appointment-booker's no-double-booking exclusion constraint (B2), in its schema.
 psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -c "CREATE EXTENSION IF NOT EXISTS btree_gist SCHEMA appointment_booker"
+# pg_trgm for weather-fetcher's contains search (W1, X3), in its schema.
+psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" -d platform -c "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA weather_fetcher"

@@ -136,14 +136,16 @@ struct StatsQueries: Sendable {
         }
     }
 
-    /// Cities by views, ranked like features (ties share a rank, counted on the index).
+    /// Cities by views, ranked like features (ties share a rank, counted on the index). The name is the catalogue's,
+    /// as weather's favourite events carry it; a name sent with telemetry (by any client) only fills in for a city
+    /// no favourite named yet, and never overrides the catalogue's.
     private func locations(limit: Int, offset: Int, generation: Int, withTotal: Bool = true, on connection: PostgresConnection) async throws -> (
         items: [Schemas.Location], total: Int
     ) {
         let rows = try await connection.tracedQuery(
             """
             SELECT 1 + (SELECT count(*) FROM city_views h WHERE h.generation = \(generation) AND h.views > v.views)::bigint,
-                   v.city_id, coalesce(v.name, n.name, 'city ' || v.city_id), v.views
+                   v.city_id, coalesce(n.name, v.name, 'city ' || v.city_id), v.views
             FROM city_views v LEFT JOIN city_names n ON n.city_id = v.city_id
             WHERE v.generation = \(generation)
             ORDER BY v.views DESC, v.city_id LIMIT \(limit) OFFSET \(offset)

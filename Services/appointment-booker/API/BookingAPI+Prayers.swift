@@ -56,7 +56,7 @@ extension BookingAPI {
         return .noContent(.init())
     }
 
-    /// Lengths as the document states them (400), NUL dropped, the media URL absolute.
+    /// Lengths as the document states them (400), NUL dropped, the media URL https.
     static func prayerFields(
         titleEn: String?, titleTh: String?, textEn: String?, textTh: String?, mediaURL: String?
     ) throws -> (titleEn: String?, titleTh: String?, textEn: String?, textTh: String?, mediaURL: String?) {
@@ -64,9 +64,7 @@ extension BookingAPI {
         for (field, value, limit) in [("titleEn", titleEn, 200), ("titleTh", titleTh, 200), ("textEn", textEn, 20_000), ("textTh", textTh, 20_000)] {
             if let value, !(1...limit).contains(RequestText.length(value)) { problems[field] = "must be 1 to \(limit) characters" }
         }
-        if let mediaURL, RequestText.length(mediaURL) > 500 || URL(string: mediaURL)?.scheme == nil {
-            problems["mediaUrl"] = "must be an absolute URL of at most 500 characters"
-        }
+        if let mediaURL, let problem = HTTPSURLField.problem(mediaURL) { problems["mediaUrl"] = problem }
         guard problems.isEmpty else { throw JSONBody.schemaViolation(problems) }
         let clean = { (text: String?) in text.map(RequestText.withoutNUL) }
         return (clean(titleEn), clean(titleTh), clean(textEn), clean(textTh), clean(mediaURL))

@@ -140,7 +140,7 @@ extension BookingAPI {
     func kept(
         _ reading: Reading, user: String, inputs: String, day: LocalDate, language header: String?, position: (Double, Double)?
     ) async throws -> Components.Schemas.Reading {
-        let stored = try await readings.store.keep(reading, user: user, inputs: inputs, day: day, contentVersion: readings.content.version)
+        let stored = try await readings.keep(reading, user: user, inputs: inputs, day: day)
         return .init(
             stored.reading, id: stored.id, language: Language(acceptLanguage: header), shareUrl: Self.shareURL(stored.shareId),
             places: try await readings.placesToPray(after: stored.reading, near: position))

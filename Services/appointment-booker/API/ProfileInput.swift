@@ -2,7 +2,7 @@ import Foundation
 import Shared
 
 /// Checks of a partner profile's fields that the generated layer leaves to the service: lengths in code
-/// points (400, as the document states them), URL and language uniqueness (400), the zone (422). Text is
+/// points (400, as the document states them), an https photo URL and language uniqueness (400), the zone (422). Text is
 /// stored without NUL, which Postgres cannot hold.
 enum ProfileInput {
     static func check(
@@ -15,12 +15,8 @@ enum ProfileInput {
         length(name, "name", 1...100)
         length(description, "description", 0...2000)
         length(contact, "contact", 1...200)
-        length(photoURL, "photoUrl", 1...500)
         length(timeZone, "timeZone", 1...64)
-        if let photoURL, let url = URL(string: photoURL), url.scheme != nil {
-        } else if photoURL != nil {
-            problems["photoUrl"] = "must be an absolute URL"
-        }
+        if let photoURL, let problem = HTTPSURLField.problem(photoURL) { problems["photoUrl"] = problem }
         if let languages, languages.isEmpty || languages.count > 2 || Set(languages).count != languages.count {
             problems["languages"] = "must name one or two different languages"
         }

@@ -11,7 +11,9 @@ import Shared
 /// | `APPOINTMENT_REMINDER_TICK_MS` | `30000`: how often due reminders are looked for |
 /// | `APPOINTMENT_SLOTS_CACHE_MS` | `1000`: how long a slot listing is answered from memory (0: never) |
 /// | `APPOINTMENT_USERS_TOPIC`, `APPOINTMENT_BOOKINGS_TOPIC`, `APPOINTMENT_PLACES_TOPIC` | the catalogue's `auth.users`, `appointments.bookings` and `places.places` |
-/// | `READING_KEY` | `horoscope-readings`: the key of the readings' hash; set your own so readings cannot be computed ahead elsewhere |
+/// | `READING_KEY` | required, 32+ characters: the key of the readings' hash, so readings cannot be computed ahead elsewhere |
+/// | `BOOKINGS_LIVE_PER_USER`, `BOOKINGS_LIVE_PER_USER_PER_PARTNER` | `10`, `3`: bookings one account holds that have not ended, in all and with one partner; past either 429 `too_many_bookings` |
+/// | `READINGS_PER_ACCOUNT_DAY` | `200`: different readings one account keeps a local day; past it 429 `too_many_readings` |
 /// | `READING_PLACES_RADIUS_METERS` | `20000`: how far places to pray are suggested after a bad reading |
 struct BookingConfiguration: Sendable {
     var slotMinutes: Int
@@ -24,6 +26,8 @@ struct BookingConfiguration: Sendable {
     var bookingsTopic: String
     var placesTopic: String
     var readingKey: String
+    var readingsPerAccountDay: Int
+    var liveBookingLimits: LiveBookingLimits
     var placesRadius: Double
 
     init(environment: EnvironmentReader) throws(ConfigError) {
@@ -36,7 +40,11 @@ struct BookingConfiguration: Sendable {
         usersTopic = environment.string("APPOINTMENT_USERS_TOPIC", default: TopicCatalogue.users.name)
         bookingsTopic = environment.string("APPOINTMENT_BOOKINGS_TOPIC", default: TopicCatalogue.appointments.name)
         placesTopic = environment.string("APPOINTMENT_PLACES_TOPIC", default: TopicCatalogue.places.name)
-        readingKey = environment.string("READING_KEY", default: "horoscope-readings")
+        readingKey = try environment.requiredSecret("READING_KEY")
+        readingsPerAccountDay = try environment.int("READINGS_PER_ACCOUNT_DAY", default: 200, range: 1...100_000)
+        liveBookingLimits = LiveBookingLimits(
+            perUser: try environment.int("BOOKINGS_LIVE_PER_USER", default: 10, range: 1...10_000),
+            perUserPerPartner: try environment.int("BOOKINGS_LIVE_PER_USER_PER_PARTNER", default: 3, range: 1...10_000))
         placesRadius = Double(try environment.int("READING_PLACES_RADIUS_METERS", default: 20_000, range: 100...200_000))
     }
 }

@@ -19,6 +19,17 @@ struct ReadingService: Sendable {
         self.placesRadius = placesRadius
     }
 
+    /// Keeps `reading` in `user`'s history (see `ReadingStore.keep`); past the day's limit, 429 `too_many_readings`.
+    func keep(_ reading: Reading, user: String, inputs: String, day: LocalDate) async throws -> ReadingStore.Stored {
+        do {
+            return try await store.keep(reading, user: user, inputs: inputs, day: day, contentVersion: content.version)
+        } catch let error as ReadingStore.TooManyReadings {
+            throw APIError(
+                .tooManyRequests, code: "too_many_readings",
+                message: "this account has kept \(error.limit) different readings today; the same ones can still be read again")
+        }
+    }
+
     /// The reading's day: `date` when given (a shared horoscope link), else today in `tz` (UTC by default).
     static func day(tz: String?, date: String?, now: Date = Date()) throws -> LocalDate {
         if let date { return try LocalDate.requested(date, field: "date") }

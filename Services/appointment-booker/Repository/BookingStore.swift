@@ -12,6 +12,7 @@ struct BookingStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     let topic: String
+    var limits = LiveBookingLimits()
 
     static let columns = """
         b.id, b.partner_id, b.user_id, b.starts_at, b.ends_at, b.status, b.cancelled_by, b.cancel_reason, b.created_at, p.time_zone
@@ -67,6 +68,7 @@ struct BookingStore: Sendable {
                     guard try await AccountStateStore.lockedPartnerIsActive(AccountKey.of(partner), on: connection, logger: logger) else {
                         throw BookingErrors.partnerNotBookable
                     }
+                    try await limits.check(user: user, partner: partner, on: connection, logger: logger)
                     try await Self.serialize(partner: partner, on: connection, logger: logger)
                     let rows = try await connection.tracedQuery(
                         """

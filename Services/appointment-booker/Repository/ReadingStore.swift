@@ -7,6 +7,8 @@ import PostgresNIO
 struct ReadingStore: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// `READINGS_PER_ACCOUNT_DAY`: different readings one user keeps a local day.
+    let dailyLimit: Int
 
     struct Stored: Sendable {
         var id: UUID
@@ -16,24 +18,39 @@ struct ReadingStore: Sendable {
     }
 
     /// Keeps `reading` unless this user already has one of the same kind, inputs and day: that one is returned.
+    /// A user keeps at most `dailyLimit` different readings a local day (each new name or question is a row):
+    /// past it, `TooManyReadings` and nothing kept.
     func keep(_ reading: Reading, user: String, inputs: String, day: LocalDate, contentVersion: String) async throws -> Stored {
         let json = String(decoding: try JSONEncoder().encode(reading), as: UTF8.self)
-        try await client.tracedQuery(
-            """
-            INSERT INTO readings (id, share_id, user_id, kind, inputs, local_date, reading, content_version)
-            VALUES (\(UUID()), \(Self.newShareId()), \(user), \(reading.kind.rawValue), \(inputs), \(day.description)::date,
-                \(json)::jsonb, \(contentVersion))
-            ON CONFLICT (user_id, kind, inputs, local_date) DO NOTHING
-            """, logger: logger)
-        // Read in a statement of its own: when a twin request kept it first, the insert waited for it and did
-        // nothing, and only a new statement's snapshot sees that row.
-        let rows = try await client.tracedQuery(
-            """
-            SELECT id, share_id, reading::text, created_at FROM readings
-            WHERE user_id = \(user) AND kind = \(reading.kind.rawValue) AND inputs = \(inputs) AND local_date = \(day.description)::date
-            """, logger: logger)
-        guard let stored = try await Self.decode(rows).first else { throw StoreError(description: "the reading was neither kept nor found") }
-        return stored
+        let (limit, logger) = (dailyLimit, logger)
+        return try await client.inTransaction(logger: logger) { connection in
+            // One user's readings are kept one at a time, so the day's count holds under parallel requests.
+            try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("readings:" + user), 0))", logger: logger)
+            let existing = try await connection.tracedQuery(
+                """
+                SELECT id, share_id, reading::text, created_at FROM readings
+                WHERE user_id = \(user) AND kind = \(reading.kind.rawValue) AND inputs = \(inputs) AND local_date = \(day.description)::date
+                """, logger: logger)
+            if let stored = try await Self.decode(existing).first { return stored }
+            let kept = try await connection.tracedQuery(
+                "SELECT count(*)::bigint FROM readings WHERE user_id = \(user) AND local_date = \(day.description)::date", logger: logger
+            ).decode(Int.self).collectAll().first ?? 0
+            guard kept < limit else { throw TooManyReadings(limit: limit) }
+            let inserted = try await connection.tracedQuery(
+                """
+                INSERT INTO readings (id, share_id, user_id, kind, inputs, local_date, reading, content_version)
+                VALUES (\(UUID()), \(Self.newShareId()), \(user), \(reading.kind.rawValue), \(inputs), \(day.description)::date,
+                    \(json)::jsonb, \(contentVersion))
+                RETURNING id, share_id, reading::text, created_at
+                """, logger: logger)
+            guard let stored = try await Self.decode(inserted).first else { throw StoreError(description: "the reading was not kept") }
+            return stored
+        }
+    }
+
+    /// A user's readings of one day reached `READINGS_PER_ACCOUNT_DAY`.
+    struct TooManyReadings: Error {
+        var limit: Int
     }
 
     func shared(_ shareId: String) async throws -> Stored? {

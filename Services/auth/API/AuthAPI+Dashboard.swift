@@ -14,15 +14,20 @@ extension AuthAPI {
             let hash = stored.passwordHash
         else { throw AuthErrors.notRegistered }
         let account = stored.account
+        let ownTries = AttemptSubject.ownerAndAddress(account.id, address: RequestScope.clientKey)
         let accountTry = try await auth.givingBack([addressTry]) {
-            try await auth.takeTry(.dashboardPassword, subject: account.id.uuidString, limit: auth.configuration.accountLimit)
+            try await auth.takeTry(.dashboardPassword, subject: ownTries, limit: auth.configuration.accountLimit)
         }
-        guard try await auth.verify(password, against: hash, tries: [addressTry, accountTry]) else {
+        let ceilingTry = try await auth.givingBack([addressTry, accountTry]) {
+            try await auth.takeTry(.accountCeiling, subject: account.id.uuidString, limit: auth.configuration.accountCeiling)
+        }
+        guard try await auth.verify(password, against: hash, tries: [addressTry, accountTry, ceilingTry]) else {
             throw AuthErrors.wrongPassword(attemptsLeft: accountTry.triesLeftIfFailed)
         }
         try await auth.attempts.release(addressTry)
+        try await auth.attempts.release(ceilingTry)
         guard !account.banned else { throw AuthErrors.banned }
-        try await auth.attempts.clear(.dashboardPassword, subject: account.id.uuidString)
+        try await auth.attempts.clear(.dashboardPassword, subject: ownTries)
         return .ok(.session(try await auth.startSession(for: account)))
     }
 

@@ -15,12 +15,15 @@ extension AuthAPI {
         else {
             throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
         }
-        let subject = stored.account.id.uuidString
+        let subject = AttemptSubject.ownerAndAddress(stored.account.id, address: RequestScope.clientKey)
         guard case .taken(let pinTry) = try await auth.attempts.reserve(.surveyPin, subject: subject, limit: survey.pin) else {
             try await auth.attempts.release(addressTry)
             throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
         }
-        guard try await auth.verify(pin, against: hash, tries: [addressTry, pinTry]) else {
+        let ceilingTry = try await auth.givingBack([addressTry, pinTry]) {
+            try await auth.takeTry(.accountCeiling, subject: stored.account.id.uuidString, limit: auth.configuration.accountCeiling)
+        }
+        guard try await auth.verify(pin, against: hash, tries: [addressTry, pinTry, ceilingTry]) else {
             let left = pinTry.triesLeftIfFailed
             if left <= 0 {
                 throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
@@ -28,6 +31,7 @@ extension AuthAPI {
             throw AuthErrors.flow(.unauthorized, code: "wrong_pin", message: AuthMessages.wrongPin, next: .retry, attemptsLeft: left)
         }
         try await auth.attempts.release(addressTry)
+        try await auth.attempts.release(ceilingTry)
         guard !stored.account.banned else { throw AuthErrors.banned }
         try await auth.attempts.clear(.surveyPin, subject: subject)
         return .ok(.session(try await auth.startSession(for: stored.account, next: .welcome)))
@@ -84,16 +88,25 @@ extension AuthAPI {
         guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey else {
             throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
         }
-        // Code tries count per account and are taken before the code is compared, so parallel guesses get no
-        // more comparisons than the limit.
+        // Code tries count per account, per client address and for everyone together, and are taken before the
+        // code is compared, so parallel guesses get no more comparisons than the limits.
+        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
+        let budgetTry = try await auth.givingBack([addressTry]) {
+            try await auth.takeTry(.codeCheck, subject: "all", limit: auth.configuration.codeChecks)
+        }
         let subject = stored.account.id.uuidString
         guard case .taken(let codeTry) = try await auth.attempts.reserve(.forgotPin, subject: subject, limit: survey.forgotPin) else {
+            try await auth.attempts.release(addressTry)
+            try await auth.attempts.release(budgetTry)
             throw AuthErrors.flow(
                 .unprocessableContent, code: "forgot_pin_tries_exhausted", message: AuthMessages.tooManyAttempts, next: .login, attemptsLeft: 0)
         }
         guard code.count <= 12, try await auth.pinResets.isValid(code: code, for: stored.account.id) else {
             throw Self.flowFailure(codeTry, code: "invalid_code", message: AuthMessages.invalidPinCode)
         }
+        // The code was right: no failure for the address or the budget, whatever the PIN step says next.
+        try await auth.attempts.release(addressTry)
+        try await auth.attempts.release(budgetTry)
         let pin = body.pin ?? ""
         guard CredentialPolicy.isValidPin(pin) else {
             try await auth.attempts.release(codeTry)
@@ -107,7 +120,7 @@ extension AuthAPI {
             throw AuthErrors.flow(.unprocessableContent, code: "invalid_code", message: AuthMessages.invalidPinCode, next: .retry)
         }
         try await auth.attempts.clear(.forgotPin, subject: subject)
-        try await auth.attempts.clear(.surveyPin, subject: stored.account.id.uuidString)
+        try await auth.attempts.clear(.surveyPin, subjectsStartingWith: AttemptSubject.owner(stored.account.id))
         return .ok(.message("PIN changed", next: .login, email: email.value))
     }
 

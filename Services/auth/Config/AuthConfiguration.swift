@@ -10,7 +10,9 @@ import Shared
 /// | `REFRESH_TOKEN_TTL_SECONDS` | `2592000` (30 days) |
 /// | `BCRYPT_COST` | `12` |
 /// | `BCRYPT_MAX_CONCURRENCY`, `BCRYPT_MAX_QUEUE` | `2`, `32`: password/PIN checks running and waiting; beyond them 429 `busy` |
-/// | `LOCKOUT_MAX_FAILURES`, `LOCKOUT_WINDOW_SECONDS` | `5`, `900` (per account) |
+/// | `LOCKOUT_MAX_FAILURES`, `LOCKOUT_WINDOW_SECONDS` | `5`, `900` (per account and client address) |
+/// | `ACCOUNT_MAX_FAILURES` | `30` (per account from all addresses, in the same window) |
+/// | `CODE_CHECKS_PER_HOUR` | `1000`: wrong forgot-PIN codes an hour from everyone together; past it 429 |
 /// | `ADDRESS_MAX_FAILURES` | `50` per client address per window |
 /// | `RECOVERY_MAILS_PER_ACCOUNT`, `RECOVERY_MAILS_PER_ADDRESS` | `5`, `20` per hour: reset links and PIN codes mailed |
 /// | `SIGNUPS_PER_ADDRESS` | `20` per hour: survey sign-ups (each costs a bcrypt hash) |
@@ -35,6 +37,8 @@ struct AuthConfiguration: Sendable {
     var bcryptMaxConcurrency: Int
     var bcryptMaxQueue: Int
     var accountLimit: AttemptLimit
+    var accountCeiling: AttemptLimit
+    var codeChecks: AttemptLimit
     var addressLimit: AttemptLimit
     /// Recovery mails (reset links, PIN codes) per account and per client address: the queue cannot be flooded.
     var recoveryMailsPerAccount: AttemptLimit
@@ -62,6 +66,8 @@ struct AuthConfiguration: Sendable {
         bcryptMaxQueue = try environment.int("BCRYPT_MAX_QUEUE", default: 32, range: 0...10_000)
         let window = TimeInterval(try environment.int("LOCKOUT_WINDOW_SECONDS", default: 900, range: 1...86_400))
         accountLimit = AttemptLimit(maxFailures: try environment.int("LOCKOUT_MAX_FAILURES", default: 5, range: 1...1_000), window: window)
+        accountCeiling = AttemptLimit(maxFailures: try environment.int("ACCOUNT_MAX_FAILURES", default: 30, range: 1...100_000), window: window)
+        codeChecks = AttemptLimit(maxFailures: try environment.int("CODE_CHECKS_PER_HOUR", default: 1_000, range: 1...1_000_000), window: 3_600)
         addressLimit = AttemptLimit(maxFailures: try environment.int("ADDRESS_MAX_FAILURES", default: 50, range: 1...100_000), window: window)
         recoveryMailsPerAccount = AttemptLimit(
             maxFailures: try environment.int("RECOVERY_MAILS_PER_ACCOUNT", default: 5, range: 1...1_000), window: 3_600)
@@ -75,7 +81,7 @@ struct AuthConfiguration: Sendable {
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         resetLinkLifetime = TimeInterval(try environment.int("RESET_LINK_TTL_SECONDS", default: 86_400, range: 60...604_800))
         smtp = try SMTPConfiguration(environment: environment)
-        paymentWebhookSecret = environment.string("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
+        paymentWebhookSecret = try environment.secret("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
         // Keys come over https only: a JWKS fetched in the clear lets anyone on the path mint logins. Plain http
         // is allowed for a provider on this machine's loopback when OIDC_ALLOW_HTTP_LOOPBACK says so (tests).
         let httpLoopback = try environment.bool("OIDC_ALLOW_HTTP_LOOPBACK", default: false)

@@ -22,11 +22,15 @@ struct AttemptLimit: Sendable, Equatable {
 
 /// The attempt limits of the service (U1, U4, U7).
 enum AttemptKind: String, Sendable, CaseIterable {
-    /// Wrong dashboard passwords per account.
+    /// Wrong dashboard passwords per account and client address (`AttemptSubject.ownerAndAddress`): a stranger
+    /// elsewhere cannot use up the owner's tries.
     case dashboardPassword = "dashboard_password"
+    /// Wrong passwords and PINs per account from every address: a ceiling high enough that the owner is not
+    /// locked out by one stranger, low enough that many addresses together cannot guess a PIN.
+    case accountCeiling = "account_ceiling"
     /// Failed logins of any kind per client address.
     case address
-    /// Wrong survey PINs per email: 3, then forgot-PIN.
+    /// Wrong survey PINs per account and client address: 3, then forgot-PIN.
     case surveyPin = "survey_pin"
     /// Invalid sign-up emails per client address: 3, then back to login.
     case signUpEmail = "signup_email"
@@ -34,6 +38,9 @@ enum AttemptKind: String, Sendable, CaseIterable {
     case signUpPin = "signup_pin"
     /// Forgot-PIN wrong codes and confirmation mismatches per account: 5.
     case forgotPin = "forgot_pin"
+    /// Wrong forgot-PIN codes from everyone together (subject `all`): a budget that many accounts and addresses
+    /// guessing at once cannot exceed.
+    case codeCheck = "code_check"
     /// Recovery mails (reset links, PIN codes) sent per account; every send counts, not only failures.
     case recoveryMail = "recovery_mail"
     /// Recovery mails sent per client address.
@@ -42,4 +49,13 @@ enum AttemptKind: String, Sendable, CaseIterable {
     case signUp = "signup"
     /// Guest sessions (each a new account) started per client address; every one counts.
     case guestSession = "guest_session"
+}
+
+/// Whose tries a failure counts against.
+enum AttemptSubject {
+    /// One account's tries from one client address (keyed like the address limits).
+    static func ownerAndAddress(_ account: UUID, address: String) -> String { "\(account.uuidString)|\(address)" }
+
+    /// The prefix of every `ownerAndAddress` subject of `account`.
+    static func owner(_ account: UUID) -> String { "\(account.uuidString)|" }
 }

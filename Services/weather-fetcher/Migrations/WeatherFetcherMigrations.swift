@@ -131,5 +131,15 @@ enum WeatherFetcherMigrations {
                 // The next start imports the catalogue file again, with its alternate names.
                 "DELETE FROM catalogue_imports",
             ]),
+        Migration(
+            "0007_contains_search_trigrams",
+            [
+                // X3: a `contains` search (`%ber%`) reads these trigram indexes instead of every name. pg_trgm is
+                // installed into this schema by the stack script or deploy/postgres/init.sh (a role that may not
+                // create extensions finds it there); a superuser's migration (the tests') creates it itself.
+                "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+                "CREATE INDEX cities_by_search_key_trigrams ON cities USING gin (search_key gin_trgm_ops)",
+                "CREATE INDEX city_alternate_names_by_search_key_trigrams ON city_alternate_names USING gin (search_key gin_trgm_ops)",
+            ]),
     ]
 }

@@ -118,7 +118,7 @@ struct AnalyticsAggregateTests {
         }
     }
 
-    @Test("N2: a city without a name in the events takes the one weather's favourites give it")
+    @Test("N2, X3: a city's name is the one weather's favourites give it; a name in telemetry never overrides it")
     func cityNamesFromFavourites() async throws {
         try await AnalyticsTestHarness.run { harness in
             let city = ForecastCity(
@@ -128,7 +128,11 @@ struct AnalyticsAggregateTests {
                 EventEnvelope(
                     type: EventTypes.favouriteAdded, producer: "weather-fetcher", key: "u1", payload: FavouriteChanged(userId: "u1", city: city)),
                 to: harness.userCitiesTopic)
-            try await harness.ingestAll([AnalyticsTestHarness.event("city_viewed", city: 1_609_350), AnalyticsTestHarness.event("city_viewed", city: 42)])
+            // A client's name sorts first ("AAA..."), as a name planted to show on the dashboard would.
+            try await harness.ingestAll([
+                AnalyticsTestHarness.event("city_viewed", city: 1_609_350, cityName: "AAA planted"),
+                AnalyticsTestHarness.event("city_viewed", city: 42),
+            ])
             #expect(
                 try await eventually {
                     let items = try await harness.stats("/v1/admin/stats/locations")["items"].array

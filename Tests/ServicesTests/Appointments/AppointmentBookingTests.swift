@@ -8,6 +8,30 @@ import TestSupport
 
 @Suite("appointment-booker: booking a slot")
 struct AppointmentBookingTests {
+    @Test("X3: one account holds at most BOOKINGS_LIVE_PER_USER live bookings, BOOKINGS_LIVE_PER_USER_PER_PARTNER with one partner")
+    func test_X3_liveBookingCaps() async throws {
+        try await BookingTestHarness.run(extraEnvironment: ["BOOKINGS_LIVE_PER_USER": "2", "BOOKINGS_LIVE_PER_USER_PER_PARTNER": "1"]) { harness in
+            let (first, second, third) = (try await harness.listedPartner(), try await harness.listedPartner(), try await harness.listedPartner())
+            let token = try await harness.bookerToken()
+            let (booked, body) = try await harness.book(first, try await harness.futureSlot(first, fromDay: 2), bearer: token)
+            #expect(booked == .created)
+            var (status, refused) = try await harness.book(first, try await harness.futureSlot(first, fromDay: 3), bearer: token)
+            #expect(status == .tooManyRequests && refused["error"]["code"].string == "too_many_bookings", "\(refused)")
+            (status, _) = try await harness.book(second, try await harness.futureSlot(second, fromDay: 2), bearer: token)
+            #expect(status == .created)
+            (status, refused) = try await harness.book(third, try await harness.futureSlot(third, fromDay: 2), bearer: token)
+            #expect(status == .tooManyRequests && refused["error"]["code"].string == "too_many_bookings", "\(refused)")
+            // Another account is not held back; a cancelled booking frees its place.
+            (status, _) = try await harness.book(third, try await harness.futureSlot(third, fromDay: 2), bearer: try await harness.bookerToken())
+            #expect(status == .created)
+            let id = try #require(body["id"].string)
+            (status, _) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: [:], bearer: token)
+            #expect(status == .ok)
+            (status, _) = try await harness.book(third, try await harness.futureSlot(third, fromDay: 3), bearer: token)
+            #expect(status == .created)
+        }
+    }
+
     @Test("B2: 50 concurrent requests for one slot make exactly one booking and 49 clear conflicts")
     func test_B2_concurrentBookingsOfOneSlot() async throws {
         try await BookingTestHarness.run { harness in

@@ -38,6 +38,14 @@ struct AppointmentPartnerTests {
             #expect(status == .ok && body["description"].string == "Thai astrology" && body["languages"].count == 1)
             (status, body) = try await harness.request(.patch, "/v1/partner/profile", json: ["approved": true], bearer: partnerToken)
             #expect(status == .badRequest, "approval is the admin's")
+            // X3: a photo the apps load is https only: no javascript:, data: or plain http links reach a device.
+            for link in ["javascript:alert(1)", "data:image/png;base64,AAAA", "http://cdn.example.com/me.png", "https://"] {
+                (status, body) = try await harness.request(.patch, "/v1/partner/profile", json: ["photoUrl": link], bearer: partnerToken)
+                #expect(status == .badRequest && body["error"]["details"]["photoUrl"].string != nil, "\(link): \(body.raw ?? "")")
+            }
+            (status, body) = try await harness.request(
+                .patch, "/v1/partner/profile", json: ["photoUrl": "https://cdn.example.com/me.png"], bearer: partnerToken)
+            #expect(status == .ok && body["photoUrl"].string == "https://cdn.example.com/me.png")
             (status, body) = try await harness.request(.get, "/v1/partner/profile", bearer: try await harness.bookerToken())
             #expect(status == .forbidden)
             (status, body) = try await harness.request(.get, "/v1/partners?language=en")

@@ -10,6 +10,26 @@ import TestSupport
 
 @Suite("appointment-booker: horoscope readings and the prayer book")
 struct AppointmentReadingTests {
+    @Test("X3: one account keeps at most READINGS_PER_ACCOUNT_DAY different readings a day; the ones kept still read")
+    func test_X3_readingsPerAccountDay() async throws {
+        try await BookingTestHarness.run(extraEnvironment: ["READINGS_PER_ACCOUNT_DAY": "2"]) { harness in
+            let user = try await harness.tokens.token(userId: UUID().uuidString, role: .user)
+            var (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-04", bearer: user)
+            #expect(status == .ok)
+            (status, _) = try await harness.request(.get, "/v1/horoscope/aries?date=2027-01-04", bearer: user)
+            #expect(status == .ok)
+            (status, body) = try await harness.request(.get, "/v1/horoscope/virgo?date=2027-01-04", bearer: user)
+            #expect(status == .tooManyRequests && body["error"]["code"].string == "too_many_readings", "\(body)")
+            // A reading already kept is read again; another day has its own count; anonymous readers are not counted.
+            (status, _) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-04", bearer: user)
+            #expect(status == .ok)
+            (status, _) = try await harness.request(.get, "/v1/horoscope/virgo?date=2027-01-05", bearer: user)
+            #expect(status == .ok)
+            (status, _) = try await harness.request(.get, "/v1/horoscope/virgo?date=2027-01-04")
+            #expect(status == .ok)
+        }
+    }
+
     @Test("B4: the daily horoscope is free and the same for a sign all day, in English or Thai, and the same on another instance")
     func test_B4_dailyHoroscope() async throws {
         let texts = Mutex<[String]>([])
@@ -141,7 +161,7 @@ struct AppointmentReadingTests {
     @Test("B4: after a bad reading, places of worship near the caller come from places-importer's events; other places never")
     func test_B4_placesToPrayFromEvents() async throws {
         try await BookingTestHarness.run { harness in
-            let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data("test-reading-key".utf8)))
+            let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
             // A sign and day whose horoscope is bad, found with the service's own key.
             let start = try #require(LocalDate(parsing: "2027-01-01"))
             let content = try ReadingContent.bundled()

@@ -38,7 +38,7 @@ struct BookingTestHarness: Sendable {
                 "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20", "CONSUMER_MAX_ATTEMPTS": "2",
                 "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
                 "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
-                "APPOINTMENT_PLACES_TOPIC": topics.places, "READING_KEY": "test-reading-key",
+                "APPOINTMENT_PLACES_TOPIC": topics.places, "READING_KEY": TestSecrets.readingKey,
                 // The next two clock changes (up to a year ahead) must be bookable.
                 "APPOINTMENT_HORIZON_DAYS": "400",
                 "LOG_LEVEL": ProcessInfo.processInfo.environment["BOOKING_TEST_LOG_LEVEL"] ?? "warning",

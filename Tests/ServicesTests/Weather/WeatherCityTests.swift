@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import Shared
 import Testing
 import TestSupport
@@ -95,6 +96,26 @@ struct WeatherCityTests {
             #expect(status == .ok, "a prefix of one letter reads one index range: allowed")
             (status, body) = try await weather.get("/v1/cities?q=ber")
             #expect(status == .tooManyRequests && JSONValue(body)["error"]["code"].string == "rate_limited")
+        }
+    }
+
+    @Test("X3: a contains search has an index path (trigrams) on both names' tables, never only a scan of every name")
+    func test_X3_containsSearchUsesTrigramIndexes() async throws {
+        try await WeatherTestHarness.run { weather in
+            let plans = try await weather.db.client.withConnection { connection -> [String] in
+                // With sequential scans priced out, the plan shows whether any index can answer the pattern.
+                try await connection.query("SET enable_seqscan = off", logger: weather.db.logger)
+                var plans: [String] = []
+                for table in ["cities", "city_alternate_names"] {
+                    let rows = try await connection.query(
+                        PostgresQuery(unsafeSQL: "EXPLAIN SELECT * FROM \(table) WHERE search_key LIKE '%ern%'"), logger: weather.db.logger)
+                    plans.append(try await rows.decode(String.self).collectAll().joined(separator: "\n"))
+                }
+                try await connection.query("RESET enable_seqscan", logger: weather.db.logger)
+                return plans
+            }
+            #expect(plans[0].contains("cities_by_search_key_trigrams"), "\(plans[0])")
+            #expect(plans[1].contains("city_alternate_names_by_search_key_trigrams"), "\(plans[1])")
         }
     }
 

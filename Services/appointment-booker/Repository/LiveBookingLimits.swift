@@ -1,0 +1,35 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// How many bookings one user may hold that have not ended yet: in all (`BOOKINGS_LIVE_PER_USER`) and with one
+/// partner (`BOOKINGS_LIVE_PER_USER_PER_PARTNER`), so one account cannot fill the calendars of every fortune
+/// teller, nor one teller's week. Past either, 429 `too_many_bookings`.
+struct LiveBookingLimits: Sendable {
+    var perUser = 10
+    var perUserPerPartner = 3
+
+    /// Counts inside the booking's transaction, under a lock on the user, so parallel bookings of one user are
+    /// counted one after another (taken before the partner's lock, always in that order).
+    func check(user: String, partner: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("live-bookings:" + user), 0))", logger: logger)
+        let rows = try await connection.tracedQuery(
+            """
+            SELECT count(*)::bigint, count(*) FILTER (WHERE partner_id = \(partner))::bigint FROM bookings
+            WHERE user_id = \(user) AND status = 'booked' AND ends_at > now()
+            """, logger: logger)
+        for try await (all, withPartner) in rows.decode((Int, Int).self) {
+            if all >= perUser {
+                throw APIError(
+                    .tooManyRequests, code: "too_many_bookings",
+                    message: "this account already holds \(all) bookings that have not ended; cancel one or wait until one has passed")
+            }
+            if withPartner >= perUserPerPartner {
+                throw APIError(
+                    .tooManyRequests, code: "too_many_bookings",
+                    message: "this account already holds \(withPartner) bookings with this partner that have not ended")
+            }
+        }
+    }
+}
