@@ -14,13 +14,16 @@ func buildApplication(
         identity: .auth, environment: environment, migrations: AuthMigrations.all, registry: registry, logger: logger)
     let configuration = try AuthConfiguration(environment: environment)
     let client = runtime.postgres
+    let sealer = MailSealer(signingKey: configuration.signingKey.value)
     let auth = AuthContext(
         configuration: configuration,
         accounts: AccountStore(client: client, logger: runtime.logger),
         attempts: AttemptStore(client: client, logger: runtime.logger),
         sessions: SessionStore(client: client, logger: runtime.logger, lifetime: configuration.refreshTokenLifetime),
-        resets: PasswordResetStore(client: client, logger: runtime.logger, lifetime: configuration.resetLinkLifetime),
-        pinResets: PinResetStore(client: client, logger: runtime.logger, signingKey: configuration.signingKey.value),
+        resets: PasswordResetStore(
+            client: client, logger: runtime.logger, lifetime: configuration.resetLinkLifetime, mail: MailQueue(sealer: sealer)),
+        pinResets: PinResetStore(
+            client: client, logger: runtime.logger, signingKey: configuration.signingKey.value, mail: MailQueue(sealer: sealer)),
         hasher: PasswordHasher(
             cost: configuration.bcryptCost, maxConcurrent: configuration.bcryptMaxConcurrency, maxQueued: configuration.bcryptMaxQueue),
         issuer: try await TokenIssuer(
@@ -42,7 +45,8 @@ func buildApplication(
             .add(middleware: NoNullsMiddleware())
             .add(middleware: RequestScopeMiddleware()))
     let mailSender = MailSender(
-        client: client, smtp: try SMTPClient(configuration: configuration.smtp), startGate: runtime.startGate, logger: runtime.logger)
+        client: client, smtp: try SMTPClient(configuration: configuration.smtp), sealer: sealer, startGate: runtime.startGate,
+        logger: runtime.logger)
     let bootstrap = AdminBootstrap(auth: auth, startGate: runtime.startGate, logger: runtime.logger)
     return runtime.makeApplication(router: router, services: [mailSender, bootstrap])
 }

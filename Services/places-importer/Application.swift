@@ -82,6 +82,10 @@ func buildApplication(
         services.append(
             ImportCoverageService(
                 coverage: coverage, areas: areas, interval: configuration.nearbyRefresh * 5, startGate: runtime.startGate, logger: runtime.logger))
+        services.append(
+            OnDemandTileExpiry(
+                areas: areas, unrequestedFor: configuration.onDemandTileTTL, interval: configuration.onDemandExpiryInterval,
+                startGate: runtime.startGate, logger: runtime.logger))
     }
     if let index {
         services.append(

@@ -9,19 +9,24 @@ import Synchronization
 /// trip, and only when the reader asks for more, so rebalances happen between handlers, never during one.
 ///
 /// It heals one librdkafka fault by itself: after a broker lost a subscribed topic (a memory broker's restart,
-/// a topic deleted and created again), librdkafka 2.8 can spin in its join state machine for good, asking for
+/// a topic deleted and created again), librdkafka (seen with 2.8) can spin in its join state machine for good, asking for
 /// metadata it then ignores, and never reads again (measured in the fault suite: one run in four under load).
 /// A consumer whose topic was reported missing and that holds no partitions `missingTopicRebuildMilliseconds`
 /// later is replaced by a fresh client, which joins normally.
 ///
-/// `poll`, `storeOffset` and `lagByPartition` are called by one reader, one at a time (the event consumer's
-/// loop): the client swap happens inside `poll`, so nothing else uses the old client then.
+/// `poll` and `storeOffset` are called by one reader, one at a time (the event consumer's loop): the client swap
+/// happens inside `poll`, so the reader never uses the old client after it. `lagByPartition` may be called from
+/// other tasks too; it holds the client against the swap's destroy.
 public final class KafkaConsumer: Sendable {
     public let configuration: KafkaConsumerConfiguration
     private let client: Mutex<ConsumerClient>
     private let executor: BlockingExecutor
     private let logger: Logger
     private let isClosed = Atomic<Bool>(false)
+    /// Held by `lagByPartition` while it uses a client and by a rebuild while it destroys the old one: lag is
+    /// read by other tasks than the reader (a rebuild's progress loop, platformctl), so without it a rebuild
+    /// could free the client under a watermark read.
+    private let clientInUse = Mutex<Void>(())
     /// When a subscribed topic was last reported missing while no partition was assigned; nil when it is not.
     private let topicMissingSince = Mutex<ContinuousClock.Instant?>(nil)
     /// The same for readiness, kept across a rebuild (the fresh client has not seen the topic either) and cleared
@@ -197,7 +202,7 @@ public final class KafkaConsumer: Sendable {
         client.withLock { $0 = fresh }
         topicMissingSince.withLock { $0 = nil }
         // Released without leaving the group: the group drops the old member when its session times out.
-        old.abandon()
+        clientInUse.withLock { _ in old.abandon() }
         rebuilds[reason]?.increment()
         rebuildCount.add(1, ordering: .releasing)
         logger.warning(
@@ -265,8 +270,14 @@ public final class KafkaConsumer: Sendable {
     /// `lag()` per assigned partition whose high watermark is known. Local calls only: no broker round trip.
     public func lagByPartition() -> [PartitionLag] {
         guard !isClosed.load(ordering: .acquiring) else { return [] }
+        return clientInUse.withLock { _ in
+            // Checked again under the lock: a close that took it first has destroyed the client by now.
+            isClosed.load(ordering: .acquiring) ? [] : lagByPartition(of: current)
+        }
+    }
+
+    private func lagByPartition(of client: ConsumerClient) -> [PartitionLag] {
         // One read of the client, so handle and assignment belong to the same member.
-        let client = current
         let (handle, context) = (client.handle, client.context)
         var result: [PartitionLag] = []
         for partition in context.assignedPartitions {
@@ -292,7 +303,7 @@ public final class KafkaConsumer: Sendable {
     /// Leaves the group: commits stored offsets, revokes partitions, and releases the client. Safe to call twice.
     public func close() async {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = try? await executor.run { self.current.close() }
+        _ = try? await executor.run { self.clientInUse.withLock { _ in self.current.close() } }
     }
 }
 

@@ -17,6 +17,22 @@ struct AuthRecoveryTests {
         return String(parts[occurrence].prefix(6))
     }
 
+    @Test("X1: a queued recovery mail (code or link) is sealed at rest until it is sent")
+    func test_X1_queuedMailIsSealed() async throws {
+        // Nothing listens on the mail port: the mails stay queued, as during an SMTP outage.
+        try await AuthTestHarness.run(extraEnvironment: ["SMTP_PORT": "\(freePort())"]) { auth in
+            _ = try await auth.post("/v1/survey/signup", ["email": "sealed@hotel.com", "pin": "ab12", "pinConfirmation": "ab12"])
+            let (started, _) = try await auth.post("/v1/survey/forgot-pin/start", ["email": "sealed@hotel.com"])
+            #expect(started == .accepted)
+            let (reset, _) = try await auth.post("/v1/dashboard/password/forgot", ["email": "admin@example.com"])
+            #expect(reset == .accepted || reset == .ok)
+            #expect(try await auth.count("SELECT count(*)::int FROM outgoing_mail WHERE sent_at IS NULL") == 2)
+            #expect(try await auth.count("SELECT count(*)::int FROM outgoing_mail WHERE body LIKE 'sealed-v1:%'") == 2)
+            #expect(try await auth.count(
+                "SELECT count(*)::int FROM outgoing_mail WHERE body LIKE '%code is%' OR body LIKE '%token=%' OR body LIKE '%Hello%'") == 0)
+        }
+    }
+
     @Test("U4: a new code retires the old one, a used code never works again, and a new PIN ends every session")
     func test_U4_oneLiveCodeAndSessionsEnd() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in

@@ -97,7 +97,8 @@ struct KafkaClientTests {
             let received = try await collect(1, from: consumer)
             #expect(received.count == 1)
             // ... and still says the other one is missing: a fetch error alone says so only while nothing is held.
-            let reported = try await eventually(timeout: .seconds(30)) {
+            // The look is every 30 s: two of them, in case the first one's metadata request timed out.
+            let reported = try await eventually(timeout: .seconds(75)) {
                 _ = try await consumer.poll()
                 return consumer.missingTopicSince != nil
             }

@@ -13,7 +13,7 @@ import Shared
 /// | `APPOINTMENT_USERS_TOPIC`, `APPOINTMENT_BOOKINGS_TOPIC`, `APPOINTMENT_PLACES_TOPIC` | the catalogue's `auth.users`, `appointments.bookings` and `places.places` |
 /// | `READING_KEY` | required, 32+ characters: the key of the readings' hash, so readings cannot be computed ahead elsewhere |
 /// | `BOOKINGS_LIVE_PER_USER`, `BOOKINGS_LIVE_PER_USER_PER_PARTNER` | `10`, `3`: bookings one account holds that have not ended, in all and with one partner; past either 429 `too_many_bookings` |
-/// | `READINGS_PER_ACCOUNT_DAY` | `200`: different readings one account keeps a local day; past it 429 `too_many_readings` |
+/// | `READINGS_PER_ACCOUNT_DAY` | `200`: different readings one account keeps in any 24 hours; past it 429 `too_many_readings` with `Retry-After` |
 /// | `READING_PLACES_RADIUS_METERS` | `20000`: how far places to pray are suggested after a bad reading |
 struct BookingConfiguration: Sendable {
     var slotMinutes: Int

@@ -68,7 +68,7 @@ struct BookingStore: Sendable {
                     guard try await AccountStateStore.lockedPartnerIsActive(AccountKey.of(partner), on: connection, logger: logger) else {
                         throw BookingErrors.partnerNotBookable
                     }
-                    try await limits.check(user: user, partner: partner, on: connection, logger: logger)
+                    try await limits.check(user: user, partner: partner, idempotencyKey: idempotencyKey, on: connection, logger: logger)
                     try await Self.serialize(partner: partner, on: connection, logger: logger)
                     let rows = try await connection.tracedQuery(
                         """

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Shared
 
 /// Personal readings (B4): kept as made, listed newest first, shared by a short id without a token. The
 /// same inputs on the same day are one row: a second shake of the fortune stick returns the first.
@@ -18,8 +19,9 @@ struct ReadingStore: Sendable {
     }
 
     /// Keeps `reading` unless this user already has one of the same kind, inputs and day: that one is returned.
-    /// A user keeps at most `dailyLimit` different readings a local day (each new name or question is a row):
-    /// past it, `TooManyReadings` and nothing kept.
+    /// A user keeps at most `dailyLimit` different readings in any 24 hours (each new name, question or day asked
+    /// for is a row; counted by when they were kept, so asking for other dates does not get round it): past it,
+    /// `TooManyReadings` and nothing kept.
     func keep(_ reading: Reading, user: String, inputs: String, day: LocalDate, contentVersion: String) async throws -> Stored {
         let json = String(decoding: try JSONEncoder().encode(reading), as: UTF8.self)
         let (limit, logger) = (dailyLimit, logger)
@@ -32,10 +34,13 @@ struct ReadingStore: Sendable {
                 WHERE user_id = \(user) AND kind = \(reading.kind.rawValue) AND inputs = \(inputs) AND local_date = \(day.description)::date
                 """, logger: logger)
             if let stored = try await Self.decode(existing).first { return stored }
-            let kept = try await connection.tracedQuery(
-                "SELECT count(*)::bigint FROM readings WHERE user_id = \(user) AND local_date = \(day.description)::date", logger: logger
-            ).decode(Int.self).collectAll().first ?? 0
-            guard kept < limit else { throw TooManyReadings(limit: limit) }
+            let (kept, oldestAgesOutIn) = try await connection.tracedQuery(
+                """
+                SELECT count(*)::bigint, coalesce(extract(epoch FROM min(created_at) + interval '1 day' - now()), 0)::float8
+                FROM readings WHERE user_id = \(user) AND created_at > now() - interval '1 day'
+                """, logger: logger
+            ).decode((Int, Double).self).collectAll().first ?? (0, 0)
+            guard kept < limit else { throw TooManyReadings(limit: limit, retryAfterSeconds: max(1, oldestAgesOutIn.rounded(.up).roundedClampedInt)) }
             let inserted = try await connection.tracedQuery(
                 """
                 INSERT INTO readings (id, share_id, user_id, kind, inputs, local_date, reading, content_version)
@@ -48,9 +53,11 @@ struct ReadingStore: Sendable {
         }
     }
 
-    /// A user's readings of one day reached `READINGS_PER_ACCOUNT_DAY`.
+    /// A user's readings of the last 24 hours reached `READINGS_PER_ACCOUNT_DAY`.
     struct TooManyReadings: Error {
         var limit: Int
+        /// When the oldest of them leaves the window.
+        var retryAfterSeconds: Int
     }
 
     func shared(_ shareId: String) async throws -> Stored? {

@@ -21,7 +21,7 @@ extension AuthAPI {
             throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
         }
         let ceilingTry = try await auth.givingBack([addressTry, pinTry]) {
-            try await auth.takeTry(.accountCeiling, subject: stored.account.id.uuidString, limit: auth.configuration.accountCeiling)
+            try await auth.takeTry(.accountCeiling, subject: stored.account.id.uuidString, limit: auth.configuration.pinAccountCeiling)
         }
         guard try await auth.verify(pin, against: hash, tries: [addressTry, pinTry, ceilingTry]) else {
             let left = pinTry.triesLeftIfFailed

@@ -11,7 +11,8 @@ import Shared
 /// | `BCRYPT_COST` | `12` |
 /// | `BCRYPT_MAX_CONCURRENCY`, `BCRYPT_MAX_QUEUE` | `2`, `32`: password/PIN checks running and waiting; beyond them 429 `busy` |
 /// | `LOCKOUT_MAX_FAILURES`, `LOCKOUT_WINDOW_SECONDS` | `5`, `900` (per account and client address) |
-/// | `ACCOUNT_MAX_FAILURES` | `30` (per account from all addresses, in the same window) |
+/// | `ACCOUNT_MAX_FAILURES` | `30` (wrong dashboard passwords per account from all addresses, in the same window) |
+/// | `SURVEY_PIN_ACCOUNT_MAX_FAILURES` | `10` (wrong survey PINs per account from all addresses a day) |
 /// | `CODE_CHECKS_PER_HOUR` | `1000`: wrong forgot-PIN codes an hour from everyone together; past it 429 |
 /// | `ADDRESS_MAX_FAILURES` | `50` per client address per window |
 /// | `RECOVERY_MAILS_PER_ACCOUNT`, `RECOVERY_MAILS_PER_ADDRESS` | `5`, `20` per hour: reset links and PIN codes mailed |
@@ -38,6 +39,7 @@ struct AuthConfiguration: Sendable {
     var bcryptMaxQueue: Int
     var accountLimit: AttemptLimit
     var accountCeiling: AttemptLimit
+    var pinAccountCeiling: AttemptLimit
     var codeChecks: AttemptLimit
     var addressLimit: AttemptLimit
     /// Recovery mails (reset links, PIN codes) per account and per client address: the queue cannot be flooded.
@@ -67,6 +69,10 @@ struct AuthConfiguration: Sendable {
         let window = TimeInterval(try environment.int("LOCKOUT_WINDOW_SECONDS", default: 900, range: 1...86_400))
         accountLimit = AttemptLimit(maxFailures: try environment.int("LOCKOUT_MAX_FAILURES", default: 5, range: 1...1_000), window: window)
         accountCeiling = AttemptLimit(maxFailures: try environment.int("ACCOUNT_MAX_FAILURES", default: 30, range: 1...100_000), window: window)
+        // Survey PINs are 4 characters and their seed limit is 3 wrong a day: the ceiling across addresses is a
+        // day's too, or many addresses together could guess hundreds a day.
+        pinAccountCeiling = AttemptLimit(
+            maxFailures: try environment.int("SURVEY_PIN_ACCOUNT_MAX_FAILURES", default: 10, range: 1...100_000), window: 86_400)
         codeChecks = AttemptLimit(maxFailures: try environment.int("CODE_CHECKS_PER_HOUR", default: 1_000, range: 1...1_000_000), window: 3_600)
         addressLimit = AttemptLimit(maxFailures: try environment.int("ADDRESS_MAX_FAILURES", default: 50, range: 1...100_000), window: window)
         recoveryMailsPerAccount = AttemptLimit(

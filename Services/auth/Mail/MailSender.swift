@@ -9,6 +9,7 @@ import Shared
 struct MailSender: Service {
     let client: PostgresClient
     let smtp: SMTPClient
+    let sealer: MailSealer
     let startGate: StartGate
     let logger: Logger
     var pollInterval: Duration = .milliseconds(200)
@@ -40,8 +41,19 @@ struct MailSender: Service {
             var due: (Int64, String, String, String, Int)?
             for try await row in rows.decode((Int64, String, String, String, Int).self) { due = row }
             guard let (id, recipient, subject, body, attempts) = due else { return false }
+            let plain: String
             do {
-                try await smtp.send(to: recipient, subject: subject, body: body)
+                plain = try sealer.open(body)
+            } catch {
+                // Sealed with a key this instance does not have: no retry can send it.
+                try await connection.tracedQuery(
+                    "UPDATE outgoing_mail SET attempts = \(Self.maxAttempts), body = '', last_error = \(String(describing: error)) WHERE id = \(id)",
+                    logger: logger)
+                logger.error("queued mail cannot be opened; given up", metadata: ["mailId": "\(id)", "error": "\(error)"])
+                return true
+            }
+            do {
+                try await smtp.send(to: recipient, subject: subject, body: plain)
                 // The body holds a reset link or code: once delivered, the queue keeps only that it was sent.
                 try await connection.tracedQuery("UPDATE outgoing_mail SET sent_at = now(), body = '' WHERE id = \(id)", logger: logger)
                 logger.info("mail sent", metadata: ["mailId": "\(id)"])

@@ -69,7 +69,7 @@ struct AttemptStore: Sendable {
     /// Forgets the failures of every subject that starts with `prefix` (an account's tries from all addresses).
     func clear(_ kind: AttemptKind, subjectsStartingWith prefix: String) async throws {
         try await client.tracedQuery(
-            "DELETE FROM failed_attempts WHERE kind = \(kind.rawValue) AND left(subject, \(prefix.count)) = \(prefix)", logger: logger)
+            "DELETE FROM failed_attempts WHERE kind = \(kind.rawValue) AND starts_with(subject, \(prefix))", logger: logger)
     }
 
     /// Forgets the failures of a subject after it succeeded.

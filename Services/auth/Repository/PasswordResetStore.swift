@@ -10,6 +10,7 @@ struct PasswordResetStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     let lifetime: TimeInterval
+    let mail: MailQueue
 
     /// Creates a link for the account and queues the mail; returns the token (for the mail only).
     func request(for account: Account, email: EmailAddress, linkBase: String) async throws {
@@ -36,7 +37,7 @@ struct PasswordResetStore: Sendable {
                 INSERT INTO password_resets (token_hash, account_id, expires_at)
                 VALUES (\(TokenIssuer.hash(token)), \(account.id), \(Date().addingTimeInterval(lifetime)))
                 """, logger: logger)
-            try await MailQueue.enqueue(
+            try await mail.enqueue(
                 to: email.value, subject: "Reset your dashboard password", body: body, on: connection, logger: logger)
         }
     }
@@ -62,7 +63,7 @@ struct PasswordResetStore: Sendable {
             INSERT INTO password_resets (token_hash, account_id, expires_at)
             VALUES (\(TokenIssuer.hash(token)), \(account.id), \(Date().addingTimeInterval(lifetime)))
             """, logger: logger)
-        try await MailQueue.enqueue(to: email.value, subject: "Your invitation", body: body, on: connection, logger: logger)
+        try await mail.enqueue(to: email.value, subject: "Your invitation", body: body, on: connection, logger: logger)
     }
 
     /// True when the link exists, is unused and has not expired.

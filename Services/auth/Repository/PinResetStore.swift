@@ -16,9 +16,12 @@ struct PinResetStore: Sendable {
     /// anyone who can read the table; with a key from the service's signing key it cannot.
     let codeKey: SymmetricKey
 
-    init(client: PostgresClient, logger: Logger, signingKey: String) {
+    let mail: MailQueue
+
+    init(client: PostgresClient, logger: Logger, signingKey: String, mail: MailQueue) {
         self.client = client
         self.logger = logger
+        self.mail = mail
         codeKey = SymmetricKey(data: SHA256.hash(data: Data("pin-reset-codes|\(signingKey)".utf8)))
     }
 
@@ -43,7 +46,7 @@ struct PinResetStore: Sendable {
                 if !inserted.isEmpty { code = candidate }
             }
             guard let code else { throw APIError(.serviceUnavailable, code: "code_not_created", message: "could not make a code; try again") }
-            try await MailQueue.enqueue(
+            try await mail.enqueue(
                 to: email.value, subject: "Your PIN reset code",
                 body: "Your PIN reset code is \(code). It is valid for 30 minutes. If you did not ask for it, ignore this mail.",
                 on: connection, logger: logger)

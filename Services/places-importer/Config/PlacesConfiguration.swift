@@ -27,6 +27,7 @@ import Shared
 /// | `PLACES_ON_DEMAND` | `true`: a nearby list where no area was ever imported queues the tile around its point |
 /// | `PLACES_ON_DEMAND_TILE_MILLIDEGREES` | `100` (0.1°): the on-demand tile's edge |
 /// | `PLACES_ON_DEMAND_TILES_PER_HOUR`, `PLACES_ON_DEMAND_TILES_PER_USER_HOUR` | `60`, `5`: new on-demand tiles an hour, for everyone and per user |
+/// | `PLACES_ON_DEMAND_TILE_TTL_HOURS`, `PLACES_ON_DEMAND_EXPIRY_INTERVAL_MS` | `720`, `3600000`: an on-demand tile nobody asked about for this long stops being imported (checked this often) |
 struct PlacesConfiguration: Sendable {
     var overpassBaseURL: String
     var yelpBaseURL: String
@@ -50,6 +51,8 @@ struct PlacesConfiguration: Sendable {
     var onDemandTileDegrees: Double
     var onDemandTilesPerHour: Int
     var onDemandTilesPerUserHour: Int
+    var onDemandTileTTL: Duration
+    var onDemandExpiryInterval: Duration
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         overpassBaseURL = try Self.url(environment, "PLACES_OVERPASS_BASE_URL", default: "https://overpass-api.de")
@@ -84,6 +87,8 @@ struct PlacesConfiguration: Sendable {
         onDemandTileDegrees = Double(try environment.int("PLACES_ON_DEMAND_TILE_MILLIDEGREES", default: 100, range: 10...1_000)) / 1_000
         onDemandTilesPerHour = try environment.int("PLACES_ON_DEMAND_TILES_PER_HOUR", default: 60, range: 0...100_000)
         onDemandTilesPerUserHour = try environment.int("PLACES_ON_DEMAND_TILES_PER_USER_HOUR", default: 5, range: 0...1_000)
+        onDemandTileTTL = .seconds(try environment.int("PLACES_ON_DEMAND_TILE_TTL_HOURS", default: 720, range: 1...87_600) * 3_600)
+        onDemandExpiryInterval = try environment.milliseconds("PLACES_ON_DEMAND_EXPIRY_INTERVAL_MS", default: 3_600_000, range: 100...86_400_000)
     }
 
     /// An import area from `PLACES_IMPORT_AREAS`; `:worship` after the box asks for places of worship too.

@@ -32,6 +32,7 @@ final class ImportCoverage: Sendable {
         var tiles: [OnDemandTile: Bool] = [:]
         var refusedUntil: [OnDemandTile: ContinuousClock.Instant] = [:]
         var usersRefusedUntil: [String: ContinuousClock.Instant] = [:]
+        var touchedAt: [OnDemandTile: ContinuousClock.Instant] = [:]
     }
 
     init(tileDegrees: Double, retryAfterRefusal: Duration = .seconds(60)) {
@@ -48,7 +49,8 @@ final class ImportCoverage: Sendable {
         }
         state.withLock { state in
             state = State(
-                areas: configured, tiles: tiles, refusedUntil: state?.refusedUntil ?? [:], usersRefusedUntil: state?.usersRefusedUntil ?? [:])
+                areas: configured, tiles: tiles, refusedUntil: state?.refusedUntil ?? [:], usersRefusedUntil: state?.usersRefusedUntil ?? [:],
+                touchedAt: state?.touchedAt.filter { tiles[$0.key] != nil } ?? [:])
         }
     }
 
@@ -63,6 +65,19 @@ final class ImportCoverage: Sendable {
             if !containing.isEmpty { return .covered(importing: !containing.contains { $0.imported }) }
             if let until = state.refusedUntil[tile], until > now { return .covered(importing: false) }
             return .uncovered(tile)
+        }
+    }
+
+    /// The on-demand tile holding the point when its area is due a "still asked for" mark: at most once an hour
+    /// per tile on this instance, so a busy tile costs one write an hour, not one per request.
+    func onDemandTileToTouch(latitude: Double, longitude: Double, now: ContinuousClock.Instant = .now) -> OnDemandTile? {
+        state.withLock { state -> OnDemandTile? in
+            guard state != nil else { return nil }
+            let tile = OnDemandTile(latitude: latitude, longitude: longitude, degrees: tileDegrees)
+            guard state?.tiles[tile] != nil else { return nil }
+            if let last = state?.touchedAt[tile], now - last < .seconds(3_600) { return nil }
+            state?.touchedAt[tile] = now
+            return tile
         }
     }
 

@@ -19,7 +19,15 @@ struct OnDemandImports: Sendable {
     func importing(latitude: Double, longitude: Double, user: String) async -> Bool {
         switch coverage.status(latitude: latitude, longitude: longitude) {
         case .unknown: return false
-        case .covered(let importing): return importing
+        case .covered(let importing):
+            if let tile = coverage.onDemandTileToTouch(latitude: latitude, longitude: longitude) {
+                do {
+                    try await areas.touchOnDemand(tile)
+                } catch {
+                    logger.warning("on-demand tile not marked as asked for", metadata: ["error": "\(String(reflecting: error))"])
+                }
+            }
+            return importing
         case .uncovered(let tile):
             // Over their own limit: no transaction per request until it has had time to pass.
             if coverage.isRefused(user: user) { return false }

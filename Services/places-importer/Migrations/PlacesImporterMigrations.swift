@@ -144,5 +144,13 @@ enum PlacesImporterMigrations {
                 "ALTER TABLE import_areas ADD COLUMN created_at timestamptz NOT NULL DEFAULT now()",
                 "CREATE INDEX import_areas_on_demand_by_time ON import_areas (created_at) WHERE on_demand",
             ]),
+        Migration(
+            "0007_on_demand_tiles_expire",
+            [
+                // X3: an on-demand tile nobody asked about for PLACES_ON_DEMAND_TILE_TTL_HOURS stops being
+                // re-imported (its area goes; its places stay, and a new request there queues the tile again).
+                "ALTER TABLE import_areas ADD COLUMN last_requested_at timestamptz NOT NULL DEFAULT now()",
+                "CREATE INDEX import_areas_on_demand_by_request ON import_areas (last_requested_at) WHERE on_demand",
+            ]),
     ]
 }

@@ -44,6 +44,25 @@ extension ImportAreaStore {
         }
     }
 
+    /// A user asked for places in the on-demand tile again: it is kept (see `expireOnDemand`).
+    func touchOnDemand(_ tile: OnDemandTile) async throws {
+        try await client.tracedQuery(
+            "UPDATE import_areas SET last_requested_at = now() WHERE name = \(tile.areaName) AND on_demand", logger: logger)
+    }
+
+    /// Drops the on-demand areas nobody asked about for `unrequestedFor` (not one being imported right now): they
+    /// are no longer imported again and again. Their places stay. Returns the areas' names.
+    func expireOnDemand(unrequestedFor: Duration) async throws -> [String] {
+        try await client.tracedQuery(
+            """
+            DELETE FROM import_areas
+            WHERE on_demand AND last_requested_at < now() - make_interval(secs => \(Double(unrequestedFor.components.seconds)))
+              AND claimed_until < now()
+            RETURNING name
+            """, logger: logger
+        ).decode(String.self).collectAll()
+    }
+
     /// Every area's box, whether it was asked for on demand, and whether a run of it has finished.
     func coverage() async throws -> [ImportCoverage.Area] {
         try await client.tracedQuery(

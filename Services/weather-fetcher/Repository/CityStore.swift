@@ -27,6 +27,8 @@ struct CityStore: Sendable {
     @discardableResult
     func importCatalogue(_ file: CatalogueFile, batchSize: Int = 2_000) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection in
+            // Waiting for another instance's import, and the import itself, may take longer than a request may.
+            try await connection.tracedQuery("SET LOCAL statement_timeout = 0", logger: logger)
             try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtext('weather-fetcher city catalogue'))", logger: logger)
             let seen = try await connection.tracedQuery(
                 "SELECT count(*) FROM catalogue_imports WHERE checksum = \(file.checksum)", logger: logger)

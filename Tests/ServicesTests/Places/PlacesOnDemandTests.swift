@@ -38,6 +38,35 @@ struct PlacesOnDemandTests {
         }
     }
 
+    @Test("X3, P1: an on-demand tile nobody asked about for PLACES_ON_DEMAND_TILE_TTL_HOURS is dropped; one still asked about stays")
+    func test_X3_onDemandTilesExpire() async throws {
+        let environment = Self.onDemand.merging(["PLACES_ON_DEMAND_TILE_TTL_HOURS": "1", "PLACES_ON_DEMAND_EXPIRY_INTERVAL_MS": "200"]) { $1 }
+        try await PlacesTestHarness.run(extraEnvironment: environment) { places in
+            let (alice, bob) = (try await places.token("alice"), try await places.token("bob"))
+            let berlin = "/v1/places?lat=52.5172&lon=13.3890&radius=1000", munich = "/v1/places?lat=48.1374&lon=11.5755&radius=1000"
+            // Ask until each tile is queued (the coverage is read shortly after start), and no more.
+            for (path, token, queued) in [(berlin, alice, 1), (munich, bob, 2)] {
+                #expect(try await eventually {
+                    _ = try await places.request(.get, path, bearer: token)
+                    return try await places.count("SELECT count(*)::int FROM import_areas WHERE on_demand") == queued
+                })
+            }
+            // Berlin was last asked about half an hour ago, Munich two hours ago (the TTL is one hour).
+            let berlinTile = "name = 'nearby 52.5000,13.3000'", munichTile = "name = 'nearby 48.1000,11.5000'"
+            _ = try await places.count("UPDATE import_areas SET last_requested_at = now() - interval '30 minutes' WHERE \(berlinTile)")
+            _ = try await places.count("UPDATE import_areas SET last_requested_at = now() - interval '2 hours' WHERE \(munichTile)")
+            // Someone opens the app in Berlin again: the tile is marked as asked for.
+            _ = try await places.request(.get, berlin, bearer: bob)
+            #expect(try await places.count(
+                "SELECT count(*)::int FROM import_areas WHERE \(berlinTile) AND last_requested_at > now() - interval '1 minute'") == 1)
+            #expect(try await eventually {
+                try await places.count("SELECT count(*)::int FROM import_areas WHERE \(munichTile)") == 0
+            }, "the tile nobody asked about was not dropped")
+            try await Task.sleep(for: .milliseconds(600))  // three more expiry rounds
+            #expect(try await places.count("SELECT count(*)::int FROM import_areas WHERE \(berlinTile)") == 1)
+        }
+    }
+
     @Test("P1: on-demand tiles are limited per user and for everyone per hour; an imported area needs none")
     func test_P1_onDemandLimits() async throws {
         let limits = Self.onDemand.merging(["PLACES_ON_DEMAND_TILES_PER_USER_HOUR": "1", "PLACES_ON_DEMAND_TILES_PER_HOUR": "2"]) { $1 }
