@@ -138,19 +138,7 @@ enum WeatherFetcherMigrations {
                 // installed into this schema by the stack script or deploy/postgres/init.sh (a role that may not
                 // create extensions finds it there); a superuser's migration (the tests') creates it itself.
                 "CREATE EXTENSION IF NOT EXISTS pg_trgm",
-                // The operator class is named with the extension's own schema: a database may have pg_trgm
-                // elsewhere (public, say), off this service's search_path.
-                """
-                DO $$
-                DECLARE home text := (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-                                      WHERE e.extname = 'pg_trgm');
-                BEGIN
-                    EXECUTE format('CREATE INDEX cities_by_search_key_trigrams ON cities USING gin (search_key %I.gin_trgm_ops)', home);
-                    EXECUTE format(
-                        'CREATE INDEX city_alternate_names_by_search_key_trigrams ON city_alternate_names USING gin (search_key %I.gin_trgm_ops)',
-                        home);
-                END $$
-                """,
+                CitySearchIndexes.create,
             ]),
     ]
 }

@@ -33,12 +33,14 @@ struct CityStore: Sendable {
             let seen = try await connection.tracedQuery(
                 "SELECT count(*) FROM catalogue_imports WHERE checksum = \(file.checksum)", logger: logger)
             for try await count in seen.decode(Int.self) where count > 0 { return false }
-            var start = 0
-            while start < file.cities.count {
-                let batch = Array(file.cities[start..<min(start + batchSize, file.cities.count)])
-                try await upsert(batch, on: connection)
-                try await replaceAlternateNames(of: batch, with: file.alternateNames, on: connection)
-                start += batchSize
+            try await CitySearchIndexes.aroundFirstImport(on: connection, logger: logger) {
+                var start = 0
+                while start < file.cities.count {
+                    let batch = Array(file.cities[start..<min(start + batchSize, file.cities.count)])
+                    try await upsert(batch, on: connection)
+                    try await replaceAlternateNames(of: batch, with: file.alternateNames, on: connection)
+                    start += batchSize
+                }
             }
             try await connection.tracedQuery(
                 "INSERT INTO catalogue_imports (checksum, city_count) VALUES (\(file.checksum), \(file.cities.count))",
