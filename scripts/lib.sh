@@ -52,7 +52,8 @@ for s in sockets: s.close()' "$1"
 wait_for_port() { # wait_for_port PORT SECONDS NAME
   local port=$1 seconds=$2 name=$3 i
   for ((i = 0; i < seconds * 10; i++)); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    # Each connect bounded too: a port that accepts nothing and refuses nothing must not stop the wait.
+    if timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null; then return 0; fi
     sleep 0.1
   done
   echo "$name did not listen on 127.0.0.1:$port within ${seconds}s" >&2
