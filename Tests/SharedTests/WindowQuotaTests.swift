@@ -31,16 +31,20 @@ struct WindowQuotaTests {
         #expect(quota.take(1, for: "a", now: start.addingTimeInterval(63)) != nil, "and a give-back of an old window added nothing")
     }
 
-    @Test("X3: a flood of distinct keys cannot grow the table past its bound, nor lock new keys out; counted keys stay limited")
+    @Test("X3: a flood of distinct keys cannot grow the table past its bound, nor send freely once it is full; counted keys stay limited")
     func boundedKeys() {
-        let quota = WindowQuota(limit: 1, window: .seconds(60), maxKeys: 3)
+        let quota = WindowQuota(limit: 1, window: .seconds(60), maxKeys: 3, overflowFactor: 4)
         let now = Date(timeIntervalSince1970: 6_000)
         for key in ["a", "b", "c"] { #expect(quota.take(for: key, now: now) == nil) }
         #expect(quota.take(for: "a", now: now) != nil)
-        // The table is full of this window's keys: a new key passes uncounted, again and again.
-        #expect(quota.take(for: "d", now: now) == nil)
-        #expect(quota.take(for: "d", now: now) == nil)
-        // Keys of past windows make room: the next window counts "d" again.
+        // The table is full of this window's keys: new keys share an overflow allowance of 4 × the limit, whatever
+        // their number (before, each new key passed uncounted, so distinct addresses sent freely).
+        let overflowed = (0..<10).map { quota.take(for: "new-\($0)", now: now) == nil }
+        #expect(overflowed == [true, true, true, true, false, false, false, false, false, false])
+        // A unit given back returns to the allowance.
+        quota.giveBack(1, for: "new-0", now: now)
+        #expect(quota.take(for: "new-10", now: now) == nil)
+        // Keys of past windows make room: the next window counts "d" on its own.
         #expect(quota.take(for: "d", now: now.addingTimeInterval(60)) == nil)
         #expect(quota.take(for: "d", now: now.addingTimeInterval(61)) != nil)
     }
