@@ -34,7 +34,8 @@ func buildApplication(
     let places = PlaceStore(
         client: client, logger: runtime.logger, matchDistanceMetres: configuration.matchDistanceMetres,
         topic: environment.string("PLACES_TOPIC", default: TopicCatalogue.places.name))
-    let users = UserPlaceStore(client: client, logger: runtime.logger, places: places)
+    let users = UserPlaceStore(
+        client: client, logger: runtime.logger, places: places, addedPerAccountDay: configuration.addedPerAccountDay)
     let areas = ImportAreaStore(client: client, logger: runtime.logger)
 
     let index = configuration.nearbyFromMemory ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), logger: runtime.logger) : nil

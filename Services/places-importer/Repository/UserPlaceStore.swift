@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import PostgresNIO
 import Shared
@@ -9,6 +10,8 @@ struct UserPlaceStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     let places: PlaceStore
+    /// `PLACES_ADDED_PER_ACCOUNT_DAY`: places one account adds in any 24 hours (every one is shown to others).
+    var addedPerAccountDay = 20
 
     /// A place in a nearby list, with the asking user's pin.
     struct Pinned: Sendable {
@@ -195,8 +198,23 @@ struct UserPlaceStore: Sendable {
     }
 
     /// Adds a user's place with its optional rating and pin colour in one transaction: all of it or nothing.
+    /// Past `addedPerAccountDay` places in 24 hours, 429 `too_many_places` and nothing added.
     func add(_ candidate: PlaceCandidate, user: String, rating: Rating?, colour: PinColour?) async throws -> UUID {
         try await client.inTransaction(logger: logger) { connection in
+            // One user's additions are counted one after another.
+            try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("places-added:" + user), 0))", logger: logger)
+            let (added, oldestAgesOutIn) = try await connection.tracedQuery(
+                """
+                SELECT count(*)::bigint, coalesce(extract(epoch FROM min(created_at) + interval '1 day' - now()), 0)::float8
+                FROM places WHERE added_by = \(user) AND created_at > now() - interval '1 day'
+                """, logger: logger
+            ).decode((Int, Double).self).collectAll().first ?? (0, 0)
+            guard added < addedPerAccountDay else {
+                throw APIError(
+                    .tooManyRequests, code: "too_many_places",
+                    message: "this account has added \(added) places in the last 24 hours, the most it may",
+                    headers: [.retryAfter: String(max(1, oldestAgesOutIn.rounded(.up).roundedClampedInt))])
+            }
             let placeId = UUID()
             try await connection.tracedQuery(
                 """

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import NIOCore
 import Testing
 import TestSupport
@@ -117,6 +118,24 @@ struct PlacesUserTests {
             #expect(body["ratings"]["menuOptions"]["full-menu"].int == 1 && body["ratings"]["menuOptions"]["drinks-only"].int == 1)
             #expect(body["myRating"]["noise"].int == 4 && body["place"]["pin"].string == "blue")
             #expect(try await places.count("SELECT count(*) FROM outbox WHERE event_type = 'place.rated'") == 3)
+        }
+    }
+
+    @Test("X3, P4: one account adds at most PLACES_ADDED_PER_ACCOUNT_DAY places in 24 hours; others are not held back")
+    func test_X3_placesAddedPerAccountDay() async throws {
+        try await PlacesTestHarness.run(extraEnvironment: ["PLACES_ADDED_PER_ACCOUNT_DAY": "2"]) { places in
+            let (user, other) = (try await places.token(), try await places.token("someone-else"))
+            func add(_ name: String, _ token: String) async throws -> (HTTPResponse.Status, String?) {
+                let (status, body) = try await places.request(
+                    .post, "/v1/places", json: ["name": name, "latitude": 52.49, "longitude": 13.42, "category": "other"], bearer: token)
+                return (status, body["error"]["code"].string)
+            }
+            #expect(try await add("First Desk", user).0 == .created)
+            #expect(try await add("Second Desk", user).0 == .created)
+            let (refused, code) = try await add("Third Desk", user)
+            #expect(refused == .tooManyRequests && code == "too_many_places")
+            #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Third Desk'") == 0, "nothing stored")
+            #expect(try await add("Their Desk", other).0 == .created)
         }
     }
 
