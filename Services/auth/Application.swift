@@ -15,15 +15,16 @@ func buildApplication(
     let configuration = try AuthConfiguration(environment: environment)
     let client = runtime.postgres
     let sealer = MailSealer(signingKey: configuration.signingKey.value)
+    let mail = MailQueue(sealer: sealer)
     let auth = AuthContext(
         configuration: configuration,
         accounts: AccountStore(client: client, logger: runtime.logger),
         attempts: AttemptStore(client: client, logger: runtime.logger),
         sessions: SessionStore(client: client, logger: runtime.logger, lifetime: configuration.refreshTokenLifetime),
         resets: PasswordResetStore(
-            client: client, logger: runtime.logger, lifetime: configuration.resetLinkLifetime, mail: MailQueue(sealer: sealer)),
+            client: client, logger: runtime.logger, lifetime: configuration.resetLinkLifetime, mail: mail),
         pinResets: PinResetStore(
-            client: client, logger: runtime.logger, signingKey: configuration.signingKey.value, mail: MailQueue(sealer: sealer)),
+            client: client, logger: runtime.logger, signingKey: configuration.signingKey.value, mail: mail),
         hasher: PasswordHasher(
             cost: configuration.bcryptCost, maxConcurrent: configuration.bcryptMaxConcurrency, maxQueued: configuration.bcryptMaxQueue),
         issuer: try await TokenIssuer(

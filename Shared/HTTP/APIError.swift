@@ -31,6 +31,12 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
         APIError(.notFound, code: "not_found", message: message)
     }
 
+    /// 429 `code` with `Retry-After` in whole seconds: rounded up, and at least one (a client told 0 comes straight
+    /// back).
+    public static func tooManyRequests(code: String, message: String, retryAfterSeconds seconds: Double) -> APIError {
+        APIError(.tooManyRequests, code: code, message: message, headers: [.retryAfter: String(max(1, seconds.rounded(.up).roundedClampedInt))])
+    }
+
     public static let unauthorized = APIError(.unauthorized, code: "unauthorized", message: "a valid access token is required")
     public static let forbidden = APIError(.forbidden, code: "forbidden", message: "this account may not do that")
     public static let guestsNotAllowed = APIError(

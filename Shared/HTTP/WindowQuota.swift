@@ -15,7 +15,7 @@ public final class WindowQuota: Sendable {
     public let window: Duration
     let maxKeys: Int
     let overflowFactor: Int
-    let counts = Mutex<(keys: [String: (window: Int64, used: Int)], overflow: (window: Int64, used: Int))>(([:], (0, 0)))
+    private let counts = Mutex<(keys: [String: (window: Int64, used: Int)], overflow: (window: Int64, used: Int))>(([:], (0, 0)))
 
     public init(limit: Int, window: Duration = .seconds(60), maxKeys: Int = 100_000, overflowFactor: Int = 10) {
         precondition(limit > 0 && window > .zero && maxKeys > 0 && overflowFactor > 0, "a quota needs a positive limit, window and key bound")
@@ -74,7 +74,6 @@ extension APIError {
     /// 429 `rate_limited` with `Retry-After` in whole seconds (at least 1).
     public static func rateLimited(_ what: String, retryAfter: Duration) -> APIError {
         let seconds = max(1, retryAfter.components.seconds + (retryAfter.components.attoseconds > 0 ? 1 : 0))
-        return APIError(
-            .tooManyRequests, code: "rate_limited", message: "\(what); try again in \(seconds) s", headers: [.retryAfter: "\(seconds)"])
+        return .tooManyRequests(code: "rate_limited", message: "\(what); try again in \(seconds) s", retryAfterSeconds: Double(seconds))
     }
 }

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import HTTPTypes
 import Shared
 
 /// What the reading operations share (B4): the content, the engine, the stored readings and the places of
@@ -25,12 +24,10 @@ struct ReadingService: Sendable {
         do {
             return try await store.keep(reading, user: user, inputs: inputs, day: day, contentVersion: content.version)
         } catch let error as ReadingStore.TooManyReadings {
-            var headers = HTTPFields()
-            headers[.retryAfter] = String(error.retryAfterSeconds)
-            throw APIError(
-                .tooManyRequests, code: "too_many_readings",
+            throw APIError.tooManyRequests(
+                code: "too_many_readings",
                 message: "this account has kept \(error.limit) different readings in the last 24 hours; the same ones can still be read again",
-                headers: headers)
+                retryAfterSeconds: error.retryAfterSeconds)
         }
     }
 

@@ -41,10 +41,14 @@ struct BookingStore: Sendable {
 
     /// The booking this user's `key` made, if any.
     func made(by user: String, key: String) async throws -> Booking? {
-        try await Self.decode(
-            client.tracedQuery(
+        try await client.withConnection { try await Self.made(by: user, key: key, on: $0, logger: logger) }
+    }
+
+    static func made(by user: String, key: String, on connection: PostgresConnection, logger: Logger) async throws -> Booking? {
+        try await decode(
+            connection.tracedQuery(
                 """
-                SELECT \(unescaped: Self.columns) FROM bookings b JOIN partners p ON p.id = b.partner_id
+                SELECT \(unescaped: columns) FROM bookings b JOIN partners p ON p.id = b.partner_id
                 WHERE b.user_id = \(user) AND b.idempotency_key = \(key)
                 """, logger: logger)
         ).first
@@ -68,7 +72,12 @@ struct BookingStore: Sendable {
                     guard try await AccountStateStore.lockedPartnerIsActive(AccountKey.of(partner), on: connection, logger: logger) else {
                         throw BookingErrors.partnerNotBookable
                     }
-                    try await limits.check(user: user, partner: partner, idempotencyKey: idempotencyKey, on: connection, logger: logger)
+                    try await LiveBookingLimits.serialize(user: user, on: connection, logger: logger)
+                    // A retry whose key already made a booking (seen under the user's lock, so also one made by a
+                    // request that was still running) is answered with it below, not counted against the caps.
+                    var retried = false
+                    if let idempotencyKey { retried = try await Self.made(by: user, key: idempotencyKey, on: connection, logger: logger) != nil }
+                    if !retried { try await limits.check(user: user, partner: partner, on: connection, logger: logger) }
                     try await Self.serialize(partner: partner, on: connection, logger: logger)
                     let rows = try await connection.tracedQuery(
                         """

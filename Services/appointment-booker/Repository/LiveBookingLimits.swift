@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Logging
 import PostgresNIO
 import Shared
@@ -11,17 +10,14 @@ struct LiveBookingLimits: Sendable {
     var perUser = 10
     var perUserPerPartner = 3
 
-    /// Counts inside the booking's transaction, under a lock on the user, so parallel bookings of one user are
-    /// counted one after another (taken before the partner's lock, always in that order). A retry whose
-    /// `Idempotency-Key` already made a booking is not counted: it is answered with that booking.
-    func check(user: String, partner: UUID, idempotencyKey: String?, on connection: PostgresConnection, logger: Logger) async throws {
+    /// Makes one user's bookings wait for each other (a transaction advisory lock), so they are counted one after
+    /// another; taken before the partner's lock, always in that order.
+    static func serialize(user: String, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("live-bookings:" + user), 0))", logger: logger)
-        if let idempotencyKey {
-            let made = try await connection.tracedQuery(
-                "SELECT count(*)::bigint FROM bookings WHERE user_id = \(user) AND idempotency_key = \(idempotencyKey)", logger: logger
-            ).decode(Int.self).collectAll().first ?? 0
-            if made > 0 { return }
-        }
+    }
+
+    /// Counts inside the booking's transaction, after `serialize(user:)`.
+    func check(user: String, partner: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         let rows = try await connection.tracedQuery(
             """
             SELECT count(*)::bigint, count(*) FILTER (WHERE partner_id = \(partner))::bigint,
@@ -31,18 +27,16 @@ struct LiveBookingLimits: Sendable {
             """, logger: logger)
         for try await (all, withPartner, soonestEndsIn) in rows.decode((Int, Int, Double).self) {
             // The soonest of them to end frees a place then (a cancellation sooner).
-            var headers = HTTPFields()
-            headers[.retryAfter] = String(max(1, soonestEndsIn.rounded(.up).roundedClampedInt))
             if all >= perUser {
-                throw APIError(
-                    .tooManyRequests, code: "too_many_bookings",
+                throw APIError.tooManyRequests(
+                    code: "too_many_bookings",
                     message: "this account already holds \(all) bookings that have not ended; cancel one or wait until one has passed",
-                    headers: headers)
+                    retryAfterSeconds: soonestEndsIn)
             }
             if withPartner >= perUserPerPartner {
-                throw APIError(
-                    .tooManyRequests, code: "too_many_bookings",
-                    message: "this account already holds \(withPartner) bookings with this partner that have not ended", headers: headers)
+                throw APIError.tooManyRequests(
+                    code: "too_many_bookings", message: "this account already holds \(withPartner) bookings with this partner that have not ended",
+                    retryAfterSeconds: soonestEndsIn)
             }
         }
     }

@@ -40,7 +40,7 @@ struct ReadingStore: Sendable {
                 FROM readings WHERE user_id = \(user) AND created_at > now() - interval '1 day'
                 """, logger: logger
             ).decode((Int, Double).self).collectAll().first ?? (0, 0)
-            guard kept < limit else { throw TooManyReadings(limit: limit, retryAfterSeconds: max(1, oldestAgesOutIn.rounded(.up).roundedClampedInt)) }
+            guard kept < limit else { throw TooManyReadings(limit: limit, retryAfterSeconds: oldestAgesOutIn) }
             let inserted = try await connection.tracedQuery(
                 """
                 INSERT INTO readings (id, share_id, user_id, kind, inputs, local_date, reading, content_version)
@@ -57,7 +57,7 @@ struct ReadingStore: Sendable {
     struct TooManyReadings: Error {
         var limit: Int
         /// When the oldest of them leaves the window.
-        var retryAfterSeconds: Int
+        var retryAfterSeconds: Double
     }
 
     func shared(_ shareId: String) async throws -> Stored? {

@@ -28,10 +28,7 @@ enum AuthErrors {
 
     /// 429 with `Retry-After` in whole seconds.
     static func tooManyAttempts(until: Date, now: Date = Date()) -> APIError {
-        let seconds = max(1, until.timeIntervalSince(now).rounded(.up).roundedClampedInt)
-        var headers = HTTPFields()
-        headers[.retryAfter] = String(seconds)
-        return APIError(.tooManyRequests, code: "too_many_attempts", message: AuthMessages.tooManyAttempts, headers: headers)
+        .tooManyRequests(code: "too_many_attempts", message: AuthMessages.tooManyAttempts, retryAfterSeconds: until.timeIntervalSince(now))
     }
 
     /// A survey-flow error that tells the app where to go next (U4).

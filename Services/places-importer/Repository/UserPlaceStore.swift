@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Logging
 import PostgresNIO
 import Shared
@@ -210,10 +209,9 @@ struct UserPlaceStore: Sendable {
                 """, logger: logger
             ).decode((Int, Double).self).collectAll().first ?? (0, 0)
             guard added < addedPerAccountDay else {
-                throw APIError(
-                    .tooManyRequests, code: "too_many_places",
-                    message: "this account has added \(added) places in the last 24 hours, the most it may",
-                    headers: [.retryAfter: String(max(1, oldestAgesOutIn.rounded(.up).roundedClampedInt))])
+                throw APIError.tooManyRequests(
+                    code: "too_many_places", message: "this account has added \(added) places in the last 24 hours, the most it may",
+                    retryAfterSeconds: oldestAgesOutIn)
             }
             let placeId = UUID()
             try await connection.tracedQuery(
