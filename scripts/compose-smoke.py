@@ -71,12 +71,13 @@ def image_environment() -> dict[str, str]:
     return values
 
 
-def rewrite(environment: dict[str, str], port: int) -> dict[str, str]:
+def rewrite(environment: dict[str, str], port: int, metrics_port: int) -> dict[str, str]:
     """What a container network changes, and only that."""
     changed = dict(environment)
     assert changed.get("POSTGRES_HOST") == "postgres", "compose services reach Postgres as `postgres`"
     assert changed.get("KAFKA_BROKERS") == "kafka:9092", "compose services reach the broker as kafka:9092"
-    changed.update(POSTGRES_HOST=postgres_host, POSTGRES_PORT=postgres_port, KAFKA_BROKERS=brokers, HTTP_HOST="127.0.0.1", HTTP_PORT=str(port))
+    changed.update(POSTGRES_HOST=postgres_host, POSTGRES_PORT=postgres_port, KAFKA_BROKERS=brokers, HTTP_HOST="127.0.0.1", HTTP_PORT=str(port),
+                   METRICS_PORT=str(metrics_port))
     for name, value in changed.items():
         if value.startswith("/usr/local/share/mobile-backend-platform/"):
             changed[name] = os.path.join(root, "data", "generated", os.path.basename(value))
@@ -104,7 +105,7 @@ def metric_names(port: int) -> set[str]:
     return {re.split(r"[{ ]", line, maxsplit=1)[0] for line in text.splitlines() if line and not line.startswith("#")}
 
 
-def metric_problems(started: dict, env: dict[str, str]) -> list[str]:
+def metric_problems(started: dict, metrics_ports: dict[str, int], env: dict[str, str]) -> list[str]:
     """Every metric the alert rules and dashboards name is one the services export (after a little traffic:
     one telemetry batch, which analytics-aggregator consumes). Names outside the services (`up`, kube-state-metrics)
     are the scraper's."""
@@ -119,6 +120,12 @@ def metric_problems(started: dict, env: dict[str, str]) -> list[str]:
         for pattern in re.findall(r'__name__=~"([^"]+)"', expr):
             alternatives = re.fullmatch(r"([a-z0-9_]*)\(([a-z0-9_|]+)\)([a-z0-9_]*)", pattern)
             wanted |= {alternatives[1] + middle + alternatives[3] for middle in alternatives[2].split("|")} if alternatives else {pattern}
+    for service, (_, port, _) in started.items():
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5):
+                return [f"{service}: /metrics answered on the public listener (issue 27: only on METRICS_PORT)"]
+        except urllib.error.HTTPError:
+            pass
     key = env["TELEMETRY_APP_KEYS"].split(";")[0].split("=", 1)[1]
     now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     batch = {"events": [{"id": "7f0c8e5e-0d55-4a57-9f3e-1c1d7c3a9e01", "kind": "install", "occurredAt": now, "deviceId": "smoke",
@@ -131,7 +138,7 @@ def metric_problems(started: dict, env: dict[str, str]) -> list[str]:
             return [f"analytics-aggregator: the smoke's telemetry batch answered {answer.status}"]
     deadline, missing = time.time() + 30, wanted
     while time.time() < deadline:
-        exported = set().union(*(metric_names(port) for _, port, _ in started.values()))
+        exported = set().union(*(metric_names(port) for port in metrics_ports.values()))
         missing = wanted - exported
         if not missing:
             return []
@@ -158,18 +165,20 @@ def main() -> int:
         [os.path.join(build, topics[0])] + [brokers if arg == "kafka:9092" else arg for arg in topics[1:]],
         env={"PATH": "/usr/bin:/bin", **{n: resolve(v, env) for n, v in compose["services"]["topics"].get("environment", {}).items()}},
         check=True, capture_output=True)
-    problems, started = [], {}
+    problems, started, metrics_ports = [], {}, {}
     image = image_environment()
     for service in services:
         definition = compose["services"][service]
-        port = free_port()
+        port, metrics_ports[service] = free_port(), free_port()
         declared = {**image, **{n: resolve(v, env) for n, v in definition["environment"].items()}}
         # The one thing the rewrite hides: the port the service listens on must be the one compose checks and publishes.
         health = " ".join(definition.get("healthcheck", compose["x-service"]["healthcheck"])["test"])
         published = [str(mapping).split(":")[-1] for mapping in definition.get("ports", [])]
         if f":{declared.get('HTTP_PORT')}/" not in health or any(target != declared.get("HTTP_PORT") for target in published):
             problems.append(f"{service}: HTTP_PORT {declared.get('HTTP_PORT')} is not the healthcheck's ({health}) or the published {published}")
-        environment = rewrite(declared, port)
+        if declared.get("METRICS_PORT") in (None, declared.get("HTTP_PORT")) or declared.get("METRICS_PORT") in published:
+            problems.append(f"{service}: METRICS_PORT {declared.get('METRICS_PORT')} must be set, apart from HTTP_PORT and unpublished")
+        environment = rewrite(declared, port, metrics_ports[service])
         command = definition["command"]
         log = open(os.path.join(build, f"compose-smoke-{service}.log"), "w")
         process = subprocess.Popen(
@@ -180,7 +189,7 @@ def main() -> int:
         if problem:
             problems.append(f"{service}: {problem} (log: {log.name})")
     if not problems:
-        problems += metric_problems(started, env)
+        problems += metric_problems(started, metrics_ports, env)
     if not problems:
         try:
             asked, found = edge_problems({service: port for service, (_, port, _) in started.items()})

@@ -21,6 +21,10 @@ IFS=, read -r -a service_ports <<<"${STACK_SERVICE_PORTS:-8081,8082,8083,8084,80
 [ "${#service_ports[@]}" -eq "${#SERVICES[@]}" ] || { echo "STACK_SERVICE_PORTS needs ${#SERVICES[@]} ports" >&2; exit 64; }
 declare -A PORTS=()
 for i in "${!SERVICES[@]}"; do PORTS[${SERVICES[$i]}]=${service_ports[$i]}; done
+# STACK_METRICS_PORTS: where each service serves /metrics (never on its public port); default each port + 1000.
+IFS=, read -r -a metrics_ports <<<"${STACK_METRICS_PORTS:-}"
+declare -A METRICS_PORTS=()
+for i in "${!SERVICES[@]}"; do METRICS_PORTS[${SERVICES[$i]}]=${metrics_ports[$i]:-$((service_ports[$i] + 1000))}; done
 
 schema_of() { echo "${1//-/_}"; }
 
@@ -94,7 +98,7 @@ start_service() {
   local keys
   keys="$(grep AUTH_PUBLIC_KEY "$STATE_DIR/keys.env")"
   (
-    export HTTP_PORT="$port" POSTGRES_HOST=127.0.0.1 POSTGRES_PORT="$PG_PORT" POSTGRES_DATABASE=platform
+    export HTTP_PORT="$port" METRICS_PORT="${METRICS_PORTS[$service]}" POSTGRES_HOST=127.0.0.1 POSTGRES_PORT="$PG_PORT" POSTGRES_DATABASE=platform
     export KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" "$keys"
     # Tansu holds a multi-partition fetch for the whole wait even when data arrives (see README, Benchmarks).
     export KAFKA_FETCH_WAIT_MAX_MS="${KAFKA_FETCH_WAIT_MAX_MS:-100}"
@@ -221,7 +225,7 @@ cmd_stop() {
 }
 
 cmd_status() {
-  printf '%-22s %-8s %-28s %s\n' COMPONENT STATE ADDRESS READY
+  printf '%-22s %-8s %-28s %-6s %s\n' COMPONENT STATE ADDRESS READY METRICS
   local state
   state=$([ -f "$STATE_DIR/pgdata/postmaster.pid" ] && echo running || echo stopped)
   printf '%-22s %-8s %-28s\n' postgres "$state" "127.0.0.1:$PG_PORT (db platform)"
@@ -233,7 +237,7 @@ cmd_status() {
     local port=${PORTS[$service]} ready=no
     state=$([ -f "$STATE_DIR/$service.pid" ] && kill -0 "$(cat "$STATE_DIR/$service.pid")" 2>/dev/null && echo running || echo stopped)
     curl -fsS --connect-timeout 1 --max-time 2 "http://127.0.0.1:$port/ready" >/dev/null 2>&1 && ready=yes
-    printf '%-22s %-8s %-28s %s\n' "$service" "$state" "http://127.0.0.1:$port" "$ready"
+    printf '%-22s %-8s %-28s %-6s %s\n' "$service" "$state" "http://127.0.0.1:$port" "$ready" "127.0.0.1:${METRICS_PORTS[$service]}"
   done
 }
 

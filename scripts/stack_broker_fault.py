@@ -44,6 +44,7 @@ class Stack:
         self.state = tempfile.mkdtemp(prefix="stack-fault-")
         self.step = "starting the stack"
         self.ports = dict(zip(services, (free_port() for _ in services)))
+        self.metrics_ports = dict(zip(services, (free_port() for _ in services)))
         self.postgres_port = free_port()
         self.kafka_port = free_port()
         self.env = {
@@ -53,6 +54,7 @@ class Stack:
             "STACK_KAFKA_PORT": str(self.kafka_port),
             "STACK_MAIL_PORT": str(free_port()),
             "STACK_SERVICE_PORTS": ",".join(str(self.ports[s]) for s in services),
+            "STACK_METRICS_PORTS": ",".join(str(self.metrics_ports[s]) for s in services),
             # The suite has built everything already; a build here would only compete for the two cores.
             "STACK_SKIP_BUILD": "1",
         }
@@ -91,7 +93,7 @@ class Stack:
 
     def applied(self) -> int:
         """warning-detector's applied count of the user-cities topic, from its /metrics."""
-        _, body = request(self.ports["warning-detector"], "GET", "/metrics")
+        _, body = request(self.metrics_ports["warning-detector"], "GET", "/metrics")
         total = 0
         for line in body.decode().splitlines():
             if line.startswith("events_consumed_total{") and 'topic="weather.user-cities"' in line and 'outcome="applied"' in line:

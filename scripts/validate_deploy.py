@@ -47,6 +47,27 @@ deployments = {
 if deployments != services:
     problems.append(f"deploy/k8s: Deployments {sorted(deployments)} do not match the services")
 
+# /metrics is on its own port (issue 27): each Deployment names it and its scrape annotation points at it, and no
+# Service routes to it, so an ingress in front of a Service never exposes the counters.
+config = next(doc for doc in yaml.safe_load_all(open(os.path.join(root, "deploy", "k8s", "platform-config.yaml"))) if doc)
+metrics_port = int(config["data"].get("METRICS_PORT", "0"))
+if not metrics_port or str(metrics_port) == config["data"].get("HTTP_PORT"):
+    problems.append("deploy/k8s/platform-config.yaml: METRICS_PORT must be set and differ from HTTP_PORT")
+for path in sorted(glob.glob(os.path.join(root, "deploy", "k8s", "*.yaml"))):
+    for doc in yaml.safe_load_all(open(path)):
+        if not doc or doc.get("kind") not in ("Deployment", "Service"):
+            continue
+        where = f"{os.path.relpath(path, root)}: {doc['kind']} {doc['metadata'].get('name')}"
+        if doc["kind"] == "Deployment":
+            template = doc["spec"]["template"]
+            ports = {port.get("name"): port["containerPort"] for c in template["spec"]["containers"] for port in c.get("ports", [])}
+            annotated = template["metadata"].get("annotations", {}).get("prometheus.io/port")
+            if ports.get("metrics") != metrics_port or annotated != str(metrics_port):
+                problems.append(f"{where}: needs container port `metrics` {metrics_port} and prometheus.io/port on it")
+        if doc["kind"] == "Service":
+            if any(port.get("targetPort") in ("metrics", metrics_port) for port in doc["spec"].get("ports", [])):
+                problems.append(f"{where}: routes to the metrics port")
+
 # The overlays (issue 20): what they name exists, and KEDA's ScaledObjects (a CRD the Kubernetes schemas do not
 # know) scale a Deployment of the base on its own consumer group and topics of the catalogue, up to the
 # topics' partition count.

@@ -1,18 +1,15 @@
 import Foundation
 import Hummingbird
-import Prometheus
 
-/// `/health` (the process answers), `/ready` (start-up done, Postgres and the broker reachable) and `/metrics`
-/// (Prometheus text format). Orchestrators route traffic only to ready instances.
+/// `/health` (the process answers) and `/ready` (start-up done, Postgres and the broker reachable). Orchestrators
+/// route traffic only to ready instances. `/metrics` is on its own listener (`MetricsListener`).
 public struct OperationalRoutes: Sendable {
     let service: String
     let readiness: ReadinessProbe
-    let registry: PrometheusCollectorRegistry
 
-    public init(service: String, readiness: ReadinessProbe, registry: PrometheusCollectorRegistry) {
+    public init(service: String, readiness: ReadinessProbe) {
         self.service = service
         self.readiness = readiness
-        self.registry = registry
     }
 
     public func add(to router: Router<PlatformRequestContext>) {
@@ -27,12 +24,6 @@ public struct OperationalRoutes: Sendable {
                 status: ready ? .ok : .serviceUnavailable,
                 headers: [.contentType: "application/json; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
-        }
-        router.get("metrics") { _, _ -> Response in
-            Response(
-                status: .ok,
-                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }
     }
 }

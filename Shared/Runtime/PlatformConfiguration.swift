@@ -5,6 +5,7 @@ import Logging
 /// | variable | default |
 /// |---|---|
 /// | `HTTP_HOST`, `HTTP_PORT` | `127.0.0.1`, the service's port |
+/// | `METRICS_HOST`, `METRICS_PORT` | `HTTP_HOST`, the HTTP port + 1000 (`0`, any free port, when `HTTP_PORT` is `0`): `/metrics` is served there only, never on the public listener |
 /// | `POSTGRES_*` | see `PostgresConfiguration` |
 /// | `KAFKA_BROKERS` | `127.0.0.1:9092` |
 /// | `KAFKA_SECURITY_PROTOCOL`, `KAFKA_SASL_*`, `KAFKA_SSL_CA_FILE` | plaintext: see `KafkaSecurity` |
@@ -29,6 +30,9 @@ public struct PlatformConfiguration: Sendable {
     public var identity: ServiceIdentity
     public var httpHost: String
     public var httpPort: Int
+    /// Where `/metrics` is served: a listener of its own, so the public one (behind an ingress) never exposes it.
+    public var metricsHost: String
+    public var metricsPort: Int
     public var postgres: PostgresConfiguration
     public var kafkaBrokers: String
     public var kafkaSecurity: KafkaSecurity
@@ -62,6 +66,11 @@ public struct PlatformConfiguration: Sendable {
         self.identity = identity
         httpHost = environment.string("HTTP_HOST", default: "127.0.0.1")
         httpPort = try environment.int("HTTP_PORT", default: identity.defaultPort, range: 0...65535)
+        metricsHost = environment.string("METRICS_HOST", default: httpHost)
+        metricsPort = try environment.int("METRICS_PORT", default: (1...64_535).contains(httpPort) ? httpPort + 1_000 : 0, range: 0...65535)
+        if metricsPort != 0, metricsPort == httpPort {
+            throw ConfigError.malformed(variable: "METRICS_PORT", value: "\(metricsPort)", expected: "a port other than HTTP_PORT")
+        }
         postgres = try PostgresConfiguration(environment: environment, defaultSchema: identity.schema)
         kafkaBrokers = environment.string("KAFKA_BROKERS", default: "127.0.0.1:9092")
         kafkaSecurity = try KafkaSecurity(environment: environment)

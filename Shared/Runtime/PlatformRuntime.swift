@@ -50,6 +50,8 @@ public final class PlatformRuntime: Sendable {
         producer = try KafkaProducer(configuration: configuration.producer, logger: logger)
         relay = OutboxRelay(
             client: postgres, producer: producer, configuration: configuration.outbox, startGate: startGate, logger: logger)
+        metricsListener = MetricsListener(
+            host: configuration.metricsHost, port: configuration.metricsPort, registry: registry, logger: logger)
     }
 
     /// A consumer group member for `topics` that applies each event once with `handler`; events whose producer
@@ -82,7 +84,10 @@ public final class PlatformRuntime: Sendable {
         return consumerService
     }
 
-    /// A router with the JSON error edge, request logging, metrics and `/health`, `/ready`, `/metrics`. With
+    /// Serves `/metrics` on `METRICS_PORT`, apart from the public listener; runs with the application.
+    public let metricsListener: MetricsListener
+
+    /// A router with the JSON error edge, request logging, metrics and `/health`, `/ready`. With
     /// the service's API document, it is served at `/openapi.yaml` and a known path asked with a method it
     /// does not answer gets 405 with `Allow`.
     /// `corsOrigins`: browser origins allowed to call this service from their pages (auth: the dashboard's).
@@ -105,7 +110,7 @@ public final class PlatformRuntime: Sendable {
             router.add(middleware: AllowedOriginsMiddleware(origins: corsOrigins))
         }
         if let document {
-            let operational = ["/health", "/ready", "/metrics", "/openapi.yaml"].map { (template: $0, methods: [HTTPRequest.Method.get]) }
+            let operational = ["/health", "/ready", "/openapi.yaml"].map { (template: $0, methods: [HTTPRequest.Method.get]) }
             router.add(middleware: MethodNotAllowedMiddleware(routes: document.operations + operational))
             document.addRoute(to: router)
         }
@@ -115,8 +120,7 @@ public final class PlatformRuntime: Sendable {
                 startGate: startGate, postgres: postgres, producer: producer, relay: relay.health,
                 relayStallLimit: configuration.outbox.stallLimit, consumers: { [self] in consumerHealth.withLock { $0 } },
                 consumerPauseLimit: configuration.consumerPauseLimit, consumerUnassignedLimit: configuration.consumerUnassignedLimit,
-                logger: logger),
-            registry: registry
+                logger: logger)
         ).add(to: router)
         return router
     }
@@ -137,7 +141,7 @@ public final class PlatformRuntime: Sendable {
             configuration: .init(
                 address: .hostname(configuration.httpHost, port: configuration.httpPort),
                 serverName: configuration.identity.name),
-            services: [postgres, producer, relay] + consumers.map { $0 as any Service } + services,
+            services: [metricsListener, postgres, producer, relay] + consumers.map { $0 as any Service } + services,
             // A crash reporter must not keep the port: a service restarted at once binds it again (X4).
             onServerRunning: { _ in SocketsCloseOnExec.markAll() },
             logger: logger)

@@ -26,7 +26,7 @@ final class ProbeInstance: Sendable {
         }
         executable = URL(fileURLWithPath: directory).appendingPathComponent("pipeline-probe")
         port = freePort()
-        self.environment = environment.merging(["HTTP_PORT": "\(port)", "PATH": "/usr/bin:/bin"]) { $1 }
+        self.environment = environment.merging(["HTTP_PORT": "\(port)", "METRICS_PORT": "0", "PATH": "/usr/bin:/bin"]) { $1 }
         try launch()
     }
 

@@ -23,7 +23,7 @@ struct ExportedSpans {
         db: TestDatabase, port: Int, receiver: FakeHTTPServer, tokens: TestTokens, _ extra: [String: String]
     ) -> [String: String] {
         [
-            "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+            "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
             "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
             "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
             "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.baseURL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",

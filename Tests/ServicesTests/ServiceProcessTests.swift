@@ -34,7 +34,7 @@ struct ServiceProcessTests {
             let run = try ServiceProcess(
                 executable: "appointment-booker",
                 environment: [
-                    "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+                    "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                     "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
                     "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
                     "KAFKA_GROUP_ID": "process-\(uniqueSuffix())",
@@ -55,7 +55,7 @@ struct ServiceProcessTests {
         let port = freePort()
         try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
             let environment = [
-                "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+                "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                 "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
                 "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
                 "KAFKA_GROUP_ID": "crash-\(uniqueSuffix())",
@@ -95,7 +95,7 @@ struct ServiceProcessTests {
         try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
             func environment(port: Int) -> [String: String] {
                 [
-                    "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+                    "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                     "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
                     "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
                     "KAFKA_GROUP_ID": group,

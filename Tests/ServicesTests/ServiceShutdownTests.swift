@@ -18,7 +18,7 @@ struct ServiceShutdownTests {
     static func baseEnvironment(_ db: TestDatabase, tokens: TestTokens, port: Int, group: String) -> [String: String] {
         [
             "KAFKA_GROUP_ID": group,
-            "HTTP_PORT": "\(port)", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+            "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
             "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
             "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
             "KAFKA_SESSION_TIMEOUT_MS": "6000", "LOG_LEVEL": "info",

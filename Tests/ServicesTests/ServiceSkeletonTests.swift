@@ -9,13 +9,16 @@ import TestSupport
 
 @Suite("Every service's HTTP skeleton, built by its own buildApplication against real Postgres and the broker")
 struct ServiceSkeletonTests {
-    @Test("X4: health, readiness after migrations, metrics, and JSON errors for unknown routes", arguments: serviceBuilders.map(\.0))
+    @Test(
+        "X4: health, readiness after migrations, metrics on their own port only, JSON errors for unknown routes",
+        arguments: serviceBuilders.map(\.0))
     func test_X4_operationalRoutes(identity: ServiceIdentity) async throws {
         let build = serviceBuilders.first { $0.0 == identity }!.1
         let tokens = try TestTokens()
+        let metricsPort = freePort()
         try await withTestDatabase(schema: identity.schema, migrate: false) { db in
             let environment = EnvironmentReader([
-                "HTTP_PORT": "0",
+                "HTTP_PORT": "0", "METRICS_PORT": "\(metricsPort)",
                 "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                 "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
                 "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "skeleton-\(uniqueSuffix())",
@@ -35,10 +38,13 @@ struct ServiceSkeletonTests {
                 try await client.execute(uri: "/ready", method: .get) { response in
                     #expect(ready, "not ready: \(String(buffer: response.body))")
                 }
+                // Issue 27: the public listener never exposes the counters; the scraper's port does.
                 try await client.execute(uri: "/metrics", method: .get) { response in
-                    #expect(response.status == .ok)
-                    #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
+                    #expect(response.status == .notFound)
                 }
+                let scraped = try await LoopbackHTTP.send("GET", "http://127.0.0.1:\(metricsPort)/metrics")
+                #expect(scraped.status == 200)
+                #expect(scraped.headers.first(name: "content-type")?.hasPrefix("text/plain") == true)
                 try await client.execute(uri: "/no/such/route", method: .get) { response in
                     #expect(response.status == .notFound)
                     let body = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))

@@ -57,7 +57,7 @@ struct AnalyticsTestHarness: Sendable {
                 // Suites send tens of thousands of events from one address; the quota test sets its own.
                 "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "10000000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "10000000",
                 "LOG_LEVEL": ProcessInfo.processInfo.environment["ANALYTICS_TEST_LOG_LEVEL"] ?? "warning",
-            ].merging(extraEnvironment) { $1 }.merging(fixedPort.map { ["HTTP_PORT": "\($0)"] } ?? [:]) { $1 })
+            ].merging(extraEnvironment) { $1 }.merging(fixedPort.map { ["HTTP_PORT": "\($0)", "METRICS_PORT": "0"] } ?? [:]) { $1 })
             let app = try await buildApplication(
                 environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "analytics-test"))
             @Sendable func harness(_ client: (any TestClientProtocol)?, port: Int) -> AnalyticsTestHarness {
