@@ -58,7 +58,8 @@ func buildApplication(
         .add(middleware: NoNullsMiddleware())
         .add(middleware: RequestScopeMiddleware())
     try PlacesAPI(
-        places: places, users: users, areas: areas, nearbyPlaces: nearbyPlaces,
+        places: places, users: users, areas: areas,
+        reviews: PlaceReviewStore(client: runtime.postgres, logger: runtime.logger, places: places), nearbyPlaces: nearbyPlaces,
         lookups: AddressLookups(
             nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),
             perAccountHour: configuration.lookupsPerAccountHour, queue: configuration.lookupQueue),

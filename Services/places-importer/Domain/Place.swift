@@ -15,6 +15,14 @@ struct Place: Sendable, Equatable {
     var internetAccess: String?
     /// The user who added it; nil for places from the providers.
     var addedBy: String?
+    /// Whether others see it: a member's place waits for an admin (X3), shown meanwhile to its adder only.
+    var review: PlaceReview = .approved
+}
+
+/// Where a place stands with the admins. Imported places are approved as they come; a member-added place is
+/// `pending` until an admin approves it, and a `rejected` one is shown to nobody but its adder.
+enum PlaceReview: String, Sendable, Codable, CaseIterable {
+    case pending, approved, rejected
 }
 
 /// The kinds of workplace the importers look for.

@@ -152,5 +152,13 @@ enum PlacesImporterMigrations {
                 "ALTER TABLE import_areas ADD COLUMN last_requested_at timestamptz NOT NULL DEFAULT now()",
                 "CREATE INDEX import_areas_on_demand_by_request ON import_areas (last_requested_at) WHERE on_demand",
             ]),
+        Migration(
+            "0008_member_places_reviewed",
+            [
+                // X3: a member's place is shown to others only once an admin approved it. Places already added
+                // were public before this; they stay approved.
+                "ALTER TABLE places ADD COLUMN review text NOT NULL DEFAULT 'approved' CHECK (review IN ('pending', 'approved', 'rejected'))",
+                "CREATE INDEX places_awaiting_review ON places (created_at, id) WHERE review = 'pending'",
+            ]),
     ]
 }

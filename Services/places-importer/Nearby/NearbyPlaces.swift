@@ -24,9 +24,9 @@ struct NearbyPlaces: Sendable {
         if let grid = index?.snapshot {
             switch area {
             case .circle(let latitude, let longitude, let radius):
-                found = grid.near(latitude: latitude, longitude: longitude, radiusMetres: radius, limit: limit, offset: offset)
+                found = grid.near(latitude: latitude, longitude: longitude, radiusMetres: radius, viewer: user, limit: limit, offset: offset)
             case .box(let box):
-                found = grid.inBox(box, limit: limit, offset: offset)
+                found = grid.inBox(box, viewer: user, limit: limit, offset: offset)
             }
             let hasMore = found.count > pageSize
             found = Array(found.prefix(pageSize))

@@ -16,6 +16,8 @@ struct PlaceGrid: Sendable {
         let longitude: Double
         let matchName: String
         let addedBy: String?
+        /// The adder of a place awaiting review: listed for them only (X3); nil once approved.
+        let pendingFor: String?
         /// The place's JSON object without its closing brace: the asker's pin and the distance follow.
         let json: String
 
@@ -28,8 +30,11 @@ struct PlaceGrid: Sendable {
             longitude = place.longitude
             self.matchName = matchName
             addedBy = place.addedBy
+            pendingFor = place.review == .pending ? place.addedBy : nil
             json = PlaceJSON.openObject(place)
         }
+
+        func visible(to viewer: String) -> Bool { pendingFor.map { $0 == viewer } ?? true }
     }
 
     struct Found: Sendable {
@@ -73,8 +78,9 @@ struct PlaceGrid: Sendable {
         if cells[cell]?.isEmpty == true { cells[cell] = nil }
     }
 
-    /// Places within `radiusMetres` of the point, nearest first (ties by id), `offset` and `limit` applied.
-    func near(latitude: Double, longitude: Double, radiusMetres: Double, limit: Int, offset: Int) -> [Found] {
+    /// Places within `radiusMetres` of the point that `viewer` may see, nearest first (ties by id), `offset` and
+    /// `limit` applied.
+    func near(latitude: Double, longitude: Double, radiusMetres: Double, viewer: String, limit: Int, offset: Int) -> [Found] {
         // The circle's extent (plus a hair for rounding): δ in latitude, asin(sin δ / cos φ) in longitude,
         // every longitude when it reaches a pole.
         let angle = radiusMetres / GeoDistance.sphereRadiusMetres
@@ -89,6 +95,7 @@ struct PlaceGrid: Sendable {
             south: south, north: north, west: allLongitudes ? -180 : longitude - longitudeSpan,
             east: allLongitudes ? 180 : longitude + longitudeSpan
         ) { entry in
+            guard entry.visible(to: viewer) else { return }
             let distance = GeoDistance.metres(from: (latitude, longitude), to: (entry.latitude, entry.longitude))
             if distance <= radiusMetres { found.append(Found(entry: entry, distanceMetres: distance)) }
         }
@@ -99,11 +106,12 @@ struct PlaceGrid: Sendable {
         return Self.page(found, limit: limit, offset: offset)
     }
 
-    /// Places inside the box (edges included), by match name then id, `offset` and `limit` applied.
-    func inBox(_ box: GeoBox, limit: Int, offset: Int) -> [Found] {
+    /// Places inside the box (edges included) that `viewer` may see, by match name then id, `offset` and `limit`
+    /// applied.
+    func inBox(_ box: GeoBox, viewer: String, limit: Int, offset: Int) -> [Found] {
         var found: [Found] = []
         visit(south: box.south, north: box.north, west: box.west, east: box.east) { entry in
-            if (box.south...box.north).contains(entry.latitude) && (box.west...box.east).contains(entry.longitude) {
+            if entry.visible(to: viewer), (box.south...box.north).contains(entry.latitude) && (box.west...box.east).contains(entry.longitude) {
                 found.append(Found(entry: entry, distanceMetres: nil))
             }
         }

@@ -17,6 +17,7 @@ enum PlaceJSON {
             if let value { json += ",\"\(key)\":\(JSONString.quoted(value))" }
         }
         json += ",\"userAdded\":\(place.addedBy != nil)"
+        if place.review != .approved { json += ",\"review\":\"\(place.review.rawValue)\"" }
         return json
     }
 

@@ -20,7 +20,7 @@ struct PlaceChangeFeed: Sendable {
     }
 
     struct Batch: Sendable {
-        /// Closed places come too, so the index drops them.
+        /// Closed and rejected places come too, so the index drops them.
         var places: [(place: Place, matchName: String, closed: Bool)]
         /// Where the next read starts.
         var watermark: Watermark
@@ -38,15 +38,15 @@ struct PlaceChangeFeed: Sendable {
         ).decode((String, [String]).self).collectAll().first ?? ("0", [])
         let rows = try await client.tracedQuery(
             """
-            SELECT \(unescaped: PlaceStore.columns), p.match_name, p.closed_at IS NOT NULL FROM places p
+            SELECT \(unescaped: PlaceStore.columns), p.match_name, p.closed_at IS NOT NULL OR p.review = 'rejected' FROM places p
             WHERE p.changed_xid >= \(watermark?.xmax ?? "0")::xid8 OR p.changed_xid = ANY(\(watermark?.inProgress ?? [])::xid8[])
             """,
             logger: logger)
         var places: [(Place, String, Bool)] = []
         for try await row in rows.decode(
-            (UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String, Bool).self)
+            (UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String, String, Bool).self)
         {
-            places.append((PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)), row.11, row.12))
+            places.append((PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11)), row.12, row.13))
         }
         return Batch(places: places, watermark: Watermark(xmax: snapshot.0, inProgress: snapshot.1))
     }

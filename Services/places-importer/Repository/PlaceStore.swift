@@ -26,14 +26,15 @@ struct PlaceStore: Sendable {
 
     static let columns = """
         p.id, p.name, p.category, ST_Y(p.location::geometry), ST_X(p.location::geometry), p.address, p.opening_hours, p.phone,
-        p.website, p.internet_access, p.added_by
+        p.website, p.internet_access, p.added_by, p.review
         """
-    typealias Row = (UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?)
+    typealias Row = (UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String)
 
     static func decode(_ row: Row) -> Place {
         Place(
             id: row.0, name: row.1, category: PlaceCategory(rawValue: row.2) ?? .other, latitude: row.3, longitude: row.4,
-            address: row.5, openingHours: row.6, phone: row.7, website: row.8, internetAccess: row.9, addedBy: row.10)
+            address: row.5, openingHours: row.6, phone: row.7, website: row.8, internetAccess: row.9, addedBy: row.10,
+            review: PlaceReview(rawValue: row.11) ?? .pending)
     }
 
     /// Applies one tile of candidates in one transaction, with set-based statements whatever the tile's
@@ -205,15 +206,16 @@ struct PlaceStore: Sendable {
             FROM places p WHERE p.id = ANY(\(placeIds)::uuid[])
             """,
             logger: logger
-        ).decode((UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, [String], Bool).self)
+        ).decode((UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String, [String], Bool).self)
             .collectAll()
         var found: [UUID: (place: Place, sources: [String], closed: Bool)] = [:]
         for row in rows {
-            let place = Self.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
-            found[place.id] = (place, row.11, row.12)
+            let place = Self.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11))
+            found[place.id] = (place, row.12, row.13)
         }
         let envelopes = placeIds.compactMap { id -> EventEnvelope<PlaceUpserted>? in
-            guard let (place, sources, closed) = found[id] else { return nil }
+            // Others learn of a member's place only once an admin approved it (places to pray come from these).
+            guard let (place, sources, closed) = found[id], place.review == .approved else { return nil }
             let payload = PlaceUpserted(
                 placeId: place.id, name: place.name, category: place.category.rawValue, latitude: place.latitude,
                 longitude: place.longitude, address: place.address, openingHours: place.openingHours, phone: place.phone,

@@ -9,7 +9,7 @@ struct UserPlaceStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     let places: PlaceStore
-    /// `PLACES_ADDED_PER_ACCOUNT_DAY`: places one account adds in any 24 hours (every one is shown to others).
+    /// `PLACES_ADDED_PER_ACCOUNT_DAY`: places one account adds in any 24 hours (each waits for an admin's review).
     var addedPerAccountDay = 20
 
     /// A place in a nearby list, with the asking user's pin.
@@ -30,6 +30,9 @@ struct UserPlaceStore: Sendable {
                  THEN 'blue' ELSE 'red' END)
         """
 
+    /// Whether place `p` is listed for the asker bound as `me.uid`: approved, or awaiting review and theirs.
+    static let visibleToMe = "(p.review = 'approved' OR (p.review = 'pending' AND p.added_by = me.uid))"
+
     /// Places within `radius` metres of a point, nearest first (KNN on the GiST index). Distances are on the
     /// sphere (`use_spheroid` false): several times cheaper than the spheroid, and within 0.5% of it.
     func near(latitude: Double, longitude: Double, radiusMetres: Double, user: String, limit: Int, offset: Int) async throws -> [Pinned] {
@@ -39,8 +42,8 @@ struct UserPlaceStore: Sendable {
             logger: logger)
         var result: [Pinned] = []
         for try await row in rows {
-            let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
-            result.append(Pinned(place: place, pin: row.11, distanceMetres: row.12))
+            let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11))
+            result.append(Pinned(place: place, pin: row.12, distanceMetres: row.13))
         }
         return result
     }
@@ -57,15 +60,15 @@ struct UserPlaceStore: Sendable {
             WHERE p.location && ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326)::geography
               AND ST_Y(p.location::geometry) BETWEEN \(box.south) AND \(box.north)
               AND ST_X(p.location::geometry) BETWEEN \(box.west) AND \(box.east)
-              AND p.closed_at IS NULL
+              AND p.closed_at IS NULL AND \(unescaped: Self.visibleToMe)
             ORDER BY p.match_name COLLATE "C", p.id
             LIMIT \(limit) OFFSET \(offset)
             """,
             logger: logger)
         var result: [Pinned] = []
-        for try await row in rows.decode((UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String).self) {
-            let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
-            result.append(Pinned(place: place, pin: row.11, distanceMetres: nil))
+        for try await row in rows.decode((UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String, String).self) {
+            let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11))
+            result.append(Pinned(place: place, pin: row.12, distanceMetres: nil))
         }
         return result
     }
@@ -167,6 +170,11 @@ struct UserPlaceStore: Sendable {
             """,
             logger: logger)
         let aggregate = try await aggregate(placeId: placeId, on: connection)
+        // A place awaiting review is not announced to anyone, its ratings neither (X3).
+        let approved = try await connection.tracedQuery(
+            "SELECT review = 'approved' FROM places WHERE id = \(placeId)", logger: logger
+        ).decode(Bool.self).collectAll().first ?? false
+        guard approved else { return aggregate }
         let envelope = EventEnvelope(
             type: EventTypes.placeRated, producer: ServiceIdentity.placesImporter.name, key: placeId.uuidString,
             payload: PlaceRated(placeId: placeId, userId: user, ratingCount: aggregate.count, averages: aggregate.averages))
@@ -217,10 +225,11 @@ struct UserPlaceStore: Sendable {
             try await connection.tracedQuery(
                 """
                 INSERT INTO places (id, name, match_name, category, location, address, opening_hours, phone, website,
-                    internet_access, added_by, primary_provider, primary_provider_id)
+                    internet_access, added_by, primary_provider, primary_provider_id, review)
                 VALUES (\(placeId), \(candidate.name), \(MatchName.of(candidate.name)), \(candidate.category.rawValue),
                     \("SRID=4326;POINT(\(candidate.longitude) \(candidate.latitude))")::geography, \(candidate.address),
-                    \(candidate.openingHours), \(candidate.phone), \(candidate.website), NULL, \(user), 'user', \(placeId.uuidString))
+                    \(candidate.openingHours), \(candidate.phone), \(candidate.website), NULL, \(user), 'user', \(placeId.uuidString),
+                    'pending')
                 """,
                 logger: logger)
             try await connection.tracedQuery(
@@ -235,7 +244,7 @@ struct UserPlaceStore: Sendable {
                 try await connection.tracedQuery(
                     "INSERT INTO pin_colours (user_id, place_id, colour) VALUES (\(user), \(placeId), \(colour.rawValue))", logger: logger)
             }
-            try await places.publish(placeId, on: connection)
+            // No `place.upserted` yet: others hear of it when an admin approves it (`PlaceReviews`).
             if let rating {
                 _ = try await rate(placeId: placeId, user: user, rating: rating, on: connection)
             }

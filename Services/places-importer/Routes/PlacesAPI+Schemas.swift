@@ -9,6 +9,7 @@ extension Components.Schemas.Place {
             id: place.id.uuidString, name: place.name, category: .init(rawValue: place.category.rawValue) ?? .other,
             latitude: place.latitude, longitude: place.longitude, address: place.address, openingHours: place.openingHours,
             phone: place.phone, website: place.website, internetAccess: place.internetAccess, userAdded: place.addedBy != nil,
+            review: place.review == .approved ? nil : .init(rawValue: place.review.rawValue),
             pin: Components.Schemas.Pin(rawValue: pin) ?? .red, distanceMetres: distanceMetres.map { ($0 * 10).rounded() / 10 })
     }
 }

@@ -8,6 +8,7 @@ struct PlacesAPI: APIProtocol {
     let places: PlaceStore
     let users: UserPlaceStore
     let areas: ImportAreaStore
+    let reviews: PlaceReviewStore
     let nearbyPlaces: NearbyPlaces
     let lookups: AddressLookups
     /// How far an import area may span each way.
@@ -15,7 +16,7 @@ struct PlacesAPI: APIProtocol {
 
     func getPlace(_ input: Operations.GetPlace.Input) async throws -> Operations.GetPlace.Output {
         let user = try RequestScope.requireMember().id
-        let place = try await requirePlace(input.path.placeId)
+        let place = try await requirePlace(input.path.placeId, visibleTo: user)
         let detail = Components.Schemas.PlaceDetail(
             place: .init(place, pin: try await users.pin(placeId: place.id, user: user)),
             ratings: .init(try await users.aggregate(placeId: place.id)),
@@ -27,7 +28,7 @@ struct PlacesAPI: APIProtocol {
         let user = try RequestScope.requireMember().id
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let rating = try Rating(validating: body)
-        let place = try await requirePlace(input.path.placeId)
+        let place = try await requirePlace(input.path.placeId, visibleTo: user)
         let aggregate = try await users.rate(placeId: place.id, user: user, rating: rating)
         nearbyPlaces.userChanged(user)
         return .ok(.init(body: .json(.init(placeId: place.id.uuidString, rating: .init(rating), ratings: .init(aggregate)))))
@@ -151,7 +152,7 @@ struct PlacesAPI: APIProtocol {
         _ placeId: String, _ change: (UUID, String) async throws -> Void
     ) async throws -> Components.Responses.Pin {
         let user = try RequestScope.requireMember().id
-        let place = try await requirePlace(placeId)
+        let place = try await requirePlace(placeId, visibleTo: user)
         try await change(place.id, user)
         nearbyPlaces.userChanged(user)
         let pin = try await users.pin(placeId: place.id, user: user)
@@ -180,11 +181,13 @@ struct PlacesAPI: APIProtocol {
         candidate.website = candidate.website ?? match.website
     }
 
-    private func requirePlace(_ text: String) async throws -> Place {
+    /// The place, if `viewer` may see it: approved, or added by them (X3: others learn of a member's place only
+    /// once an admin approved it, so for them it does not exist).
+    private func requirePlace(_ text: String, visibleTo viewer: String) async throws -> Place {
         guard let id = UUID(uuidString: text) else {
             throw JSONBody.schemaViolation(["placeId": "must be a UUID"])
         }
-        guard let place = try await places.find(id) else {
+        guard let place = try await places.find(id), place.review == .approved || place.addedBy == viewer else {
             throw APIError(.notFound, code: "place_not_found", message: "no place with id \(id)")
         }
         return place

@@ -23,12 +23,12 @@ struct PlaceGridTests {
         // 0.001° of latitude is about 111 m.
         let places = (0..<30).map { Self.place("P\($0)", 52.5 + Double($0) * 0.001, 13.4) }
         let grid = Self.grid(places.shuffled())
-        let found = grid.near(latitude: 52.5, longitude: 13.4, radiusMetres: 1_000, limit: 100, offset: 0)
+        let found = grid.near(latitude: 52.5, longitude: 13.4, radiusMetres: 1_000, viewer: "anyone", limit: 100, offset: 0)
         #expect(found.map(\.entry.id) == places.prefix(9).map(\.id), "within 1 km: the first nine, 0 to 890 m")
         #expect(abs((found.last?.distanceMetres ?? 0) - 889.56) < 0.1)
-        let second = grid.near(latitude: 52.5, longitude: 13.4, radiusMetres: 1_000, limit: 3, offset: 3)
+        let second = grid.near(latitude: 52.5, longitude: 13.4, radiusMetres: 1_000, viewer: "anyone", limit: 3, offset: 3)
         #expect(second.map(\.entry.id) == places[3..<6].map(\.id))
-        #expect(grid.near(latitude: 52.5, longitude: 13.4, radiusMetres: 1_000, limit: 3, offset: 50).isEmpty)
+        #expect(grid.near(latitude: 52.5, longitude: 13.4, radiusMetres: 1_000, viewer: "anyone", limit: 3, offset: 50).isEmpty)
     }
 
     @Test("P2: circles across the date line and around a pole find their places")
@@ -37,9 +37,9 @@ struct PlaceGridTests {
         let west = Self.place("West", 0, -179.999)
         let polar = Self.place("Polar", 89.9995, 20)
         let grid = Self.grid([east, west, polar])
-        let aroundDateLine = grid.near(latitude: 0, longitude: 179.9995, radiusMetres: 500, limit: 10, offset: 0)
+        let aroundDateLine = grid.near(latitude: 0, longitude: 179.9995, radiusMetres: 500, viewer: "anyone", limit: 10, offset: 0)
         #expect(Set(aroundDateLine.map(\.entry.id)) == [east.id, west.id])
-        let aroundPole = grid.near(latitude: 89.9995, longitude: -160, radiusMetres: 200, limit: 10, offset: 0)
+        let aroundPole = grid.near(latitude: 89.9995, longitude: -160, radiusMetres: 200, viewer: "anyone", limit: 10, offset: 0)
         #expect(aroundPole.map(\.entry.id) == [polar.id])
     }
 
@@ -50,13 +50,13 @@ struct PlaceGridTests {
         let outside = Self.place("Beta", 52.60, 13.42)
         var grid = Self.grid([zebra, alpha, outside])
         let box = GeoBox(south: 52.5, west: 13.4, north: 52.55, east: 13.45)
-        #expect(grid.inBox(box, limit: 10, offset: 0).map(\.entry.id) == [alpha.id, zebra.id])
+        #expect(grid.inBox(box, viewer: "anyone", limit: 10, offset: 0).map(\.entry.id) == [alpha.id, zebra.id])
         var moved = outside
         moved.latitude = 52.53
         grid.upsert(PlaceGrid.Entry(moved, matchName: "beta"))
-        #expect(grid.inBox(box, limit: 10, offset: 0).map(\.entry.id) == [alpha.id, moved.id, zebra.id])
+        #expect(grid.inBox(box, viewer: "anyone", limit: 10, offset: 0).map(\.entry.id) == [alpha.id, moved.id, zebra.id])
         #expect(grid.count == 3)
-        #expect(grid.inBox(GeoBox(south: 52.59, west: 13.4, north: 52.61, east: 13.45), limit: 10, offset: 0).isEmpty)
+        #expect(grid.inBox(GeoBox(south: 52.59, west: 13.4, north: 52.61, east: 13.45), viewer: "anyone", limit: 10, offset: 0).isEmpty)
     }
 
     @Test("P2: the hand-written page decodes as the documented DTOs, odd characters included")

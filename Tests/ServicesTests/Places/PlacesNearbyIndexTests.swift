@@ -95,7 +95,7 @@ struct PlacesNearbyIndexTests {
             let first = try await Self.insert(db, name: "First", latitude: 52.5, longitude: 13.4)
             try await index.refresh()
             let near = { () -> [UUID] in
-                index.snapshot?.near(latitude: 52.5, longitude: 13.4, radiusMetres: 500, limit: 10, offset: 0).map(\.entry.id) ?? []
+                index.snapshot?.near(latitude: 52.5, longitude: 13.4, radiusMetres: 500, viewer: "anyone", limit: 10, offset: 0).map(\.entry.id) ?? []
             }
             #expect(near() == [first])
             // A transaction that wrote before a refresh and committed after it.
@@ -126,7 +126,7 @@ struct PlacesNearbyIndexTests {
                 #expect(try await feed.changes(since: everything.watermark).places.isEmpty)
                 try await other.query("ROLLBACK", logger: logger)
             }
-            #expect(index.snapshot?.near(latitude: 52.6, longitude: 13.5, radiusMetres: 10, limit: 10, offset: 0).map(\.entry.id) == [first])
+            #expect(index.snapshot?.near(latitude: 52.6, longitude: 13.5, radiusMetres: 10, viewer: "anyone", limit: 10, offset: 0).map(\.entry.id) == [first])
         }
     }
 
@@ -147,8 +147,13 @@ struct PlacesNearbyIndexTests {
             #expect(status == .ok)
             (_, body) = try await places.request(.get, "/v1/places?lat=52.5&lon=13.4&radius=100", bearer: user)
             #expect(body["places"].array.first?["pin"].string == "orange")
+            // Listed for others once an admin approved it (X3), with their own pin.
+            let admin = try await places.token(role: .admin)
+            (status, _) = try await places.request(.put, "/v1/admin/places/\(id)/review", json: ["decision": "approve"], bearer: admin)
+            #expect(status == .ok)
             let other = try await places.token()
             (_, body) = try await places.request(.get, "/v1/places?lat=52.5&lon=13.4&radius=100", bearer: other)
+            #expect(body["places"].array.compactMap { $0["id"].string } == [id])
             #expect(body["places"].array.first?["pin"].string == "red")
         }
     }

@@ -1,0 +1,52 @@
+import Foundation
+import Shared
+
+/// The admins' review of member-added places (X3, P4): the queue, and a decision per place.
+extension PlacesAPI {
+    func listPlacesAwaitingReview(
+        _ input: Operations.ListPlacesAwaitingReview.Input
+    ) async throws -> Operations.ListPlacesAwaitingReview.Output {
+        _ = try RequestScope.requireRole([.admin])
+        let (page, size, offset) = try Paging.resolve(page: input.query.page, pageSize: input.query.pageSize)
+        let found = try await reviews.awaiting(limit: size + 1, offset: offset)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        places: found.prefix(size).map(Components.Schemas.PlaceForReview.init), page: page, pageSize: size,
+                        hasMore: found.count > size))))
+    }
+
+    func reviewPlace(_ input: Operations.ReviewPlace.Input) async throws -> Operations.ReviewPlace.Output {
+        _ = try RequestScope.requireRole([.admin])
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        guard let id = UUID(uuidString: input.path.placeId) else {
+            throw JSONBody.schemaViolation(["placeId": "must be a UUID"])
+        }
+        let decision: PlaceReviewStore.Decision = body.decision == .approve ? .approve : .reject
+        switch try await reviews.decide(id, decision) {
+        case .notFound:
+            throw APIError(.notFound, code: "place_not_found", message: "no place with id \(id)")
+        case .notPending(let review):
+            throw APIError(
+                .conflict, code: "already_reviewed",
+                message: review == .approved && decision == .approve
+                    ? "the place is already listed for everyone" : "the place is \(review.rawValue); only a pending place can be decided")
+        case .decided(let reviewed):
+            // Listed (or not) for everyone from the next request on, on this instance; others within their refresh.
+            try await nearbyPlaces.placesChanged()
+            return .ok(.init(body: .json(.init(reviewed))))
+        }
+    }
+}
+
+extension Components.Schemas.PlaceForReview {
+    init(_ reviewed: PlaceReviewStore.Reviewed) {
+        let place = reviewed.place
+        self.init(
+            id: place.id.uuidString, name: place.name, category: .init(rawValue: place.category.rawValue) ?? .other,
+            latitude: place.latitude, longitude: place.longitude, address: place.address, openingHours: place.openingHours,
+            phone: place.phone, website: place.website, addedBy: reviewed.addedBy, addedAt: reviewed.addedAt,
+            review: .init(rawValue: place.review.rawValue) ?? .pending)
+    }
+}
