@@ -38,7 +38,9 @@ func buildApplication(
                 .add(middleware: PathAccessMiddleware([.init(prefix: "/v1/admin", roles: [.admin])])))
     try AnalyticsAPI(
         polls: PollStore(client: client, topic: configuration.telemetryTopic, logger: runtime.logger),
-        surveys: SurveyStore(client: client, topic: configuration.telemetryTopic, logger: runtime.logger),
+        surveys: SurveyStore(
+            client: client, topic: configuration.telemetryTopic, coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays),
+            logger: runtime.logger),
         stats: stats, cache: StatsAnswers(lifetime: configuration.statsCacheLifetime)
     )
     .registerHandlers(
@@ -54,7 +56,9 @@ func buildApplication(
 
     let consumer = try runtime.makeConsumer(
         topics: AnalyticsTopics.consumed(configuration),
-        handler: AggregateHandler(writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit), target: nil),
+        handler: AggregateHandler(
+            writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit), target: nil,
+            coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays)),
         ledger: .handler)
     return runtime.makeApplication(router: router, consumers: [consumer])
 }

@@ -25,6 +25,8 @@ func buildApplication(
             client: client, logger: runtime.logger, lifetime: configuration.resetLinkLifetime, mail: mail),
         pinResets: PinResetStore(
             client: client, logger: runtime.logger, signingKey: configuration.signingKey.value, mail: mail),
+        emailVerifications: EmailVerificationStore(
+            client: client, logger: runtime.logger, signingKey: configuration.signingKey.value, mail: mail),
         hasher: PasswordHasher(
             cost: configuration.bcryptCost, maxConcurrent: configuration.bcryptMaxConcurrency, maxQueued: configuration.bcryptMaxQueue),
         issuer: try await TokenIssuer(

@@ -80,7 +80,7 @@ public enum TopicCatalogue {
         name: "auth.users", partitions: 6, keyedBy: "user id", producer: "auth",
         eventTypes: [
             EventTypes.userRegistered, EventTypes.userLoggedIn, EventTypes.userBanned, EventTypes.entitlementGranted,
-            EventTypes.entitlementRevoked, EventTypes.userRoleChanged,
+            EventTypes.entitlementRevoked, EventTypes.userRoleChanged, EventTypes.userEmailVerified,
         ], consumers: ["analytics-aggregator", "appointment-booker"])
     public static let places = Topic(
         name: "places.places", partitions: 6, keyedBy: "place id", producer: "places-importer",
@@ -117,6 +117,7 @@ public enum EventTypes {
     public static let entitlementGranted = EventType("entitlement.granted")
     public static let entitlementRevoked = EventType("entitlement.revoked")
     public static let userRoleChanged = EventType("user.role-changed")
+    public static let userEmailVerified = EventType("user.email-verified")
     public static let placeUpserted = EventType("place.upserted")
     public static let placeRated = EventType("place.rated")
     public static let appointmentBooked = EventType("appointment.booked")

@@ -34,6 +34,7 @@ extension AnalyticsAPI {
                             poor: ratings["poor"] ?? 0),
                         overall: .init(
                             submitted: status.overall != nil, stars: status.overall?.stars, couponCode: status.overall?.coupon,
+                            couponStatus: status.overall.map { .init($0.couponStatus) },
                             suggestedStars: status.services.isEmpty ? nil : HotelSurvey.suggestedStars(totalPoints: points))))))
     }
 
@@ -73,7 +74,7 @@ extension AnalyticsAPI {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         if let stars = body.stars, !(1...5).contains(stars) { throw JSONBody.schemaViolation(["stars": "must be 1 to 5"]) }
-        let result: (stars: Int, points: Int, coupon: String)
+        let result: SurveyStore.Overall
         do {
             result = try await surveys.submitOverall(user: user, stars: body.stars)
         } catch is SurveyStore.AlreadySubmitted {
@@ -87,7 +88,9 @@ extension AnalyticsAPI {
                 body: .json(
                     .init(
                         stars: result.stars, points: result.points, askWhy: asks, couponCode: result.coupon,
-                        message: asks ? "\(HotelSurvey.belowGoodMessage) \(HotelSurvey.thanksMessage)" : HotelSurvey.thanksMessage))))
+                        couponStatus: .init(result.couponStatus),
+                        message: asks
+                            ? "\(HotelSurvey.belowGoodMessage) \(HotelSurvey.thanks(result.couponStatus))" : HotelSurvey.thanks(result.couponStatus)))))
     }
 
     func explainOverall(_ input: Operations.ExplainOverall.Input) async throws -> Operations.ExplainOverall.Output {
@@ -108,5 +111,15 @@ extension AnalyticsAPI {
         let trimmed = RequestText.trimmed(text)
         guard !trimmed.isEmpty else { throw APIError(.unprocessableContent, code: "blank_why", message: "say why in a few words") }
         return trimmed
+    }
+}
+
+extension Components.Schemas.CouponStatus {
+    init(_ status: SurveyCoupons.Status) {
+        switch status {
+        case .issued: self = .issued
+        case .awaitingVerification: self = .awaitingVerification
+        case .mailboxAlreadyRewarded: self = .mailboxAlreadyRewarded
+        }
     }
 }

@@ -9,6 +9,7 @@ import Shared
 /// | `TELEMETRY_MAX_SKEW_SECONDS` | `300`: events further ahead of the server's clock are refused (`in_the_future`) |
 /// | `TELEMETRY_EVENTS_PER_MINUTE_PER_APP` | `600000`: events one app key may send per minute to one instance; past it 429 `rate_limited` with `Retry-After` |
 /// | `TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS` | `3000`: the same per client address (an IPv6 client's /64) |
+/// | `SURVEY_COUPON_WINDOW_DAYS` | `365`: one hotel-survey coupon per verified mailbox in this many days (issue 27) |
 /// | `DISTINCT_USERS_EXACT_LIMIT` | `10000`: distinct users per feature counted exactly up to this, with HyperLogLog beyond |
 /// | `DASHBOARD_AUTH_URL` | `http://127.0.0.1:8084`: auth's base URL as the admin's browser reaches it |
 /// | `STREAM_INTERVAL_MS` | `500`: how often the dashboard's live stream looks for changed numbers |
@@ -21,6 +22,7 @@ struct AnalyticsConfiguration: Sendable {
     var eventsPerMinutePerApp: Int
     var eventsPerMinutePerAddress: Int
     var exactUsersLimit: Int
+    var surveyCouponWindowDays: Int
     var dashboardAuthURL: String
     var streamInterval: Duration
     var statsCacheLifetime: Duration
@@ -37,6 +39,7 @@ struct AnalyticsConfiguration: Sendable {
         eventsPerMinutePerApp = try environment.int("TELEMETRY_EVENTS_PER_MINUTE_PER_APP", default: 600_000, range: 1...100_000_000)
         eventsPerMinutePerAddress = try environment.int("TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS", default: 3_000, range: 1...10_000_000)
         exactUsersLimit = try environment.int("DISTINCT_USERS_EXACT_LIMIT", default: 10_000, range: 1...10_000_000)
+        surveyCouponWindowDays = try environment.int("SURVEY_COUPON_WINDOW_DAYS", default: 365, range: 1...3650)
         dashboardAuthURL = environment.string("DASHBOARD_AUTH_URL", default: "http://127.0.0.1:8084")
         streamInterval = try environment.milliseconds("STREAM_INTERVAL_MS", default: 500, range: 50...60_000)
         statsCacheLifetime = try environment.milliseconds("STATS_CACHE_MS", default: 500, range: 0...60_000)

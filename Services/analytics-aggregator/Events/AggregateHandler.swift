@@ -11,6 +11,8 @@ struct AggregateHandler: EventHandler {
     let writer: AggregateWriter
     /// nil: the live consumer (current and building generations); a number: only that one (a rebuild).
     let target: Int?
+    /// When a survey account's coupon is issued (its address verified, once per mailbox).
+    var coupons = SurveyCoupons()
 
     func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws {
         try await handle(batch: [event], connection: connection, logger: logger)
@@ -27,7 +29,7 @@ struct AggregateHandler: EventHandler {
         // Decoded once, before anything is written: a payload that does not decode fails the batch, which the
         // consumer then applies one event at a time, dead-lettering that one.
         let counted = try AggregateDelta.decode(events)
-        try await FactsStore.apply(events, on: connection, logger: logger)
+        try await FactsStore.apply(events, coupons: coupons, on: connection, logger: logger)
         guard !counted.isEmpty else { return }
         let generations: [Int]
         if let target {

@@ -7,8 +7,11 @@ import Shared
 /// may take the hotel survey, N4) and city names from weather's favourites (location reports, N2). Upserts,
 /// so applying an event again changes nothing; a city keeps the least name it was given, whatever the order.
 enum FactsStore {
-    static func apply(_ events: [ReceivedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+    static func apply(
+        _ events: [ReceivedEvent], coupons: SurveyCoupons, on connection: PostgresConnection, logger: Logger
+    ) async throws {
         var surveyAccounts: [String] = [], registeredAt: [Date] = []
+        var verified: [(user: String, mailboxKey: String, at: Date)] = []
         var cityNames: [Int: String] = [:]
         for event in events {
             switch event.header.type {
@@ -17,6 +20,10 @@ enum FactsStore {
                 guard registered.kind == "survey" else { continue }
                 surveyAccounts.append(registered.userId.uuidString.lowercased())
                 registeredAt.append(event.header.occurredAt)
+            case EventTypes.userEmailVerified:
+                let confirmed = try event.payload(as: UserEmailVerified.self)
+                guard confirmed.kind == "survey", !confirmed.mailboxKey.isEmpty, confirmed.mailboxKey.count <= 128 else { continue }
+                verified.append((confirmed.userId.uuidString.lowercased(), confirmed.mailboxKey, event.header.occurredAt))
             case EventTypes.favouriteAdded:
                 let favourite = try event.payload(as: FavouriteChanged.self)
                 let name = RequestText.trimmed(favourite.city.name)
@@ -33,6 +40,10 @@ enum FactsStore {
                 INSERT INTO survey_accounts (user_id, registered_at)
                 SELECT u, t FROM unnest(\(surveyAccounts)::text[], \(registeredAt)::timestamptz[]) AS r(u, t) ON CONFLICT DO NOTHING
                 """, logger: logger)
+        }
+        // After the accounts: an account's registration and verification may come in one batch.
+        for account in verified {
+            try await coupons.verified(user: account.user, mailboxKey: account.mailboxKey, at: account.at, on: connection, logger: logger)
         }
         if !cityNames.isEmpty {
             let rows = cityNames.sorted { $0.key < $1.key }

@@ -140,5 +140,26 @@ enum AnalyticsAggregatorMigrations {
                 )
                 """,
             ]),
+        Migration(
+            "0003_coupons_after_verified_email",
+            [
+                // Issue 27: a coupon only for an account whose address auth verified (`user.email-verified`), one per
+                // mailbox per SURVEY_COUPON_WINDOW_DAYS. Coupons given before stay as they are.
+                "ALTER TABLE survey_accounts ADD COLUMN verified_at timestamptz",
+                "ALTER TABLE survey_accounts ADD COLUMN mailbox_key text",
+                "ALTER TABLE survey_overall ALTER COLUMN coupon_code DROP NOT NULL",
+                """
+                ALTER TABLE survey_overall ADD COLUMN coupon_status text NOT NULL DEFAULT 'issued'
+                    CHECK (coupon_status IN ('issued', 'awaiting_verification', 'mailbox_already_rewarded'))
+                """,
+                """
+                CREATE TABLE survey_coupon_mailboxes (
+                    user_id text PRIMARY KEY,
+                    mailbox_key text NOT NULL,
+                    issued_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX survey_coupon_mailboxes_by_key ON survey_coupon_mailboxes (mailbox_key, issued_at)",
+            ]),
     ]
 }

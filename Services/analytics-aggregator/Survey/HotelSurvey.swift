@@ -36,6 +36,17 @@ enum HotelSurvey {
 
     static let belowGoodMessage = "You rated the hotel below good. Please tell us why."
     static let thanksMessage = "Thank you for your feedback! Here is a coupon for \(couponValue) off your next trip booked on Hotels.com."
+    static let thanksVerifyMessage =
+        "Thank you for your feedback! Confirm your email address with the code we sent you to receive a coupon for \(couponValue) off your next trip booked on Hotels.com."
+    static let thanksNoCouponMessage = "Thank you for your feedback! A coupon was already given to this email address."
+
+    static func thanks(_ status: SurveyCoupons.Status) -> String {
+        switch status {
+        case .issued: thanksMessage
+        case .awaitingVerification: thanksVerifyMessage
+        case .mailboxAlreadyRewarded: thanksNoCouponMessage
+        }
+    }
 
     static func service(_ id: String) -> Service? { services.first { $0.id == id } }
 

@@ -8,11 +8,21 @@ import Shared
 struct SurveyStore: Sendable {
     let client: PostgresClient
     let topic: String
+    /// When the overall rating's coupon is issued (a verified address, once per mailbox).
+    let coupons: SurveyCoupons
     let logger: Logger
 
     struct Status {
         var services: [String: Int] = [:]
-        var overall: (stars: Int, coupon: String)?
+        var overall: Overall?
+    }
+
+    /// The overall rating as given, with its coupon when one was issued.
+    struct Overall: Sendable {
+        var stars: Int
+        var points: Int
+        var coupon: String?
+        var couponStatus: SurveyCoupons.Status
     }
 
     enum ExplainOutcome {
@@ -32,8 +42,11 @@ struct SurveyStore: Sendable {
         var status = Status()
         let services = try await client.tracedQuery("SELECT service, points FROM survey_services WHERE user_id = \(user)", logger: logger)
         for try await (service, points) in services.decode((String, Int).self) { status.services[service] = points }
-        let overall = try await client.tracedQuery("SELECT stars, coupon_code FROM survey_overall WHERE user_id = \(user)", logger: logger)
-        for try await (stars, coupon) in overall.decode((Int, String).self) { status.overall = (stars, coupon) }
+        let overall = try await client.tracedQuery(
+            "SELECT stars, points, coupon_code, coupon_status FROM survey_overall WHERE user_id = \(user)", logger: logger)
+        for try await (stars, points, coupon, couponStatus) in overall.decode((Int, Int, String?, String).self) {
+            status.overall = Overall(stars: stars, points: points, coupon: coupon, couponStatus: .init(rawValue: couponStatus) ?? .issued)
+        }
         return status
     }
 
@@ -60,11 +73,12 @@ struct SurveyStore: Sendable {
         }
     }
 
-    /// Stores the overall rating with a fresh coupon; `stars` nil: one per 100 points of the rated services.
-    func submitOverall(user: String, stars ownStars: Int?) async throws -> (stars: Int, points: Int, coupon: String) {
+    /// Stores the overall rating with a fresh coupon when the account's address is verified (else the coupon
+    /// waits for it); `stars` nil: one per 100 points of the rated services.
+    func submitOverall(user: String, stars ownStars: Int?) async throws -> Overall {
         for _ in 0..<5 {
             do {
-                return try await submitOverallOnce(user: user, stars: ownStars, coupon: CouponCode.make())
+                return try await submitOverallOnce(user: user, stars: ownStars)
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
                 // The coupon code clashed with an earlier one (the user's own row conflicts are handled inside).
                 logger.info("coupon code clash; drawing another")
@@ -76,7 +90,7 @@ struct SurveyStore: Sendable {
 
     struct CouponClash: Error {}
 
-    private func submitOverallOnce(user: String, stars ownStars: Int?, coupon: String) async throws -> (stars: Int, points: Int, coupon: String) {
+    private func submitOverallOnce(user: String, stars ownStars: Int?) async throws -> Overall {
         try await client.inTransaction(logger: logger) { connection in
             try await lockGuest(user, on: connection)
             let rated = try await connection.tracedQuery(
@@ -84,17 +98,21 @@ struct SurveyStore: Sendable {
             ).decode((Int, Int).self).collectAll()
             guard let (count, points) = rated.first, count > 0 else { throw NoServiceRated() }
             let stars = ownStars ?? HotelSurvey.suggestedStars(totalPoints: points)
+            let done = try await connection.tracedQuery("SELECT 1 FROM survey_overall WHERE user_id = \(user)", logger: logger)
+                .decode(Int.self).collectAll()
+            guard done.isEmpty else { throw AlreadySubmitted() }
+            let (couponStatus, coupon) = try await coupons.decide(for: user, on: connection, logger: logger)
             let inserted = try await connection.tracedQuery(
                 """
-                INSERT INTO survey_overall (user_id, stars, own_stars, points, coupon_code)
-                VALUES (\(user), \(stars), \(ownStars != nil), \(points), \(coupon))
+                INSERT INTO survey_overall (user_id, stars, own_stars, points, coupon_code, coupon_status)
+                VALUES (\(user), \(stars), \(ownStars != nil), \(points), \(coupon), \(couponStatus.rawValue))
                 ON CONFLICT (user_id) DO NOTHING RETURNING user_id
                 """, logger: logger
             ).decode(String.self).collectAll()
             guard !inserted.isEmpty else { throw AlreadySubmitted() }
             let event = SurveySubmitted(userId: user, part: "overall", points: points, stars: stars, belowGood: HotelSurvey.asksWhy(stars: stars))
             try await Outbox.enqueue(envelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
-            return (stars, points, coupon)
+            return Overall(stars: stars, points: points, coupon: coupon, couponStatus: couponStatus)
         }
     }
 

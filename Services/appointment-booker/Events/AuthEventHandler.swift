@@ -6,7 +6,7 @@ import Shared
 /// Applies auth's `auth.users` events (U5, U6) inside the idempotent consumer's transaction, so each applies
 /// once: roles (who is a partner), bans, and entitlement grants and revocations. Each fact keeps its event's
 /// time, so a replayed or late event cannot undo a newer one. A new ban cancels the user's future bookings
-/// and publishes the cancellations. Events this service does not need (logins) are skipped.
+/// and publishes the cancellations. Events this service does not need (logins, verified addresses) are skipped.
 struct AuthEventHandler: EventHandler {
     let bookingsTopic: String
 
@@ -36,7 +36,7 @@ struct AuthEventHandler: EventHandler {
             let revoke = try event.payload(as: EntitlementRevoked.self)
             try await AccountStateStore.setEntitlement(
                 revoke.entitlement, granted: false, of: AccountKey.of(revoke.userId), at: time, on: connection, logger: logger)
-        case EventTypes.userLoggedIn:
+        case EventTypes.userLoggedIn, EventTypes.userEmailVerified:
             return
         default:
             throw EventDecodingError(reason: "appointment-booker does not handle \(event.header.type) events")

@@ -60,6 +60,9 @@ extension AuthAPI {
             throw AuthErrors.flow(.conflict, code: "already_registered", message: AuthMessages.alreadyRegistered, next: .login)
         }
         try await auth.attempts.clear(.signUpPin, subject: email.value)
+        // The coupon waits for the address to be confirmed (issue 27); a mail that cannot be queued now is asked
+        // for again with `startEmailVerification`.
+        try await auth.emailVerifications.start(for: account, email: email)
         // The seed goes back to the login view after signing up, with the email prefilled.
         return .created(.message("account created", next: .login, email: account.email))
     }

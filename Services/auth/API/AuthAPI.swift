@@ -10,8 +10,10 @@ struct AuthAPI: APIProtocol {
     let oidc: OIDCVerifier?
     let survey = SurveyLimits()
 
-    /// The survey flow's try limits (seed 2): 3 wrong PINs a day; 3 tries at each sign-up step; 5 to reset a PIN.
+    /// The survey flow's try limits (seed 2): 3 wrong PINs a day; 3 tries at each sign-up step; 5 to reset a PIN;
+    /// 5 to verify the email address.
     struct SurveyLimits: Sendable {
+        let verifyEmail = AttemptLimit(maxFailures: 5, window: 1_800)
         let pin = AttemptLimit(maxFailures: 3, window: 86_400)
         let signUpEmail = AttemptLimit(maxFailures: 3, window: 900)
         let signUpPin = AttemptLimit(maxFailures: 3, window: 900)

@@ -10,6 +10,7 @@ struct AuthContext: Sendable {
     let sessions: SessionStore
     let resets: PasswordResetStore
     let pinResets: PinResetStore
+    let emailVerifications: EmailVerificationStore
     let hasher: PasswordHasher
     let issuer: TokenIssuer
 

@@ -38,6 +38,8 @@ enum AttemptKind: String, Sendable, CaseIterable {
     case signUpPin = "signup_pin"
     /// Forgot-PIN wrong codes and confirmation mismatches per account: 5.
     case forgotPin = "forgot_pin"
+    /// Wrong email-verification codes per account: 5 in 30 minutes.
+    case verifyEmail = "verify_email"
     /// Wrong forgot-PIN codes from everyone together (subject `all`): a budget that many accounts and addresses
     /// guessing at once cannot exceed.
     case codeCheck = "code_check"

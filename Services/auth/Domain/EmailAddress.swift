@@ -22,6 +22,20 @@ struct EmailAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     var description: String { value }
+
+    /// The mailbox behind the address, for "one per mailbox" rules: a `+tag` and, at Gmail, dots in the name
+    /// deliver to the same inbox, so `a.b+1@gmail.com` and `ab@googlemail.com` are one mailbox.
+    var mailbox: String {
+        let parts = value.split(separator: "@", maxSplits: 1)
+        guard parts.count == 2 else { return value }
+        var local = String(parts[0].prefix { $0 != "+" })
+        var domain = String(parts[1])
+        if domain == "gmail.com" || domain == "googlemail.com" {
+            domain = "gmail.com"
+            local.removeAll { $0 == "." }
+        }
+        return "\(local)@\(domain)"
+    }
 }
 
 extension String {

@@ -120,5 +120,20 @@ enum AuthMigrations {
                 // Mails sent (or given up) before the queue dropped bodies keep no links or codes either.
                 "UPDATE outgoing_mail SET body = '' WHERE sent_at IS NOT NULL OR attempts >= 20",
             ]),
+        Migration(
+            "0009_email_verification",
+            [
+                // Issue 27: a survey account earns its coupon only once it proved it reads mail at its address.
+                "ALTER TABLE accounts ADD COLUMN email_verified_at timestamptz",
+                """
+                CREATE TABLE email_verifications (
+                    code_hash text PRIMARY KEY,
+                    account_id uuid NOT NULL REFERENCES accounts ON DELETE CASCADE,
+                    expires_at timestamptz NOT NULL,
+                    used_at timestamptz
+                )
+                """,
+                "CREATE INDEX email_verifications_account ON email_verifications (account_id)",
+            ]),
     ]
 }

@@ -76,3 +76,18 @@ public struct UserRoleChanged: Codable, Sendable, Equatable {
         self.role = role
     }
 }
+
+/// `user.email-verified`: the account proved it receives mail at its address (a mailed code). `mailboxKey` names
+/// the mailbox without the address (a hash of it with `+tags` and Gmail's dots taken out), so analytics can give
+/// one coupon per mailbox without holding anyone's address.
+public struct UserEmailVerified: Codable, Sendable, Equatable {
+    public var userId: UUID
+    public var kind: String
+    public var mailboxKey: String
+
+    public init(userId: UUID, kind: String, mailboxKey: String) {
+        self.userId = userId
+        self.kind = kind
+        self.mailboxKey = mailboxKey
+    }
+}

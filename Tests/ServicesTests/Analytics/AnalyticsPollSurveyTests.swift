@@ -101,6 +101,7 @@ struct AnalyticsPollSurveyTests {
             let (overallStatus, overall) = try await harness.request(.post, "/v1/survey/overall", json: [:] as [String: Int], bearer: token)
             #expect(overallStatus == .created)
             #expect(overall["stars"].int == 2 && overall["points"].int == 245 && overall["askWhy"].bool == true)
+            #expect(overall["couponStatus"].string == "issued")
             let coupon = overall["couponCode"].string ?? ""
             #expect(coupon.range(of: #"^HOTEL50-[2-9A-HJKMNP-Z]{12}$"#, options: .regularExpression) != nil, "\(coupon)")
             #expect(overall["message"].string?.contains("$50") == true)
@@ -163,6 +164,55 @@ struct AnalyticsPollSurveyTests {
             #expect(page == .ok)
             let (config, body) = try await harness.send(.get, "/dashboard/config.json")
             #expect(config == .ok && body["authBaseUrl"].string != nil)
+        }
+    }
+
+    @Test("X3, N4: the coupon waits for a verified address and goes to one account per mailbox in the window")
+    func test_X3_couponAfterVerifiedEmail() async throws {
+        try await AnalyticsTestHarness.run { harness in
+            func takeSurvey(_ user: UUID) async throws -> JSONValue {
+                let token = try await harness.userToken(user.uuidString)
+                #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: token).0 == .ok })
+                let (rated, _) = try await harness.request(
+                    .post, "/v1/survey/services/rooms", json: ["answers": Array(repeating: "good", count: 5)], bearer: token)
+                #expect(rated == .created)
+                let (status, overall) = try await harness.request(.post, "/v1/survey/overall", json: ["stars": 4], bearer: token)
+                #expect(status == .created)
+                return overall
+            }
+            @Sendable func survey(_ user: UUID) async throws -> JSONValue {
+                try await harness.request(.get, "/v1/survey", bearer: try await harness.userToken(user.uuidString)).1["overall"]
+            }
+            // Not verified: the rating is kept, the coupon waits.
+            let first = UUID()
+            try await harness.registerSurveyAccount(first, verifiedMailbox: nil)
+            let waiting = try await takeSurvey(first)
+            #expect(waiting["couponStatus"].string == "awaiting_verification" && waiting["couponCode"].raw == nil)
+            #expect(waiting["message"].string?.contains("Confirm your email address") == true)
+            #expect(try await survey(first)["couponStatus"].string == "awaiting_verification")
+            // auth says the address is verified: the waiting coupon is issued.
+            try await harness.verifySurveyAccount(first, mailbox: "mailbox-a")
+            #expect(try await eventually { try await survey(first)["couponStatus"].string == "issued" })
+            let coupon = try await survey(first)["couponCode"].string ?? ""
+            #expect(coupon.hasPrefix("HOTEL50-"), "\(coupon)")
+
+            // A second account of the same mailbox (an alias): no second coupon in the window.
+            let alias = UUID()
+            try await harness.registerSurveyAccount(alias, verifiedMailbox: "mailbox-a")
+            #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM survey_accounts WHERE verified_at IS NOT NULL") == 2 })
+            let refused = try await takeSurvey(alias)
+            #expect(refused["couponStatus"].string == "mailbox_already_rewarded" && refused["couponCode"].raw == nil)
+            // Another mailbox earns its own.
+            let other = UUID()
+            try await harness.registerSurveyAccount(other, verifiedMailbox: "mailbox-b")
+            #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM survey_accounts WHERE verified_at IS NOT NULL") == 3 })
+            let issued = try await takeSurvey(other)
+            #expect(issued["couponStatus"].string == "issued" && issued["couponCode"].string != coupon)
+            // The verification applied again changes nothing (the event is idempotent).
+            try await harness.verifySurveyAccount(first, mailbox: "mailbox-a")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await survey(first)["couponCode"].string == coupon)
+            #expect(try await harness.count("SELECT count(*)::int FROM survey_coupon_mailboxes") == 2)
         }
     }
 }

@@ -182,11 +182,22 @@ struct AnalyticsTestHarness: Sendable {
     // MARK: Other services' events
 
     /// auth's `user.registered` for a survey account.
-    func registerSurveyAccount(_ user: UUID) async throws {
+    /// auth's events for a new survey account; with a `mailbox`, also its address verified (as auth publishes
+    /// them when the mailed code is entered), which the survey's coupon waits for.
+    func registerSurveyAccount(_ user: UUID, verifiedMailbox mailbox: String? = UUID().uuidString) async throws {
         let envelope = EventEnvelope(
             type: EventTypes.userRegistered, producer: "auth", key: user.uuidString,
             payload: UserRegistered(userId: user, kind: "survey", role: "user"))
         try await publish(envelope, to: usersTopic)
+        if let mailbox { try await verifySurveyAccount(user, mailbox: mailbox) }
+    }
+
+    func verifySurveyAccount(_ user: UUID, mailbox: String) async throws {
+        try await publish(
+            EventEnvelope(
+                type: EventTypes.userEmailVerified, producer: "auth", key: user.uuidString,
+                payload: UserEmailVerified(userId: user, kind: "survey", mailboxKey: mailbox)),
+            to: usersTopic)
     }
 
     func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String) async throws {

@@ -1,0 +1,63 @@
+import Crypto
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// Proof that a survey account reads mail at its address (issue 27): a code mailed at sign-up (and again on
+/// request), valid for a day. Entering it marks the account verified and publishes `user.email-verified`, which
+/// is what lets analytics hand out the account's coupon: sign-ups with made-up addresses earn nothing.
+struct EmailVerificationStore: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    let codes: MailedCodes
+    let mail: MailQueue
+
+    init(client: PostgresClient, logger: Logger, signingKey: String, mail: MailQueue) {
+        self.client = client
+        self.logger = logger
+        self.mail = mail
+        codes = MailedCodes(table: .emailVerifications, lifetime: 86_400, signingKey: signingKey, logger: logger)
+    }
+
+    enum Outcome: Sendable, Equatable {
+        case verified, alreadyVerified, invalidCode
+    }
+
+    func isVerified(_ accountId: UUID) async throws -> Bool {
+        let rows = try await client.tracedQuery(
+            "SELECT email_verified_at IS NOT NULL FROM accounts WHERE id = \(accountId)", logger: logger)
+        return try await rows.decode(Bool.self).collectAll().first ?? false
+    }
+
+    /// Mails a new code (retiring the earlier ones).
+    func start(for account: Account, email: EmailAddress) async throws {
+        try await client.inTransaction(logger: logger) { connection in
+            try await connection.tracedQuery("SELECT id FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger)
+            let code = try await codes.issue(for: account.id, on: connection)
+            try await mail.enqueue(
+                to: email.value, subject: "Confirm your email address",
+                body: "Your confirmation code is \(code). It is valid for 24 hours. If you did not sign up, ignore this mail.",
+                on: connection, logger: logger)
+        }
+    }
+
+    /// Uses the code: the account is verified and `user.email-verified` published, once.
+    func verify(code: String, account: Account, email: EmailAddress) async throws -> Outcome {
+        try await client.inTransaction(logger: logger) { connection -> Outcome in
+            let verified = try await connection.tracedQuery(
+                "SELECT email_verified_at IS NOT NULL FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger
+            ).decode(Bool.self).collectAll().first ?? false
+            guard !verified else { return .alreadyVerified }
+            guard try await codes.consume(code: code, for: account.id, on: connection) else { return .invalidCode }
+            try await connection.tracedQuery("UPDATE accounts SET email_verified_at = now() WHERE id = \(account.id)", logger: logger)
+            let mailboxKey = SHA256.hash(data: Data("mailbox|\(email.mailbox)".utf8)).map { String(format: "%02x", $0) }.joined()
+            try await Outbox.enqueue(
+                EventEnvelope(
+                    type: EventTypes.userEmailVerified, producer: "auth", key: account.id.uuidString,
+                    payload: UserEmailVerified(userId: account.id, kind: account.kind.rawValue, mailboxKey: mailboxKey)),
+                to: TopicCatalogue.users, on: connection, logger: logger)
+            return .verified
+        }
+    }
+}
