@@ -60,5 +60,9 @@ func buildApplication(
             writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit), target: nil,
             coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays)),
         ledger: .handler)
-    return runtime.makeApplication(router: router, consumers: [consumer])
+    let retention = AggregateRetention(
+        client: client, writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit),
+        userKeysDays: configuration.userKeysRetentionDays, appliedIdsDays: configuration.appliedIdsRetentionDays,
+        interval: configuration.retentionInterval, startGate: runtime.startGate, logger: runtime.logger)
+    return runtime.makeApplication(router: router, consumers: [consumer], services: [retention])
 }

@@ -1,13 +1,15 @@
 import CRdKafka
 
-/// A topic to create, with its partition count.
+/// A topic to create, with its partition count and topic configuration (`retention.ms`, say).
 public struct KafkaTopicSpec: Sendable, Hashable {
     public var name: String
     public var partitions: Int
+    public var configs: [String: String]
 
-    public init(name: String, partitions: Int) {
+    public init(name: String, partitions: Int, configs: [String: String] = [:]) {
         self.name = name
         self.partitions = partitions
+        self.configs = configs
     }
 }
 
@@ -52,6 +54,10 @@ public final class KafkaAdmin: Sendable {
             guard let newTopic = rd_kafka_NewTopic_new(topic.name, Int32(topic.partitions), 1, &errorBuffer, errorBuffer.count)
             else { throw KafkaError("invalid topic \(topic.name): \(cBufferText(errorBuffer))") }
             newTopics.append(newTopic)
+            for (name, value) in topic.configs.sorted(by: { $0.key < $1.key }) {
+                let code = rd_kafka_NewTopic_set_config(newTopic, name, value)
+                guard code == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(code: code, context: "topic \(topic.name): config \(name)") }
+            }
         }
         guard let queue = rd_kafka_queue_new(handle.pointer) else { throw KafkaError("rd_kafka_queue_new failed") }
         defer { rd_kafka_queue_destroy(queue) }

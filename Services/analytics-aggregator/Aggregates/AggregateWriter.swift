@@ -88,6 +88,24 @@ struct AggregateWriter: Sendable {
         }
     }
 
+    /// Turns an exact feature into a sketch now (its members leave `feature_users`), whatever its count: how
+    /// retention lets go of user keys. The feature row is locked first, as the writer locks it.
+    func retireMembers(_ key: AggregateDelta.FeatureKey, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
+        let exact = try await connection.tracedQuery(
+            """
+            SELECT sketch IS NULL FROM features WHERE generation = \(generation) AND app = \(key.app) AND feature = \(key.feature)
+            FOR UPDATE
+            """, logger: logger
+        ).decode(Bool.self).collectAll()
+        guard exact.first == true else { return }
+        let sketch = try await sketchFromMembers(key, generation: generation, on: connection, logger: logger)
+        try await connection.tracedQuery(
+            """
+            UPDATE features SET sketch = \(ByteBuffer(bytes: sketch.registers)), users = \(sketch.estimate)
+            WHERE generation = \(generation) AND app = \(key.app) AND feature = \(key.feature)
+            """, logger: logger)
+    }
+
     /// The exact members of a feature as a sketch; the members leave `feature_users`.
     private func sketchFromMembers(
         _ key: AggregateDelta.FeatureKey, generation: Int, on connection: PostgresConnection, logger: Logger

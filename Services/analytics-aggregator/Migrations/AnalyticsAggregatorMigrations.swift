@@ -161,5 +161,15 @@ enum AnalyticsAggregatorMigrations {
                 """,
                 "CREATE INDEX survey_coupon_mailboxes_by_key ON survey_coupon_mailboxes (mailbox_key, issued_at)",
             ]),
+        Migration(
+            "0004_retention_times",
+            [
+                // Issue 27: the ids that de-duplicate events and the members that make distinct users exact are
+                // kept for a configured time only (`AggregateRetention`); rows from before count as applied now.
+                "ALTER TABLE applied_events ADD COLUMN applied_at timestamptz NOT NULL DEFAULT now()",
+                "CREATE INDEX applied_events_by_time ON applied_events (applied_at)",
+                "ALTER TABLE feature_users ADD COLUMN added_at timestamptz NOT NULL DEFAULT now()",
+                "CREATE INDEX feature_users_by_time ON feature_users (added_at)",
+            ]),
     ]
 }
