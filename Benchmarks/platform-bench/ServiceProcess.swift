@@ -12,7 +12,8 @@ final class ServiceProcess {
     static func start(binary: String, environment: [String: String]) throws -> ServiceProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // `/metrics` on any free port: the HTTP port + 1000 (the default) may be taken by a second instance.
+        process.environment = ProcessInfo.processInfo.environment.merging(["METRICS_PORT": "0"]) { $1 }.merging(environment) { $1 }
         process.standardOutput = FileHandle.standardError
         process.standardError = FileHandle.standardError
         try process.run()

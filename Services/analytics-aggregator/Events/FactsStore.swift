@@ -42,7 +42,8 @@ enum FactsStore {
                 """, logger: logger)
         }
         // After the accounts: an account's registration and verification may come in one batch.
-        for account in verified {
+        // In one order (by mailbox, then user) whatever the batch: two partitions' batches take the locks alike.
+        for account in verified.sorted(by: { ($0.mailboxKey, $0.user) < ($1.mailboxKey, $1.user) }) {
             try await coupons.verified(user: account.user, mailboxKey: account.mailboxKey, at: account.at, on: connection, logger: logger)
         }
         if !cityNames.isEmpty {

@@ -10,6 +10,11 @@ import Shared
 struct SurveyCoupons: Sendable {
     var windowDays: Int = 365
 
+    /// The lock one survey taker's submissions and verification take turns on.
+    static func lockTaker(_ user: String, on connection: PostgresConnection, logger: Logger) async throws {
+        _ = try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended('survey/' || \(user), 0))", logger: logger)
+    }
+
     enum Status: String, Sendable {
         case issued
         case awaitingVerification = "awaiting_verification"
@@ -40,7 +45,10 @@ struct SurveyCoupons: Sendable {
     }
 
     /// `user.email-verified` for a survey account: records it, then issues the coupon its overall rating waits for.
+    /// Under the survey taker's lock (`SurveyStore`): a rating submitted meanwhile either sees the account verified or
+    /// is stored before, and then this finds it waiting.
     func verified(user: String, mailboxKey: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        try await Self.lockTaker(user, on: connection, logger: logger)
         try await connection.tracedQuery(
             """
             UPDATE survey_accounts SET verified_at = \(time), mailbox_key = \(mailboxKey)

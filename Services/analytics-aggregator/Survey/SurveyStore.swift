@@ -143,7 +143,7 @@ struct SurveyStore: Sendable {
     }
 
     private func lockGuest(_ user: String, on connection: PostgresConnection) async throws {
-        _ = try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended('survey/' || \(user), 0))", logger: logger)
+        try await SurveyCoupons.lockTaker(user, on: connection, logger: logger)
     }
 
     private func envelope(_ event: SurveySubmitted, user: String) -> EventEnvelope<SurveySubmitted> {

@@ -10,7 +10,12 @@ extension AuthAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let (account, email) = try await surveyAccount(body.email)
         guard try await !auth.emailVerifications.isVerified(account.id) else { throw Self.alreadyVerified }
-        try await auth.takeRecoveryMail(for: account.id)
+        // Per address as recovery mails are, and per account on a budget of their own.
+        let addressTry = try await auth.takeTry(
+            .recoveryMailAddress, subject: RequestScope.clientKey, limit: auth.configuration.recoveryMailsPerAddress)
+        _ = try await auth.givingBack([addressTry]) {
+            try await auth.takeTry(.verificationMail, subject: account.id.uuidString, limit: survey.verificationMails)
+        }
         try await auth.emailVerifications.start(for: account, email: email)
         return .accepted(.message("a confirmation code was sent to your email", email: email.value))
     }

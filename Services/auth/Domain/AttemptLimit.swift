@@ -38,6 +38,9 @@ enum AttemptKind: String, Sendable, CaseIterable {
     case signUpPin = "signup_pin"
     /// Forgot-PIN wrong codes and confirmation mismatches per account: 5.
     case forgotPin = "forgot_pin"
+    /// Confirmation mails sent per account (3 an hour); apart from recovery mails, so asking for confirmations
+    /// cannot use up an account's forgot-PIN mails.
+    case verificationMail = "verification_mail"
     /// Wrong email-verification codes per account: 5 in 30 minutes.
     case verifyEmail = "verify_email"
     /// Wrong forgot-PIN codes from everyone together (subject `all`): a budget that many accounts and addresses

@@ -12,12 +12,15 @@ struct EmailVerificationStore: Sendable {
     let logger: Logger
     let codes: MailedCodes
     let mail: MailQueue
+    /// Keys the mailbox hash sent to analytics, so a list of known addresses cannot be matched against it.
+    let mailboxKey: SymmetricKey
 
     init(client: PostgresClient, logger: Logger, signingKey: String, mail: MailQueue) {
         self.client = client
         self.logger = logger
         self.mail = mail
         codes = MailedCodes(table: .emailVerifications, lifetime: 86_400, signingKey: signingKey, logger: logger)
+        mailboxKey = SymmetricKey(data: SHA256.hash(data: Data("mailbox-keys|\(signingKey)".utf8)))
     }
 
     enum Outcome: Sendable, Equatable {
@@ -51,7 +54,8 @@ struct EmailVerificationStore: Sendable {
             guard !verified else { return .alreadyVerified }
             guard try await codes.consume(code: code, for: account.id, on: connection) else { return .invalidCode }
             try await connection.tracedQuery("UPDATE accounts SET email_verified_at = now() WHERE id = \(account.id)", logger: logger)
-            let mailboxKey = SHA256.hash(data: Data("mailbox|\(email.mailbox)".utf8)).map { String(format: "%02x", $0) }.joined()
+            let mailboxKey = HMAC<SHA256>.authenticationCode(for: Data(email.mailbox.utf8), using: self.mailboxKey)
+                .map { String(format: "%02x", $0) }.joined()
             try await Outbox.enqueue(
                 EventEnvelope(
                     type: EventTypes.userEmailVerified, producer: "auth", key: account.id.uuidString,

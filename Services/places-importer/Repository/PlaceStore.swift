@@ -95,7 +95,9 @@ struct PlaceStore: Sendable {
             CROSS JOIN LATERAL (
                 SELECT id, ST_Distance(location, ST_SetSRID(ST_MakePoint(c.lon, c.lat), 4326)::geography) AS distance
                 FROM places
-                WHERE match_name = c.match_name
+                -- A provider's place never joins a member's place awaiting review or rejected: it would be hidden
+                -- with it (a member could suppress a real place by adding one of its name first).
+                WHERE match_name = c.match_name AND review = 'approved'
                   AND ST_DWithin(location, ST_SetSRID(ST_MakePoint(c.lon, c.lat), 4326)::geography, \(matchDistanceMetres))
                 ORDER BY location <-> ST_SetSRID(ST_MakePoint(c.lon, c.lat), 4326)::geography LIMIT 1
             ) m

@@ -43,6 +43,24 @@ struct WeatherCityTests {
         }
     }
 
+    @Test("X3, W1: a search Postgres cancels at CITY_SEARCH_STATEMENT_TIMEOUT_MS answers 422 search_too_broad, not a 5xx")
+    func test_X3_searchThatWouldTimeOut() async throws {
+        try await WeatherTestHarness.run(extraEnvironment: ["CITY_SEARCH_STATEMENT_TIMEOUT_MS": "300"]) { weather in
+            #expect(try await weather.get("/v1/cities?q=ber").0 == .ok)
+            // A search that cannot finish in time: the catalogue held by another transaction stands in for one that
+            // would read too much (statement_timeout counts the wait too).
+            try await weather.db.client.withConnection { connection in
+                _ = try await connection.query("BEGIN", logger: weather.db.logger)
+                _ = try await connection.query("LOCK TABLE weather_fetcher.cities IN ACCESS EXCLUSIVE MODE", logger: weather.db.logger)
+                let (status, body) = try await weather.get("/v1/cities?q=lod")
+                _ = try await connection.query("ROLLBACK", logger: weather.db.logger)
+                #expect(status == .unprocessableContent, "\(body)")
+                #expect("\(body)".contains("search_too_broad"))
+            }
+            #expect(try await weather.get("/v1/cities?q=ber").0 == .ok, "the search pool is usable again")
+        }
+    }
+
     @Test("W1: other names find a city (GeoNames' alternate names), sorted by the city's own name, naming the match")
     func test_W1_alternateNames() async throws {
         try await WeatherTestHarness.run { weather in
