@@ -113,16 +113,17 @@ struct AuthDashboardTests {
             // Replaying the first token is treated as theft: the whole family, including the second token, ends.
             let (reuse, reuseBody) = try await auth.post("/v1/sessions/refresh", ["refreshToken": first])
             #expect(reuse == .unauthorized && reuseBody["error.code"] == "refresh_token_reused")
-            let (afterReuse, _) = try await auth.post("/v1/sessions/refresh", ["refreshToken": second])
-            #expect(afterReuse == .unauthorized)
+            let (afterReuse, afterReuseBody) = try await auth.post("/v1/sessions/refresh", ["refreshToken": second])
+            #expect(afterReuse == .unauthorized && afterReuseBody["error.code"] == "invalid_refresh_token")
 
             let (_, again) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
             let access = try #require(again["accessToken"])
             let refresh = try #require(again["refreshToken"])
             let (logout, _) = try await auth.post("/v1/sessions/logout", ["refreshToken": refresh], bearer: access)
             #expect(logout == .ok)
-            let (afterLogout, _) = try await auth.post("/v1/sessions/refresh", ["refreshToken": refresh])
-            #expect(afterLogout == .unauthorized)
+            // Issue 29: an ended session is not a theft; the answer says what the document says.
+            let (afterLogout, afterLogoutBody) = try await auth.post("/v1/sessions/refresh", ["refreshToken": refresh])
+            #expect(afterLogout == .unauthorized && afterLogoutBody["error.code"] == "invalid_refresh_token")
             let (noToken, _) = try await auth.post("/v1/sessions/logout", ["refreshToken": refresh])
             #expect(noToken == .unauthorized)
         }

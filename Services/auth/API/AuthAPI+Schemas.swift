@@ -19,6 +19,7 @@ extension Components.Schemas.Account.KindPayload {
         switch kind {
         case .dashboard: self = .dashboard
         case .survey: self = .survey
+        case .install: self = .install
         case .horoscope: self = .horoscope
         }
     }

@@ -47,6 +47,9 @@ struct AuthConfiguration: Sendable {
     var recoveryMailsPerAddress: AttemptLimit
     var signUpsPerAddress: AttemptLimit
     var guestsPerAddress: AttemptLimit
+    /// `INSTALLS_PER_ADDRESS` and `INSTALLS_PER_HOUR`: install accounts per client address, and for everyone.
+    var installsPerAddress: AttemptLimit
+    var installsPerHour: AttemptLimit
     /// Browser origins whose pages call this API (the admin dashboard's, N5): CORS is answered for them only.
     var dashboardOrigins: [String]
     var resetLinkBaseURL: String
@@ -81,6 +84,8 @@ struct AuthConfiguration: Sendable {
             maxFailures: try environment.int("RECOVERY_MAILS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         signUpsPerAddress = AttemptLimit(maxFailures: try environment.int("SIGNUPS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         guestsPerAddress = AttemptLimit(maxFailures: try environment.int("GUESTS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
+        installsPerAddress = AttemptLimit(maxFailures: try environment.int("INSTALLS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
+        installsPerHour = AttemptLimit(maxFailures: try environment.int("INSTALLS_PER_HOUR", default: 20_000, range: 1...10_000_000), window: 3_600)
         resetLinkBaseURL = environment.string("AUTH_RESET_URL")
             ?? environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")
         dashboardOrigins = environment.string("DASHBOARD_ORIGINS", default: "http://127.0.0.1:8085,http://localhost:8085")

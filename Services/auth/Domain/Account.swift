@@ -2,13 +2,20 @@ import Foundation
 import Shared
 
 /// How an account logs in.
-enum AccountKind: String, Codable, Sendable {
+enum AccountKind: String, Codable, Sendable, CaseIterable {
     /// Admin dashboard: email + password (U1–U3).
     case dashboard
     /// Hotel survey: email + 4-character PIN (U4).
     case survey
     /// Horoscope app: guest or external identity (U5).
     case horoscope
+    /// An app install's own account, made without a form (issue 29); kept across launches by its refresh token.
+    case install
+}
+
+/// The apps whose installs get accounts of their own.
+enum InstallApp: String, Sendable, CaseIterable {
+    case weather, places, horoscope
 }
 
 /// An account as the service reads it. Hashes never leave the repository except to the hasher.

@@ -54,6 +54,8 @@ enum AttemptKind: String, Sendable, CaseIterable {
     case signUp = "signup"
     /// Guest sessions (each a new account) started per client address; every one counts.
     case guestSession = "guest_session"
+    /// Install accounts made per client address, and by everyone together (subject `all`); every one counts.
+    case installAccount = "install_account"
 }
 
 /// Whose tries a failure counts against.

@@ -135,5 +135,22 @@ enum AuthMigrations {
                 """,
                 "CREATE INDEX email_verifications_account ON email_verifications (account_id)",
             ]),
+        Migration(
+            "0010_refresh_tokens_revoked_reason",
+            [
+                // Issue 29: a token replaced by its successor (`rotated`) presented again is a theft; one whose session
+                // ended (logout, new password, ban, a theft found) is merely invalid. Older rows count as rotated.
+                "ALTER TABLE refresh_tokens ADD COLUMN revoked_reason text CHECK (revoked_reason IN ('rotated', 'ended'))",
+            ]),
+        Migration(
+            "0011_install_accounts",
+            [
+                // Issue 29: an app install gets an account of its own without a form (the weather and places apps
+                // have no sign-in; the horoscope app's guest). The install id is the app's, not a secret.
+                "ALTER TABLE accounts DROP CONSTRAINT accounts_kind_check",
+                "ALTER TABLE accounts ADD CONSTRAINT accounts_kind_check CHECK (kind IN ('dashboard', 'survey', 'horoscope', 'install'))",
+                "ALTER TABLE accounts ADD COLUMN app text CHECK (app IN ('weather', 'places', 'horoscope'))",
+                "ALTER TABLE accounts ADD COLUMN install_id text",
+            ]),
     ]
 }

@@ -81,6 +81,26 @@ struct AccountStore: Sendable {
             createdAt: createdAt)
     }
 
+    /// An install account of `app` and publishes `user.registered` (kind `install`, with the app).
+    func createInstall(app: InstallApp, installId: String) async throws -> Account {
+        try await client.inTransaction(logger: logger) { connection -> Account in
+            let id = UUID()
+            let created = try await connection.tracedQuery(
+                """
+                INSERT INTO accounts (id, kind, role, app, install_id) VALUES (\(id), 'install', 'user', \(app.rawValue), \(installId))
+                RETURNING created_at
+                """, logger: logger
+            ).decode(Date.self).collectAll().first ?? Date()
+            try await Outbox.enqueue(
+                EventEnvelope(
+                    type: EventTypes.userRegistered, producer: "auth", key: id.uuidString,
+                    payload: UserRegistered(userId: id, kind: AccountKind.install.rawValue, role: UserRole.user.rawValue, app: app.rawValue)),
+                to: TopicCatalogue.users, on: connection, logger: logger)
+            return Account(
+                id: id, email: nil, kind: .install, role: .user, displayName: nil, entitlements: [], banned: false, createdAt: created)
+        }
+    }
+
     /// Replaces the password (or PIN) hash and ends every session of the account.
     func setPasswordHash(_ hash: String, for id: UUID) async throws {
         try await client.inTransaction(logger: logger) { connection in

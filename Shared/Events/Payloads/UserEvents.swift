@@ -6,14 +6,17 @@ import Foundation
 /// `user.registered`
 public struct UserRegistered: Codable, Sendable, Equatable {
     public var userId: UUID
-    /// `dashboard`, `survey` or `horoscope`.
+    /// `dashboard`, `survey`, `horoscope` or `install`.
     public var kind: String
     public var role: String
+    /// For an install account: `weather`, `places` or `horoscope`.
+    public var app: String?
 
-    public init(userId: UUID, kind: String, role: String) {
+    public init(userId: UUID, kind: String, role: String, app: String? = nil) {
         self.userId = userId
         self.kind = kind
         self.role = role
+        self.app = app
     }
 }
 

@@ -23,9 +23,10 @@ struct PlacesTestHarness: Sendable {
     static func run(
         extraEnvironment: [String: String] = [:],
         provider handler: @escaping FakeHTTPServer.Handler = PlacesTestHarness.defaultProvider,
+        tokens: TestTokens? = nil,
         _ body: @Sendable (PlacesTestHarness) async throws -> Void
     ) async throws {
-        let tokens = try TestTokens()
+        let tokens = try tokens ?? TestTokens()
         let topic = "test.places.\(uniqueSuffix())"
         try await createTopics([topic], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
         try await withFakeHTTPServer(handler) { fake in

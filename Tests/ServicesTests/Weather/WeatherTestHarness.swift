@@ -26,9 +26,10 @@ struct WeatherTestHarness: Sendable {
     static func run(
         extraEnvironment: [String: String] = [:],
         provider handler: @escaping FakeHTTPServer.Handler = { .init(body: WeatherFixtures.openMeteoAnswer(toQuery: $0.query)) },
+        tokens: TestTokens? = nil,
         _ body: @Sendable (WeatherTestHarness) async throws -> Void
     ) async throws {
-        let tokens = try TestTokens()
+        let tokens = try tokens ?? TestTokens()
         let catalogue = try WeatherFixtures.writeCatalogue()
         defer { try? FileManager.default.removeItem(atPath: catalogue) }
         let suffix = uniqueSuffix()

@@ -1,0 +1,22 @@
+import Foundation
+import Shared
+
+/// Accounts for app installs (issue 29): the weather and places apps have no sign-in in their seeds, yet their
+/// personal routes need a member; each install gets a real account of its own, limited per client address and
+/// for everyone.
+extension AuthAPI {
+    func createInstallAccount(_ input: Operations.CreateInstallAccount.Input) async throws -> Operations.CreateInstallAccount.Output {
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let installId = body.installId
+        guard (1...128).contains(RequestText.length(installId)),
+            installId.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._:-".unicodeScalars.contains($0)) })
+        else { throw JSONBody.schemaViolation(["installId": "1 to 128 letters, digits or . _ : -"]) }
+        guard let app = InstallApp(rawValue: body.app.rawValue) else { throw JSONBody.schemaViolation(["app": "weather, places or horoscope"]) }
+        let addressTry = try await auth.takeTry(.installAccount, subject: RequestScope.clientKey, limit: auth.configuration.installsPerAddress)
+        _ = try await auth.givingBack([addressTry]) {
+            try await auth.takeTry(.installAccount, subject: "all", limit: auth.configuration.installsPerHour)
+        }
+        let account = try await auth.accounts.createInstall(app: app, installId: installId)
+        return .created(.session(try await auth.startSession(for: account)))
+    }
+}
