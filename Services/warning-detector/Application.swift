@@ -55,14 +55,20 @@ func buildApplication(
     return runtime.makeApplication(router: router, consumers: [consumer], services: services)
 }
 
-/// The APNs client, when the credentials are configured. TLS trusts the system roots plus `PUSH_CA_FILE`.
-func makePushClient(_ push: PushConfiguration) async throws -> (HTTPClient?, APNsClient?) {
-    guard push.credentialsComplete, let teamId = push.teamId, let keyId = push.keyId, let key = push.signingKey else { return (nil, nil) }
+/// An APNs client per app whose key is configured, each under the app's own topic. TLS trusts the system roots
+/// plus `PUSH_CA_FILE`.
+func makePushClient(_ push: PushConfiguration) async throws -> (HTTPClient?, [PushApp: APNsClient]) {
+    guard push.credentialsComplete else { return (nil, [:]) }
     var tls = TLSConfiguration.makeClientConfiguration()
     if let caFile = push.caFile { tls.additionalTrustRoots = [.file(caFile)] }
     let http = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
         configuration: .init(tlsConfiguration: tls, timeout: .init(connect: .seconds(10))))
-    let signer = try await ProviderTokenSigner(teamId: teamId, keyId: keyId, signingKeyPEM: key.value)
-    return (http, APNsClient(http: http, baseURL: push.baseURL, topic: push.topic, signer: signer, timeout: .seconds(30)))
+    var clients: [PushApp: APNsClient] = [:]
+    for (app, key) in push.credentials {
+        let signer = try await ProviderTokenSigner(teamId: key.teamId, keyId: key.keyId, signingKeyPEM: key.signingKey.value)
+        clients[app] = APNsClient(
+            http: http, baseURL: push.baseURL, topic: push.topics[app] ?? app.defaultTopic, signer: signer, timeout: .seconds(30))
+    }
+    return (http, clients)
 }

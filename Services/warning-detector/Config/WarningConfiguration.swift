@@ -16,8 +16,9 @@ import Shared
 /// | `WARNING_FORECASTS_TOPIC`, `WARNING_USER_CITIES_TOPIC`, `WARNING_WARNINGS_TOPIC` | the catalogue's topics |
 /// | `WARNING_APPOINTMENTS_TOPIC` | the catalogue's `appointments.bookings`: its reminders are pushed |
 /// | `PUSH_BASE_URL` | `https://api.push.apple.com` (APNs; `https://api.sandbox.push.apple.com` for development) |
-/// | `PUSH_TEAM_ID`, `PUSH_KEY_ID`, `PUSH_SIGNING_KEY` | the APNs auth key: team, key id and the `.p8` PEM; without them nothing is sent and deliveries wait |
-/// | `PUSH_TOPIC` | `com.example.weather`: the app's bundle id |
+/// | `PUSH_TEAM_ID`, `PUSH_KEY_ID`, `PUSH_SIGNING_KEY` | the APNs auth key: team, key id and the `.p8` PEM, for every app; without them nothing is sent and deliveries wait |
+/// | `PUSH_WEATHER_TOPIC` (or `PUSH_TOPIC`), `PUSH_HOROSCOPE_TOPIC` | `com.example.weather`, `com.example.horoscope`: each app's bundle id (issue 29) |
+/// | `PUSH_<APP>_TEAM_ID`, `PUSH_<APP>_KEY_ID`, `PUSH_<APP>_SIGNING_KEY` | the shared key: an app whose key is another team's (`<APP>`: `WEATHER`, `HOROSCOPE`) |
 /// | `PUSH_CA_FILE` | none: a PEM of extra trusted roots (a private push gateway, tests) |
 /// | `PUSH_MAX_ATTEMPTS` | `8`, then the delivery is `failed` |
 /// | `PUSH_BACKOFF_MS`, `PUSH_MAX_BACKOFF_MS` | `1000`, `600000`: doubling per attempt, at least the provider's `Retry-After` |
@@ -75,30 +76,56 @@ struct WarningConfiguration: Sendable {
 /// The APNs connection and the delivery policy (A5).
 struct PushConfiguration: Sendable {
     var baseURL: String
-    var teamId: String?
-    var keyId: String?
-    var signingKey: Secret?
-    var topic: String
+    /// Each app's APNs topic (its bundle id).
+    var topics: [PushApp: String]
+    /// The apps whose key is configured in full; pushes of the others wait.
+    var credentials: [PushApp: PushCredentials]
     var caFile: String?
     var maxAttempts: Int
     var baseBackoff: Duration
     var maxBackoff: Duration
     var tick: Duration
 
-    var credentialsComplete: Bool { teamId != nil && keyId != nil && signingKey != nil }
+    var credentialsComplete: Bool { !credentials.isEmpty }
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         baseURL = try environment.parsed("PUSH_BASE_URL", expected: "an http(s) URL") { text in
             URL(string: text).flatMap { ["http", "https"].contains($0.scheme ?? "") && $0.host != nil ? text : nil }
         } ?? "https://api.push.apple.com"
-        teamId = environment.string("PUSH_TEAM_ID")
-        keyId = environment.string("PUSH_KEY_ID")
-        signingKey = environment.string("PUSH_SIGNING_KEY").map(Secret.init)
-        topic = environment.string("PUSH_TOPIC", default: "com.example.weather")
+        var topics: [PushApp: String] = [:]
+        var credentials: [PushApp: PushCredentials] = [:]
+        for app in PushApp.allCases {
+            let prefix = "PUSH_\(app.rawValue.uppercased())_"
+            topics[app] = environment.string(prefix + "TOPIC")
+                ?? (app == .weather ? environment.string("PUSH_TOPIC", default: app.defaultTopic) : app.defaultTopic)
+            if let teamId = environment.string(prefix + "TEAM_ID") ?? environment.string("PUSH_TEAM_ID"),
+                let keyId = environment.string(prefix + "KEY_ID") ?? environment.string("PUSH_KEY_ID"),
+                let key = environment.string(prefix + "SIGNING_KEY") ?? environment.string("PUSH_SIGNING_KEY")
+            {
+                credentials[app] = PushCredentials(teamId: teamId, keyId: keyId, signingKey: Secret(key))
+            }
+        }
+        self.topics = topics
+        self.credentials = credentials
         caFile = environment.string("PUSH_CA_FILE")
         maxAttempts = try environment.int("PUSH_MAX_ATTEMPTS", default: 8, range: 1...50)
         baseBackoff = try environment.milliseconds("PUSH_BACKOFF_MS", default: 1_000, range: 1...3_600_000)
         maxBackoff = try environment.milliseconds("PUSH_MAX_BACKOFF_MS", default: 600_000, range: 1...86_400_000)
         tick = try environment.milliseconds("PUSH_TICK_MS", default: 1_000, range: 10...600_000)
     }
+}
+
+/// The apps whose devices get pushes (issue 29). APNs binds a device token to one app: a token sent under another
+/// app's topic is refused (`DeviceTokenNotForTopic`).
+enum PushApp: String, Sendable, CaseIterable, Codable {
+    case weather, horoscope
+
+    var defaultTopic: String { "com.example.\(rawValue)" }
+}
+
+/// An APNs auth key: the team, the key's id and its `.p8` PEM.
+struct PushCredentials: Sendable {
+    var teamId: String
+    var keyId: String
+    var signingKey: Secret
 }

@@ -203,5 +203,14 @@ enum WarningDetectorMigrations {
                 $$
                 """,
             ]),
+        Migration(
+            "0010_push_per_app",
+            [
+                // Issue 29: each app has its own APNs topic; a device names the app it belongs to, and a delivery goes
+                // under that app's topic. Devices from before were the weather app's.
+                "ALTER TABLE devices ADD COLUMN app text NOT NULL DEFAULT 'weather' CHECK (app IN ('weather', 'horoscope'))",
+                "ALTER TABLE devices ADD COLUMN language text",
+                "ALTER TABLE push_deliveries ADD COLUMN app text NOT NULL DEFAULT 'weather' CHECK (app IN ('weather', 'horoscope'))",
+            ]),
     ]
 }

@@ -66,7 +66,7 @@ struct DailyForecastScheduler: Service {
                 SELECT fav.city_id, fav.city_id FROM favourites fav WHERE fav.user_id = d.user_id
             ) followed ON followed.city_id IS NOT NULL
             JOIN city_forecasts f ON f.city_id = followed.city_id
-            WHERE d.effective_zone = ANY(ARRAY(SELECT name FROM due_zones))
+            WHERE d.app = 'weather' AND d.effective_zone = ANY(ARRAY(SELECT name FROM due_zones))
                 AND COALESCE(
                     (SELECT s.forecasts FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = followed.settings_row), true)
             """,

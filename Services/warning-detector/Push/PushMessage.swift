@@ -28,12 +28,26 @@ enum PushMessage {
         return payload(title: "Look! Weather around you!", subtitle: city.name, body: body, thread: "daily-forecast", extra: extra)
     }
 
-    /// An appointment soon: "Your appointment" with the fortune teller and the time (in UTC; the app shows it locally).
-    static func appointmentReminder(_ reminder: AppointmentReminderDue) -> String {
-        let time = ISO8601DateFormatter().string(from: reminder.startsAt)
+    /// An appointment soon: "Your appointment is coming up" with the fortune teller and the time as the recipient
+    /// reads it, in the device's time zone (UTC when it has none) and language (English, or Thai for `th`); the
+    /// exact instant goes along as `startsAt` for the app.
+    static func appointmentReminder(_ reminder: AppointmentReminderDue, timeZone: String?, language: String?) -> String {
+        let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
+        let thai = language.map { $0.lowercased() == "th" || $0.lowercased().hasPrefix("th-") } ?? false
+        let formatter = DateFormatter()
+        formatter.timeZone = zone
+        formatter.locale = Locale(identifier: thai ? "th_TH" : "en_GB")
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.dateFormat = thai ? "EEEE d MMMM HH:mm" : "EEEE d MMMM, HH:mm"
+        let local = formatter.string(from: reminder.startsAt)
+        let instant = ISO8601DateFormatter().string(from: reminder.startsAt)
         return payload(
-            title: "Your appointment is coming up", subtitle: reminder.partnerName, body: "Starts at \(time)", thread: "appointments",
-            extra: ["type": "appointment-reminder", "bookingId": reminder.bookingId.uuidString.lowercased(), "startsAt": time])
+            title: thai ? "ใกล้ถึงเวลานัดหมายของคุณแล้ว" : "Your appointment is coming up", subtitle: reminder.partnerName,
+            body: thai ? "เริ่ม \(local)" : "Starts \(local)", thread: "appointments",
+            extra: [
+                "type": "appointment-reminder", "bookingId": reminder.bookingId.uuidString.lowercased(), "startsAt": instant,
+                "timeZone": zone.identifier,
+            ])
     }
 
     private static func payload(title: String, subtitle: String, body: String, thread: String, extra: [String: any Sendable]) -> String {

@@ -25,11 +25,11 @@ struct PushQueue: Sendable {
             FROM unnest(
                 \(warnings.map(\.id))::uuid[], \(warnings.map(\.cityId))::integer[], \(warnings.map(PushMessage.warning))::text[],
                 \(traces)::text[]) AS w(id, city_id, payload, trace_parent)
-            JOIN devices d ON
+            JOIN devices d ON d.app = 'weather' AND (
                 (d.current_city_id = w.city_id AND COALESCE(
                     (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = 0), true))
                 OR (EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = d.user_id AND f.city_id = w.city_id) AND COALESCE(
-                    (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = w.city_id), true))
+                    (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = w.city_id), true)))
             ON CONFLICT (device_token, dedupe_key) DO NOTHING
             RETURNING id
             """,
@@ -37,17 +37,25 @@ struct PushQueue: Sendable {
         return try await rows.collectAll().count
     }
 
-    /// An appointment reminder (B2) to every device of its user, once per device and booking start (a moved
-    /// booking is reminded again). User ids are compared without case: auth spells UUIDs in upper case in
-    /// tokens, appointment-booker in lower case.
+    /// An appointment reminder (B2) to every horoscope-app device of its user (never the weather app's: APNs
+    /// would refuse the token under the other topic), once per device and booking start (a moved booking is
+    /// reminded again), its text in the device's time zone and language. User ids are compared without case:
+    /// auth spells UUIDs in upper case in tokens, appointment-booker in lower case.
     static func enqueue(reminder: AppointmentReminderDue, on connection: PostgresConnection, logger: Logger) async throws -> Int {
         let dedupeKey = "appointment:\(reminder.bookingId.uuidString.lowercased()):\(reminder.startsAt.timeIntervalSince1970.rounded(.down).roundedClampedInt)"
+        let devices = try await connection.tracedQuery(
+            """
+            SELECT d.token, d.user_id, coalesce(d.time_zone, d.effective_zone), d.language FROM devices d
+            WHERE d.app = 'horoscope' AND lower(d.user_id) = lower(\(reminder.userId)) ORDER BY d.token
+            """, logger: logger
+        ).decode((String, String, String?, String?).self).collectAll()
+        guard !devices.isEmpty else { return 0 }
+        let payloads = devices.map { PushMessage.appointmentReminder(reminder, timeZone: $0.2, language: $0.3) }
         return try await connection.tracedQuery(
             """
-            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload, trace_parent)
-            SELECT gen_random_uuid(), d.token, d.user_id, 'appointment-reminder', \(dedupeKey), \(PushMessage.appointmentReminder(reminder))::jsonb,
-                \(PlatformTracing.currentTraceParent())
-            FROM devices d WHERE lower(d.user_id) = lower(\(reminder.userId))
+            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload, trace_parent, app)
+            SELECT gen_random_uuid(), t, u, 'appointment-reminder', \(dedupeKey), p::jsonb, \(PlatformTracing.currentTraceParent()), 'horoscope'
+            FROM unnest(\(devices.map(\.0))::text[], \(devices.map(\.1))::text[], \(payloads)::text[]) AS d(t, u, p)
             ON CONFLICT (device_token, dedupe_key) DO NOTHING
             RETURNING id
             """,
@@ -77,6 +85,8 @@ struct PushQueue: Sendable {
         var createdAt: Date
         /// The trace that decided the delivery (a forecast's, a reminder's), which its send continues.
         var traceParent: String?
+        /// Whose topic it goes under.
+        var app: PushApp
     }
 
     /// Claims up to `limit` due deliveries for `lease`: another instance skips them, and if this one dies
@@ -89,11 +99,13 @@ struct PushQueue: Sendable {
             WHERE id IN (
                 SELECT id FROM push_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
                 ORDER BY next_attempt_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-            RETURNING id, device_token, dedupe_key, payload::text, attempts, created_at, trace_parent
+            RETURNING id, device_token, dedupe_key, payload::text, attempts, created_at, trace_parent, app
             """,
             logger: logger
-        ).decode((UUID, String, String, String, Int, Date, String?).self).collectAll().map {
-            Due(id: $0.0, deviceToken: $0.1, dedupeKey: $0.2, payload: $0.3, attempts: $0.4, createdAt: $0.5, traceParent: $0.6)
+        ).decode((UUID, String, String, String, Int, Date, String?, String).self).collectAll().map {
+            Due(
+                id: $0.0, deviceToken: $0.1, dedupeKey: $0.2, payload: $0.3, attempts: $0.4, createdAt: $0.5, traceParent: $0.6,
+                app: PushApp(rawValue: $0.7) ?? .weather)
         }
     }
 

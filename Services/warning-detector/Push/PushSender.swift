@@ -8,19 +8,22 @@ import Tracing
 /// Sends due deliveries through APNs (A5): delivered ones are logged as sent; 429 and 5xx, an expired
 /// provider token and no answer at all are retried with doubling backoff (at least the provider's
 /// `Retry-After`) up to `PUSH_MAX_ATTEMPTS`; a token the provider reports unregistered or bad is removed
-/// with everything still queued for it; any other refusal fails the delivery with the provider's reason.
+/// with everything still queued for it; any other refusal fails the delivery with the provider's reason. Each
+/// delivery goes under its app's topic (issue 29); a token refused for that topic (`DeviceTokenNotForTopic`) is a
+/// configuration error, logged and counted, never a reason to forget the token.
 struct PushSender: Service {
     let queue: PushQueue
-    let apns: APNsClient?
+    /// One client per app whose key is configured.
+    let apns: [PushApp: APNsClient]
     let policy: PushConfiguration
     let startGate: StartGate
     let logger: Logger
     var batchSize = 50
 
-    static let tokenGone: Set<String> = ["Unregistered", "BadDeviceToken", "DeviceTokenNotForTopic"]
+    static let tokenGone: Set<String> = ["Unregistered", "BadDeviceToken"]
 
     func run() async throws {
-        guard apns != nil else {
+        guard !apns.isEmpty else {
             logger.warning("PUSH_TEAM_ID, PUSH_KEY_ID or PUSH_SIGNING_KEY is not set: notifications are queued but not sent")
             try? await gracefulShutdown()
             return
@@ -32,12 +35,15 @@ struct PushSender: Service {
     /// Sends one batch of due deliveries; how many it handled.
     @discardableResult
     func runOnce() async -> Int {
-        guard let apns else { return 0 }
+        guard !apns.isEmpty else { return 0 }
         do {
             let due = try await queue.claimDue(limit: batchSize, lease: policy.timeoutLease)
             await withTaskGroup(of: Void.self) { group in
                 for delivery in due {
-                    group.addTask { await send(delivery, with: apns) }
+                    group.addTask {
+                        guard let client = apns[delivery.app] else { return await unconfigured(delivery) }
+                        await send(delivery, with: client)
+                    }
                 }
             }
             return due.count
@@ -66,6 +72,13 @@ struct PushSender: Service {
             case .delivered(let apnsId):
                 try await queue.markSent(delivery.id, status: 200, apnsId: apnsId)
                 Counter(label: "push_deliveries_total", dimensions: [("result", "sent")]).increment()
+            case .rejected(let status, let reason, _) where status == 400 && reason == "DeviceTokenNotForTopic":
+                // The token is the other app's, or the topic is set wrong: the device keeps its token.
+                try await queue.markFailed(delivery.id, status: status, error: reason)
+                Counter(label: "push_configuration_errors_total", dimensions: [("app", delivery.app.rawValue), ("reason", reason)]).increment()
+                logger.error(
+                    "APNs refused a token under this app's topic: check PUSH_\(delivery.app.rawValue.uppercased())_TOPIC",
+                    metadata: ["app": "\(delivery.app.rawValue)", "topic": "\(apns.topic)"])
             case .rejected(let status, let reason, _) where status == 410 || (status == 400 && Self.tokenGone.contains(reason)):
                 try await queue.removeToken(delivery.deviceToken, status: status, reason: reason)
                 Counter(label: "push_deliveries_total", dimensions: [("result", "token-removed")]).increment()
@@ -82,6 +95,16 @@ struct PushSender: Service {
             }
         } catch {
             // The lease runs out and the delivery is tried again.
+            logger.warning("could not record a push outcome", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    /// A delivery of an app without a configured key: failed, and said, rather than sent under another app's topic.
+    private func unconfigured(_ delivery: PushQueue.Due) async {
+        do {
+            try await queue.markFailed(delivery.id, status: nil, error: "no APNs key configured for the \(delivery.app.rawValue) app")
+            Counter(label: "push_configuration_errors_total", dimensions: [("app", delivery.app.rawValue), ("reason", "no_key")]).increment()
+        } catch {
             logger.warning("could not record a push outcome", metadata: ["error": "\(String(reflecting: error))"])
         }
     }

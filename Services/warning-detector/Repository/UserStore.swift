@@ -68,6 +68,9 @@ struct UserStore: Sendable {
         var token: String
         var currentCityId: Int?
         var timeZone: String?
+        /// Whose APNs topic its pushes go under (issue 29).
+        var app: PushApp = .weather
+        var language: String?
     }
 
     /// Registers a device token for the user, or updates its current location. A token another account holds
@@ -90,10 +93,10 @@ struct UserStore: Sendable {
     private func register(_ device: Device, installId: String?, userId: String, on connection: PostgresConnection) async throws -> Bool {
         try await connection.tracedQuery(
             """
-            INSERT INTO devices (token, user_id, current_city_id, time_zone, install_id) VALUES (\(device.token), \(userId),
-                \(device.currentCityId), \(device.timeZone), \(installId))
+            INSERT INTO devices (token, user_id, current_city_id, time_zone, install_id, app, language) VALUES (\(device.token), \(userId),
+                \(device.currentCityId), \(device.timeZone), \(installId), \(device.app.rawValue), \(device.language))
             ON CONFLICT (token) DO UPDATE SET user_id = EXCLUDED.user_id, current_city_id = EXCLUDED.current_city_id,
-                time_zone = EXCLUDED.time_zone, install_id = COALESCE(EXCLUDED.install_id, devices.install_id), updated_at = now()
+                time_zone = EXCLUDED.time_zone, app = EXCLUDED.app, language = EXCLUDED.language, install_id = COALESCE(EXCLUDED.install_id, devices.install_id), updated_at = now()
             WHERE devices.user_id = EXCLUDED.user_id OR devices.install_id = EXCLUDED.install_id
             RETURNING token
             """,
@@ -109,8 +112,10 @@ struct UserStore: Sendable {
 
     func devices(userId: String) async throws -> [Device] {
         try await client.tracedQuery(
-            "SELECT token, current_city_id, time_zone FROM devices WHERE user_id = \(userId) ORDER BY registered_at, token",
+            "SELECT token, current_city_id, time_zone, app, language FROM devices WHERE user_id = \(userId) ORDER BY registered_at, token",
             logger: logger
-        ).decode((String, Int?, String?).self).collectAll().map { Device(token: $0.0, currentCityId: $0.1, timeZone: $0.2) }
+        ).decode((String, Int?, String?, String, String?).self).collectAll().map {
+            Device(token: $0.0, currentCityId: $0.1, timeZone: $0.2, app: PushApp(rawValue: $0.3) ?? .weather, language: $0.4)
+        }
     }
 }

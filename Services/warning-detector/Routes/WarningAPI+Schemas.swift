@@ -100,3 +100,11 @@ enum NewsRules {
         return parsed
     }
 }
+
+extension Components.Schemas.Device {
+    init(_ device: UserStore.Device) {
+        self.init(
+            token: device.token, currentCityId: device.currentCityId, timeZone: device.timeZone,
+            app: .init(rawValue: device.app.rawValue) ?? .weather, language: device.language)
+    }
+}

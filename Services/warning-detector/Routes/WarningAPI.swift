@@ -88,7 +88,7 @@ struct WarningAPI: APIProtocol {
     func listDevices(_ input: Operations.ListDevices.Input) async throws -> Operations.ListDevices.Output {
         let devices = try await users.devices(userId: try RequestScope.requireUser().id)
         return .ok(
-            .init(body: .json(.init(devices: devices.map { .init(token: $0.token, currentCityId: $0.currentCityId, timeZone: $0.timeZone) }))))
+            .init(body: .json(.init(devices: devices.map(Components.Schemas.Device.init)))))
     }
 
     /// Registers the device's push token with its current location (a city id from weather-fetcher) and,
@@ -108,14 +108,25 @@ struct WarningAPI: APIProtocol {
             throw JSONBody.schemaViolation(["installId": "must be 8 to 100 characters"])
         }
         let installId = body.installId.map(RequestText.withoutNUL)
-        let registered = try await users.register(
-            .init(token: token, currentCityId: body.currentCityId, timeZone: timeZone), installId: installId, userId: user)
+        let app = body.app.flatMap { PushApp(rawValue: $0.rawValue) } ?? .weather
+        if let language = body.language, !Self.isLanguageTag(language) {
+            throw JSONBody.schemaViolation(["language": "a language such as en or th"])
+        }
+        let device = UserStore.Device(token: token, currentCityId: body.currentCityId, timeZone: timeZone, app: app, language: body.language)
+        let registered = try await users.register(device, installId: installId, userId: user)
         guard registered else {
             throw APIError(
                 .conflict, code: "device_registered_elsewhere",
                 message: "another account holds this device token; register it from the same app install (installId) to move it")
         }
-        return .ok(.init(body: .json(.init(token: token, currentCityId: body.currentCityId, timeZone: timeZone))))
+        return .ok(.init(body: .json(.init(device))))
+    }
+
+    /// `en`, `th`, `en-GB`: what the document's pattern allows (the generated layer does not check patterns).
+    static func isLanguageTag(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts[0].count == 2, parts[0].allSatisfy({ $0.isASCII && $0.isLowercase }) else { return false }
+        return parts.count == 1 || (parts[1].count == 2 && parts[1].allSatisfy { $0.isASCII && $0.isLetter })
     }
 
     func unregisterDevice(_ input: Operations.UnregisterDevice.Input) async throws -> Operations.UnregisterDevice.Output {

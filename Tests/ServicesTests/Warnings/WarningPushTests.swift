@@ -208,13 +208,57 @@ struct WarningPushTests {
         }
     }
 
+    @Test("Issue 29, B2: a reminder goes under the horoscope app's topic to its devices only, in their zone and language; a token refused for the topic is kept")
+    func test_B2_reminderPerApp() async throws {
+        let apns = StrictAPNs()
+        try await WarningTestHarness.run(push: apns.handler) { harness in
+            let user = UUID().uuidString
+            let weatherPhone = try await harness.device(currentCityId: nil, userId: user)
+            let horoscopePhone = try await harness.device(
+                currentCityId: nil, userId: user, timeZone: "Asia/Bangkok", app: "horoscope", language: "th")
+            let englishTablet = try await harness.device(currentCityId: nil, userId: user, timeZone: "Europe/London", app: "horoscope")
+            // Registered as the horoscope app's, but APNs issued it to the weather app: a configuration mistake.
+            let misfiled = try await harness.device(currentCityId: nil, userId: user, app: "horoscope")
+            apns.issue(weatherPhone.token, to: "com.example.weather")
+            apns.issue(horoscopePhone.token, to: "com.example.horoscope")
+            apns.issue(englishTablet.token, to: "com.example.horoscope")
+            apns.issue(misfiled.token, to: "com.example.weather")
+            let partner = UUID()
+            try await harness.publish(
+                EventEnvelope(
+                    type: EventTypes.appointmentReminderDue, producer: "appointment-booker", key: partner.uuidString.lowercased(),
+                    payload: AppointmentReminderDue(
+                        bookingId: UUID(), partnerId: partner, partnerName: "Madame Test", userId: user.lowercased(),
+                        startsAt: Date(timeIntervalSince1970: 1_830_000_000))),
+                to: harness.appointmentsTopic)
+            #expect(try await eventually { harness.push.requests.count == 3 })
+            try await Task.sleep(for: .milliseconds(300))
+            let requests = harness.push.requests
+            #expect(!Self.sentTokens(harness).contains(weatherPhone.token), "never to the weather app's device")
+            #expect(requests.allSatisfy { $0.headers["apns-topic"] == "com.example.horoscope" })
+            let thai = try #require(requests.first { $0.path.hasSuffix(horoscopePhone.token) })
+            #expect(thai.body.contains("20:20") && thai.body.contains("ธันวาคม"), "Bangkok time, in Thai: \(thai.body)")
+            let english = try #require(requests.first { $0.path.hasSuffix(englishTablet.token) })
+            #expect(english.body.contains("Tuesday 28 December, 13:20"), "London time, in English: \(english.body)")
+            #expect(!english.body.contains("2027-12-28T13:20:00Z\"}\"") && !english.body.contains("Starts 2027"))
+            #expect(try await eventually {
+                try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE status = 'sent' AND app = 'horoscope'") == 2
+            })
+            #expect(try await eventually {
+                try await harness.count(
+                    "SELECT count(*)::int FROM push_deliveries WHERE status = 'failed' AND last_error = 'DeviceTokenNotForTopic'") == 1
+            })
+            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(misfiled.token)'") == 1, "the token is kept")
+        }
+    }
+
     @Test("B2, A5: appointment-booker's reminder reaches each device of its user once, a duplicate event included; other booking events are skipped")
     func test_B2_appointmentReminderPushed() async throws {
         try await WarningTestHarness.run { harness in
             let user = UUID()
             // The device registered with auth's upper-case subject, the reminder names the user in lower case.
-            let phone = try await harness.device(currentCityId: nil, userId: user.uuidString)
-            let tablet = try await harness.device(currentCityId: nil, userId: user.uuidString)
+            let phone = try await harness.device(currentCityId: nil, userId: user.uuidString, app: "horoscope")
+            let tablet = try await harness.device(currentCityId: nil, userId: user.uuidString, app: "horoscope")
             let stranger = try await harness.device(currentCityId: nil)
             let partner = UUID()
             let reminder = EventEnvelope(
@@ -236,6 +280,28 @@ struct WarningPushTests {
             #expect(Set(Self.sentTokens(harness)) == [phone.token, tablet.token] && !Self.sentTokens(harness).contains(stranger.token))
             #expect(harness.push.requests.allSatisfy { $0.body.contains("Madame Test") && $0.body.contains("appointment-reminder") })
             #expect(try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE kind = 'appointment-reminder'") == 2)
+        }
+    }
+}
+
+/// A fake APNs as strict as the real one about topics: each token belongs to the app it was issued to, and a
+/// push under another app's topic is refused with 400 `DeviceTokenNotForTopic`; a token it never issued is 400
+/// `BadDeviceToken`.
+final class StrictAPNs: Sendable {
+    private let topics = Mutex<[String: String]>([:])
+
+    func issue(_ token: String, to topic: String) { topics.withLock { $0[token] = topic } }
+
+    var handler: FakeHTTPServer.Handler {
+        { [self] request in
+            let token = String(request.path.dropFirst("/3/device/".count))
+            guard let topic = topics.withLock({ $0[token] }) else {
+                return .init(status: 400, body: #"{"reason":"BadDeviceToken"}"#)
+            }
+            guard request.headers["apns-topic"] == topic else {
+                return .init(status: 400, body: #"{"reason":"DeviceTokenNotForTopic"}"#)
+            }
+            return .init(headers: ["apns-id": UUID().uuidString], body: "")
         }
     }
 }

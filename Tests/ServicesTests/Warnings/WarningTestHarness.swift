@@ -135,11 +135,15 @@ struct WarningTestHarness: Sendable {
     }
 
     /// Registers a device for a new user with the current location; returns the user id and device token.
-    func device(currentCityId: Int?, userId: String = UUID().uuidString, timeZone: String? = nil) async throws -> (user: String, token: String) {
+    func device(
+        currentCityId: Int?, userId: String = UUID().uuidString, timeZone: String? = nil, app: String? = nil, language: String? = nil
+    ) async throws -> (user: String, token: String) {
         let deviceToken = (0..<4).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }.joined().prefix(64)
         var json: [String: Any] = [:]
         if let currentCityId { json["currentCityId"] = currentCityId }
         if let timeZone { json["timeZone"] = timeZone }
+        if let app { json["app"] = app }
+        if let language { json["language"] = language }
         let (status, body) = try await request(.put, "/v1/me/devices/\(deviceToken)", json: json, bearer: try await token(userId))
         #expect(status == .ok, "\(body.raw ?? "")")
         return (userId, String(deviceToken))
