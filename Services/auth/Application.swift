@@ -43,7 +43,9 @@ func buildApplication(
     .registerHandlers(
         on: router.group()
             .add(middleware: PathFilteredMiddleware(["/v1/admin"], AccessTokenMiddleware(verifier: verifier, allowedRoles: [.admin])))
-            .add(middleware: PathFilteredMiddleware(["/v1/dashboard/password/change", "/v1/sessions/logout"], AccessTokenMiddleware(verifier: verifier)))
+            .add(
+                middleware: PathFilteredMiddleware(
+                    ["/v1/dashboard/password/change", "/v1/sessions/logout", "/v1/me"], AccessTokenMiddleware(verifier: verifier)))
             .add(middleware: PathFilteredMiddleware(["/v1/payments/webhook"], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret)))
             .add(middleware: NoNullsMiddleware())
             .add(middleware: RequestScopeMiddleware()))

@@ -111,6 +111,37 @@ struct AuthHoroscopeTests {
         }
     }
 
+    @Test("Issue 29: one OpenID Connect client per app (OIDC_AUDIENCES); the token's aud or azp decides which app signed in")
+    func test_oidcClientPerApp() async throws {
+        let idp = FakeIdentityProvider(publishesAlgorithm: true)
+        try await idp.serve {
+            try await AuthTestHarness.run(extraEnvironment: [
+                "OIDC_JWKS_URL": "http://127.0.0.1:\(idp.port)/jwks.json", "OIDC_ISSUER": idp.issuer,
+                "OIDC_AUDIENCES": "weather=weather-client,places=places-client,horoscope=horoscope-app",
+                "OIDC_MIN_REFETCH_SECONDS": "0", "OIDC_ALLOW_HTTP_LOOPBACK": "true",
+            ]) { auth in
+                func app(of subject: String) async throws -> String? {
+                    let rows = try await auth.db.client.query(
+                        "SELECT app FROM accounts WHERE external_subject LIKE \("%|" + subject)", logger: auth.db.logger)
+                    return try await rows.decode(String?.self).collectAll().first ?? nil
+                }
+                var (status, body) = try await login(auth, try await idp.idToken(subject: "wendy", audience: ["weather-client"], nonce: "w-1"), nonce: "w-1")
+                #expect(status == .ok, "\(body)")
+                #expect(try await app(of: "wendy") == "weather")
+                (status, _) = try await login(auth, try await idp.idToken(subject: "pete", audience: ["places-client"], nonce: "p-1"), nonce: "p-1")
+                let pete = try await app(of: "pete")
+                #expect(status == .ok && pete == "places")
+                (status, _) = try await login(
+                    auth, try await idp.idToken(subject: "hana", audience: ["weather-client", "horoscope-app"], azp: "horoscope-app", nonce: "h-1"),
+                    nonce: "h-1")
+                let hana = try await app(of: "hana")
+                #expect(status == .ok && hana == "horoscope", "azp picks the app among several audiences")
+                (status, body) = try await login(auth, try await idp.idToken(subject: "mallory", audience: ["someone-else"], nonce: "x-1"), nonce: "x-1")
+                #expect(status == .unauthorized && body["error.code"] == "invalid_id_token")
+            }
+        }
+    }
+
     @Test("U5: the nonce is checked and logs in once; several audiences need azp naming this app; keys without alg get their type's")
     func test_U5_nonceAudienceAndKeyAlgorithms() async throws {
         let idp = FakeIdentityProvider(publishesAlgorithm: false)

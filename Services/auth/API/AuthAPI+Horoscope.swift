@@ -25,8 +25,9 @@ extension AuthAPI {
         if let nonce, RequestText.length(nonce) > 256 { throw JSONBody.schemaViolation(["nonce": "is at most 256 characters"]) }
         let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
         let claims: OIDCVerifier.IDTokenClaims
+        let app: InstallApp
         do {
-            claims = try await oidc.verify(token, nonce: nonce)
+            (claims, app) = try await oidc.verify(token, nonce: nonce)
         } catch .providerUnreachable {
             try await auth.attempts.release(addressTry)
             throw APIError(.serviceUnavailable, code: "identity_provider_unreachable", message: "the identity provider cannot be reached")
@@ -40,7 +41,8 @@ extension AuthAPI {
         try await auth.attempts.release(addressTry)
         // Claims are the provider's text: Postgres cannot store NUL, so it is dropped rather than failing the login.
         let subject = RequestText.withoutNUL("\(claims.iss.value)|\(claims.sub.value)")
-        let account = try await auth.accounts.findOrCreateExternal(subject: subject, displayName: claims.name.map(RequestText.withoutNUL))
+        let account = try await auth.accounts.findOrCreateExternal(
+            subject: subject, displayName: claims.name.map(RequestText.withoutNUL), app: app)
         guard !account.banned else { throw AuthErrors.banned }
         return .ok(.session(try await auth.startSession(for: account)))
     }

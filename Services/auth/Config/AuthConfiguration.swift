@@ -26,7 +26,7 @@ import Shared
 /// | `SMTP_TLS_CA_FILE` | none: the system's roots; a PEM file of the CA that signed the server's certificate |
 /// | `SMTP_USERNAME`, `SMTP_PASSWORD` | none: `AUTH PLAIN` or `AUTH LOGIN` when set (both together, only with `SMTP_TLS`) |
 /// | `PAYMENT_WEBHOOK_SECRET` | none: the payment webhook answers 503 until it is set |
-/// | `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_AUDIENCE` | none: ID-token login answers 503 until set (all three together; the JWKS over https) |
+/// | `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_AUDIENCES` | none: ID-token login answers 503 until set (all three together; the JWKS over https). `OIDC_AUDIENCES`: one OpenID Connect client per app, `weather=CLIENT_ID,places=CLIENT_ID,horoscope=CLIENT_ID`; `OIDC_AUDIENCE` alone is the horoscope app's |
 /// | `OIDC_REQUIRE_NONCE` | `true`: the app sends the nonce of its authentication request, the token must carry it, once |
 /// | `OIDC_ALLOW_HTTP_LOOPBACK` | `false`: a JWKS URL on http://127.0.0.1 is accepted only with this (tests) |
 /// | `BOOTSTRAP_ADMIN_EMAIL`, `BOOTSTRAP_ADMIN_PASSWORD` | none: when both are set, that admin is created at start if missing |
@@ -104,7 +104,7 @@ struct AuthConfiguration: Sendable {
         }) {
             oidc = OIDCVerifier.Configuration(
                 jwksURL: jwks, issuer: try environment.requiredString("OIDC_ISSUER"),
-                audience: try environment.requiredString("OIDC_AUDIENCE"),
+                audiences: try Self.oidcAudiences(environment),
                 requireNonce: try environment.bool("OIDC_REQUIRE_NONCE", default: true),
                 minimumRefetchInterval: TimeInterval(try environment.int("OIDC_MIN_REFETCH_SECONDS", default: 30, range: 0...3_600)))
         }
@@ -157,5 +157,27 @@ struct SMTPConfiguration: Sendable {
                 throw .malformed(variable: "SMTP_TLS", value: "none", expected: "starttls or tls when SMTP_USERNAME is set")
             }
         }
+    }
+}
+
+extension AuthConfiguration {
+    /// Each app's OpenID Connect client id (issue 29), from `OIDC_AUDIENCES`, or `OIDC_AUDIENCE` as the horoscope app's.
+    static func oidcAudiences(_ environment: EnvironmentReader) throws(ConfigError) -> [String: InstallApp] {
+        if let audiences = try environment.parsed(
+            "OIDC_AUDIENCES", expected: "app=client id pairs, comma-separated, with apps weather, places, horoscope",
+            { (text: String) -> [String: InstallApp]? in
+                var byClient: [String: InstallApp] = [:]
+                for pair in text.split(separator: ",") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard parts.count == 2, let app = InstallApp(rawValue: parts[0]), !parts[1].isEmpty, byClient[parts[1]] == nil
+                    else { return nil }
+                    byClient[parts[1]] = app
+                }
+                return byClient.isEmpty ? nil : byClient
+            })
+        {
+            return audiences
+        }
+        return [try environment.requiredString("OIDC_AUDIENCE"): .horoscope]
     }
 }

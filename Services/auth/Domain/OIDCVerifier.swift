@@ -10,7 +10,8 @@ actor OIDCVerifier {
     struct Configuration: Sendable {
         var jwksURL: URL
         var issuer: String
-        var audience: String
+        /// Each app's client id (an ID token's audience), to the app (issue 29).
+        var audiences: [String: InstallApp]
         /// The app sends the nonce it put into its authentication request; the token must carry the same.
         var requireNonce = true
         var cacheLifetime: TimeInterval = 600
@@ -52,9 +53,10 @@ actor OIDCVerifier {
         self.logger = logger
     }
 
-    /// Verifies signature, expiry, issuer (exact), audience (this app; with several, `azp` must name it) and the
-    /// nonce the app sent (exact). The token header's algorithm must be its key's own.
-    func verify(_ token: String, nonce: String?) async throws(Failure) -> IDTokenClaims {
+    /// Verifies signature, expiry, issuer (exact), audience (one of the apps' clients; with several, `azp` must
+    /// name one) and the nonce the app sent (exact). The token header's algorithm must be its key's own. Returns the
+    /// claims and the app whose client the token was issued to.
+    func verify(_ token: String, nonce: String?) async throws(Failure) -> (claims: IDTokenClaims, app: InstallApp) {
         guard let header = ProviderKeySet.header(of: token), let kid = header.kid, let alg = header.alg else { throw .invalidToken }
         var claims: IDTokenClaims
         do {
@@ -67,12 +69,13 @@ actor OIDCVerifier {
             claims = try await verified(token, kid: kid, alg: alg, forceRefresh: true)
         }
         guard claims.iss.value == configuration.issuer else { throw .wrongIssuer }
-        guard claims.aud.value.contains(configuration.audience) else { throw .wrongAudience }
-        if claims.aud.value.count > 1 && claims.azp != configuration.audience { throw .wrongAudience }
+        // One audience: it must be an app's client. Several: `azp` names the one it was issued to, which must be ours.
+        let client = claims.aud.value.count == 1 ? claims.aud.value.first : claims.azp.flatMap { claims.aud.value.contains($0) ? $0 : nil }
+        guard let client, let app = configuration.audiences[client] else { throw .wrongAudience }
         if configuration.requireNonce || nonce != nil {
             guard let nonce, let carried = claims.nonce, carried == nonce else { throw .wrongNonce }
         }
-        return claims
+        return (claims, app)
     }
 
     private func verified(_ token: String, kid: String, alg: String, forceRefresh: Bool) async throws(Failure) -> IDTokenClaims {

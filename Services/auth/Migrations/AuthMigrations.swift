@@ -152,5 +152,16 @@ enum AuthMigrations {
                 "ALTER TABLE accounts ADD COLUMN app text CHECK (app IN ('weather', 'places', 'horoscope'))",
                 "ALTER TABLE accounts ADD COLUMN install_id text",
             ]),
+        Migration(
+            "0012_profiles",
+            [
+                // Issue 29: what a signed-in user reads and edits of their own account.
+                "ALTER TABLE accounts ADD COLUMN language text",
+                "ALTER TABLE accounts ADD COLUMN time_zone text",
+                """
+                ALTER TABLE accounts ADD COLUMN zodiac_sign text CHECK (zodiac_sign IN ('aries', 'taurus', 'gemini', 'cancer', 'leo',
+                    'virgo', 'libra', 'scorpio', 'sagittarius', 'capricorn', 'aquarius', 'pisces'))
+                """,
+            ]),
     ]
 }

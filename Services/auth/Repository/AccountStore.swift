@@ -81,6 +81,32 @@ struct AccountStore: Sendable {
             createdAt: createdAt)
     }
 
+    /// What a user edits of their own account (issue 29).
+    struct Profile: Sendable, Equatable {
+        var language: String?
+        var timeZone: String?
+        var zodiacSign: String?
+    }
+
+    func profile(of id: UUID) async throws -> Profile? {
+        try await client.tracedQuery(
+            "SELECT language, time_zone, zodiac_sign FROM accounts WHERE id = \(id)", logger: logger
+        ).decode((String?, String?, String?).self).collectAll().first.map { Profile(language: $0.0, timeZone: $0.1, zodiacSign: $0.2) }
+    }
+
+    /// Sets the fields given (nil: unchanged); false for an unknown account.
+    func updateProfile(
+        of id: UUID, displayName: String?, language: String?, timeZone: String?, zodiacSign: String?
+    ) async throws -> Bool {
+        try await client.tracedQuery(
+            """
+            UPDATE accounts SET display_name = coalesce(\(displayName), display_name), language = coalesce(\(language), language),
+                time_zone = coalesce(\(timeZone), time_zone), zodiac_sign = coalesce(\(zodiacSign), zodiac_sign)
+            WHERE id = \(id) RETURNING id
+            """, logger: logger
+        ).collectAll().count == 1
+    }
+
     /// An install account of `app` and publishes `user.registered` (kind `install`, with the app).
     func createInstall(app: InstallApp, installId: String) async throws -> Account {
         try await client.inTransaction(logger: logger) { connection -> Account in
@@ -120,8 +146,8 @@ struct AccountStore: Sendable {
         return try await rows.collectAll().count == 1
     }
 
-    /// The account of an external identity (`issuer|subject`), created on first login.
-    func findOrCreateExternal(subject: String, displayName: String?) async throws -> Account {
+    /// The account of an external identity (`issuer|subject`), made on its first login; `app`: the app whose client signed it in.
+    func findOrCreateExternal(subject: String, displayName: String?, app: InstallApp) async throws -> Account {
         let rows = try await client.tracedQuery("SELECT id FROM accounts WHERE external_subject = \(subject)", logger: logger)
         for try await id in rows.decode(UUID.self) {
             if let account = try await credentials(id: id)?.account { return account }
@@ -132,12 +158,12 @@ struct AccountStore: Sendable {
         // A concurrent first login may have linked the subject already: keep that account, drop ours.
         let linked = try await client.tracedQuery(
             """
-            UPDATE accounts SET external_subject = \(subject), display_name = \(displayName)
+            UPDATE accounts SET external_subject = \(subject), display_name = \(displayName), app = \(app.rawValue)
             WHERE id = \(account.id) AND NOT EXISTS (SELECT 1 FROM accounts WHERE external_subject = \(subject))
             RETURNING id
             """, logger: logger)
         for try await _ in linked.decode(UUID.self) { return account }
-        return try await findOrCreateExternal(subject: subject, displayName: displayName)
+        return try await findOrCreateExternal(subject: subject, displayName: displayName, app: app)
     }
 
     /// Records a successful login for the analytics (`user.logged-in`).

@@ -1,0 +1,53 @@
+import Foundation
+import Shared
+
+/// The signed-in user's own account (issue 29): the profile the apps show and edit, and their payment history.
+extension AuthAPI {
+    func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
+        .ok(.init(body: .json(try await profile(of: try callerId()))))
+    }
+
+    func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
+        let id = try callerId()
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let name = body.displayName.map(RequestText.trimmed).map(RequestText.withoutNUL)
+        if let name, name.isEmpty { throw JSONBody.validationError(["displayName": "must not be blank"]) }
+        if let name, RequestText.length(name) > 100 { throw JSONBody.schemaViolation(["displayName": "is at most 100 characters"]) }
+        let zone = body.timeZone.map(RequestText.withoutNUL)
+        if let zone, zone.count > 64 || TimeZone(identifier: zone) == nil {
+            throw JSONBody.validationError(["timeZone": "must be an IANA time zone such as Asia/Bangkok"])
+        }
+        guard try await auth.accounts.updateProfile(
+            of: id, displayName: name, language: body.language?.rawValue, timeZone: zone, zodiacSign: body.zodiacSign?.rawValue)
+        else { throw Self.noAccount }
+        return .ok(.init(body: .json(try await profile(of: id))))
+    }
+
+    func listMyPayments(_ input: Operations.ListMyPayments.Input) async throws -> Operations.ListMyPayments.Output {
+        let payments = try await admin.payments(of: try callerId())
+        // An entitlement is paid while one of its payments has no refund (as the admin's view says).
+        let refunded = Set(payments.filter { $0.status == "refunded" }.map(\.paymentId))
+        let paid = Set(payments.filter { $0.status == "paid" && !refunded.contains($0.paymentId) }.map(\.entitlement))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        payments: payments.compactMap(Components.Schemas.Payment.init),
+                        paidEntitlements: paid.sorted().compactMap { Entitlement(rawValue: $0).map(Components.Schemas.Entitlement.init) }))))
+    }
+
+    private func callerId() throws -> UUID {
+        guard let id = UUID(uuidString: try RequestScope.requireUser().id) else { throw Self.noAccount }
+        return id
+    }
+
+    private func profile(of id: UUID) async throws -> Components.Schemas.Profile {
+        guard let account = try await auth.accounts.credentials(id: id)?.account, let profile = try await auth.accounts.profile(of: id)
+        else { throw Self.noAccount }
+        return .init(
+            account: .init(account), language: profile.language.flatMap(Components.Schemas.Profile.LanguagePayload.init(rawValue:)),
+            timeZone: profile.timeZone, zodiacSign: profile.zodiacSign.flatMap(Components.Schemas.ZodiacSign.init(rawValue:)))
+    }
+
+    private static let noAccount = APIError(.notFound, code: "account_not_found", message: "this account no longer exists")
+}
