@@ -71,16 +71,21 @@ extension AuthAPI {
 
     func listPayments(_ input: Operations.ListPayments.Input) async throws -> Operations.ListPayments.Output {
         _ = try RequestScope.requireRole([.admin])
-        let payments = try await admin.payments(of: try Self.accountId(input.path.accountId))
-        // An entitlement is paid while one of its payments has no refund.
+        let history = Self.paymentHistory(try await admin.payments(of: try Self.accountId(input.path.accountId)))
+        return .ok(.init(body: .json(.init(payments: history.payments, paidEntitlements: history.paid))))
+    }
+
+    /// An account's payments as the document shows them, with the features paid for: an entitlement is paid while
+    /// one of its payments has no refund.
+    static func paymentHistory(
+        _ payments: [AdminStore.Payment]
+    ) -> (payments: [Components.Schemas.Payment], paid: [Components.Schemas.Entitlement]) {
         let refunded = Set(payments.filter { $0.status == "refunded" }.map(\.paymentId))
         let paid = Set(payments.filter { $0.status == "paid" && !refunded.contains($0.paymentId) }.map(\.entitlement))
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        payments: payments.compactMap(Components.Schemas.Payment.init),
-                        paidEntitlements: paid.sorted().compactMap { Entitlement(rawValue: $0).map(Components.Schemas.Entitlement.init) }))))
+        return (
+            payments.compactMap(Components.Schemas.Payment.init),
+            paid.sorted().compactMap { Entitlement(rawValue: $0).map(Components.Schemas.Entitlement.init) }
+        )
     }
 
     static func accountId(_ text: String) throws -> UUID {

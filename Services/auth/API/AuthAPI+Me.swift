@@ -24,16 +24,8 @@ extension AuthAPI {
     }
 
     func listMyPayments(_ input: Operations.ListMyPayments.Input) async throws -> Operations.ListMyPayments.Output {
-        let payments = try await admin.payments(of: try callerId())
-        // An entitlement is paid while one of its payments has no refund (as the admin's view says).
-        let refunded = Set(payments.filter { $0.status == "refunded" }.map(\.paymentId))
-        let paid = Set(payments.filter { $0.status == "paid" && !refunded.contains($0.paymentId) }.map(\.entitlement))
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        payments: payments.compactMap(Components.Schemas.Payment.init),
-                        paidEntitlements: paid.sorted().compactMap { Entitlement(rawValue: $0).map(Components.Schemas.Entitlement.init) }))))
+        let history = Self.paymentHistory(try await admin.payments(of: try callerId()))
+        return .ok(.init(body: .json(.init(payments: history.payments, paidEntitlements: history.paid))))
     }
 
     private func callerId() throws -> UUID {
