@@ -18,13 +18,22 @@ struct MailedCodes: Sendable {
     enum Table: String, Sendable {
         case pinResets = "pin_resets"
         case emailVerifications = "email_verifications"
+
+        /// What the table's key is derived with. PIN-reset codes keep the label they were hashed with before the
+        /// codes shared this type, so live codes stay valid across the upgrade.
+        var keyLabel: String {
+            switch self {
+            case .pinResets: "pin-reset-codes"
+            case .emailVerifications: rawValue
+            }
+        }
     }
 
     init(table: Table, lifetime: TimeInterval, signingKey: String, logger: Logger) {
         self.table = table
         self.lifetime = lifetime
         self.logger = logger
-        codeKey = SymmetricKey(data: SHA256.hash(data: Data("\(table == .pinResets ? "pin-reset-codes" : table.rawValue)|\(signingKey)".utf8)))
+        codeKey = SymmetricKey(data: SHA256.hash(data: Data("\(table.keyLabel)|\(signingKey)".utf8)))
     }
 
     /// A new code, the account's only live one: the ones before it stop working, and a code used before never
