@@ -16,7 +16,9 @@ import secrets
 import yaml
 
 # Who is refused, per rule: the caller sent for it and what the rule is meant to stop.
-REFUSED_CALLER = {"signed-in": "anonymous", "member": "guest", "partner": "member", "admin": "member", "signature": "guest"}
+# Since issue 29 every account an app can get is a member (a horoscope guest is an install account): `member` and
+# `signed-in` both refuse whoever comes without a token.
+REFUSED_CALLER = {"signed-in": "anonymous", "member": "anonymous", "partner": "member", "admin": "member", "signature": "guest"}
 
 
 def request(
@@ -44,7 +46,7 @@ def account_id(token: str) -> str:
 
 
 def callers(auth_port: int) -> dict[str, str | None]:
-    """A guest session and a survey member, from auth as the apps get them."""
+    """A horoscope guest session (an install account) and a survey member, from auth as the apps get them."""
     status, body = request(auth_port, "POST", "/v1/horoscope/guest")
     assert status == 200, f"auth answered a guest session with {status}: {body[:200]!r}"
     guest = json.loads(body)["accessToken"]

@@ -58,7 +58,8 @@ func buildApplication(
         topics: AnalyticsTopics.consumed(configuration),
         handler: AggregateHandler(
             writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit), target: nil,
-            coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays)),
+            coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays),
+            lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner())),
         ledger: .handler)
     let retention = AggregateRetention(
         client: client, writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit),

@@ -56,7 +56,9 @@ func buildApplication(
             ConsumedTopic(TopicCatalogue.users, name: configuration.usersTopic),
             ConsumedTopic(TopicCatalogue.places, name: configuration.placesTopic),
         ],
-        handler: EventRouter(auth: AuthEventHandler(bookingsTopic: configuration.bookingsTopic)))
+        handler: EventRouter(
+            auth: AuthEventHandler(bookingsTopic: configuration.bookingsTopic),
+            lifecycle: runtime.accountLifecycle(AppointmentsOwner(bookingsTopic: configuration.bookingsTopic))))
     let reminders = ReminderScheduler(
         client: client, lead: configuration.reminderLead, tick: configuration.reminderTick, topic: configuration.bookingsTopic,
         startGate: runtime.startGate, logger: runtime.logger)

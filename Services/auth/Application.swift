@@ -18,7 +18,7 @@ func buildApplication(
     let mail = MailQueue(sealer: sealer)
     let auth = AuthContext(
         configuration: configuration,
-        accounts: AccountStore(client: client, logger: runtime.logger),
+        accounts: AccountStore(client: client, logger: runtime.logger, usersTopic: configuration.usersTopic),
         attempts: AttemptStore(client: client, logger: runtime.logger),
         sessions: SessionStore(client: client, logger: runtime.logger, lifetime: configuration.refreshTokenLifetime),
         resets: PasswordResetStore(
@@ -26,7 +26,8 @@ func buildApplication(
         pinResets: PinResetStore(
             client: client, logger: runtime.logger, signingKey: configuration.signingKey.value, mail: mail),
         emailVerifications: EmailVerificationStore(
-            client: client, logger: runtime.logger, signingKey: configuration.signingKey.value, mail: mail),
+            client: client, logger: runtime.logger, usersTopic: configuration.usersTopic, signingKey: configuration.signingKey.value,
+            mail: mail),
         hasher: PasswordHasher(
             cost: configuration.bcryptCost, maxConcurrent: configuration.bcryptMaxConcurrency, maxQueued: configuration.bcryptMaxQueue),
         issuer: try await TokenIssuer(
@@ -36,8 +37,11 @@ func buildApplication(
     // Only the signed-in and admin operations read the Authorization header: a stale token sent to login or
     // refresh must not turn them into a 401. The webhook's signature is checked on the raw body first.
     let verifier = runtime.tokenVerifier
+    let admin = AdminStore(client: client, logger: runtime.logger, usersTopic: configuration.usersTopic)
     try AuthAPI(
-        auth: auth, admin: AdminStore(client: client, logger: runtime.logger),
+        auth: auth, admin: admin,
+        ends: AccountEndStore(
+            client: client, logger: runtime.logger, usersTopic: configuration.usersTopic, admin: admin, erased: verifier.erased),
         oidc: configuration.oidc.map { OIDCVerifier(configuration: $0, logger: runtime.logger) }
     )
     .registerHandlers(
@@ -47,11 +51,14 @@ func buildApplication(
                 middleware: PathFilteredMiddleware(
                     ["/v1/dashboard/password/change", "/v1/sessions/logout", "/v1/me"], AccessTokenMiddleware(verifier: verifier)))
             .add(middleware: PathFilteredMiddleware(["/v1/payments/webhook"], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret)))
+            .add(middleware: EmptyDeleteBodyMiddleware())
             .add(middleware: NoNullsMiddleware())
             .add(middleware: RequestScopeMiddleware()))
     let mailSender = MailSender(
         client: client, smtp: try SMTPClient(configuration: configuration.smtp), sealer: sealer, startGate: runtime.startGate,
         logger: runtime.logger)
     let bootstrap = AdminBootstrap(auth: auth, startGate: runtime.startGate, logger: runtime.logger)
-    return runtime.makeApplication(router: router, services: [mailSender, bootstrap])
+    let guests = GuestUpgrade(admin: admin)
+    return runtime.makeApplication(
+        router: router, services: [mailSender, bootstrap], startupTasks: [{ client, logger in try await guests.run(client: client, logger: logger) }])
 }

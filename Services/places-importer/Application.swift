@@ -8,7 +8,8 @@ import ServiceLifecycle
 import Shared
 
 /// Builds places-importer from its environment: the platform runtime, the Overpass and (with a key) Yelp
-/// importers, the import scheduler, the Nominatim lookup and the HTTP API (P1-P4).
+/// importers, the import scheduler, the Nominatim lookup, the HTTP API (P1-P4) and the consumer of account
+/// deletions and merges (issue 29).
 /// Tests call this same function with test configuration.
 func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
@@ -93,5 +94,8 @@ func buildApplication(
         services.append(
             PlaceIndexService(index: index, interval: configuration.nearbyRefresh, startGate: runtime.startGate, logger: runtime.logger))
     }
-    return runtime.makeApplication(router: router, services: services)
+    let accountEvents = try runtime.makeConsumer(
+        topics: [ConsumedTopic(TopicCatalogue.users, name: environment.string("PLACES_USERS_TOPIC"))],
+        handler: AccountEventsRouter(lifecycle: runtime.accountLifecycle(MemberPlacesOwner()), next: nil))
+    return runtime.makeApplication(router: router, consumers: [accountEvents], services: services)
 }

@@ -38,9 +38,11 @@ func buildApplication(
             ConsumedTopic(TopicCatalogue.forecasts, name: configuration.forecastsTopic),
             ConsumedTopic(TopicCatalogue.userCities, name: configuration.userCitiesTopic),
             ConsumedTopic(TopicCatalogue.appointments, name: configuration.appointmentsTopic),
+            ConsumedTopic(TopicCatalogue.users, name: configuration.usersTopic),
         ],
-        handler: WarningEventHandler(
-            detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings))
+        handler: AccountEventsRouter(
+            lifecycle: runtime.accountLifecycle(PushAudienceOwner()),
+            next: WarningEventHandler(detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings)))
     let (http, apns) = try await makePushClient(configuration.push)
     var services: [any Service] = [
         PushSender(queue: queue, apns: apns, policy: configuration.push, startGate: runtime.startGate, logger: runtime.logger)

@@ -52,8 +52,11 @@ func buildApplication(
     ).registerHandlers(on: api)
 
     let warningsConsumer = try runtime.makeConsumer(
-        topics: [ConsumedTopic(TopicCatalogue.warnings, name: environment.string("WEATHER_WARNINGS_TOPIC"))],
-        handler: WarningEventHandler())
+        topics: [
+            ConsumedTopic(TopicCatalogue.warnings, name: environment.string("WEATHER_WARNINGS_TOPIC")),
+            ConsumedTopic(TopicCatalogue.users, name: environment.string("WEATHER_USERS_TOPIC")),
+        ],
+        handler: AccountEventsRouter(lifecycle: runtime.accountLifecycle(UserCitiesOwner()), next: WarningEventHandler()))
     let scheduler = RefreshScheduler(
         refresher: refresher, store: store, schedule: configuration.refresh, startGate: runtime.startGate, logger: runtime.logger)
     var startupTasks: [PlatformRuntime.StartupTask] = []

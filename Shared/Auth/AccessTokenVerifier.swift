@@ -11,6 +11,8 @@ public struct AccessTokenVerifier: Sendable {
     private let keys: JWTKeyCollection
     private let issuer: String
     private let cache = VerifiedTokenCache()
+    /// Accounts deleted or merged away: their tokens are refused although their signatures still hold.
+    public let erased = ErasedAccounts()
 
     /// - Parameter publicKey: the key's raw 32 bytes, base64url encoded (the JWK `x` value).
     public init(publicKey: String, issuer: String) async throws {
@@ -33,9 +35,16 @@ public struct AccessTokenVerifier: Sendable {
     public enum Failure: Error, Equatable {
         case invalidToken
         case wrongIssuer
+        case accountErased
     }
 
     public func verify(_ token: String) async throws(Failure) -> AuthenticatedUser {
+        let user = try await verifiedUser(token)
+        guard !erased.contains(user.id) else { throw .accountErased }
+        return user
+    }
+
+    private func verifiedUser(_ token: String) async throws(Failure) -> AuthenticatedUser {
         if let user = cache.user(for: token, now: Date()) { return user }
         let claims: AccessTokenClaims
         do {

@@ -80,8 +80,11 @@ public enum TopicCatalogue {
         name: "auth.users", partitions: 6, keyedBy: "user id", producer: "auth",
         eventTypes: [
             EventTypes.userRegistered, EventTypes.userLoggedIn, EventTypes.userBanned, EventTypes.entitlementGranted,
-            EventTypes.entitlementRevoked, EventTypes.userRoleChanged, EventTypes.userEmailVerified,
-        ], consumers: ["analytics-aggregator", "appointment-booker"])
+            EventTypes.entitlementRevoked, EventTypes.userRoleChanged, EventTypes.userEmailVerified, EventTypes.userDeleted,
+            EventTypes.userMerged,
+        ],
+        // Every service that holds personal data reads deletions and merges (issue 29).
+        consumers: ["analytics-aggregator", "appointment-booker", "weather-fetcher", "warning-detector", "places-importer"])
     public static let places = Topic(
         name: "places.places", partitions: 6, keyedBy: "place id", producer: "places-importer",
         eventTypes: [EventTypes.placeUpserted, EventTypes.placeRated], consumers: ["appointment-booker"])
@@ -118,6 +121,8 @@ public enum EventTypes {
     public static let entitlementRevoked = EventType("entitlement.revoked")
     public static let userRoleChanged = EventType("user.role-changed")
     public static let userEmailVerified = EventType("user.email-verified")
+    public static let userDeleted = EventType("user.deleted")
+    public static let userMerged = EventType("user.merged")
     public static let placeUpserted = EventType("place.upserted")
     public static let placeRated = EventType("place.rated")
     public static let appointmentBooked = EventType("appointment.booked")

@@ -28,6 +28,8 @@ public struct AccessTokenMiddleware: RouterMiddleware {
         let user: AuthenticatedUser
         do {
             user = try await verifier.verify(token)
+        } catch .accountErased {
+            throw APIError(.unauthorized, code: "invalid_token", message: "the account of this access token has been deleted")
         } catch {
             throw APIError(.unauthorized, code: "invalid_token", message: "the access token is invalid or expired")
         }

@@ -6,7 +6,7 @@ import PostgresNIO
 /// starts of several instances safe: one migrates, the others wait and then find nothing to do.
 public struct MigrationRunner: Sendable {
     /// Platform tables every service has (outbox, processed events) come first.
-    public static let platformMigrations: [Migration] = OutboxSchema.migrations
+    public static let platformMigrations: [Migration] = OutboxSchema.migrations + AccountErasureSchema.migrations
 
     let schema: String
     let migrations: [Migration]

@@ -84,6 +84,16 @@ public final class PlatformRuntime: Sendable {
         return consumerService
     }
 
+    /// The accounts erased on other replicas, read into this one's token check.
+    var erasedAccountsRefresh: ErasedAccountsRefresh {
+        ErasedAccountsRefresh(erased: tokenVerifier.erased, client: postgres, interval: .seconds(1), startGate: startGate, logger: logger)
+    }
+
+    /// A service's handling of account deletions and merges (`AccountDataOwner`), sharing this replica's token check.
+    public func accountLifecycle(_ owner: any AccountDataOwner) -> AccountLifecycleEvents {
+        AccountLifecycleEvents(owner: owner, erased: tokenVerifier.erased)
+    }
+
     /// Serves `/metrics` on `METRICS_PORT`, apart from the public listener; runs with the application.
     public let metricsListener: MetricsListener
 
@@ -141,15 +151,17 @@ public final class PlatformRuntime: Sendable {
             configuration: .init(
                 address: .hostname(configuration.httpHost, port: configuration.httpPort),
                 serverName: configuration.identity.name),
-            services: [metricsListener, postgres, producer, relay] + consumers.map { $0 as any Service } + services,
+            services: [metricsListener, postgres, producer, relay, erasedAccountsRefresh] + consumers.map { $0 as any Service } + services,
             // A crash reporter must not keep the port: a service restarted at once binds it again (X4).
             onServerRunning: { _ in SocketsCloseOnExec.markAll() },
             logger: logger)
-        let (postgres, startGate, logger) = (self.postgres, self.startGate, self.logger)
+        let (postgres, startGate, logger, erased) = (self.postgres, self.startGate, self.logger, tokenVerifier.erased)
         let runner = MigrationRunner(schema: configuration.postgres.schema, serviceMigrations: migrations)
         app.beforeServerStarts {
             do {
                 try await runner.run(on: postgres, logger: logger)
+                // Before the first request: a deleted account's token is refused from the start.
+                try await ErasedAccountsStore.refresh(erased, client: postgres, logger: logger)
                 for task in startupTasks {
                     try await task(postgres, logger)
                 }

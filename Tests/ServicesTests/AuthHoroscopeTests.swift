@@ -85,7 +85,7 @@ struct AuthHoroscopeTests {
                 "OIDC_AUDIENCE": "horoscope-app", "OIDC_MIN_REFETCH_SECONDS": "0", "OIDC_ALLOW_HTTP_LOOPBACK": "true",
             ]) { auth in
                 var (status, body) = try await auth.post("/v1/horoscope/guest", [:])
-                #expect(status == .ok && body["account.role"] == "guest")
+                #expect(status == .ok && body["account.role"] == "user" && body["account.kind"] == "install", "a guest is an install account")
 
                 (status, body) = try await login(auth, try await idp.idToken(subject: "alice", nonce: "n-1"), nonce: "n-1")
                 #expect(status == .ok && body["account.role"] == "user")
@@ -197,6 +197,22 @@ struct AuthHoroscopeTests {
     }
 
     /// Posts an ID token with the nonce the app would send.
+    @Test("U5, issue 29: guests from before are made install accounts of the horoscope app at start, each with user.role-changed")
+    func test_legacyGuestsUpgraded() async throws {
+        try await AuthTestHarness.run { auth in
+            let guest = UUID()
+            try await auth.db.client.query(
+                "INSERT INTO accounts (id, kind, role) VALUES (\(guest), 'horoscope', 'guest')", logger: auth.db.logger)
+            let admin = AdminStore(client: auth.db.client, logger: auth.db.logger, usersTopic: "test.users.unused")
+            try await GuestUpgrade(admin: admin).run(client: auth.db.client, logger: auth.db.logger)
+            try await GuestUpgrade(admin: admin).run(client: auth.db.client, logger: auth.db.logger)
+            #expect(try await auth.count(
+                "SELECT count(*)::int FROM accounts WHERE id = '\(guest)' AND role = 'user' AND kind = 'install' AND app = 'horoscope'") == 1)
+            #expect(try await auth.count("SELECT count(*)::int FROM outbox WHERE event_type = 'user.role-changed' AND key = '\(guest.uuidString)'") == 1,
+                    "one event, however often it runs")
+        }
+    }
+
     func login(_ auth: AuthTestHarness, _ token: String, nonce: String) async throws -> (HTTPResponse.Status, JSONObject) {
         try await auth.post("/v1/horoscope/oidc", ["idToken": token, "nonce": nonce])
     }

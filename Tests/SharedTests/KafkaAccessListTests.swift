@@ -11,8 +11,8 @@ struct KafkaAccessListTests {
         let grants = KafkaAccessList.grants(for: "weather-fetcher")
         let writes = Set(grants.filter { $0.resourceType == "topic" && $0.operations.contains("Write") }.map(\.name))
         let reads = Set(grants.filter { $0.resourceType == "topic" && $0.operations.contains("Read") }.map(\.name))
-        #expect(writes == ["weather.forecasts", "weather.user-cities", "weather.warnings.dlq"])
-        #expect(reads == ["weather.warnings"])
+        #expect(writes == ["weather.forecasts", "weather.user-cities", "weather.warnings.dlq", "auth.users.dlq"])
+        #expect(reads == ["weather.warnings", "auth.users"])
         #expect(grants.contains { $0.resourceType == "group" && $0.name == "weather-fetcher" && $0.patternType == "prefix" })
         // auth reads nothing: no group, no read.
         #expect(!KafkaAccessList.grants(for: "auth").contains { $0.resourceType == "group" || $0.operations.contains("Read") })

@@ -17,7 +17,10 @@ struct MigrationRunnerTests {
         try await withTestDatabase(schema: "weather_fetcher", migrate: false) { db in
             let runner = MigrationRunner(schema: "weather_fetcher", serviceMigrations: migrations)
             let first = try await runner.run(on: db.client, logger: logger)
-            #expect(first == ["0000_platform_outbox", "0000_platform_consumer_attempts", "0000_platform_outbox_trace", "0001_cities", "0002_city_index"])
+            #expect(first == [
+                "0000_platform_outbox", "0000_platform_consumer_attempts", "0000_platform_outbox_trace", "0000_platform_erased_accounts",
+                "0001_cities", "0002_city_index",
+            ])
             let second = try await runner.run(on: db.client, logger: logger)
             #expect(second.isEmpty)
             // Tables landed in the service's schema and are reachable unqualified through search_path.
@@ -25,7 +28,7 @@ struct MigrationRunnerTests {
             let rows = try await db.client.query(
                 "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'weather_fetcher'", logger: logger)
             for try await count in rows.decode(Int.self) {
-                #expect(count == 5)  // outbox, processed_events, consumer_attempts, schema_migrations, cities
+                #expect(count == 6)  // outbox, processed_events, consumer_attempts, erased_accounts, schema_migrations, cities
             }
         }
     }
@@ -40,7 +43,10 @@ struct MigrationRunnerTests {
                 async let b = runner.run(on: second, logger: logger)
                 return try await a + b
             }
-            #expect(applied.sorted() == ["0000_platform_consumer_attempts", "0000_platform_outbox", "0000_platform_outbox_trace", "0001_cities", "0002_city_index"])
+            #expect(applied.sorted() == [
+                "0000_platform_consumer_attempts", "0000_platform_erased_accounts", "0000_platform_outbox", "0000_platform_outbox_trace",
+                "0001_cities", "0002_city_index",
+            ])
         }
     }
 

@@ -62,6 +62,9 @@ struct AggregateWriter: Sendable {
                 WITH fresh AS (
                     INSERT INTO feature_users (generation, app, feature, user_key)
                     SELECT \(generation), a, f, u FROM unnest(\(memberApps)::text[], \(memberNames)::text[], \(memberKeys)::text[]) AS t(a, f, u)
+                    -- A deleted account's late or replayed telemetry counts without its key (issue 29).
+                    WHERE u NOT LIKE 'u:%' OR NOT EXISTS (
+                        SELECT 1 FROM erased_accounts WHERE id_hash = encode(sha256(convert_to(lower(substr(u, 3)), 'UTF8')), 'hex'))
                     ON CONFLICT DO NOTHING RETURNING app, feature
                 ), added AS (SELECT app, feature, count(*) AS n FROM fresh GROUP BY app, feature)
                 UPDATE features SET users = features.users + added.n FROM added

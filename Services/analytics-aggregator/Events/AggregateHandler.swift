@@ -13,6 +13,8 @@ struct AggregateHandler: EventHandler {
     let target: Int?
     /// When a survey account's coupon is issued (its address verified, once per mailbox).
     var coupons = SurveyCoupons()
+    /// Account deletions and merges (issue 29).
+    let lifecycle: AccountLifecycleEvents
 
     func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws {
         try await handle(batch: [event], connection: connection, logger: logger)
@@ -29,7 +31,7 @@ struct AggregateHandler: EventHandler {
         // Decoded once, before anything is written: a payload that does not decode fails the batch, which the
         // consumer then applies one event at a time, dead-lettering that one.
         let counted = try AggregateDelta.decode(events)
-        try await FactsStore.apply(events, coupons: coupons, on: connection, logger: logger)
+        try await FactsStore.apply(events, coupons: coupons, lifecycle: lifecycle, on: connection, logger: logger)
         guard !counted.isEmpty else { return }
         let generations: [Int]
         if let target {

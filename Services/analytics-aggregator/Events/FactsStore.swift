@@ -6,10 +6,13 @@ import Shared
 /// What other services' events say that analytics keeps as facts, not counts: auth's survey accounts (who
 /// may take the hotel survey, N4) and city names from weather's favourites (location reports, N2). Upserts,
 /// so applying an event again changes nothing; a city keeps the least name it was given, whatever the order.
+/// Account deletions and merges go to `AnalyticsAccountsOwner`, idempotent as well.
 enum FactsStore {
     static func apply(
-        _ events: [ReceivedEvent], coupons: SurveyCoupons, on connection: PostgresConnection, logger: Logger
+        _ events: [ReceivedEvent], coupons: SurveyCoupons, lifecycle: AccountLifecycleEvents, on connection: PostgresConnection,
+        logger: Logger
     ) async throws {
+        var ended: [ReceivedEvent] = []
         var surveyAccounts: [String] = [], registeredAt: [Date] = []
         var verified: [(user: String, mailboxKey: String, at: Date)] = []
         var cityNames: [Int: String] = [:]
@@ -30,6 +33,8 @@ enum FactsStore {
                 guard favourite.city.id > 0, !name.isEmpty else { continue }
                 let trimmed = String(name.prefix(200))
                 cityNames[favourite.city.id] = cityNames[favourite.city.id].map { min($0, trimmed) } ?? trimmed
+            case EventTypes.userDeleted, EventTypes.userMerged:
+                ended.append(event)
             default:
                 continue
             }
@@ -54,6 +59,10 @@ enum FactsStore {
                 INSERT INTO city_names (city_id, name) SELECT c, n FROM unnest(\(ids)::bigint[], \(names)::text[]) AS t(c, n)
                 ON CONFLICT (city_id) DO UPDATE SET name = LEAST(city_names.name, excluded.name)
                 """, logger: logger)
+        }
+        // Last: an account registered or verified earlier in the same batch ends after it (issue 29).
+        for event in ended {
+            _ = try await lifecycle.apply(event, on: connection, logger: logger)
         }
     }
 }

@@ -57,7 +57,8 @@ struct Rebuild {
         let progress = RebuildProgress(
             inner: AggregateHandler(
                 writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit), target: generation,
-                coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays)))
+                coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays),
+                lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner())))
         let consumer = try runtime.makeConsumer(
             topics: AnalyticsTopics.consumed(configuration), handler: progress,
             groupId: "\(ServiceIdentity.analyticsAggregator.name)-rebuild-\(generation)-\(UUID().uuidString.prefix(8).lowercased())",

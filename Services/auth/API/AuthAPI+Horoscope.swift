@@ -3,14 +3,17 @@ import Shared
 
 /// Horoscope app sign-in (U5): guest access, and login with an OpenID Connect ID token from any provider.
 extension AuthAPI {
+    /// The horoscope app's "continue as guest" (U5): an install account of the horoscope app, like `POST /v1/installs`
+    /// without an install id (issue 29), so a guest owns readings, settings and bookings as any member does.
     func startGuestSession(_ input: Operations.StartGuestSession.Input) async throws -> Operations.StartGuestSession.Output {
         try await auth.checkNotLocked(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
-        // Each guest is an account: their number per client address is bounded (GUESTS_PER_ADDRESS an hour).
-        _ = try await auth.takeTry(.guestSession, subject: RequestScope.clientKey, limit: auth.configuration.guestsPerAddress)
-        // Without an email no unique key can collide, so creating a guest always yields an account.
-        guard let account = try await auth.accounts.create(email: nil, kind: .horoscope, role: .guest) else {
-            throw APIError(.serviceUnavailable, code: "guest_not_created", message: "could not create a guest account; try again")
+        // Each guest is an account: their number per client address is bounded (GUESTS_PER_ADDRESS an hour), and
+        // they count against the installs of everyone (INSTALLS_PER_HOUR).
+        let addressTry = try await auth.takeTry(.guestSession, subject: RequestScope.clientKey, limit: auth.configuration.guestsPerAddress)
+        _ = try await auth.givingBack([addressTry]) {
+            try await auth.takeTry(.installAccount, subject: "all", limit: auth.configuration.installsPerHour)
         }
+        let account = try await auth.accounts.createInstall(app: .horoscope, installId: "guest")
         return .ok(.session(try await auth.startSession(for: account)))
     }
 

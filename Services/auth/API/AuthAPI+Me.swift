@@ -28,12 +28,12 @@ extension AuthAPI {
         return .ok(.init(body: .json(.init(payments: history.payments, paidEntitlements: history.paid))))
     }
 
-    private func callerId() throws -> UUID {
+    func callerId() throws -> UUID {
         guard let id = UUID(uuidString: try RequestScope.requireUser().id) else { throw Self.noAccount }
         return id
     }
 
-    private func profile(of id: UUID) async throws -> Components.Schemas.Profile {
+    func profile(of id: UUID) async throws -> Components.Schemas.Profile {
         guard let account = try await auth.accounts.credentials(id: id)?.account, let profile = try await auth.accounts.profile(of: id)
         else { throw Self.noAccount }
         return .init(
@@ -41,5 +41,5 @@ extension AuthAPI {
             timeZone: profile.timeZone, zodiacSign: profile.zodiacSign.flatMap(Components.Schemas.ZodiacSign.init(rawValue:)))
     }
 
-    private static let noAccount = APIError(.notFound, code: "account_not_found", message: "this account no longer exists")
+    static let noAccount = APIError(.notFound, code: "account_not_found", message: "this account no longer exists")
 }

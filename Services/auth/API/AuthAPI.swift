@@ -7,6 +7,7 @@ import Shared
 struct AuthAPI: APIProtocol {
     let auth: AuthContext
     let admin: AdminStore
+    let ends: AccountEndStore
     let oidc: OIDCVerifier?
     let survey = SurveyLimits()
 

@@ -7,7 +7,7 @@ enum AccountKind: String, Codable, Sendable, CaseIterable {
     case dashboard
     /// Hotel survey: email + 4-character PIN (U4).
     case survey
-    /// Horoscope app: guest or external identity (U5).
+    /// An OpenID Connect identity (U5), whichever app's client signed it in. (A horoscope guest is an `install`.)
     case horoscope
     /// An app install's own account, made without a form (issue 29); kept across launches by its refresh token.
     case install

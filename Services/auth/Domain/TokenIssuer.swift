@@ -27,8 +27,10 @@ struct TokenIssuer: Sendable {
     }
 
     func accessToken(for account: Account, now: Date = Date()) async throws -> String {
+        // The subject in lower case, as every service stores and compares account ids (`AccountKey`): what a
+        // service keyed by it is found again by the account events, which name the id the same way.
         let claims = AccessTokenClaims(
-            userId: account.id.uuidString, role: account.role, entitlements: account.entitlements.sorted(),
+            userId: AccountKey.of(account.id), role: account.role, entitlements: account.entitlements.sorted(),
             issuer: issuer, issuedAt: now, expiresAt: now.addingTimeInterval(accessTokenLifetime))
         return try await keys.sign(claims)
     }

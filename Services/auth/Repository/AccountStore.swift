@@ -15,6 +15,8 @@ struct StoredCredentials: Sendable {
 struct AccountStore: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// Where account events go: the catalogue's `auth.users`, or `AUTH_USERS_TOPIC`.
+    let usersTopic: String
 
     /// The columns `decode` reads. `columnsWithoutSecrets` selects NULL for the hashes, for listings.
     static let columns = "id, email, kind, role, display_name, entitlements, banned, created_at, password_hash, pin_hash"
@@ -75,7 +77,7 @@ struct AccountStore: Sendable {
             EventEnvelope(
                 type: EventTypes.userRegistered, producer: "auth", key: id.uuidString,
                 payload: UserRegistered(userId: id, kind: kind.rawValue, role: role.rawValue)),
-            to: TopicCatalogue.users, on: connection, logger: logger)
+            toTopicNamed: usersTopic, on: connection, logger: logger)
         return Account(
             id: id, email: email?.value, kind: kind, role: role, displayName: nil, entitlements: [], banned: false,
             createdAt: createdAt)
@@ -121,7 +123,7 @@ struct AccountStore: Sendable {
                 EventEnvelope(
                     type: EventTypes.userRegistered, producer: "auth", key: id.uuidString,
                     payload: UserRegistered(userId: id, kind: AccountKind.install.rawValue, role: UserRole.user.rawValue, app: app.rawValue)),
-                to: TopicCatalogue.users, on: connection, logger: logger)
+                toTopicNamed: usersTopic, on: connection, logger: logger)
             return Account(
                 id: id, email: nil, kind: .install, role: .user, displayName: nil, entitlements: [], banned: false, createdAt: created)
         }
@@ -173,7 +175,7 @@ struct AccountStore: Sendable {
                 EventEnvelope(
                     type: EventTypes.userLoggedIn, producer: "auth", key: account.id.uuidString,
                     payload: UserLoggedIn(userId: account.id, kind: account.kind.rawValue)),
-                to: TopicCatalogue.users, on: connection, logger: logger)
+                toTopicNamed: usersTopic, on: connection, logger: logger)
         }
     }
 }

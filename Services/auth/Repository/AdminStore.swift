@@ -8,6 +8,8 @@ import Shared
 struct AdminStore: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// Where account events go: the catalogue's `auth.users`, or `AUTH_USERS_TOPIC`.
+    let usersTopic: String
 
     func search(prefix: String?, limit: Int, offset: Int) async throws -> [Account] {
         let pattern = (prefix ?? "").lowercased().replacingOccurrences(of: "\\", with: "\\\\")
@@ -40,7 +42,7 @@ struct AdminStore: Sendable {
                     EventEnvelope(
                         type: EventTypes.userRoleChanged, producer: "auth", key: id.uuidString,
                         payload: UserRoleChanged(userId: id, role: role.rawValue)),
-                    to: TopicCatalogue.users, on: connection, logger: logger)
+                    toTopicNamed: usersTopic, on: connection, logger: logger)
             }
             if let banned {
                 if banned {
@@ -48,7 +50,7 @@ struct AdminStore: Sendable {
                 }
                 try await Outbox.enqueue(
                     EventEnvelope(type: EventTypes.userBanned, producer: "auth", key: id.uuidString, payload: UserBanned(userId: id, banned: banned)),
-                    to: TopicCatalogue.users, on: connection, logger: logger)
+                    toTopicNamed: usersTopic, on: connection, logger: logger)
             }
             return true
         }
@@ -69,7 +71,7 @@ struct AdminStore: Sendable {
             EventEnvelope(
                 type: EventTypes.entitlementGranted, producer: "auth", key: id.uuidString,
                 payload: EntitlementGranted(userId: id, entitlement: entitlement.rawValue, source: source)),
-            to: TopicCatalogue.users, on: connection, logger: logger)
+            toTopicNamed: usersTopic, on: connection, logger: logger)
         return true
     }
 
@@ -90,7 +92,7 @@ struct AdminStore: Sendable {
             EventEnvelope(
                 type: EventTypes.entitlementRevoked, producer: "auth", key: id.uuidString,
                 payload: EntitlementRevoked(userId: id, entitlement: entitlement.rawValue)),
-            to: TopicCatalogue.users, on: connection, logger: logger)
+            toTopicNamed: usersTopic, on: connection, logger: logger)
         return true
     }
 

@@ -10,14 +10,17 @@ import Shared
 struct EmailVerificationStore: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// Where account events go: the catalogue's `auth.users`, or `AUTH_USERS_TOPIC`.
+    let usersTopic: String
     let codes: MailedCodes
     let mail: MailQueue
     /// Keys the mailbox hash sent to analytics, so a list of known addresses cannot be matched against it.
     let mailboxKey: SymmetricKey
 
-    init(client: PostgresClient, logger: Logger, signingKey: String, mail: MailQueue) {
+    init(client: PostgresClient, logger: Logger, usersTopic: String, signingKey: String, mail: MailQueue) {
         self.client = client
         self.logger = logger
+        self.usersTopic = usersTopic
         self.mail = mail
         codes = MailedCodes(table: .emailVerifications, lifetime: 86_400, signingKey: signingKey, logger: logger)
         mailboxKey = SymmetricKey(data: SHA256.hash(data: Data("mailbox-keys|\(signingKey)".utf8)))
@@ -60,7 +63,7 @@ struct EmailVerificationStore: Sendable {
                 EventEnvelope(
                     type: EventTypes.userEmailVerified, producer: "auth", key: account.id.uuidString,
                     payload: UserEmailVerified(userId: account.id, kind: account.kind.rawValue, mailboxKey: mailboxKey)),
-                to: TopicCatalogue.users, on: connection, logger: logger)
+                toTopicNamed: usersTopic, on: connection, logger: logger)
             return .verified
         }
     }

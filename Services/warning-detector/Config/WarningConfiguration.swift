@@ -15,6 +15,7 @@ import Shared
 /// | `WARNING_HORIZON_HOURS` | `48`: how far ahead of a forecast's time the rules look |
 /// | `WARNING_FORECASTS_TOPIC`, `WARNING_USER_CITIES_TOPIC`, `WARNING_WARNINGS_TOPIC` | the catalogue's topics |
 /// | `WARNING_APPOINTMENTS_TOPIC` | the catalogue's `appointments.bookings`: its reminders are pushed |
+/// | `WARNING_USERS_TOPIC` | the catalogue's `auth.users`: account deletions and merges (issue 29) |
 /// | `PUSH_BASE_URL` | `https://api.push.apple.com` (APNs; `https://api.sandbox.push.apple.com` for development) |
 /// | `PUSH_TEAM_ID`, `PUSH_KEY_ID`, `PUSH_SIGNING_KEY` | the APNs auth key: team, key id and the `.p8` PEM, for every app; without them nothing is sent and deliveries wait |
 /// | `PUSH_WEATHER_TOPIC` (or `PUSH_TOPIC`), `PUSH_HOROSCOPE_TOPIC` | `com.example.weather`, `com.example.horoscope`: each app's bundle id (issue 29) |
@@ -33,6 +34,7 @@ struct WarningConfiguration: Sendable {
     var userCitiesTopic: String
     var warningsTopic: String
     var appointmentsTopic: String
+    var usersTopic: String
     var push: PushConfiguration
     var dailyEnabled: Bool
     var dailyTick: Duration
@@ -53,6 +55,7 @@ struct WarningConfiguration: Sendable {
         userCitiesTopic = environment.string("WARNING_USER_CITIES_TOPIC", default: TopicCatalogue.userCities.name)
         warningsTopic = environment.string("WARNING_WARNINGS_TOPIC", default: TopicCatalogue.warnings.name)
         appointmentsTopic = environment.string("WARNING_APPOINTMENTS_TOPIC", default: TopicCatalogue.appointments.name)
+        usersTopic = environment.string("WARNING_USERS_TOPIC", default: TopicCatalogue.users.name)
         push = try PushConfiguration(environment: environment)
         dailyEnabled = try environment.bool("DAILY_FORECAST_ENABLED", default: true)
         dailyTick = try environment.milliseconds("DAILY_FORECAST_TICK_MS", default: 60_000, range: 10...3_600_000)

@@ -24,9 +24,11 @@ struct UserStore: Sendable {
 
     static func addFavourite(_ change: FavouriteChanged, on connection: PostgresConnection, logger: Logger) async throws {
         let city = String(decoding: try EventCoding.encoder.encode(change.city), as: UTF8.self)
+        // A favourite added just before its account was deleted may arrive after the deletion: it is not brought back.
         try await connection.tracedQuery(
             """
-            INSERT INTO favourites (user_id, city_id, city) VALUES (\(change.userId), \(change.city.id), \(city)::jsonb)
+            INSERT INTO favourites (user_id, city_id, city) SELECT \(change.userId), \(change.city.id), \(city)::jsonb
+            WHERE NOT EXISTS (SELECT 1 FROM erased_accounts WHERE id_hash = \(ErasedAccounts.hash(of: change.userId)))
             ON CONFLICT (user_id, city_id) DO UPDATE SET city = EXCLUDED.city
             """,
             logger: logger)

@@ -46,7 +46,7 @@ public struct UserBanned: Codable, Sendable, Equatable {
 public struct EntitlementGranted: Codable, Sendable, Equatable {
     public var userId: UUID
     public var entitlement: String
-    /// `admin` or `payment`.
+    /// `admin`, `payment`, or `merge` (an install account's paid feature carried into the account it merged into).
     public var source: String
 
     public init(userId: UUID, entitlement: String, source: String) {
@@ -92,5 +92,30 @@ public struct UserEmailVerified: Codable, Sendable, Equatable {
         self.userId = userId
         self.kind = kind
         self.mailboxKey = mailboxKey
+    }
+}
+
+/// `user.deleted`: the account is gone (its owner or an admin deleted it). Every service erases or anonymises
+/// what it holds of the account and refuses its access tokens from then on (issue 29; the README's table).
+public struct UserDeleted: Codable, Sendable, Equatable {
+    public var userId: UUID
+    /// `self` (the owner, re-authenticated) or `admin`.
+    public var by: String
+
+    public init(userId: UUID, by: String) {
+        self.userId = userId
+        self.by = by
+    }
+}
+
+/// `user.merged`: an install account was linked to a lasting one (OpenID Connect, survey, dashboard) and merged
+/// into it. Every service gives `intoUserId` what `fromUserId` had and then treats `fromUserId` as erased.
+public struct UserMerged: Codable, Sendable, Equatable {
+    public var fromUserId: UUID
+    public var intoUserId: UUID
+
+    public init(fromUserId: UUID, intoUserId: UUID) {
+        self.fromUserId = fromUserId
+        self.intoUserId = intoUserId
     }
 }

@@ -23,8 +23,10 @@ struct BookingTestHarness: Sendable {
     let bookingsTopic: String
     let placesTopic: String
 
-    static func run(extraEnvironment: [String: String] = [:], _ body: @Sendable (BookingTestHarness) async throws -> Void) async throws {
-        let tokens = try TestTokens()
+    static func run(
+        extraEnvironment: [String: String] = [:], tokens: TestTokens? = nil, _ body: @Sendable (BookingTestHarness) async throws -> Void
+    ) async throws {
+        let tokens = try tokens ?? TestTokens()
         let suffix = uniqueSuffix()
         let topics = (users: "test.users.\(suffix)", bookings: "test.bookings.\(suffix)", places: "test.places.\(suffix)")
         try await createTopics([topics.users, topics.bookings], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)

@@ -27,8 +27,9 @@ struct PlacesTestHarness: Sendable {
         _ body: @Sendable (PlacesTestHarness) async throws -> Void
     ) async throws {
         let tokens = try tokens ?? TestTokens()
-        let topic = "test.places.\(uniqueSuffix())"
-        try await createTopics([topic], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
+        let suffix = uniqueSuffix()
+        let topic = "test.places.\(suffix)", users = "test.users.\(suffix)"
+        try await createTopics([topic, users], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
         try await withFakeHTTPServer(handler) { fake in
             try await withTestDatabase(schema: "places_importer", migrate: false) { db in
                 let environment = EnvironmentReader([
@@ -36,7 +37,8 @@ struct PlacesTestHarness: Sendable {
                     "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                     "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
                     "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "OUTBOX_IDLE_INTERVAL_MS": "20",
-                    "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "PLACES_TOPIC": topic,
+                    "KAFKA_GROUP_ID": "places-\(suffix)", "KAFKA_START_POSITION": "beginning",
+                    "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "PLACES_TOPIC": topic, "PLACES_USERS_TOPIC": users,
                     "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_YELP_BASE_URL": fake.baseURL,
                     "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_IMPORT_TICK_MS": "50",
                     "PLACES_PROVIDER_TIMEOUT_MS": "3000", "PLACES_PROVIDER_BACKOFF_MS": "10", "PLACES_PROVIDER_MAX_BACKOFF_MS": "3000",

@@ -32,19 +32,20 @@ struct WarningTestHarness: Sendable {
     static func run(
         extraEnvironment: [String: String] = [:],
         push handler: @escaping FakeHTTPServer.Handler = WarningTestHarness.acceptAll,
+        tokens: TestTokens? = nil,
         _ body: @Sendable (WarningTestHarness) async throws -> Void
     ) async throws {
-        let tokens = try TestTokens()
+        let tokens = try tokens ?? TestTokens()
         let suffix = uniqueSuffix()
         let topics = (
             forecasts: "test.forecasts.\(suffix)", userCities: "test.user-cities.\(suffix)", warnings: "test.warnings.\(suffix)",
-            appointments: "test.appointments.\(suffix)"
+            appointments: "test.appointments.\(suffix)", users: "test.users.\(suffix)"
         )
         let brokers = TestInfrastructure.current.kafkaBrokers
         try await createTopics([topics.forecasts, topics.userCities, topics.warnings], partitions: 2, brokers: brokers)
         // Separately: Tansu answers a four-topic CreateTopics with a response librdkafka cannot parse.
         try await createTopics([Topic.deadLetterName(of: topics.forecasts)], partitions: 1, brokers: brokers)
-        try await createTopics([topics.appointments], partitions: 2, brokers: brokers)
+        try await createTopics([topics.appointments, topics.users], partitions: 2, brokers: brokers)
         let certificate = try TestCertificate()
         defer { try? FileManager.default.removeItem(atPath: certificate.certificateFile) }
         let pushKey = P256.Signing.PrivateKey()
@@ -60,6 +61,7 @@ struct WarningTestHarness: Sendable {
                     "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
                     "WARNING_FORECASTS_TOPIC": topics.forecasts, "WARNING_USER_CITIES_TOPIC": topics.userCities,
                     "WARNING_WARNINGS_TOPIC": topics.warnings, "WARNING_APPOINTMENTS_TOPIC": topics.appointments,
+                    "WARNING_USERS_TOPIC": topics.users,
                     "PUSH_BASE_URL": fake.baseURL, "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": teamId,
                     "PUSH_KEY_ID": keyId, "PUSH_SIGNING_KEY": pushKey.pemRepresentation, "PUSH_TOPIC": "com.example.weather",
                     "PUSH_TICK_MS": "50", "PUSH_BACKOFF_MS": "20", "PUSH_MAX_BACKOFF_MS": "200",

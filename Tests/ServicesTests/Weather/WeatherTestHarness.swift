@@ -37,6 +37,7 @@ struct WeatherTestHarness: Sendable {
         let warnings = "test.warnings.\(suffix)"
         let userCities = "test.user-cities.\(suffix)"
         try await createTopics([forecasts, warnings, userCities], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
+        try await createTopics(["test.users.\(suffix)"], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
         try await withFakeHTTPServer(handler) { fake in
             try await withTestDatabase(schema: "weather_fetcher", migrate: false) { db in
                 let environment = EnvironmentReader([
@@ -47,7 +48,7 @@ struct WeatherTestHarness: Sendable {
                     "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20",
                     "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
                     "WEATHER_CITY_CATALOGUE": catalogue, "WEATHER_FORECASTS_TOPIC": forecasts, "WEATHER_WARNINGS_TOPIC": warnings,
-                    "WEATHER_USER_CITIES_TOPIC": userCities,
+                    "WEATHER_USER_CITIES_TOPIC": userCities, "WEATHER_USERS_TOPIC": "test.users.\(suffix)",
                     "OPEN_METEO_BASE_URL": fake.baseURL, "WWO_BASE_URL": fake.baseURL,
                     // Nothing is scheduled unless a test says so: the map threshold is above every test city.
                     "WEATHER_MAP_MIN_POPULATION": "100000000", "WEATHER_REFRESH_TICK_MS": "100",

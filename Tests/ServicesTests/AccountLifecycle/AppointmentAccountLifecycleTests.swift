@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 29 through auth, the broker and appointment-booker, every token from auth: an admin deletes a fortune
+/// teller (their future appointments are cancelled with events, their profile stays empty under a new id), and a
+/// client deletes themselves (readings go, past appointments stay named by nobody).
+@Suite("Account lifecycle: appointment-booker")
+struct AppointmentAccountLifecycleTests {
+    @Test("Issue 29 (B2, U5, U6): deleting a partner cancels their future appointments with events; deleting a client erases their readings")
+    func test_deletePartnerAndClient() async throws {
+        try await LifecycleAuth.run { auth, users in
+            try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_USERS_TOPIC": users], tokens: auth.tokens) { booking in
+                let admin = try await auth.adminToken()
+                let teller = try await auth.install("horoscope")
+                var (status, body) = try await auth.request(
+                    .patch, "/v1/admin/users/\(teller.id)", body: Data(#"{"role": "partner"}"#.utf8), bearer: admin)
+                #expect(status == .ok, "\(body)")
+                #expect(try await eventually {
+                    try await booking.count("SELECT count(*)::int FROM accounts WHERE user_id = '\(teller.id)' AND role = 'partner'") == 1
+                })
+                let partnerAccess = try AppSession(try await auth.post("/v1/sessions/refresh", ["refreshToken": teller.refresh]).1).access
+                let partner = try #require(UUID(uuidString: teller.id))
+                var (answer, json) = try await booking.request(
+                    .post, "/v1/admin/partners",
+                    json: ["accountId": teller.id, "name": "Madame Lifecycle", "description": "Tarot", "contact": "+66 2 000 0000",
+                        "languages": ["th"], "timeZone": "Asia/Bangkok"], bearer: admin)
+                #expect(answer == .created, "\(json.raw ?? "")")
+                (answer, json) = try await booking.request(
+                    .patch, "/v1/admin/partners/\(teller.id)", json: ["approved": true, "feeStatus": "paid"], bearer: admin)
+                #expect(answer == .ok, "\(json.raw ?? "")")
+                (answer, json) = try await booking.request(
+                    .put, "/v1/partners/\(teller.id)/availability", json: ["weekly": BookingTestHarness.everyDay(), "exceptions": []],
+                    bearer: partnerAccess)
+                #expect(answer == .ok, "\(json.raw ?? "")")
+
+                let client = try await auth.install("horoscope")
+                for entitlement in ["contact_fortune_teller", "fortune_stick"] {
+                    (status, body) = try await auth.request(
+                        .post, "/v1/admin/users/\(client.id)/entitlements", body: Data(#"{"entitlement": "\#(entitlement)"}"#.utf8),
+                        bearer: admin)
+                    #expect(status.code < 300, "\(body)")
+                }
+                let clientAccess = try AppSession(try await auth.post("/v1/sessions/refresh", ["refreshToken": client.refresh]).1).access
+                let slot = try await booking.futureSlot(partner, fromDay: 2)
+                #expect(try await eventually { try await booking.book(partner, slot, bearer: clientAccess).0 == .created })
+                (answer, json) = try await booking.request(.post, "/v1/readings/fortune-stick", json: [:], bearer: clientAccess)
+                #expect(answer.code < 300, "\(json.raw ?? "")")
+
+                (status, _) = try await auth.request(.delete, "/v1/admin/users/\(teller.id)", bearer: admin)
+                #expect(status == .noContent)
+                #expect(try await eventually {
+                    try await booking.count("SELECT count(*)::int FROM bookings WHERE status = 'cancelled'") == 1
+                }, "the deleted partner's future appointment is cancelled")
+                #expect(try await booking.count("SELECT count(*)::int FROM outbox WHERE event_type = 'appointment.cancelled'") == 1)
+                #expect(try await booking.count("SELECT count(*)::int FROM partners WHERE name = 'Deleted partner' AND contact = ''") == 1)
+                #expect(try await booking.db.columnsMentioning(teller.id).isEmpty)
+                #expect(try await booking.request(.get, "/v1/partner/bookings", bearer: partnerAccess).0 == .unauthorized)
+
+                #expect(try await auth.deleteOwnAccount(bearer: clientAccess).0 == .noContent)
+                #expect(try await eventually { try await booking.count("SELECT count(*)::int FROM readings") == 0 })
+                #expect(try await booking.count("SELECT count(*)::int FROM bookings WHERE user_id LIKE 'erased:%'") == 1)
+                #expect(try await booking.db.columnsMentioning(client.id).isEmpty)
+                #expect(try await booking.request(.get, "/v1/me/bookings", bearer: clientAccess).0 == .unauthorized)
+            }
+        }
+    }
+}
