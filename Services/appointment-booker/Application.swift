@@ -37,7 +37,8 @@ func buildApplication(
     // paths require one before the request is read.
     try BookingAPI(
         partners: partners, bookings: bookings, configuration: configuration, slotListings: slotListings, readings: readings,
-        prayers: PrayerStore(client: client, logger: runtime.logger))
+        prayers: PrayerStore(client: client, logger: runtime.logger),
+        dailyHoroscopes: DailyHoroscopeStore(client: client, logger: runtime.logger))
         .registerHandlers(
             on: router.group()
                 .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
@@ -62,5 +63,8 @@ func buildApplication(
     let reminders = ReminderScheduler(
         client: client, lead: configuration.reminderLead, tick: configuration.reminderTick, topic: configuration.bookingsTopic,
         startGate: runtime.startGate, logger: runtime.logger)
-    return runtime.makeApplication(router: router, consumers: [consumer], services: [reminders])
+    let dailyHoroscopes = DailyHoroscopeScheduler(
+        client: client, engine: readings.engine, content: readings.content, tick: configuration.dailyHoroscopeTick,
+        topic: configuration.bookingsTopic, startGate: runtime.startGate, logger: runtime.logger)
+    return runtime.makeApplication(router: router, consumers: [consumer], services: [reminders, dailyHoroscopes])
 }

@@ -89,10 +89,10 @@ public enum TopicCatalogue {
         name: "places.places", partitions: 6, keyedBy: "place id", producer: "places-importer",
         eventTypes: [EventTypes.placeUpserted, EventTypes.placeRated], consumers: ["appointment-booker"])
     public static let appointments = Topic(
-        name: "appointments.bookings", partitions: 6, keyedBy: "partner id", producer: "appointment-booker",
+        name: "appointments.bookings", partitions: 6, keyedBy: "partner id (a daily horoscope: user id)", producer: "appointment-booker",
         eventTypes: [
             EventTypes.appointmentBooked, EventTypes.appointmentChanged, EventTypes.appointmentCancelled,
-            EventTypes.appointmentReminderDue,
+            EventTypes.appointmentReminderDue, EventTypes.horoscopeDailyDue,
         ], consumers: ["warning-detector"])
     public static let telemetry = Topic(
         name: "analytics.telemetry", partitions: 6, keyedBy: "user or device id", producer: "analytics-aggregator",
@@ -129,6 +129,7 @@ public enum EventTypes {
     public static let appointmentChanged = EventType("appointment.changed")
     public static let appointmentCancelled = EventType("appointment.cancelled")
     public static let appointmentReminderDue = EventType("appointment.reminder-due")
+    public static let horoscopeDailyDue = EventType("horoscope.daily-due")
     public static let telemetryRecorded = EventType("telemetry.recorded")
     public static let pollAnswered = EventType("poll.answered")
     public static let surveySubmitted = EventType("survey.submitted")

@@ -14,12 +14,14 @@ struct BookingAPI: APIProtocol {
     let slotListings: SlotListingCache
     let readings: ReadingService
     let prayers: PrayerStore
+    let dailyHoroscopes: DailyHoroscopeStore
 
     init(
         partners: PartnerStore, bookings: BookingStore, configuration: BookingConfiguration, slotListings: SlotListingCache,
-        readings: ReadingService, prayers: PrayerStore
+        readings: ReadingService, prayers: PrayerStore, dailyHoroscopes: DailyHoroscopeStore
     ) {
         self.readings = readings
+        self.dailyHoroscopes = dailyHoroscopes
         self.prayers = prayers
         self.partners = partners
         self.bookings = bookings

@@ -9,6 +9,7 @@ import Shared
 /// | `APPOINTMENT_HORIZON_DAYS` | `180`: how far ahead a slot can be booked |
 /// | `APPOINTMENT_REMINDER_LEAD_MINUTES` | `60`: the reminder is queued this long before the start |
 /// | `APPOINTMENT_REMINDER_TICK_MS` | `30000`: how often due reminders are looked for |
+/// | `DAILY_HOROSCOPE_TICK_MS` | `30000`: how often due daily horoscope notifications are looked for (B5) |
 /// | `APPOINTMENT_SLOTS_CACHE_MS` | `1000`: how long a slot listing is answered from memory (0: never) |
 /// | `APPOINTMENT_USERS_TOPIC`, `APPOINTMENT_BOOKINGS_TOPIC`, `APPOINTMENT_PLACES_TOPIC` | the catalogue's `auth.users`, `appointments.bookings` and `places.places` |
 /// | `READING_KEY` | required, 32+ characters: the key of the readings' hash, so readings cannot be computed ahead elsewhere |
@@ -21,6 +22,8 @@ struct BookingConfiguration: Sendable {
     var horizonDays: Int
     var reminderLead: Duration
     var reminderTick: Duration
+    /// `DAILY_HOROSCOPE_TICK_MS`: how often due daily horoscopes are looked for (B5).
+    var dailyHoroscopeTick: Duration
     var slotsCacheTTL: Duration
     var usersTopic: String
     var bookingsTopic: String
@@ -36,6 +39,7 @@ struct BookingConfiguration: Sendable {
         horizonDays = try environment.int("APPOINTMENT_HORIZON_DAYS", default: 180, range: 1...730)
         reminderLead = .seconds(try environment.int("APPOINTMENT_REMINDER_LEAD_MINUTES", default: 60, range: 1...10_080) * 60)
         reminderTick = try environment.milliseconds("APPOINTMENT_REMINDER_TICK_MS", default: 30_000)
+        dailyHoroscopeTick = try environment.milliseconds("DAILY_HOROSCOPE_TICK_MS", default: 30_000)
         slotsCacheTTL = try environment.milliseconds("APPOINTMENT_SLOTS_CACHE_MS", default: 1_000, range: 0...60_000)
         usersTopic = environment.string("APPOINTMENT_USERS_TOPIC", default: TopicCatalogue.users.name)
         bookingsTopic = environment.string("APPOINTMENT_BOOKINGS_TOPIC", default: TopicCatalogue.appointments.name)

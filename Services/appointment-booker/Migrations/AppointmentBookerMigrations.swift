@@ -132,5 +132,24 @@ enum AppointmentBookerMigrations {
                  'ขอบคุณสำหรับสิ่งที่ได้รับในวันนี้ ขอให้คนที่รักพักผ่อนอย่างปลอดภัย และพรุ่งนี้พบกันด้วยดี', now())
                 """,
             ]),
+        Migration(
+            "0003_daily_horoscopes",
+            [
+                // B5: one row per user who set the daily horoscope notification; `last_sent_on` is the local day
+                // whose push was last queued, so each local day gets one, across restarts and replicas.
+                """
+                CREATE TABLE daily_horoscopes (
+                    user_id text PRIMARY KEY,
+                    enabled boolean NOT NULL,
+                    sign text,
+                    local_time time,
+                    time_zone text,
+                    last_sent_on date,
+                    updated_at timestamptz NOT NULL DEFAULT now(),
+                    CHECK (NOT enabled OR (sign IS NOT NULL AND local_time IS NOT NULL AND time_zone IS NOT NULL))
+                )
+                """,
+                "CREATE INDEX daily_horoscopes_enabled ON daily_horoscopes (user_id) WHERE enabled",
+            ]),
     ]
 }

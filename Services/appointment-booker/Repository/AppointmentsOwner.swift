@@ -5,8 +5,8 @@ import Shared
 
 /// appointment-booker's part in an account's end (issue 29). Deleted: its future appointments, as client or as
 /// partner, are cancelled with their events; past ones stay in the partner's history under an id that names
-/// nobody; its readings, entitlements and account state go; a partner's profile stays for its past appointments,
-/// emptied of name, text, contact and photo, under a new id. Merged: appointments and readings follow to the
+/// nobody; its readings, daily horoscope setting, entitlements and account state go; a partner's profile stays for its past appointments,
+/// emptied of name, text, contact and photo, under a new id. Merged: appointments, readings and the daily horoscope setting follow to the
 /// account the install merged into (its own reading of the same day and inputs is the one kept); entitlements
 /// come to it from auth's own `entitlement.granted`.
 struct AppointmentsOwner: AccountDataOwner {
@@ -18,7 +18,7 @@ struct AppointmentsOwner: AccountDataOwner {
         if cancelled > 0 { logger.info("deleted account's appointments cancelled", metadata: ["bookings": "\(cancelled)"]) }
         try await connection.tracedQuery(
             "UPDATE bookings SET user_id = 'erased:' || gen_random_uuid(), idempotency_key = NULL WHERE user_id = \(user)", logger: logger)
-        for table in ["readings", "account_entitlements", "accounts"] {
+        for table in ["readings", "daily_horoscopes", "account_entitlements", "accounts"] {
             try await connection.tracedQuery("DELETE FROM \(unescaped: table) WHERE user_id = \(user)", logger: logger)
         }
         try await anonymisePartner(user, on: connection, logger: logger)
@@ -56,7 +56,13 @@ struct AppointmentsOwner: AccountDataOwner {
                 SELECT 1 FROM readings i WHERE i.user_id = \(into) AND i.kind = f.kind AND i.inputs = f.inputs AND i.local_date = f.local_date)
             """, logger: logger)
         try await connection.tracedQuery("UPDATE readings SET user_id = \(into) WHERE user_id = \(from)", logger: logger)
-        for table in ["account_entitlements", "accounts"] {
+        try await connection.tracedQuery(
+            """
+            INSERT INTO daily_horoscopes (user_id, enabled, sign, local_time, time_zone, last_sent_on)
+            SELECT \(into), enabled, sign, local_time, time_zone, last_sent_on FROM daily_horoscopes WHERE user_id = \(from)
+            ON CONFLICT (user_id) DO NOTHING
+            """, logger: logger)
+        for table in ["daily_horoscopes", "account_entitlements", "accounts"] {
             try await connection.tracedQuery("DELETE FROM \(unescaped: table) WHERE user_id = \(from)", logger: logger)
         }
     }

@@ -49,6 +49,12 @@ struct WarningEventHandler: EventHandler {
                     let queued = try await PushQueue.enqueue(reminder: reminder, on: connection, logger: logger)
                     logger.info("appointment reminder queued", metadata: ["booking": "\(reminder.bookingId)", "notifications": "\(queued)"])
                 }
+            case EventTypes.horoscopeDailyDue:
+                try await EventTracing.handling(event) {
+                    let due = try event.payload(as: HoroscopeDailyDue.self)
+                    let queued = try await PushQueue.enqueue(dailyHoroscope: due, on: connection, logger: logger)
+                    logger.info("daily horoscope queued", metadata: ["day": "\(due.localDate)", "notifications": "\(queued)"])
+                }
             case EventTypes.appointmentBooked, EventTypes.appointmentChanged, EventTypes.appointmentCancelled:
                 continue  // The bookings topic's other events are not this service's concern.
             default:

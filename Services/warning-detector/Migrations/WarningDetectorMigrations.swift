@@ -212,5 +212,15 @@ enum WarningDetectorMigrations {
                 "ALTER TABLE devices ADD COLUMN language text",
                 "ALTER TABLE push_deliveries ADD COLUMN app text NOT NULL DEFAULT 'weather' CHECK (app IN ('weather', 'horoscope'))",
             ]),
+        Migration(
+            "0011_daily_horoscopes",
+            [
+                // B5: appointment-booker's daily horoscopes travel the same push path, to horoscope-app devices.
+                "ALTER TABLE push_deliveries DROP CONSTRAINT push_deliveries_kind_check",
+                """
+                ALTER TABLE push_deliveries ADD CONSTRAINT push_deliveries_kind_check
+                    CHECK (kind IN ('warning', 'daily-forecast', 'appointment-reminder', 'daily-horoscope'))
+                """,
+            ]),
     ]
 }

@@ -50,6 +50,17 @@ enum PushMessage {
             ])
     }
 
+    /// The day's horoscope (B5): the sign as subtitle and the reading as body, in the device's language (English,
+    /// or Thai for `th`), cut to what a notification shows; the app opens the full reading of `sign` and `date`.
+    static func dailyHoroscope(_ due: HoroscopeDailyDue, language: String?) -> String {
+        let thai = language.map { $0.lowercased() == "th" || $0.lowercased().hasPrefix("th-") } ?? false
+        let text = thai ? due.textTh : due.textEn
+        let body = text.count > 178 ? String(text.prefix(177)) + "…" : text
+        return payload(
+            title: thai ? "ดวงวันนี้" : "Your horoscope today", subtitle: thai ? due.titleTh : due.titleEn, body: body,
+            thread: "daily-horoscope", extra: ["type": "daily-horoscope", "sign": due.sign, "date": due.localDate])
+    }
+
     private static func payload(title: String, subtitle: String, body: String, thread: String, extra: [String: any Sendable]) -> String {
         var object: [String: Any] = [
             "aps": ["alert": ["title": title, "subtitle": subtitle, "body": body], "sound": "default", "thread-id": thread]

@@ -63,6 +63,29 @@ struct PushQueue: Sendable {
         ).collectAll().count
     }
 
+    /// The day's horoscope (B5) for each of the user's horoscope-app devices, once per device and local day.
+    static func enqueue(dailyHoroscope due: HoroscopeDailyDue, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        let devices = try await connection.tracedQuery(
+            """
+            SELECT d.token, d.user_id, d.language FROM devices d
+            WHERE d.app = 'horoscope' AND lower(d.user_id) = lower(\(due.userId)) ORDER BY d.token
+            """, logger: logger
+        ).decode((String, String, String?).self).collectAll()
+        guard !devices.isEmpty else { return 0 }
+        let payloads = devices.map { PushMessage.dailyHoroscope(due, language: $0.2) }
+        let dedupeKey = "horoscope:\(due.localDate)"
+        return try await connection.tracedQuery(
+            """
+            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload, trace_parent, app)
+            SELECT gen_random_uuid(), t, u, 'daily-horoscope', \(dedupeKey), p::jsonb, \(PlatformTracing.currentTraceParent()), 'horoscope'
+            FROM unnest(\(devices.map(\.0))::text[], \(devices.map(\.1))::text[], \(payloads)::text[]) AS d(t, u, p)
+            ON CONFLICT (device_token, dedupe_key) DO NOTHING
+            RETURNING id
+            """,
+            logger: logger
+        ).collectAll().count
+    }
+
     /// One daily message; false when the device already has it.
     func enqueueDaily(deviceToken: String, userId: String, dedupeKey: String, payload: String) async throws -> Bool {
         try await client.tracedQuery(

@@ -48,3 +48,26 @@ public struct AppointmentReminderDue: Codable, Sendable, Equatable {
         self.startsAt = startsAt
     }
 }
+
+/// `horoscope.daily-due` (B5): the day's horoscope of a user who turned the daily notification on, at their local
+/// time, once per local day. The texts in both languages, so warning-detector's push speaks each device's.
+public struct HoroscopeDailyDue: Codable, Sendable, Equatable {
+    public var userId: String
+    public var sign: String
+    /// The user's local day, `YYYY-MM-DD`.
+    public var localDate: String
+    public var titleEn: String
+    public var titleTh: String
+    public var textEn: String
+    public var textTh: String
+
+    public init(userId: String, sign: String, localDate: String, titleEn: String, titleTh: String, textEn: String, textTh: String) {
+        self.userId = userId
+        self.sign = sign
+        self.localDate = localDate
+        self.titleEn = titleEn
+        self.titleTh = titleTh
+        self.textEn = textEn
+        self.textTh = textTh
+    }
+}
