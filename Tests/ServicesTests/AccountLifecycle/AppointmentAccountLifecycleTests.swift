@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 import TestSupport
 
@@ -12,27 +13,10 @@ struct AppointmentAccountLifecycleTests {
         try await LifecycleAuth.run { auth, users in
             try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_USERS_TOPIC": users], tokens: auth.tokens) { booking in
                 let admin = try await auth.adminToken()
-                let teller = try await auth.install("horoscope")
-                var (status, body) = try await auth.request(
-                    .patch, "/v1/admin/users/\(teller.id)", body: Data(#"{"role": "partner"}"#.utf8), bearer: admin)
-                #expect(status == .ok, "\(body)")
-                #expect(try await eventually {
-                    try await booking.count("SELECT count(*)::int FROM accounts WHERE user_id = '\(teller.id)' AND role = 'partner'") == 1
-                })
-                let partnerAccess = try AppSession(try await auth.post("/v1/sessions/refresh", ["refreshToken": teller.refresh]).1).access
+                let (teller, partnerAccess) = try await booking.listedPartner(through: auth, admin: admin)
                 let partner = try #require(UUID(uuidString: teller.id))
-                var (answer, json) = try await booking.request(
-                    .post, "/v1/admin/partners",
-                    json: ["accountId": teller.id, "name": "Madame Lifecycle", "description": "Tarot", "contact": "+66 2 000 0000",
-                        "languages": ["th"], "timeZone": "Asia/Bangkok"], bearer: admin)
-                #expect(answer == .created, "\(json.raw ?? "")")
-                (answer, json) = try await booking.request(
-                    .patch, "/v1/admin/partners/\(teller.id)", json: ["approved": true, "feeStatus": "paid"], bearer: admin)
-                #expect(answer == .ok, "\(json.raw ?? "")")
-                (answer, json) = try await booking.request(
-                    .put, "/v1/partners/\(teller.id)/availability", json: ["weekly": BookingTestHarness.everyDay(), "exceptions": []],
-                    bearer: partnerAccess)
-                #expect(answer == .ok, "\(json.raw ?? "")")
+                var (status, body): (HTTPResponse.Status, JSONObject)
+                var (answer, json): (HTTPResponse.Status, JSONValue)
 
                 let client = try await auth.install("horoscope")
                 for entitlement in ["contact_fortune_teller", "fortune_stick"] {

@@ -7,7 +7,8 @@ import TestSupport
 /// that the service under test reads; with a fake OpenID Connect provider when the test signs in for real.
 enum LifecycleAuth {
     static func run(
-        oidc idp: AuthHoroscopeTests.FakeIdentityProvider? = nil, _ body: @Sendable (AuthTestHarness, _ usersTopic: String) async throws -> Void
+        oidc idp: AuthHoroscopeTests.FakeIdentityProvider? = nil, extraEnvironment: [String: String] = [:],
+        _ body: @Sendable (AuthTestHarness, _ usersTopic: String) async throws -> Void
     ) async throws {
         let users = "test.users.\(uniqueSuffix())"
         try await createTopics([users], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
@@ -19,7 +20,7 @@ enum LifecycleAuth {
                 "OIDC_ALLOW_HTTP_LOOPBACK": "true",
             ]) { $1 }
         }
-        try await AuthTestHarness.run(extraEnvironment: environment) { auth in try await body(auth, users) }
+        try await AuthTestHarness.run(extraEnvironment: environment.merging(extraEnvironment) { $1 }) { auth in try await body(auth, users) }
     }
 }
 
@@ -61,6 +62,13 @@ extension AuthTestHarness {
     /// `DELETE /v1/me`, with the password or PIN in `json` where the account has one.
     func deleteOwnAccount(bearer: String, json: [String: String]? = nil) async throws -> (HTTPResponse.Status, JSONObject) {
         try await request(.delete, "/v1/me", body: try json.map { try JSONEncoder().encode($0) }, bearer: bearer)
+    }
+
+    /// The account's next session, as the app gets it after a change its token must show (a role, a paid feature).
+    func refreshed(_ session: AppSession) async throws -> AppSession {
+        let (status, body) = try await post("/v1/sessions/refresh", ["refreshToken": session.refresh])
+        #expect(status == .ok, "\(body)")
+        return try AppSession(body)
     }
 
     /// What refreshing with `token` answers: 200, or 401 once the account ended.

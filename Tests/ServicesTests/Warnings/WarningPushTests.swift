@@ -289,8 +289,12 @@ struct WarningPushTests {
 /// `BadDeviceToken`.
 final class StrictAPNs: Sendable {
     private let topics = Mutex<[String: String]>([:])
+    private let delivered = Mutex<[String: [String]]>([:])
 
     func issue(_ token: String, to topic: String) { topics.withLock { $0[token] = topic } }
+
+    /// The payloads accepted for `token`, in order.
+    func sent(to token: String) -> [String] { delivered.withLock { $0[token] ?? [] } }
 
     var handler: FakeHTTPServer.Handler {
         { [self] request in
@@ -301,6 +305,7 @@ final class StrictAPNs: Sendable {
             guard request.headers["apns-topic"] == topic else {
                 return .init(status: 400, body: #"{"reason":"DeviceTokenNotForTopic"}"#)
             }
+            delivered.withLock { $0[token, default: []].append(request.body) }
             return .init(headers: ["apns-id": UUID().uuidString], body: "")
         }
     }
