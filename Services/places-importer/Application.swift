@@ -36,7 +36,8 @@ func buildApplication(
         client: client, logger: runtime.logger, matchDistanceMetres: configuration.matchDistanceMetres,
         topic: environment.string("PLACES_TOPIC", default: TopicCatalogue.places.name))
     let users = UserPlaceStore(
-        client: client, logger: runtime.logger, places: places, addedPerAccountDay: configuration.addedPerAccountDay)
+        client: client, logger: runtime.logger, places: places, addedPerAccountDay: configuration.addedPerAccountDay,
+        ratingsPerAccountDay: configuration.ratingsPerAccountDay)
     let areas = ImportAreaStore(client: client, logger: runtime.logger)
 
     let index = configuration.nearbyFromMemory ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), logger: runtime.logger) : nil

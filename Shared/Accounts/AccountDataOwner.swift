@@ -37,7 +37,13 @@ public struct AccountLifecycleEvents: Sendable {
             let merged = try event.payload(as: UserMerged.self)
             let from = AccountKey.of(merged.fromUserId), into = AccountKey.of(merged.intoUserId)
             guard from != into else { throw EventDecodingError(reason: "user.merged names one account twice") }
-            try await owner.merge(from: from, into: into, on: connection, logger: logger)
+            // The lasting account's deletion travels in its own partition and may have come first: then the install's
+            // data goes as well instead of joining an account that no longer exists.
+            if try await ErasedAccountsStore.isErased(into, on: connection, logger: logger) {
+                try await owner.erase(user: from, on: connection, logger: logger)
+            } else {
+                try await owner.merge(from: from, into: into, on: connection, logger: logger)
+            }
             try await ErasedAccountsStore.record(from, in: erased, on: connection, logger: logger)
             logger.info("account merged", metadata: ["from": "\(from)", "into": "\(into)"])
             return true

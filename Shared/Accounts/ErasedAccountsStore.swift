@@ -22,10 +22,15 @@ public enum ErasedAccountsStore {
         return try await rows.collectAll().count == 1
     }
 
-    /// Reads the rows `erased` has not seen yet into it.
+    /// Reads the rows `erased` has not seen yet into it. A row's `seq` is taken when it is inserted, not when it
+    /// commits, so a lower number can become visible after a higher one was read: the last minute's rows are read
+    /// again every time, which no transaction of this table outlasts.
     static func refresh(_ erased: ErasedAccounts, client: PostgresClient, logger: Logger) async throws {
         let rows = try await client.tracedQuery(
-            "SELECT id_hash, seq FROM erased_accounts WHERE seq > \(erased.lastSeq) ORDER BY seq", logger: logger)
+            """
+            SELECT id_hash, seq FROM erased_accounts WHERE seq > \(erased.lastSeq) OR erased_at > now() - interval '1 minute'
+            ORDER BY seq
+            """, logger: logger)
         let read = try await rows.decode((String, Int64).self).collectAll().map { (hash: $0.0, seq: $0.1) }
         erased.add(read)
     }

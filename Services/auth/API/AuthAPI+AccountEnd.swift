@@ -20,6 +20,11 @@ extension AuthAPI {
         guard AccountKey.of(id) != AccountKey.of(caller.id) else {
             throw APIError(.conflict, code: "own_account", message: "an admin deletes their own account with DELETE /v1/me")
         }
+        // The seed's admins edit and delete users and partners; another admin is demoted first (a role change).
+        guard let target = try await auth.accounts.credentials(id: id)?.account else { throw AuthErrors.unknownAccount }
+        guard target.role != .admin else {
+            throw APIError(.conflict, code: "admin_account", message: "an admin account is made a user before it is deleted")
+        }
         guard try await ends.delete(id, by: "admin") else { throw AuthErrors.unknownAccount }
         return .noContent(.init())
     }
@@ -32,7 +37,8 @@ extension AuthAPI {
         case .invalidToken:
             throw APIError(.unauthorized, code: "invalid_refresh_token", message: "the install's refresh token is unknown, ended or expired")
         case .notAnInstall:
-            throw APIError(.conflict, code: "not_an_install", message: "the refresh token is not another install account's")
+            throw APIError(
+                .conflict, code: "not_an_install", message: "the refresh token is not another install account's with the role user")
         case .noAccount: throw Self.noAccount
         }
     }

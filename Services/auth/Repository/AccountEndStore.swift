@@ -19,12 +19,20 @@ struct AccountEndStore: Sendable {
         try await client.inTransaction(logger: logger) { connection -> Bool in
             let rows = try await connection.tracedQuery("DELETE FROM accounts WHERE id = \(id) RETURNING id", logger: logger)
             guard try await rows.collectAll().count == 1 else { return false }
+            try await Self.forgetTries(of: id, on: connection, logger: logger)
             try await Outbox.enqueue(
                 EventEnvelope(type: EventTypes.userDeleted, producer: "auth", key: id.uuidString, payload: UserDeleted(userId: id, by: by)),
                 toTopicNamed: usersTopic, on: connection, logger: logger)
             try await ErasedAccountsStore.record(AccountKey.of(id), in: erased, on: connection, logger: logger)
             return true
         }
+    }
+
+    /// The tries counted against the account (wrong passwords and PINs): their subjects name its id.
+    private static func forgetTries(of id: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        let key = AccountKey.of(id)
+        try await connection.tracedQuery(
+            "DELETE FROM failed_attempts WHERE lower(subject) = \(key) OR lower(subject) LIKE \(key + "|%")", logger: logger)
     }
 
     enum MergeOutcome: Equatable {
@@ -43,17 +51,22 @@ struct AccountEndStore: Sendable {
         try await client.inTransaction(logger: logger) { connection -> MergeOutcome in
             let owner = try await connection.tracedQuery(
                 """
-                SELECT a.id, a.kind FROM refresh_tokens t JOIN accounts a ON a.id = t.account_id
-                WHERE t.token_hash = \(TokenIssuer.hash(refreshToken)) AND t.revoked_at IS NULL AND t.expires_at > now()
-                FOR UPDATE OF a
+                SELECT account_id FROM refresh_tokens
+                WHERE token_hash = \(TokenIssuer.hash(refreshToken)) AND revoked_at IS NULL AND expires_at > now()
                 """, logger: logger
-            ).decode((UUID, String).self).collectAll().first
-            guard let (from, kind) = owner else { return .invalidToken }
-            guard kind == AccountKind.install.rawValue, from != into else { return .notAnInstall }
-            let target = try await connection.tracedQuery(
-                "SELECT entitlements FROM accounts WHERE id = \(into) FOR UPDATE", logger: logger
-            ).decode([String].self).collectAll().first
-            guard let held = target else { return .noAccount }
+            ).decode(UUID.self).collectAll().first
+            guard let from = owner else { return .invalidToken }
+            guard from != into else { return .notAnInstall }
+            // Both rows locked in id order: two installs merged into each other at once wait instead of deadlocking.
+            let locked = try await connection.tracedQuery(
+                "SELECT id, kind, role, entitlements FROM accounts WHERE id IN (\(from), \(into)) ORDER BY id FOR UPDATE", logger: logger
+            ).decode((UUID, String, String, [String]).self).collectAll()
+            guard let install = locked.first(where: { $0.0 == from }) else { return .invalidToken }
+            guard let target = locked.first(where: { $0.0 == into }) else { return .noAccount }
+            // Only a plain app install merges: one an admin made a partner or an admin has rows under its id
+            // (a fortune teller's profile and appointments) that no merge carries.
+            guard install.1 == AccountKind.install.rawValue, install.2 == UserRole.user.rawValue else { return .notAnInstall }
+            let held = target.3
             let carried = try await connection.tracedQuery(
                 """
                 UPDATE accounts AS i SET display_name = coalesce(i.display_name, f.display_name), language = coalesce(i.language, f.language),
@@ -66,6 +79,7 @@ struct AccountEndStore: Sendable {
                 _ = try await admin.grant(entitlement, to: into, source: "merge", on: connection)
             }
             try await connection.tracedQuery("DELETE FROM accounts WHERE id = \(from)", logger: logger)
+            try await Self.forgetTries(of: from, on: connection, logger: logger)
             try await Outbox.enqueue(
                 EventEnvelope(
                     type: EventTypes.userMerged, producer: "auth", key: from.uuidString, payload: UserMerged(fromUserId: from, intoUserId: into)),

@@ -9,6 +9,7 @@ import Shared
 /// | `PLACES_YELP_BASE_URL`, `PLACES_YELP_API_KEY` | `https://api.yelp.com`; Yelp imports run only with a key |
 /// | `PLACES_NOMINATIM_BASE_URL` | `https://nominatim.openstreetmap.org` (address lookup when adding a place) |
 /// | `PLACES_LOOKUPS_PER_ACCOUNT_HOUR` | `30`: address look-ups (adding a place by address, `/v1/places/lookup`) one account may make an hour; past it 429 `rate_limited` |
+/// | `PLACES_RATINGS_PER_ACCOUNT_DAY` | `100`: places one account may rate in any 24 hours (re-rating one is free); past it 429 `too_many_ratings` |
 /// | `PLACES_ADDED_PER_ACCOUNT_DAY` | `20`: places one account may add in any 24 hours (each is shown to others at once); past it 429 `too_many_places` |
 /// | `PLACES_LOOKUP_QUEUE` | `10`: look-ups that may wait for the one running (Nominatim allows about one a second); past it 429 `lookup_busy` |
 /// | `PLACES_TILE_MILLIDEGREES` | `100` (0.1°): areas are split into tiles this big, one request each |
@@ -36,6 +37,7 @@ struct PlacesConfiguration: Sendable {
     var nominatimBaseURL: String
     var lookupsPerAccountHour: Int
     var addedPerAccountDay: Int
+    var ratingsPerAccountDay: Int
     var lookupQueue: Int
     var tileDegrees: Double
     var yelpResultCap: Int
@@ -63,6 +65,7 @@ struct PlacesConfiguration: Sendable {
         nominatimBaseURL = try Self.url(environment, "PLACES_NOMINATIM_BASE_URL", default: "https://nominatim.openstreetmap.org")
         lookupsPerAccountHour = try environment.int("PLACES_LOOKUPS_PER_ACCOUNT_HOUR", default: 30, range: 1...100_000)
         addedPerAccountDay = try environment.int("PLACES_ADDED_PER_ACCOUNT_DAY", default: 20, range: 1...100_000)
+        ratingsPerAccountDay = try environment.int("PLACES_RATINGS_PER_ACCOUNT_DAY", default: 100, range: 1...100_000)
         lookupQueue = try environment.int("PLACES_LOOKUP_QUEUE", default: 10, range: 0...10_000)
         tileDegrees = Double(try environment.int("PLACES_TILE_MILLIDEGREES", default: 100, range: 1...5_000)) / 1_000
         yelpResultCap = try environment.int("PLACES_YELP_RESULT_CAP", default: 240, range: 50...1_000)

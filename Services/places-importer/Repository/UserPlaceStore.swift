@@ -11,6 +11,8 @@ struct UserPlaceStore: Sendable {
     let places: PlaceStore
     /// `PLACES_ADDED_PER_ACCOUNT_DAY`: places one account adds in any 24 hours (each waits for an admin's review).
     var addedPerAccountDay = 20
+    /// `PLACES_RATINGS_PER_ACCOUNT_DAY`: places one account rates in any 24 hours (issue 29: install accounts are cheap).
+    var ratingsPerAccountDay = 100
 
     /// A place in a nearby list, with the asking user's pin.
     struct Pinned: Sendable {
@@ -151,10 +153,25 @@ struct UserPlaceStore: Sendable {
         }
     }
 
-    /// Stores (or replaces) the user's rating and publishes `place.rated` with the new aggregate.
+    /// Stores (or replaces) the user's rating and publishes `place.rated` with the new aggregate. Ratings feed everyone's
+    /// averages: past `ratingsPerAccountDay` places rated in 24 hours (re-rating one of them is free), 429
+    /// `too_many_ratings` and nothing stored.
     func rate(placeId: UUID, user: String, rating: Rating) async throws -> Aggregate {
         try await client.inTransaction(logger: logger) { connection in
-            try await rate(placeId: placeId, user: user, rating: rating, on: connection)
+            // One user's ratings are counted one after another.
+            try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("places-rated:" + user), 0))", logger: logger)
+            let (rated, oldestAgesOutIn) = try await connection.tracedQuery(
+                """
+                SELECT count(*)::bigint, coalesce(extract(epoch FROM min(rated_at) + interval '1 day' - now()), 0)::float8
+                FROM place_ratings WHERE user_id = \(user) AND place_id <> \(placeId) AND rated_at > now() - interval '1 day'
+                """, logger: logger
+            ).decode((Int, Double).self).collectAll().first ?? (0, 0)
+            guard rated < ratingsPerAccountDay else {
+                throw APIError.tooManyRequests(
+                    code: "too_many_ratings", message: "this account has rated \(rated) places in the last 24 hours, the most it may",
+                    retryAfterSeconds: oldestAgesOutIn)
+            }
+            return try await rate(placeId: placeId, user: user, rating: rating, on: connection)
         }
     }
 

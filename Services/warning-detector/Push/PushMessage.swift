@@ -3,11 +3,25 @@ import Shared
 
 /// The notifications the service sends (A5), as APNs JSON payloads.
 enum PushMessage {
-    /// A new warning: "Watch out!" with where and what, opening the city's warning.
-    static func warning(_ warning: Warning) -> String {
-        payload(
-            title: "Watch out! \(warning.status)", subtitle: warning.location, body: warning.statusDescription, thread: "warnings",
-            extra: ["type": "warning", "warningId": warning.id.uuidString, "cityId": warning.cityId])
+    /// A new warning: "Watch out!" with where and what, and from when to when in the reader's time zone (the
+    /// device's, else the warning city's) and language (Thai for `th`, else English); opens the city's warning.
+    static func warning(_ warning: Warning, timeZone: String?, language: String?) -> String {
+        let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: warning.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
+        let thai = WarningWording.isThai(language)
+        let from = WarningWording.time(warning.onset, zone: zone, thai: thai)
+        let until = WarningWording.time(warning.ends, zone: zone, thai: thai)
+        let title: String, body: String
+        if thai, let status = WarningWording.thaiStatus(kind: warning.kind, severity: warning.severity) {
+            title = "ระวัง! \(status)"
+            body = (WarningWording.thaiDescription(kind: warning.kind, english: warning.statusDescription) ?? status)
+                + " ตั้งแต่\(from) ถึง\(until)"
+        } else {
+            title = "Watch out! \(warning.status)"
+            body = "\(warning.statusDescription) From \(from) until \(until)."
+        }
+        return payload(
+            title: title, subtitle: warning.location, body: body, thread: "warnings",
+            extra: ["type": "warning", "warningId": warning.id.uuidString, "cityId": warning.cityId, "timeZone": zone.identifier])
     }
 
     /// The daily forecast: "Look! Weather around you!" with the location, temperature and condition.

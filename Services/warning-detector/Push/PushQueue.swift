@@ -17,19 +17,35 @@ struct PushQueue: Sendable {
         warnings: [Warning], traceParents: [Int: String] = [:], on connection: PostgresConnection, logger: Logger
     ) async throws -> Int {
         guard !warnings.isEmpty else { return 0 }
-        let traces = NullableTextArray(warnings.map { traceParents[$0.cityId] })
-        let rows = try await connection.tracedQuery(
+        // Who gets which warning, with the device's zone and language: each message is written for its reader.
+        let audience = try await connection.tracedQuery(
             """
-            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload, trace_parent)
-            SELECT gen_random_uuid(), d.token, d.user_id, 'warning', 'warning:' || upper(w.id::text), w.payload::jsonb, w.trace_parent
-            FROM unnest(
-                \(warnings.map(\.id))::uuid[], \(warnings.map(\.cityId))::integer[], \(warnings.map(PushMessage.warning))::text[],
-                \(traces)::text[]) AS w(id, city_id, payload, trace_parent)
+            SELECT w.id, d.token, d.user_id, coalesce(d.time_zone, d.effective_zone), d.language
+            FROM unnest(\(warnings.map(\.id))::uuid[], \(warnings.map(\.cityId))::integer[]) AS w(id, city_id)
             JOIN devices d ON d.app = 'weather' AND (
                 (d.current_city_id = w.city_id AND COALESCE(
                     (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = 0), true))
                 OR (EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = d.user_id AND f.city_id = w.city_id) AND COALESCE(
                     (SELECT s.warnings FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = w.city_id), true)))
+            """, logger: logger
+        ).decode((UUID, String, String, String?, String?).self).collectAll()
+        guard !audience.isEmpty else { return 0 }
+        let byId = Dictionary(warnings.map { ($0.id, $0) }) { first, _ in first }
+        var tokens: [String] = [], users: [String] = [], keys: [String] = [], payloads: [String] = [], traces: [String?] = []
+        for (id, token, user, zone, language) in audience {
+            guard let warning = byId[id] else { continue }
+            tokens.append(token)
+            users.append(user)
+            keys.append("warning:" + id.uuidString.uppercased())
+            payloads.append(PushMessage.warning(warning, timeZone: zone, language: language))
+            traces.append(traceParents[warning.cityId])
+        }
+        let rows = try await connection.tracedQuery(
+            """
+            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload, trace_parent)
+            SELECT gen_random_uuid(), t, u, 'warning', k, p::jsonb, tp
+            FROM unnest(\(tokens)::text[], \(users)::text[], \(keys)::text[], \(payloads)::text[], \(NullableTextArray(traces))::text[])
+                AS d(t, u, k, p, tp)
             ON CONFLICT (device_token, dedupe_key) DO NOTHING
             RETURNING id
             """,

@@ -49,4 +49,37 @@ struct AppointmentAccountLifecycleTests {
             }
         }
     }
+
+    @Test("Issue 29 (B2, B4, B5): an install's readings, appointment and daily horoscope setting follow it into the account it merges into")
+    func test_mergeInstall() async throws {
+        try await LifecycleAuth.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": AuthTestHarness.webhookSecret]) { auth, users in
+            try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_USERS_TOPIC": users], tokens: auth.tokens) { booking in
+                let admin = try await auth.adminToken()
+                let (teller, _) = try await booking.listedPartner(through: auth, admin: admin)
+                let partner = try #require(UUID(uuidString: teller.id))
+                let first = try await auth.install("horoscope")
+                try await auth.pay("contact_fortune_teller", for: first.id)
+                let install = try await auth.refreshed(first)
+                #expect(try await booking.request(.get, "/v1/horoscope/leo", bearer: install.access).0 == .ok)
+                #expect(try await booking.request(
+                    .put, "/v1/me/daily-horoscope", json: ["enabled": true, "sign": "leo", "localTime": "07:00", "timeZone": "Asia/Bangkok"],
+                    bearer: install.access).0 == .ok)
+                let slot = try await booking.futureSlot(partner, fromDay: 2)
+                #expect(try await eventually { try await booking.book(partner, slot, bearer: install.access).0 == .created })
+
+                let lasting = try await auth.install("horoscope")
+                let (status, body) = try await auth.merge(install: install, into: lasting.access)
+                #expect(status == .ok, "\(body)")
+                #expect(try await eventually {
+                    try await booking.request(.get, "/v1/me/bookings", bearer: lasting.access).1["bookings"].count == 1
+                }, "the appointment is the lasting account's")
+                let (_, readings) = try await booking.request(.get, "/v1/me/readings", bearer: lasting.access)
+                #expect(readings["readings"].count == 1)
+                let (_, daily) = try await booking.request(.get, "/v1/me/daily-horoscope", bearer: lasting.access)
+                #expect(daily["enabled"].bool == true && daily["sign"].string == "leo")
+                #expect(try await booking.db.columnsMentioning(install.id).isEmpty)
+                #expect(try await booking.request(.get, "/v1/me/bookings", bearer: install.access).0 == .unauthorized)
+            }
+        }
+    }
 }

@@ -13,8 +13,8 @@ import TestSupport
 struct AppointmentDailyHoroscopeTests {
     @Test("B5: the setting is checked (sign, time, IANA zone needed to turn it on) and read back")
     func test_B5_setting() async throws {
-        try await BookingTestHarness.run { booking in
-            let token = try await booking.bookerToken()
+        try await LifecycleAuth.run { auth, users in try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_USERS_TOPIC": users], tokens: auth.tokens) { booking in
+            let token = try await auth.install("horoscope").access
             var (status, body) = try await booking.request(.get, "/v1/me/daily-horoscope", bearer: token)
             #expect(status == .ok && body["enabled"].bool == false, "off until set: \(body.raw ?? "")")
             (status, body) = try await booking.request(.put, "/v1/me/daily-horoscope", json: ["enabled": true], bearer: token)
@@ -34,14 +34,16 @@ struct AppointmentDailyHoroscopeTests {
             #expect(status == .ok && body["sign"].string == "leo" && body["localTime"].string == "07:00", "\(body.raw ?? "")")
             (status, body) = try await booking.request(.put, "/v1/me/daily-horoscope", json: ["enabled": false], bearer: token)
             #expect(status == .ok && body["enabled"].bool == false && body["sign"].string == "leo", "off keeps the rest: \(body.raw ?? "")")
-        }
+        } }
     }
 
     @Test("B5: a due notification is queued at the user's local time, once per local day, across restarts; off sends nothing")
     func test_B5_oncePerLocalDay() async throws {
-        try await BookingTestHarness.run(extraEnvironment: ["DAILY_HOROSCOPE_TICK_MS": "3600000"]) { booking in
-            let user = UUID().uuidString.lowercased()
-            let token = try await booking.bookerToken(user)
+        try await LifecycleAuth.run { auth, users in try await BookingTestHarness.run(
+            extraEnvironment: ["DAILY_HOROSCOPE_TICK_MS": "3600000", "APPOINTMENT_USERS_TOPIC": users], tokens: auth.tokens
+        ) { booking in
+            let install = try await auth.install("horoscope")
+            let (user, token) = (install.id, install.access)
             let (status, body) = try await booking.request(
                 .put, "/v1/me/daily-horoscope", json: ["enabled": true, "sign": "leo", "localTime": "07:00", "timeZone": "Asia/Bangkok"],
                 bearer: token)
@@ -68,6 +70,6 @@ struct AppointmentDailyHoroscopeTests {
 
             _ = try await booking.request(.put, "/v1/me/daily-horoscope", json: ["enabled": false], bearer: token)
             #expect(try await scheduler().runOnce(now: at("2030-01-12T08:00:00+07:00")) == 0, "off sends nothing")
-        }
+        } }
     }
 }

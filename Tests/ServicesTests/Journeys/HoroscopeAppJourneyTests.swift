@@ -30,6 +30,12 @@ struct HoroscopeAppJourneyTests {
                     (status, body) = try await warnings.request(
                         .put, "/v1/me/devices/\(phone)", json: ["app": "horoscope", "timeZone": "Asia/Bangkok", "language": "th"], bearer: install.access)
                     #expect(status == .ok, "device: \(body.raw ?? "")")
+                    // The same person's weather app on another phone: nothing of the horoscope app may reach it.
+                    let weatherPhone = String(repeating: "f6", count: 32)
+                    apns.issue(weatherPhone, to: "com.example.weather")
+                    (status, body) = try await warnings.request(
+                        .put, "/v1/me/devices/\(weatherPhone)", json: ["app": "weather", "timeZone": "Asia/Bangkok"], bearer: install.access)
+                    #expect(status == .ok, "weather device: \(body.raw ?? "")")
                     (status, body) = try await booking.request(
                         .put, "/v1/me/daily-horoscope", json: ["enabled": true, "sign": "leo", "localTime": "00:00", "timeZone": "Asia/Bangkok"],
                         bearer: install.access)
@@ -54,6 +60,12 @@ struct HoroscopeAppJourneyTests {
                     #expect(status == .ok && "\(body.raw ?? "")".contains(teller.id), "my bookings: \(body.raw ?? "")")
                     #expect(try await eventually { apns.sent(to: phone).contains { $0.contains("appointment-reminder") } }, "the reminder on the phone")
                     #expect(apns.sent(to: phone).allSatisfy { $0.contains("ดวงวันนี้") || $0.contains("ใกล้ถึงเวลานัดหมาย") }, "in Thai")
+                    #expect(apns.sent(to: weatherPhone).isEmpty, "never the weather app's phone")
+                    let booked = try #require(body["bookings"][0]["id"].string)
+                    (status, body) = try await booking.request(.post, "/v1/bookings/\(booked)/cancel", json: [:], bearer: app.access)
+                    #expect(status == .ok, "cancel: \(body.raw ?? "")")
+                    (status, body) = try await booking.request(.put, "/v1/me/daily-horoscope", json: ["enabled": false], bearer: app.access)
+                    #expect(status == .ok && body["enabled"].bool == false, "notification off")
 
                     let (paid, payments) = try await auth.request(.get, "/v1/me/payments", bearer: app.access)
                     #expect(paid == .ok && payments["payments.1.entitlement"] != nil, "\(payments)")

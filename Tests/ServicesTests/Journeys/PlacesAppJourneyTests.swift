@@ -31,6 +31,10 @@ struct PlacesAppJourneyTests {
                         && body["myRating"]["wifi"].int == 5, "own place, pending review, is the member's to see: \(body.raw ?? "")")
                     (status, body) = try await places.request(.get, "/v1/places?lat=52.5&lon=13.4&radius=2000", bearer: app.access)
                     #expect(status == .ok && "\(body.raw ?? "")".contains(place), "the map shows the member's own place with its pin")
+                    (status, body) = try await places.request(.delete, "/v1/places/\(place)/saved", bearer: app.access)
+                    #expect(status.code < 300, "unsave: \(body.raw ?? "")")
+                    (status, body) = try await places.request(.delete, "/v1/places/\(place)/pin", bearer: app.access)
+                    #expect(status.code < 300, "unpin: \(body.raw ?? "")")
 
                     (status, body) = try await analytics.request(.get, "/v1/poll", bearer: app.access)
                     #expect(status == .ok, "poll: \(body.raw ?? "")")

@@ -53,6 +53,13 @@ struct WeatherAppJourneyTests {
                     #expect(json["favourites"][0]["warnings"].bool == false, "\(json.raw ?? "")")
                     (answer, json) = try await warnings.request(.get, "/v1/me/devices", bearer: app.access)
                     #expect(answer == .ok && json["devices"].count == 1)
+                    (answer, json) = try await warnings.request(
+                        .put, "/v1/me/notification-settings", json: ["currentLocation": ["forecasts": false]], bearer: app.access)
+                    #expect(answer == .ok && json["currentLocation"]["forecasts"].bool == false, "current location: \(json.raw ?? "")")
+                    (status, _) = try await weather.request(.delete, "/v1/me/favourites/\(Self.berlin)", bearer: app.access)
+                    #expect(status.code < 300)
+                    (status, body) = try await read("/v1/me/favourites")
+                    #expect(status == .ok && !body.contains("\(Self.berlin)"), "un-favourited: \(body)")
 
                     let profile = try JSONSerialization.data(withJSONObject: ["language": "th", "timeZone": "Asia/Bangkok", "displayName": "Somchai"])
                     let (changed, me) = try await auth.request(.patch, "/v1/me", body: profile, bearer: app.access)

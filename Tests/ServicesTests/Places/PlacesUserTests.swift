@@ -139,6 +139,32 @@ struct PlacesUserTests {
         }
     }
 
+    @Test("X3, P3, issue 29: one account rates at most PLACES_RATINGS_PER_ACCOUNT_DAY places in 24 hours; re-rating one is free")
+    func test_X3_ratingsPerAccountDay() async throws {
+        try await PlacesTestHarness.run(extraEnvironment: ["PLACES_RATINGS_PER_ACCOUNT_DAY": "2"]) { places in
+            let (user, other) = (try await places.token(), try await places.token("someone-else"))
+            // Places the raters added themselves: a place awaiting review is theirs to see and rate.
+            var ids: [String] = []
+            for (name, token) in [("Desk One", user), ("Desk Two", user), ("Desk Three", user), ("Their Desk", other)] {
+                let (status, body) = try await places.request(
+                    .post, "/v1/places", json: ["name": name, "latitude": 52.49, "longitude": 13.42, "category": "other"], bearer: token)
+                #expect(status == .created)
+                ids.append(try #require(body["id"].string))
+            }
+            func rate(_ place: String, _ token: String) async throws -> (HTTPResponse.Status, String?) {
+                let (status, body) = try await places.request(.put, "/v1/places/\(place)/rating", json: Self.goodRating, bearer: token)
+                return (status, body["error"]["code"].string)
+            }
+            #expect(try await rate(ids[0], user).0 == .ok)
+            #expect(try await rate(ids[1], user).0 == .ok)
+            #expect(try await rate(ids[1], user).0 == .ok, "re-rating a place already rated today is free")
+            let (refused, code) = try await rate(ids[2], user)
+            #expect(refused == .tooManyRequests && code == "too_many_ratings")
+            #expect(try await places.count("SELECT count(*) FROM place_ratings WHERE place_id = '\(ids[2])'") == 0, "nothing stored")
+            #expect(try await rate(ids[3], other).0 == .ok, "another account is not held back")
+        }
+    }
+
     @Test("P4: add by coordinates; add by address through Nominatim; unknown address; a bad field stores nothing")
     func test_P4_addPlace() async throws {
         try await PlacesTestHarness.run { places in

@@ -96,6 +96,24 @@ struct WarningPushTests {
         }
     }
 
+    @Test("Issue 29, A5, A7: a warning's push is written for each reader: Thai in Bangkok time, English in London time")
+    func test_A7_warningInReadersZoneAndLanguage() async throws {
+        try await WarningTestHarness.run { harness in
+            let thai = try await harness.device(currentCityId: Self.berlin.id, timeZone: "Asia/Bangkok", language: "th")
+            let english = try await harness.device(currentCityId: Self.berlin.id, timeZone: "Europe/London", language: "en")
+            let envelope = try await harness.publishForecast(WarningFixtures.heat(36, hours: 1...3))
+            try await harness.publish(envelope, to: harness.forecastsTopic)
+            #expect(try await eventually { Self.sentTokens(harness).count >= 2 })
+            let requests = harness.push.requests
+            let thaiBody = try #require(requests.first { $0.path.hasSuffix(thai.token) }).body
+            #expect(thaiBody.contains("ระวัง! เตือนภัยอากาศร้อนจัด ระดับรุนแรง") && thaiBody.contains("ตั้งแต่วัน")
+                && thaiBody.contains("Asia/Bangkok") && thaiBody.contains("36 °C"), "\(thaiBody)")
+            let englishBody = try #require(requests.first { $0.path.hasSuffix(english.token) }).body
+            #expect(englishBody.contains("Watch out! Severe heat warning") && englishBody.contains("From ")
+                && englishBody.contains("Europe/London") && !englishBody.contains("Z\""), "\(englishBody)")
+        }
+    }
+
     @Test("A5: the provider's 410 removes the token; an outage is retried with backoff until delivered")
     func test_A5_goneTokensAndOutages() async throws {
         let failuresLeft = Countdown(3)
