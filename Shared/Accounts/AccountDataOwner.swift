@@ -29,6 +29,7 @@ public struct AccountLifecycleEvents: Sendable {
         switch event.header.type {
         case EventTypes.userDeleted:
             let user = AccountKey.of(try event.payload(as: UserDeleted.self).userId)
+            try await Self.lock([user], on: connection, logger: logger)
             try await owner.erase(user: user, on: connection, logger: logger)
             try await ErasedAccountsStore.record(user, in: erased, on: connection, logger: logger)
             logger.info("account erased", metadata: ["user": "\(user)"])
@@ -37,6 +38,9 @@ public struct AccountLifecycleEvents: Sendable {
             let merged = try event.payload(as: UserMerged.self)
             let from = AccountKey.of(merged.fromUserId), into = AccountKey.of(merged.intoUserId)
             guard from != into else { throw EventDecodingError(reason: "user.merged names one account twice") }
+            // Partitions are applied at the same time: the lasting account's deletion, if it is being applied, commits
+            // before this looks for it, or waits for this merge.
+            try await Self.lock([from, into], on: connection, logger: logger)
             // The lasting account's deletion travels in its own partition and may have come first: then the install's
             // data goes as well instead of joining an account that no longer exists.
             if try await ErasedAccountsStore.isErased(into, on: connection, logger: logger) {
@@ -50,6 +54,13 @@ public struct AccountLifecycleEvents: Sendable {
         default:
             return false
         }
+    }
+
+    /// Transaction locks on the accounts, taken in one order so two events cannot wait on each other.
+    private static func lock(_ accounts: [String], on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.tracedQuery(
+            "SELECT pg_advisory_xact_lock(hashtextextended('account:' || k, 0)) FROM unnest(\(accounts.sorted())::text[]) AS k ORDER BY k",
+            logger: logger)
     }
 }
 

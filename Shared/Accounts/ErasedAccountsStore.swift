@@ -23,12 +23,12 @@ public enum ErasedAccountsStore {
     }
 
     /// Reads the rows `erased` has not seen yet into it. A row's `seq` is taken when it is inserted, not when it
-    /// commits, so a lower number can become visible after a higher one was read: the last minute's rows are read
-    /// again every time, which no transaction of this table outlasts.
+    /// commits, so a lower number can become visible after a higher one was read: the last ten minutes' rows are
+    /// read again every time (by `erased_at`, indexed), longer than a consumer's batch transaction runs.
     static func refresh(_ erased: ErasedAccounts, client: PostgresClient, logger: Logger) async throws {
         let rows = try await client.tracedQuery(
             """
-            SELECT id_hash, seq FROM erased_accounts WHERE seq > \(erased.lastSeq) OR erased_at > now() - interval '1 minute'
+            SELECT id_hash, seq FROM erased_accounts WHERE seq > \(erased.lastSeq) OR erased_at > now() - interval '10 minutes'
             ORDER BY seq
             """, logger: logger)
         let read = try await rows.decode((String, Int64).self).collectAll().map { (hash: $0.0, seq: $0.1) }
@@ -50,5 +50,6 @@ public enum AccountErasureSchema {
                 )
                 """
             ]),
+        Migration("0000_platform_erased_accounts_by_time", ["CREATE INDEX erased_accounts_by_time ON erased_accounts (erased_at)"]),
     ]
 }

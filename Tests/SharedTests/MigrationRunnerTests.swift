@@ -19,7 +19,7 @@ struct MigrationRunnerTests {
             let first = try await runner.run(on: db.client, logger: logger)
             #expect(first == [
                 "0000_platform_outbox", "0000_platform_consumer_attempts", "0000_platform_outbox_trace", "0000_platform_erased_accounts",
-                "0001_cities", "0002_city_index",
+                "0000_platform_erased_accounts_by_time", "0001_cities", "0002_city_index",
             ])
             let second = try await runner.run(on: db.client, logger: logger)
             #expect(second.isEmpty)
@@ -44,8 +44,8 @@ struct MigrationRunnerTests {
                 return try await a + b
             }
             #expect(applied.sorted() == [
-                "0000_platform_consumer_attempts", "0000_platform_erased_accounts", "0000_platform_outbox", "0000_platform_outbox_trace",
-                "0001_cities", "0002_city_index",
+                "0000_platform_consumer_attempts", "0000_platform_erased_accounts", "0000_platform_erased_accounts_by_time",
+                "0000_platform_outbox", "0000_platform_outbox_trace", "0001_cities", "0002_city_index",
             ])
         }
     }

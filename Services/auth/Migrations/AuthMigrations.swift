@@ -163,5 +163,11 @@ enum AuthMigrations {
                     'virgo', 'libra', 'scorpio', 'sagittarius', 'capricorn', 'aquarius', 'pisces'))
                 """,
             ]),
+        Migration(
+            "0013_failed_attempts_by_subject",
+            [
+                // Issue 29: an ended account's counted tries are found by its id, in whatever case the subject spells it.
+                "CREATE INDEX failed_attempts_by_lower_subject ON failed_attempts (lower(subject) text_pattern_ops)",
+            ]),
     ]
 }

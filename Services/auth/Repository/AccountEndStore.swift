@@ -17,7 +17,9 @@ struct AccountEndStore: Sendable {
     /// Deletes the account and publishes `user.deleted`; false when there is no such account.
     func delete(_ id: UUID, by: String) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection -> Bool in
-            let rows = try await connection.tracedQuery("DELETE FROM accounts WHERE id = \(id) RETURNING id", logger: logger)
+            // An admin deletes users and partners only: checked in the statement, so a promotion meanwhile is seen.
+            let rows = try await connection.tracedQuery(
+                "DELETE FROM accounts WHERE id = \(id) AND (\(by) <> 'admin' OR role <> 'admin') RETURNING id", logger: logger)
             guard try await rows.collectAll().count == 1 else { return false }
             try await Self.forgetTries(of: id, on: connection, logger: logger)
             try await Outbox.enqueue(

@@ -32,12 +32,17 @@ struct PushQueue: Sendable {
         guard !audience.isEmpty else { return 0 }
         let byId = Dictionary(warnings.map { ($0.id, $0) }) { first, _ in first }
         var tokens: [String] = [], users: [String] = [], keys: [String] = [], payloads: [String] = [], traces: [String?] = []
+        // One text per warning, zone and language: a city's devices mostly share them, and each costs two formatters.
+        var written: [String: String] = [:]
         for (id, token, user, zone, language) in audience {
             guard let warning = byId[id] else { continue }
+            let variant = "\(id)|\(zone ?? "")|\(WarningWording.isThai(language))"
+            let payload = written[variant] ?? PushMessage.warning(warning, timeZone: zone, language: language)
+            written[variant] = payload
             tokens.append(token)
             users.append(user)
             keys.append("warning:" + id.uuidString.uppercased())
-            payloads.append(PushMessage.warning(warning, timeZone: zone, language: language))
+            payloads.append(payload)
             traces.append(traceParents[warning.cityId])
         }
         let rows = try await connection.tracedQuery(
@@ -55,45 +60,39 @@ struct PushQueue: Sendable {
 
     /// An appointment reminder (B2) to every horoscope-app device of its user (never the weather app's: APNs
     /// would refuse the token under the other topic), once per device and booking start (a moved booking is
-    /// reminded again), its text in the device's time zone and language. User ids are compared without case:
-    /// auth spells UUIDs in upper case in tokens, appointment-booker in lower case.
+    /// reminded again), its text in the device's time zone and language.
     static func enqueue(reminder: AppointmentReminderDue, on connection: PostgresConnection, logger: Logger) async throws -> Int {
         let dedupeKey = "appointment:\(reminder.bookingId.uuidString.lowercased()):\(reminder.startsAt.timeIntervalSince1970.rounded(.down).roundedClampedInt)"
-        let devices = try await connection.tracedQuery(
-            """
-            SELECT d.token, d.user_id, coalesce(d.time_zone, d.effective_zone), d.language FROM devices d
-            WHERE d.app = 'horoscope' AND lower(d.user_id) = lower(\(reminder.userId)) ORDER BY d.token
-            """, logger: logger
-        ).decode((String, String, String?, String?).self).collectAll()
-        guard !devices.isEmpty else { return 0 }
-        let payloads = devices.map { PushMessage.appointmentReminder(reminder, timeZone: $0.2, language: $0.3) }
-        return try await connection.tracedQuery(
-            """
-            INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload, trace_parent, app)
-            SELECT gen_random_uuid(), t, u, 'appointment-reminder', \(dedupeKey), p::jsonb, \(PlatformTracing.currentTraceParent()), 'horoscope'
-            FROM unnest(\(devices.map(\.0))::text[], \(devices.map(\.1))::text[], \(payloads)::text[]) AS d(t, u, p)
-            ON CONFLICT (device_token, dedupe_key) DO NOTHING
-            RETURNING id
-            """,
-            logger: logger
-        ).collectAll().count
+        return try await enqueue(
+            toHoroscopeDevicesOf: reminder.userId, kind: "appointment-reminder", dedupeKey: dedupeKey, on: connection, logger: logger
+        ) { zone, language in PushMessage.appointmentReminder(reminder, timeZone: zone, language: language) }
     }
 
     /// The day's horoscope (B5) for each of the user's horoscope-app devices, once per device and local day.
     static func enqueue(dailyHoroscope due: HoroscopeDailyDue, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        try await enqueue(
+            toHoroscopeDevicesOf: due.userId, kind: "daily-horoscope", dedupeKey: "horoscope:\(due.localDate)", on: connection, logger: logger
+        ) { _, language in PushMessage.dailyHoroscope(due, language: language) }
+    }
+
+    /// One message per horoscope-app device of `user`, written for each device's zone and language, once per device
+    /// and `dedupeKey`. User ids are compared without case: tokens from before issue 29 spelt them in upper case.
+    private static func enqueue(
+        toHoroscopeDevicesOf user: String, kind: String, dedupeKey: String, on connection: PostgresConnection, logger: Logger,
+        message: (_ zone: String?, _ language: String?) -> String
+    ) async throws -> Int {
         let devices = try await connection.tracedQuery(
             """
-            SELECT d.token, d.user_id, d.language FROM devices d
-            WHERE d.app = 'horoscope' AND lower(d.user_id) = lower(\(due.userId)) ORDER BY d.token
+            SELECT d.token, d.user_id, coalesce(d.time_zone, d.effective_zone), d.language FROM devices d
+            WHERE d.app = 'horoscope' AND lower(d.user_id) = lower(\(user)) ORDER BY d.token
             """, logger: logger
-        ).decode((String, String, String?).self).collectAll()
+        ).decode((String, String, String?, String?).self).collectAll()
         guard !devices.isEmpty else { return 0 }
-        let payloads = devices.map { PushMessage.dailyHoroscope(due, language: $0.2) }
-        let dedupeKey = "horoscope:\(due.localDate)"
+        let payloads = devices.map { message($0.2, $0.3) }
         return try await connection.tracedQuery(
             """
             INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload, trace_parent, app)
-            SELECT gen_random_uuid(), t, u, 'daily-horoscope', \(dedupeKey), p::jsonb, \(PlatformTracing.currentTraceParent()), 'horoscope'
+            SELECT gen_random_uuid(), t, u, \(kind), \(dedupeKey), p::jsonb, \(PlatformTracing.currentTraceParent()), 'horoscope'
             FROM unnest(\(devices.map(\.0))::text[], \(devices.map(\.1))::text[], \(payloads)::text[]) AS d(t, u, p)
             ON CONFLICT (device_token, dedupe_key) DO NOTHING
             RETURNING id
