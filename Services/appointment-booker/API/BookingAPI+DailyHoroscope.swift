@@ -23,7 +23,9 @@ extension BookingAPI {
             if known { known = try await dailyHoroscopes.knows(zone: zone) }
             if !known { problems["timeZone"] = "must be an IANA time zone such as Asia/Bangkok" }
         }
-        if let time = body.localTime, !Self.isClockTime(time) { problems["localTime"] = "must be HH:MM, 24-hour" }
+        if let time = body.localTime, !(LocalTime(parsing: time).map { $0 < .endOfDay } ?? false) {
+            problems["localTime"] = "must be HH:MM, 24-hour"
+        }
         if body.enabled {
             if body.sign == nil && stored.sign == nil { problems["sign"] = "is needed to turn the notification on" }
             if body.localTime == nil && stored.localTime == nil { problems["localTime"] = "is needed to turn the notification on" }
@@ -35,15 +37,6 @@ extension BookingAPI {
             enabled: body.enabled, sign: body.sign?.rawValue ?? stored.sign, localTime: body.localTime ?? stored.localTime,
             timeZone: body.timeZone ?? stored.timeZone)
         return .ok(.init(body: .json(.init(try await dailyHoroscopes.set(change, of: user)))))
-    }
-
-    /// `HH:MM` from 00:00 to 23:59.
-    static func isClockTime(_ text: String) -> Bool {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let hours = Int(parts[0]), let minutes = Int(parts[1])
-        else { return false }
-        return (0...23).contains(hours) && (0...59).contains(minutes)
     }
 }
 

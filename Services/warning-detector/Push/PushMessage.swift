@@ -7,7 +7,7 @@ enum PushMessage {
     /// device's, else the warning city's) and language (Thai for `th`, else English); opens the city's warning.
     static func warning(_ warning: Warning, timeZone: String?, language: String?) -> String {
         let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: warning.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
-        let thai = WarningWording.isThai(language)
+        let thai = ReaderLanguage.isThai(language)
         let from = WarningWording.time(warning.onset, zone: zone, thai: thai)
         let until = WarningWording.time(warning.ends, zone: zone, thai: thai)
         let title: String, body: String
@@ -47,7 +47,7 @@ enum PushMessage {
     /// exact instant goes along as `startsAt` for the app.
     static func appointmentReminder(_ reminder: AppointmentReminderDue, timeZone: String?, language: String?) -> String {
         let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
-        let thai = language.map { $0.lowercased() == "th" || $0.lowercased().hasPrefix("th-") } ?? false
+        let thai = ReaderLanguage.isThai(language)
         let formatter = DateFormatter()
         formatter.timeZone = zone
         formatter.locale = Locale(identifier: thai ? "th_TH" : "en_GB")
@@ -67,7 +67,7 @@ enum PushMessage {
     /// The day's horoscope (B5): the sign as subtitle and the reading as body, in the device's language (English,
     /// or Thai for `th`), cut to what a notification shows; the app opens the full reading of `sign` and `date`.
     static func dailyHoroscope(_ due: HoroscopeDailyDue, language: String?) -> String {
-        let thai = language.map { $0.lowercased() == "th" || $0.lowercased().hasPrefix("th-") } ?? false
+        let thai = ReaderLanguage.isThai(language)
         let text = thai ? due.textTh : due.textEn
         let body = text.count > 178 ? String(text.prefix(177)) + "…" : text
         return payload(

@@ -36,7 +36,7 @@ struct PushQueue: Sendable {
         var written: [String: String] = [:]
         for (id, token, user, zone, language) in audience {
             guard let warning = byId[id] else { continue }
-            let variant = "\(id)|\(zone ?? "")|\(WarningWording.isThai(language))"
+            let variant = "\(id)|\(zone ?? "")|\(ReaderLanguage.isThai(language))"
             let payload = written[variant] ?? PushMessage.warning(warning, timeZone: zone, language: language)
             written[variant] = payload
             tokens.append(token)

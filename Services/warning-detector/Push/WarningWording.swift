@@ -3,10 +3,6 @@ import Foundation
 /// A warning's words for a push in the reader's language (issue 29): the stored texts are English (A1, as the
 /// API serves them); a Thai reader gets the same facts in Thai, built from the warning's kind, severity and value.
 enum WarningWording {
-    static func isThai(_ language: String?) -> Bool {
-        language.map { $0.lowercased() == "th" || $0.lowercased().hasPrefix("th-") } ?? false
-    }
-
     /// "เตือนภัยฝนตกหนัก ระดับรุนแรง"; nil for a kind or severity it has no words for (the English text is used).
     static func thaiStatus(kind: String, severity: String) -> String? {
         guard let noun = thaiNouns[kind], let level = thaiLevels[severity.lowercased()] else { return nil }
