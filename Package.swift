@@ -85,7 +85,7 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "mobile-backend-platform",
     platforms: [.macOS(.v15)],
-    products: services.map { .executable(name: $0.executable, targets: [$0.module]) } + [
+    products: services.map { .executable(name: $0.executable, targets: ["\($0.module)Main"]) } + [
         .executable(name: "platformctl", targets: ["PlatformCtl"]),
         .executable(name: "platform-bench", targets: ["PlatformBench"]),
         .executable(name: "pipeline-probe", targets: ["PipelineProbe"]),
@@ -233,21 +233,32 @@ let package = Package(
             path: "Tests/ServicesTests",
             swiftSettings: swiftSettings
         ),
-    ] + services.map { service in
+    ] + services.flatMap { service -> [Target] in
         let generated = contractFirst.contains(service.module)
-        return .executableTarget(
-            name: service.module,
-            dependencies: ["Shared"] + (serviceDependencies[service.module] ?? [])
-                + (generated
-                    ? [
-                        .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                        .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
-                    ] : []),
-            path: "Services/\(service.executable)",
-            // The document is both the generator's input and what the service serves at /openapi.yaml.
-            resources: (generated ? [.copy("openapi.yaml")] : []) + (serviceResources[service.module] ?? []),
-            swiftSettings: swiftSettings,
-            plugins: generated ? [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")] : []
-        )
+        return [
+            // The service: a library its executable runs and its tests import.
+            .target(
+                name: service.module,
+                dependencies: ["Shared"] + (serviceDependencies[service.module] ?? [])
+                    + (generated
+                        ? [
+                            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                            .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                        ] : []),
+                path: "Services/\(service.executable)",
+                exclude: ["Main"],
+                // The document is both the generator's input and what the service serves at /openapi.yaml.
+                resources: (generated ? [.copy("openapi.yaml")] : []) + (serviceResources[service.module] ?? []),
+                swiftSettings: swiftSettings,
+                plugins: generated ? [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")] : []
+            ),
+            // The process: five lines that hand the library's `buildApplication` to `ServiceMain`.
+            .executableTarget(
+                name: "\(service.module)Main",
+                dependencies: ["Shared", .byName(name: service.module)],
+                path: "Services/\(service.executable)/Main",
+                swiftSettings: swiftSettings
+            ),
+        ]
     }
 )

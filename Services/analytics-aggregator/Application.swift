@@ -8,7 +8,7 @@ import Shared
 /// Builds analytics-aggregator from its environment: the platform runtime, telemetry ingest (N1), the consumer
 /// that keeps the aggregates (N2), the poll (N3), the hotel survey (N4), and the admin dashboard's page, API
 /// and live stream (N5). Tests call this same function with test configuration.
-func buildApplication(
+package func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
@@ -33,9 +33,7 @@ func buildApplication(
     try DashboardFiles(bundle: Bundle.module, authBaseURL: configuration.dashboardAuthURL).add(to: router)
     HomeStream(stats: stats, interval: configuration.streamInterval, logger: runtime.logger)
         .add(
-            to: router.group()
-                .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier))
-                .add(middleware: PathAccessMiddleware([.init(prefix: "/v1/admin", roles: [.admin])])))
+            to: runtime.hotRoutes(on: router, token: .required).add(middleware: PathAccessMiddleware([.init(prefix: "/v1/admin", roles: [.admin])])))
     try AnalyticsAPI(
         polls: PollStore(client: client, topic: configuration.telemetryTopic, logger: runtime.logger),
         surveys: SurveyStore(
@@ -44,14 +42,8 @@ func buildApplication(
         stats: stats, cache: StatsAnswers(lifetime: configuration.statsCacheLifetime)
     )
     .registerHandlers(
-        on: router.group()
-            .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
-            .add(
-                middleware: PathAccessMiddleware([
-                    .members("/v1/poll/answers"), .members("/v1/survey"), .init(prefix: "/v1/admin", roles: [.admin]),
-                ]))
-            .add(middleware: NoNullsMiddleware())
-            .add(middleware: RequestScopeMiddleware()),
+        on: runtime.apiRoutes(
+            on: router, access: [.members("/v1/poll/answers"), .members("/v1/survey"), .init(prefix: "/v1/admin", roles: [.admin])]),
         configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
 
     let consumer = try runtime.makeConsumer(

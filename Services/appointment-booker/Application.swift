@@ -8,7 +8,7 @@ import Shared
 /// Builds appointment-booker from its environment: the platform runtime, the consumer of auth's account
 /// events (roles, bans, entitlements), the reminder scheduler, and the HTTP API for partners, availability
 /// and bookings (B1-B3, U6). Tests call this same function with test configuration.
-func buildApplication(
+package func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
@@ -19,20 +19,20 @@ func buildApplication(
         client: client, logger: runtime.logger, topic: configuration.bookingsTopic, limits: configuration.liveBookingLimits)
 
     let partners = PartnerStore(client: client, logger: runtime.logger)
-    let slotListings = SlotListingCache(ttl: configuration.slotsCacheTTL)
+    let slotListings = SlotListingCache.slotListings(ttl: configuration.slotsCacheTTL)
 
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
     // The hot slot listing is hand-registered (answers from a short cache of encoded bodies); it takes no body.
     SlotListingRoute(
         partners: partners, bookings: bookings, slots: SlotCalculator(slotMinutes: configuration.slotMinutes),
         configuration: configuration, cache: slotListings
-    ).add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true)))
+    ).add(to: runtime.hotRoutes(on: router))
     let readings = ReadingService(
         content: try ReadingContent.bundled(), key: configuration.readingKey, store: ReadingStore(client: client, logger: runtime.logger, dailyLimit: configuration.readingsPerAccountDay),
         worship: WorshipPlaceStore(client: client, logger: runtime.logger), placesRadius: configuration.placesRadius)
     // The daily horoscope, hand-registered too: answers from a cache of encoded bodies.
     HoroscopeRoute(readings: readings)
-        .add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true)))
+        .add(to: runtime.hotRoutes(on: router))
     // Public routes take a token when it comes (a bad one is refused); the signed-in, partner and admin
     // paths require one before the request is read.
     try BookingAPI(
@@ -40,16 +40,12 @@ func buildApplication(
         prayers: PrayerStore(client: client, logger: runtime.logger),
         dailyHoroscopes: DailyHoroscopeStore(client: client, logger: runtime.logger))
         .registerHandlers(
-            on: router.group()
-                .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
-                .add(
-                    middleware: PathAccessMiddleware([
-                        .members("/v1/me/bookings"), .init(prefix: "/v1/me"), .members("/v1/bookings"),
-                        .init(prefix: "/v1/partner", roles: [.partner]),
-                        .init(prefix: "/v1/admin", roles: [.admin]),
-                    ]))
-                .add(middleware: NoNullsMiddleware())
-                .add(middleware: RequestScopeMiddleware()),
+            on: runtime.apiRoutes(
+                on: router,
+                access: [
+                    .members("/v1/me/bookings"), .init(prefix: "/v1/me"), .members("/v1/bookings"),
+                    .init(prefix: "/v1/partner", roles: [.partner]), .init(prefix: "/v1/admin", roles: [.admin]),
+                ]),
             configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
 
     let consumer = try runtime.makeConsumer(

@@ -7,7 +7,7 @@ import Shared
 
 /// Builds auth from its environment: the platform runtime plus accounts, sessions and recovery (U1–U4, U7),
 /// the mail sender, and the bootstrap admin. Tests call this same function with test configuration.
-func buildApplication(
+package func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
@@ -45,15 +45,15 @@ func buildApplication(
         oidc: configuration.oidc.map { OIDCVerifier(configuration: $0, logger: runtime.logger) }
     )
     .registerHandlers(
-        on: router.group()
-            .add(middleware: PathFilteredMiddleware(["/v1/admin"], AccessTokenMiddleware(verifier: verifier, allowedRoles: [.admin])))
-            .add(
-                middleware: PathFilteredMiddleware(
-                    ["/v1/dashboard/password/change", "/v1/sessions/logout", "/v1/me"], AccessTokenMiddleware(verifier: verifier)))
-            .add(middleware: PathFilteredMiddleware(["/v1/payments/webhook"], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret)))
-            .add(middleware: EmptyDeleteBodyMiddleware())
-            .add(middleware: NoNullsMiddleware())
-            .add(middleware: RequestScopeMiddleware()))
+        on: runtime.apiRoutes(
+            on: router,
+            first: [
+                PathFilteredMiddleware(["/v1/admin"], AccessTokenMiddleware(verifier: verifier, allowedRoles: [.admin])),
+                PathFilteredMiddleware(
+                    ["/v1/dashboard/password/change", "/v1/sessions/logout", "/v1/me"], AccessTokenMiddleware(verifier: verifier)),
+                PathFilteredMiddleware(["/v1/payments/webhook"], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret)),
+                EmptyDeleteBodyMiddleware(),
+            ]))
     let mailSender = MailSender(
         client: client, smtp: try SMTPClient(configuration: configuration.smtp), sealer: sealer, startGate: runtime.startGate,
         logger: runtime.logger)

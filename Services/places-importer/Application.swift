@@ -11,7 +11,7 @@ import Shared
 /// importers, the import scheduler, the Nominatim lookup, the HTTP API (P1-P4) and the consumer of account
 /// deletions and merges (issue 29).
 /// Tests call this same function with test configuration.
-func buildApplication(
+package func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
@@ -41,7 +41,7 @@ func buildApplication(
     let areas = ImportAreaStore(client: client, logger: runtime.logger)
 
     let index = configuration.nearbyFromMemory ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), logger: runtime.logger) : nil
-    let nearbyPlaces = NearbyPlaces(index: index, pinCache: UserPinCache(ttl: configuration.pinCacheTTL), users: users)
+    let nearbyPlaces = NearbyPlaces(index: index, pinCache: .pins(ttl: configuration.pinCacheTTL), users: users)
 
     let coverage = configuration.onDemand ? ImportCoverage(tileDegrees: configuration.onDemandTileDegrees) : nil
     let onDemand = coverage.map {
@@ -53,12 +53,8 @@ func buildApplication(
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
     // The hot nearby routes read the caller from their context and take no body: only the token check.
     NearbyRoutes(nearbyPlaces: nearbyPlaces, configuration: configuration, onDemand: onDemand)
-        .add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier)))
-    let api = router.group()
-        .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier))
-        .add(middleware: PathAccessMiddleware([.init(prefix: "/v1/admin", roles: [.admin])]))
-        .add(middleware: NoNullsMiddleware())
-        .add(middleware: RequestScopeMiddleware())
+        .add(to: runtime.hotRoutes(on: router, token: .required))
+    let api = runtime.apiRoutes(on: router, token: .required, access: [.init(prefix: "/v1/admin", roles: [.admin])])
     try PlacesAPI(
         places: places, users: users, areas: areas,
         reviews: PlaceReviewStore(client: runtime.postgres, logger: runtime.logger, places: places), nearbyPlaces: nearbyPlaces,

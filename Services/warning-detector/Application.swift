@@ -12,7 +12,7 @@ import Shared
 /// favourite events that turns forecasts into warnings (A1, A2), the push sender and the daily-forecast
 /// scheduler (A5), and the HTTP API for warnings, settings, devices and news (A2-A6).
 /// Tests call this same function with test configuration.
-func buildApplication(
+package func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
@@ -27,11 +27,7 @@ func buildApplication(
     // Public routes take a token when it comes (a bad one is refused); the /v1/me and admin operations require one.
     try WarningAPI(warnings: warnings, users: users, queue: queue, news: NewsStore(client: client, logger: runtime.logger))
         .registerHandlers(
-            on: router.group()
-                .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
-                .add(middleware: PathAccessMiddleware([.members("/v1/me"), .init(prefix: "/v1/admin", roles: [.admin])]))
-                .add(middleware: NoNullsMiddleware())
-                .add(middleware: RequestScopeMiddleware()))
+            on: runtime.apiRoutes(on: router, access: [.members("/v1/me"), .init(prefix: "/v1/admin", roles: [.admin])]))
 
     let consumer = try runtime.makeConsumer(
         topics: [
@@ -42,7 +38,7 @@ func buildApplication(
         ],
         handler: AccountEventsRouter(
             lifecycle: runtime.accountLifecycle(PushAudienceOwner()),
-            next: WarningEventHandler(detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings)))
+            next: ForecastsFavouritesAppointmentsHandler(detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings)))
     let (http, apns) = try await makePushClient(configuration.push)
     var services: [any Service] = [
         PushSender(queue: queue, apns: apns, policy: configuration.push, startGate: runtime.startGate, logger: runtime.logger)

@@ -10,7 +10,7 @@ import Shared
 /// Builds weather-fetcher from its environment: the platform runtime, the city catalogue import, the
 /// provider client, the refresh scheduler, the warnings consumer and the HTTP API (W1-W10).
 /// Tests call this same function with test configuration.
-func buildApplication(
+package func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
 ) async throws -> some ApplicationProtocol {
     let runtime = try await PlatformRuntime(
@@ -23,7 +23,7 @@ func buildApplication(
     // Searches run on a small pool of their own whose statements Postgres cancels past a time limit.
     let searchClient = runtime.configuration.postgres.makeClient(
         logger: runtime.logger, statementTimeout: configuration.searchStatementTimeout, connections: 4)
-    let cities = CityStore(client: client, logger: runtime.logger, shortSearches: ShortSearchCache(), searchClient: searchClient)
+    let cities = CityStore(client: client, logger: runtime.logger, shortSearches: .standard(), searchClient: searchClient)
     let refresher = CityRefresher(
         provider: provider, store: store, schedule: configuration.refresh,
         topic: environment.string("WEATHER_FORECASTS_TOPIC", default: TopicCatalogue.forecasts.name), logger: runtime.logger)
@@ -39,13 +39,9 @@ func buildApplication(
     // The hot weather view reads the caller from its context and takes no body: only the token check.
     CityWeatherRoute(
         cities: cities, reader: reader, userCities: userCities, warnings: warnings, configuration: configuration,
-        cache: CityWeatherCache(ttl: configuration.viewCacheTTL)
-    ).add(to: router.group().add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true)))
-    let api = router.group()
-        .add(middleware: AccessTokenMiddleware(verifier: runtime.tokenVerifier, optional: true))
-        .add(middleware: PathAccessMiddleware([.members("/v1/me")]))
-        .add(middleware: NoNullsMiddleware())
-        .add(middleware: RequestScopeMiddleware())
+        cache: .views(ttl: configuration.viewCacheTTL)
+    ).add(to: runtime.hotRoutes(on: router))
+    let api = runtime.apiRoutes(on: router, access: [.members("/v1/me")])
     try WeatherAPI(
         cities: cities, reader: reader, userCities: userCities, warnings: warnings, store: store, configuration: configuration,
         searchQuota: WindowQuota(limit: configuration.searchesPerMinutePerAddress)
@@ -56,7 +52,7 @@ func buildApplication(
             ConsumedTopic(TopicCatalogue.warnings, name: environment.string("WEATHER_WARNINGS_TOPIC")),
             ConsumedTopic(TopicCatalogue.users, name: environment.string("WEATHER_USERS_TOPIC")),
         ],
-        handler: AccountEventsRouter(lifecycle: runtime.accountLifecycle(UserCitiesOwner()), next: WarningEventHandler()))
+        handler: AccountEventsRouter(lifecycle: runtime.accountLifecycle(UserCitiesOwner()), next: WarningsTopicHandler()))
     let scheduler = RefreshScheduler(
         refresher: refresher, store: store, schedule: configuration.refresh, startGate: runtime.startGate, logger: runtime.logger)
     var startupTasks: [PlatformRuntime.StartupTask] = []

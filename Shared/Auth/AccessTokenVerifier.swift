@@ -1,16 +1,17 @@
 import Foundation
 import JWTKit
-import Synchronization
 
 /// Verifies access tokens with the auth service's Ed25519 public key and the expected issuer.
 ///
-/// A verified token is remembered until it expires (at most `VerifiedTokenCache.capacity` tokens): an
+/// A verified token is remembered until it expires (at most `cacheCapacity` tokens; a full cache starts over, which costs one verification per token again): an
 /// Ed25519 check costs about 0.2 ms of CPU, more than the rest of a typical request, and a client sends the
 /// same token for its whole 15-minute life. Expiry is still enforced on every request.
 public struct AccessTokenVerifier: Sendable {
     private let keys: JWTKeyCollection
     private let issuer: String
-    private let cache = VerifiedTokenCache()
+    /// Tokens already verified, each until its own expiry.
+    private let cache = TTLCache<String, AuthenticatedUser>(ttl: nil, capacity: cacheCapacity)
+    static let cacheCapacity = 10_000
     /// Accounts deleted or merged away: their tokens are refused although their signatures still hold.
     public let erased = ErasedAccounts()
 
@@ -45,7 +46,7 @@ public struct AccessTokenVerifier: Sendable {
     }
 
     private func verifiedUser(_ token: String) async throws(Failure) -> AuthenticatedUser {
-        if let user = cache.user(for: token, now: Date()) { return user }
+        if let user = cache.value(for: token) { return user }
         let claims: AccessTokenClaims
         do {
             claims = try await keys.verify(token, as: AccessTokenClaims.self)
@@ -55,32 +56,9 @@ public struct AccessTokenVerifier: Sendable {
         guard claims.iss.value == issuer else { throw .wrongIssuer }
         let user = AuthenticatedUser(
             id: claims.sub.value, role: claims.role, entitlements: Set(claims.entitlements), expiresAt: claims.exp.value)
-        cache.remember(token, as: user, until: claims.exp.value)
+        // Clamped: a Duration from an unbounded Double could trap.
+        let lifetime = min(max(claims.exp.value.timeIntervalSinceNow, 0), 86_400)
+        cache.store(user, for: token, notAfter: .now + .seconds(lifetime))
         return user
-    }
-}
-
-/// Tokens already verified, with their expiry. Bounded: when full it starts over, which costs one
-/// verification per token again and never serves a token past its expiry.
-final class VerifiedTokenCache: Sendable {
-    static let capacity = 10_000
-    private let entries = Mutex<[String: (user: AuthenticatedUser, expires: Date)]>([:])
-
-    func user(for token: String, now: Date) -> AuthenticatedUser? {
-        entries.withLock { entries in
-            guard let entry = entries[token] else { return nil }
-            guard entry.expires > now else {
-                entries[token] = nil
-                return nil
-            }
-            return entry.user
-        }
-    }
-
-    func remember(_ token: String, as user: AuthenticatedUser, until expires: Date) {
-        entries.withLock { entries in
-            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[token] = (user, expires)
-        }
     }
 }

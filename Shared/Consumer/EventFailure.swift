@@ -41,7 +41,7 @@ public enum EventFailure: String, Sendable, Equatable {
         // Too many bind parameters depends on the data or the batch, not on the server.
         if error.code == .tooManyParameters { return .unknown }
         guard error.code == .server else { return .transient }  // connection closed, unclean shutdown, pool closed...
-        let state = error.serverInfo?[.sqlState] ?? ""
+        let state = error.sqlState?.raw ?? ""
         let transientClasses: Set<Substring> = ["08", "40", "42", "53", "55", "57", "58", "XX"]
         return transientClasses.contains(state.prefix(2)) ? .transient : .permanent
     }

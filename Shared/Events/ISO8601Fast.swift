@@ -36,19 +36,9 @@ public enum ISO8601Fast {
             } else if bytes[19] != UInt8(ascii: "Z") {
                 return nil
             }
-            let days = daysFromCivil(year: year, month: month, day: day)
+            let days = CivilDate.days(year: year, month: month, day: day)
             let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
             return Date(timeIntervalSince1970: seconds)
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -301,9 +301,19 @@ public final class KafkaConsumer: Sendable {
     public var assignedPartitionCount: Int { current.context.assignedPartitions.count }
 
     /// Leaves the group: commits stored offsets, revokes partitions, and releases the client. Safe to call twice.
+    ///
+    /// A member that holds no partition (its first join still under way: Tansu answers a join after about half
+    /// the session timeout) has nothing to commit or revoke, and closing it would wait out the join, holding a
+    /// shutdown for seconds: it is released without the leave-group dance, and the group drops it when its session
+    /// times out (a rebalance of the group's other members may wait that long).
     public func close() async {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = try? await executor.run { self.clientInUse.withLock { _ in self.current.close() } }
+        _ = try? await executor.run {
+            self.clientInUse.withLock { _ in
+                let client = self.current
+                if client.context.assignedPartitions.isEmpty { client.abandon() } else { client.close() }
+            }
+        }
     }
 }
 

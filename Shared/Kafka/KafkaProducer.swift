@@ -124,7 +124,8 @@ public final class KafkaProducer: Service, Sendable {
     /// again) or a fatal error; then flushes what is queued and closes the client.
     public func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(500))
+            // Ended by a graceful shutdown too, so a stopping service does not wait out the pause.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(500)) }
             let signals = client.withLock { $0.signals }
             if signals.isFatal {
                 await rebuild(reason: "librdkafka reported a fatal error")

@@ -24,7 +24,7 @@ struct AuthTestHarness: Sendable {
     ) async throws {
         let tokens = try TestTokens()
         let smtp = try smtp ?? SMTPSink()
-        try await withTestDatabase(schema: "auth", migrate: false) { db in
+        try await withTestDatabase(schema: "auth", migrations: authMigrations) { db in
             let environment = EnvironmentReader([
                 "HTTP_PORT": "0",
                 "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",

@@ -30,7 +30,7 @@ struct ServiceProcessTests {
     func test_X4_gracefulShutdownOnSigterm() async throws {
         let tokens = try TestTokens()
         let port = freePort()
-        try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
+        try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
             let run = try ServiceProcess(
                 executable: "appointment-booker",
                 environment: [
@@ -53,7 +53,7 @@ struct ServiceProcessTests {
     func test_X4_restartAfterCrash() async throws {
         let tokens = try TestTokens()
         let port = freePort()
-        try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
+        try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
             let environment = [
                 "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
                 "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
@@ -92,7 +92,7 @@ struct ServiceProcessTests {
     func test_X4_stallAfterAKilledMember() async throws {
         let tokens = try TestTokens()
         let group = "stall-\(uniqueSuffix())"
-        try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
+        try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
             func environment(port: Int) -> [String: String] {
                 [
                     "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",

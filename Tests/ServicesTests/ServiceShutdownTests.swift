@@ -44,7 +44,7 @@ struct ServiceShutdownTests {
             }
             try await producer.send(messages)
         }
-        try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
+        try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
             let count: @Sendable (String) async throws -> Int = { sql in
                 let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
                 for try await value in rows.decode(Int.self) { return value }
@@ -105,7 +105,7 @@ struct ServiceShutdownTests {
             // Nominatim thinks for two seconds: the service is told to stop meanwhile.
             return .init(body: PlacesFixtures.nominatimFound, delay: .seconds(2))
         }) { fake in
-            try await withTestDatabase(schema: "places_importer", migrate: false) { db in
+            try await withTestDatabase(schema: "places_importer", migrations: placesImporterMigrations) { db in
                 let port = freePort()
                 var environment = Self.baseEnvironment(db, tokens: tokens, port: port, group: "shutdown-\(uniqueSuffix())")
                 environment.merge(["PLACES_TOPIC": topic, "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_ON_DEMAND": "false"]) { $1 }

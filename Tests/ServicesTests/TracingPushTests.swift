@@ -39,8 +39,8 @@ struct TracingPushTests {
         try await withFakeHTTPServer({ .init(body: OpenMeteoFake.answer(toQuery: $0.query, temperature: 42)) }) { provider in
             try await withFakeHTTPServer(tls: certificate, { _ in .init(headers: ["apns-id": UUID().uuidString], body: "") }) { apns in
                 try await withFakeHTTPServer({ _ in .init(body: "{}") }) { receiver in
-                    try await withTestDatabase(schema: "weather_fetcher", migrate: false) { weatherDB in
-                        try await withTestDatabase(schema: "warning_detector", migrate: false) { warningDB in
+                    try await withTestDatabase(schema: "weather_fetcher", migrations: weatherFetcherMigrations) { weatherDB in
+                        try await withTestDatabase(schema: "warning_detector", migrations: warningDetectorMigrations) { warningDB in
                             func environment(_ db: TestDatabase, port: Int) -> [String: String] {
                                 ExportedSpans.serviceEnvironment(
                                     db: db, port: port, receiver: receiver, tokens: tokens,

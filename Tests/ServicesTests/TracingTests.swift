@@ -20,7 +20,7 @@ struct TracingTests {
         let forced = ExportedSpans.newTraceId()
         let secret = "s3cret-\(uniqueSuffix())"
         try await withFakeHTTPServer({ _ in .init(body: "{}") }) { receiver in
-            try await withTestDatabase(schema: "auth", migrate: false) { authDB in
+            try await withTestDatabase(schema: "auth", migrations: authMigrations) { authDB in
                 let port = freePort()
                 // Loopback is not trusted here, so the test is a caller from the internet.
                 let auth = try ServiceProcess(
@@ -54,8 +54,8 @@ struct TracingTests {
         let traceId = ExportedSpans.newTraceId()
         try await createTopics(["auth.users"], partitions: 6, brokers: TestInfrastructure.current.kafkaBrokers)
         try await withFakeHTTPServer({ _ in .init(body: "{}") }) { receiver in
-            try await withTestDatabase(schema: "auth", migrate: false) { authDB in
-                try await withTestDatabase(schema: "analytics_aggregator", migrate: false) { analyticsDB in
+            try await withTestDatabase(schema: "auth", migrations: authMigrations) { authDB in
+                try await withTestDatabase(schema: "analytics_aggregator", migrations: analyticsAggregatorMigrations) { analyticsDB in
                     func environment(_ db: TestDatabase, port: Int) -> [String: String] {
                         ExportedSpans.serviceEnvironment(db: db, port: port, receiver: receiver, tokens: tokens, ["LOG_LEVEL": "debug"])
                     }

@@ -16,7 +16,7 @@ enum AvailabilityInput {
             if LocalTime(parsing: window.end) == nil { problems["weekly[\(index)].end"] = "must be HH:MM" }
         }
         for (index, exception) in body.exceptions.enumerated() {
-            if !LocalDate.isWellFormed(exception.date) { problems["exceptions[\(index)].date"] = "must be a day YYYY-MM-DD" }
+            if !CivilDate.isWellFormed(exception.date) { problems["exceptions[\(index)].date"] = "must be a day YYYY-MM-DD" }
             if let start = exception.start, LocalTime(parsing: start) == nil { problems["exceptions[\(index)].start"] = "must be HH:MM" }
             if let end = exception.end, LocalTime(parsing: end) == nil { problems["exceptions[\(index)].end"] = "must be HH:MM" }
         }

@@ -55,8 +55,8 @@ extension BookingAPI {
         let id = try Self.uuid(input.path.partnerId, field: "partnerId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         var problems: [String: String] = [:]
-        for (field, date) in [("startsAt", body.startsAt), ("endsAt", body.endsAt)] where LocalDate.years.contains(Self.year(of: date)) == false {
-            problems[field] = "must be in the years \(LocalDate.years.lowerBound)...\(LocalDate.years.upperBound)"
+        for (field, date) in [("startsAt", body.startsAt), ("endsAt", body.endsAt)] where CivilDate.years.contains(Self.year(of: date)) == false {
+            problems[field] = "must be in the years \(CivilDate.years.lowerBound)...\(CivilDate.years.upperBound)"
         }
         if body.endsAt <= body.startsAt {
             problems["endsAt"] = "must be after startsAt"
@@ -92,6 +92,6 @@ extension BookingAPI {
     static func year(of date: Date) -> Int {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite, abs(seconds) < 1e12 else { return 0 }
-        return LocalDate(daysSinceEpoch: (seconds / 86_400).rounded(.down).roundedClampedInt).components.year
+        return CivilDate(daysSinceEpoch: (seconds / 86_400).rounded(.down).roundedClampedInt).components.year
     }
 }

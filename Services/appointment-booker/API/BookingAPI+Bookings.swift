@@ -67,9 +67,9 @@ extension BookingAPI {
             }
             slotListings.invalidate(partner: moved.partnerId)
             return .ok(.init(body: .json(.init(moved))))
-        } catch let error as PSQLError where error.sqlState == "23P01" {
+        } catch let error as PSQLError where error.sqlState == .exclusionViolation {
             throw BookingErrors.slotTaken
-        } catch let error as PSQLError where error.sqlState == "40P01" {
+        } catch let error as PSQLError where error.sqlState == .deadlockDetected {
             throw BookingErrors.busy
         }
     }

@@ -138,7 +138,7 @@ extension BookingAPI {
     }
 
     func kept(
-        _ reading: Reading, user: String, inputs: String, day: LocalDate, language header: String?, position: (Double, Double)?
+        _ reading: Reading, user: String, inputs: String, day: CivilDate, language header: String?, position: (Double, Double)?
     ) async throws -> Components.Schemas.Reading {
         let stored = try await readings.keep(reading, user: user, inputs: inputs, day: day)
         return .init(

@@ -53,7 +53,7 @@ struct BookingAPI: APIProtocol {
 
     static func seconds(_ date: Date) -> Int {
         let value = date.timeIntervalSince1970
-        // Dates come from requests and rows: whole seconds, clamped far beyond LocalDate.years, never a trap.
+        // Dates come from requests and rows: whole seconds, clamped far beyond CivilDate.years, never a trap.
         guard value.isFinite else { return 0 }
         return max(-1_000_000_000_000, min(1_000_000_000_000, value.rounded(.down).roundedClampedInt))
     }

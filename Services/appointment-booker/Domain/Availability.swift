@@ -1,3 +1,5 @@
+import Shared
+
 /// When a partner receives clients (B1, B3): weekly windows plus one-off exceptions, all in the partner's
 /// zone. A day's hours are its weekday's windows, less its `off` exceptions, plus its `extra` ones.
 struct Availability: Sendable, Equatable {
@@ -10,7 +12,7 @@ struct Availability: Sendable, Equatable {
 
     struct Exception: Sendable, Equatable {
         enum Kind: String, Sendable, CaseIterable { case off, extra }
-        var date: LocalDate
+        var date: CivilDate
         var kind: Kind
         /// Nil with `end` nil: the whole day (only for `off`).
         var start: LocalTime?
@@ -49,8 +51,8 @@ enum AvailabilityRules {
         var days: [Availability.Exception] = []
         for (index, exception) in exceptions.enumerated() {
             let field = "exceptions[\(index)]"
-            guard let date = LocalDate(parsing: exception.date) else {
-                problems["\(field).date"] = "must be a day YYYY-MM-DD in \(LocalDate.years.lowerBound)...\(LocalDate.years.upperBound)"
+            guard let date = CivilDate(parsing: exception.date) else {
+                problems["\(field).date"] = "must be a day YYYY-MM-DD in \(CivilDate.years.lowerBound)...\(CivilDate.years.upperBound)"
                 continue
             }
             switch (exception.start, exception.end) {

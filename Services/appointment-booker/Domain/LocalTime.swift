@@ -1,3 +1,5 @@
+import Shared
+
 /// A wall-clock time in a partner's zone as minutes after midnight, `00:00` to `24:00` (the end of the day).
 struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     let minutes: Int
@@ -21,7 +23,7 @@ struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.minutes = hours * 60 + minutes
     }
 
-    var description: String { "\(LocalDate.padded(minutes / 60, 2)):\(LocalDate.padded(minutes % 60, 2))" }
+    var description: String { "\(CivilDate.padded(minutes / 60, 2)):\(CivilDate.padded(minutes % 60, 2))" }
 
     static func < (lhs: LocalTime, rhs: LocalTime) -> Bool { lhs.minutes < rhs.minutes }
 }

@@ -1,3 +1,5 @@
+import Shared
+
 /// The bookable slots of a partner (B3): each day's hours as real intervals in the partner's zone, cut into
 /// slots of a fixed length from the start of each interval. A window runs from the first moment its start
 /// time is reached to the last moment its end time is reached, so on the day clocks go back a window over
@@ -18,14 +20,14 @@ struct SlotCalculator: Sendable {
     }
 
     /// The slots of `day`, earliest first.
-    func slots(on day: LocalDate, availability: Availability, clock: ZonedClock) -> [Interval] {
+    func slots(on day: CivilDate, availability: Availability, clock: ZonedClock) -> [Interval] {
         hours(on: day, availability: availability, clock: clock).flatMap { hours in
             stride(from: hours.start, through: hours.end - slotSeconds, by: slotSeconds).map { Interval(start: $0, end: $0 + slotSeconds) }
         }
     }
 
     /// The slots of `count` days from `first`.
-    func slots(from first: LocalDate, days count: Int, availability: Availability, clock: ZonedClock) -> [Interval] {
+    func slots(from first: CivilDate, days count: Int, availability: Availability, clock: ZonedClock) -> [Interval] {
         (0..<count).flatMap { slots(on: first.adding(days: $0), availability: availability, clock: clock) }
     }
 
@@ -38,7 +40,7 @@ struct SlotCalculator: Sendable {
     }
 
     /// The day's open hours, merged and in order: weekly windows less `off` exceptions, plus `extra` ones.
-    func hours(on day: LocalDate, availability: Availability, clock: ZonedClock) -> [Interval] {
+    func hours(on day: CivilDate, availability: Availability, clock: ZonedClock) -> [Interval] {
         func interval(_ start: LocalTime, _ end: LocalTime) -> Interval {
             let startInstant = clock.firstInstant(of: day, start)
             let endInstant = end == .endOfDay ? clock.firstInstant(of: day.adding(days: 1), LocalTime(minutes: 0) ?? end) : clock.lastInstant(of: day, end)

@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 
 /// Turns a partner's wall-clock times into instants in their IANA zone, daylight-saving days included. A local
 /// time can exist once, twice (the hour repeated when clocks go back) or not at all (the hour skipped when
@@ -24,7 +25,7 @@ struct ZonedClock: Sendable {
     }
 
     /// Every instant showing `time` on `day`, earliest first: one, two (repeated hour) or none (skipped hour).
-    func instants(of day: LocalDate, _ time: LocalTime) -> [Int] {
+    func instants(of day: CivilDate, _ time: LocalTime) -> [Int] {
         let wall = day.daysSinceEpoch * 86_400 + time.minutes * 60
         // The offsets in force a day either side cover any single transition near the time.
         let candidates = Set([offset(at: wall - 86_400), offset(at: wall + 86_400)])
@@ -33,18 +34,18 @@ struct ZonedClock: Sendable {
 
     /// The first moment the wall clock reaches `time` on `day`: the earlier of a repeated time; for a skipped
     /// time, the moment of the jump (when the clock shows the first time after the gap).
-    func firstInstant(of day: LocalDate, _ time: LocalTime) -> Int {
+    func firstInstant(of day: CivilDate, _ time: LocalTime) -> Int {
         instants(of: day, time).first ?? transition(near: day, time)
     }
 
     /// The last moment the wall clock reaches `time` on `day`: the later of a repeated time, the jump for a skipped one.
-    func lastInstant(of day: LocalDate, _ time: LocalTime) -> Int {
+    func lastInstant(of day: CivilDate, _ time: LocalTime) -> Int {
         instants(of: day, time).last ?? transition(near: day, time)
     }
 
     /// The instant the offset changes inside the gap that skips `time`, found by bisection between the two
     /// readings of the wall time (an hour apart at most in practice, so a dozen steps).
-    private func transition(near day: LocalDate, _ time: LocalTime) -> Int {
+    private func transition(near day: CivilDate, _ time: LocalTime) -> Int {
         let wall = day.daysSinceEpoch * 86_400 + time.minutes * 60
         let before = offset(at: wall - 86_400)
         var low = wall - offset(at: wall + 86_400), high = wall - before
@@ -58,9 +59,9 @@ struct ZonedClock: Sendable {
     }
 
     /// The day `instant` falls on in this zone.
-    func localDate(of instant: Int) -> LocalDate {
+    func localDate(of instant: Int) -> CivilDate {
         let local = instant + offset(at: instant)
-        return LocalDate(daysSinceEpoch: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+        return CivilDate(daysSinceEpoch: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
     }
 
     /// ISO 8601 with this zone's offset at that instant: `2026-03-29T03:00:00+02:00`.
@@ -71,7 +72,7 @@ struct ZonedClock: Sendable {
         let seconds = local - days * 86_400
         let sign = offset < 0 ? "-" : "+"
         let magnitude = abs(offset)
-        return "\(LocalDate(daysSinceEpoch: days))T\(LocalDate.padded(seconds / 3600, 2)):\(LocalDate.padded(seconds / 60 % 60, 2)):"
-            + "\(LocalDate.padded(seconds % 60, 2))\(sign)\(LocalDate.padded(magnitude / 3600, 2)):\(LocalDate.padded(magnitude / 60 % 60, 2))"
+        return "\(CivilDate(daysSinceEpoch: days))T\(CivilDate.padded(seconds / 3600, 2)):\(CivilDate.padded(seconds / 60 % 60, 2)):"
+            + "\(CivilDate.padded(seconds % 60, 2))\(sign)\(CivilDate.padded(magnitude / 3600, 2)):\(CivilDate.padded(magnitude / 60 % 60, 2))"
     }
 }

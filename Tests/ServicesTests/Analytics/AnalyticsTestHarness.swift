@@ -41,7 +41,7 @@ struct AnalyticsTestHarness: Sendable {
         let suffix = uniqueSuffix()
         let topics = (telemetry: "test.telemetry.\(suffix)", users: "test.users.\(suffix)", cities: "test.user-cities.\(suffix)")
         try await createTopics([topics.telemetry, topics.users, topics.cities], partitions: 3, brokers: TestInfrastructure.current.kafkaBrokers)
-        try await withTestDatabase(schema: "analytics_aggregator", migrate: false) { db in
+        try await withTestDatabase(schema: "analytics_aggregator", migrations: analyticsAggregatorMigrations) { db in
             let environment = EnvironmentReader([
                 "HTTP_PORT": "0",
                 "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",

@@ -164,7 +164,7 @@ struct AppointmentReadingTests {
         try await BookingTestHarness.run { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
             // A sign and day whose horoscope is bad, found with the service's own key.
-            let start = try #require(LocalDate(parsing: "2027-01-01"))
+            let start = try #require(CivilDate(parsing: "2027-01-01"))
             let content = try ReadingContent.bundled()
             let (sign, day) = try #require(
                 (0..<120).lazy.flatMap { offset in content.signs.map { ($0, start.adding(days: offset)) } }

@@ -31,7 +31,7 @@ struct BookingTestHarness: Sendable {
         let topics = (users: "test.users.\(suffix)", bookings: "test.bookings.\(suffix)", places: "test.places.\(suffix)")
         try await createTopics([topics.users, topics.bookings], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
         try await createTopics([topics.places], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
-        try await withTestDatabase(schema: "appointment_booker", migrate: false) { db in
+        try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
             let environment = EnvironmentReader([
                 "HTTP_PORT": "0",
                 "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",

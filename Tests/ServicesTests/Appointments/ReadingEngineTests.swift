@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Shared
 import Testing
 
 @testable import AppointmentBooker
@@ -24,7 +25,7 @@ struct ReadingEngineTests {
         }
         // Every card read in a spread gives words in both languages.
         let engine = try engine()
-        let day = try #require(LocalDate(parsing: "2027-01-04"))
+        let day = try #require(CivilDate(parsing: "2027-01-04"))
         for (index, card) in content.cards.enumerated() {
             let others = [content.cards[(index + 1) % 78], content.cards[(index + 2) % 78]]
             let reading = engine.tarot(cards: [card] + others, user: "u", on: day)
@@ -36,7 +37,7 @@ struct ReadingEngineTests {
     @Test("B4: the same inputs on the same day read the same; another day or another key reads differently")
     func test_B4_deterministic() throws {
         let (first, second) = (try engine(), try engine())
-        let day = try #require(LocalDate(parsing: "2027-01-04"))
+        let day = try #require(CivilDate(parsing: "2027-01-04"))
         let content = try Self.content.get()
         var differentNextDay = 0
         for sign in content.signs {
@@ -70,7 +71,7 @@ struct ReadingEngineTests {
     @Test("B4: a phone number reads its nine neighbouring pairs and a total; scores stay in 0-100")
     func test_B4_phoneNumberReading() throws {
         let engine = try engine()
-        let day = try #require(LocalDate(parsing: "2027-01-04"))
+        let day = try #require(CivilDate(parsing: "2027-01-04"))
         for digits in [[0, 8, 1, 2, 3, 4, 5, 6, 7, 8], [9, 9, 9, 9, 9, 9, 9, 9, 9, 9], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]] {
             let reading = engine.phoneNumber(try #require(PhoneDigits(digits)), on: day)
             #expect(reading.parts.count == 9 && reading.parts[0].label.en == "\(digits[0])\(digits[1])")

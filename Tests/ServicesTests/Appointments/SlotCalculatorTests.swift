@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 import Testing
 
 @testable import AppointmentBooker
@@ -10,7 +11,7 @@ struct SlotCalculatorTests {
 
     func slots(_ zone: String, _ day: String, _ start: String, _ end: String, shownIn shown: String? = nil) throws -> [String] {
         let clock = try #require(ZonedClock(identifier: zone))
-        let date = try #require(LocalDate(parsing: day))
+        let date = try #require(CivilDate(parsing: day))
         let window = Availability.WeeklyWindow(weekday: date.weekday, start: try #require(LocalTime(parsing: start)), end: try #require(LocalTime(parsing: end)))
         let display = try #require(ZonedClock(identifier: shown ?? zone))
         return hourly.slots(on: date, availability: Availability(weekly: [window], exceptions: []), clock: clock).map { display.format($0.start) }
@@ -47,7 +48,7 @@ struct SlotCalculatorTests {
     @Test("B3: exceptions: a day off removes the weekday's windows, a partial day off cuts them, extra hours add slots")
     func test_B3_exceptions() throws {
         let clock = try #require(ZonedClock(identifier: "Asia/Bangkok"))
-        let day = try #require(LocalDate(parsing: "2027-01-04"))
+        let day = try #require(CivilDate(parsing: "2027-01-04"))
         let nine = try #require(LocalTime(parsing: "09:00")), noon = try #require(LocalTime(parsing: "12:00"))
         let weekly = [Availability.WeeklyWindow(weekday: day.weekday, start: nine, end: try #require(LocalTime(parsing: "17:00")))]
         func count(_ exceptions: [Availability.Exception]) -> Int {
@@ -64,7 +65,7 @@ struct SlotCalculatorTests {
     @Test("B3: a booking time is a slot only at a slot's start and with the slot's length")
     func test_B3_isSlot() throws {
         let clock = try #require(ZonedClock(identifier: "Europe/Paris"))
-        let day = try #require(LocalDate(parsing: "2027-10-31"))
+        let day = try #require(CivilDate(parsing: "2027-10-31"))
         let availability = Availability(
             weekly: [.init(weekday: day.weekday, start: try #require(LocalTime(parsing: "01:00")), end: try #require(LocalTime(parsing: "04:00")))],
             exceptions: [])
@@ -75,10 +76,10 @@ struct SlotCalculatorTests {
 
     @Test("B3: dates and times from requests: impossible days and times are refused, never trapped on")
     func test_B3_parsing() {
-        #expect(LocalDate(parsing: "2027-02-29") == nil && LocalDate(parsing: "2028-02-29") != nil)
-        #expect(LocalDate(parsing: "99999-01-01") == nil && LocalDate(parsing: "2027-1-01") == nil && LocalDate(parsing: "２０２７-01-01") == nil)
+        #expect(CivilDate(parsing: "2027-02-29") == nil && CivilDate(parsing: "2028-02-29") != nil)
+        #expect(CivilDate(parsing: "99999-01-01") == nil && CivilDate(parsing: "2027-1-01") == nil && CivilDate(parsing: "２０２７-01-01") == nil)
         #expect(LocalTime(parsing: "24:00") == .endOfDay && LocalTime(parsing: "24:01") == nil && LocalTime(parsing: "9:00") == nil)
         #expect(ZonedClock(identifier: "EST") == nil && ZonedClock(identifier: "Nowhere/Town") == nil)
-        #expect(LocalDate(parsing: "2027-03-28")?.weekday == 7)
+        #expect(CivilDate(parsing: "2027-03-28")?.weekday == 7)
     }
 }

@@ -1,4 +1,7 @@
 import Hummingbird
+import Shared
 @testable import Auth
 
 let buildAuth: ApplicationBuilder = { try await buildApplication(environment: $0, registry: $1, logger: $2) }
+/// Its migrations, for a test database made from a migrated template.
+let authMigrations: [Migration] = AuthMigrations.all

@@ -58,8 +58,8 @@ struct PlacesNearbyIndexTests {
                 places: PlaceStore(client: db.client, logger: logger, matchDistanceMetres: 50, topic: places.topic))
             let index = PlaceIndex(feed: PlaceChangeFeed(client: db.client, logger: logger), logger: logger)
             try await index.refresh()
-            let memory = NearbyPlaces(index: index, pinCache: UserPinCache(ttl: .seconds(60)), users: users)
-            let postgis = NearbyPlaces(index: nil, pinCache: UserPinCache(ttl: .zero), users: users)
+            let memory = NearbyPlaces(index: index, pinCache: .pins(ttl: .seconds(60)), users: users)
+            let postgis = NearbyPlaces(index: nil, pinCache: .pins(ttl: .zero), users: users)
             #expect(index.snapshot?.count == 1_500)
             for round in 0..<25 {
                 let latitude = Double.random(in: 52.38...52.62, using: &generator)

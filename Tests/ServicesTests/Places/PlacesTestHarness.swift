@@ -31,7 +31,7 @@ struct PlacesTestHarness: Sendable {
         let topic = "test.places.\(suffix)", users = "test.users.\(suffix)"
         try await createTopics([topic, users], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
         try await withFakeHTTPServer(handler) { fake in
-            try await withTestDatabase(schema: "places_importer", migrate: false) { db in
+            try await withTestDatabase(schema: "places_importer", migrations: placesImporterMigrations) { db in
                 let environment = EnvironmentReader([
                     "HTTP_PORT": "0",
                     "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",

@@ -10,9 +10,9 @@ import TestSupport
 struct WarningEdgePayloadTests {
     @Test("X2: 400 generated forecast and favourite events are each applied or dead-lettered as permanent, never a trap")
     func test_X2_edgePayloadsApplyOrDeadLetter() async throws {
-        try await withTestDatabase(schema: "warning_detector", migrations: WarningDetectorMigrations.all) { db in
+        try await withTestDatabase(schema: "warning_detector", migrations: warningDetectorMigrations) { db in
             let configuration = try WarningConfiguration(environment: EnvironmentReader([:]))
-            let handler = WarningEventHandler(
+            let handler = ForecastsFavouritesAppointmentsHandler(
                 detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon),
                 warnings: WarningStore(client: db.client, logger: db.logger, topic: "test.warnings"))
             let processor = IdempotentProcessor(client: db.client)

@@ -50,7 +50,7 @@ struct WarningTestHarness: Sendable {
         defer { try? FileManager.default.removeItem(atPath: certificate.certificateFile) }
         let pushKey = P256.Signing.PrivateKey()
         try await withFakeHTTPServer(tls: certificate, handler) { fake in
-            try await withTestDatabase(schema: "warning_detector", migrate: false) { db in
+            try await withTestDatabase(schema: "warning_detector", migrations: warningDetectorMigrations) { db in
                 let environment = EnvironmentReader([
                     "HTTP_PORT": "0",
                     "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",

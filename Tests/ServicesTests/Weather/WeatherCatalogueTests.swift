@@ -13,7 +13,7 @@ struct WeatherCatalogueTests {
         let file = try CatalogueFile(contentsOf: URL(fileURLWithPath: path))
         #expect(file.cities.count > 30_000)
         #expect(file.cities.allSatisfy { $0.population >= 15_000 })
-        try await withTestDatabase(schema: "weather_fetcher", migrations: WeatherFetcherMigrations.all) { db in
+        try await withTestDatabase(schema: "weather_fetcher", migrations: weatherFetcherMigrations) { db in
             let store = CityStore(client: db.client, logger: db.logger)
             #expect(try await store.importCatalogue(file) == true)
             #expect(try await store.importCatalogue(file) == false)

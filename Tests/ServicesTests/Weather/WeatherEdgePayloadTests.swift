@@ -10,7 +10,7 @@ import TestSupport
 struct WeatherEdgePayloadTests {
     @Test("X2: 300 generated warning events are each applied or dead-lettered as permanent, never a trap")
     func test_X2_edgeWarningEventsApplyOrDeadLetter() async throws {
-        try await withTestDatabase(schema: "weather_fetcher", migrations: WeatherFetcherMigrations.all) { db in
+        try await withTestDatabase(schema: "weather_fetcher", migrations: weatherFetcherMigrations) { db in
             let processor = IdempotentProcessor(client: db.client)
             var values = EdgeValues(seed: 7_031)
             var tally = EdgeTally()
@@ -35,7 +35,7 @@ struct WeatherEdgePayloadTests {
                         payload: notice
                     ).encoded()
                 }
-                await tally.run(bytes, case: index, processor: processor, handler: WarningEventHandler(), topic: "test.warnings", logger: db.logger)
+                await tally.run(bytes, case: index, processor: processor, handler: WarningsTopicHandler(), topic: "test.warnings", logger: db.logger)
             }
             #expect(tally.applied > 20, "plausible events must apply (applied \(tally.applied))")
             #expect(tally.deadLettered > 50, "edge cases must be refused (dead-lettered \(tally.deadLettered))")

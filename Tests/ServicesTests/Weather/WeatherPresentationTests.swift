@@ -115,14 +115,14 @@ struct WeatherPresentationTests {
         let longer = try #require(CitySearchPattern(query: "mün", contains: false))
         let containsOne = try #require(CitySearchPattern(query: "m", contains: true))
         #expect(ShortSearchCache.isShort(short) && !ShortSearchCache.isShort(longer) && ShortSearchCache.isShort(containsOne))
-        let key = ShortSearchCache.Key(likePattern: short.likePattern, limit: 51, offset: 0)
+        let key = ShortSearchKey(likePattern: short.likePattern, limit: 51, offset: 0)
         let now = ContinuousClock.now
-        #expect(cache.matches(for: key, now: now) == nil)
+        #expect(cache.value(for: key, now: now) == nil)
         cache.store([CityStore.Match(city: Self.berlin, matchedName: "Berlino")], for: key, now: now)
-        #expect(cache.matches(for: key, now: now + .seconds(59))?.first?.matchedName == "Berlino")
-        #expect(cache.matches(for: key, now: now + .seconds(61)) == nil, "expired")
+        #expect(cache.value(for: key, now: now + .seconds(59))?.first?.matchedName == "Berlino")
+        #expect(cache.value(for: key, now: now + .seconds(61)) == nil, "expired")
         for offset in 1...2 { cache.store([], for: .init(likePattern: "a%", limit: 51, offset: offset), now: now) }
-        #expect(cache.matches(for: key, now: now) == nil, "past its capacity the cache starts afresh")
+        #expect(cache.value(for: key, now: now) == nil, "past its capacity the cache starts afresh")
     }
 
     @Test("W1: a catalogue file with a wrong header or a malformed row is refused, naming the line")

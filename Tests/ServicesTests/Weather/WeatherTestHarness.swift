@@ -39,7 +39,7 @@ struct WeatherTestHarness: Sendable {
         try await createTopics([forecasts, warnings, userCities], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
         try await createTopics(["test.users.\(suffix)"], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
         try await withFakeHTTPServer(handler) { fake in
-            try await withTestDatabase(schema: "weather_fetcher", migrate: false) { db in
+            try await withTestDatabase(schema: "weather_fetcher", migrations: weatherFetcherMigrations) { db in
                 let environment = EnvironmentReader([
                     "HTTP_PORT": "0",
                     "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",

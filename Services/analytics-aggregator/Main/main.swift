@@ -1,0 +1,5 @@
+import AnalyticsAggregator
+import Shared
+
+await RebuildCommand.runIfAsked()
+await ServiceMain.run(.analyticsAggregator) { try await buildApplication(environment: $0, registry: $1, logger: $2) }

@@ -1,0 +1,152 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// The hotel survey's submissions (N4), each published as `survey.submitted` through the outbox in the
+/// transaction that stores it; the survey's results come from the aggregates counting those events.
+struct SurveyStore: Sendable {
+    let client: PostgresClient
+    let topic: String
+    /// When the overall rating's coupon is issued (a verified address, once per mailbox).
+    let coupons: SurveyCoupons
+    let logger: Logger
+
+    struct Status {
+        var services: [String: Int] = [:]
+        var overall: Overall?
+    }
+
+    /// The overall rating as given, with its coupon when one was issued.
+    struct Overall: Sendable {
+        var stars: Int
+        var points: Int
+        var coupon: String?
+        var couponStatus: SurveyCoupons.Status
+    }
+
+    enum ExplainOutcome {
+        case stored, notSubmitted, notBelowGood, alreadyExplained
+    }
+
+    struct AlreadySubmitted: Error {}
+    struct SurveyClosed: Error {}
+    struct NoServiceRated: Error {}
+
+    func isSurveyAccount(_ user: String) async throws -> Bool {
+        let rows = try await client.tracedQuery("SELECT 1 FROM survey_accounts WHERE user_id = \(user)", logger: logger)
+        return try await !rows.decode(Int.self).collectAll().isEmpty
+    }
+
+    func status(of user: String) async throws -> Status {
+        var status = Status()
+        let services = try await client.tracedQuery("SELECT service, points FROM survey_services WHERE user_id = \(user)", logger: logger)
+        for try await (service, points) in services.decode((String, Int).self) { status.services[service] = points }
+        let overall = try await client.tracedQuery(
+            "SELECT stars, points, coupon_code, coupon_status FROM survey_overall WHERE user_id = \(user)", logger: logger)
+        for try await (stars, points, coupon, couponStatus) in overall.decode((Int, Int, String?, String).self) {
+            status.overall = Overall(stars: stars, points: points, coupon: coupon, couponStatus: .init(rawValue: couponStatus) ?? .issued)
+        }
+        return status
+    }
+
+    func submitService(user: String, service: String, ratings: [String], points: Int) async throws {
+        try await client.inTransaction(logger: logger) { connection in
+            // The overall rating closes the survey: one guest's submissions take turns (a transaction lock on
+            // the guest), so a service rated at the same moment as the overall rating is either in its points
+            // or refused.
+            try await lockGuest(user, on: connection)
+            let closed = try await connection.tracedQuery(
+                "SELECT 1 FROM survey_overall WHERE user_id = \(user)", logger: logger
+            ).decode(Int.self).collectAll()
+            guard closed.isEmpty else { throw SurveyClosed() }
+            let inserted = try await connection.tracedQuery(
+                """
+                INSERT INTO survey_services (user_id, service, answers, points) VALUES (\(user), \(service), \(ratings), \(points))
+                ON CONFLICT DO NOTHING RETURNING service
+                """, logger: logger
+            ).decode(String.self).collectAll()
+            guard !inserted.isEmpty else { throw AlreadySubmitted() }
+            let event = SurveySubmitted(
+                userId: user, part: "service", service: service, points: points, belowGood: HotelSurvey.isBelowGood(points: points))
+            try await Outbox.enqueue(envelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+        }
+    }
+
+    /// Stores the overall rating with a fresh coupon when the account's address is verified (else the coupon
+    /// waits for it); `stars` nil: one per 100 points of the rated services.
+    func submitOverall(user: String, stars ownStars: Int?) async throws -> Overall {
+        for _ in 0..<5 {
+            do {
+                return try await submitOverallOnce(user: user, stars: ownStars)
+            } catch let error as PSQLError where error.sqlState == .uniqueViolation {
+                // The coupon code clashed with an earlier one (the user's own row conflicts are handled inside).
+                logger.info("coupon code clash; drawing another")
+                continue
+            }
+        }
+        throw CouponClash()
+    }
+
+    struct CouponClash: Error {}
+
+    private func submitOverallOnce(user: String, stars ownStars: Int?) async throws -> Overall {
+        try await client.inTransaction(logger: logger) { connection in
+            try await lockGuest(user, on: connection)
+            let rated = try await connection.tracedQuery(
+                "SELECT count(*)::bigint, coalesce(sum(points), 0)::bigint FROM survey_services WHERE user_id = \(user)", logger: logger
+            ).decode((Int, Int).self).collectAll()
+            guard let (count, points) = rated.first, count > 0 else { throw NoServiceRated() }
+            let stars = ownStars ?? HotelSurvey.suggestedStars(totalPoints: points)
+            let done = try await connection.tracedQuery("SELECT 1 FROM survey_overall WHERE user_id = \(user)", logger: logger)
+                .decode(Int.self).collectAll()
+            guard done.isEmpty else { throw AlreadySubmitted() }
+            let (couponStatus, coupon) = try await coupons.decide(for: user, on: connection, logger: logger)
+            let inserted = try await connection.tracedQuery(
+                """
+                INSERT INTO survey_overall (user_id, stars, own_stars, points, coupon_code, coupon_status)
+                VALUES (\(user), \(stars), \(ownStars != nil), \(points), \(coupon), \(couponStatus.rawValue))
+                ON CONFLICT (user_id) DO NOTHING RETURNING user_id
+                """, logger: logger
+            ).decode(String.self).collectAll()
+            guard !inserted.isEmpty else { throw AlreadySubmitted() }
+            let event = SurveySubmitted(userId: user, part: "overall", points: points, stars: stars, belowGood: HotelSurvey.asksWhy(stars: stars))
+            try await Outbox.enqueue(envelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+            return Overall(stars: stars, points: points, coupon: coupon, couponStatus: couponStatus)
+        }
+    }
+
+    func explainService(user: String, service: String, why: String) async throws -> ExplainOutcome {
+        let rows = try await client.tracedQuery(
+            """
+            UPDATE survey_services SET why = \(why) WHERE user_id = \(user) AND service = \(service) AND points < \(HotelSurvey.goodThreshold)
+                AND why IS NULL
+            RETURNING service
+            """, logger: logger)
+        if try await !rows.decode(String.self).collectAll().isEmpty { return .stored }
+        let found = try await client.tracedQuery(
+            "SELECT points FROM survey_services WHERE user_id = \(user) AND service = \(service)", logger: logger
+        ).decode(Int.self).collectAll()
+        guard let points = found.first else { return .notSubmitted }
+        // Below good and not updated: the reason was given before.
+        return HotelSurvey.isBelowGood(points: points) ? .alreadyExplained : .notBelowGood
+    }
+
+    func explainOverall(user: String, why: String) async throws -> ExplainOutcome {
+        let rows = try await client.tracedQuery(
+            "UPDATE survey_overall SET why = \(why) WHERE user_id = \(user) AND stars <= 3 AND why IS NULL RETURNING user_id", logger: logger)
+        if try await !rows.decode(String.self).collectAll().isEmpty { return .stored }
+        let found = try await client.tracedQuery("SELECT stars FROM survey_overall WHERE user_id = \(user)", logger: logger)
+            .decode(Int.self).collectAll()
+        guard let stars = found.first else { return .notSubmitted }
+        return HotelSurvey.asksWhy(stars: stars) ? .alreadyExplained : .notBelowGood
+    }
+
+    private func lockGuest(_ user: String, on connection: PostgresConnection) async throws {
+        try await SurveyCoupons.lockTaker(user, on: connection, logger: logger)
+    }
+
+    private func envelope(_ event: SurveySubmitted, user: String) -> EventEnvelope<SurveySubmitted> {
+        EventEnvelope(type: EventTypes.surveySubmitted, producer: ServiceIdentity.analyticsAggregator.name, key: user, payload: event)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Shared
+
+/// `GET /v1/horoscope/{sign}` (B4), registered by hand: the free daily horoscope is the same for everyone
+/// with the same sign, day and language, so its encoded answer is kept per (sign, day, language) and served
+/// from memory for anonymous callers; an answer that suggests places to pray (coordinates given and a bad
+/// verdict) is built per request, and a signed-in caller's is kept in their history. It encodes the document's generated `Reading` type and the fuzzer checks it like every operation.
+struct HoroscopeRoute {
+    let readings: ReadingService
+    let cache = EncodedAnswerCache<HoroscopeKey>(ttl: nil, capacity: 1_000)
+
+    func add(to group: RouterGroup<PlatformRequestContext>) {
+        group.get("v1/horoscope/:sign", use: read)
+    }
+
+    @Sendable func read(_ request: Request, context: PlatformRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let signId = context.parameters.get("sign") ?? ""
+        guard let sign = readings.content.sign(signId) else {
+            throw JSONBody.schemaViolation(["sign": "must be one of " + readings.content.signs.map(\.id).joined(separator: ", ")])
+        }
+        let zone = query["tz"].map(String.init)
+        if let zone, !(1...64).contains(RequestText.length(zone)) { throw JSONBody.schemaViolation(["tz": "must be 1 to 64 characters"]) }
+        let position = try ReadingService.position(latitude: try Self.number(query, "latitude"), longitude: try Self.number(query, "longitude"))
+        let day = try ReadingService.day(tz: zone, date: query["date"].map(String.init))
+        let language = Language(acceptLanguage: request.headers[.acceptLanguage])
+        let key = HoroscopeKey(sign: sign.id, day: day, language: language)
+        let reading = readings.engine.horoscope(sign: sign, on: day)
+        let places = try await readings.placesToPray(after: reading, near: position)
+        if let user = context.user {
+            // A signed-in caller's horoscope is kept in their history (once per sign and day) and shared by its id.
+            let stored = try await readings.keep(reading, user: AccountKey.of(user.id), inputs: sign.id, day: day)
+            let answer = Components.Schemas.Reading(
+                stored.reading, id: stored.id, language: language, shareUrl: BookingAPI.shareURL(stored.shareId), places: places)
+            return JSONResponse.ok(ByteBuffer(bytes: try JSONEncoder().encode(answer)))
+        }
+        if places == nil, let body = cache.value(for: key) { return JSONResponse.ok(body) }
+        // Anonymous: the daily horoscope is the same for everyone, so its link names the sign and the day.
+        let answer = Components.Schemas.Reading(
+            reading, id: nil, language: language, shareUrl: "/v1/horoscope/\(sign.id)?date=\(day)", places: places)
+        let body = ByteBuffer(bytes: try JSONEncoder().encode(answer))
+        if places == nil { cache.store(body, for: key) }
+        return JSONResponse.ok(body)
+    }
+
+    /// A query number as the document states it (400 for one that is not a number).
+    static func number(_ query: Parameters, _ name: String) throws -> Double? {
+        guard let text = query[Substring(name)] else { return nil }
+        guard let value = Double(String(text)), value.isFinite else { throw JSONBody.schemaViolation([name: "must be a number"]) }
+        return value
+    }
+}

@@ -1,0 +1,4 @@
+import AppointmentBooker
+import Shared
+
+await ServiceMain.run(.appointmentBooker) { try await buildApplication(environment: $0, registry: $1, logger: $2) }

@@ -1,0 +1,4 @@
+import PlacesImporter
+import Shared
+
+await ServiceMain.run(.placesImporter) { try await buildApplication(environment: $0, registry: $1, logger: $2) }

@@ -1,0 +1,4 @@
+import WarningDetector
+import Shared
+
+await ServiceMain.run(.warningDetector) { try await buildApplication(environment: $0, registry: $1, logger: $2) }

@@ -1,0 +1,31 @@
+import Foundation
+import NIOCore
+import Shared
+
+/// Each city's weather answer for a few seconds (`WEATHER_VIEW_CACHE_MS`), so a popular city costs three
+/// database round trips and one report decoding per few seconds rather than per request. Signed-in requests
+/// reuse it too and add only their own part (recents, favourite flag). An entry never outlives the wall-clock
+/// minute it was made in, so the hour list never shows a past hour; "updated N minutes ago" and a new refresh or
+/// warning reach readers at most one TTL late.
+typealias CityWeatherCache = TTLCache<Int, CityWeatherEntry>
+
+struct CityWeatherEntry: Sendable {
+    /// The answer without the caller's own part (`isFavourite` nil).
+    var view: CityWeatherDTO
+    /// `view` encoded, as anonymous callers get it.
+    var anonymousBody: ByteBuffer
+}
+
+extension TTLCache where Key == Int, Value == CityWeatherEntry {
+    /// Bounded by the catalogue's size, with room to spare.
+    static func views(ttl: Duration) -> CityWeatherCache { CityWeatherCache(ttl: ttl, capacity: 100_000) }
+
+    /// Remembers a freshly built answer (when caching is on) until the end of the minute `now` falls in at the
+    /// latest, and returns it as an entry either way.
+    func store(_ view: CityWeatherDTO, body: ByteBuffer, for cityId: Int, now: Date) -> CityWeatherEntry {
+        let entry = CityWeatherEntry(view: view, anonymousBody: body)
+        let secondsLeftInMinute = 60 - now.timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+        store(entry, for: cityId, notAfter: .now + .seconds(min(max(secondsLeftInMinute, 0), 60)))
+        return entry
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import Shared
+
+/// The city weather view (W3-W5), registered by hand: answers come from a short cache of encoded bodies
+/// (`CityWeatherCache`), measured faster than the generated layer. It encodes the document's generated
+/// `CityWeather` type, and the fuzzer checks its answers like every other operation's. With an access token
+/// the view joins the user's recents (W7) and says whether the city is a favourite.
+struct CityWeatherRoute {
+    let cities: CityStore
+    let reader: CityWeatherReader
+    let userCities: UserCityStore
+    let warnings: CityWarningStore
+    let configuration: WeatherConfiguration
+    let cache: CityWeatherCache
+
+    func add(to group: RouterGroup<PlatformRequestContext>) {
+        group.get("v1/cities/:cityId/weather", use: weather)
+    }
+
+    @Sendable func weather(_ request: Request, context: PlatformRequestContext) async throws -> Response {
+        let now = Date()
+        let entry: CityWeatherEntry
+        if let id = Self.cityId(context), let cached = cache.value(for: id) {
+            entry = cached
+        } else {
+            let city = try await requireCity(context)
+            guard let latest = try await reader.weather(for: city, now: now) else {
+                throw APIError(
+                    .serviceUnavailable, code: "weather_unavailable",
+                    message: "no weather data for this city yet and the provider did not answer; try again shortly",
+                    headers: [.retryAfter: "30"])
+            }
+            let active = try await warnings.active(cityId: city.id)
+            let dto = try view(city: city, latest: latest, warnings: active, now: now, isFavourite: nil)
+            entry = try cache.store(dto, body: ByteBuffer(bytes: Self.encoder.encode(dto)), for: city.id, now: now)
+        }
+        guard let user = context.user else { return JSONResponse.ok(entry.anonymousBody) }
+        let cityId = entry.view.city.id
+        let state = try await userCities.viewState(userId: user.id, cityId: cityId)
+        if !state.isNewestRecentView { try await userCities.recordView(userId: user.id, cityId: cityId) }
+        var personal = entry.view
+        personal.isFavourite = state.isFavourite
+        return JSONResponse.ok(ByteBuffer(bytes: try Self.encoder.encode(personal)))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    func view(
+        city: City, latest: WeatherStore.Latest, warnings active: [CityWarningStore.ActiveWarning], now: Date, isFavourite: Bool?
+    ) throws -> CityWeatherDTO {
+        guard let presenter = CityWeatherPresenter(city: city, now: now) else {
+            throw APIError(.unprocessableContent, code: "unknown_time_zone", message: "the city's time zone is unknown")
+        }
+        let report = latest.report
+        let age = now.timeIntervalSince(report.fetchedAt)
+        let minutes = max(0, (age / 60).rounded(.towardZero).roundedClampedInt)
+        let tooOld = age > configuration.staleAfter.seconds
+        return CityWeatherDTO(
+            city: CityDTO(city), provider: report.provider, updatedAt: report.fetchedAt, updatedMinutesAgo: minutes,
+            updated: CityWeatherPresenter.updatedText(minutes: minutes), stale: tooOld || latest.failedSince != nil,
+            staleReason: latest.failedSince != nil
+                ? "the provider did not answer the last refresh; showing the last known data"
+                : (tooOld ? "the data is older than the refresh schedule allows" : nil),
+            current: presenter.current(report.current), rightNow: presenter.rightNow(report),
+            hourly: presenter.hours(report), daily: presenter.days(report), hasActiveWarning: !active.isEmpty,
+            warnings: active.map {
+                Components.Schemas.CityWarning(
+                    announcementNumber: $0.announcementNumber, severity: $0.severity, status: $0.status,
+                    statusDescription: $0.statusDescription, start: $0.onset, end: $0.ends,
+                    startText: WarningDateFormat.string($0.onset, timeZone: city.timeZone),
+                    endText: WarningDateFormat.string($0.ends, timeZone: city.timeZone))
+            },
+            isFavourite: isFavourite)
+    }
+
+    private func requireCity(_ context: PlatformRequestContext) async throws -> City {
+        guard let id = Self.cityId(context) else {
+            throw JSONBody.schemaViolation(["cityId": "must be an integer from 1 to \(Int32.max) (a GeoNames id)"])
+        }
+        return try await Self.requireCity(id, in: cities)
+    }
+
+    /// The `cityId` path parameter when it is a valid GeoNames id.
+    static func cityId(_ context: PlatformRequestContext) -> Int? {
+        guard let text = context.parameters.get("cityId"), let id = Int(text), id > 0, id <= Int(Int32.max) else { return nil }
+        return id
+    }
+
+    static func requireCity(_ id: Int, in cities: CityStore) async throws -> City {
+        guard id > 0, id <= Int(Int32.max) else {
+            throw JSONBody.schemaViolation(["cityId": "must be an integer from 1 to \(Int32.max) (a GeoNames id)"])
+        }
+        guard let city = try await cities.find(id: id) else {
+            throw APIError(.notFound, code: "city_not_found", message: "no city with id \(id)")
+        }
+        return city
+    }
+}

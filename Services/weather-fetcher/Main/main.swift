@@ -1,0 +1,4 @@
+import WeatherFetcher
+import Shared
+
+await ServiceMain.run(.weatherFetcher) { try await buildApplication(environment: $0, registry: $1, logger: $2) }

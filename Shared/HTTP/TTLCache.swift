@@ -1,0 +1,101 @@
+import Synchronization
+
+/// The platform's one in-process cache: values kept by key for `ttl` (token verifications, hot routes' answers,
+/// short searches, a user's pins). `nil` keeps an entry until it is dropped (an answer fixed by its key); zero
+/// keeps nothing. Bounded: past `capacity` entries the expired ones go and, if it is still full, it starts
+/// afresh, which bounds memory whatever callers ask for and never serves an entry past its expiry.
+///
+/// Times are `ContinuousClock` instants, passed in so that a test can move its own; an entry that must end
+/// earlier than `ttl` (at a wall-clock minute, at a token's expiry) says so with `notAfter`.
+public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    public struct Entry: Sendable {
+        public var value: Value
+        public var stored: ContinuousClock.Instant
+        /// Nil: valid until dropped.
+        public var expires: ContinuousClock.Instant?
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        /// Bumped by every invalidation: a load that started before one is returned but not kept.
+        var generation = 0
+    }
+
+    public let ttl: Duration?
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    public init(ttl: Duration?, capacity: Int) {
+        self.ttl = ttl
+        self.capacity = max(1, capacity)
+    }
+
+    /// Whether anything is kept at all (a zero TTL turns the cache off).
+    public var isEnabled: Bool { ttl != .zero }
+
+    public func entry(for key: Key, now: ContinuousClock.Instant = .now) -> Entry? {
+        guard isEnabled else { return nil }
+        return state.withLock { state in
+            guard let entry = state.entries[key] else { return nil }
+            if let expires = entry.expires, expires <= now {
+                state.entries[key] = nil
+                return nil
+            }
+            return entry
+        }
+    }
+
+    public func value(for key: Key, now: ContinuousClock.Instant = .now) -> Value? {
+        entry(for: key, now: now)?.value
+    }
+
+    /// Keeps `value` for `ttl`, or until `notAfter` when that comes first.
+    public func store(_ value: Value, for key: Key, now: ContinuousClock.Instant = .now, notAfter: ContinuousClock.Instant? = nil) {
+        guard isEnabled else { return }
+        state.withLock { state in Self.insert(value, for: key, now: now, notAfter: notAfter, ttl: ttl, capacity: capacity, into: &state) }
+    }
+
+    /// The kept value, or `load`'s, kept unless an invalidation came while it loaded (it may predate the change).
+    public func value(
+        for key: Key, now: ContinuousClock.Instant = .now, load: () async throws -> Value
+    ) async rethrows -> Value {
+        let (cached, generation) = state.withLock { state in
+            (state.entries[key].flatMap { entry in entry.expires.map { $0 > now } ?? true ? entry.value : nil }, state.generation)
+        }
+        if let cached, isEnabled { return cached }
+        let value = try await load()
+        guard isEnabled else { return value }
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            Self.insert(value, for: key, now: now, notAfter: nil, ttl: ttl, capacity: capacity, into: &state)
+        }
+        return value
+    }
+
+    public func invalidate(_ key: Key) {
+        state.withLock { state in
+            state.entries[key] = nil
+            state.generation += 1
+        }
+    }
+
+    /// Drops every entry whose key matches.
+    public func invalidate(where matches: (Key) -> Bool) {
+        state.withLock { state in
+            state.entries = state.entries.filter { !matches($0.key) }
+            state.generation += 1
+        }
+    }
+
+    private static func insert(
+        _ value: Value, for key: Key, now: ContinuousClock.Instant, notAfter: ContinuousClock.Instant?, ttl: Duration?, capacity: Int,
+        into state: inout State
+    ) {
+        if state.entries[key] == nil, state.entries.count >= capacity {
+            state.entries = state.entries.filter { $0.value.expires.map { $0 > now } ?? true }
+            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+        }
+        let expires = [ttl.map { now + $0 }, notAfter].compactMap { $0 }.min()
+        state.entries[key] = Entry(value: value, stored: now, expires: expires)
+    }
+}
