@@ -179,10 +179,17 @@ let package = Package(
             path: "Benchmarks/platform-bench",
             swiftSettings: swiftSettings
         ),
+        // Helpers that start nothing (tokens, repository files, `eventually`), for the unit targets and TestSupport.
+        .target(
+            name: "UnitTestSupport",
+            dependencies: ["Shared", .product(name: "JWTKit", package: "jwt-kit")],
+            path: "Tests/UnitTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
-                "Shared",
+                "Shared", "UnitTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -218,6 +225,43 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/FaultTests",
+            swiftSettings: swiftSettings
+        ),
+        // Unit targets: rules tested in-process with nothing running (no Postgres, broker, child process or server).
+        .testTarget(
+            name: "PlatformUnitTests",
+            dependencies: [
+                "Shared", "UnitTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/Unit/PlatformUnitTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AppointmentBookerUnitTests",
+            dependencies: ["AppointmentBooker", "Shared", "UnitTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/Unit/AppointmentBookerUnitTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PlacesImporterUnitTests",
+            dependencies: ["PlacesImporter", "Shared", "UnitTestSupport"],
+            path: "Tests/Unit/PlacesImporterUnitTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AnalyticsAggregatorUnitTests",
+            dependencies: [
+                "AnalyticsAggregator", "Shared", "UnitTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/Unit/AnalyticsAggregatorUnitTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

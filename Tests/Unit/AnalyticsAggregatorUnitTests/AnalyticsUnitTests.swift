@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Shared
 import Testing
-import TestSupport
+import UnitTestSupport
 import Logging
 import PostgresNIO
 

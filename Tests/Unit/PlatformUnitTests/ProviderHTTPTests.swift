@@ -1,7 +1,7 @@
 import Foundation
 import NIOHTTP1
 import Testing
-import TestSupport
+import UnitTestSupport
 
 @testable import Shared
 

@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-import TestSupport
+import UnitTestSupport
 
 import Shared
 

@@ -1,7 +1,7 @@
 import Foundation
 import Shared
 import Testing
-import TestSupport
+import UnitTestSupport
 
 @testable import AppointmentBooker
 

@@ -1,7 +1,7 @@
 import Foundation
 import Shared
 import Testing
-import TestSupport
+import UnitTestSupport
 
 /// X1, X3: the broker's ACLs come from the topic catalogue, and the shipped resources are its output.
 @Suite("Kafka access rules from the catalogue")

@@ -2,7 +2,7 @@ import Foundation
 
 /// Files of this repository the tests read as they are checked in (the services' API documents).
 public enum RepositoryFiles {
-    /// The repository's root, found from this file's place in it (`Tests/TestSupport/`).
+    /// The repository's root, found from this file's place in it (`Tests/UnitTestSupport/`).
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

@@ -3,7 +3,7 @@ import Logging
 import Prometheus
 @testable import Shared
 import Testing
-import TestSupport
+import UnitTestSupport
 
 @Suite("Configuration from the environment")
 struct ConfigurationTests {

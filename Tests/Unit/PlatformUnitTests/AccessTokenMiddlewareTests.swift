@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Shared
 import Testing
-import TestSupport
+import UnitTestSupport
 
 @Suite("Access-token middleware and the JSON error edge")
 struct AccessTokenMiddlewareTests {
