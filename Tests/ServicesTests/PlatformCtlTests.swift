@@ -5,7 +5,7 @@ import TestSupport
 
 /// `platformctl dump`, `refeed` and `rewind` (X5, issue 20) as an operator runs them: the built executable
 /// against the real broker, on topics of their own.
-@Suite("platformctl replay commands (X5)", .serialized)
+@Suite("platformctl replay commands (X5)")
 struct PlatformCtlTests {
     struct Output {
         var status: Int32

@@ -6,8 +6,6 @@ import Shared
 extension BookingAPI {
     func bookSlot(_ input: Operations.BookSlot.Input) async throws -> Operations.BookSlot.Output {
         let user = try RequestScope.requireUser()
-        guard user.role != .guest else { throw APIError.guestsNotAllowed }
-        let account = AccountKey.of(user.id)
         let partnerId = try Self.uuid(input.path.partnerId, field: "partnerId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         // A key of blanks reaches us empty (HTTP trims header values): no key, as if none was sent.
@@ -15,25 +13,15 @@ extension BookingAPI {
         if let key, RequestText.length(key) > 200 {
             throw JSONBody.schemaViolation(["Idempotency-Key": "must be 1 to 200 characters"])
         }
-        // A retry answers what the first request made, before any rule is looked at again.
-        if let key, let first = try await bookings.made(by: account, key: key) {
-            guard first.partnerId == partnerId, Self.seconds(first.startsAt) == Self.seconds(body.startsAt) else {
-                throw BookingErrors.idempotencyKeyReused
-            }
-            return .created(.init(headers: .init(location: "/v1/bookings/\(first.id)"), body: .json(.init(first))))
+        let booking: Booking
+        do {
+            booking = try await BookSlot(partners: partners, bookings: bookings, choice: slotChoice)(
+                user, partner: partnerId, startsAt: body.startsAt, idempotencyKey: key, now: Date())
+        } catch let refusal as BookingRefusal {
+            throw BookingErrors.answer(for: refusal)
         }
-        let partner = try await bookablePartner(partnerId)
-        let slot = try checkedSlot(startingAt: body.startsAt, of: partner)
-        switch try await bookings.book(
-            partner: partner.id, user: account, startsAt: Self.date(slot.start), endsAt: Self.date(slot.end), idempotencyKey: key,
-            check: { state in try Self.checkMayBook(user, state: state) })
-        {
-        case .booked(let booking), .replayed(let booking):
-            slotListings.invalidate(partner: booking.partnerId)
-            return .created(.init(headers: .init(location: "/v1/bookings/\(booking.id)"), body: .json(.init(booking))))
-        case .taken: throw BookingErrors.slotTaken
-        case .keyReused: throw BookingErrors.idempotencyKeyReused
-        }
+        slotListings.invalidate(partner: booking.partnerId)
+        return .created(.init(headers: .init(location: "/v1/bookings/\(booking.id)"), body: .json(.init(booking))))
     }
 
     func listMyBookings(_ input: Operations.ListMyBookings.Input) async throws -> Operations.ListMyBookings.Output {
@@ -94,14 +82,6 @@ extension BookingAPI {
 
     // MARK: Rules
 
-    /// U6: the token names the entitlement and no revocation came since; the account is not banned.
-    static func checkMayBook(_ user: AuthenticatedUser, state: AccountStateStore.State) throws {
-        if state.banned { throw BookingErrors.accountBanned }
-        guard state.allows(Self.bookingEntitlement, claimed: user.has(entitlement: Self.bookingEntitlement)) else {
-            throw BookingErrors.entitlementRequired
-        }
-    }
-
     /// A partner token is not enough once auth's events said otherwise: a banned account, or one no longer a
     /// partner, is refused before its token expires (403).
     func checkActivePartner(_ caller: AuthenticatedUser) async throws {
@@ -117,17 +97,13 @@ extension BookingAPI {
         return partner
     }
 
-    /// The partner's slot starting at `start`: in the future, within the horizon, one of the computed slots.
+    /// The partner's slot starting at `start` (`SlotChoice`), its refusal as an HTTP error.
     func checkedSlot(startingAt start: Date, of partner: Partner) throws -> SlotCalculator.Interval {
-        let now = Date()
-        guard start > now else { throw BookingErrors.slotInPast }
-        guard start.timeIntervalSince(now) <= Double(configuration.horizonDays) * 86_400 else { throw BookingErrors.beyondHorizon }
-        let begin = Self.seconds(start)
-        let slot = SlotCalculator.Interval(start: begin, end: begin + slots.slotSeconds)
-        guard slots.isSlot(slot, availability: partner.availability, clock: Self.clock(of: partner)) else {
-            throw BookingErrors.outsideAvailability
+        do {
+            return try slotChoice.slot(startingAt: start, of: partner, now: Date())
+        } catch {
+            throw BookingErrors.answer(for: error)
         }
-        return slot
     }
 
     /// The booking when the caller is its user, its partner or an admin; 404 otherwise (its existence is not told).

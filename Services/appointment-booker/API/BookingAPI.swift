@@ -31,8 +31,6 @@ struct BookingAPI: APIProtocol {
     }
 
     /// The entitlement that lets a user contact (book) a fortune teller (U6).
-    static let bookingEntitlement = "contact_fortune_teller"
-
     static func uuid(_ text: String, field: String) throws -> UUID {
         guard let id = UUID(uuidString: text) else { throw JSONBody.schemaViolation([field: "must be a UUID"]) }
         return id
@@ -47,18 +45,13 @@ struct BookingAPI: APIProtocol {
     }
 
     /// A partner's stored zone (checked when written; UTC should the system's zone data drop it).
-    static func clock(of partner: Partner) -> ZonedClock {
-        ZonedClock(identifier: partner.timeZone) ?? .utc
-    }
+    static func clock(of partner: Partner) -> ZonedClock { partner.clock }
 
-    static func seconds(_ date: Date) -> Int {
-        let value = date.timeIntervalSince1970
-        // Dates come from requests and rows: whole seconds, clamped far beyond CivilDate.years, never a trap.
-        guard value.isFinite else { return 0 }
-        return max(-1_000_000_000_000, min(1_000_000_000_000, value.rounded(.down).roundedClampedInt))
-    }
+    static func seconds(_ date: Date) -> Int { BookingTime.seconds(date) }
 
-    static func date(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+    static func date(_ seconds: Int) -> Date { BookingTime.date(seconds) }
+
+    var slotChoice: SlotChoice { SlotChoice(slots: slots, horizonDays: configuration.horizonDays) }
 
     /// The page and page size after the shared range check.
     static func paging(_ page: Int?, _ pageSize: Int?) throws -> (page: Int, size: Int, offset: Int) {

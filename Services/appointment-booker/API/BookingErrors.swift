@@ -35,3 +35,22 @@ enum BookingErrors {
             details: [field: "is not an IANA time zone"])
     }
 }
+
+extension BookingErrors {
+    /// The HTTP answer to a refusal of the booking rules: the one place they become HTTP errors.
+    static func answer(for refusal: BookingRefusal) -> APIError {
+        switch refusal {
+        case .guestsNotAllowed: APIError.guestsNotAllowed
+        case .partnerNotFound: partnerNotFound
+        case .partnerNotBookable: partnerNotBookable
+        case .slotInPast: slotInPast
+        case .beyondHorizon: beyondHorizon
+        case .outsideAvailability: outsideAvailability
+        case .slotTaken: slotTaken
+        case .idempotencyKeyReused: idempotencyKeyReused
+        case .entitlementRequired: entitlementRequired
+        case .accountBanned: accountBanned
+        case .busy: busy
+        }
+    }
+}

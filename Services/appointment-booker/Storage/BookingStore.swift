@@ -31,14 +31,6 @@ struct BookingStore: Sendable {
         return bookings
     }
 
-    enum BookOutcome: Equatable {
-        case booked(Booking)
-        /// The booking an earlier request with the same `Idempotency-Key` made.
-        case replayed(Booking)
-        case taken
-        case keyReused
-    }
-
     /// The booking this user's `key` made, if any.
     func made(by user: String, key: String) async throws -> Booking? {
         try await client.withConnection { try await Self.made(by: user, key: key, on: $0, logger: logger) }
@@ -70,7 +62,7 @@ struct BookingStore: Sendable {
                 let booking = try await client.inTransaction(logger: logger) { connection -> Booking? in
                     try check(try await AccountStateStore.lockedState(of: user, on: connection, logger: logger))
                     guard try await AccountStateStore.lockedPartnerIsActive(AccountKey.of(partner), on: connection, logger: logger) else {
-                        throw BookingErrors.partnerNotBookable
+                        throw BookingRefusal.partnerNotBookable
                     }
                     try await LiveBookingLimits.serialize(user: user, on: connection, logger: logger)
                     // A retry whose key already made a booking (seen under the user's lock, so also one made by a
@@ -108,7 +100,7 @@ struct BookingStore: Sendable {
                 return .taken
             }
         }
-        throw BookingErrors.busy
+        throw BookingRefusal.busy
     }
 
     static let deadlockRetries = Counter(label: "booking_deadlock_retries_total")

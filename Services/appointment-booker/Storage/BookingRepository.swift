@@ -1,0 +1,31 @@
+import Foundation
+
+/// What booking a slot needs from storage: `BookingStore` in Postgres, a memory one in the unit tests.
+protocol BookingRepository: Sendable {
+    /// The booking this user's `key` made, if any.
+    func made(by user: String, key: String) async throws -> Booking?
+
+    /// Books after `check` accepted the user's account state, read in the same transaction as the insert; a
+    /// second live booking over the same time of one partner is `.taken`. Throws `check`'s refusal, and
+    /// `BookingRefusal.partnerNotBookable` when the partner's account stopped being an active partner.
+    func book(
+        partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?,
+        check: @Sendable (AccountStateStore.State) throws -> Void
+    ) async throws -> BookOutcome
+}
+
+/// The partners a booking names.
+protocol PartnerDirectory: Sendable {
+    func find(_ id: UUID) async throws -> Partner?
+}
+
+enum BookOutcome: Equatable {
+    case booked(Booking)
+    /// The booking an earlier request with the same `Idempotency-Key` made.
+    case replayed(Booking)
+    case taken
+    case keyReused
+}
+
+extension BookingStore: BookingRepository {}
+extension PartnerStore: PartnerDirectory {}

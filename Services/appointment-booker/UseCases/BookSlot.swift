@@ -1,0 +1,44 @@
+import Foundation
+import Shared
+
+/// Books a partner's slot for a user (B2, B3, U6). A retry with the same `Idempotency-Key` is answered with
+/// what the first request made before any rule is looked at again (its slot may have begun since); otherwise
+/// the partner must take bookings, the start must name one of its free slots, and the account's state, read in
+/// the storage's transaction, must allow booking.
+struct BookSlot: Sendable {
+    static let entitlement = "contact_fortune_teller"
+
+    let partners: any PartnerDirectory
+    let bookings: any BookingRepository
+    let choice: SlotChoice
+
+    func callAsFunction(
+        _ user: AuthenticatedUser, partner partnerId: UUID, startsAt: Date, idempotencyKey key: String?, now: Date
+    ) async throws -> Booking {
+        guard user.role != .guest else { throw BookingRefusal.guestsNotAllowed }
+        let account = AccountKey.of(user.id)
+        if let key, let first = try await bookings.made(by: account, key: key) {
+            guard first.partnerId == partnerId, BookingTime.seconds(first.startsAt) == BookingTime.seconds(startsAt) else {
+                throw BookingRefusal.idempotencyKeyReused
+            }
+            return first
+        }
+        guard let partner = try await partners.find(partnerId) else { throw BookingRefusal.partnerNotFound }
+        guard partner.listed else { throw BookingRefusal.partnerNotBookable }
+        let slot = try choice.slot(startingAt: startsAt, of: partner, now: now)
+        let outcome = try await bookings.book(
+            partner: partner.id, user: account, startsAt: BookingTime.date(slot.start), endsAt: BookingTime.date(slot.end),
+            idempotencyKey: key, check: { state in try Self.checkMayBook(user, state: state) })
+        switch outcome {
+        case .booked(let booking), .replayed(let booking): return booking
+        case .taken: throw BookingRefusal.slotTaken
+        case .keyReused: throw BookingRefusal.idempotencyKeyReused
+        }
+    }
+
+    /// U6: the token names the entitlement and no revocation came since; the account is not banned.
+    static func checkMayBook(_ user: AuthenticatedUser, state: AccountStateStore.State) throws(BookingRefusal) {
+        if state.banned { throw .accountBanned }
+        guard state.allows(entitlement, claimed: user.has(entitlement: entitlement)) else { throw .entitlementRequired }
+    }
+}
