@@ -10,11 +10,9 @@ import Testing
 import TestSupport
 
 /// Runs the real auth service (its own buildApplication) on a fresh database, with a real SMTP sink.
-struct AuthTestHarness: Sendable {
-    let client: any TestClientProtocol
-    let db: TestDatabase
+struct AuthTestHarness: ServiceHarnessing {
+    let core: ServiceHarness
     let smtp: SMTPSink
-    let tokens: TestTokens
 
     /// `smtp`: the mail server to send to (a plain sink by default); its security settings go in `extraEnvironment`.
     /// `logger`: where the service logs (a test that reads the log lines passes its own).
@@ -24,31 +22,18 @@ struct AuthTestHarness: Sendable {
     ) async throws {
         let tokens = try TestTokens()
         let smtp = try smtp ?? SMTPSink()
-        try await withTestDatabase(schema: "auth", migrations: authMigrations) { db in
-            let environment = EnvironmentReader([
-                "HTTP_PORT": "0",
-                "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-                "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers,
-                "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL,
-                "BCRYPT_COST": "4", "SMTP_PORT": "\(smtp.port)", "SMTP_FROM": "auth@test.example",
-                "AUTH_RESET_URL": "https://dashboard.test/reset",
-                "BOOTSTRAP_ADMIN_EMAIL": "admin@example.com", "BOOTSTRAP_ADMIN_PASSWORD": "Start1234",
-                "LOG_LEVEL": ProcessInfo.processInfo.environment["AUTH_TEST_LOG_LEVEL"] ?? "warning",
-            ].merging(extraEnvironment) { $1 })
-            let app = try await buildAuth(environment, PrometheusCollectorRegistry(), logger)
-            try await app.test(.live) { client in
-                let harness = AuthTestHarness(client: client, db: db, smtp: smtp, tokens: tokens)
-                #expect(try await eventually { try await harness.adminExists() }, "bootstrap admin was created")
-                try await body(harness)
-            }
+        let environment = [
+            "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL,
+            "BCRYPT_COST": "4", "SMTP_PORT": "\(smtp.port)", "SMTP_FROM": "auth@test.example",
+            "AUTH_RESET_URL": "https://dashboard.test/reset",
+            "BOOTSTRAP_ADMIN_EMAIL": "admin@example.com", "BOOTSTRAP_ADMIN_PASSWORD": "Start1234",
+        ]
+        try await ServiceHarness.run(.auth, topics: [], tokens: tokens, environment: environment, extra: extraEnvironment, logger: logger) {
+            core in
+            let harness = AuthTestHarness(core: core, smtp: smtp)
+            #expect(try await eventually { try await harness.adminExists() }, "bootstrap admin was created")
+            try await body(harness)
         }
-    }
-
-    func count(_ sql: String) async throws -> Int {
-        let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
     }
 
     func adminExists() async throws -> Bool {

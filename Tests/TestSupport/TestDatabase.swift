@@ -10,6 +10,13 @@ public struct TestDatabase: Sendable {
 
     /// A second client on the same database (a second service instance, say), run by the caller.
     public func makeClient() -> PostgresClient { configuration.makeClient(logger: logger) }
+
+    /// How many rows `sql` counts (its first column of its first row).
+    public func count(_ sql: String) async throws -> Int {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
 }
 
 /// Creates database `t_<random>`, runs `body` with a running client whose search_path is `schema`, then drops it.

@@ -67,3 +67,10 @@ public func collect(
     }
     return messages
 }
+
+/// Publishes `envelope` to `topic` as its producer would, keyed by its key.
+public func publishEnvelope<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String) async throws {
+    try await withProducer { producer in
+        try await producer.send(KafkaOutgoingMessage(topic: topic, key: envelope.key, value: try envelope.encoded()))
+    }
+}

@@ -42,22 +42,18 @@ struct AnalyticsTestHarness: Sendable {
         let topics = (telemetry: "test.telemetry.\(suffix)", users: "test.users.\(suffix)", cities: "test.user-cities.\(suffix)")
         try await createTopics([topics.telemetry, topics.users, topics.cities], partitions: 3, brokers: TestInfrastructure.current.kafkaBrokers)
         try await withTestDatabase(schema: "analytics_aggregator", migrations: analyticsAggregatorMigrations) { db in
-            let environment = EnvironmentReader([
-                "HTTP_PORT": "0",
-                "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-                "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "analytics-\(suffix)",
-                "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20", "CONSUMER_MAX_ATTEMPTS": "2",
-                "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                "TELEMETRY_APP_KEYS": "weather=\(weatherKey),\(weatherNextKey);places=\(placesKey)",
-                "ANALYTICS_TELEMETRY_TOPIC": topics.telemetry, "ANALYTICS_USERS_TOPIC": topics.users,
-                "ANALYTICS_USER_CITIES_TOPIC": topics.cities, "STREAM_INTERVAL_MS": "100",
-                // Exact answers right after each change; the cache has a test of its own.
-                "STATS_CACHE_MS": "0",
-                // Suites send tens of thousands of events from one address; the quota test sets its own.
-                "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "10000000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "10000000",
-                "LOG_LEVEL": ProcessInfo.processInfo.environment["ANALYTICS_TEST_LOG_LEVEL"] ?? "warning",
-            ].merging(extraEnvironment) { $1 }.merging(fixedPort.map { ["HTTP_PORT": "\($0)", "METRICS_PORT": "0"] } ?? [:]) { $1 })
+            let environment = EnvironmentReader(
+                ServiceHarness.commonEnvironment(.analyticsAggregator, db: db, tokens: tokens).merging([
+                    "CONSUMER_MAX_ATTEMPTS": "2",
+                    "TELEMETRY_APP_KEYS": "weather=\(weatherKey),\(weatherNextKey);places=\(placesKey)",
+                    "ANALYTICS_TELEMETRY_TOPIC": topics.telemetry, "ANALYTICS_USERS_TOPIC": topics.users,
+                    "ANALYTICS_USER_CITIES_TOPIC": topics.cities, "STREAM_INTERVAL_MS": "100",
+                    // Exact answers right after each change; the cache has a test of its own.
+                    "STATS_CACHE_MS": "0",
+                    // Suites send tens of thousands of events from one address; the quota test sets its own.
+                    "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "10000000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "10000000",
+                ]
+                ) { $1 }.merging(extraEnvironment) { $1 }.merging(fixedPort.map { ["HTTP_PORT": "\($0)", "METRICS_PORT": "0"] } ?? [:]) { $1 })
             let app = try await buildApplication(
                 environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "analytics-test"))
             @Sendable func harness(_ client: (any TestClientProtocol)?, port: Int) -> AnalyticsTestHarness {
@@ -208,14 +204,8 @@ struct AnalyticsTestHarness: Sendable {
     }
 
     func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String) async throws {
-        try await withProducer { producer in
-            try await producer.send(KafkaOutgoingMessage(topic: topic, key: envelope.key, value: try envelope.encoded()))
-        }
+        try await publishEnvelope(envelope, to: topic)
     }
 
-    func count(_ sql: String) async throws -> Int {
-        let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
-    }
+    func count(_ sql: String) async throws -> Int { try await db.count(sql) }
 }

@@ -15,10 +15,8 @@ import TestSupport
 /// Runs the real appointment-booker on a fresh database, with its own `auth.users` and
 /// `appointments.bookings` topics on the real broker. Auth's side is played by publishing its events;
 /// tokens are minted with the test key, as auth would.
-struct BookingTestHarness: Sendable {
-    let client: any TestClientProtocol
-    let db: TestDatabase
-    let tokens: TestTokens
+struct BookingTestHarness: ServiceHarnessing {
+    let core: ServiceHarness
     let usersTopic: String
     let bookingsTopic: String
     let placesTopic: String
@@ -26,32 +24,20 @@ struct BookingTestHarness: Sendable {
     static func run(
         extraEnvironment: [String: String] = [:], tokens: TestTokens? = nil, _ body: @Sendable (BookingTestHarness) async throws -> Void
     ) async throws {
-        let tokens = try tokens ?? TestTokens()
         let suffix = uniqueSuffix()
         let topics = (users: "test.users.\(suffix)", bookings: "test.bookings.\(suffix)", places: "test.places.\(suffix)")
-        try await createTopics([topics.users, topics.bookings], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
-        try await createTopics([topics.places], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
-        try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
-            let environment = EnvironmentReader([
-                "HTTP_PORT": "0",
-                "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-                "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "appointments-\(suffix)",
-                "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20", "CONSUMER_MAX_ATTEMPTS": "2",
-                "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
-                "APPOINTMENT_PLACES_TOPIC": topics.places, "READING_KEY": TestSecrets.readingKey,
-                // The next two clock changes (up to a year ahead) must be bookable.
-                "APPOINTMENT_HORIZON_DAYS": "400",
-                "LOG_LEVEL": ProcessInfo.processInfo.environment["BOOKING_TEST_LOG_LEVEL"] ?? "warning",
-            ].merging(extraEnvironment) { $1 })
-            let app = try await buildApplication(
-                environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "booking-test"))
-            try await app.test(.live) { client in
-                try await body(
-                    BookingTestHarness(
-                        client: client, db: db, tokens: tokens, usersTopic: topics.users, bookingsTopic: topics.bookings, placesTopic: topics.places))
-            }
+        let environment = [
+            "CONSUMER_MAX_ATTEMPTS": "2",
+            "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
+            "APPOINTMENT_PLACES_TOPIC": topics.places, "READING_KEY": TestSecrets.readingKey,
+            // The next two clock changes (up to a year ahead) must be bookable.
+            "APPOINTMENT_HORIZON_DAYS": "400",
+        ]
+        try await ServiceHarness.run(
+            .appointmentBooker, topics: [topics.users, topics.bookings, topics.places], tokens: try tokens ?? TestTokens(),
+            environment: environment, extra: extraEnvironment
+        ) { core in
+            try await body(BookingTestHarness(core: core, usersTopic: topics.users, bookingsTopic: topics.bookings, placesTopic: topics.places))
         }
     }
 
@@ -66,15 +52,9 @@ struct BookingTestHarness: Sendable {
         return envelope
     }
 
-    func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String? = nil) async throws {
-        try await withProducer { producer in
-            try await producer.send(KafkaOutgoingMessage(topic: topic ?? usersTopic, key: envelope.key, value: try envelope.encoded()))
-        }
-    }
-
-    /// Waits until the consumer has applied at least `events` events.
-    func waitProcessed(atLeast events: Int) async throws -> Bool {
-        try await eventually { try await count("SELECT count(*)::int FROM processed_events") >= events }
+    /// Publishes `envelope` to the users topic, as auth would.
+    func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>) async throws {
+        try await core.publish(envelope, to: usersTopic)
     }
 
     // MARK: HTTP
@@ -87,19 +67,6 @@ struct BookingTestHarness: Sendable {
     }
 
     func partnerToken(_ partner: UUID) async throws -> String { try await tokens.token(userId: partner.uuidString, role: .partner) }
-
-    func request(
-        _ method: HTTPRequest.Method, _ path: String, json: Any? = nil, bearer: String? = nil, headers extra: HTTPFields = [:]
-    ) async throws -> (HTTPResponse.Status, JSONValue) {
-        var headers: HTTPFields = [.contentType: "application/json"]
-        headers.append(contentsOf: extra)
-        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
-        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
-        return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
-            let text = String(buffer: response.body)
-            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
-        }
-    }
 
     /// Books `startsAt` (ISO 8601) with `partner` as the token's user.
     func book(_ partner: UUID, _ startsAt: String, bearer: String?, key: String? = nil) async throws -> (HTTPResponse.Status, JSONValue) {
@@ -201,11 +168,5 @@ struct BookingTestHarness: Sendable {
         let from = String(ISO8601DateFormatter().string(from: day).prefix(10))
         let starts = try await slots(partner, from: from, days: 3)
         return try #require(starts.count > index ? starts[index] : nil, "no slot \(index) from \(from)")
-    }
-
-    func count(_ sql: String) async throws -> Int {
-        let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
     }
 }

@@ -13,10 +13,8 @@ import TestSupport
 
 /// Runs the real places-importer on a fresh database (PostGIS installed by its migration, as the test role
 /// may), its own places topic, and one fake server answering as Overpass, Yelp and Nominatim by path.
-struct PlacesTestHarness: Sendable {
-    let client: any TestClientProtocol
-    let db: TestDatabase
-    let tokens: TestTokens
+struct PlacesTestHarness: ServiceHarnessing {
+    let core: ServiceHarness
     let provider: FakeHTTPServer
     let topic: String
 
@@ -26,35 +24,26 @@ struct PlacesTestHarness: Sendable {
         tokens: TestTokens? = nil,
         _ body: @Sendable (PlacesTestHarness) async throws -> Void
     ) async throws {
-        let tokens = try tokens ?? TestTokens()
         let suffix = uniqueSuffix()
         let topic = "test.places.\(suffix)", users = "test.users.\(suffix)"
-        try await createTopics([topic, users], partitions: 2, brokers: TestInfrastructure.current.kafkaBrokers)
+        let tokens = try tokens ?? TestTokens()
         try await withFakeHTTPServer(handler) { fake in
-            try await withTestDatabase(schema: "places_importer", migrations: placesImporterMigrations) { db in
-                let environment = EnvironmentReader([
-                    "HTTP_PORT": "0",
-                    "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-                    "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                    "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "OUTBOX_IDLE_INTERVAL_MS": "20",
-                    "KAFKA_GROUP_ID": "places-\(suffix)", "KAFKA_START_POSITION": "beginning",
-                    "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "PLACES_TOPIC": topic, "PLACES_USERS_TOPIC": users,
-                    "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_YELP_BASE_URL": fake.baseURL,
-                    "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_IMPORT_TICK_MS": "50",
-                    "PLACES_PROVIDER_TIMEOUT_MS": "3000", "PLACES_PROVIDER_BACKOFF_MS": "10", "PLACES_PROVIDER_MAX_BACKOFF_MS": "3000",
-                    "PLACES_PROVIDER_REQUESTS_PER_SECOND": "1000",
-                    // The fuzzer looks addresses up many times with one account; the quota test sets its own.
-                    "PLACES_LOOKUPS_PER_ACCOUNT_HOUR": "100000", "PLACES_LOOKUP_QUEUE": "100",
-                    // Suites about other features list places where no area was imported; the on-demand suite
-                    // and the fuzzer turn it on.
-                    "PLACES_ON_DEMAND": "false",
-                    "LOG_LEVEL": ProcessInfo.processInfo.environment["PLACES_TEST_LOG_LEVEL"] ?? "warning",
-                ].merging(extraEnvironment) { $1 })
-                let app = try await buildApplication(
-                    environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "places-test"))
-                try await app.test(.live) { client in
-                    try await body(PlacesTestHarness(client: client, db: db, tokens: tokens, provider: fake, topic: topic))
-                }
+            let environment = [
+                "PLACES_TOPIC": topic, "PLACES_USERS_TOPIC": users,
+                "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_YELP_BASE_URL": fake.baseURL,
+                "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_IMPORT_TICK_MS": "50",
+                "PLACES_PROVIDER_TIMEOUT_MS": "3000", "PLACES_PROVIDER_BACKOFF_MS": "10", "PLACES_PROVIDER_MAX_BACKOFF_MS": "3000",
+                "PLACES_PROVIDER_REQUESTS_PER_SECOND": "1000",
+                // The fuzzer looks addresses up many times with one account; the quota test sets its own.
+                "PLACES_LOOKUPS_PER_ACCOUNT_HOUR": "100000", "PLACES_LOOKUP_QUEUE": "100",
+                // Suites about other features list places where no area was imported; the on-demand suite
+                // and the fuzzer turn it on.
+                "PLACES_ON_DEMAND": "false",
+            ]
+            try await ServiceHarness.run(
+                .placesImporter, topics: [topic, users], tokens: tokens, environment: environment, extra: extraEnvironment
+            ) { core in
+                try await body(PlacesTestHarness(core: core, provider: fake, topic: topic))
             }
         }
     }
@@ -77,18 +66,6 @@ struct PlacesTestHarness: Sendable {
         try await tokens.token(userId: user, role: role)
     }
 
-    func request(
-        _ method: HTTPRequest.Method, _ path: String, json: [String: Any]? = nil, bearer: String?
-    ) async throws -> (HTTPResponse.Status, JSONValue) {
-        var headers: HTTPFields = [.contentType: "application/json"]
-        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
-        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
-        return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
-            let text = String(buffer: response.body)
-            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
-        }
-    }
-
     /// Adds an import area as an admin (it runs at once) and waits until that run finished.
     @discardableResult
     func importArea(
@@ -107,11 +84,5 @@ struct PlacesTestHarness: Sendable {
 
     func finishedRuns() async throws -> Int {
         try await count("SELECT coalesce(sum(runs), 0)::int FROM import_areas")
-    }
-
-    func count(_ sql: String) async throws -> Int {
-        let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
     }
 }

@@ -15,10 +15,8 @@ import TestSupport
 /// Runs the real warning-detector on a fresh database with its own forecast, favourite and warning topics on
 /// the real broker, and a fake APNs provider: HTTPS with a throw-away certificate the service trusts, HTTP/2
 /// by ALPN. The push signing key is made per run; tests check the provider token against its public half.
-struct WarningTestHarness: Sendable {
-    let client: any TestClientProtocol
-    let db: TestDatabase
-    let tokens: TestTokens
+struct WarningTestHarness: ServiceHarnessing {
+    let core: ServiceHarness
     let push: FakeHTTPServer
     let pushKey: P256.Signing.PrivateKey
     let forecastsTopic: String
@@ -41,43 +39,31 @@ struct WarningTestHarness: Sendable {
             forecasts: "test.forecasts.\(suffix)", userCities: "test.user-cities.\(suffix)", warnings: "test.warnings.\(suffix)",
             appointments: "test.appointments.\(suffix)", users: "test.users.\(suffix)"
         )
-        let brokers = TestInfrastructure.current.kafkaBrokers
-        try await createTopics([topics.forecasts, topics.userCities, topics.warnings], partitions: 2, brokers: brokers)
-        // Separately: Tansu answers a four-topic CreateTopics with a response librdkafka cannot parse.
-        try await createTopics([Topic.deadLetterName(of: topics.forecasts)], partitions: 1, brokers: brokers)
-        try await createTopics([topics.appointments, topics.users], partitions: 2, brokers: brokers)
+        try await createTopics(
+            [Topic.deadLetterName(of: topics.forecasts)], partitions: 1, brokers: TestInfrastructure.current.kafkaBrokers)
         let certificate = try TestCertificate()
         defer { try? FileManager.default.removeItem(atPath: certificate.certificateFile) }
         let pushKey = P256.Signing.PrivateKey()
         try await withFakeHTTPServer(tls: certificate, handler) { fake in
-            try await withTestDatabase(schema: "warning_detector", migrations: warningDetectorMigrations) { db in
-                let environment = EnvironmentReader([
-                    "HTTP_PORT": "0",
-                    "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-                    "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                    "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "warnings-\(suffix)",
-                    "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20",
-                    "CONSUMER_MAX_ATTEMPTS": "2",
-                    "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                    "WARNING_FORECASTS_TOPIC": topics.forecasts, "WARNING_USER_CITIES_TOPIC": topics.userCities,
-                    "WARNING_WARNINGS_TOPIC": topics.warnings, "WARNING_APPOINTMENTS_TOPIC": topics.appointments,
-                    "WARNING_USERS_TOPIC": topics.users,
-                    "PUSH_BASE_URL": fake.baseURL, "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": teamId,
-                    "PUSH_KEY_ID": keyId, "PUSH_SIGNING_KEY": pushKey.pemRepresentation, "PUSH_TOPIC": "com.example.weather",
-                    "PUSH_TICK_MS": "50", "PUSH_BACKOFF_MS": "20", "PUSH_MAX_BACKOFF_MS": "200",
-                    // Tests drive the daily run themselves, at the moments they choose.
-                    "DAILY_FORECAST_ENABLED": "false",
-                    "LOG_LEVEL": ProcessInfo.processInfo.environment["WARNING_TEST_LOG_LEVEL"] ?? "warning",
-                ].merging(extraEnvironment) { $1 })
-                let app = try await buildApplication(
-                    environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "warning-test"))
-                try await app.test(.live) { client in
-                    try await body(
-                        WarningTestHarness(
-                            client: client, db: db, tokens: tokens, push: fake, pushKey: pushKey, forecastsTopic: topics.forecasts,
-                            userCitiesTopic: topics.userCities, warningsTopic: topics.warnings,
-                            appointmentsTopic: topics.appointments))
-                }
+            let environment = [
+                "CONSUMER_MAX_ATTEMPTS": "2",
+                "WARNING_FORECASTS_TOPIC": topics.forecasts, "WARNING_USER_CITIES_TOPIC": topics.userCities,
+                "WARNING_WARNINGS_TOPIC": topics.warnings, "WARNING_APPOINTMENTS_TOPIC": topics.appointments,
+                "WARNING_USERS_TOPIC": topics.users,
+                "PUSH_BASE_URL": fake.baseURL, "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": teamId,
+                "PUSH_KEY_ID": keyId, "PUSH_SIGNING_KEY": pushKey.pemRepresentation, "PUSH_TOPIC": "com.example.weather",
+                "PUSH_TICK_MS": "50", "PUSH_BACKOFF_MS": "20", "PUSH_MAX_BACKOFF_MS": "200",
+                // Tests drive the daily run themselves, at the moments they choose.
+                "DAILY_FORECAST_ENABLED": "false",
+            ]
+            try await ServiceHarness.run(
+                .warningDetector, topics: [topics.forecasts, topics.userCities, topics.warnings, topics.appointments, topics.users],
+                tokens: tokens, environment: environment, extra: extraEnvironment
+            ) { core in
+                try await body(
+                    WarningTestHarness(
+                        core: core, push: fake, pushKey: pushKey, forecastsTopic: topics.forecasts, userCitiesTopic: topics.userCities,
+                        warningsTopic: topics.warnings, appointmentsTopic: topics.appointments))
             }
         }
     }
@@ -88,12 +74,6 @@ struct WarningTestHarness: Sendable {
     }
 
     // MARK: Events in
-
-    func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String) async throws {
-        try await withProducer { producer in
-            try await producer.send(KafkaOutgoingMessage(topic: topic, key: envelope.key, value: try envelope.encoded()))
-        }
-    }
 
     func publishRaw(_ bytes: [UInt8], key: String, to topic: String) async throws {
         try await withProducer { producer in
@@ -124,18 +104,6 @@ struct WarningTestHarness: Sendable {
         try await tokens.token(userId: user, role: role)
     }
 
-    func request(
-        _ method: HTTPRequest.Method, _ path: String, json: [String: Any]? = nil, bearer: String? = nil
-    ) async throws -> (HTTPResponse.Status, JSONValue) {
-        var headers: HTTPFields = [.contentType: "application/json"]
-        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
-        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
-        return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
-            let text = String(buffer: response.body)
-            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
-        }
-    }
-
     /// Registers a device for a new user with the current location; returns the user id and device token.
     func device(
         currentCityId: Int?, userId: String = UUID().uuidString, timeZone: String? = nil, app: String? = nil, language: String? = nil
@@ -149,16 +117,5 @@ struct WarningTestHarness: Sendable {
         let (status, body) = try await request(.put, "/v1/me/devices/\(deviceToken)", json: json, bearer: try await token(userId))
         #expect(status == .ok, "\(body.raw ?? "")")
         return (userId, String(deviceToken))
-    }
-
-    func count(_ sql: String) async throws -> Int {
-        let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
-    }
-
-    /// Waits until the consumer has applied `events` events (the processed-event ids it records).
-    func waitProcessed(atLeast events: Int) async throws -> Bool {
-        try await eventually { try await count("SELECT count(*)::int FROM processed_events") >= events }
     }
 }

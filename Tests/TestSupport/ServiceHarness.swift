@@ -1,0 +1,130 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import PostgresNIO
+import Prometheus
+import Shared
+
+/// A service as its tests start it: its own `buildApplication` (handed in by the test target, which imports the
+/// service), its schema and migrations, and the names it logs and joins its consumer group under.
+public struct ServiceUnderTest: Sendable {
+    public typealias Builder = @Sendable (EnvironmentReader, PrometheusCollectorRegistry, Logger) async throws -> any ApplicationProtocol
+
+    public var label: String
+    public var schema: String
+    public var migrations: [Migration]
+    public var build: Builder
+    /// The variable that raises this service's log level in a test run (`WEATHER_TEST_LOG_LEVEL=debug`).
+    public var logLevelVariable: String
+
+    public init(label: String, schema: String, migrations: [Migration], logLevelVariable: String, build: @escaping Builder) {
+        self.label = label
+        self.schema = schema
+        self.migrations = migrations
+        self.logLevelVariable = logLevelVariable
+        self.build = build
+    }
+}
+
+/// The one test harness of the six services: a service's real `buildApplication` live on a database copied from
+/// its migrated template, with topics of its own on the test broker; requests through Hummingbird's test client,
+/// events in through a producer, and counts read from its database. Each service's harness adds its topics,
+/// providers and helpers around it.
+public struct ServiceHarness: Sendable {
+    public let client: any TestClientProtocol
+    public let db: TestDatabase
+    public let tokens: TestTokens
+
+    /// Creates `topics` (two partitions each), then runs `service` with the environment every service shares
+    /// (database, broker, consumer group, token key, a fast outbox), the service's own `environment`, and
+    /// `extra` last, so a test overrides either.
+    public static func run(
+        _ service: ServiceUnderTest, topics: [String], tokens: TestTokens, environment: [String: String], extra: [String: String] = [:],
+        logger: Logger? = nil, _ body: @Sendable (ServiceHarness) async throws -> Void
+    ) async throws {
+        let brokers = TestInfrastructure.current.kafkaBrokers
+        // In threes at most: Tansu answers a four-topic CreateTopics with a response librdkafka cannot parse.
+        for start in stride(from: 0, to: topics.count, by: 3) {
+            try await createTopics(Array(topics[start..<min(start + 3, topics.count)]), partitions: 2, brokers: brokers)
+        }
+        try await withTestDatabase(schema: service.schema, migrations: service.migrations) { db in
+            let shared = commonEnvironment(service, db: db, tokens: tokens)
+            let variables = shared.merging(environment) { $1 }.merging(extra) { $1 }
+            let app = try await service.build(
+                EnvironmentReader(variables), PrometheusCollectorRegistry(), logger ?? Logger(label: "\(service.label)-test"))
+            try await app.test(.live) { client in
+                try await body(ServiceHarness(client: client, db: db, tokens: tokens))
+            }
+        }
+    }
+
+    /// What every service started by a test reads: its database, the test broker with a consumer group of its own
+    /// read from the beginning, the test key's public half, a 20 ms outbox poll, and its log level.
+    public static func commonEnvironment(_ service: ServiceUnderTest, db: TestDatabase, tokens: TestTokens) -> [String: String] {
+        [
+            "HTTP_PORT": "0",
+            "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
+            "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
+            "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "\(service.label)-\(uniqueSuffix())",
+            "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20",
+            "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+            "LOG_LEVEL": ProcessInfo.processInfo.environment[service.logLevelVariable] ?? "warning",
+        ]
+    }
+
+    /// A request with an optional JSON body and bearer token; the answer's status and its body read as JSON
+    /// (or as text when it is not JSON).
+    public func request(
+        _ method: HTTPRequest.Method, _ path: String, json: Any? = nil, bearer: String? = nil, headers extra: HTTPFields = [:]
+    ) async throws -> (HTTPResponse.Status, JSONValue) {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        headers.append(contentsOf: extra)
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
+        return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
+            let text = String(buffer: response.body)
+            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
+        }
+    }
+
+    /// How many rows `sql` counts (its first column of its first row).
+    public func count(_ sql: String) async throws -> Int { try await db.count(sql) }
+
+    /// Publishes `envelope` to `topic` as its producer would, keyed by its key.
+    public func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String) async throws {
+        try await publishEnvelope(envelope, to: topic)
+    }
+
+    /// Waits until the service's consumer has applied at least `events` events (the ids it records).
+    public func waitProcessed(atLeast events: Int) async throws -> Bool {
+        try await eventually { try await count("SELECT count(*)::int FROM processed_events") >= events }
+    }
+}
+
+/// A service's harness built on `ServiceHarness`: the shared parts reached through it.
+public protocol ServiceHarnessing: Sendable {
+    var core: ServiceHarness { get }
+}
+
+extension ServiceHarnessing {
+    public var client: any TestClientProtocol { core.client }
+    public var db: TestDatabase { core.db }
+    public var tokens: TestTokens { core.tokens }
+
+    public func request(
+        _ method: HTTPRequest.Method, _ path: String, json: Any? = nil, bearer: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> (HTTPResponse.Status, JSONValue) {
+        try await core.request(method, path, json: json, bearer: bearer, headers: headers)
+    }
+
+    public func count(_ sql: String) async throws -> Int { try await core.count(sql) }
+
+    public func waitProcessed(atLeast events: Int) async throws -> Bool { try await core.waitProcessed(atLeast: events) }
+
+    public func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String) async throws {
+        try await core.publish(envelope, to: topic)
+    }
+}
