@@ -186,6 +186,13 @@ let package = Package(
             path: "Tests/UnitTestSupport",
             swiftSettings: swiftSettings
         ),
+        // weather-fetcher's test data (cities, catalogue, provider answers), for its unit and its service tests.
+        .target(
+            name: "WeatherFetcherFixtures",
+            dependencies: ["WeatherFetcher", "UnitTestSupport"],
+            path: "Tests/Fixtures/WeatherFetcherFixtures",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
@@ -243,6 +250,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "WeatherFetcherUnitTests",
+            dependencies: [
+                "WeatherFetcher", "WeatherFetcherFixtures", "Shared", "UnitTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/Unit/WeatherFetcherUnitTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WarningDetectorUnitTests",
+            dependencies: ["WarningDetector", "Shared", "UnitTestSupport"],
+            path: "Tests/Unit/WarningDetectorUnitTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "AppointmentBookerUnitTests",
             dependencies: ["AppointmentBooker", "Shared", "UnitTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/Unit/AppointmentBookerUnitTests",
@@ -273,7 +297,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ] + services.map { .byName(name: $0.module) },
+            ] + services.map { .byName(name: $0.module) } + ["WeatherFetcherFixtures"],
             path: "Tests/ServicesTests",
             swiftSettings: swiftSettings
         ),

@@ -46,7 +46,8 @@ public struct AccessTokenVerifier: Sendable {
     }
 
     private func verifiedUser(_ token: String) async throws(Failure) -> AuthenticatedUser {
-        if let user = cache.value(for: token) { return user }
+        // The cache's clock is monotonic; the token's expiry is wall-clock time, checked too on every hit.
+        if let user = cache.value(for: token), user.expiresAt.map({ $0 > Date() }) ?? true { return user }
         let claims: AccessTokenClaims
         do {
             claims = try await keys.verify(token, as: AccessTokenClaims.self)

@@ -31,7 +31,7 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     }
 
     /// Whether anything is kept at all (a zero TTL turns the cache off).
-    public var isEnabled: Bool { ttl != .zero }
+    public var isEnabled: Bool { ttl.map { $0 > .zero } ?? true }
 
     public func entry(for key: Key, now: ContinuousClock.Instant = .now) -> Entry? {
         guard isEnabled else { return nil }

@@ -302,16 +302,16 @@ public final class KafkaConsumer: Sendable {
 
     /// Leaves the group: commits stored offsets, revokes partitions, and releases the client. Safe to call twice.
     ///
-    /// A member that holds no partition (its first join still under way: Tansu answers a join after about half
-    /// the session timeout) has nothing to commit or revoke, and closing it would wait out the join, holding a
-    /// shutdown for seconds: it is released without the leave-group dance, and the group drops it when its session
-    /// times out (a rebalance of the group's other members may wait that long).
+    /// A member whose first join is still under way (Tansu answers a join after about half the session timeout)
+    /// holds nothing to commit or revoke, and closing it would wait out the join, holding a shutdown for seconds:
+    /// it is released without the leave-group dance, and the group drops it when its session times out. A member
+    /// that joined, even one left idle with no partition, leaves properly, so the others rebalance at once.
     public func close() async {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = try? await executor.run {
             self.clientInUse.withLock { _ in
                 let client = self.current
-                if client.context.assignedPartitions.isEmpty { client.abandon() } else { client.close() }
+                if client.context.hasJoined { client.close() } else { client.abandon() }
             }
         }
     }

@@ -14,7 +14,7 @@ final class RebalanceContext: Sendable {
     /// Assignments and revocations are logged: a member that never receives partitions is otherwise silent.
     private let group: String
     private let logger: Logger
-    private let state = Mutex<(assigned: Set<PartitionID>, rewound: Set<PartitionID>)>(([], []))
+    private let state = Mutex<(assigned: Set<PartitionID>, rewound: Set<PartitionID>, joined: Bool)>(([], [], false))
 
     init(startPosition: KafkaStartPosition, group: String, logger: Logger, rewound: Set<PartitionID> = []) {
         self.startPosition = startPosition
@@ -24,6 +24,10 @@ final class RebalanceContext: Sendable {
     }
 
     var assignedPartitions: Set<PartitionID> { state.withLock { $0.assigned } }
+
+    /// Whether the group ever answered this member with an assignment (an empty one too): until then its first
+    /// join is still under way.
+    var hasJoined: Bool { state.withLock { $0.joined } }
 
     /// Partitions a replay already started from the beginning; a replacement client must not rewind them again.
     var rewoundPartitions: Set<PartitionID> { state.withLock { $0.rewound } }
@@ -39,7 +43,10 @@ final class RebalanceContext: Sendable {
             if startPosition != .committed {
                 rewindPartitionsSeenFirstTime(partitions)
             }
-            state.withLock { $0.assigned.formUnion(ids) }
+            state.withLock {
+                $0.assigned.formUnion(ids)
+                $0.joined = true
+            }
             rd_kafka_assign(handle, partitions)
         } else {
             _ = rd_kafka_commit(handle, nil, 0)

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
 import Shared
-import Testing
 import TestSupport
+import Testing
+import WeatherFetcherFixtures
 
 @testable import WeatherFetcher
 

@@ -100,7 +100,13 @@ actor TemplateDatabases {
         if let task = made[key] { return try await task.value }
         let task = Task { try await Self.make(schema: schema, migrations: migrations, server: server) }
         made[key] = task
-        return try await task.value
+        do {
+            return try await task.value
+        } catch {
+            // Not kept: the next test of this schema tries again rather than failing on this failure.
+            made[key] = nil
+            throw error
+        }
     }
 
     private static func make(schema: String, migrations: [Migration], server: TestDatabaseServer) async throws -> String {

@@ -14,7 +14,8 @@ import Shared
 /// read itself is left to finish or fail on its own; the next request starts another.
 actor AnswerCache<Value: Sendable> {
     private let lifetime: Duration
-    /// Kept for four moments (see above); beyond 1,000 keys (page sizes, prefixes) it starts again rather than grow.
+    /// Kept for four moments (see above); beyond 1,000 keys (page sizes, prefixes) it drops the expired ones, then
+    /// starts again rather than grow.
     private let entries: TTLCache<String, Value>
     private var reading: [String: Task<Value, any Error>] = [:]
 

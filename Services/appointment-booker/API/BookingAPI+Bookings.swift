@@ -6,6 +6,8 @@ import Shared
 extension BookingAPI {
     func bookSlot(_ input: Operations.BookSlot.Input) async throws -> Operations.BookSlot.Output {
         let user = try RequestScope.requireUser()
+        // Before the request is read, as the access rules answer (BookSlot checks it again for any caller).
+        guard user.role != .guest else { throw APIError.guestsNotAllowed }
         let partnerId = try Self.uuid(input.path.partnerId, field: "partnerId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         // A key of blanks reaches us empty (HTTP trims header values): no key, as if none was sent.
@@ -49,7 +51,7 @@ extension BookingAPI {
         guard let partner = try await partners.find(booking.partnerId) else { throw BookingErrors.partnerNotFound }
         let slot = try checkedSlot(startingAt: body.startsAt, of: partner)
         do {
-            guard let moved = try await bookings.move(booking.id, startsAt: Self.date(slot.start), endsAt: Self.date(slot.end), by: actor) else {
+            guard let moved = try await bookings.move(booking.id, startsAt: BookingTime.date(slot.start), endsAt: BookingTime.date(slot.end), by: actor) else {
                 // Changed since it was read: cancelled, or begun.
                 throw try await bookings.find(booking.id)?.status == "cancelled" ? BookingErrors.bookingCancelled : BookingErrors.alreadyStarted
             }
@@ -88,13 +90,6 @@ extension BookingAPI {
         let state = try await AccountStateStore.state(of: AccountKey.of(caller.id), client: bookings.client, logger: bookings.logger)
         if state.banned { throw BookingErrors.accountBanned }
         if let role = state.role, role != UserRole.partner.rawValue { throw APIError.forbidden }
-    }
-
-    /// A partner that exists, listed or not; 422 when it may not take bookings.
-    func bookablePartner(_ id: UUID) async throws -> Partner {
-        guard let partner = try await partners.find(id) else { throw BookingErrors.partnerNotFound }
-        guard partner.listed else { throw BookingErrors.partnerNotBookable }
-        return partner
     }
 
     /// The partner's slot starting at `start` (`SlotChoice`), its refusal as an HTTP error.

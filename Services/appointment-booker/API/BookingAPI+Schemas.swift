@@ -27,7 +27,7 @@ extension Components.Schemas.Booking {
         let clock = ZonedClock(identifier: booking.timeZone) ?? .utc
         self.init(
             id: AccountKey.of(booking.id), partnerId: AccountKey.of(booking.partnerId), userId: booking.userId,
-            startsAt: clock.format(BookingAPI.seconds(booking.startsAt)), endsAt: clock.format(BookingAPI.seconds(booking.endsAt)),
+            startsAt: clock.format(BookingTime.seconds(booking.startsAt)), endsAt: clock.format(BookingTime.seconds(booking.endsAt)),
             status: booking.status == "cancelled" ? .cancelled : .booked,
             cancelledBy: booking.cancelledBy.flatMap(CancelledByPayload.init(rawValue:)), cancelReason: booking.cancelReason,
             createdAt: booking.createdAt)

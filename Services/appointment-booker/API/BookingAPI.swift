@@ -30,7 +30,6 @@ struct BookingAPI: APIProtocol {
         slots = SlotCalculator(slotMinutes: configuration.slotMinutes)
     }
 
-    /// The entitlement that lets a user contact (book) a fortune teller (U6).
     static func uuid(_ text: String, field: String) throws -> UUID {
         guard let id = UUID(uuidString: text) else { throw JSONBody.schemaViolation([field: "must be a UUID"]) }
         return id
@@ -45,12 +44,6 @@ struct BookingAPI: APIProtocol {
     }
 
     /// A partner's stored zone (checked when written; UTC should the system's zone data drop it).
-    static func clock(of partner: Partner) -> ZonedClock { partner.clock }
-
-    static func seconds(_ date: Date) -> Int { BookingTime.seconds(date) }
-
-    static func date(_ seconds: Int) -> Date { BookingTime.date(seconds) }
-
     var slotChoice: SlotChoice { SlotChoice(slots: slots, horizonDays: configuration.horizonDays) }
 
     /// The page and page size after the shared range check.

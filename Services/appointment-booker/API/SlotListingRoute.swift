@@ -55,9 +55,9 @@ struct SlotListingRoute {
     /// those booked, begun (or beginning within the cache's life) or past the booking horizon.
     func build(_ key: SlotListingKey) async throws -> SlotList {
         guard let partner = try await partners.find(key.partner), partner.listed else { throw BookingErrors.partnerNotFound }
-        let partnerClock = BookingAPI.clock(of: partner)
+        let partnerClock = partner.clock
         let shown = try key.zone.map { try BookingAPI.clock($0, field: "tz") } ?? partnerClock
-        let now = BookingAPI.seconds(Date())
+        let now = BookingTime.seconds(Date())
         // `key` checked the day's shape (400); a day outside the years is 422 here.
         let first = try key.from.map { try CivilDate.requested($0, field: "from") } ?? partnerClock.localDate(of: now)
         let earliest = now + Int(configuration.slotsCacheTTL.components.seconds) + 1

@@ -35,7 +35,7 @@ struct ReadingService: Sendable {
     static func day(tz: String?, date: String?, now: Date = Date()) throws -> CivilDate {
         if let date { return try CivilDate.requested(date, field: "date") }
         let clock = try tz.map { try BookingAPI.clock($0, field: "tz") } ?? .utc
-        return clock.localDate(of: BookingAPI.seconds(now))
+        return clock.localDate(of: BookingTime.seconds(now))
     }
 
     /// Coordinates from a request: both or neither, each in range (400 otherwise, as the document states).

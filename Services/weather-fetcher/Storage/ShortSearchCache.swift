@@ -16,7 +16,7 @@ extension TTLCache where Key == ShortSearchKey, Value == [CityStore.Match] {
     /// Patterns with at most this many characters besides the closing `%` are kept.
     static var maxPatternLength: Int { 2 }
 
-    /// Ten minutes; past 5,000 pages (deep pages of many patterns) it starts afresh, which bounds memory.
+    /// Ten minutes; past 5,000 pages (deep pages of many patterns) it drops the expired ones, then starts afresh.
     static func standard() -> ShortSearchCache { ShortSearchCache(ttl: .seconds(600), capacity: 5_000) }
 
     static func isShort(_ pattern: CitySearchPattern) -> Bool {

@@ -1,8 +1,9 @@
 import Foundation
 import PostgresNIO
 import Shared
-import Testing
 import TestSupport
+import Testing
+import WeatherFetcherFixtures
 
 @testable import WeatherFetcher
 

@@ -6,8 +6,9 @@ import Logging
 import PostgresNIO
 import Prometheus
 import Shared
-import Testing
 import TestSupport
+import Testing
+import WeatherFetcherFixtures
 
 @testable import WeatherFetcher
 

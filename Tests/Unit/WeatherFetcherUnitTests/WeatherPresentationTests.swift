@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeatherFetcherFixtures
 
 @testable import WeatherFetcher
 

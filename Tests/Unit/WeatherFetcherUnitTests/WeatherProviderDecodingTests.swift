@@ -4,7 +4,8 @@ import Logging
 import NIOCore
 import Shared
 import Testing
-import TestSupport
+import UnitTestSupport
+import WeatherFetcherFixtures
 
 @testable import WeatherFetcher
 

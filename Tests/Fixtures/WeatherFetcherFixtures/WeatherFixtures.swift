@@ -1,30 +1,29 @@
 import Foundation
-import TestSupport
-
-@testable import WeatherFetcher
+import UnitTestSupport
+import WeatherFetcher
 
 /// Test data in the formats the real sources use: the catalogue TSV of `scripts/build-city-catalogue.py`
 /// (rows copied from GeoNames) and provider answers in Open-Meteo's and WorldWeatherOnline's JSON.
-enum WeatherFixtures {
-    static let berlin = City(id: 2950159, name: "Berlin", asciiName: "Berlin", countryCode: "DE", country: "Germany", region: "Berlin", latitude: 52.52437, longitude: 13.41053, timeZone: "Europe/Berlin", population: 3426354)
-    static let bern = City(id: 2661552, name: "Bern", asciiName: "Bern", countryCode: "CH", country: "Switzerland", region: "Bern", latitude: 46.94809, longitude: 7.44744, timeZone: "Europe/Zurich", population: 121631)
-    static let bergen = City(id: 3161732, name: "Bergen", asciiName: "Bergen", countryCode: "NO", country: "Norway", region: "Vestland", latitude: 60.39299, longitude: 5.32415, timeZone: "Europe/Oslo", population: 213585)
-    static let zurich = City(id: 2657896, name: "Zürich", asciiName: "Zurich", countryCode: "CH", country: "Switzerland", region: "Zurich", latitude: 47.36667, longitude: 8.55, timeZone: "Europe/Zurich", population: 341730)
-    static let lodz = City(id: 3093133, name: "Łódź", asciiName: "Lodz", countryCode: "PL", country: "Poland", region: "Lodz Voivodeship", latitude: 51.77058, longitude: 19.47395, timeZone: "Europe/Warsaw", population: 768755)
-    static let saoPaulo = City(id: 3448439, name: "São Paulo", asciiName: "Sao Paulo", countryCode: "BR", country: "Brazil", region: "Sao Paulo", latitude: -23.5475, longitude: -46.63611, timeZone: "America/Sao_Paulo", population: 10021295)
-    static let sydney = City(id: 2147714, name: "Sydney", asciiName: "Sydney", countryCode: "AU", country: "Australia", region: "New South Wales", latitude: -33.86785, longitude: 151.20732, timeZone: "Australia/Sydney", population: 4627345)
-    static let suva = City(id: 2198148, name: "Suva", asciiName: "Suva", countryCode: "FJ", country: "Fiji", region: "Central", latitude: -18.14161, longitude: 178.44149, timeZone: "Pacific/Fiji", population: 77366)
-    static let honolulu = City(id: 5856195, name: "Honolulu", asciiName: "Honolulu", countryCode: "US", country: "United States", region: "Hawaii", latitude: 21.30694, longitude: -157.85833, timeZone: "Pacific/Honolulu", population: 371657)
-    static let sanJose = City(id: 5392171, name: "San Jose", asciiName: "San Jose", countryCode: "US", country: "United States", region: "California", latitude: 37.33939, longitude: -121.89496, timeZone: "America/Los_Angeles", population: 1026908)
-    static let sanJoseCostaRica = City(id: 3621849, name: "San José", asciiName: "San Jose", countryCode: "CR", country: "Costa Rica", region: "San Jose", latitude: 9.93333, longitude: -84.08333, timeZone: "America/Costa_Rica", population: 335007)
+package enum WeatherFixtures {
+    package static let berlin = City(id: 2950159, name: "Berlin", asciiName: "Berlin", countryCode: "DE", country: "Germany", region: "Berlin", latitude: 52.52437, longitude: 13.41053, timeZone: "Europe/Berlin", population: 3426354)
+    package static let bern = City(id: 2661552, name: "Bern", asciiName: "Bern", countryCode: "CH", country: "Switzerland", region: "Bern", latitude: 46.94809, longitude: 7.44744, timeZone: "Europe/Zurich", population: 121631)
+    package static let bergen = City(id: 3161732, name: "Bergen", asciiName: "Bergen", countryCode: "NO", country: "Norway", region: "Vestland", latitude: 60.39299, longitude: 5.32415, timeZone: "Europe/Oslo", population: 213585)
+    package static let zurich = City(id: 2657896, name: "Zürich", asciiName: "Zurich", countryCode: "CH", country: "Switzerland", region: "Zurich", latitude: 47.36667, longitude: 8.55, timeZone: "Europe/Zurich", population: 341730)
+    package static let lodz = City(id: 3093133, name: "Łódź", asciiName: "Lodz", countryCode: "PL", country: "Poland", region: "Lodz Voivodeship", latitude: 51.77058, longitude: 19.47395, timeZone: "Europe/Warsaw", population: 768755)
+    package static let saoPaulo = City(id: 3448439, name: "São Paulo", asciiName: "Sao Paulo", countryCode: "BR", country: "Brazil", region: "Sao Paulo", latitude: -23.5475, longitude: -46.63611, timeZone: "America/Sao_Paulo", population: 10021295)
+    package static let sydney = City(id: 2147714, name: "Sydney", asciiName: "Sydney", countryCode: "AU", country: "Australia", region: "New South Wales", latitude: -33.86785, longitude: 151.20732, timeZone: "Australia/Sydney", population: 4627345)
+    package static let suva = City(id: 2198148, name: "Suva", asciiName: "Suva", countryCode: "FJ", country: "Fiji", region: "Central", latitude: -18.14161, longitude: 178.44149, timeZone: "Pacific/Fiji", population: 77366)
+    package static let honolulu = City(id: 5856195, name: "Honolulu", asciiName: "Honolulu", countryCode: "US", country: "United States", region: "Hawaii", latitude: 21.30694, longitude: -157.85833, timeZone: "Pacific/Honolulu", population: 371657)
+    package static let sanJose = City(id: 5392171, name: "San Jose", asciiName: "San Jose", countryCode: "US", country: "United States", region: "California", latitude: 37.33939, longitude: -121.89496, timeZone: "America/Los_Angeles", population: 1026908)
+    package static let sanJoseCostaRica = City(id: 3621849, name: "San José", asciiName: "San Jose", countryCode: "CR", country: "Costa Rica", region: "San Jose", latitude: 9.93333, longitude: -84.08333, timeZone: "America/Costa_Rica", population: 335007)
 
-    static let cities = [berlin, bern, bergen, zurich, lodz, saoPaulo, sydney, suva, honolulu, sanJose, sanJoseCostaRica]
+    package static let cities = [berlin, bern, bergen, zurich, lodz, saoPaulo, sydney, suva, honolulu, sanJose, sanJoseCostaRica]
     /// A few of GeoNames' alternate names (W1), in the file's comma-separated column.
-    static let alternateNames: [Int: String] = [
+    package static let alternateNames: [Int: String] = [
         zurich.id: "Zurigo,Zurich,Zuerich,Цюрих", berlin.id: "Berlino,Berlín", lodz.id: "Lodsch,Lodzia",
     ]
 
-    static var catalogueTSV: String {
+    package static var catalogueTSV: String {
         var lines = [
             "# GeoNames cities15000 (CC BY 4.0) test extract",
             "geonameid\tname\tasciiname\tcountry_code\tcountry\tadmin1_code\tregion\tlatitude\tlongitude\ttimezone\tpopulation\talternatenames",
@@ -39,7 +38,7 @@ enum WeatherFixtures {
     }
 
     /// Writes the catalogue to a temporary file and returns its path.
-    static func writeCatalogue() throws -> String {
+    package static func writeCatalogue() throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cities-\(UUID().uuidString).tsv")
         try catalogueTSV.write(to: url, atomically: true, encoding: .utf8)
         return url.path
@@ -47,18 +46,18 @@ enum WeatherFixtures {
 
     // MARK: Open-Meteo
 
-    static func openMeteoAnswer(
+    package static func openMeteoAnswer(
         for locations: [(latitude: Double, longitude: Double, timeZone: String)], now: Date = Date(), temperature: Double = 12.3
     ) -> String {
         OpenMeteoFake.answer(for: locations, now: now, temperature: temperature)
     }
 
-    static func openMeteoAnswer(toQuery query: [String: String], temperature: Double = 12.3) -> String {
+    package static func openMeteoAnswer(toQuery query: [String: String], temperature: Double = 12.3) -> String {
         OpenMeteoFake.answer(toQuery: query, temperature: temperature)
     }
 
     /// A single-location answer exactly as api.open-meteo.com printed it (trimmed to 3 hours and 1 day).
-    static let openMeteoRecorded = """
+    package static let openMeteoRecorded = """
         {"latitude":52.52,"longitude":13.419998,"generationtime_ms":0.0940561294555664,"utc_offset_seconds":3600,\
         "timezone":"Europe/Berlin","timezone_abbreviation":"GMT+1","elevation":38.0,\
         "current_units":{"time":"unixtime","interval":"seconds","temperature_2m":"°C","relative_humidity_2m":"%",\
@@ -79,7 +78,7 @@ enum WeatherFixtures {
     // MARK: WorldWeatherOnline
 
     /// A WorldWeatherOnline answer (`format=json&tp=1`) as its API prints it, trimmed to two days of two hours.
-    static func worldWeatherOnlineAnswer(today: String, tomorrow: String, temperature: Int = 3) -> String {
+    package static func worldWeatherOnlineAnswer(today: String, tomorrow: String, temperature: Int = 3) -> String {
         func hour(_ time: String, _ temp: Int, _ code: String, _ desc: String, dew: Int) -> String {
             """
             {"time":"\(time)","tempC":"\(temp)","tempF":"37","windspeedMiles":"8","windspeedKmph":"13","winddirDegree":"235",\
@@ -113,5 +112,5 @@ enum WeatherFixtures {
             """
     }
 
-    static let worldWeatherOnlineError = #"{"data":{"error":[{"msg":"API key has reached calls per day allowed limit."}]}}"#
+    package static let worldWeatherOnlineError = #"{"data":{"error":[{"msg":"API key has reached calls per day allowed limit."}]}}"#
 }

@@ -1,14 +1,20 @@
 import Foundation
 import Shared
 import Testing
+import UnitTestSupport
 
 @testable import WarningDetector
 
 /// The threshold rules and the presentation helpers, as pure logic (A1, A3, A5, A6).
 @Suite("warning-detector: rules and formats")
 struct WarningRuleTests {
+    /// The rules a service with no rule settings runs.
+    static var defaultRules: [WarningRule] {
+        get throws { try WarningConfiguration(environment: EnvironmentReader([:])).rules }
+    }
+
     static func detect(_ forecast: ForecastUpdated, horizonHours: Int = 48) throws -> [DetectedWarning] {
-        WarningDetector(rules: try WarningFixtures.defaultRules, horizon: .seconds(3_600 * horizonHours)).detect(forecast)
+        WarningDetector(rules: try Self.defaultRules, horizon: .seconds(3_600 * horizonHours)).detect(forecast)
     }
 
     @Test("A1: every rule fires at its threshold and not just below it")
