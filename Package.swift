@@ -234,6 +234,15 @@ let package = Package(
             path: "Tests/FaultTests",
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            // Built executables stopped with work in flight: a suite of its own, run alone by the test command.
+            name: "ShutdownTests",
+            dependencies: [
+                "Shared", "TestSupport", "AppointmentBooker", "PlacesImporter", .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/ShutdownTests",
+            swiftSettings: swiftSettings
+        ),
         // Unit targets: rules tested in-process with nothing running (no Postgres, broker, child process or server).
         .testTarget(
             name: "PlatformUnitTests",
@@ -264,6 +273,12 @@ let package = Package(
             name: "WarningDetectorUnitTests",
             dependencies: ["WarningDetector", "Shared", "UnitTestSupport"],
             path: "Tests/Unit/WarningDetectorUnitTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthUnitTests",
+            dependencies: ["Auth", "Shared", "UnitTestSupport"],
+            path: "Tests/Unit/AuthUnitTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -219,15 +219,4 @@ struct AuthAdminTests {
             #expect(try await auth.count("SELECT count(*)::int FROM accounts WHERE 'tarot' = ANY(entitlements) OR 'compatibility' = ANY(entitlements)") == 0)
         }
     }
-
-    @Test("U6: an access token lives at most an hour, so a revocation reaches token-only checks within it")
-    func test_U6_accessTokenLifetimeBounded() async throws {
-        let tokens = try TestTokens()
-        let environment = ["AUTH_SIGNING_KEY": tokens.privateKeyBase64URL]
-        #expect(try AuthConfiguration(environment: EnvironmentReader(environment.merging(["ACCESS_TOKEN_TTL_SECONDS": "3600"]) { $1 }))
-            .accessTokenLifetime == 3_600)
-        #expect(throws: ConfigError.self) {
-            try AuthConfiguration(environment: EnvironmentReader(environment.merging(["ACCESS_TOKEN_TTL_SECONDS": "86400"]) { $1 }))
-        }
-    }
 }

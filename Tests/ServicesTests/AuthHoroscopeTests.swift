@@ -181,21 +181,6 @@ struct AuthHoroscopeTests {
         }
     }
 
-    @Test("U5: the JWKS URL must be https; plain http only on loopback and only when allowed")
-    func test_U5_jwksOverHTTPSOnly() throws {
-        let base = ["AUTH_SIGNING_KEY": try TestTokens().privateKeyBase64URL, "OIDC_ISSUER": "https://idp", "OIDC_AUDIENCE": "app"]
-        func configuration(_ extra: [String: String]) throws -> AuthConfiguration {
-            try AuthConfiguration(environment: EnvironmentReader(base.merging(extra) { $1 }))
-        }
-        #expect(try configuration(["OIDC_JWKS_URL": "https://idp.example.com/jwks"]).oidc?.requireNonce == true)
-        #expect(throws: ConfigError.self) { try configuration(["OIDC_JWKS_URL": "http://idp.example.com/jwks"]) }
-        #expect(throws: ConfigError.self) { try configuration(["OIDC_JWKS_URL": "http://127.0.0.1:9/jwks"]) }
-        #expect(throws: ConfigError.self) {
-            try configuration(["OIDC_JWKS_URL": "http://idp.example.com/jwks", "OIDC_ALLOW_HTTP_LOOPBACK": "true"])
-        }
-        #expect(try configuration(["OIDC_JWKS_URL": "http://127.0.0.1:9/jwks", "OIDC_ALLOW_HTTP_LOOPBACK": "true"]).oidc != nil)
-    }
-
     /// Posts an ID token with the nonce the app would send.
     @Test("U5, issue 29: guests from before are made install accounts of the horoscope app at start, each with user.role-changed")
     func test_legacyGuestsUpgraded() async throws {

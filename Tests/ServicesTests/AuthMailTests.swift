@@ -112,31 +112,6 @@ struct AuthMailTests {
         }
     }
 
-    @Test("U2: SMTP settings are checked at start: credentials need TLS, names and files must be valid")
-    func test_U2_configuration() throws {
-        let base = ["SMTP_HOST": "smtp.example.com", "SMTP_PORT": "587"]
-        let secured = try SMTPConfiguration(
-            environment: EnvironmentReader(base.merging(["SMTP_TLS": "starttls", "SMTP_USERNAME": "u", "SMTP_PASSWORD": "p"]) { $1 }))
-        #expect(secured.security == .startTLS && secured.credentials?.username == "u" && "\(secured.credentials?.password as Any)".contains("redacted"))
-        #expect(throws: ConfigError.self) {
-            try SMTPConfiguration(environment: EnvironmentReader(base.merging(["SMTP_USERNAME": "u", "SMTP_PASSWORD": "p"]) { $1 }))
-        }
-        #expect(throws: ConfigError.self) {
-            try SMTPConfiguration(environment: EnvironmentReader(base.merging(["SMTP_TLS": "starttls", "SMTP_USERNAME": "u"]) { $1 }))
-        }
-        #expect(throws: ConfigError.self) { try SMTPConfiguration(environment: EnvironmentReader(["SMTP_TLS": "ssl3"])) }
-        #expect(throws: ConfigError.self) { try SMTPConfiguration(environment: EnvironmentReader(["SMTP_TLS_CA_FILE": "/nonexistent/ca.pem"])) }
-        #expect(try SMTPConfiguration(environment: EnvironmentReader([:])).security == SMTPConfiguration.Security.none)
-    }
-
-    @Test("U2: EHLO replies are read for STARTTLS and every AUTH form servers announce")
-    func test_U2_extensions() {
-        let reply = SMTPReply(code: 250, lines: ["smtp.test", "SIZE 1000", "STARTTLS", "AUTH LOGIN PLAIN CRAM-MD5", "AUTH=XOAUTH2"])
-        let extensions = SMTPExtensions(ehloReply: reply)
-        #expect(extensions.offersStartTLS && extensions.authMechanisms == ["LOGIN", "PLAIN", "CRAM-MD5", "XOAUTH2"])
-        #expect(SMTPExtensions(ehloReply: SMTPReply(code: 250, lines: ["only a greeting"])) == SMTPExtensions(ehloReply: SMTPReply(code: 250, lines: [])))
-    }
-
     @Test("U2: through the service, the reset link goes out over STARTTLS with AUTH, to the configured AUTH_RESET_URL")
     func test_U2_serviceSendsOverStartTLS() async throws {
         let certificate = try TestCertificate()

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import Shared
-import TestSupport
 import Testing
+import TestSupport
 import WeatherFetcherFixtures
 
 @testable import WeatherFetcher

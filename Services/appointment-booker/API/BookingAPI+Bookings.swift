@@ -74,8 +74,13 @@ extension BookingAPI {
         if let reason = body.reason, RequestText.length(reason) > 500 { throw JSONBody.schemaViolation(["reason": "is at most 500 characters"]) }
         let reason = body.reason.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
         let cutoff = Double(configuration.cancelCutoff.components.seconds)
-        let cancelled = try await bookings.cancel(booking.id, by: actor, reason: reason) { current in
-            try CancellationRules.check(current, by: actor, reason: reason, now: Date(), cutoffSeconds: cutoff)
+        let cancelled: Booking?
+        do {
+            cancelled = try await bookings.cancel(booking.id, by: actor, reason: reason) { current in
+                try CancellationRules.check(current, by: actor, reason: reason, now: Date(), cutoffSeconds: cutoff)
+            }
+        } catch let refusal as CancellationRules.Refusal {
+            throw BookingErrors.answer(for: refusal)
         }
         guard let cancelled else { throw BookingErrors.bookingNotFound }
         slotListings.invalidate(partner: cancelled.partnerId)

@@ -53,4 +53,14 @@ extension BookingErrors {
         case .busy: busy
         }
     }
+
+    /// The HTTP answer to a refusal of the cancellation rules.
+    static func answer(for refusal: CancellationRules.Refusal) -> APIError {
+        switch refusal {
+        case .alreadyCancelled: alreadyCancelled
+        case .alreadyStarted: alreadyStarted
+        case .cutoffPassed: cutoffPassed
+        case .reasonRequired: reasonRequired
+        }
+    }
 }

@@ -5,28 +5,10 @@ import TestSupport
 
 @testable import AppointmentBooker
 
-/// appointment-booker against its own document (X3): served byte for byte, and Schemathesis anonymously,
+/// appointment-booker against its own document (X3): Schemathesis anonymously,
 /// as a user allowed to book, as a partner with a profile, and as an admin, every check on.
 @Suite("appointment-booker: API contract", .serialized)
 struct AppointmentContractTests {
-    static let documentPath = RepositoryFiles.openAPIDocument(of: "appointment-booker")
-
-    @Test("X3: /openapi.yaml is the checked-in openapi.yaml, byte for byte; a known path with another method is 405 with Allow")
-    func test_X3_servedDocument() async throws {
-        try await BookingTestHarness.run { harness in
-            let served = try await harness.client.execute(uri: "/openapi.yaml", method: .get) { Array(buffer: $0.body) }
-            #expect(served == Array(try Data(contentsOf: Self.documentPath)))
-            let (status, headers) = try await harness.client.execute(uri: "/v1/partners", method: .delete) { ($0.status, $0.headers) }
-            #expect(status == .methodNotAllowed && headers[.allow] == "GET, HEAD")
-        }
-    }
-
-    @Test("X3: the document's closed sets are the domain's")
-    func test_X3_closedSets() {
-        #expect(Set(Components.Schemas.AvailabilityException.KindPayload.allCases.map(\.rawValue)) == Set(Availability.Exception.Kind.allCases.map(\.rawValue)))
-        #expect(Set(Components.Schemas.Booking.CancelledByPayload.allCases.map(\.rawValue)) == Set(["user", "partner", "admin", "system"]))
-    }
-
     @Test("X3: Schemathesis finds no failure anonymously, as a booking user, as a partner and as an admin", arguments: [nil, UserRole.user, .partner, .admin])
     func test_X3_fuzzed(role: UserRole?) async throws {
         try await BookingTestHarness.run { harness in

@@ -1,8 +1,8 @@
 import Foundation
 import PostgresNIO
 import Shared
-import TestSupport
 import Testing
+import TestSupport
 import WeatherFetcherFixtures
 
 @testable import WeatherFetcher

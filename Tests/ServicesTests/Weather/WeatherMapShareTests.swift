@@ -1,7 +1,7 @@
 import Foundation
 import Shared
-import TestSupport
 import Testing
+import TestSupport
 import WeatherFetcherFixtures
 
 @testable import WeatherFetcher

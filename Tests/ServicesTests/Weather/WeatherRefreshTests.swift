@@ -1,8 +1,8 @@
 import Foundation
 import Shared
 import Synchronization
-import TestSupport
 import Testing
+import TestSupport
 import WeatherFetcherFixtures
 
 @testable import WeatherFetcher

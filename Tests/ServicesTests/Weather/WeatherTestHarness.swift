@@ -6,8 +6,8 @@ import Logging
 import PostgresNIO
 import Prometheus
 import Shared
-import TestSupport
 import Testing
+import TestSupport
 import WeatherFetcherFixtures
 
 @testable import WeatherFetcher

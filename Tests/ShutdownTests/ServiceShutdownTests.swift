@@ -5,6 +5,9 @@ import Synchronization
 import Testing
 import TestSupport
 
+@testable import AppointmentBooker
+@testable import PlacesImporter
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -44,7 +47,7 @@ struct ServiceShutdownTests {
             }
             try await producer.send(messages)
         }
-        try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
+        try await withTestDatabase(schema: "appointment_booker", migrations: AppointmentBookerMigrations.all) { db in
             let count: @Sendable (String) async throws -> Int = { sql in
                 let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
                 for try await value in rows.decode(Int.self) { return value }
@@ -105,7 +108,7 @@ struct ServiceShutdownTests {
             // Nominatim thinks for two seconds: the service is told to stop meanwhile.
             return .init(body: PlacesFixtures.nominatimFound, delay: .seconds(2))
         }) { fake in
-            try await withTestDatabase(schema: "places_importer", migrations: placesImporterMigrations) { db in
+            try await withTestDatabase(schema: "places_importer", migrations: PlacesImporterMigrations.all) { db in
                 let port = freePort()
                 var environment = Self.baseEnvironment(db, tokens: tokens, port: port, group: "shutdown-\(uniqueSuffix())")
                 environment.merge(["PLACES_TOPIC": topic, "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_ON_DEMAND": "false"]) { $1 }

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Like `httpStatus`, on a connection of its own that is closed after the answer.
+public func httpStatusOnNewConnection(_ url: String) async -> Int? {
+    await LoopbackHTTP.status(url, timeout: .seconds(3), newConnection: true)
+}
+
+/// The status of a GET of `url` on loopback; nil when nothing answered in time.
+public func httpStatus(_ url: String) async -> Int? {
+    await LoopbackHTTP.status(url)
+}
+
+/// A built service executable started with only the given environment (plus PATH), as an operator starts it:
+/// the process tests, the tracing tests across processes and the shutdown suite.
+public final class ServiceProcess: @unchecked Sendable {
+    // @unchecked: `errorData` is guarded by `lock`; `process` is only used through thread-safe Process API.
+    private let process = ChildProcess()
+    private let lock = NSLock()
+    private var errorData = Data()
+
+    public init(executable: String, environment: [String: String]) throws {
+        guard let directory = TestInfrastructure.current.buildDirectory else {
+            throw TestInfrastructure.Missing(description: "TEST_BUILD_DIR is not set: run the tests with scripts/test.sh")
+        }
+        process.executableURL = URL(fileURLWithPath: directory).appendingPathComponent(executable)
+        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let chunk = handle.availableData
+            guard let self, !chunk.isEmpty else { return }
+            self.lock.withLock { self.errorData.append(chunk) }
+        }
+        try process.run()
+    }
+
+    public var standardError: String { lock.withLock { String(decoding: errorData, as: UTF8.self) } }
+
+    public func terminate() { process.terminate() }  // SIGTERM
+
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    public func waitForExit(timeout: Duration) async throws -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+        try await Task.sleep(for: .milliseconds(100))  // let the stderr reader drain
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}

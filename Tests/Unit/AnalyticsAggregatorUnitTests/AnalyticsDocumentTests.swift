@@ -1,0 +1,17 @@
+import Shared
+import Testing
+
+@testable import AnalyticsAggregator
+
+/// analytics-aggregator's document against its domain (X3): the closed sets the generated types carry are the
+/// service's own.
+@Suite("analytics-aggregator: document and domain")
+struct AnalyticsDocumentTests {
+    @Test("X3: the document's closed sets are the service's")
+    func closedSets() {
+        #expect(Set(Components.Schemas.App.allCases.map(\.rawValue)) == AppKeys.apps)
+        #expect(Set(Components.Schemas.Platform.allCases.map(\.rawValue)) == TelemetryRules.platforms)
+        #expect(Components.Schemas.HotelService.allCases.map(\.rawValue) == HotelSurvey.services.map(\.id))
+        #expect(Set(Components.Schemas.Rating.allCases.map(\.rawValue)) == Set(HotelSurvey.points.keys))
+    }
+}

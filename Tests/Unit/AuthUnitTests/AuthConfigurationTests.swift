@@ -1,0 +1,70 @@
+import Foundation
+import Shared
+import Testing
+import UnitTestSupport
+
+@testable import Auth
+
+/// auth's configuration, SMTP capability parsing and the document's closed sets (U2, U5, U6, X3): rules read in
+/// process, nothing running.
+@Suite("auth: configuration and closed sets")
+struct AuthConfigurationTests {
+    @Test("U2: SMTP settings are checked at start: credentials need TLS, names and files must be valid")
+    func test_U2_configuration() throws {
+        let base = ["SMTP_HOST": "smtp.example.com", "SMTP_PORT": "587"]
+        let secured = try SMTPConfiguration(
+            environment: EnvironmentReader(base.merging(["SMTP_TLS": "starttls", "SMTP_USERNAME": "u", "SMTP_PASSWORD": "p"]) { $1 }))
+        #expect(secured.security == .startTLS && secured.credentials?.username == "u" && "\(secured.credentials?.password as Any)".contains("redacted"))
+        #expect(throws: ConfigError.self) {
+            try SMTPConfiguration(environment: EnvironmentReader(base.merging(["SMTP_USERNAME": "u", "SMTP_PASSWORD": "p"]) { $1 }))
+        }
+        #expect(throws: ConfigError.self) {
+            try SMTPConfiguration(environment: EnvironmentReader(base.merging(["SMTP_TLS": "starttls", "SMTP_USERNAME": "u"]) { $1 }))
+        }
+        #expect(throws: ConfigError.self) { try SMTPConfiguration(environment: EnvironmentReader(["SMTP_TLS": "ssl3"])) }
+        #expect(throws: ConfigError.self) { try SMTPConfiguration(environment: EnvironmentReader(["SMTP_TLS_CA_FILE": "/nonexistent/ca.pem"])) }
+        #expect(try SMTPConfiguration(environment: EnvironmentReader([:])).security == SMTPConfiguration.Security.none)
+    }
+
+    @Test("U2: EHLO replies are read for STARTTLS and every AUTH form servers announce")
+    func test_U2_extensions() {
+        let reply = SMTPReply(code: 250, lines: ["smtp.test", "SIZE 1000", "STARTTLS", "AUTH LOGIN PLAIN CRAM-MD5", "AUTH=XOAUTH2"])
+        let extensions = SMTPExtensions(ehloReply: reply)
+        #expect(extensions.offersStartTLS && extensions.authMechanisms == ["LOGIN", "PLAIN", "CRAM-MD5", "XOAUTH2"])
+        #expect(SMTPExtensions(ehloReply: SMTPReply(code: 250, lines: ["only a greeting"])) == SMTPExtensions(ehloReply: SMTPReply(code: 250, lines: [])))
+    }
+
+    @Test("U6: an access token lives at most an hour, so a revocation reaches token-only checks within it")
+    func test_U6_accessTokenLifetimeBounded() async throws {
+        let tokens = try TestTokens()
+        let environment = ["AUTH_SIGNING_KEY": tokens.privateKeyBase64URL]
+        #expect(try AuthConfiguration(environment: EnvironmentReader(environment.merging(["ACCESS_TOKEN_TTL_SECONDS": "3600"]) { $1 }))
+            .accessTokenLifetime == 3_600)
+        #expect(throws: ConfigError.self) {
+            try AuthConfiguration(environment: EnvironmentReader(environment.merging(["ACCESS_TOKEN_TTL_SECONDS": "86400"]) { $1 }))
+        }
+    }
+
+    @Test("U5: the JWKS URL must be https; plain http only on loopback and only when allowed")
+    func test_U5_jwksOverHTTPSOnly() throws {
+        let base = ["AUTH_SIGNING_KEY": try TestTokens().privateKeyBase64URL, "OIDC_ISSUER": "https://idp", "OIDC_AUDIENCE": "app"]
+        func configuration(_ extra: [String: String]) throws -> AuthConfiguration {
+            try AuthConfiguration(environment: EnvironmentReader(base.merging(extra) { $1 }))
+        }
+        #expect(try configuration(["OIDC_JWKS_URL": "https://idp.example.com/jwks"]).oidc?.requireNonce == true)
+        #expect(throws: ConfigError.self) { try configuration(["OIDC_JWKS_URL": "http://idp.example.com/jwks"]) }
+        #expect(throws: ConfigError.self) { try configuration(["OIDC_JWKS_URL": "http://127.0.0.1:9/jwks"]) }
+        #expect(throws: ConfigError.self) {
+            try configuration(["OIDC_JWKS_URL": "http://idp.example.com/jwks", "OIDC_ALLOW_HTTP_LOOPBACK": "true"])
+        }
+        #expect(try configuration(["OIDC_JWKS_URL": "http://127.0.0.1:9/jwks", "OIDC_ALLOW_HTTP_LOOPBACK": "true"]).oidc != nil)
+    }
+
+    @Test("X3: roles, entitlements, account kinds and flow steps in the document are the domain's")
+    func test_X3_closedSetsMatchTheDomain() {
+        #expect(Set(Components.Schemas.Role.allCases.map(\.rawValue)) == Set(UserRole.allCases.map(\.rawValue)))
+        #expect(Set(Components.Schemas.Entitlement.allCases.map(\.rawValue)) == Set(Entitlement.allCases.map(\.rawValue)))
+        #expect(Set(Components.Schemas.FlowStep.allCases.map(\.rawValue)) == Set(FlowStep.allCases.map(\.rawValue)))
+        #expect(Set(Components.Schemas.Account.KindPayload.allCases.map(\.rawValue)) == Set(AccountKind.allCases.map(\.rawValue)))
+    }
+}
