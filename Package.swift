@@ -65,6 +65,21 @@ let serviceDependencies: [String: [Target.Dependency]] = [
     ],
 ]
 
+/// What a service's unit target needs beyond the service, Shared and UnitTestSupport.
+let unitTestDependencies: [String: [Target.Dependency]] = [
+    "WeatherFetcher": [
+        "WeatherFetcherFixtures",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+    ],
+    "AnalyticsAggregator": [
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+    ],
+    "AppointmentBooker": [.product(name: "Crypto", package: "swift-crypto")],
+]
+
 /// Data files a service reads at run time besides its API document.
 let serviceResources: [String: [Resource]] = [
     // The horoscope readings' texts (B4), versioned data files in Thai and English.
@@ -259,51 +274,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "WeatherFetcherUnitTests",
-            dependencies: [
-                "WeatherFetcher", "WeatherFetcherFixtures", "Shared", "UnitTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            path: "Tests/Unit/WeatherFetcherUnitTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "WarningDetectorUnitTests",
-            dependencies: ["WarningDetector", "Shared", "UnitTestSupport"],
-            path: "Tests/Unit/WarningDetectorUnitTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "AuthUnitTests",
-            dependencies: ["Auth", "Shared", "UnitTestSupport"],
-            path: "Tests/Unit/AuthUnitTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "AppointmentBookerUnitTests",
-            dependencies: ["AppointmentBooker", "Shared", "UnitTestSupport", .product(name: "Crypto", package: "swift-crypto")],
-            path: "Tests/Unit/AppointmentBookerUnitTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "PlacesImporterUnitTests",
-            dependencies: ["PlacesImporter", "Shared", "UnitTestSupport"],
-            path: "Tests/Unit/PlacesImporterUnitTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "AnalyticsAggregatorUnitTests",
-            dependencies: [
-                "AnalyticsAggregator", "Shared", "UnitTestSupport",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            path: "Tests/Unit/AnalyticsAggregatorUnitTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
             name: "ServicesTests",
             dependencies: [
                 "Shared", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -316,7 +286,15 @@ let package = Package(
             path: "Tests/ServicesTests",
             swiftSettings: swiftSettings
         ),
-    ] + services.flatMap { service -> [Target] in
+    ] + services.map { service in
+        // A service's unit target: its rules in-process, with nothing running.
+        .testTarget(
+            name: "\(service.module)UnitTests",
+            dependencies: [.byName(name: service.module), "Shared", "UnitTestSupport"] + (unitTestDependencies[service.module] ?? []),
+            path: "Tests/Unit/\(service.module)UnitTests",
+            swiftSettings: swiftSettings
+        )
+    } + services.flatMap { service -> [Target] in
         let generated = contractFirst.contains(service.module)
         return [
             // The service: a library its executable runs and its tests import.
