@@ -28,8 +28,8 @@ extension BookingAPI {
         guard Set(cards.map(\.id)).count == 3 else {
             throw APIError(.unprocessableContent, code: "cards_not_distinct", message: "pick three different cards")
         }
-        let position = try ReadingService.position(latitude: body.latitude, longitude: body.longitude)
-        let day = try ReadingService.day(tz: input.query.tz, date: nil)
+        let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
+        let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
         let reading = readings.engine.tarot(cards: cards, user: user, on: day)
         return .created(
             .init(body: .json(try await kept(reading, user: user, inputs: cards.map(\.id).joined(separator: ","), day: day, language: input.headers.acceptLanguage, position: position))))
@@ -38,8 +38,8 @@ extension BookingAPI {
     func shakeFortuneStick(_ input: Operations.ShakeFortuneStick.Input) async throws -> Operations.ShakeFortuneStick.Output {
         let user = try await purchaser(for: .fortuneStick)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let position = try ReadingService.position(latitude: body.latitude, longitude: body.longitude)
-        let day = try ReadingService.day(tz: input.query.tz, date: nil)
+        let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
+        let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
         let reading = readings.engine.fortuneStick(user: user, on: day)
         return .created(
             .init(body: .json(try await kept(reading, user: user, inputs: "", day: day, language: input.headers.acceptLanguage, position: position))))
@@ -48,8 +48,8 @@ extension BookingAPI {
     func readCompatibility(_ input: Operations.ReadCompatibility.Input) async throws -> Operations.ReadCompatibility.Output {
         let user = try await purchaser(for: .compatibility)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let position = try ReadingService.position(latitude: body.latitude, longitude: body.longitude)
-        let day = try ReadingService.day(tz: input.query.tz, date: nil)
+        let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
+        let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
         let reading: Reading
         let inputs: String
         switch (body.signs, body.names) {
@@ -81,8 +81,8 @@ extension BookingAPI {
                 .badRequest, code: "invalid_phone_number", message: "the phone number \(PhoneNumberRule.rule)",
                 details: ["number": PhoneNumberRule.rule])
         }
-        let position = try ReadingService.position(latitude: body.latitude, longitude: body.longitude)
-        let day = try ReadingService.day(tz: input.query.tz, date: nil)
+        let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
+        let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
         let reading = readings.engine.phoneNumber(number, on: day)
         return .created(
             .init(

@@ -51,6 +51,13 @@ extension BookingErrors {
         case .entitlementRequired: entitlementRequired
         case .accountBanned: accountBanned
         case .busy: busy
+        case .tooManyLiveBookings(let held, let withPartner, let retryAfterSeconds):
+            APIError.tooManyRequests(
+                code: "too_many_bookings",
+                message: withPartner
+                    ? "this account already holds \(held) bookings with this partner that have not ended"
+                    : "this account already holds \(held) bookings that have not ended; cancel one or wait until one has passed",
+                retryAfterSeconds: retryAfterSeconds)
         }
     }
 

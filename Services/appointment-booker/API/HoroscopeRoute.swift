@@ -23,8 +23,8 @@ struct HoroscopeRoute {
         }
         let zone = query["tz"].map(String.init)
         if let zone, !(1...64).contains(RequestText.length(zone)) { throw JSONBody.schemaViolation(["tz": "must be 1 to 64 characters"]) }
-        let position = try ReadingService.position(latitude: try Self.number(query, "latitude"), longitude: try Self.number(query, "longitude"))
-        let day = try ReadingService.day(tz: zone, date: query["date"].map(String.init))
+        let position = try ReadingRequest.position(latitude: try Self.number(query, "latitude"), longitude: try Self.number(query, "longitude"))
+        let day = try ReadingRequest.day(tz: zone, date: query["date"].map(String.init))
         let language = Language(acceptLanguage: request.headers[.acceptLanguage])
         let key = HoroscopeKey(sign: sign.id, day: day, language: language)
         let reading = readings.engine.horoscope(sign: sign, on: day)

@@ -1,6 +1,6 @@
 /// Why the booking rules refuse a booking (B2, B3, U6): outcomes of the domain, not HTTP answers. The API maps
 /// each to its error (`BookingErrors.answer(for:)`), so use cases and storage are tested without a server.
-enum BookingRefusal: Error, Equatable, CaseIterable {
+enum BookingRefusal: Error, Equatable {
     case guestsNotAllowed
     case partnerNotFound
     case partnerNotBookable
@@ -13,4 +13,7 @@ enum BookingRefusal: Error, Equatable, CaseIterable {
     case accountBanned
     /// The booking kept colliding with other changes (a deadlock victim each time); worth trying again.
     case busy
+    /// The account holds `held` bookings that have not ended, in all or with this partner (`LiveBookingLimits`);
+    /// the soonest of them ends in `retryAfterSeconds`.
+    case tooManyLiveBookings(held: Int, withPartner: Bool, retryAfterSeconds: Double)
 }

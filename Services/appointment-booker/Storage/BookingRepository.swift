@@ -7,7 +7,8 @@ protocol BookingRepository: Sendable {
 
     /// Books after `check` accepted the user's account state, read in the same transaction as the insert; a
     /// second live booking over the same time of one partner is `.taken`. Throws `check`'s refusal, and
-    /// `BookingRefusal.partnerNotBookable` when the partner's account stopped being an active partner.
+    /// `BookingRefusal.partnerNotBookable` when the partner's account stopped being an active partner, and
+    /// `.tooManyLiveBookings` past the user's `LiveBookingLimits`.
     func book(
         partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?,
         check: @Sendable (AccountStateStore.State) throws -> Void

@@ -5,7 +5,7 @@ import Shared
 
 /// How many bookings one user may hold that have not ended yet: in all (`BOOKINGS_LIVE_PER_USER`) and with one
 /// partner (`BOOKINGS_LIVE_PER_USER_PER_PARTNER`), so one account cannot fill the calendars of every fortune
-/// teller, nor one teller's week. Past either, 429 `too_many_bookings`.
+/// teller, nor one teller's week. Past either, `BookingRefusal.tooManyLiveBookings` (429 `too_many_bookings`).
 struct LiveBookingLimits: Sendable {
     var perUser = 10
     var perUserPerPartner = 3
@@ -14,6 +14,16 @@ struct LiveBookingLimits: Sendable {
     /// another; taken before the partner's lock, always in that order.
     static func serialize(user: String, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("live-bookings:" + user), 0))", logger: logger)
+    }
+
+    /// The refusal for a user holding `all` live bookings, `withPartner` of them with the partner asked; nil when
+    /// one more is allowed.
+    func refusal(all: Int, withPartner: Int, soonestEndsIn: Double) -> BookingRefusal? {
+        if all >= perUser { return .tooManyLiveBookings(held: all, withPartner: false, retryAfterSeconds: soonestEndsIn) }
+        if withPartner >= perUserPerPartner {
+            return .tooManyLiveBookings(held: withPartner, withPartner: true, retryAfterSeconds: soonestEndsIn)
+        }
+        return nil
     }
 
     /// Counts inside the booking's transaction, after `serialize(user:)`.
@@ -27,17 +37,7 @@ struct LiveBookingLimits: Sendable {
             """, logger: logger)
         for try await (all, withPartner, soonestEndsIn) in rows.decode((Int, Int, Double).self) {
             // The soonest of them to end frees a place then (a cancellation sooner).
-            if all >= perUser {
-                throw APIError.tooManyRequests(
-                    code: "too_many_bookings",
-                    message: "this account already holds \(all) bookings that have not ended; cancel one or wait until one has passed",
-                    retryAfterSeconds: soonestEndsIn)
-            }
-            if withPartner >= perUserPerPartner {
-                throw APIError.tooManyRequests(
-                    code: "too_many_bookings", message: "this account already holds \(withPartner) bookings with this partner that have not ended",
-                    retryAfterSeconds: soonestEndsIn)
-            }
+            if let refusal = refusal(all: all, withPartner: withPartner, soonestEndsIn: soonestEndsIn) { throw refusal }
         }
     }
 }

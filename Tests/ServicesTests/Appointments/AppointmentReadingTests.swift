@@ -199,7 +199,7 @@ struct AppointmentReadingTests {
             (status, body) = try await harness.request(.get, "/v1/horoscope/leo?latitude=13.7")
             #expect(status == .unprocessableContent, "latitude without longitude")
             // A bad purchased reading suggests them too: a phone number whose reading today is bad.
-            let today = try ReadingService.day(tz: nil, date: nil)
+            let today = try ReadingRequest.day(tz: nil, date: nil)
             let badNumber = try #require(
                 (0..<100_000).lazy.compactMap { n -> PhoneDigits? in PhoneDigits(String(format: "%010d", n * 7_919).compactMap(\.wholeNumberValue)) }
                     .first { engine.phoneNumber($0, on: today).verdict == .bad })

@@ -131,3 +131,28 @@ struct BookSlotTests {
         #expect(booking.partnerId == partner.id, "an entitlement granted by auth's event counts before the token names it")
     }
 }
+
+/// The live-booking limits (X3) through the use case.
+@Suite("appointment-booker: live-booking limits (use case)")
+struct BookSlotLimitTests {
+    @Test("X3: past BOOKINGS_LIVE_PER_USER_PER_PARTNER with one partner, or BOOKINGS_LIVE_PER_USER in all, a booking is refused")
+    func limits() async throws {
+        let first = try BookSlotTests.partner(), second = try BookSlotTests.partner()
+        let bookings = MemoryBookings(limits: LiveBookingLimits(perUser: 3, perUserPerPartner: 2))
+        let book = BookSlot(
+            partners: MemoryPartners(partners: [first.id: first, second.id: second]), bookings: bookings,
+            choice: SlotChoice(slots: SlotCalculator(slotMinutes: 60), horizonDays: 60))
+        func slot(_ hour: Int) -> Date { BookSlotTests.monday.addingTimeInterval(Double(hour) * 3_600) }
+        for hour in 0..<2 { _ = try await book(BookSlotTests.user, partner: first.id, startsAt: slot(hour), idempotencyKey: nil, now: BookSlotTests.now) }
+        let third = await BookSlotTests.refusal {
+            try await book(BookSlotTests.user, partner: first.id, startsAt: slot(2), idempotencyKey: nil, now: BookSlotTests.now)
+        }
+        #expect(third == .tooManyLiveBookings(held: 2, withPartner: true, retryAfterSeconds: 3_600))
+        _ = try await book(BookSlotTests.user, partner: second.id, startsAt: slot(0), idempotencyKey: nil, now: BookSlotTests.now)
+        let fourth = await BookSlotTests.refusal {
+            try await book(BookSlotTests.user, partner: second.id, startsAt: slot(1), idempotencyKey: nil, now: BookSlotTests.now)
+        }
+        #expect(fourth == .tooManyLiveBookings(held: 3, withPartner: false, retryAfterSeconds: 3_600))
+        #expect(bookings.all.count == 3)
+    }
+}

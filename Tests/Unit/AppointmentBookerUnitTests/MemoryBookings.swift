@@ -5,15 +5,17 @@ import Synchronization
 @testable import AppointmentBooker
 
 /// Bookings kept in memory, with the rules Postgres keeps for `BookingStore`: one live booking per partner and
-/// time (the exclusion constraint), one booking per user and `Idempotency-Key` (the unique index), and the
-/// account state read with the insert.
+/// time (the exclusion constraint), one booking per user and `Idempotency-Key` (the unique index), the account
+/// state read with the insert, and the user's live-booking limits (every booking here lies in the future).
 final class MemoryBookings: BookingRepository {
     private let rows = Mutex<[Booking]>([])
     private let keys = Mutex<[String: UUID]>([:])
     let states: Mutex<[String: AccountStateStore.State]>
+    let limits: LiveBookingLimits
 
-    init(states: [String: AccountStateStore.State] = [:]) {
+    init(states: [String: AccountStateStore.State] = [:], limits: LiveBookingLimits = LiveBookingLimits()) {
         self.states = Mutex(states)
+        self.limits = limits
     }
 
     var all: [Booking] { rows.withLock { $0 } }
@@ -31,7 +33,13 @@ final class MemoryBookings: BookingRepository {
         if let idempotencyKey, let first = try await made(by: user, key: idempotencyKey) {
             return first.partnerId == partner && first.startsAt == startsAt ? .replayed(first) : .keyReused
         }
-        return rows.withLock { rows in
+        return try rows.withLock { rows in
+            let held = rows.filter { $0.userId == user && $0.status == "booked" }
+            if let refusal = limits.refusal(
+                all: held.count, withPartner: held.filter { $0.partnerId == partner }.count, soonestEndsIn: 3_600)
+            {
+                throw refusal
+            }
             let overlaps = rows.contains {
                 $0.partnerId == partner && $0.status == "booked" && $0.startsAt < endsAt && startsAt < $0.endsAt
             }
