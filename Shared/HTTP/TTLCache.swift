@@ -13,12 +13,23 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         public var stored: ContinuousClock.Instant
         /// Nil: valid until dropped.
         public var expires: ContinuousClock.Instant?
+
+        func isLive(at now: ContinuousClock.Instant) -> Bool { expires.map { $0 > now } ?? true }
     }
 
     private struct State {
         var entries: [Key: Entry] = [:]
         /// Bumped by every invalidation: a load that started before one is returned but not kept.
         var generation = 0
+
+        /// Past `capacity` entries the expired ones go and, if it is still full, it starts afresh.
+        mutating func insert(_ entry: Entry, for key: Key, capacity: Int) {
+            if entries[key] == nil, entries.count >= capacity {
+                entries = entries.filter { $0.value.isLive(at: entry.stored) }
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            }
+            entries[key] = entry
+        }
     }
 
     public let ttl: Duration?
@@ -37,7 +48,7 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         guard isEnabled else { return nil }
         return state.withLock { state in
             guard let entry = state.entries[key] else { return nil }
-            if let expires = entry.expires, expires <= now {
+            guard entry.isLive(at: now) else {
                 state.entries[key] = nil
                 return nil
             }
@@ -52,7 +63,8 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     /// Keeps `value` for `ttl`, or until `notAfter` when that comes first.
     public func store(_ value: Value, for key: Key, now: ContinuousClock.Instant = .now, notAfter: ContinuousClock.Instant? = nil) {
         guard isEnabled else { return }
-        state.withLock { state in Self.insert(value, for: key, now: now, notAfter: notAfter, ttl: ttl, capacity: capacity, into: &state) }
+        let entry = newEntry(value, now: now, notAfter: notAfter)
+        state.withLock { $0.insert(entry, for: key, capacity: capacity) }
     }
 
     /// The kept value, or `load`'s, kept unless an invalidation came while it loaded (it may predate the change).
@@ -60,14 +72,15 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         for key: Key, now: ContinuousClock.Instant = .now, load: () async throws -> Value
     ) async rethrows -> Value {
         let (cached, generation) = state.withLock { state in
-            (state.entries[key].flatMap { entry in entry.expires.map { $0 > now } ?? true ? entry.value : nil }, state.generation)
+            (state.entries[key].flatMap { $0.isLive(at: now) ? $0.value : nil }, state.generation)
         }
         if let cached, isEnabled { return cached }
         let value = try await load()
         guard isEnabled else { return value }
+        let entry = newEntry(value, now: now, notAfter: nil)
         state.withLock { state in
             guard state.generation == generation else { return }
-            Self.insert(value, for: key, now: now, notAfter: nil, ttl: ttl, capacity: capacity, into: &state)
+            state.insert(entry, for: key, capacity: capacity)
         }
         return value
     }
@@ -87,15 +100,8 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         }
     }
 
-    private static func insert(
-        _ value: Value, for key: Key, now: ContinuousClock.Instant, notAfter: ContinuousClock.Instant?, ttl: Duration?, capacity: Int,
-        into state: inout State
-    ) {
-        if state.entries[key] == nil, state.entries.count >= capacity {
-            state.entries = state.entries.filter { $0.value.expires.map { $0 > now } ?? true }
-            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-        }
-        let expires = [ttl.map { now + $0 }, notAfter].compactMap { $0 }.min()
-        state.entries[key] = Entry(value: value, stored: now, expires: expires)
+    /// Kept for `ttl`, or until `notAfter` when that comes first.
+    private func newEntry(_ value: Value, now: ContinuousClock.Instant, notAfter: ContinuousClock.Instant?) -> Entry {
+        Entry(value: value, stored: now, expires: [ttl.map { now + $0 }, notAfter].compactMap { $0 }.min())
     }
 }

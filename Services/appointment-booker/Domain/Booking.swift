@@ -15,6 +15,14 @@ struct Booking: Sendable, Equatable {
     var timeZone: String
 }
 
+extension Booking {
+    /// Whether a request retried with this booking's `Idempotency-Key` asks for it again: the same partner and
+    /// start (in whole seconds, as slots are computed).
+    func isAskedAgain(partner: UUID, startsAt: Date) -> Bool {
+        partnerId == partner && BookingTime.seconds(self.startsAt) == BookingTime.seconds(startsAt)
+    }
+}
+
 /// Who acts on a booking, as the token says.
 enum BookingActor: String, Sendable {
     case user, partner, admin, system

@@ -94,7 +94,7 @@ struct BookingStore: Sendable {
                 // A retry racing its first request with the same key loses on the slot or on the key: the first
                 // request's booking is the answer.
                 if let idempotencyKey, let first = try await made(by: user, key: idempotencyKey) {
-                    return first.partnerId == partner && first.startsAt == startsAt ? .replayed(first) : .keyReused
+                    return first.isAskedAgain(partner: partner, startsAt: startsAt) ? .replayed(first) : .keyReused
                 }
                 guard error.sqlState == .exclusionViolation else { throw error }
                 return .taken

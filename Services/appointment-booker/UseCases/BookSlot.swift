@@ -18,7 +18,7 @@ struct BookSlot: Sendable {
         guard user.role != .guest else { throw BookingRefusal.guestsNotAllowed }
         let account = AccountKey.of(user.id)
         if let key, let first = try await bookings.made(by: account, key: key) {
-            guard first.partnerId == partnerId, BookingTime.seconds(first.startsAt) == BookingTime.seconds(startsAt) else {
+            guard first.isAskedAgain(partner: partnerId, startsAt: startsAt) else {
                 throw BookingRefusal.idempotencyKeyReused
             }
             return first

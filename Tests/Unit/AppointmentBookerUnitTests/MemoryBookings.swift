@@ -31,7 +31,7 @@ final class MemoryBookings: BookingRepository {
     ) async throws -> BookOutcome {
         try check(states.withLock { $0[user] } ?? AccountStateStore.State(role: nil, banned: false, revoked: []))
         if let idempotencyKey, let first = try await made(by: user, key: idempotencyKey) {
-            return first.partnerId == partner && first.startsAt == startsAt ? .replayed(first) : .keyReused
+            return first.isAskedAgain(partner: partner, startsAt: startsAt) ? .replayed(first) : .keyReused
         }
         return try rows.withLock { rows in
             let held = rows.filter { $0.userId == user && $0.status == "booked" }
