@@ -220,6 +220,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -240,11 +241,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            // The fault suite: kills, restarts and poison events against the built `pipeline-probe`.
+            // The fault suite: kills, restarts and poison events against the built `pipeline-probe`; readiness through
+            // a broker and a Postgres restart.
             name: "FaultTests",
             dependencies: [
-                "Shared", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "Shared", "TestSupport", "AppointmentBooker", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Tests/FaultTests",
             swiftSettings: swiftSettings

@@ -1,12 +1,14 @@
 import Foundation
 
-/// A real SMTP server for tests (Python's aiosmtpd through `scripts/test-smtp-server.py`), writing every received
-/// mail to a Maildir that tests read back, and how each session was secured to `sessions`.
+/// A real SMTP server for tests, keeping every received mail for tests to read back and how each session was
+/// secured in `sessions`: Python's aiosmtpd (`scripts/test-smtp-server.py`, writing a Maildir) for TLS and
+/// AUTH, a plain server in the test process (`PlainSMTPServer`) otherwise.
 public final class SMTPSink: @unchecked Sendable {
     // @unchecked: every stored property is set once in init and only read afterwards.
     public let port: Int
     private let process = ChildProcess()
     private let directory: URL
+    private let plain: PlainSMTPServer?
 
     /// How the server is secured; `.starttls` and `.tls` serve `certificate`.
     public enum Security: String, Sendable {
@@ -25,11 +27,17 @@ public final class SMTPSink: @unchecked Sendable {
     }
 
     public init(security: Security = .none, certificate: TestCertificate? = nil, login: Login? = nil) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(uniqueSuffix())")
+        if security == .none && login == nil {
+            let server = try PlainSMTPServer()
+            (plain, port) = (server, server.port)
+            return
+        }
+        plain = nil
         guard let python = ProcessInfo.processInfo.environment["TEST_PYTHON"] else {
             throw TestInfrastructure.Missing(description: "TEST_PYTHON is not set: run the tests with scripts/test.sh")
         }
         port = freePort()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(uniqueSuffix())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var arguments = [
             RepositoryFiles.root.appendingPathComponent("scripts/test-smtp-server.py").path, "--port", "\(port)", "--maildir", directory.path,
@@ -54,6 +62,7 @@ public final class SMTPSink: @unchecked Sendable {
 
     /// Everything received so far, oldest first (aiosmtpd's Mailbox handler keeps a Maildir).
     public var mailbox: String {
+        if let plain { return plain.messages.joined(separator: "\n") }
         let new = directory.appendingPathComponent("mbox/new")
         let files = (try? FileManager.default.contentsOfDirectory(at: new, includingPropertiesForKeys: [.creationDateKey])) ?? []
         let ordered = files.sorted {
@@ -66,6 +75,7 @@ public final class SMTPSink: @unchecked Sendable {
 
     /// One line per session that delivered a mail: `tls=yes auth=PLAIN user=...`.
     public var sessions: [String] {
+        if let plain { return plain.messages.map { _ in "tls=no auth=none user=" } }
         let text = (try? String(contentsOf: directory.appendingPathComponent("sessions.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Shared
 
 /// The city catalogue in Postgres (W1, W2): import, search by name, lookup, nearest city.
 struct CityStore: Sendable {
@@ -49,16 +50,35 @@ struct CityStore: Sendable {
         }
     }
 
+    /// Upserts the batch through a transaction-local staging table filled by COPY (binding ten arrays of
+    /// values cost more than the insert), so the catalogue's rows still go in with `ON CONFLICT`.
     private func upsert(_ cities: [City], on connection: PostgresConnection) async throws {
+        try await connection.tracedQuery(
+            """
+            CREATE TEMP TABLE IF NOT EXISTS cities_staged (LIKE cities INCLUDING DEFAULTS) ON COMMIT DROP
+            """,
+            logger: logger)
+        var rows = CopyTextRows()
+        for city in cities {
+            rows.append([
+                String(city.id), city.name, city.asciiName, SearchKey.fold(city.asciiName), city.countryCode, city.country,
+                city.region, String(city.latitude), String(city.longitude), city.timeZone, String(city.population),
+            ])
+        }
+        try await connection.copyFrom(
+            table: "cities_staged",
+            columns: ["id", "name", "ascii_name", "search_key", "country_code", "country", "region", "latitude", "longitude",
+                      "time_zone", "population"],
+            logger: logger
+        ) { writer in
+            try await writer.write(rows.buffer)
+        }
         try await connection.tracedQuery(
             """
             INSERT INTO cities (id, name, ascii_name, search_key, country_code, country, region, latitude, longitude,
                                 time_zone, population)
-            SELECT * FROM unnest(\(cities.map(\.id))::integer[], \(cities.map(\.name))::text[],
-                \(cities.map(\.asciiName))::text[], \(cities.map { SearchKey.fold($0.asciiName) })::text[],
-                \(cities.map(\.countryCode))::text[], \(cities.map(\.country))::text[], \(cities.map(\.region))::text[],
-                \(cities.map(\.latitude))::float8[], \(cities.map(\.longitude))::float8[], \(cities.map(\.timeZone))::text[],
-                \(cities.map(\.population))::integer[])
+            SELECT id, name, ascii_name, search_key, country_code, country, region, latitude, longitude, time_zone, population
+            FROM cities_staged
             ON CONFLICT (id) DO UPDATE SET
                 name = EXCLUDED.name, ascii_name = EXCLUDED.ascii_name, search_key = EXCLUDED.search_key,
                 country_code = EXCLUDED.country_code, country = EXCLUDED.country, region = EXCLUDED.region,
@@ -66,39 +86,42 @@ struct CityStore: Sendable {
                 population = EXCLUDED.population
             """,
             logger: logger)
+        try await connection.tracedQuery("TRUNCATE cities_staged", logger: logger)
     }
 
-    /// The batch's alternate names become exactly the file's: the old ones of these cities go first.
+    /// The batch's alternate names become exactly the file's: the old ones of these cities go first. The new
+    /// ones go in by COPY: the catalogue has hundreds of thousands, and binding them as arrays cost more than
+    /// Postgres' insert.
     private func replaceAlternateNames(of cities: [City], with names: [Int: [String]], on connection: PostgresConnection) async throws {
         try await connection.tracedQuery(
             "DELETE FROM city_alternate_names WHERE city_id = ANY(\(cities.map(\.id))::integer[])", logger: logger)
-        var ids: [Int] = []
-        var keys: [String] = []
-        var texts: [String] = []
+        var rows = CopyTextRows()
         for city in cities {
-            // One name per key; of names that fold alike, the one with accents is shown (München, not Munchen).
-            var byKey: [String: String] = [:]
-            for name in names[city.id] ?? [] {
-                let key = SearchKey.fold(name)
-                guard !key.isEmpty, key != SearchKey.fold(city.asciiName) else { continue }
-                if let kept = byKey[key], kept.unicodeScalars.contains(where: { !$0.isASCII }) || name.unicodeScalars.allSatisfy(\.isASCII) {
-                    continue
-                }
-                byKey[key] = name
-            }
-            for (key, name) in byKey.sorted(by: { $0.key < $1.key }) {
-                ids.append(city.id)
-                keys.append(key)
-                texts.append(name)
+            for (key, name) in Self.alternateNames(of: city, from: names[city.id] ?? []) {
+                rows.append([String(city.id), key, name])
             }
         }
-        guard !ids.isEmpty else { return }
-        try await connection.tracedQuery(
-            """
-            INSERT INTO city_alternate_names (city_id, search_key, name)
-            SELECT * FROM unnest(\(ids)::integer[], \(keys)::text[], \(texts)::text[])
-            """,
-            logger: logger)
+        guard rows.count > 0 else { return }
+        try await connection.copyFrom(table: "city_alternate_names", columns: ["city_id", "search_key", "name"], logger: logger) {
+            writer in
+            try await writer.write(rows.buffer)
+        }
+    }
+
+    /// One name per search key, in key order; of names that fold alike the one with accents is kept (München,
+    /// not Munchen), and none that folds to the city's own key.
+    static func alternateNames(of city: City, from names: [String]) -> [(key: String, name: String)] {
+        let own = SearchKey.fold(city.asciiName)
+        var byKey: [String: String] = [:]
+        for name in names {
+            let key = SearchKey.fold(name)
+            guard !key.isEmpty, key != own else { continue }
+            if let kept = byKey[key], kept.unicodeScalars.contains(where: { !$0.isASCII }) || name.unicodeScalars.allSatisfy(\.isASCII) {
+                continue
+            }
+            byKey[key] = name
+        }
+        return byKey.sorted { $0.key < $1.key }.map { (key: $0.key, name: $0.value) }
     }
 
     func count() async throws -> Int {

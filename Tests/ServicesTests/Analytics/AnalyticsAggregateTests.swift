@@ -9,7 +9,7 @@ import TestSupport
 
 /// The aggregates (N2) on a generated dataset whose answers the test knows, and the rebuild from the topics
 /// (N6) giving the same numbers as the live path, with events arriving while it runs.
-@Suite("analytics aggregates (N2, N6)", .serialized)
+@Suite("analytics aggregates (N2, N6)")
 struct AnalyticsAggregateTests {
     /// A dataset with known answers: features with 1...12 distinct users (each using it twice), a feature
     /// past the exact limit, installs over days, apps and platforms, city views with names.

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Telemetry ingest (N1) against the real broker and Postgres: idempotent by event id, each event judged on
 /// its own, bad batches refused with a JSON error and nothing else lost, late events on their own day.
-@Suite("analytics ingest (N1)", .serialized)
+@Suite("analytics ingest (N1)")
 struct AnalyticsIngestTests {
     @Test("N1: a batch sent twice counts once")
     func duplicateBatch() async throws {
@@ -95,7 +95,7 @@ struct AnalyticsIngestTests {
         try await AnalyticsTestHarness.run(extraEnvironment: [
             "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "4", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "1000",
         ]) { harness in
-            try await waitForTheStartOfAMinute()
+            try await waitForRoomInTheMinute()
             let three = (0..<3).map { _ in AnalyticsTestHarness.event("install") }
             try await harness.ingestAll(three)
             let (refused, body) = try await harness.ingest(three)
@@ -105,7 +105,7 @@ struct AnalyticsIngestTests {
         try await AnalyticsTestHarness.run(extraEnvironment: [
             "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "1000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "2",
         ]) { harness in
-            try await waitForTheStartOfAMinute()
+            try await waitForRoomInTheMinute()
             try await harness.ingestAll([AnalyticsTestHarness.event("install")], key: AnalyticsTestHarness.weatherKey)
             let (refused, body) = try await harness.ingest(
                 [AnalyticsTestHarness.event("install"), AnalyticsTestHarness.event("install")], key: AnalyticsTestHarness.weatherKey)

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The poll (N3) and the hotel survey (N4), rule by rule, through the real service, topic and aggregates.
-@Suite("analytics poll and survey (N3, N4)", .serialized)
+@Suite("analytics poll and survey (N3, N4)")
 struct AnalyticsPollSurveyTests {
     @Test("N3: yes/no questions answered once per user, results in percent, the seed's thank-you")
     func poll() async throws {

@@ -104,7 +104,7 @@ struct WeatherCityTests {
     @Test("X3: a search that could match anywhere needs three letters; searches past the per-address quota are 429")
     func test_X3_searchLimits() async throws {
         try await WeatherTestHarness.run(extraEnvironment: ["CITY_SEARCHES_PER_MINUTE_PER_ADDRESS": "4"]) { weather in
-            try await waitForTheStartOfAMinute()
+            try await waitForRoomInTheMinute()
             var (status, body) = try await weather.get("/v1/cities?q=er&match=contains")
             #expect(status == .unprocessableContent && JSONValue(body)["error"]["code"].string == "query_too_short")
             (status, body) = try await weather.get("/v1/cities?q=*e")

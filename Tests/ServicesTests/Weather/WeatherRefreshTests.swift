@@ -238,8 +238,8 @@ struct WeatherViewCacheTests {
     func test_W3_viewCache() async throws {
         try await WeatherTestHarness.run(extraEnvironment: ["WEATHER_VIEW_CACHE_MS": "60000"]) { weather in
             let path = "/v1/cities/\(WeatherFixtures.bern.id)/weather"
-            // An entry never outlives its wall-clock minute: start early in a minute so the whole test fits in it.
-            try await waitForTheStartOfAMinute()
+            // An entry never outlives its wall-clock minute: the whole test must fit in one.
+            try await waitForRoomInTheMinute()
             let before = currentMinute()
             let (first, _) = try await weather.get(path)
             #expect(first == .ok && weather.provider.requests.count == 1)

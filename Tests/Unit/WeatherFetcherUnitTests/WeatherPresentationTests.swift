@@ -109,6 +109,30 @@ struct WeatherPresentationTests {
         #expect(CitySearchPattern(query: "   ", contains: false) == nil)
     }
 
+    @Test("W1: ASCII text folds without Foundation exactly as with it, spaces and control characters included")
+    func test_W1_asciiFoldMatchesUnicodeFold() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ09 \t\n\r-'.,_%*?\\~`!") + (0x00..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }
+        var samples = ["", " ", "Bern", "  New   York ", "SAN\tJOSE", "St. John's", "\u{0B}x\u{0C}"]
+        for _ in 0..<2_000 {
+            samples.append(String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        for sample in samples {
+            #expect(SearchKey.foldASCII(sample) == SearchKey.foldUnicode(sample), "\(sample.debugDescription)")
+        }
+        #expect(SearchKey.foldASCII("Zürich") == nil && SearchKey.fold("Zürich") == "zurich")
+    }
+
+    @Test("W1: the catalogue keeps one alternate name per search key, the accented one, never the city's own key")
+    func test_W1_alternateNamesPerKey() {
+        let munich = City(
+            id: 2_867_714, name: "Munich", asciiName: "Munich", countryCode: "DE", country: "Germany", region: "Bavaria",
+            latitude: 48.137, longitude: 11.575, timeZone: "Europe/Berlin", population: 1_260_391)
+        let names = CityStore.alternateNames(of: munich, from: ["Munchen", "München", "MUNICH", "Monaco di Baviera", "  "])
+        #expect(names.map(\.name) == ["Monaco di Baviera", "München"])
+        #expect(names.map(\.key) == ["monaco di baviera", "munchen"])
+    }
+
     @Test("W1: one- and two-letter searches are kept for their TTL; longer ones are not kept")
     func test_W1_shortSearchCache() throws {
         let cache = ShortSearchCache(ttl: .seconds(60), capacity: 2)

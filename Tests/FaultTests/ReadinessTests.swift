@@ -7,9 +7,13 @@ import Shared
 import Testing
 import TestSupport
 
+@testable import AppointmentBooker
+
 /// `/ready` as an orchestrator reads it (X4): a service on a Postgres and a broker of the test's own answers
 /// 503 naming the check that fails while either is down, and ready again once it is back; and names a consumed
 /// topic that does not exist, since no client creates one, or that has fewer partitions than the catalogue's.
+/// A broker and a Postgres restart are faults, so this runs with the fault suite; it waits out the consumer's
+/// real intervals (the missing-topic rebuild, the partition-count look), about a minute.
 @Suite("Readiness names what is down", .serialized)
 struct ReadinessTests {
     @Test("X4: /ready is 503 naming kafka while the broker is down and postgres while the database is down; ready again after")
@@ -25,8 +29,7 @@ struct ReadinessTests {
             "POSTGRES_DATABASE": "postgres", "KAFKA_BROKERS": broker.address, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
             "LOG_LEVEL": "critical",
         ])
-        let build = try #require(serviceBuilders.first { $0.0 == .appointmentBooker }?.1)
-        let app = try await build(environment, PrometheusCollectorRegistry(), Logger(label: "readiness"))
+        let app = try await buildApplication(environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "readiness"))
         try await app.test(.live) { client in
             @Sendable func ready() async throws -> (HTTPResponse.Status, String) {
                 try await client.execute(uri: "/ready", method: .get) { ($0.status, String(buffer: $0.body)) }
