@@ -35,9 +35,8 @@ package func buildApplication(
     let places = PlaceStore(
         client: client, logger: runtime.logger, matchDistanceMetres: configuration.matchDistanceMetres,
         topic: environment.string("PLACES_TOPIC", default: TopicCatalogue.places.name))
-    let users = UserPlaceStore(
-        client: client, logger: runtime.logger, places: places, addedPerAccountDay: configuration.addedPerAccountDay,
-        ratingsPerAccountDay: configuration.ratingsPerAccountDay)
+    let users = UserPlaceStore(client: client, logger: runtime.logger, places: places)
+    let limits = AccountDayLimits(placesRated: configuration.ratingsPerAccountDay, placesAdded: configuration.addedPerAccountDay)
     let areas = ImportAreaStore(client: client, logger: runtime.logger)
 
     let index = configuration.nearbyFromMemory ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), logger: runtime.logger) : nil
@@ -56,7 +55,8 @@ package func buildApplication(
         .add(to: runtime.hotRoutes(on: router, token: .required))
     let api = runtime.apiRoutes(on: router, token: .required, access: [.init(prefix: "/v1/admin", roles: [.admin])])
     try PlacesAPI(
-        places: places, users: users, areas: areas,
+        places: places, users: users, rate: RatePlace(places: users, limits: limits), add: AddPlace(places: users, limits: limits),
+        areas: areas,
         reviews: PlaceReviewStore(client: runtime.postgres, logger: runtime.logger, places: places), nearbyPlaces: nearbyPlaces,
         lookups: AddressLookups(
             nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),

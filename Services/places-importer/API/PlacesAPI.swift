@@ -7,6 +7,8 @@ import Shared
 struct PlacesAPI: APIProtocol {
     let places: PlaceStore
     let users: UserPlaceStore
+    let rate: RatePlace
+    let add: AddPlace
     let areas: ImportAreaStore
     let reviews: PlaceReviewStore
     let nearbyPlaces: NearbyPlaces
@@ -29,7 +31,12 @@ struct PlacesAPI: APIProtocol {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let rating = try Rating(validating: body)
         let place = try await requirePlace(input.path.placeId, visibleTo: user)
-        let aggregate = try await users.rate(placeId: place.id, user: user, rating: rating)
+        let aggregate: UserPlaceStore.Aggregate
+        do {
+            aggregate = try await rate(place.id, user: user, rating: rating)
+        } catch let refusal as PlacesRefusal {
+            throw PlacesErrors.answer(for: refusal)
+        }
         nearbyPlaces.userChanged(user)
         return .ok(.init(body: .json(.init(placeId: place.id.uuidString, rating: .init(rating), ratings: .init(aggregate)))))
     }
@@ -63,7 +70,12 @@ struct PlacesAPI: APIProtocol {
         if body.latitude == nil, let address = candidate.address {
             try await locate(&candidate, address: address, account: user)
         }
-        let placeId = try await users.add(candidate, user: user, rating: rating, colour: colour)
+        let placeId: UUID
+        do {
+            placeId = try await add(candidate, user: user, rating: rating, colour: colour)
+        } catch let refusal as PlacesRefusal {
+            throw PlacesErrors.answer(for: refusal)
+        }
         nearbyPlaces.userChanged(user)
         try await nearbyPlaces.placesChanged()
         guard let place = try await places.find(placeId) else {

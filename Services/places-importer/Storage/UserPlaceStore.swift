@@ -9,10 +9,6 @@ struct UserPlaceStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     let places: PlaceStore
-    /// `PLACES_ADDED_PER_ACCOUNT_DAY`: places one account adds in any 24 hours (each waits for an admin's review).
-    var addedPerAccountDay = 20
-    /// `PLACES_RATINGS_PER_ACCOUNT_DAY`: places one account rates in any 24 hours (issue 29: install accounts are cheap).
-    var ratingsPerAccountDay = 100
 
     /// A place in a nearby list, with the asking user's pin.
     struct Pinned: Sendable {
@@ -153,10 +149,11 @@ struct UserPlaceStore: Sendable {
         }
     }
 
-    /// Stores (or replaces) the user's rating and publishes `place.rated` with the new aggregate. Ratings feed everyone's
-    /// averages: past `ratingsPerAccountDay` places rated in 24 hours (re-rating one of them is free), 429
-    /// `too_many_ratings` and nothing stored.
-    func rate(placeId: UUID, user: String, rating: Rating) async throws -> Aggregate {
+    /// Stores (or replaces) the user's rating and publishes `place.rated` with the new aggregate, once `check`
+    /// accepted the other places the user rated in the last 24 hours (counted under a lock of the user's).
+    func rate(
+        placeId: UUID, user: String, rating: Rating, check: @Sendable (RecentCount) throws -> Void
+    ) async throws -> Aggregate {
         try await client.inTransaction(logger: logger) { connection in
             // One user's ratings are counted one after another.
             try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("places-rated:" + user), 0))", logger: logger)
@@ -166,11 +163,7 @@ struct UserPlaceStore: Sendable {
                 FROM place_ratings WHERE user_id = \(user) AND place_id <> \(placeId) AND rated_at > now() - interval '1 day'
                 """, logger: logger
             ).decode((Int, Double).self).collectAll().first ?? (0, 0)
-            guard rated < ratingsPerAccountDay else {
-                throw APIError.tooManyRequests(
-                    code: "too_many_ratings", message: "this account has rated \(rated) places in the last 24 hours, the most it may",
-                    retryAfterSeconds: oldestAgesOutIn)
-            }
+            try check(RecentCount(count: rated, oldestAgesOutInSeconds: oldestAgesOutIn))
             return try await rate(placeId: placeId, user: user, rating: rating, on: connection)
         }
     }
@@ -221,9 +214,11 @@ struct UserPlaceStore: Sendable {
         }
     }
 
-    /// Adds a user's place with its optional rating and pin colour in one transaction: all of it or nothing.
-    /// Past `addedPerAccountDay` places in 24 hours, 429 `too_many_places` and nothing added.
-    func add(_ candidate: PlaceCandidate, user: String, rating: Rating?, colour: PinColour?) async throws -> UUID {
+    /// Adds a user's place with its optional rating and pin colour in one transaction: all of it or nothing, once
+    /// `check` accepted the places the user added in the last 24 hours (counted under a lock of the user's).
+    func add(
+        _ candidate: PlaceCandidate, user: String, rating: Rating?, colour: PinColour?, check: @Sendable (RecentCount) throws -> Void
+    ) async throws -> UUID {
         try await client.inTransaction(logger: logger) { connection in
             // One user's additions are counted one after another.
             try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("places-added:" + user), 0))", logger: logger)
@@ -233,11 +228,7 @@ struct UserPlaceStore: Sendable {
                 FROM places WHERE added_by = \(user) AND created_at > now() - interval '1 day'
                 """, logger: logger
             ).decode((Int, Double).self).collectAll().first ?? (0, 0)
-            guard added < addedPerAccountDay else {
-                throw APIError.tooManyRequests(
-                    code: "too_many_places", message: "this account has added \(added) places in the last 24 hours, the most it may",
-                    retryAfterSeconds: oldestAgesOutIn)
-            }
+            try check(RecentCount(count: added, oldestAgesOutInSeconds: oldestAgesOutIn))
             let placeId = UUID()
             try await connection.tracedQuery(
                 """

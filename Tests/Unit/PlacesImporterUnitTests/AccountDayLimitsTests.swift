@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PlacesImporter
+
+/// X3's daily limits on what one account adds to what everyone sees, through the use cases with a memory
+/// repository (the counting SQL and its lock are tested against Postgres in `PlacesUserTests`).
+@Suite("places-importer: daily limits of an account (X3)")
+struct AccountDayLimitsTests {
+    static let rating = Rating(
+        noise: 3, outlets: 4, wifi: 5, cost: 2, seating: 4, menuOptions: ["lunch"], businessType: "coffee-shop", notes: "")
+
+    static func candidate(_ name: String) -> PlaceCandidate {
+        PlaceCandidate(
+            provider: "user", providerId: name, name: name, category: .cafe, latitude: 52.5, longitude: 13.4, address: nil,
+            openingHours: nil, phone: nil, website: nil, internetAccess: nil)
+    }
+
+    @Test("X3: ratings past the limit are refused with when the oldest leaves the window; re-rating is free; nothing stored")
+    func test_X3_ratingLimit() async throws {
+        let store = MemoryUserPlaces(recent: RecentCount(count: 0, oldestAgesOutInSeconds: 0))
+        let rate = RatePlace(places: store, limits: AccountDayLimits(placesRated: 2, placesAdded: 20))
+        let first = UUID(), second = UUID(), third = UUID()
+        _ = try await rate(first, user: "u", rating: Self.rating)
+        store.setRecent(RecentCount(count: 1, oldestAgesOutInSeconds: 86_000))
+        _ = try await rate(second, user: "u", rating: Self.rating)
+        store.setRecent(RecentCount(count: 2, oldestAgesOutInSeconds: 85_000))
+        await #expect(throws: PlacesRefusal.tooManyRatings(rated: 2, retryAfterSeconds: 85_000)) {
+            try await rate(third, user: "u", rating: Self.rating)
+        }
+        #expect(store.rated == [first, second], "the refused rating stored nothing")
+        // The repository counts other places only: re-rating one already rated sees one fewer.
+        store.setRecent(RecentCount(count: 1, oldestAgesOutInSeconds: 85_000))
+        _ = try await rate(first, user: "u", rating: Self.rating)
+        #expect(store.rated == [first, second, first])
+    }
+
+    @Test("X3: places added past the limit are refused and nothing is added")
+    func test_X3_addLimit() async throws {
+        let store = MemoryUserPlaces(recent: RecentCount(count: 19, oldestAgesOutInSeconds: 10))
+        let add = AddPlace(places: store, limits: AccountDayLimits())
+        _ = try await add(Self.candidate("Betahaus"), user: "u", rating: nil, colour: .green)
+        store.setRecent(RecentCount(count: 20, oldestAgesOutInSeconds: 9.5))
+        await #expect(throws: PlacesRefusal.tooManyPlaces(added: 20, retryAfterSeconds: 9.5)) {
+            try await add(Self.candidate("St. Oberholz"), user: "u", rating: Self.rating, colour: nil)
+        }
+        #expect(store.added == ["Betahaus"])
+    }
+
+    @Test("X3: the limits refuse at the limit, not before it")
+    func test_X3_limitBoundaries() {
+        let limits = AccountDayLimits(placesRated: 100, placesAdded: 20)
+        #expect(limits.refusalToRate(RecentCount(count: 99, oldestAgesOutInSeconds: 1)) == nil)
+        #expect(limits.refusalToRate(RecentCount(count: 100, oldestAgesOutInSeconds: 1)) == .tooManyRatings(rated: 100, retryAfterSeconds: 1))
+        #expect(limits.refusalToAdd(RecentCount(count: 19, oldestAgesOutInSeconds: 1)) == nil)
+        #expect(limits.refusalToAdd(RecentCount(count: 21, oldestAgesOutInSeconds: 1)) == .tooManyPlaces(added: 21, retryAfterSeconds: 1))
+    }
+}
+
+/// A memory `UserPlaceRepository`: reports the count a test sets, keeps what `check` let through.
+final class MemoryUserPlaces: UserPlaceRepository {
+    private struct State {
+        var recent: RecentCount
+        var rated: [UUID] = []
+        var added: [String] = []
+    }
+    private let state: Mutex<State>
+
+    init(recent: RecentCount) { state = Mutex(State(recent: recent)) }
+
+    func setRecent(_ recent: RecentCount) { state.withLock { $0.recent = recent } }
+    var rated: [UUID] { state.withLock { $0.rated } }
+    var added: [String] { state.withLock { $0.added } }
+
+    func rate(
+        placeId: UUID, user: String, rating: Rating, check: @Sendable (RecentCount) throws -> Void
+    ) async throws -> UserPlaceStore.Aggregate {
+        try check(state.withLock { $0.recent })
+        state.withLock { $0.rated.append(placeId) }
+        return UserPlaceStore.Aggregate(count: 1, averages: [:], menuOptions: [:], businessTypes: [:])
+    }
+
+    func add(
+        _ candidate: PlaceCandidate, user: String, rating: Rating?, colour: PinColour?, check: @Sendable (RecentCount) throws -> Void
+    ) async throws -> UUID {
+        try check(state.withLock { $0.recent })
+        state.withLock { $0.added.append(candidate.name) }
+        return UUID()
+    }
+}
