@@ -30,10 +30,28 @@ superuser, brokers = os.environ["TEST_POSTGRES_USER"], os.environ["TEST_KAFKA_BR
 services = ["weather-fetcher", "warning-detector", "places-importer", "auth", "analytics-aggregator", "appointment-booker"]
 
 
+handed_out: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A free port below the kernel's ephemeral range. A port the kernel hands out for `bind(0)` comes from that
+    range, and between closing the probe and the service binding it, an earlier service's outgoing connection
+    to Postgres or the broker could take it as its source port (seen once: appointment-booker, EADDRINUSE)."""
+    with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+        ephemeral_low = int(f.read().split()[0])
+    low = max(1024, ephemeral_low - 12_000)
+    for _ in range(1_000):
+        port = secrets.randbelow(ephemeral_low - low) + low
+        if port in handed_out:
+            continue
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        handed_out.add(port)
+        return port
+    raise RuntimeError(f"no free port between {low} and {ephemeral_low}")
 
 
 def dot_env() -> dict[str, str]:
