@@ -38,15 +38,23 @@ tansu_bin() {
   echo "${bin:-$VENV/bin/tansu-missing}"
 }
 
-# free_ports N: N distinct TCP ports on 127.0.0.1 that nothing listens on right now. All are held open until
-# all are chosen, so two calls in a row cannot hand out the same port twice.
+# free_ports N: N distinct TCP ports on 127.0.0.1 that nothing listens on right now, below the kernel's
+# ephemeral range: a port from bind(0) could be taken as an outgoing connection's source port before the
+# server binds it (see compose-smoke.py).
 free_ports() {
   python3 -c '
-import socket, sys
-sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
-for s in sockets: s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in sockets))
-for s in sockets: s.close()' "$1"
+import random, socket, sys
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+ports = set()
+while len(ports) < int(sys.argv[1]):
+    port = random.randrange(max(1024, low - 12000), low)
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+    ports.add(port)
+print(" ".join(map(str, ports)))' "$1"
 }
 
 wait_for_port() { # wait_for_port PORT SECONDS NAME

@@ -61,6 +61,14 @@ extension BookingErrors {
         }
     }
 
+    /// The HTTP answer to a reading past the account's daily limit.
+    static func answer(for refusal: ReadingStore.TooManyReadings) -> APIError {
+        APIError.tooManyRequests(
+            code: "too_many_readings",
+            message: "this account has kept \(refusal.limit) different readings in the last 24 hours; the same ones can still be read again",
+            retryAfterSeconds: refusal.retryAfterSeconds)
+    }
+
     /// The HTTP answer to a refusal of the cancellation rules.
     static func answer(for refusal: CancellationRules.Refusal) -> APIError {
         switch refusal {

@@ -31,7 +31,12 @@ struct HoroscopeRoute {
         let places = try await readings.placesToPray(after: reading, near: position)
         if let user = context.user {
             // A signed-in caller's horoscope is kept in their history (once per sign and day) and shared by its id.
-            let stored = try await readings.keep(reading, user: AccountKey.of(user.id), inputs: sign.id, day: day)
+            let stored: ReadingStore.Stored
+            do {
+                stored = try await readings.keep(reading, user: AccountKey.of(user.id), inputs: sign.id, day: day)
+            } catch let refusal as ReadingStore.TooManyReadings {
+                throw BookingErrors.answer(for: refusal)
+            }
             let answer = Components.Schemas.Reading(
                 stored.reading, id: stored.id, language: language, shareUrl: BookingAPI.shareURL(stored.shareId), places: places)
             return JSONResponse.ok(ByteBuffer(bytes: try JSONEncoder().encode(answer)))

@@ -19,16 +19,10 @@ struct ReadingService: Sendable {
         self.placesRadius = placesRadius
     }
 
-    /// Keeps `reading` in `user`'s history (see `ReadingStore.keep`); past the day's limit, 429 `too_many_readings`.
+    /// Keeps `reading` in `user`'s history (see `ReadingStore.keep`); past the day's limit,
+    /// `ReadingStore.TooManyReadings` (`BookingErrors.answer(for:)` makes it HTTP).
     func keep(_ reading: Reading, user: String, inputs: String, day: CivilDate) async throws -> ReadingStore.Stored {
-        do {
-            return try await store.keep(reading, user: user, inputs: inputs, day: day, contentVersion: content.version)
-        } catch let error as ReadingStore.TooManyReadings {
-            throw APIError.tooManyRequests(
-                code: "too_many_readings",
-                message: "this account has kept \(error.limit) different readings in the last 24 hours; the same ones can still be read again",
-                retryAfterSeconds: error.retryAfterSeconds)
-        }
+        try await store.keep(reading, user: user, inputs: inputs, day: day, contentVersion: content.version)
     }
 
     /// Places to pray near `position` after a bad verdict (B4), nearest first; nil otherwise.
