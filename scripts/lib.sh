@@ -42,18 +42,26 @@ tansu_bin() {
 # ephemeral range: a port from bind(0) could be taken as an outgoing connection's source port before the
 # server binds it (see compose-smoke.py).
 free_ports() {
+  # Where fewer than 4,000 ports lie below that range, the kernel's choice.
   python3 -c '
 import random, socket, sys
-low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+high = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+low = max(1024, high - 12000)
 ports = set()
-while len(ports) < int(sys.argv[1]):
-    port = random.randrange(max(1024, low - 12000), low)
+for _ in range(2000):
+    if len(ports) == int(sys.argv[1]) or high - low < 4000:
+        break
+    port = random.randrange(low, high)
     with socket.socket() as s:
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
             continue
     ports.add(port)
+while len(ports) < int(sys.argv[1]):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        ports.add(s.getsockname()[1])
 print(" ".join(map(str, ports)))' "$1"
 }
 
@@ -117,7 +125,8 @@ stop_pidfile() { # stop_pidfile PIDFILE [SIGNAL]: SIGNAL (default TERM), then KI
 # infra_parent: where a throw-away cluster keeps its files. Memory (/dev/shm) when it has room: every test
 # copies a template database and drops it, and on ext4 the kernel's search for free inodes for those files
 # was about a seventh of the test run's CPU (perf). A container's small /dev/shm (64 MB by default) falls
-# back to /tmp.
+# back to /tmp. The exit trap removes it; a run killed with SIGKILL leaves it in memory until removed by hand
+# (`rm -rf /dev/shm/platform-infra.*`) or a reboot.
 infra_parent() {
   local free_kb
   free_kb="$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')"

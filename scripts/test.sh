@@ -64,8 +64,10 @@ else
   run_tests 1500 600 --filter ContractTests || status=$?
   log "running the shutdown suite"
   run_tests 900 600 --filter ServiceShutdownTests || status=$?
+  log "running readiness through broker and Postgres restarts (X4)"
+  run_tests 600 300 --filter ReadinessTests || status=$?
   log "running the fault suite"
-  run_tests 1800 1800 --filter FaultTests || status=$?
+  run_tests 1800 1800 --filter FaultSuiteTests || status=$?
 fi
 [ -f "$TEST_ARTIFACTS_DIR/dashboard-home.png" ] && log "the dashboard's home page as the browser test saw it: $TEST_ARTIFACTS_DIR/dashboard-home.png"
 [ $status -eq 0 ] || show_infra_logs

@@ -43,7 +43,8 @@ private final class SMTPSessionHandler: ChannelInboundHandler {
 
     private enum Stage { case connected, greeted, mailFrom, recipients, data }
     private var stage = Stage.connected
-    private var pending = ""
+    /// Bytes of a line not yet ended by CR LF: a read may end inside a line, even inside a UTF-8 character.
+    private var pending: [UInt8] = []
     private var message: [String] = []
     private let deliver: (String) -> Void
 
@@ -56,26 +57,29 @@ private final class SMTPSessionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        pending += String(buffer: unwrapInboundIn(data))
-        while let end = pending.range(of: "\r\n") {
-            let line = String(pending[..<end.lowerBound])
-            pending.removeSubrange(..<end.upperBound)
-            handle(line, context: context)
+        pending += unwrapInboundIn(data).readableBytesView
+        var start = 0
+        while let end = pending[start...].indices.first(where: { pending[$0] == UInt8(ascii: "\r") && $0 + 1 < pending.count && pending[$0 + 1] == UInt8(ascii: "\n") }) {
+            handle(Array(pending[start..<end]), context: context)
+            start = end + 2
         }
+        pending.removeFirst(start)
     }
 
-    private func handle(_ line: String, context: ChannelHandlerContext) {
+    private func handle(_ line: [UInt8], context: ChannelHandlerContext) {
         if stage == .data {
-            guard line != "." else {
+            // The lone dot ends the message; a leading dot of any other line was doubled by the client.
+            guard line != [UInt8(ascii: ".")] else {
                 deliver(message.joined(separator: "\r\n"))
                 message = []
                 stage = .greeted
                 return reply("250 OK", context: context)
             }
-            message.append(line.hasPrefix(".") ? String(line.dropFirst()) : line)
+            message.append(String(decoding: line.first == UInt8(ascii: ".") ? line.dropFirst() : line[...], as: UTF8.self))
             return
         }
-        let verb = line.prefix(while: { $0 != " " && $0 != ":" }).uppercased()
+        let text = String(decoding: line, as: UTF8.self)
+        let verb = text.prefix(while: { $0 != " " && $0 != ":" }).uppercased()
         switch (verb, stage) {
         case ("EHLO", _):
             stage = .greeted

@@ -60,7 +60,8 @@ public final class SMTPSink: @unchecked Sendable {
         try waitForPort(port, timeout: 20)
     }
 
-    /// Everything received so far, oldest first (aiosmtpd's Mailbox handler keeps a Maildir).
+    /// Everything received so far, oldest first: the messages as sent (the plain server's, lines ended by CR LF) or
+    /// as aiosmtpd's Mailbox handler keeps them in its Maildir (with its X-Peer, X-MailFrom and X-RcptTo headers).
     public var mailbox: String {
         if let plain { return plain.messages.joined(separator: "\n") }
         let new = directory.appendingPathComponent("mbox/new")
