@@ -51,7 +51,12 @@ struct TelemetryRoute: Sendable {
             perAddress.giveBack(events, for: address)
             throw APIError.rateLimited("the \(app) app sent more than \(perApp.limit) events this minute", retryAfter: wait)
         }
-        let outcome = try await ingest.ingest(batch.events, app: app)
+        let outcome: TelemetryIngest.Outcome
+        do {
+            outcome = try await ingest.ingest(batch.events, app: app)
+        } catch let refusal as TelemetryRefusal {
+            throw TelemetryErrors.answer(for: refusal)
+        }
         let json = try JSONEncoder().encode(outcome)
         return Response(
             status: .accepted, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: json)))

@@ -18,6 +18,7 @@ struct TelemetryIngest: Sendable {
         var rejected: [TelemetryRejection]
     }
 
+    /// Throws `TelemetryRefusal` when no event is valid or the broker does not take the batch.
     func ingest(_ inputs: [TelemetryInput], app: String, now: Date = Date()) async throws -> Outcome {
         var rejected: [TelemetryRejection] = []
         var messages: [KafkaOutgoingMessage] = []
@@ -41,18 +42,12 @@ struct TelemetryIngest: Sendable {
                 messages.append(KafkaOutgoingMessage(topic: topic, key: event.userKey, value: Array(try encoder.encode(envelope))))
             }
         }
-        if messages.isEmpty {
-            throw APIError(
-                .unprocessableContent, code: "no_valid_events", message: "no event of the batch is valid",
-                details: Dictionary(rejected.map { ("\($0.index)", "\($0.code): \($0.message)") }) { first, _ in first })
-        }
+        if messages.isEmpty { throw TelemetryRefusal.noValidEvents(rejected) }
         do {
             try await producer.send(messages)
         } catch {
             logger.warning("telemetry batch not taken by the broker", metadata: ["error": "\(error)", "events": "\(messages.count)"])
-            throw APIError(
-                .serviceUnavailable, code: "broker_unavailable", message: "the events could not be stored; send the batch again",
-                headers: [.retryAfter: "1"])
+            throw TelemetryRefusal.brokerUnavailable
         }
         return Outcome(accepted: messages.count + duplicates, duplicates: duplicates, rejected: rejected)
     }

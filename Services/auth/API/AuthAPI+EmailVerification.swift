@@ -16,7 +16,7 @@ extension AuthAPI {
         _ = try await auth.givingBack([addressTry]) {
             try await auth.takeTry(.verificationMail, subject: account.id.uuidString, limit: survey.verificationMails)
         }
-        try await auth.emailVerifications.start(for: account, email: email)
+        try await AuthErrors.answering { try await auth.emailVerifications.start(for: account, email: email) }
         return .accepted(.message("a confirmation code was sent to your email", email: email.value))
     }
 

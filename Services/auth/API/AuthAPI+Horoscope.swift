@@ -44,8 +44,9 @@ extension AuthAPI {
         try await auth.attempts.release(addressTry)
         // Claims are the provider's text: Postgres cannot store NUL, so it is dropped rather than failing the login.
         let subject = RequestText.withoutNUL("\(claims.iss.value)|\(claims.sub.value)")
-        let account = try await auth.accounts.findOrCreateExternal(
-            subject: subject, displayName: claims.name.map(RequestText.withoutNUL), app: app)
+        let account = try await AuthErrors.answering {
+            try await auth.accounts.findOrCreateExternal(subject: subject, displayName: claims.name.map(RequestText.withoutNUL), app: app)
+        }
         guard !account.banned else { throw AuthErrors.banned }
         return .ok(.session(try await auth.startSession(for: account)))
     }

@@ -62,7 +62,7 @@ extension AuthAPI {
         try await auth.attempts.clear(.signUpPin, subject: email.value)
         // The coupon waits for the address to be confirmed (issue 27); a mail that cannot be queued now is asked
         // for again with `startEmailVerification`.
-        try await auth.emailVerifications.start(for: account, email: email)
+        try await AuthErrors.answering { try await auth.emailVerifications.start(for: account, email: email) }
         // The seed goes back to the login view after signing up, with the email prefilled.
         return .created(.message("account created", next: .login, email: account.email))
     }
@@ -78,7 +78,7 @@ extension AuthAPI {
         }
         try await auth.attempts.release(addressTry)
         try await auth.takeRecoveryMail(for: stored.account.id)
-        try await auth.pinResets.start(for: stored.account, email: email)
+        try await AuthErrors.answering { try await auth.pinResets.start(for: stored.account, email: email) }
         return .accepted(.message("a reset code was sent to your email", next: .forgotPin, email: email.value))
     }
 

@@ -17,6 +17,21 @@ enum AuthErrors {
     static let resetLinkInvalid = APIError(.gone, code: "reset_link_invalid", message: AuthMessages.resetLinkInvalid)
     static let unknownAccount = APIError.notFound("no such account")
 
+    static let codeNotIssued = APIError(.serviceUnavailable, code: "code_not_created", message: "could not make a code; try again")
+    static let accountNotCreated = APIError(.conflict, code: "conflict", message: "could not create the account")
+
+    /// Runs `body`, answering the stores' outcomes that are answers rather than faults: the one place they become
+    /// HTTP errors.
+    static func answering<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch is MailedCodes.NotIssued {
+            throw codeNotIssued
+        } catch is AccountStore.NotCreated {
+            throw accountNotCreated
+        }
+    }
+
     /// A rule of the seeds broken, with its own code and message.
     static func rule(_ code: String, _ message: String) -> APIError {
         APIError(.unprocessableContent, code: code, message: message)

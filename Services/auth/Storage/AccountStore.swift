@@ -155,7 +155,7 @@ struct AccountStore: Sendable {
             if let account = try await credentials(id: id)?.account { return account }
         }
         guard let account = try await create(email: nil, kind: .horoscope, role: .user) else {
-            throw APIError(.conflict, code: "conflict", message: "could not create the account")
+            throw NotCreated()
         }
         // A concurrent first login may have linked the subject already: keep that account, drop ours.
         let linked = try await client.tracedQuery(
@@ -178,4 +178,7 @@ struct AccountStore: Sendable {
                 toTopicNamed: usersTopic, on: connection, logger: logger)
         }
     }
+
+    /// An account for an external identity could not be created (no email to conflict on: not expected).
+    struct NotCreated: Error {}
 }

@@ -132,8 +132,9 @@ struct AnalyticsUnitTests {
             logger: Logger(label: "no-broker"))
         let event = #"{"id": "\#(UUID())", "kind": "install", "occurredAt": "\#(Date().ISO8601Format())", "deviceId": "d", "platform": "ios", "appVersion": "1.0"}"#
         let input = try JSONDecoder().decode(TelemetryInput.self, from: Data(event.utf8))
-        let error = await #expect(throws: APIError.self) { try await ingest.ingest([input], app: "weather") }
-        #expect(error?.status == .serviceUnavailable && error?.code == "broker_unavailable" && error?.headers[.retryAfter] == "1")
+        await #expect(throws: TelemetryRefusal.brokerUnavailable) { try await ingest.ingest([input], app: "weather") }
+        let answer = TelemetryErrors.answer(for: .brokerUnavailable)
+        #expect(answer.status == .serviceUnavailable && answer.code == "broker_unavailable" && answer.headers[.retryAfter] == "1")
         try? await producer.close(timeoutMilliseconds: 100)
     }
 
