@@ -13,7 +13,6 @@ import os
 import re
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,39 +21,13 @@ import urllib.request
 import yaml
 
 from edge_check import edge_problems
+from free_ports import free_port
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = sys.argv[1]
 postgres_host, postgres_port = os.environ["TEST_POSTGRES_HOST"], os.environ["TEST_POSTGRES_PORT"]
 superuser, brokers = os.environ["TEST_POSTGRES_USER"], os.environ["TEST_KAFKA_BROKERS"]
 services = ["weather-fetcher", "warning-detector", "places-importer", "auth", "analytics-aggregator", "appointment-booker"]
-
-
-handed_out: set[int] = set()
-
-
-def free_port() -> int:
-    """A free port below the kernel's ephemeral range. A port the kernel hands out for `bind(0)` comes from that
-    range, and between closing the probe and the service binding it, an earlier service's outgoing connection
-    to Postgres or the broker could take it as its source port (seen once: appointment-booker, EADDRINUSE)."""
-    with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
-        ephemeral_low = int(f.read().split()[0])
-    low = max(1024, ephemeral_low - 12_000)
-    for _ in range(1_000 if ephemeral_low - low >= 4_000 else 0):
-        port = secrets.randbelow(ephemeral_low - low) + low
-        if port in handed_out:
-            continue
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-        handed_out.add(port)
-        return port
-    # Too few ports below the range (or none free): the kernel's choice.
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def dot_env() -> dict[str, str]:

@@ -39,31 +39,8 @@ tansu_bin() {
 }
 
 # free_ports N: N distinct TCP ports on 127.0.0.1 that nothing listens on right now, below the kernel's
-# ephemeral range: a port from bind(0) could be taken as an outgoing connection's source port before the
-# server binds it (see compose-smoke.py).
-free_ports() {
-  # Where fewer than 4,000 ports lie below that range, the kernel's choice.
-  python3 -c '
-import random, socket, sys
-high = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
-low = max(1024, high - 12000)
-ports = set()
-for _ in range(2000):
-    if len(ports) == int(sys.argv[1]) or high - low < 4000:
-        break
-    port = random.randrange(low, high)
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-    ports.add(port)
-while len(ports) < int(sys.argv[1]):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        ports.add(s.getsockname()[1])
-print(" ".join(map(str, ports)))' "$1"
-}
+# ephemeral range (see scripts/free_ports.py).
+free_ports() { python3 "$root/scripts/free_ports.py" "$1"; }
 
 wait_for_port() { # wait_for_port PORT SECONDS NAME
   local port=$1 seconds=$2 name=$3 i
