@@ -140,12 +140,7 @@ extension BookingAPI {
     func kept(
         _ reading: Reading, user: String, inputs: String, day: CivilDate, language header: String?, position: (Double, Double)?
     ) async throws -> Components.Schemas.Reading {
-        let stored: ReadingStore.Stored
-        do {
-            stored = try await readings.keep(reading, user: user, inputs: inputs, day: day)
-        } catch let refusal as ReadingStore.TooManyReadings {
-            throw BookingErrors.answer(for: refusal)
-        }
+        let stored = try await BookingErrors.answeringReadingLimit { try await readings.keep(reading, user: user, inputs: inputs, day: day) }
         return .init(
             stored.reading, id: stored.id, language: Language(acceptLanguage: header), shareUrl: Self.shareURL(stored.shareId),
             places: try await readings.placesToPray(after: stored.reading, near: position))

@@ -61,6 +61,15 @@ extension BookingErrors {
         }
     }
 
+    /// Runs `body`, answering a reading past the account's daily limit.
+    static func answeringReadingLimit<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let refusal as ReadingStore.TooManyReadings {
+            throw answer(for: refusal)
+        }
+    }
+
     /// The HTTP answer to a reading past the account's daily limit.
     static func answer(for refusal: ReadingStore.TooManyReadings) -> APIError {
         APIError.tooManyRequests(

@@ -31,11 +31,8 @@ struct HoroscopeRoute {
         let places = try await readings.placesToPray(after: reading, near: position)
         if let user = context.user {
             // A signed-in caller's horoscope is kept in their history (once per sign and day) and shared by its id.
-            let stored: ReadingStore.Stored
-            do {
-                stored = try await readings.keep(reading, user: AccountKey.of(user.id), inputs: sign.id, day: day)
-            } catch let refusal as ReadingStore.TooManyReadings {
-                throw BookingErrors.answer(for: refusal)
+            let stored = try await BookingErrors.answeringReadingLimit {
+                try await readings.keep(reading, user: AccountKey.of(user.id), inputs: sign.id, day: day)
             }
             let answer = Components.Schemas.Reading(
                 stored.reading, id: stored.id, language: language, shareUrl: BookingAPI.shareURL(stored.shareId), places: places)

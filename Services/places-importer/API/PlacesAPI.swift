@@ -31,12 +31,7 @@ struct PlacesAPI: APIProtocol {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let rating = try Rating(validating: body)
         let place = try await requirePlace(input.path.placeId, visibleTo: user)
-        let aggregate: UserPlaceStore.Aggregate
-        do {
-            aggregate = try await rate(place.id, user: user, rating: rating)
-        } catch let refusal as PlacesRefusal {
-            throw PlacesErrors.answer(for: refusal)
-        }
+        let aggregate = try await PlacesErrors.answering { try await rate(place.id, user: user, rating: rating) }
         nearbyPlaces.userChanged(user)
         return .ok(.init(body: .json(.init(placeId: place.id.uuidString, rating: .init(rating), ratings: .init(aggregate)))))
     }
@@ -70,12 +65,7 @@ struct PlacesAPI: APIProtocol {
         if body.latitude == nil, let address = candidate.address {
             try await locate(&candidate, address: address, account: user)
         }
-        let placeId: UUID
-        do {
-            placeId = try await add(candidate, user: user, rating: rating, colour: colour)
-        } catch let refusal as PlacesRefusal {
-            throw PlacesErrors.answer(for: refusal)
-        }
+        let placeId = try await PlacesErrors.answering { try await add(candidate, user: user, rating: rating, colour: colour) }
         nearbyPlaces.userChanged(user)
         try await nearbyPlaces.placesChanged()
         guard let place = try await places.find(placeId) else {

@@ -2,6 +2,15 @@ import Shared
 
 /// The places rules' refusals as HTTP: the one place they become HTTP errors.
 enum PlacesErrors {
+    /// Runs `body`, answering a `PlacesRefusal` it throws.
+    static func answering<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let refusal as PlacesRefusal {
+            throw answer(for: refusal)
+        }
+    }
+
     static func answer(for refusal: PlacesRefusal) -> APIError {
         switch refusal {
         case .tooManyRatings(let rated, let retryAfter):

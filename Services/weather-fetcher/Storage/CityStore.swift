@@ -34,6 +34,8 @@ struct CityStore: Sendable {
             let seen = try await connection.tracedQuery(
                 "SELECT count(*) FROM catalogue_imports WHERE checksum = \(file.checksum)", logger: logger)
             for try await count in seen.decode(Int.self) where count > 0 { return false }
+            // Each batch of cities goes through this table (see `upsert`); it ends with the transaction.
+            try await connection.tracedQuery("CREATE TEMP TABLE cities_staged (LIKE cities INCLUDING DEFAULTS) ON COMMIT DROP", logger: logger)
             try await CitySearchIndexes.aroundFirstImport(on: connection, logger: logger) {
                 var start = 0
                 while start < file.cities.count {
@@ -50,14 +52,9 @@ struct CityStore: Sendable {
         }
     }
 
-    /// Upserts the batch through a transaction-local staging table filled by COPY (binding ten arrays of
-    /// values cost more than the insert), so the catalogue's rows still go in with `ON CONFLICT`.
+    /// Upserts the batch through the import's staging table `cities_staged`, filled by COPY (binding ten arrays
+    /// of values cost more than the insert), so the catalogue's rows still go in with `ON CONFLICT`.
     private func upsert(_ cities: [City], on connection: PostgresConnection) async throws {
-        try await connection.tracedQuery(
-            """
-            CREATE TEMP TABLE IF NOT EXISTS cities_staged (LIKE cities INCLUDING DEFAULTS) ON COMMIT DROP
-            """,
-            logger: logger)
         var rows = CopyTextRows()
         for city in cities {
             rows.append([
