@@ -1,14 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// The six services, by executable name and module name. Each lives in `Services/<executable>`.
-let services: [(executable: String, module: String)] = [
-    ("weather-fetcher", "WeatherFetcher"),
-    ("warning-detector", "WarningDetector"),
-    ("places-importer", "PlacesImporter"),
-    ("auth", "Auth"),
-    ("analytics-aggregator", "AnalyticsAggregator"),
-    ("appointment-booker", "AppointmentBooker"),
+/// The six services, by executable name, module name and contract module. Each lives in `Services/<executable>`;
+/// its contract module (`Services/<executable>/Contract`) holds the types and client generated from its openapi.yaml.
+let services: [(executable: String, module: String, contract: String)] = [
+    ("weather-fetcher", "WeatherFetcher", "WeatherContract"),
+    ("warning-detector", "WarningDetector", "WarningsContract"),
+    ("places-importer", "PlacesImporter", "PlacesContract"),
+    ("auth", "Auth", "AuthContract"),
+    ("analytics-aggregator", "AnalyticsAggregator", "AnalyticsContract"),
+    ("appointment-booker", "AppointmentBooker", "AppointmentsContract"),
 ]
 
 /// Libraries a service needs beyond `Shared`.
@@ -99,8 +100,10 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "mobile-backend-platform",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: services.map { .executable(name: $0.executable, targets: ["\($0.module)Main"]) } + [
+        // What an app adds (X6): the session, the telemetry batcher and each service's generated client.
+        .library(name: "PlatformClient", targets: ["PlatformClient"] + services.map(\.contract)),
         .executable(name: "platformctl", targets: ["PlatformCtl"]),
         .executable(name: "platform-bench", targets: ["PlatformBench"]),
         .executable(name: "pipeline-probe", targets: ["PipelineProbe"]),
@@ -127,6 +130,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
+        // The apps' clients (X6) send their requests with AsyncHTTPClient.
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         // Traces across the Kafka hop (issue 20): W3C trace context, spans exported over OTLP/HTTP when
         // OTEL_EXPORTER_OTLP_ENDPOINT is set (the gRPC exporter is left out: it would double the build).
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
@@ -164,6 +169,27 @@ let package = Package(
             exclude: ["CRdKafka", "CCrashDescriptors", "OpenAPI"],
             swiftSettings: swiftSettings
         ),
+        // The contract modules' generator: swift-openapi-generator, then plain imports (see the plugin's comment).
+        .plugin(
+            name: "PublicContractGenerator",
+            capability: .buildTool(),
+            dependencies: [
+                .product(name: "swift-openapi-generator", package: "swift-openapi-generator"), "contract-import-access",
+            ],
+            path: "Plugins/PublicContractGenerator"
+        ),
+        .target(
+            name: "PlatformClient",
+            dependencies: [
+                "AuthContract", "AnalyticsContract", "WeatherContract", "WarningsContract", "PlacesContract", "AppointmentsContract",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Clients/PlatformClient",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "contract-import-access", path: "Tools/contract-import-access", swiftSettings: swiftSettings),
         .executableTarget(
             name: "PlatformCtl",
             dependencies: [
@@ -278,6 +304,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PlatformClientUnitTests",
+            dependencies: [
+                "PlatformClient", "AuthContract", "AnalyticsContract",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/Unit/PlatformClientUnitTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ServicesTests",
             dependencies: [
                 "Shared", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -301,6 +337,15 @@ let package = Package(
     } + services.flatMap { service -> [Target] in
         let generated = contractFirst.contains(service.module)
         return [
+            // The document's types and client, public, for the apps' client libraries (X6). The service generates its
+            // own server-side types from the same document: its APIProtocol leaves out the hand-registered routes.
+            .target(
+                name: service.contract,
+                dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+                path: "Services/\(service.executable)/Contract",
+                swiftSettings: swiftSettings,
+                plugins: ["PublicContractGenerator"]
+            ),
             // The service: a library its executable runs and its tests import.
             .target(
                 name: service.module,
@@ -311,7 +356,7 @@ let package = Package(
                             .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                         ] : []),
                 path: "Services/\(service.executable)",
-                exclude: ["Main"],
+                exclude: ["Main", "Contract"],
                 // The document is both the generator's input and what the service serves at /openapi.yaml.
                 resources: (generated ? [.copy("openapi.yaml")] : []) + (serviceResources[service.module] ?? []),
                 swiftSettings: swiftSettings,

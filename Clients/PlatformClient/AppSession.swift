@@ -1,0 +1,120 @@
+import AuthContract
+import Foundation
+import OpenAPIRuntime
+
+/// An app's session with the platform (X6): the tokens in the app's store, renewed with auth's refresh route a
+/// minute before they expire, and started on first use when the session knows how (an install account).
+///
+/// A refresh token works once and using one twice ends the session (U7), so renewals are single-flight: callers
+/// that find the token stale at the same moment all wait for the one renewal in flight.
+public actor AppSession {
+    /// How a session starts when the store holds none: creating an install account, or nothing (the app signs in
+    /// itself and hands the answer to `adopt`).
+    public typealias Start = @Sendable (Client) async throws -> Components.Schemas.Session
+
+    private let auth: Client
+    private let store: any TokenStore
+    private let start: Start?
+    private let renewalMargin: TimeInterval
+    private let now: @Sendable () -> Date
+    private var renewal: Task<SessionTokens, any Error>?
+
+    /// - Parameter auth: a client of auth without a `SessionMiddleware` (its refresh route takes no bearer).
+    public init(
+        auth: Client, store: any TokenStore, renewalMargin: TimeInterval = 60, now: @escaping @Sendable () -> Date = Date.init,
+        start: Start? = nil
+    ) {
+        self.auth = auth
+        self.store = store
+        self.renewalMargin = renewalMargin
+        self.now = now
+        self.start = start
+    }
+
+    /// The session of an app install (weather, places, horoscope): its own account, created on first use (issue 29).
+    public static func install(
+        app: Operations.CreateInstallAccount.Input.Body.JsonPayload.AppPayload, installId: String, auth: Client, store: any TokenStore
+    ) -> AppSession {
+        AppSession(auth: auth, store: store, start: { auth in
+            switch try await auth.createInstallAccount(body: .json(.init(app: app, installId: installId))) {
+            case .created(let answer): return try answer.body.json
+            case .tooManyRequests(let answer): throw SessionError.refused(status: 429, error: try? answer.body.json)
+            case .badRequest(let answer): throw SessionError.refused(status: 400, error: try? answer.body.json)
+            case .contentTooLarge, .unsupportedMediaType: throw SessionError.refused(status: 400, error: nil)
+            case .undocumented(let status, _): throw SessionError.refused(status: status, error: nil)
+            }
+        })
+    }
+
+    /// The account the session belongs to, starting the session if it can.
+    public func accountId() async throws -> String { try await current().accountId }
+
+    /// A token to send now: the stored one while it has more than the margin left, else a renewed one.
+    public func accessToken() async throws -> String { try await current().accessToken }
+
+    /// The stored token or a renewed one, or nil when the session is signed out and cannot start one itself.
+    public func accessTokenIfSignedIn() async throws -> String? {
+        do {
+            return try await accessToken()
+        } catch SessionError.signedOut {
+            return nil
+        }
+    }
+
+    /// After the platform answered 401 to `rejected`: a renewed token, unless another call renewed it already.
+    public func accessToken(replacing rejected: String) async throws -> String {
+        if let renewal { return try await renewal.value.accessToken }
+        if let stored = try await store.load(), stored.accessToken != rejected { return stored.accessToken }
+        return try await renewed().accessToken
+    }
+
+    /// Keeps the session a sign-in answered with (survey PIN, dashboard login, OpenID Connect).
+    @discardableResult
+    public func adopt(_ session: Components.Schemas.Session) async throws -> SessionTokens {
+        let tokens = SessionTokens(
+            accessToken: session.accessToken, refreshToken: session.refreshToken,
+            expiresAt: now().addingTimeInterval(TimeInterval(session.expiresIn)), accountId: session.account.id)
+        try await store.save(tokens)
+        return tokens
+    }
+
+    /// Forgets the tokens (after a logout or an account deletion).
+    public func forget() async throws {
+        renewal?.cancel()
+        try await store.save(nil)
+    }
+
+    private func current() async throws -> SessionTokens {
+        if let renewal { return try await renewal.value }
+        if let stored = try await store.load(), stored.expiresAt.timeIntervalSince(now()) > renewalMargin { return stored }
+        return try await renewed()
+    }
+
+    private func renewed() async throws -> SessionTokens {
+        if let renewal { return try await renewal.value }
+        let task = Task { try await self.renew() }
+        renewal = task
+        defer { renewal = nil }
+        return try await task.value
+    }
+
+    /// Refresh when there is a refresh token; start over when there is none or auth no longer takes it (an install
+    /// account then starts a new account: without its refresh token the old one cannot be reached).
+    private func renew() async throws -> SessionTokens {
+        if let stored = try await store.load() {
+            switch try await auth.refreshSession(body: .json(.init(refreshToken: stored.refreshToken))) {
+            case .ok(let answer):
+                return try await adopt(answer.body.json)
+            case .unauthorized(let answer):
+                try await store.save(nil)
+                guard start != nil else { throw SessionError.refused(status: 401, error: try? answer.body.json) }
+            case .forbidden(let answer): throw SessionError.refused(status: 403, error: try? answer.body.json)
+            case .badRequest(let answer): throw SessionError.refused(status: 400, error: try? answer.body.json)
+            case .contentTooLarge, .unsupportedMediaType: throw SessionError.refused(status: 400, error: nil)
+            case .undocumented(let status, _): throw SessionError.refused(status: status, error: nil)
+            }
+        }
+        guard let start else { throw SessionError.signedOut }
+        return try await adopt(start(auth))
+    }
+}
