@@ -13,6 +13,8 @@ COPY Package.swift ./
 COPY Shared/ Shared/
 COPY Services/ Services/
 COPY Tools/ Tools/
+COPY Clients/ Clients/
+COPY Plugins/ Plugins/
 COPY Benchmarks/ Benchmarks/
 COPY Tests/ Tests/
 RUN swift build -c release --static-swift-stdlib \

@@ -314,6 +314,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            // Each app's journey through the six services started as docker-compose starts them (issue 31), with
+            // nothing but the generated clients; a phase of its own in the test command.
+            name: "StackJourneyTests",
+            dependencies: [
+                "PlatformClient", "TestSupport", "PlacesContract", "AuthContract", "WeatherContract", "WarningsContract",
+                "AnalyticsContract", "AppointmentsContract",
+            ],
+            path: "Tests/StackJourneyTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ServicesTests",
             dependencies: [
                 "Shared", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -7,7 +7,13 @@ service's command). Only what a container network changes is rewritten: the host
 the published port, paths inside the image. Each service must become ready (the compose healthcheck's
 `/ready`) and stop with exit code 0 on SIGTERM. A broken variable name or value in the compose file fails here.
 
-Usage: compose-smoke.py BUILD_DIR (needs TEST_POSTGRES_HOST/PORT/USER and TEST_KAFKA_BROKERS)."""
+Usage: compose-smoke.py BUILD_DIR [--serve STATE_FILE] [--set NAME=VALUE ...] (needs TEST_POSTGRES_HOST/PORT/USER
+and TEST_KAFKA_BROKERS).
+
+--set puts a value into the generated .env, as an operator would (a provider's base URL, an SMTP host).
+--serve keeps the stack up after the checks for the app journeys (issue 31): it writes each service's address and
+the .env's telemetry keys to STATE_FILE (JSON), and stops the services, with the same exit-code check, on SIGTERM
+or when the process that started it is gone."""
 import json
 import os
 import re
@@ -25,6 +31,9 @@ from free_ports import free_port
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = sys.argv[1]
+options = sys.argv[2:]
+serve_state = options[options.index("--serve") + 1] if "--serve" in options else None
+settings = dict(options[i + 1].split("=", 1) for i, option in enumerate(options) if option == "--set")
 postgres_host, postgres_port = os.environ["TEST_POSTGRES_HOST"], os.environ["TEST_POSTGRES_PORT"]
 superuser, brokers = os.environ["TEST_POSTGRES_USER"], os.environ["TEST_KAFKA_BROKERS"]
 services = ["weather-fetcher", "warning-detector", "places-importer", "auth", "analytics-aggregator", "appointment-booker"]
@@ -37,7 +46,7 @@ def dot_env() -> dict[str, str]:
     for name in ["POSTGRES_PASSWORD"] + [f"{s.upper().replace('-', '_')}_DB_PASSWORD" for s in services]:
         values[name] = secrets.token_hex(12)
     values["TELEMETRY_APP_KEYS"] = ";".join(f"{app}={secrets.token_hex(12)}" for app in ["weather", "places", "horoscope", "survey"])
-    return values
+    return {**values, **settings}
 
 
 def resolve(value: object, env: dict[str, str]) -> str:
@@ -140,6 +149,20 @@ def metric_problems(started: dict, metrics_ports: dict[str, int], env: dict[str,
     return [f"deploy/observability names metrics no service exports: {sorted(missing)}"]
 
 
+def serve(path: str, ports: dict[str, int], env: dict[str, str]) -> None:
+    """Hands the running stack to the journeys until they are done (SIGTERM) or their process died."""
+    state = {"services": {service: f"http://127.0.0.1:{port}" for service, port in ports.items()},
+             "telemetryKeys": dict(entry.split("=", 1) for entry in env["TELEMETRY_APP_KEYS"].split(";"))}
+    with open(path + ".partial", "w") as handle:
+        json.dump(state, handle)
+    os.replace(path + ".partial", path)
+    print(f"compose-smoke: serving {len(ports)} services for the journeys until SIGTERM", flush=True)
+    stop, parent = [], os.getppid()
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
+    while not stop and os.getppid() == parent:
+        time.sleep(0.5)
+
+
 def main() -> int:
     compose = yaml.safe_load(open(os.path.join(root, "docker-compose.yml")))
     env = dot_env()
@@ -182,15 +205,18 @@ def main() -> int:
         problem = wait_ready(port, process)
         if problem:
             problems.append(f"{service}: {problem} (log: {log.name})")
-    if not problems:
+    # The journeys' stack skips the checks: the compose smoke phase makes them.
+    if not problems and not serve_state:
         problems += metric_problems(started, metrics_ports, env)
-    if not problems:
+    if not problems and not serve_state:
         try:
             asked, found = edge_problems({service: port for service, (_, port, _) in started.items()})
         except Exception as error:  # never skip the SIGTERM loop below: the services must not outlive the smoke
             asked, found = 0, [f"edge check could not run: {error}"]
         print(f"compose-smoke: edge check (X3): {asked} requests to protected operations by callers their rules refuse, {len(found)} answered 2xx")
         problems += found
+    if serve_state and not problems:
+        serve(serve_state, {service: port for service, (_, port, _) in started.items()}, env)
     for service, (process, port, log) in started.items():
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

@@ -1,2 +1,2 @@
-// The types and the client swift-openapi-generator writes from this service's openapi.yaml (the symlink beside
-// this file is the service's own document, not a copy): one set of types for the server and the apps' clients.
+// The types and the client that PublicContractGenerator writes from this service's openapi.yaml (one folder up,
+// the document its server is generated from): the apps' view of the service (X6).
