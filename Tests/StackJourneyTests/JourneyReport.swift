@@ -10,6 +10,7 @@ final class JourneyReport: @unchecked Sendable {
     init(app: String) { self.app = app }
 
     /// Runs a step, timing it; a step that throws is reported as failed and ends the journey.
+    @discardableResult
     func step<Result>(_ name: String, _ body: () async throws -> Result) async throws -> Result {
         let started = ContinuousClock.now
         do {
