@@ -24,6 +24,7 @@ final class JourneyReport: @unchecked Sendable {
     }
 
     /// Waits for what another service does in its own time (an event crossing the broker, an import), polling.
+    @discardableResult
     func eventually<Result>(
         _ name: String, within limit: Duration = .seconds(60), _ probe: () async throws -> Result?
     ) async throws -> Result {
