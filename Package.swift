@@ -320,6 +320,11 @@ let package = Package(
             dependencies: [
                 "PlatformClient", "TestSupport", "PlacesContract", "AuthContract", "WeatherContract", "WarningsContract",
                 "AnalyticsContract", "AppointmentsContract",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/StackJourneyTests",
             swiftSettings: swiftSettings

@@ -68,6 +68,14 @@ public actor AppSession {
         return try await renewed().accessToken
     }
 
+    /// Renews the token now, before it is due: after a purchase, so the token carries the feature just paid for
+    /// (tokens carry their account's entitlements from when they were issued).
+    @discardableResult
+    public func renewNow() async throws -> SessionTokens { try await renewed() }
+
+    /// The refresh token stored for this session, for `mergeInstallAccount` once the install signs in for real.
+    public func refreshToken() async throws -> String? { try await store.load()?.refreshToken }
+
     /// Keeps the session a sign-in answered with (survey PIN, dashboard login, OpenID Connect).
     @discardableResult
     public func adopt(_ session: Components.Schemas.Session) async throws -> SessionTokens {

@@ -43,13 +43,13 @@ struct AuthContractTests {
     func test_X3_fuzzed(role: String) async throws {
         // With an identity provider and a webhook secret configured: unconfigured, those operations answer a
         // documented 503, which Schemathesis counts as a server error.
-        let idp = AuthHoroscopeTests.FakeIdentityProvider()
+        let idp = FakeIdentityProvider()
         try await idp.serve {
             try await fuzz(role: role, idp: idp)
         }
     }
 
-    func fuzz(role: String, idp: AuthHoroscopeTests.FakeIdentityProvider) async throws {
+    func fuzz(role: String, idp: FakeIdentityProvider) async throws {
         try await AuthTestHarness.run(extraEnvironment: [
             "OIDC_JWKS_URL": "http://127.0.0.1:\(idp.port)/jwks.json", "OIDC_ISSUER": idp.issuer, "OIDC_AUDIENCE": "horoscope-app",
             "OIDC_ALLOW_HTTP_LOOPBACK": "true",

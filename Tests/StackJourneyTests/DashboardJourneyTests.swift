@@ -12,25 +12,20 @@ import TestSupport
 @Suite("App journey through the stack: dashboard", .serialized)
 struct DashboardJourneyTests {
     static let adminPassword = "journey-\(uniqueSuffix())-9"
-    static let linkMarker = "/dashboard/reset-password?token="
 
     @Test("the first admin invites a partner and an admin; each sets a password by mail link and signs in")
     func dashboard() async throws {
         let report = JourneyReport(app: "dashboard")
         defer { report.finish() }
         let smtp = try SMTPSink()
-        let settings = [
-            "SMTP_HOST": "127.0.0.1", "SMTP_PORT": "\(smtp.port)", "SMTP_TLS": "none",
-            "BOOTSTRAP_ADMIN_EMAIL": "admin@journey.test", "BOOTSTRAP_ADMIN_PASSWORD": Self.adminPassword,
-        ]
-        try await RunningStack.run(settings: settings) { stack in
+        try await RunningStack.run(settings: JourneyPeople.settings(adminPassword: Self.adminPassword, smtp: smtp)) { stack in
             try await journey(stack, smtp: smtp, report: report)
         }
     }
 
     func journey(_ stack: RunningStack, smtp: SMTPSink, report: JourneyReport) async throws {
         let admin = try await report.step("the first admin signs in") {
-            try await signIn(stack, email: "admin@journey.test", password: Self.adminPassword)
+            try await JourneyPeople.signIn(stack, email: JourneyPeople.adminEmail, password: Self.adminPassword)
         }
         let teller = "teller-\(uniqueSuffix())@journey.test"
         let colleague = "colleague-\(uniqueSuffix())@journey.test"
@@ -42,34 +37,20 @@ struct DashboardJourneyTests {
 
         for (email, password) in [(teller, "tarot-Cards-42"), (colleague, "numbers-Stats-42")] {
             try await report.step("\(email.prefix(while: { $0 != "-" })): the mailed link sets the password") {
-                let token = try await smtp.token(after: Self.linkMarker, inMailTo: email)
-                let (_, auth) = PlatformClients.signIn(addresses: stack.addresses, store: MemoryTokenStore())
-                _ = try await auth.checkPasswordResetLink(query: .init(token: token)).ok
-                _ = try await auth.resetPassword(body: .json(.init(token: token, newPassword: password, confirmation: password))).ok
-                guard case .gone = try await auth.checkPasswordResetLink(query: .init(token: token)) else {
-                    Issue.record("a used link must be gone")
-                    return
-                }
+                try await JourneyPeople.activate(stack, email: email, password: password, smtp: smtp)
             }
         }
 
-        let partner = try await report.step("the teller signs in") { try await signIn(stack, email: teller, password: "tarot-Cards-42") }
+        let partner = try await report.step("the teller signs in") { try await JourneyPeople.signIn(stack, email: teller, password: "tarot-Cards-42") }
         try await report.eventually("appointment-booker learned the partner from auth's event: the admin adds the profile") {
-            let profile = AppointmentsContract.Components.Schemas.NewPartner(
-                accountId: tellerId, name: "Madame Journey", description: "Tarot", contact: "+66 2 000 0000", languages: [.th],
-                timeZone: "Asia/Bangkok")
-            switch try await admin.appointments.createPartner(body: .json(profile)) {
-            case .created(let created): return try created.body.json
-            case .unprocessableContent: return nil  // not a partner here yet: the event is on its way
-            case let other: throw StackError(description: "createPartner answered \(other)")
-            }
+            try await JourneyPeople.addPartnerProfile(admin: admin, accountId: tellerId)
         }
         try await report.step("the teller sees the profile, not yet approved") {
             let profile = try await partner.appointments.getMyPartnerProfile().ok.body.json
             #expect(profile.name == "Madame Journey" && profile.approved == false)
         }
 
-        let second = try await report.step("the invited admin signs in") { try await signIn(stack, email: colleague, password: "numbers-Stats-42") }
+        let second = try await report.step("the invited admin signs in") { try await JourneyPeople.signIn(stack, email: colleague, password: "numbers-Stats-42") }
         try await report.step("the invited admin finds the teller and reads the dashboard's home numbers") {
             let found = try await second.auth.searchAccounts(query: .init(query: "teller-")).ok.body.json
             #expect(found.accounts.map(\.id) == [tellerId] && found.accounts.first?.role == .partner)
@@ -81,11 +62,5 @@ struct DashboardJourneyTests {
                 return
             }
         }
-    }
-
-    func signIn(_ stack: RunningStack, email: String, password: String) async throws -> PlatformClients {
-        let (clients, auth) = PlatformClients.signIn(addresses: stack.addresses, store: MemoryTokenStore())
-        try await clients.session.adopt(try await auth.loginDashboard(body: .json(.init(email: email, password: password))).ok.body.json)
-        return clients
     }
 }

@@ -17,11 +17,7 @@ struct SurveyAppJourneyTests {
         let report = JourneyReport(app: "survey")
         defer { report.finish() }
         let smtp = try SMTPSink()
-        let settings = [
-            "SMTP_HOST": "127.0.0.1", "SMTP_PORT": "\(smtp.port)", "SMTP_TLS": "none",
-            "BOOTSTRAP_ADMIN_EMAIL": "admin@journey.test", "BOOTSTRAP_ADMIN_PASSWORD": Self.adminPassword,
-        ]
-        try await RunningStack.run(settings: settings) { stack in
+        try await RunningStack.run(settings: JourneyPeople.settings(adminPassword: Self.adminPassword, smtp: smtp)) { stack in
             try await journey(stack, smtp: smtp, report: report)
         }
     }
@@ -76,10 +72,8 @@ struct SurveyAppJourneyTests {
         }
         #expect(!coupon.isEmpty)
 
-        let (dashboard, dashboardAuth) = PlatformClients.signIn(addresses: stack.addresses, store: MemoryTokenStore())
-        try await report.step("the first admin logs in to the dashboard") {
-            let session = try await dashboardAuth.loginDashboard(body: .json(.init(email: "admin@journey.test", password: Self.adminPassword)))
-            try await dashboard.session.adopt(try session.ok.body.json)
+        let dashboard = try await report.step("the first admin logs in to the dashboard") {
+            try await JourneyPeople.signIn(stack, email: JourneyPeople.adminEmail, password: Self.adminPassword)
         }
         let stats = try await report.eventually("the dashboard's survey table counts the submission and the coupon") {
             let stats = try await dashboard.analytics.getSurveyStats().ok.body.json

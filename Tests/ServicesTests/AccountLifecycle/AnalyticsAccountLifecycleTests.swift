@@ -8,7 +8,7 @@ import TestSupport
 struct AnalyticsAccountLifecycleTests {
     @Test("Issue 29 (N2, N3): poll answers and feature users follow an install into its account; deletion erases the answers and anonymises the feature users")
     func test_mergeThenDelete() async throws {
-        let idp = AuthHoroscopeTests.FakeIdentityProvider()
+        let idp = FakeIdentityProvider()
         try await idp.serve {
             try await LifecycleAuth.run(oidc: idp) { auth, users in
                 try await AnalyticsTestHarness.run(extraEnvironment: ["ANALYTICS_USERS_TOPIC": users], tokens: auth.tokens) { analytics in

@@ -7,7 +7,7 @@ import TestSupport
 /// that the service under test reads; with a fake OpenID Connect provider when the test signs in for real.
 enum LifecycleAuth {
     static func run(
-        oidc idp: AuthHoroscopeTests.FakeIdentityProvider? = nil, extraEnvironment: [String: String] = [:],
+        oidc idp: FakeIdentityProvider? = nil, extraEnvironment: [String: String] = [:],
         _ body: @Sendable (AuthTestHarness, _ usersTopic: String) async throws -> Void
     ) async throws {
         let users = "test.users.\(uniqueSuffix())"
@@ -46,7 +46,7 @@ extension AuthTestHarness {
     }
 
     /// Signs `subject` in with an ID token of `app`'s OpenID Connect client.
-    func signIn(_ idp: AuthHoroscopeTests.FakeIdentityProvider, subject: String, app: String) async throws -> AppSession {
+    func signIn(_ idp: FakeIdentityProvider, subject: String, app: String) async throws -> AppSession {
         let nonce = UUID().uuidString
         let token = try await idp.idToken(subject: subject, audience: ["\(app)-app"], nonce: nonce)
         let (status, body) = try await post("/v1/horoscope/oidc", ["idToken": token, "nonce": nonce])

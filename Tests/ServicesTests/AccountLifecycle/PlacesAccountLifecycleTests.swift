@@ -13,7 +13,7 @@ struct PlacesAccountLifecycleTests {
 
     @Test("Issue 29 (P2-P4): pins, saved places, ratings and added places follow an install into its account; deletion keeps the rating and the place anonymised")
     func test_mergeThenDelete() async throws {
-        let idp = AuthHoroscopeTests.FakeIdentityProvider()
+        let idp = FakeIdentityProvider()
         try await idp.serve {
             try await LifecycleAuth.run(oidc: idp) { auth, users in
                 try await PlacesTestHarness.run(extraEnvironment: ["PLACES_USERS_TOPIC": users], tokens: auth.tokens) { places in

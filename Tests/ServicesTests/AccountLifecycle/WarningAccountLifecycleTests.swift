@@ -8,7 +8,7 @@ import TestSupport
 struct WarningAccountLifecycleTests {
     @Test("Issue 29 (A4, A5): an install's device and settings follow it into its account; deleting the account removes them and refuses its token")
     func test_mergeThenDelete() async throws {
-        let idp = AuthHoroscopeTests.FakeIdentityProvider()
+        let idp = FakeIdentityProvider()
         try await idp.serve {
             try await LifecycleAuth.run(oidc: idp) { auth, users in
                 try await WarningTestHarness.run(extraEnvironment: ["WARNING_USERS_TOPIC": users], tokens: auth.tokens) { warnings in

@@ -10,7 +10,7 @@ struct WeatherAccountLifecycleTests {
 
     @Test("Issue 29 (W7, W8): an install merged into its OpenID Connect account brings its cities; deleting the account erases them and its tokens stop working")
     func test_mergeThenDelete() async throws {
-        let idp = AuthHoroscopeTests.FakeIdentityProvider()
+        let idp = FakeIdentityProvider()
         try await idp.serve {
             try await LifecycleAuth.run(oidc: idp) { auth, users in
                 try await WeatherTestHarness.run(extraEnvironment: ["WEATHER_USERS_TOPIC": users], tokens: auth.tokens) { weather in

@@ -1,0 +1,27 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+
+/// The payment provider as auth meets it (U6): a notification POSTed to the webhook, signed
+/// `sha256=<hex HMAC-SHA256 of the raw body>` with the secret both sides were configured with.
+struct PaymentProvider: Sendable {
+    let secret = "whsec-journey-\(UUID().uuidString)"
+
+    func notifyPaid(_ entitlement: String, for accountId: String, auth: URL) async throws {
+        let body = Data(
+            #"{"paymentId":"pay_\#(UUID().uuidString.prefix(12))","userId":"\#(accountId)","entitlement":"\#(entitlement)","status":"paid","amountCents":299}"#
+                .utf8)
+        let signature = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8)))
+            .map { String(format: "%02x", $0) }.joined()
+        var request = HTTPClientRequest(url: auth.appendingPathComponent("v1/payments/webhook").absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "X-Signature", value: "sha256=\(signature)")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let answer = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        guard answer.status == .ok else {
+            throw StackError(description: "the webhook answered \(answer.status.code) for \(entitlement)")
+        }
+    }
+}
