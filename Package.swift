@@ -319,7 +319,7 @@ let package = Package(
             name: "StackJourneyTests",
             dependencies: [
                 "PlatformClient", "TestSupport", "PlacesContract", "AuthContract", "WeatherContract", "WarningsContract",
-                "AnalyticsContract", "AppointmentsContract",
+                "AnalyticsContract", "AppointmentsContract", "UnitTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -9,199 +9,201 @@ import Testing
 import TestSupport
 import WarningsContract
 
-/// The horoscope app's journey through the running stack (issue 31; B1-B5, U5, U6, U9, A4, P1), with the generated
-/// clients only: the free horoscope, a paid feature refused then bought through the provider's signed webhook, a
-/// bad reading with temples from places-importer, a fortune teller's slot with its reminder pushed under the
-/// horoscope app's topic (a fake APNs as strict as Apple's), the install linked to an OpenID Connect account with
-/// its data, and the account deleted everywhere.
-@Suite("App journey through the stack: horoscope", .serialized)
-struct HoroscopeAppJourneyTests {
-    static let adminPassword = "journey-\(uniqueSuffix())-9"
-    /// Bangkok, where the fake Overpass has a temple.
-    static let here = (lat: 13.7563, lon: 100.5018)
+extension StackJourneys {
+    /// The horoscope app's journey through the running stack (issue 31; B1-B5, U5, U6, U9, A4, P1), with the generated
+    /// clients only: the free horoscope, a paid feature refused then bought through the provider's signed webhook, a
+    /// bad reading with temples from places-importer, a fortune teller's slot with its reminder pushed under the
+    /// horoscope app's topic (a fake APNs as strict as Apple's), the install linked to an OpenID Connect account with
+    /// its data, and the account deleted everywhere.
+    @Suite("App journey through the stack: horoscope")
+    struct HoroscopeAppJourneyTests {
+        static let adminPassword = "journey-\(uniqueSuffix())-9"
+        /// Bangkok, where the fake Overpass has a temple.
+        static let here = (lat: 13.7563, lon: 100.5018)
 
-    /// Overpass answers a temple to a query for places of worship and nothing else.
-    static let provider: FakeHTTPServer.Handler = { request in
-        switch request.path {
-        case "/api/interpreter":
-            let worship = (request.body.removingPercentEncoding ?? request.body).contains("place_of_worship")
-            let temple = #"{"type":"node","id":7001,"lat":13.7563,"lon":100.5018,"tags":{"amenity":"place_of_worship","religion":"buddhist","name":"Wat Journey"}}"#
-            return .init(body: PlacesFixtures.overpass(elements: worship ? [temple] : []))
-        case "/v3/businesses/search": return .init(body: PlacesFixtures.yelp(businesses: [], total: 0))
-        default: return .init(status: 404, body: "{}")
+        /// Overpass answers a temple to a query for places of worship and nothing else.
+        static let provider: FakeHTTPServer.Handler = { request in
+            switch request.path {
+            case "/api/interpreter":
+                let worship = (request.body.removingPercentEncoding ?? request.body).contains("place_of_worship")
+                let temple = #"{"type":"node","id":7001,"lat":13.7563,"lon":100.5018,"tags":{"amenity":"place_of_worship","religion":"buddhist","name":"Wat Journey"}}"#
+                return .init(body: PlacesFixtures.overpass(elements: worship ? [temple] : []))
+            case "/v3/businesses/search": return .init(body: PlacesFixtures.yelp(businesses: [], total: 0))
+            default: return .init(status: 404, body: "{}")
+            }
         }
-    }
 
-    @Test("install → free horoscope → tarot refused → paid by webhook → tarot → temples → booking → reminder push → cancel → OpenID Connect → deleted")
-    func horoscopeApp() async throws {
-        let report = JourneyReport(app: "horoscope")
-        defer { report.finish() }
-        let smtp = try SMTPSink()
-        let apns = StrictAPNs()
-        let certificate = try TestCertificate()
-        let pushKey = P256.Signing.PrivateKey()
-        let payments = PaymentProvider()
-        let idp = FakeIdentityProvider()
-        try await withFakeHTTPServer(Self.provider) { places in
-            try await withFakeHTTPServer(tls: certificate, apns.handler) { push in
-                try await idp.serve {
-                    var settings = JourneyPeople.settings(adminPassword: Self.adminPassword, smtp: smtp)
-                    settings.merge([
-                        "PLACES_OVERPASS_BASE_URL": places.baseURL, "PLACES_YELP_BASE_URL": places.baseURL,
-                        "PLACES_NOMINATIM_BASE_URL": places.baseURL, "PLACES_IMPORT_AREAS": "bangkok:13.70,100.45,13.80,100.55:worship",
-                        "PUSH_BASE_URL": push.baseURL, "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": "TEAM123456",
-                        "PUSH_KEY_ID": "KEY7654321", "PUSH_SIGNING_KEY": pushKey.pemRepresentation,
-                        "PAYMENT_WEBHOOK_SECRET": payments.secret,
-                        "OIDC_JWKS_URL": "http://127.0.0.1:\(idp.port)/jwks.json", "OIDC_ISSUER": idp.issuer,
-                        "OIDC_AUDIENCES": "horoscope=horoscope-app", "OIDC_ALLOW_HTTP_LOOPBACK": "true",
-                        // A reminder as soon as a booking within the week is made.
-                        "APPOINTMENT_REMINDER_LEAD_MINUTES": "10080",
-                    ]) { $1 }
-                    try await RunningStack.run(settings: settings) { stack in
-                        try await journey(
-                            stack, report: report, smtp: smtp, apns: apns, payments: payments, idp: idp)
+        @Test("install → free horoscope → tarot refused → paid by webhook → tarot → temples → booking → reminder push → cancel → OpenID Connect → deleted")
+        func horoscopeApp() async throws {
+            let report = JourneyReport(app: "horoscope")
+            defer { report.finish() }
+            let smtp = try SMTPSink()
+            let apns = StrictAPNs()
+            let certificate = try TestCertificate()
+            let pushKey = P256.Signing.PrivateKey()
+            let payments = PaymentProvider()
+            let idp = FakeIdentityProvider()
+            try await withFakeHTTPServer(Self.provider) { places in
+                try await withFakeHTTPServer(tls: certificate, apns.handler) { push in
+                    try await idp.serve {
+                        var settings = JourneyPeople.settings(adminPassword: Self.adminPassword, smtp: smtp)
+                        settings.merge([
+                            "PLACES_OVERPASS_BASE_URL": places.baseURL, "PLACES_YELP_BASE_URL": places.baseURL,
+                            "PLACES_NOMINATIM_BASE_URL": places.baseURL, "PLACES_IMPORT_AREAS": "bangkok:13.70,100.45,13.80,100.55:worship",
+                            "PUSH_BASE_URL": push.baseURL, "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": "TEAM123456",
+                            "PUSH_KEY_ID": "KEY7654321", "PUSH_SIGNING_KEY": pushKey.pemRepresentation,
+                            "PAYMENT_WEBHOOK_SECRET": payments.secret,
+                            "OIDC_JWKS_URL": "http://127.0.0.1:\(idp.port)/jwks.json", "OIDC_ISSUER": idp.issuer,
+                            "OIDC_AUDIENCES": "horoscope=horoscope-app", "OIDC_ALLOW_HTTP_LOOPBACK": "true",
+                            // A reminder as soon as a booking within the week is made.
+                            "APPOINTMENT_REMINDER_LEAD_MINUTES": "10080",
+                        ]) { $1 }
+                        try await RunningStack.run(settings: settings) { stack in
+                            try await journey(
+                                stack, report: report, smtp: smtp, apns: apns, payments: payments, idp: idp)
+                        }
                     }
                 }
             }
         }
-    }
 
-    func journey(
-        _ stack: RunningStack, report: JourneyReport, smtp: SMTPSink, apns: StrictAPNs, payments: PaymentProvider, idp: FakeIdentityProvider
-    ) async throws {
-        let app = PlatformClients.install(
-            app: .horoscope, installId: "journey-horoscope-\(uniqueSuffix())", addresses: stack.addresses, store: MemoryTokenStore())
-        let installId = try await report.step("install: an account from auth") { try await app.session.accountId() }
+        func journey(
+            _ stack: RunningStack, report: JourneyReport, smtp: SMTPSink, apns: StrictAPNs, payments: PaymentProvider, idp: FakeIdentityProvider
+        ) async throws {
+            let app = PlatformClients.install(
+                app: .horoscope, installId: "journey-horoscope-\(uniqueSuffix())", addresses: stack.addresses, store: MemoryTokenStore())
+            let installId = try await report.step("install: an account from auth") { try await app.session.accountId() }
 
-        try await report.step("the free daily horoscope") {
-            let reading = try await app.appointments.getDailyHoroscope(path: .init(sign: .leo), query: .init(tz: "Asia/Bangkok")).ok.body.json
-            #expect(!reading.text.isEmpty && !reading.shareText.isEmpty)
-        }
-        let cards = try await app.appointments.listTarotCards().ok.body.json.cards.prefix(3).map(\.id)
-        let tarot = AppointmentsContract.Operations.ReadTarot.Input.Body.JsonPayload(cards: cards)
-        try await report.step("tarot refused: 403 naming the feature to buy") {
-            let refused = try await app.appointments.readTarot(body: .json(tarot)).forbidden.body.json
-            #expect(refused.error.code == "entitlement_required" && "\(refused.error)".contains("tarot"), "\(refused)")
-        }
-        try await report.step("the provider's signed webhook: tarot and a fortune teller paid") {
-            try await payments.notifyPaid("tarot", for: installId, auth: stack.addresses.auth)
-            try await payments.notifyPaid("contact_fortune_teller", for: installId, auth: stack.addresses.auth)
-            try await app.session.renewNow()
-        }
-        let reading = try await report.step("tarot, now paid") {
-            try await app.appointments.readTarot(body: .json(tarot)).created.body.json
-        }
+            try await report.step("the free daily horoscope") {
+                let reading = try await app.appointments.getDailyHoroscope(path: .init(sign: .leo), query: .init(tz: "Asia/Bangkok")).ok.body.json
+                #expect(!reading.text.isEmpty && !reading.shareText.isEmpty)
+            }
+            let cards = try await app.appointments.listTarotCards().ok.body.json.cards.prefix(3).map(\.id)
+            let tarot = AppointmentsContract.Operations.ReadTarot.Input.Body.JsonPayload(cards: cards)
+            try await report.step("tarot refused: 403 naming the feature to buy") {
+                let refused = try await app.appointments.readTarot(body: .json(tarot)).forbidden.body.json
+                #expect(refused.error.code == "entitlement_required" && "\(refused.error)".contains("tarot"), "\(refused)")
+            }
+            try await report.step("the provider's signed webhook: tarot and a fortune teller paid") {
+                try await payments.notifyPaid("tarot", for: installId, auth: stack.addresses.auth)
+                try await payments.notifyPaid("contact_fortune_teller", for: installId, auth: stack.addresses.auth)
+                try await app.session.renewNow()
+            }
+            let reading = try await report.step("tarot, now paid") {
+                try await app.appointments.readTarot(body: .json(tarot)).created.body.json
+            }
 
-        try await report.eventually("a bad reading suggests the temple places-importer imported", within: .seconds(90)) {
-            try await temples(stack)
-        }
+            try await report.eventually("a bad reading suggests the temple places-importer imported", within: .seconds(90)) {
+                try await temples(stack)
+            }
 
-        let phone = String(repeating: "e5", count: 32)
-        apns.issue(phone, to: "com.example.horoscope")
-        try await report.step("register the phone for the horoscope app's pushes") {
-            let change = WarningsContract.Components.Schemas.DeviceChange(timeZone: "Asia/Bangkok", installId: "install-\(uniqueSuffix())", app: .horoscope)
-            _ = try await app.warnings.registerDevice(path: .init(token: phone), body: .json(change)).ok
-        }
+            let phone = String(repeating: "e5", count: 32)
+            apns.issue(phone, to: "com.example.horoscope")
+            try await report.step("register the phone for the horoscope app's pushes") {
+                let change = WarningsContract.Components.Schemas.DeviceChange(timeZone: "Asia/Bangkok", installId: "install-\(uniqueSuffix())", app: .horoscope)
+                _ = try await app.warnings.registerDevice(path: .init(token: phone), body: .json(change)).ok
+            }
 
-        let partnerId = try await report.step("a fortune teller is invited, activated, listed and sets the week's hours") {
-            try await listedPartner(stack, smtp: smtp)
-        }
-        let booking = try await report.step("book the teller's first free slot two days ahead") {
-            let from = Date().addingTimeInterval(2 * 86_400).formatted(.iso8601.year().month().day())
-            let slots = try await app.appointments.listSlots(path: .init(partnerId: partnerId), query: .init(from: from, days: 3)).ok.body.json.slots
-            let first = try #require(slots.first.flatMap { try? Date($0.startsAt, strategy: .iso8601) })
-            return try await app.appointments.bookSlot(path: .init(partnerId: partnerId), body: .json(.init(startsAt: first))).created.body.json
-        }
-        try await report.eventually("the reminder reaches the phone under the horoscope app's topic", within: .seconds(90)) {
-            apns.sent(to: phone).first { $0.contains("appointment-reminder") }
-        }
-        try await report.step("cancel the booking") {
-            let cancelled = try await app.appointments.cancelBooking(path: .init(bookingId: booking.id), body: .json(.init())).ok.body.json
-            #expect(cancelled.status == .cancelled)
-        }
+            let partnerId = try await report.step("a fortune teller is invited, activated, listed and sets the week's hours") {
+                try await listedPartner(stack, smtp: smtp)
+            }
+            let booking = try await report.step("book the teller's first free slot two days ahead") {
+                let from = Date().addingTimeInterval(2 * 86_400).formatted(.iso8601.year().month().day())
+                let slots = try await app.appointments.listSlots(path: .init(partnerId: partnerId), query: .init(from: from, days: 3)).ok.body.json.slots
+                let first = try #require(slots.first.flatMap { try? Date($0.startsAt, strategy: .iso8601) })
+                return try await app.appointments.bookSlot(path: .init(partnerId: partnerId), body: .json(.init(startsAt: first))).created.body.json
+            }
+            try await report.eventually("the reminder reaches the phone under the horoscope app's topic", within: .seconds(90)) {
+                apns.sent(to: phone).first { $0.contains("appointment-reminder") }
+            }
+            try await report.step("cancel the booking") {
+                let cancelled = try await app.appointments.cancelBooking(path: .init(bookingId: booking.id), body: .json(.init())).ok.body.json
+                #expect(cancelled.status == .cancelled)
+            }
 
-        let (member, auth) = PlatformClients.signIn(addresses: stack.addresses, store: MemoryTokenStore())
-        try await report.step("sign in with OpenID Connect and link the install: its data comes along") {
-            let nonce = "nonce-\(uniqueSuffix())"
-            let token = try await idp.idToken(subject: "journey-\(uniqueSuffix())", audience: ["horoscope-app"], nonce: nonce)
-            try await member.session.adopt(try await auth.loginWithIdToken(body: .json(.init(idToken: token, nonce: nonce))).ok.body.json)
-            let install = try #require(try await app.session.refreshToken())
-            _ = try await member.auth.mergeInstallAccount(body: .json(.init(installRefreshToken: install))).ok
-        }
-        try await report.eventually("the readings and the booking are the signed-in account's") {
-            let readings = try await member.appointments.listMyReadings().ok.body.json.readings
-            let bookings = try await member.appointments.listMyBookings().ok.body.json.bookings
-            return readings.contains { $0.id == reading.id } && bookings.contains { $0.id == booking.id } ? true : nil
-        }
+            let (member, auth) = PlatformClients.signIn(addresses: stack.addresses, store: MemoryTokenStore())
+            try await report.step("sign in with OpenID Connect and link the install: its data comes along") {
+                let nonce = "nonce-\(uniqueSuffix())"
+                let token = try await idp.idToken(subject: "journey-\(uniqueSuffix())", audience: ["horoscope-app"], nonce: nonce)
+                try await member.session.adopt(try await auth.loginWithIdToken(body: .json(.init(idToken: token, nonce: nonce))).ok.body.json)
+                let install = try #require(try await app.session.refreshToken())
+                _ = try await member.auth.mergeInstallAccount(body: .json(.init(installRefreshToken: install))).ok
+            }
+            try await report.eventually("the readings and the booking are the signed-in account's") {
+                let readings = try await member.appointments.listMyReadings().ok.body.json.readings
+                let bookings = try await member.appointments.listMyBookings().ok.body.json.bookings
+                return readings.contains { $0.id == reading.id } && bookings.contains { $0.id == booking.id } ? true : nil
+            }
 
-        let token = try await member.session.accessToken()
-        try await report.step("delete the account") { _ = try await member.auth.deleteMyAccount().noContent }
-        try await report.eventually("every service refuses the deleted account's token") {
-            let refused = try await refusedEverywhere(stack, token: token)
-            return refused ? true : nil
-        }
-    }
-
-    /// A bad reading at the temple's coordinates lists it (a sign and day with a bad verdict, found by asking).
-    func temples(_ stack: RunningStack) async throws -> Bool? {
-        let anyone = AppointmentsContract.Client(serverURL: stack.addresses.appointments, transport: PlatformClients.defaultTransport)
-        let today = Date()
-        for offset in 0..<30 {
-            let day = today.addingTimeInterval(Double(offset) * 86_400).formatted(.iso8601.year().month().day())
-            for sign in AppointmentsContract.Components.Schemas.ZodiacSign.allCases {
-                let reading = try await anyone.getDailyHoroscope(
-                    path: .init(sign: sign), query: .init(date: day, latitude: Self.here.lat, longitude: Self.here.lon)
-                ).ok.body.json
-                guard reading.verdict == .bad else { continue }
-                return reading.placesToPray?.contains { $0.name == "Wat Journey" } == true ? true : nil
+            let token = try await member.session.accessToken()
+            try await report.step("delete the account") { _ = try await member.auth.deleteMyAccount().noContent }
+            try await report.eventually("every service refuses the deleted account's token") {
+                let refused = try await refusedEverywhere(stack, token: token)
+                return refused ? true : nil
             }
         }
-        throw StackError(description: "no bad reading in 30 days of 12 signs")
-    }
 
-    /// A teller invited by the first admin, activated by mail link, given an approved profile and every day's hours.
-    func listedPartner(_ stack: RunningStack, smtp: SMTPSink) async throws -> String {
-        let admin = try await JourneyPeople.signIn(stack, email: JourneyPeople.adminEmail, password: Self.adminPassword)
-        let email = "teller-\(uniqueSuffix())@journey.test"
-        let tellerId = try await admin.auth.inviteAccount(body: .json(.init(email: email, role: .partner))).created.body.json.accountId
-        try await JourneyPeople.activate(stack, email: email, password: "tarot-Cards-42", smtp: smtp)
-        let teller = try await JourneyPeople.signIn(stack, email: email, password: "tarot-Cards-42")
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try await JourneyPeople.addPartnerProfile(admin: admin, accountId: tellerId) == nil {
-            guard ContinuousClock.now < deadline else { throw StackError(description: "appointment-booker never learned the partner") }
-            try await Task.sleep(for: .milliseconds(200))
+        /// A bad reading at the temple's coordinates lists it (a sign and day with a bad verdict, found by asking).
+        func temples(_ stack: RunningStack) async throws -> Bool? {
+            let anyone = AppointmentsContract.Client(serverURL: stack.addresses.appointments, transport: PlatformClients.defaultTransport)
+            let today = Date()
+            for offset in 0..<30 {
+                let day = today.addingTimeInterval(Double(offset) * 86_400).formatted(.iso8601.year().month().day())
+                for sign in AppointmentsContract.Components.Schemas.ZodiacSign.allCases {
+                    let reading = try await anyone.getDailyHoroscope(
+                        path: .init(sign: sign), query: .init(date: day, latitude: Self.here.lat, longitude: Self.here.lon)
+                    ).ok.body.json
+                    guard reading.verdict == .bad else { continue }
+                    return reading.placesToPray?.contains { $0.name == "Wat Journey" } == true ? true : nil
+                }
+            }
+            throw StackError(description: "no bad reading in 30 days of 12 signs")
         }
-        _ = try await admin.appointments.updatePartner(path: .init(partnerId: tellerId), body: .json(.init(approved: true, feeStatus: .paid))).ok
-        let week = (1...7).map { AppointmentsContract.Components.Schemas.WeeklyWindow(weekday: $0, start: "09:00", end: "17:00") }
-        _ = try await teller.appointments.setAvailability(path: .init(partnerId: tellerId), body: .json(.init(weekly: week, exceptions: []))).ok
-        return tellerId
+
+        /// A teller invited by the first admin, activated by mail link, given an approved profile and every day's hours.
+        func listedPartner(_ stack: RunningStack, smtp: SMTPSink) async throws -> String {
+            let admin = try await JourneyPeople.signIn(stack, email: JourneyPeople.adminEmail, password: Self.adminPassword)
+            let email = "teller-\(uniqueSuffix())@journey.test"
+            let tellerId = try await admin.auth.inviteAccount(body: .json(.init(email: email, role: .partner))).created.body.json.accountId
+            try await JourneyPeople.activate(stack, email: email, password: "tarot-Cards-42", smtp: smtp)
+            let teller = try await JourneyPeople.signIn(stack, email: email, password: "tarot-Cards-42")
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try await JourneyPeople.addPartnerProfile(admin: admin, accountId: tellerId) == nil {
+                guard ContinuousClock.now < deadline else { throw StackError(description: "appointment-booker never learned the partner") }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            _ = try await admin.appointments.updatePartner(path: .init(partnerId: tellerId), body: .json(.init(approved: true, feeStatus: .paid))).ok
+            let week = (1...7).map { AppointmentsContract.Components.Schemas.WeeklyWindow(weekday: $0, start: "09:00", end: "17:00") }
+            _ = try await teller.appointments.setAvailability(path: .init(partnerId: tellerId), body: .json(.init(weekly: week, exceptions: []))).ok
+            return tellerId
+        }
+
+        /// Whether auth and the services this journey used (appointment-booker, warning-detector) all answer 401 to the
+        /// token: each learns of the deletion from auth's event.
+        func refusedEverywhere(_ stack: RunningStack, token: String) async throws -> Bool {
+            let bearer = [FixedBearer(token: token)]
+            let transport = PlatformClients.defaultTransport
+            let auth = AuthContract.Client(serverURL: stack.addresses.auth, transport: transport, middlewares: bearer)
+            let booking = AppointmentsContract.Client(serverURL: stack.addresses.appointments, transport: transport, middlewares: bearer)
+            let warnings = WarningsContract.Client(serverURL: stack.addresses.warnings, transport: transport, middlewares: bearer)
+            guard case .unauthorized = try await auth.getProfile() else { return false }
+            guard case .unauthorized = try await booking.listMyReadings() else { return false }
+            guard case .unauthorized = try await warnings.listDevices() else { return false }
+            return true
+        }
     }
 
-    /// Whether auth and the services this journey used (appointment-booker, warning-detector) all answer 401 to the
-    /// token: each learns of the deletion from auth's event.
-    func refusedEverywhere(_ stack: RunningStack, token: String) async throws -> Bool {
-        let bearer = [FixedBearer(token: token)]
-        let transport = PlatformClients.defaultTransport
-        let auth = AuthContract.Client(serverURL: stack.addresses.auth, transport: transport, middlewares: bearer)
-        let booking = AppointmentsContract.Client(serverURL: stack.addresses.appointments, transport: transport, middlewares: bearer)
-        let warnings = WarningsContract.Client(serverURL: stack.addresses.warnings, transport: transport, middlewares: bearer)
-        guard case .unauthorized = try await auth.getProfile() else { return false }
-        guard case .unauthorized = try await booking.listMyReadings() else { return false }
-        guard case .unauthorized = try await warnings.listDevices() else { return false }
-        return true
-    }
-}
+    /// A token sent as it is, with no renewal: how a deleted account's last token is tried.
+    struct FixedBearer: ClientMiddleware {
+        let token: String
 
-/// A token sent as it is, with no renewal: how a deleted account's last token is tried.
-struct FixedBearer: ClientMiddleware {
-    let token: String
-
-    func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        var request = request
-        request.headerFields[.authorization] = "Bearer \(token)"
-        return try await next(request, body, baseURL)
+        func intercept(
+            _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+            next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+        ) async throws -> (HTTPResponse, HTTPBody?) {
+            var request = request
+            request.headerFields[.authorization] = "Bearer \(token)"
+            return try await next(request, body, baseURL)
+        }
     }
 }

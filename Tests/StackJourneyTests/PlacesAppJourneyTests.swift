@@ -4,82 +4,84 @@ import PlatformClient
 import Testing
 import TestSupport
 
-/// The "where I work" app's journey through the running stack (issue 31; P2, P3, P4, U9), with nothing but the
-/// generated clients: each install's account from auth, the map filled by an on-demand import from the fake
-/// Overpass, pins, a rating, a place added by address (fake Nominatim), and the rating seen by another install.
-@Suite("App journey through the stack: places", .serialized)
-struct PlacesAppJourneyTests {
-    /// Around Balzac Coffee, one of the fake Overpass's cafés.
-    static let here = (lat: 52.5200, lon: 13.4050)
+extension StackJourneys {
+    /// The "where I work" app's journey through the running stack (issue 31; P2, P3, P4, U9), with nothing but the
+    /// generated clients: each install's account from auth, the map filled by an on-demand import from the fake
+    /// Overpass, pins, a rating, a place added by address (fake Nominatim), and the rating seen by another install.
+    @Suite("App journey through the stack: places")
+    struct PlacesAppJourneyTests {
+        /// Around Balzac Coffee, one of the fake Overpass's cafés.
+        static let here = (lat: 52.5200, lon: 13.4050)
 
-    /// Overpass answers the fixtures' elements, Yelp nothing, Nominatim the Betahaus address.
-    static let provider: FakeHTTPServer.Handler = { request in
-        switch request.path {
-        case "/api/interpreter": .init(body: PlacesFixtures.overpass())
-        case "/v3/businesses/search": .init(body: PlacesFixtures.yelp(businesses: [], total: 0))
-        case "/search": .init(body: request.query["q"]?.contains("Rudi-Dutschke") == true ? PlacesFixtures.nominatimFound : "[]")
-        default: .init(status: 404, body: "{}")
-        }
-    }
-
-    @Test("install → nearby (on-demand import) → pin states → rate → add by address → another install sees the rating")
-    func placesApp() async throws {
-        let report = JourneyReport(app: "places")
-        defer { report.finish() }
-        try await withFakeHTTPServer(Self.provider) { provider in
-            let settings = ["PLACES_OVERPASS_BASE_URL": provider.baseURL, "PLACES_NOMINATIM_BASE_URL": provider.baseURL,
-                "PLACES_YELP_BASE_URL": provider.baseURL]
-            try await RunningStack.run(settings: settings) { stack in
-                try await journey(stack, report: report)
+        /// Overpass answers the fixtures' elements, Yelp nothing, Nominatim the Betahaus address.
+        static let provider: FakeHTTPServer.Handler = { request in
+            switch request.path {
+            case "/api/interpreter": .init(body: PlacesFixtures.overpass())
+            case "/v3/businesses/search": .init(body: PlacesFixtures.yelp(businesses: [], total: 0))
+            case "/search": .init(body: request.query["q"]?.contains("Rudi-Dutschke") == true ? PlacesFixtures.nominatimFound : "[]")
+            default: .init(status: 404, body: "{}")
             }
         }
-    }
 
-    func journey(_ stack: RunningStack, report: JourneyReport) async throws {
-        let app = PlatformClients.install(
-            app: .places, installId: "journey-places-\(uniqueSuffix())", addresses: stack.addresses, store: MemoryTokenStore())
-        try await report.step("install: an account from auth") { _ = try await app.session.accountId() }
-
-        let balzac = try await report.eventually("nearby on open: the on-demand import fills the map") {
-            try await nearby(app).first { $0.name == "Balzac Coffee" }
-        }
-        #expect(balzac.pin == .red, "a place the user has not touched is red")
-
-        try await report.step("pin green") {
-            let pinned = try await app.places.setPin(path: .init(placeId: balzac.id), body: .json(.init(colour: .green))).ok.body.json
-            #expect(pinned.pin == .green)
-        }
-        try await report.step("rate") {
-            let rating = Components.Schemas.Rating(noise: 2, outlets: 4, wifi: 5, cost: 3, seating: 4, businessType: .coffeeShop)
-            let rated = try await app.places.ratePlace(path: .init(placeId: balzac.id), body: .json(rating)).ok.body.json
-            #expect(rated.ratings.count == 1)
-        }
-        try await report.step("clear the pin: a rated place is blue") {
-            _ = try await app.places.clearPin(path: .init(placeId: balzac.id)).ok
-            let mine = try await nearby(app).first { $0.id == balzac.id }
-            #expect(mine?.pin == .blue)
-        }
-
-        let added = try await report.step("add by address (Nominatim)") {
-            let place = Components.Schemas.NewPlace(name: "Journey Desk", address: "Rudi-Dutschke-Straße 12, Berlin", category: .coworking)
-            return try await app.places.addPlace(body: .json(place)).created.body.json
-        }
-        #expect(added.review == .pending && abs(added.latitude - 52.5301) < 0.0001, "the address's coordinates, awaiting review")
-
-        let other = PlatformClients.install(
-            app: .places, installId: "journey-places-\(uniqueSuffix())", addresses: stack.addresses, store: MemoryTokenStore())
-        try await report.step("another install sees the aggregate rating, not the place awaiting review") {
-            let detail = try await other.places.getPlace(path: .init(placeId: balzac.id)).ok.body.json
-            #expect(detail.ratings.count == 1 && detail.ratings.averages.additionalProperties["wifi"] == 5)
-            #expect(detail.place.pin == .red && detail.myRating == nil)
-            guard case .notFound = try await other.places.getPlace(path: .init(placeId: added.id)) else {
-                Issue.record("a place awaiting review is its adder's only")
-                return
+        @Test("install → nearby (on-demand import) → pin states → rate → add by address → another install sees the rating")
+        func placesApp() async throws {
+            let report = JourneyReport(app: "places")
+            defer { report.finish() }
+            try await withFakeHTTPServer(Self.provider) { provider in
+                let settings = ["PLACES_OVERPASS_BASE_URL": provider.baseURL, "PLACES_NOMINATIM_BASE_URL": provider.baseURL,
+                    "PLACES_YELP_BASE_URL": provider.baseURL]
+                try await RunningStack.run(settings: settings) { stack in
+                    try await journey(stack, report: report)
+                }
             }
         }
-    }
 
-    func nearby(_ app: PlatformClients) async throws -> [Components.Schemas.Place] {
-        try await app.places.listPlacesNearby(query: .init(lat: Self.here.lat, lon: Self.here.lon, radius: 2_000)).ok.body.json.places
+        func journey(_ stack: RunningStack, report: JourneyReport) async throws {
+            let app = PlatformClients.install(
+                app: .places, installId: "journey-places-\(uniqueSuffix())", addresses: stack.addresses, store: MemoryTokenStore())
+            try await report.step("install: an account from auth") { _ = try await app.session.accountId() }
+
+            let balzac = try await report.eventually("nearby on open: the on-demand import fills the map") {
+                try await nearby(app).first { $0.name == "Balzac Coffee" }
+            }
+            #expect(balzac.pin == .red, "a place the user has not touched is red")
+
+            try await report.step("pin green") {
+                let pinned = try await app.places.setPin(path: .init(placeId: balzac.id), body: .json(.init(colour: .green))).ok.body.json
+                #expect(pinned.pin == .green)
+            }
+            try await report.step("rate") {
+                let rating = Components.Schemas.Rating(noise: 2, outlets: 4, wifi: 5, cost: 3, seating: 4, businessType: .coffeeShop)
+                let rated = try await app.places.ratePlace(path: .init(placeId: balzac.id), body: .json(rating)).ok.body.json
+                #expect(rated.ratings.count == 1)
+            }
+            try await report.step("clear the pin: a rated place is blue") {
+                _ = try await app.places.clearPin(path: .init(placeId: balzac.id)).ok
+                let mine = try await nearby(app).first { $0.id == balzac.id }
+                #expect(mine?.pin == .blue)
+            }
+
+            let added = try await report.step("add by address (Nominatim)") {
+                let place = Components.Schemas.NewPlace(name: "Journey Desk", address: "Rudi-Dutschke-Straße 12, Berlin", category: .coworking)
+                return try await app.places.addPlace(body: .json(place)).created.body.json
+            }
+            #expect(added.review == .pending && abs(added.latitude - 52.5301) < 0.0001, "the address's coordinates, awaiting review")
+
+            let other = PlatformClients.install(
+                app: .places, installId: "journey-places-\(uniqueSuffix())", addresses: stack.addresses, store: MemoryTokenStore())
+            try await report.step("another install sees the aggregate rating, not the place awaiting review") {
+                let detail = try await other.places.getPlace(path: .init(placeId: balzac.id)).ok.body.json
+                #expect(detail.ratings.count == 1 && detail.ratings.averages.additionalProperties["wifi"] == 5)
+                #expect(detail.place.pin == .red && detail.myRating == nil)
+                guard case .notFound = try await other.places.getPlace(path: .init(placeId: added.id)) else {
+                    Issue.record("a place awaiting review is its adder's only")
+                    return
+                }
+            }
+        }
+
+        func nearby(_ app: PlatformClients) async throws -> [Components.Schemas.Place] {
+            try await app.places.listPlacesNearby(query: .init(lat: Self.here.lat, lon: Self.here.lon, radius: 2_000)).ok.body.json.places
+        }
     }
 }

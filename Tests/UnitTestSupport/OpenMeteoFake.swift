@@ -5,11 +5,13 @@ public enum OpenMeteoFake {
     /// Open-Meteo's answer for locations given as (latitude, longitude, time zone), built the way the API
     /// builds it for `timeformat=unixtime&forecast_days=6`: hourly from local midnight today, daily times at
     /// local midnight. An object for one location, an array for several. `temperature` sets the current
-    /// temperature (and shifts the hourly ones).
+    /// temperature (and shifts the hourly ones); `codes` are the WMO weather codes the hours and days cycle through
+    /// (the default has a thunderstorm, 95, every sixth hour).
     public static func answer(
-        for locations: [(latitude: Double, longitude: Double, timeZone: String)], now: Date = Date(), temperature: Double = 12.3
+        for locations: [(latitude: Double, longitude: Double, timeZone: String)], now: Date = Date(), temperature: Double = 12.3,
+        codes: [Int] = [0, 1, 2, 3, 61, 95]
     ) -> String {
-        let objects = locations.map { Self.location($0, now: now, temperature: temperature) }
+        let objects = locations.map { Self.location($0, now: now, temperature: temperature, codes: codes) }
         let json: Any = objects.count == 1 ? objects[0] : objects
         return String(decoding: try! JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
     }
@@ -24,7 +26,7 @@ public enum OpenMeteoFake {
     }
 
     private static func location(
-        _ location: (latitude: Double, longitude: Double, timeZone: String), now: Date, temperature: Double
+        _ location: (latitude: Double, longitude: Double, timeZone: String), now: Date, temperature: Double, codes: [Int]
     ) -> [String: Any] {
         let zone = TimeZone(identifier: location.timeZone)!
         var calendar = Calendar(identifier: .gregorian)
@@ -32,7 +34,6 @@ public enum OpenMeteoFake {
         let midnight = calendar.startOfDay(for: now)
         let hours = (0..<(6 * 24)).map { calendar.date(byAdding: .hour, value: $0, to: midnight)! }
         let days = (0..<6).map { calendar.date(byAdding: .day, value: $0, to: midnight)! }
-        let codes = [0, 1, 2, 3, 61, 95]
         let unix = { (date: Date) in Int(date.timeIntervalSince1970) }
         let currentUnits: [String: Any] = [
             "time": "unixtime", "interval": "seconds", "temperature_2m": "°C", "relative_humidity_2m": "%",
