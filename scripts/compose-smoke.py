@@ -11,6 +11,7 @@ Usage: compose-smoke.py BUILD_DIR [--serve STATE_FILE] [--set NAME=VALUE ...] (n
 and TEST_KAFKA_BROKERS).
 
 --set puts a value into the generated .env, as an operator would (a provider's base URL, an SMTP host).
+--without SERVICE (with --serve) leaves a service out: its address is handed out, but nothing listens there.
 --serve keeps the stack up after the checks for the app journeys (issue 31): it writes each service's address and
 the .env's telemetry keys to STATE_FILE (JSON), and stops the services, with the same exit-code check, on SIGTERM
 or when the process that started it is gone."""
@@ -34,6 +35,9 @@ build = sys.argv[1]
 options = sys.argv[2:]
 serve_state = options[options.index("--serve") + 1] if "--serve" in options else None
 settings = dict(options[i + 1].split("=", 1) for i, option in enumerate(options) if option == "--set")
+# Services left out of a served stack (their address is handed out, nothing listens there): how a journey is shown
+# to fail when one service of its path is down.
+without = {options[i + 1] for i, option in enumerate(options) if option == "--without"}
 postgres_host, postgres_port = os.environ["TEST_POSTGRES_HOST"], os.environ["TEST_POSTGRES_PORT"]
 superuser, brokers = os.environ["TEST_POSTGRES_USER"], os.environ["TEST_KAFKA_BROKERS"]
 services = ["weather-fetcher", "warning-detector", "places-importer", "auth", "analytics-aggregator", "appointment-booker"]
@@ -182,7 +186,7 @@ def main() -> int:
         [os.path.join(build, topics[0])] + [brokers if arg == "kafka:9092" else arg for arg in topics[1:]],
         env={"PATH": "/usr/bin:/bin", **{n: resolve(v, env) for n, v in compose["services"]["topics"].get("environment", {}).items()}},
         check=True, capture_output=True)
-    problems, started, metrics_ports = [], {}, {}
+    problems, started, metrics_ports, absent = [], {}, {}, {}
     image = image_environment()
     for service in services:
         definition = compose["services"][service]
@@ -195,6 +199,9 @@ def main() -> int:
             problems.append(f"{service}: HTTP_PORT {declared.get('HTTP_PORT')} is not the healthcheck's ({health}) or the published {published}")
         if declared.get("METRICS_PORT") in (None, declared.get("HTTP_PORT")) or declared.get("METRICS_PORT") in published:
             problems.append(f"{service}: METRICS_PORT {declared.get('METRICS_PORT')} must be set, apart from HTTP_PORT and unpublished")
+        if service in without:
+            absent[service] = port
+            continue
         environment = rewrite(declared, port, metrics_ports[service])
         command = definition["command"]
         log = open(os.path.join(build, f"compose-smoke-{service}.log"), "w")
@@ -216,7 +223,7 @@ def main() -> int:
         print(f"compose-smoke: edge check (X3): {asked} requests to protected operations by callers their rules refuse, {len(found)} answered 2xx")
         problems += found
     if serve_state and not problems:
-        serve(serve_state, {service: port for service, (_, port, _) in started.items()}, env)
+        serve(serve_state, {**{service: port for service, (_, port, _) in started.items()}, **absent}, env)
     for service, (process, port, log) in started.items():
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

@@ -40,6 +40,8 @@ struct RunningStack: Sendable {
         stack.executableURL = URL(fileURLWithPath: python)
         stack.arguments = [repositoryRoot.appendingPathComponent("scripts/compose-smoke.py").path, build, "--serve", state.path]
             + settings.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
+            // JOURNEY_WITHOUT=service[,service]: leave services out, to see a journey fail when its path is broken.
+            + (environment["JOURNEY_WITHOUT"] ?? "").split(separator: ",").flatMap { ["--without", String($0)] }
         stack.standardOutput = log
         stack.standardError = log
         try stack.run()
