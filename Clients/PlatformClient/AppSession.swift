@@ -18,6 +18,8 @@ public actor AppSession {
     private let renewalMargin: TimeInterval
     private let now: @Sendable () -> Date
     private var renewal: Task<SessionTokens, any Error>?
+    /// Bumped by `forget`: a renewal that started before keeps nothing (its answer may come after a logout).
+    private var epoch = 0
 
     /// - Parameter auth: a client of auth without a `SessionMiddleware` (its refresh route takes no bearer).
     public init(
@@ -88,7 +90,9 @@ public actor AppSession {
 
     /// Forgets the tokens (after a logout or an account deletion).
     public func forget() async throws {
+        epoch += 1
         renewal?.cancel()
+        renewal = nil
         try await store.save(nil)
     }
 
@@ -102,20 +106,22 @@ public actor AppSession {
         if let renewal { return try await renewal.value }
         let task = Task { try await self.renew() }
         renewal = task
-        defer { renewal = nil }
+        defer { if renewal == task { renewal = nil } }
         return try await task.value
     }
 
-    /// Refresh when there is a refresh token; start over when there is none or auth no longer takes it (an install
-    /// account then starts a new account: without its refresh token the old one cannot be reached).
+    /// Refresh when there is a refresh token, start when there is none. When auth no longer takes the refresh
+    /// token (the account was merged, deleted or its session ended) the tokens are forgotten and the caller told
+    /// (`accountEnded`); an install session then starts a new account on its next use.
     private func renew() async throws -> SessionTokens {
+        let started = epoch
         if let stored = try await store.load() {
             switch try await auth.refreshSession(body: .json(.init(refreshToken: stored.refreshToken))) {
             case .ok(let answer):
-                return try await adopt(answer.body.json)
+                return try await keep(answer.body.json, ifStillIn: started)
             case .unauthorized(let answer):
                 try await store.save(nil)
-                guard start != nil else { throw SessionError.refused(status: 401, error: try? answer.body.json) }
+                throw SessionError.accountEnded(error: try? answer.body.json)
             case .forbidden(let answer): throw SessionError.refused(status: 403, error: try? answer.body.json)
             case .badRequest(let answer): throw SessionError.refused(status: 400, error: try? answer.body.json)
             case .contentTooLarge, .unsupportedMediaType: throw SessionError.refused(status: 400, error: nil)
@@ -123,6 +129,12 @@ public actor AppSession {
             }
         }
         guard let start else { throw SessionError.signedOut }
-        return try await adopt(start(auth))
+        return try await keep(start(auth), ifStillIn: started)
+    }
+
+    /// Keeps a renewal's answer unless the session was forgotten while it was on its way.
+    private func keep(_ session: Components.Schemas.Session, ifStillIn started: Int) async throws -> SessionTokens {
+        guard epoch == started else { throw SessionError.signedOut }
+        return try await adopt(session)
     }
 }

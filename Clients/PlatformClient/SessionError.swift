@@ -6,4 +6,7 @@ public enum SessionError: Error, Sendable {
     case signedOut
     /// Auth refused to start or renew the session; the body is the document's error, when it sent one.
     case refused(status: Int, error: Components.Schemas.ErrorBody?)
+    /// Auth no longer takes the session's refresh token: the account was merged into another, deleted, or its
+    /// session ended. The tokens are forgotten; an install session starts a new account on its next use.
+    case accountEnded(error: Components.Schemas.ErrorBody?)
 }

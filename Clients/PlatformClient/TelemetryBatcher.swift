@@ -63,31 +63,47 @@ public actor TelemetryBatcher {
     }
 
     /// Sends what is queued, batch by batch. Stops at a batch that ran out of attempts (the service or the
-    /// network is down; what is left waits for the next flush).
+    /// network is down; what is left waits for the next flush), or when its task is cancelled during a pause (that
+    /// batch goes back to the head of the queue).
     public func flush() async {
         while !queue.isEmpty {
             // Out of the queue before the first await: what is recorded meanwhile (or pushed out) is not the batch.
             let batch = Array(queue.prefix(policy.batchSize))
             queue.removeFirst(batch.count)
-            guard await send(batch) else { return }
+            switch await send(batch) {
+            case .settled: continue
+            case .outOfAttempts: return
+            case .interrupted:
+                // The wait was cancelled (the app went to the background): the batch waits for the next flush.
+                queue.insert(contentsOf: batch, at: 0)
+                return
+            }
         }
     }
 
-    /// Whether the batch reached a verdict (taken, or refused for good); false when it ran out of attempts.
-    private func send(_ batch: [Event]) async -> Bool {
+    private enum Delivery {
+        /// Taken, or refused for good.
+        case settled
+        /// Dropped after the last attempt.
+        case outOfAttempts
+        /// A pause between attempts was cancelled.
+        case interrupted
+    }
+
+    private func send(_ batch: [Event]) async -> Delivery {
         var pause = policy.firstPause
         for attempt in 1...max(1, policy.attempts) {
             let wait: Duration
             switch await outcome(of: batch) {
-            case .settled: return true
-            case .retryAfter(let asked): wait = asked ?? pause
+            case .settled: return .settled
+            case .retryAfter(let asked): wait = min(asked ?? pause, policy.longestPause)
             }
             guard attempt < policy.attempts else { break }
-            do { try await sleep(wait) } catch { break }
+            do { try await sleep(wait) } catch { return .interrupted }
             pause = min(pause * 2, policy.longestPause)
         }
         tally.dropped += batch.count
-        return false
+        return .outOfAttempts
     }
 
     private enum Outcome {

@@ -48,13 +48,13 @@ extension StackJourneys {
             }
             try await report.step("the teller sees the profile, not yet approved") {
                 let profile = try await partner.appointments.getMyPartnerProfile().ok.body.json
-                #expect(profile.name == "Madame Journey" && profile.approved == false)
+                try #require(profile.name == "Madame Journey" && profile.approved == false)
             }
 
             let second = try await report.step("the invited admin signs in") { try await JourneyPeople.signIn(stack, email: colleague, password: "numbers-Stats-42") }
             try await report.step("the invited admin finds the teller and reads the dashboard's home numbers") {
                 let found = try await second.auth.searchAccounts(query: .init(query: "teller-")).ok.body.json
-                #expect(found.accounts.map(\.id) == [tellerId] && found.accounts.first?.role == .partner)
+                try #require(found.accounts.map(\.id) == [tellerId] && found.accounts.first?.role == .partner)
                 _ = try await second.analytics.getHomeStats().ok
             }
             try await report.step("a partner is not an admin") {

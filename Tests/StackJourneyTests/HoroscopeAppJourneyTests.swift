@@ -1,13 +1,16 @@
+import AnalyticsContract
 import AppointmentsContract
 import AuthContract
 import Crypto
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import PlacesContract
 import PlatformClient
 import Testing
 import TestSupport
 import WarningsContract
+import WeatherContract
 
 extension StackJourneys {
     /// The horoscope app's journey through the running stack (issue 31; B1-B5, U5, U6, U9, A4, P1), with the generated
@@ -38,9 +41,9 @@ extension StackJourneys {
             let report = JourneyReport(app: "horoscope")
             defer { report.finish() }
             let smtp = try SMTPSink()
-            let apns = StrictAPNs()
             let certificate = try TestCertificate()
             let pushKey = P256.Signing.PrivateKey()
+            let apns = StrictAPNs(provider: .init(key: pushKey.publicKey, keyId: "KEY7654321", teamId: "TEAM123456"))
             let payments = PaymentProvider()
             let idp = FakeIdentityProvider()
             try await withFakeHTTPServer(Self.provider) { places in
@@ -76,13 +79,13 @@ extension StackJourneys {
 
             try await report.step("the free daily horoscope") {
                 let reading = try await app.appointments.getDailyHoroscope(path: .init(sign: .leo), query: .init(tz: "Asia/Bangkok")).ok.body.json
-                #expect(!reading.text.isEmpty && !reading.shareText.isEmpty)
+                try #require(!reading.text.isEmpty && !reading.shareText.isEmpty)
             }
             let cards = try await app.appointments.listTarotCards().ok.body.json.cards.prefix(3).map(\.id)
             let tarot = AppointmentsContract.Operations.ReadTarot.Input.Body.JsonPayload(cards: cards)
             try await report.step("tarot refused: 403 naming the feature to buy") {
                 let refused = try await app.appointments.readTarot(body: .json(tarot)).forbidden.body.json
-                #expect(refused.error.code == "entitlement_required" && "\(refused.error)".contains("tarot"), "\(refused)")
+                try #require(refused.error.code == "entitlement_required" && refused.error.details?.additionalProperties["entitlement"] == "tarot")
             }
             try await report.step("the provider's signed webhook: tarot and a fortune teller paid") {
                 try await payments.notifyPaid("tarot", for: installId, auth: stack.addresses.auth)
@@ -118,7 +121,7 @@ extension StackJourneys {
             }
             try await report.step("cancel the booking") {
                 let cancelled = try await app.appointments.cancelBooking(path: .init(bookingId: booking.id), body: .json(.init())).ok.body.json
-                #expect(cancelled.status == .cancelled)
+                try #require(cancelled.status == .cancelled)
             }
 
             let (member, auth) = PlatformClients.signIn(addresses: stack.addresses, store: MemoryTokenStore())
@@ -129,15 +132,21 @@ extension StackJourneys {
                 let install = try #require(try await app.session.refreshToken())
                 _ = try await member.auth.mergeInstallAccount(body: .json(.init(installRefreshToken: install))).ok
             }
-            try await report.eventually("the readings and the booking are the signed-in account's") {
+            try await report.eventually("the readings, the booking and the phone are the signed-in account's") {
                 let readings = try await member.appointments.listMyReadings().ok.body.json.readings
                 let bookings = try await member.appointments.listMyBookings().ok.body.json.bookings
-                return readings.contains { $0.id == reading.id } && bookings.contains { $0.id == booking.id } ? true : nil
+                let devices = try await member.warnings.listDevices().ok.body.json.devices
+                return readings.contains { $0.id == reading.id } && bookings.contains { $0.id == booking.id } && devices.contains { $0.token == phone }
+                    ? true : nil
+            }
+            try await report.step("the paid feature came along: the signed-in account reads tarot") {
+                try await member.session.renewNow()
+                _ = try await member.appointments.readTarot(body: .json(tarot)).created
             }
 
             let token = try await member.session.accessToken()
             try await report.step("delete the account") { _ = try await member.auth.deleteMyAccount().noContent }
-            try await report.eventually("every service refuses the deleted account's token") {
+            try await report.eventually("all six services refuse the deleted account's token") {
                 let refused = try await refusedEverywhere(stack, token: token)
                 return refused ? true : nil
             }

@@ -9,7 +9,8 @@ final class JourneyReport: @unchecked Sendable {
 
     init(app: String) { self.app = app }
 
-    /// Runs a step, timing it; a step that throws is reported as failed and ends the journey.
+    /// Runs a step, timing it; a step that throws is reported as failed and ends the journey (the journeys check
+    /// with `#require`, so a failed check is a failed step).
     @discardableResult
     func step<Result>(_ name: String, _ body: () async throws -> Result) async throws -> Result {
         let started = ContinuousClock.now

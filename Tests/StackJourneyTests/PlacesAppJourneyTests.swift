@@ -44,35 +44,35 @@ extension StackJourneys {
             let balzac = try await report.eventually("nearby on open: the on-demand import fills the map") {
                 try await nearby(app).first { $0.name == "Balzac Coffee" }
             }
-            #expect(balzac.pin == .red, "a place the user has not touched is red")
+            try #require(balzac.pin == .red, "a place the user has not touched is red")
 
             try await report.step("pin green") {
                 let pinned = try await app.places.setPin(path: .init(placeId: balzac.id), body: .json(.init(colour: .green))).ok.body.json
-                #expect(pinned.pin == .green)
+                try #require(pinned.pin == .green)
             }
             try await report.step("rate") {
                 let rating = Components.Schemas.Rating(noise: 2, outlets: 4, wifi: 5, cost: 3, seating: 4, businessType: .coffeeShop)
                 let rated = try await app.places.ratePlace(path: .init(placeId: balzac.id), body: .json(rating)).ok.body.json
-                #expect(rated.ratings.count == 1)
+                try #require(rated.ratings.count == 1)
             }
             try await report.step("clear the pin: a rated place is blue") {
                 _ = try await app.places.clearPin(path: .init(placeId: balzac.id)).ok
                 let mine = try await nearby(app).first { $0.id == balzac.id }
-                #expect(mine?.pin == .blue)
+                try #require(mine?.pin == .blue)
             }
 
             let added = try await report.step("add by address (Nominatim)") {
                 let place = Components.Schemas.NewPlace(name: "Journey Desk", address: "Rudi-Dutschke-Straße 12, Berlin", category: .coworking)
                 return try await app.places.addPlace(body: .json(place)).created.body.json
             }
-            #expect(added.review == .pending && abs(added.latitude - 52.5301) < 0.0001, "the address's coordinates, awaiting review")
+            try #require(added.review == .pending && abs(added.latitude - 52.5301) < 0.0001, "the address's coordinates, awaiting review")
 
             let other = PlatformClients.install(
                 app: .places, installId: "journey-places-\(uniqueSuffix())", addresses: stack.addresses, store: MemoryTokenStore())
             try await report.step("another install sees the aggregate rating, not the place awaiting review") {
                 let detail = try await other.places.getPlace(path: .init(placeId: balzac.id)).ok.body.json
-                #expect(detail.ratings.count == 1 && detail.ratings.averages.additionalProperties["wifi"] == 5)
-                #expect(detail.place.pin == .red && detail.myRating == nil)
+                try #require(detail.ratings.count == 1 && detail.ratings.averages.additionalProperties["wifi"] == 5)
+                try #require(detail.place.pin == .red && detail.myRating == nil)
                 guard case .notFound = try await other.places.getPlace(path: .init(placeId: added.id)) else {
                     Issue.record("a place awaiting review is its adder's only")
                     return

@@ -37,11 +37,12 @@ extension StackJourneys {
             try await report.step("a wrong PIN three times, then even the right one waits for a reset") {
                 for attemptsLeft in [2, 1] {
                     let refused = try await auth.loginSurvey(body: .json(.init(email: email, pin: "zz99"))).unauthorized.body.json
-                    #expect(refused.error.code == "wrong_pin" && refused.error.details?.additionalProperties["attemptsLeft"] == "\(attemptsLeft)")
+                    try #require(refused.error.code == "wrong_pin" && refused.error.details?.additionalProperties["attemptsLeft"] == "\(attemptsLeft)")
                 }
-                _ = try await auth.loginSurvey(body: .json(.init(email: email, pin: "zz99")))
+                let third = try await auth.loginSurvey(body: .json(.init(email: email, pin: "zz99"))).forbidden.body.json
+                try #require(third.error.code == "pin_tries_exhausted", "the third wrong PIN uses the last try")
                 let exhausted = try await auth.loginSurvey(body: .json(.init(email: email, pin: "ab12"))).forbidden.body.json
-                #expect(exhausted.error.code == "pin_tries_exhausted")
+                try #require(exhausted.error.code == "pin_tries_exhausted")
             }
             try await report.step("forgot PIN: a new one with the mailed code") {
                 _ = try await auth.startForgotPin(body: .json(.init(email: email))).accepted
@@ -54,13 +55,13 @@ extension StackJourneys {
 
             try await report.step("rate the four services (one below good, with why)") {
                 let survey = try await app.analytics.getSurvey().ok.body.json
-                #expect(survey.services.map(\.id) == [.rooms, .dining, .spaPool, .gym])
+                try #require(survey.services.map(\.id) == [.rooms, .dining, .spaPool, .gym])
                 for service in survey.services {
                     let rating: AnalyticsContract.Components.Schemas.Rating = service.id == .dining ? .fair : .excellent
                     let result = try await app.analytics.submitService(
                         path: .init(service: service.id), body: .json(.init(answers: Array(repeating: rating, count: 5)))
                     ).created.body.json
-                    #expect(result.askWhy == (service.id == .dining))
+                    try #require(result.askWhy == (service.id == .dining))
                     if result.askWhy {
                         _ = try await app.analytics.explainService(path: .init(service: service.id), body: .json(.init(why: "Cold soup"))).noContent
                     }
@@ -68,10 +69,10 @@ extension StackJourneys {
             }
             let coupon = try await report.step("the overall rating earns the coupon") {
                 let overall = try await app.analytics.submitOverall(body: .json(.init())).created.body.json
-                #expect(overall.couponStatus == .issued)
+                try #require(overall.couponStatus == .issued)
                 return try #require(overall.couponCode)
             }
-            #expect(!coupon.isEmpty)
+            try #require(!coupon.isEmpty)
 
             let dashboard = try await report.step("the first admin logs in to the dashboard") {
                 try await JourneyPeople.signIn(stack, email: JourneyPeople.adminEmail, password: Self.adminPassword)
@@ -80,9 +81,9 @@ extension StackJourneys {
                 let stats = try await dashboard.analytics.getSurveyStats().ok.body.json
                 return stats.overall.submissions == 1 ? stats : nil
             }
-            #expect(stats.overall.coupons == 1)
-            #expect(stats.services.first { $0.service == .dining }?.belowGood == 1)
-            #expect(stats.services.first { $0.service == .rooms }?.averagePoints == 100)
+            try #require(stats.overall.coupons == 1)
+            try #require(stats.services.first { $0.service == .dining }?.belowGood == 1)
+            try #require(stats.services.first { $0.service == .rooms }?.averagePoints == 100)
         }
     }
 }

@@ -46,10 +46,10 @@ extension StackJourneys {
             let report = JourneyReport(app: "weather")
             defer { report.finish() }
             let smtp = try SMTPSink()
-            let apns = StrictAPNs()
             let forecasts = Forecasts()
             let certificate = try TestCertificate()
             let pushKey = P256.Signing.PrivateKey()
+            let apns = StrictAPNs(provider: .init(key: pushKey.publicKey, keyId: "KEY7654321", teamId: "TEAM123456"))
             try await withFakeHTTPServer(forecasts.handler) { openMeteo in
                 try await withFakeHTTPServer(tls: certificate, apns.handler) { push in
                     var settings = JourneyPeople.settings(adminPassword: Self.adminPassword, smtp: smtp)
@@ -91,24 +91,30 @@ extension StackJourneys {
             }
             try await report.step("the nearest city") {
                 let nearest = try await app.weather.nearestCity(query: .init(lat: Self.here.lat, lon: Self.here.lon)).ok.body.json
-                #expect(nearest.city.id == Self.bangkok)
+                try #require(nearest.city.id == Self.bangkok)
             }
             try await report.step("the city view, then in recents") {
                 let view = try await app.weather.getCityWeather(path: .init(cityId: Self.bangkok)).ok.body.json
-                #expect(view.hasActiveWarning == false)
+                try #require(view.hasActiveWarning == false)
                 await track(.cityViewed, city: Self.bangkok)
                 let recents = try await app.weather.listRecentCities().ok.body.json.cities
-                #expect(recents.first?.city.id == Self.bangkok)
+                try #require(recents.first?.city.id == Self.bangkok)
             }
             try await report.step("favourite") {
                 let marked = try await app.weather.markFavourite(path: .init(cityId: Self.bangkok)).ok.body.json
                 let favourites = try await app.weather.listFavourites().ok.body.json.cities
-                #expect(marked.isFavourite && favourites.map(\.id) == [Self.bangkok])
+                try #require(marked.isFavourite && favourites.map(\.id) == [Self.bangkok])
                 await track(.featureUsed, feature: "favourite")
             }
             try await report.eventually("settings: the favourite reached warning-detector over the broker, warnings on") {
                 let settings = try await app.warnings.getNotificationSettings().ok.body.json
                 return settings.favourites.first { $0.cityId == Self.bangkok && $0.warnings } != nil ? true : nil
+            }
+            try await report.step("settings: no daily forecast for the current location, warnings kept") {
+                let changed = try await app.warnings.updateNotificationSettings(
+                    body: .json(.init(currentLocation: .init(forecasts: false)))
+                ).ok.body.json
+                try #require(changed.currentLocation.forecasts == false && changed.currentLocation.warnings == true)
             }
 
             let phone = String(repeating: "c3", count: 32)
@@ -126,20 +132,20 @@ extension StackJourneys {
             }
             try await report.step("the warning on the map") {
                 let map = try await app.weather.getMap(query: .init(south: 13, west: 100, north: 14.5, east: 101)).ok.body.json
-                #expect(map.cities.first { $0.id == Self.bangkok }?.hasActiveWarning == true)
+                try #require(map.cities.first { $0.id == Self.bangkok }?.hasActiveWarning == true)
             }
             try await report.eventually("the push reaches the phone under the weather app's topic", within: .seconds(90)) {
                 apns.sent(to: phone).first { $0.contains("warning") && $0.contains("\(Self.bangkok)") }
             }
             try await report.step("share the warning") {
                 let shared = try await app.weather.shareCity(path: .init(cityId: Self.bangkok), query: .init(kind: .warning)).ok.body.json
-                #expect(shared.text.contains("Bangkok"), "\(shared.text)")
+                try #require(shared.text.contains("Bangkok"), "\(shared.text)")
                 await track(.featureUsed, feature: "share")
             }
 
             try await report.step("the session's telemetry goes in one batch") {
                 await telemetry.flush()
-                #expect(await telemetry.tally == .init(accepted: 5, rejected: 0, dropped: 0), "install, 3 features, a city")
+                try #require(await telemetry.tally == .init(accepted: 5, rejected: 0, dropped: 0), "install, 3 features, a city")
             }
             let admin = try await JourneyPeople.signIn(stack, email: JourneyPeople.adminEmail, password: Self.adminPassword)
             try await report.eventually("the dashboard counts the install, the features and the city") {

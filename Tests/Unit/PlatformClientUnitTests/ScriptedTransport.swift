@@ -13,10 +13,17 @@ actor ScriptedTransport: ClientTransport {
 
     typealias Answer = @Sendable (_ operationID: String, _ request: HTTPRequest, _ body: Data, _ call: Int) -> (HTTPResponse.Status, String)
 
+    /// Headers an answer carries besides its content type (`Retry-After`), by operation and call number.
+    typealias Headers = @Sendable (_ operationID: String, _ call: Int) -> [String: String]
+
     private let answer: Answer
+    private let headers: Headers
     private(set) var sent: [Sent] = []
 
-    init(_ answer: @escaping Answer) { self.answer = answer }
+    init(headers: @escaping Headers = { _, _ in [:] }, _ answer: @escaping Answer) {
+        self.answer = answer
+        self.headers = headers
+    }
 
     func calls(_ operationID: String) -> [Sent] { sent.filter { $0.operationID == operationID } }
 
@@ -27,6 +34,9 @@ actor ScriptedTransport: ClientTransport {
         let (status, json) = answer(operationID, request, data, call)
         var response = HTTPResponse(status: status)
         response.headerFields[.contentType] = "application/json"
+        for (name, value) in headers(operationID, call) {
+            if let name = HTTPField.Name(name) { response.headerFields[name] = value }
+        }
         return (response, HTTPBody(json))
     }
 
@@ -42,3 +52,5 @@ func sessionJSON(access: String, refresh: String, expiresIn: Int = 900, account:
 }
 
 let errorJSON = #"{"error":{"code":"invalid_refresh_token","message":"no"}}"#
+/// What a service answers to an expired or revoked access token.
+let invalidTokenJSON = #"{"error":{"code":"invalid_token","message":"the access token is invalid or expired"}}"#

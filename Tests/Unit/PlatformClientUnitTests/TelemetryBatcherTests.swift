@@ -33,17 +33,21 @@ struct TelemetryBatcherTests {
         #expect(await batcher.queued == 0)
     }
 
-    @Test("a 503 is sent again after pauses that double, the service's Retry-After first")
+    @Test("a 503 is sent again after pauses that double; the service's Retry-After comes first, within the longest pause")
     func retriesWithBackoff() async throws {
-        let transport = ScriptedTransport { _, _, body, call in
-            call < 4 ? (.serviceUnavailable, #"{"error":{"code":"broker_unavailable","message":"later"}}"#) : (.accepted, accepted(body))
+        let transport = ScriptedTransport(headers: { _, call in call == 4 ? ["Retry-After": "7"] : call == 5 ? ["Retry-After": "600"] : [:] }) {
+            _, _, body, call in
+            call < 6 ? (.serviceUnavailable, #"{"error":{"code":"broker_unavailable","message":"later"}}"#) : (.accepted, accepted(body))
         }
         let pauses = Mutex<[Duration]>([])
+        var policy = TelemetryBatcher.Policy()
+        policy.attempts = 6
         let batcher = TelemetryBatcher(
-            client: Client(serverURL: analytics, transport: transport), appKey: "key-1", sleep: { pause in pauses.withLock { $0.append(pause) } })
+            client: Client(serverURL: analytics, transport: transport), appKey: "key-1", policy: policy,
+            sleep: { pause in pauses.withLock { $0.append(pause) } })
         await batcher.record(event(1))
         await batcher.flush()
-        #expect(pauses.withLock { $0 } == [.seconds(1), .seconds(2), .seconds(4)])
+        #expect(pauses.withLock { $0 } == [.seconds(1), .seconds(2), .seconds(4), .seconds(7), .seconds(60)])
         #expect(await batcher.tally == .init(accepted: 1, rejected: 0, dropped: 0))
     }
 
@@ -91,5 +95,16 @@ struct TelemetryBatcherTests {
         #expect(!sent.contains("7f0c8e5e-0d55-4a57-9f3e-000000000004"))
         #expect(sent.contains("7f0c8e5e-0d55-4a57-9f3e-000000000005"))
         #expect(await batcher.tally == .init(accepted: 10, rejected: 0, dropped: 5))
+    }
+
+    @Test("a flush cancelled during a pause puts its batch back at the head of the queue")
+    func cancelledPauseKeepsBatch() async throws {
+        let transport = ScriptedTransport { _, _, _, _ in (.serviceUnavailable, #"{"error":{"code":"broker_unavailable","message":"later"}}"#) }
+        let batcher = TelemetryBatcher(
+            client: Client(serverURL: analytics, transport: transport), appKey: "k", sleep: { _ in throw CancellationError() })
+        for number in 0..<150 { await batcher.record(event(number)) }
+        await batcher.flush()
+        #expect(await batcher.queued == 150)
+        #expect(await batcher.tally == .init())
     }
 }
