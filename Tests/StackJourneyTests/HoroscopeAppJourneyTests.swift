@@ -24,13 +24,13 @@ extension StackJourneys {
         /// Bangkok, where the fake Overpass has a temple.
         static let here = (lat: 13.7563, lon: 100.5018)
 
-        /// Overpass answers a temple to a query for places of worship and nothing else.
+        /// Overpass answers a temple (inside the asked box) to a query for places of worship, and nothing else.
         static let provider: FakeHTTPServer.Handler = { request in
             switch request.path {
             case "/api/interpreter":
                 let worship = (request.body.removingPercentEncoding ?? request.body).contains("place_of_worship")
                 let temple = #"{"type":"node","id":7001,"lat":13.7563,"lon":100.5018,"tags":{"amenity":"place_of_worship","religion":"buddhist","name":"Wat Journey"}}"#
-                return .init(body: PlacesFixtures.overpass(elements: worship ? [temple] : []))
+                return ProviderFakes.overpass(request, elements: worship ? [temple] : [])
             case "/v3/businesses/search": return .init(body: PlacesFixtures.yelp(businesses: [], total: 0))
             default: return .init(status: 404, body: "{}")
             }

@@ -13,12 +13,12 @@ extension StackJourneys {
         /// Around Balzac Coffee, one of the fake Overpass's cafés.
         static let here = (lat: 52.5200, lon: 13.4050)
 
-        /// Overpass answers the fixtures' elements, Yelp nothing, Nominatim the Betahaus address.
+        /// Overpass answers the fixtures' elements inside the asked box, Yelp nothing, Nominatim the Betahaus address.
         static let provider: FakeHTTPServer.Handler = { request in
             switch request.path {
-            case "/api/interpreter": .init(body: PlacesFixtures.overpass())
+            case "/api/interpreter": ProviderFakes.overpass(request, elements: PlacesFixtures.defaultElements)
             case "/v3/businesses/search": .init(body: PlacesFixtures.yelp(businesses: [], total: 0))
-            case "/search": .init(body: request.query["q"]?.contains("Rudi-Dutschke") == true ? PlacesFixtures.nominatimFound : "[]")
+            case "/search": ProviderFakes.nominatim(request, knows: "Rudi-Dutschke", answer: PlacesFixtures.nominatimFound)
             default: .init(status: 404, body: "{}")
             }
         }

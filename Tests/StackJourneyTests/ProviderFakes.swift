@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+
+/// OpenStreetMap's providers as strict as the journeys need them: Overpass answers only a POSTed `data=` query and
+/// only the elements inside its bounding box (so an import of the wrong tile finds nothing), Nominatim refuses a
+/// request without a User-Agent (its usage policy) and answers only the address it knows.
+enum ProviderFakes {
+    static func overpass(_ request: FakeHTTPServer.Received, elements: [String]) -> FakeHTTPServer.Reply {
+        guard request.method == "POST", request.body.hasPrefix("data="),
+            let query = String(request.body.dropFirst("data=".count)).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        else { return .init(status: 400, body: #"{"remark":"runtime error: no query"}"#) }
+        guard let box = boundingBox(in: query) else { return .init(status: 400, body: #"{"remark":"runtime error: no bounding box"}"#) }
+        let inside = elements.filter { element in
+            guard let (lat, lon) = coordinates(of: element) else { return false }
+            return (box.south...box.north).contains(lat) && (box.west...box.east).contains(lon)
+        }
+        return .init(body: PlacesFixtures.overpass(elements: inside))
+    }
+
+    static func nominatim(_ request: FakeHTTPServer.Received, knows address: String, answer: String) -> FakeHTTPServer.Reply {
+        guard request.headers["user-agent"]?.isEmpty == false else { return .init(status: 403, body: "Access blocked") }
+        return .init(body: request.query["q"]?.contains(address) == true ? answer : "[]")
+    }
+
+    /// The first `(south,west,north,east)` of an Overpass QL query.
+    private static func boundingBox(in query: String) -> (south: Double, west: Double, north: Double, east: Double)? {
+        let number = #"(-?[0-9]+(?:\.[0-9]+)?)"#
+        guard let match = query.firstMatch(of: try! Regex("\\(\(number),\(number),\(number),\(number)\\)")),
+            match.output.count == 5
+        else { return nil }
+        let values = (1...4).compactMap { match.output[$0].substring.flatMap { Double($0) } }
+        guard values.count == 4 else { return nil }
+        return (values[0], values[1], values[2], values[3])
+    }
+
+    /// A node's coordinates, or a way's centre.
+    private static func coordinates(of element: String) -> (Double, Double)? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(element.utf8)) as? [String: Any] else { return nil }
+        let place = (object["center"] as? [String: Any]) ?? object
+        guard let lat = place["lat"] as? Double, let lon = place["lon"] as? Double else { return nil }
+        return (lat, lon)
+    }
+}
