@@ -176,11 +176,8 @@ extension StackJourneys {
             let tellerId = try await admin.auth.inviteAccount(body: .json(.init(email: email, role: .partner))).created.body.json.accountId
             try await JourneyPeople.activate(stack, email: email, password: "tarot-Cards-42", smtp: smtp)
             let teller = try await JourneyPeople.signIn(stack, email: email, password: "tarot-Cards-42")
-            let deadline = ContinuousClock.now + .seconds(60)
-            while try await JourneyPeople.addPartnerProfile(admin: admin, accountId: tellerId) == nil {
-                guard ContinuousClock.now < deadline else { throw StackError(description: "appointment-booker never learned the partner") }
-                try await Task.sleep(for: .milliseconds(200))
-            }
+            // appointment-booker learns the partner from auth's event.
+            _ = try await poll(within: .seconds(60)) { try await JourneyPeople.addPartnerProfile(admin: admin, accountId: tellerId) }
             _ = try await admin.appointments.updatePartner(path: .init(partnerId: tellerId), body: .json(.init(approved: true, feeStatus: .paid))).ok
             let week = (1...7).map { AppointmentsContract.Components.Schemas.WeeklyWindow(weekday: $0, start: "09:00", end: "17:00") }
             _ = try await teller.appointments.setAvailability(path: .init(partnerId: tellerId), body: .json(.init(weekly: week, exceptions: []))).ok

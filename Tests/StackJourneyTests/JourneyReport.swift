@@ -29,14 +29,7 @@ final class JourneyReport: @unchecked Sendable {
     func eventually<Result>(
         _ name: String, within limit: Duration = .seconds(60), _ probe: () async throws -> Result?
     ) async throws -> Result {
-        try await step(name) {
-            let deadline = ContinuousClock.now + limit
-            while true {
-                if let found = try await probe() { return found }
-                guard ContinuousClock.now < deadline else { throw JourneyTimeout(limit: limit) }
-                try await Task.sleep(for: .milliseconds(200))
-            }
-        }
+        try await step(name) { try await poll(within: limit, probe) }
     }
 
     private func record(_ name: String, since started: ContinuousClock.Instant, passed: Bool) {
