@@ -41,7 +41,7 @@ install_system_packages() {
   apt_install ca-certificates pkg-config build-essential python3 python3-venv \
     postgresql postgresql-15-postgis-3 \
     liblz4-dev libsasl2-dev libssl-dev libzstd-dev zlib1g-dev libcurl4-openssl-dev \
-    dpkg-dev curl procps wrk prometheus gdb iproute2
+    dpkg-dev curl procps wrk prometheus gdb iproute2 openssl
 }
 
 # librdkafka before 2.10 double-frees in its metadata cache when a topic comes back under the same name

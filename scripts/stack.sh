@@ -6,6 +6,9 @@
 # Mail from auth (reset links, PIN codes) goes to a local mail sink (aiosmtpd) that keeps it in .stack/mail/new/,
 # unless .env.auth names a real SMTP server (SMTP_HOST, SMTP_TLS, SMTP_USERNAME/SMTP_PASSWORD).
 # State (database files, logs, generated dev keys) lives in .stack/ and survives restarts.
+# STACK_JOURNEYS=1 with start or restart: the journey profile, which points every provider (Open-Meteo, Overpass,
+# Yelp, Nominatim, APNs, SMTP, the identity provider) at the fakes `scripts/journeys.sh` runs while it runs the apps'
+# journeys against this stack (an operator's smoke test); STACK_JOURNEYS=0 drops it. Not for a stack real apps use.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/lib.sh"
@@ -76,6 +79,59 @@ dev_keys() {
   fi
 }
 
+# journey_profile: with STACK_JOURNEYS=1, the settings, keys and secrets the journeys' fakes share with this stack,
+# generated once into $STATE_DIR/journeys/ (0700): the fakes' ports (free now, kept from then on), the APNs
+# certificate the services trust and the provider key they sign with, the identity provider's key, the payment
+# webhook secret and the first admin's password. With STACK_JOURNEYS=0 the profile is removed.
+journey_profile() {
+  local dir="$STATE_DIR/journeys"
+  if [ "${STACK_JOURNEYS:-}" = 0 ]; then
+    [ -d "$dir" ] && log "journey profile removed: the providers are the configured ones again"
+    rm -rf "$dir"
+    return 0
+  fi
+  [ "${STACK_JOURNEYS:-}" = 1 ] && [ ! -f "$dir/settings.env" ] || return 0
+  mkdir -p "$dir"
+  chmod 700 "$dir"
+  local weather places push mail idp
+  read -r weather places push mail idp < <(free_ports 5)
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 3650 -subj /CN=localhost \
+    -addext subjectAltName=DNS:localhost -keyout "$dir/apns-key.pem" -out "$dir/apns-cert.pem" 2>/dev/null
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$dir/push-key.pem" 2>/dev/null
+  openssl genpkey -algorithm ed25519 -out "$dir/idp-key.pem" 2>/dev/null
+  local secret password
+  secret="whsec-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+  password="journey-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')-9"
+  # The journeys' own settings (Tests/StackJourneyTests): each checks that the stack has the ones it needs.
+  cat >"$dir/settings.env" <<ENV
+OPEN_METEO_BASE_URL=http://127.0.0.1:$weather
+WEATHER_REFRESH_INTERVAL_SECONDS=10
+WEATHER_REFRESH_TICK_MS=1000
+PLACES_OVERPASS_BASE_URL=http://127.0.0.1:$places
+PLACES_YELP_BASE_URL=http://127.0.0.1:$places
+PLACES_NOMINATIM_BASE_URL=http://127.0.0.1:$places
+PLACES_IMPORT_AREAS=bangkok:13.70,100.45,13.80,100.55:worship
+PLACES_IMPORT_INTERVAL_SECONDS=30
+PUSH_BASE_URL=https://localhost:$push
+PUSH_CA_FILE=$dir/apns-cert.pem
+PUSH_TEAM_ID=TEAM123456
+PUSH_KEY_ID=KEY7654321
+SMTP_HOST=127.0.0.1
+SMTP_PORT=$mail
+SMTP_TLS=none
+BOOTSTRAP_ADMIN_EMAIL=admin@journey.test
+BOOTSTRAP_ADMIN_PASSWORD=$password
+PAYMENT_WEBHOOK_SECRET=$secret
+OIDC_JWKS_URL=http://127.0.0.1:$idp/jwks.json
+OIDC_ISSUER=https://idp.test
+OIDC_AUDIENCES=horoscope=horoscope-app
+OIDC_ALLOW_HTTP_LOOPBACK=true
+APPOINTMENT_REMINDER_LEAD_MINUTES=10080
+ENV
+  chmod 600 "$dir"/*
+  log "journey profile on: providers point at the journeys' fakes (settings in $dir/settings.env)"
+}
+
 # is_running SERVICE: its process is alive and answers /health. A process that is alive but does not answer may
 # be shutting down after SIGTERM: wait (up to 20 s) until it answers or exits, so a stopping service is not
 # mistaken for a running one.
@@ -117,6 +173,11 @@ start_service() {
     [ "$service" = analytics-aggregator ] && export "$(cat "$STATE_DIR/telemetry.env")"
     [ "$service" = appointment-booker ] && export "$(grep '^READING_KEY=' "$STATE_DIR/keys.env")"
     [ -f "$root/.env.$service" ] && set -a && source "$root/.env.$service" && set +a
+    # The journey profile wins over .env files: its fakes are what the journeys check against.
+    if [ -f "$STATE_DIR/journeys/settings.env" ]; then
+      set -a && source "$STATE_DIR/journeys/settings.env" && set +a
+      export PUSH_SIGNING_KEY="$(cat "$STATE_DIR/journeys/push-key.pem")"
+    fi
     nohup "$root/.build/$BUILD_CONFIGURATION/$service" >>"$STATE_DIR/logs/$service.log" 2>&1 &
     echo $! >"$pidfile"
   )
@@ -211,9 +272,18 @@ cmd_start() {
   fi
   create_topics
   dev_keys
+  journey_profile
+  write_service_addresses
   for service in "${SERVICES[@]}"; do start_service "$service"; done
   for service in "${SERVICES[@]}"; do wait_ready "$service"; done
   cmd_status
+}
+
+# write_service_addresses: where scripts/journeys.sh finds the services (with the journey profile only).
+write_service_addresses() {
+  [ -d "$STATE_DIR/journeys" ] || return 0
+  local service
+  for service in "${SERVICES[@]}"; do echo "$service=http://127.0.0.1:${PORTS[$service]}"; done >"$STATE_DIR/journeys/services.env"
 }
 
 cmd_stop() {
@@ -233,6 +303,8 @@ cmd_status() {
   printf '%-22s %-8s %-28s\n' tansu "$state" "127.0.0.1:$KAFKA_PORT"
   state=$([ -f "$STATE_DIR/mail.pid" ] && kill -0 "$(cat "$STATE_DIR/mail.pid")" 2>/dev/null && echo running || echo stopped)
   printf '%-22s %-8s %-28s\n' mail-sink "$state" "127.0.0.1:$MAIL_PORT ($STATE_DIR/mail/new)"
+  [ -f "$STATE_DIR/journeys/settings.env" ] \
+    && echo "journey profile on: providers point at scripts/journeys.sh's fakes (STACK_JOURNEYS=0 scripts/stack.sh restart drops it)"
   for service in "${SERVICES[@]}"; do
     local port=${PORTS[$service]} ready=no
     state=$([ -f "$STATE_DIR/$service.pid" ] && kill -0 "$(cat "$STATE_DIR/$service.pid")" 2>/dev/null && echo running || echo stopped)

@@ -62,6 +62,8 @@ else
   # One stack at a time: each journey starts the six services as docker-compose does, in the compose database.
   log "running the app journeys through the six services started as docker-compose.yml starts them (issue 31)"
   run_tests 1200 300 --filter StackJourneyTests || status=$?
+  log "running the journeys against a stack already running (scripts/stack.sh, then scripts/journeys.sh twice)"
+  bash "$root/scripts/journeys-on-stack.sh" || status=$?
   log "running the dashboard in a browser (N5)"
   run_tests 600 300 --filter DashboardBrowserTests || status=$?
   log "running the API fuzzers (X3, Schemathesis against each service)"

@@ -12,22 +12,18 @@ extension StackJourneys {
     /// The dashboard page itself stays with the browser test.
     @Suite("App journey through the stack: dashboard")
     struct DashboardJourneyTests {
-        static let adminPassword = "journey-\(uniqueSuffix())-9"
-
         @Test("the first admin invites a partner and an admin; each sets a password by mail link and signs in")
         func dashboard() async throws {
             let report = JourneyReport(app: "dashboard")
             defer { report.finish() }
-            let smtp = try SMTPSink()
-            try await RunningStack.run(settings: JourneyPeople.settings(adminPassword: Self.adminPassword, smtp: smtp)) { stack in
+            let smtp = try JourneyProviders.current.mailSink()
+            try await RunningStack.run(settings: try JourneyPeople.settings(smtp: smtp)) { stack in
                 try await journey(stack, smtp: smtp, report: report)
             }
         }
 
         func journey(_ stack: RunningStack, smtp: SMTPSink, report: JourneyReport) async throws {
-            let admin = try await report.step("the first admin signs in") {
-                try await JourneyPeople.signIn(stack, email: JourneyPeople.adminEmail, password: Self.adminPassword)
-            }
+            let admin = try await report.step("the first admin signs in") { try await JourneyPeople.admin(stack) }
             let teller = "teller-\(uniqueSuffix())@journey.test"
             let colleague = "colleague-\(uniqueSuffix())@journey.test"
             let tellerId = try await report.step("invite a fortune teller and an admin") {
@@ -53,7 +49,7 @@ extension StackJourneys {
 
             let second = try await report.step("the invited admin signs in") { try await JourneyPeople.signIn(stack, email: colleague, password: "numbers-Stats-42") }
             try await report.step("the invited admin finds the teller and reads the dashboard's home numbers") {
-                let found = try await second.auth.searchAccounts(query: .init(query: "teller-")).ok.body.json
+                let found = try await second.auth.searchAccounts(query: .init(query: teller)).ok.body.json
                 try #require(found.accounts.map(\.id) == [tellerId] && found.accounts.first?.role == .partner)
                 _ = try await second.analytics.getHomeStats().ok
             }

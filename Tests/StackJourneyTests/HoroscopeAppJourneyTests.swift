@@ -20,41 +20,29 @@ extension StackJourneys {
     /// its data, and the account deleted everywhere.
     @Suite("App journey through the stack: horoscope")
     struct HoroscopeAppJourneyTests {
-        static let adminPassword = "journey-\(uniqueSuffix())-9"
         /// Bangkok, where the fake Overpass has a temple.
         static let here = (lat: 13.7563, lon: 100.5018)
-
-        /// Overpass answers a temple (inside the asked box) to a query for places of worship, and nothing else.
-        static let provider: FakeHTTPServer.Handler = { request in
-            switch request.path {
-            case "/api/interpreter":
-                let worship = (request.body.removingPercentEncoding ?? request.body).contains("place_of_worship")
-                let temple = #"{"type":"node","id":7001,"lat":13.7563,"lon":100.5018,"tags":{"amenity":"place_of_worship","religion":"buddhist","name":"Wat Journey"}}"#
-                return ProviderFakes.overpass(request, elements: worship ? [temple] : [])
-            case "/v3/businesses/search": return .init(body: PlacesFixtures.yelp(businesses: [], total: 0))
-            default: return .init(status: 404, body: "{}")
-            }
-        }
 
         @Test("install → free horoscope → tarot refused → paid by webhook → tarot → temples → booking → reminder push → cancel → OpenID Connect → deleted")
         func horoscopeApp() async throws {
             let report = JourneyReport(app: "horoscope")
             defer { report.finish() }
-            let smtp = try SMTPSink()
-            let certificate = try TestCertificate()
-            let pushKey = P256.Signing.PrivateKey()
-            let apns = StrictAPNs(provider: .init(key: pushKey.publicKey, keyId: "KEY7654321", teamId: "TEAM123456"))
-            let payments = PaymentProvider()
-            let idp = FakeIdentityProvider()
-            try await withFakeHTTPServer(Self.provider) { places in
-                try await withFakeHTTPServer(tls: certificate, apns.handler) { push in
+            let providers = JourneyProviders.current
+            let smtp = try providers.mailSink()
+            let certificate = try providers.pushCertificate()
+            let pushKeyPEM = try providers.pushKeyPEM()
+            let pushKey = try P256.Signing.PrivateKey(pemRepresentation: pushKeyPEM)
+            let apns = StrictAPNs(provider: .init(key: pushKey.publicKey, keyId: JourneyProviders.pushKeyId, teamId: JourneyProviders.pushTeamId))
+            let payments = PaymentProvider(secret: try providers.value("PAYMENT_WEBHOOK_SECRET", fresh: "whsec-journey-\(UUID().uuidString)"))
+            let idp = try providers.identityProvider()
+            try await withFakeHTTPServer(port: try providers.port(for: "PLACES_OVERPASS_BASE_URL"), ProviderFakes.places) { places in
+                try await withFakeHTTPServer(port: try providers.port(for: "PUSH_BASE_URL"), tls: certificate, apns.handler) { push in
                     try await idp.serve {
-                        var settings = JourneyPeople.settings(adminPassword: Self.adminPassword, smtp: smtp)
+                        var settings = try JourneyPeople.settings(smtp: smtp).merging(ProviderFakes.placesSettings(places)) { $1 }
                         settings.merge([
-                            "PLACES_OVERPASS_BASE_URL": places.baseURL, "PLACES_YELP_BASE_URL": places.baseURL,
-                            "PLACES_NOMINATIM_BASE_URL": places.baseURL, "PLACES_IMPORT_AREAS": "bangkok:13.70,100.45,13.80,100.55:worship",
-                            "PUSH_BASE_URL": push.baseURL, "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": "TEAM123456",
-                            "PUSH_KEY_ID": "KEY7654321", "PUSH_SIGNING_KEY": pushKey.pemRepresentation,
+                            "PLACES_IMPORT_AREAS": "bangkok:13.70,100.45,13.80,100.55:worship",
+                            "PUSH_BASE_URL": push.baseURL, "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": JourneyProviders.pushTeamId,
+                            "PUSH_KEY_ID": JourneyProviders.pushKeyId, "PUSH_SIGNING_KEY": pushKeyPEM,
                             "PAYMENT_WEBHOOK_SECRET": payments.secret,
                             "OIDC_JWKS_URL": "http://127.0.0.1:\(idp.port)/jwks.json", "OIDC_ISSUER": idp.issuer,
                             "OIDC_AUDIENCES": "horoscope=horoscope-app", "OIDC_ALLOW_HTTP_LOOPBACK": "true",
@@ -100,7 +88,7 @@ extension StackJourneys {
                 try await temples(stack)
             }
 
-            let phone = String(repeating: "e5", count: 32)
+            let phone = JourneyPeople.deviceToken()
             apns.issue(phone, to: "com.example.horoscope")
             try await report.step("register the phone for the horoscope app's pushes") {
                 let change = WarningsContract.Components.Schemas.DeviceChange(timeZone: "Asia/Bangkok", installId: "install-\(uniqueSuffix())", app: .horoscope)
@@ -171,7 +159,7 @@ extension StackJourneys {
 
         /// A teller invited by the first admin, activated by mail link, given an approved profile and every day's hours.
         func listedPartner(_ stack: RunningStack, smtp: SMTPSink) async throws -> String {
-            let admin = try await JourneyPeople.signIn(stack, email: JourneyPeople.adminEmail, password: Self.adminPassword)
+            let admin = try await JourneyPeople.admin(stack)
             let email = "teller-\(uniqueSuffix())@journey.test"
             let tellerId = try await admin.auth.inviteAccount(body: .json(.init(email: email, role: .partner))).created.body.json.accountId
             try await JourneyPeople.activate(stack, email: email, password: "tarot-Cards-42", smtp: smtp)

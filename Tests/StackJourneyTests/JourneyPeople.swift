@@ -10,12 +10,27 @@ enum JourneyPeople {
     static let adminEmail = "admin@journey.test"
     static let linkMarker = "/dashboard/reset-password?token="
 
+    /// The first admin's password: the stack's `BOOTSTRAP_ADMIN_PASSWORD`.
+    static var adminPassword: String {
+        get throws { try JourneyProviders.current.adminPassword }
+    }
+
     /// The stack's settings for its first admin and for mail to `smtp`.
-    static func settings(adminPassword: String, smtp: SMTPSink) -> [String: String] {
+    static func settings(smtp: SMTPSink) throws -> [String: String] {
         [
             "SMTP_HOST": "127.0.0.1", "SMTP_PORT": "\(smtp.port)", "SMTP_TLS": "none",
-            "BOOTSTRAP_ADMIN_EMAIL": adminEmail, "BOOTSTRAP_ADMIN_PASSWORD": adminPassword,
+            "BOOTSTRAP_ADMIN_EMAIL": adminEmail, "BOOTSTRAP_ADMIN_PASSWORD": try adminPassword,
         ]
+    }
+
+    /// The first admin, signed in to the dashboard.
+    static func admin(_ stack: RunningStack) async throws -> PlatformClients {
+        try await signIn(stack, email: adminEmail, password: try adminPassword)
+    }
+
+    /// A phone's APNs token, new per run: a running stack keeps the devices of earlier runs.
+    static func deviceToken() -> String {
+        (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     }
 
     static func signIn(_ stack: RunningStack, email: String, password: String) async throws -> PlatformClients {

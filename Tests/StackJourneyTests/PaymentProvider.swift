@@ -6,7 +6,8 @@ import NIOCore
 /// The payment provider as auth meets it (U6): a notification POSTed to the webhook, signed
 /// `sha256=<hex HMAC-SHA256 of the raw body>` with the secret both sides were configured with.
 struct PaymentProvider: Sendable {
-    let secret = "whsec-journey-\(UUID().uuidString)"
+    /// The secret shared with auth's `PAYMENT_WEBHOOK_SECRET`.
+    let secret: String
 
     func notifyPaid(_ entitlement: String, for accountId: String, auth: URL) async throws {
         let body = Data(

@@ -5,6 +5,28 @@ import TestSupport
 /// only the elements inside its bounding box (so an import of the wrong tile finds nothing), Nominatim refuses a
 /// request without a User-Agent (its usage policy) and answers only the address it knows.
 enum ProviderFakes {
+    /// Bangkok's temple, the one place of worship the fake Overpass knows (B4).
+    static let temple = #"{"type":"node","id":7001,"lat":13.7563,"lon":100.5018,"tags":{"amenity":"place_of_worship","religion":"buddhist","name":"Wat Journey"}}"#
+
+    /// The places providers of every journey on one server (a running stack has one address for each): Overpass
+    /// answers the temple to a query for places of worship and the fixtures' workplaces to any other, each inside the
+    /// asked box; Yelp knows nothing; Nominatim knows the Betahaus address.
+    static let places: FakeHTTPServer.Handler = { request in
+        switch request.path {
+        case "/api/interpreter":
+            let worship = (request.body.removingPercentEncoding ?? request.body).contains("place_of_worship")
+            return overpass(request, elements: worship ? [temple] : PlacesFixtures.defaultElements)
+        case "/v3/businesses/search": return .init(body: PlacesFixtures.yelp(businesses: [], total: 0))
+        case "/search": return nominatim(request, knows: "Rudi-Dutschke", answer: PlacesFixtures.nominatimFound)
+        default: return .init(status: 404, body: "{}")
+        }
+    }
+
+    /// The settings pointing places-importer at `server`.
+    static func placesSettings(_ server: FakeHTTPServer) -> [String: String] {
+        ["PLACES_OVERPASS_BASE_URL": server.baseURL, "PLACES_YELP_BASE_URL": server.baseURL, "PLACES_NOMINATIM_BASE_URL": server.baseURL]
+    }
+
     static func overpass(_ request: FakeHTTPServer.Received, elements: [String]) -> FakeHTTPServer.Reply {
         guard request.method == "POST", request.body.hasPrefix("data="),
             let query = String(request.body.dropFirst("data=".count)).replacingOccurrences(of: "+", with: " ").removingPercentEncoding

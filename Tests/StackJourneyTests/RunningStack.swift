@@ -5,7 +5,8 @@ import TestSupport
 
 /// The six services started as docker-compose starts them (its commands and environment, through
 /// `scripts/compose-smoke.py --serve`), against the test run's Postgres and broker, for one journey (issue 31).
-/// `settings` go into the stack's .env, as an operator would set them: the fake providers' base URLs.
+/// `settings` go into the stack's .env, as an operator would set them: the fake providers' base URLs. Or the stack
+/// an operator started with `STACK_JOURNEYS=1 scripts/stack.sh start`, met by `scripts/journeys.sh` (see JourneyProviders).
 struct RunningStack: Sendable {
     let addresses: ServiceAddresses
     /// The .env's telemetry keys, by app.
@@ -20,9 +21,15 @@ struct RunningStack: Sendable {
         .deletingLastPathComponent()
 
     /// Starts the stack, runs `body` with it, and stops it; each service must end with exit code 0 on SIGTERM.
+    /// Against a running stack (`scripts/journeys.sh`), checks that it was started with `settings` and runs `body`.
     static func run<Result: Sendable>(
         settings: [String: String], _ body: @Sendable (RunningStack) async throws -> Result
     ) async throws -> Result {
+        let providers = JourneyProviders.current
+        if providers.meetsRunningStack {
+            try providers.check(settings)
+            return try await body(try providers.runningStack())
+        }
         let infrastructure = TestInfrastructure.current
         try infrastructure.check()
         let environment = ProcessInfo.processInfo.environment

@@ -60,9 +60,10 @@ public final class FakeHTTPServer: Sendable {
     fileprivate func record(_ request: Received) { log.withLock { $0.append(request) } }
 }
 
-/// Runs a fake server for the duration of `body`.
+/// Runs a fake server for the duration of `body`, on a free port unless `port` names one (a running stack was
+/// configured with the fake's address before the fake started).
 public func withFakeHTTPServer<Result: Sendable>(
-    tls certificate: TestCertificate? = nil,
+    port fixedPort: Int = 0, tls certificate: TestCertificate? = nil,
     _ handler: @escaping FakeHTTPServer.Handler, _ body: @Sendable (FakeHTTPServer) async throws -> Result
 ) async throws -> Result {
     let recorder = Recorder()
@@ -92,16 +93,23 @@ public func withFakeHTTPServer<Result: Sendable>(
     logger.logLevel = .critical  // its shutdown after cancellation logs a harmless error
     let server: HTTPServerBuilder = try certificate.map { try .http2Upgrade(tlsConfiguration: try $0.serverConfiguration()) } ?? .http1()
     let app = Application(
-        responder: responder, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        responder: responder, server: server, configuration: .init(address: .hostname("127.0.0.1", port: fixedPort)),
         onServerRunning: { channel in
             portContinuation.yield(channel.localAddress?.port ?? 0)
             portContinuation.finish()
         },
         logger: logger)
-    let serverTask = Task { try await app.runService(gracefulShutdownSignals: []) }
+    let serverTask = Task {
+        // A port that cannot be bound ends the server before it runs: the wait for its port ends too.
+        defer { portContinuation.finish() }
+        try await app.runService(gracefulShutdownSignals: [])
+    }
     defer { serverTask.cancel() }
     var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next(), port > 0 else { throw FakeServerError.didNotStart }
+    guard let port = await iterator.next(), port > 0 else {
+        _ = try await serverTask.value
+        throw FakeServerError.didNotStart
+    }
     let fake = FakeHTTPServer(port: port, usesTLS: certificate != nil)
     recorder.server = fake
     let result = try await body(fake)

@@ -7,14 +7,24 @@ import Synchronization
 
 /// An identity provider: signs ID tokens and serves its public keys as a JWKS over real HTTP.
 public final class FakeIdentityProvider: Sendable {
-    public let port = freePort()
+    public let port: Int
     public let issuer = "https://idp.test"
-    private let current = Mutex<(kid: String, key: EdDSA.PrivateKey)>(("k1", try! EdDSA.PrivateKey(curve: .ed25519)))
+    private let current: Mutex<(kid: String, key: EdDSA.PrivateKey)>
     /// Whether the JWKS names each key's algorithm (many providers leave `alg` out).
     public let publishesAlgorithm: Bool
 
     public init(publishesAlgorithm: Bool = true) {
         self.publishesAlgorithm = publishesAlgorithm
+        port = freePort()
+        current = Mutex(("k1", try! EdDSA.PrivateKey(curve: .ed25519)))
+    }
+
+    /// For a running stack configured with the provider before it started: its port and key (PKCS #8 PEM), which
+    /// the stack may have cached from an earlier run.
+    public init(port: Int, keyPEM: String) throws {
+        publishesAlgorithm = true
+        self.port = port
+        current = Mutex(("k1", try EdDSA.PrivateKey(pem: keyPEM)))
     }
 
     public func rotate() throws {
@@ -49,7 +59,9 @@ public final class FakeIdentityProvider: Sendable {
         router.get("jwks.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: self.jwks)))
         }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: Logger(label: "idp"))
+        var logger = Logger(label: "idp")
+        logger.logLevel = .critical  // its shutdown after cancellation logs harmless errors
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.runService(gracefulShutdownSignals: []) }
             defer { group.cancelAll() }

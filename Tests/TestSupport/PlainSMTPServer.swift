@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -15,9 +16,11 @@ final class PlainSMTPServer: Sendable {
         let messages = Mutex<[String]>([])
     }
 
-    init() throws {
+    /// On a free port, or on `fixedPort` (a running stack was configured with it before this server started), waiting
+    /// up to 5 s for an earlier holder of that port to let it go.
+    init(port fixedPort: Int = 0) throws {
         let store = store
-        channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -26,8 +29,20 @@ final class PlainSMTPServer: Sendable {
                     })
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).wait()
+        channel = try Self.bind(bootstrap, port: fixedPort)
         port = channel.localAddress?.port ?? 0
+    }
+
+    private static func bind(_ bootstrap: ServerBootstrap, port: Int) throws -> any Channel {
+        var attempt = 0
+        while true {
+            do {
+                return try bootstrap.bind(host: "127.0.0.1", port: port).wait()
+            } catch where port != 0 && attempt < 50 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
     }
 
     /// The messages received, oldest first, as the client sent them (dot-stuffing undone).

@@ -26,10 +26,11 @@ public final class SMTPSink: @unchecked Sendable {
         }
     }
 
-    public init(security: Security = .none, certificate: TestCertificate? = nil, login: Login? = nil) throws {
+    /// `port`: a fixed port for a plain server (a running stack was configured with it); 0 for a free one.
+    public init(security: Security = .none, certificate: TestCertificate? = nil, login: Login? = nil, port fixedPort: Int = 0) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(uniqueSuffix())")
         if security == .none && login == nil {
-            let server = try PlainSMTPServer()
+            let server = try PlainSMTPServer(port: fixedPort)
             (plain, port) = (server, server.port)
             return
         }
