@@ -55,8 +55,7 @@ extension StackJourneys {
             }
             try await report.step("a partner is not an admin") {
                 guard case .forbidden = try await partner.auth.searchAccounts() else {
-                    Issue.record("the teller must not list accounts")
-                    return
+                    throw StackError(description: "the teller must not list accounts")
                 }
             }
         }

@@ -172,17 +172,25 @@ extension StackJourneys {
             return tellerId
         }
 
-        /// Whether auth and the services this journey used (appointment-booker, warning-detector) all answer 401 to the
-        /// token: each learns of the deletion from auth's event.
+        /// Whether all six services answer 401 to the token: each learns of the deletion from auth's event (what each
+        /// erased is checked per service in `Tests/ServicesTests/AccountLifecycle`).
         func refusedEverywhere(_ stack: RunningStack, token: String) async throws -> Bool {
             let bearer = [FixedBearer(token: token)]
             let transport = PlatformClients.defaultTransport
-            let auth = AuthContract.Client(serverURL: stack.addresses.auth, transport: transport, middlewares: bearer)
-            let booking = AppointmentsContract.Client(serverURL: stack.addresses.appointments, transport: transport, middlewares: bearer)
-            let warnings = WarningsContract.Client(serverURL: stack.addresses.warnings, transport: transport, middlewares: bearer)
+            let addresses = stack.addresses
+            let auth = AuthContract.Client(serverURL: addresses.auth, transport: transport, middlewares: bearer)
+            let booking = AppointmentsContract.Client(serverURL: addresses.appointments, transport: transport, middlewares: bearer)
+            let warnings = WarningsContract.Client(serverURL: addresses.warnings, transport: transport, middlewares: bearer)
+            let weather = WeatherContract.Client(serverURL: addresses.weather, transport: transport, middlewares: bearer)
+            let places = PlacesContract.Client(serverURL: addresses.places, transport: transport, middlewares: bearer)
+            let analytics = AnalyticsContract.Client(serverURL: addresses.analytics, transport: transport, middlewares: bearer)
             guard case .unauthorized = try await auth.getProfile() else { return false }
             guard case .unauthorized = try await booking.listMyReadings() else { return false }
             guard case .unauthorized = try await warnings.listDevices() else { return false }
+            guard case .unauthorized = try await weather.listFavourites() else { return false }
+            guard case .unauthorized = try await places.getPlace(path: .init(placeId: UUID().uuidString.lowercased())) else { return false }
+            let answer = AnalyticsContract.Components.Schemas.PollAnswers(answers: [.init(questionId: "benefit", answer: true)])
+            guard case .unauthorized = try await analytics.answerPoll(body: .json(answer)) else { return false }
             return true
         }
     }

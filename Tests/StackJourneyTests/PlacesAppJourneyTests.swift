@@ -26,9 +26,20 @@ extension StackJourneys {
         }
 
         func journey(_ stack: RunningStack, report: JourneyReport) async throws {
+            let tokens = MemoryTokenStore()
             let app = PlatformClients.install(
-                app: .places, installId: "journey-places-\(uniqueSuffix())", addresses: stack.addresses, store: MemoryTokenStore())
+                app: .places, installId: "journey-places-\(uniqueSuffix())", addresses: stack.addresses, store: tokens)
             try await report.step("install: an account from auth") { _ = try await app.session.accountId() }
+            try await report.step("a spoilt stored token: the service's 401 invalid_token, one renewal, the request again") {
+                let stored = try #require(await tokens.load())
+                // Its signature's last characters changed: to the services, a token that is not auth's.
+                let spoilt = String(stored.accessToken.dropLast(6)) + (stored.accessToken.hasSuffix("AAAAAA") ? "BBBBBB" : "AAAAAA")
+                await tokens.save(
+                    SessionTokens(accessToken: spoilt, refreshToken: stored.refreshToken, expiresAt: stored.expiresAt, accountId: stored.accountId))
+                _ = try await nearby(app)
+                let renewed = try #require(await tokens.load())
+                try #require(renewed.accessToken != spoilt && renewed.refreshToken != stored.refreshToken, "renewed by the refresh token")
+            }
 
             let balzac = try await report.eventually("nearby on open: the on-demand import fills the map") {
                 try await nearby(app).first { $0.name == "Balzac Coffee" }
@@ -66,8 +77,7 @@ extension StackJourneys {
                 try #require(detail.ratings.count == ratingsBefore + 1 && detail.ratings.averages.additionalProperties["wifi"] == 5)
                 try #require(detail.place.pin == .red && detail.myRating == nil)
                 guard case .notFound = try await other.places.getPlace(path: .init(placeId: added.id)) else {
-                    Issue.record("a place awaiting review is its adder's only")
-                    return
+                    throw StackError(description: "a place awaiting review is its adder's only")
                 }
             }
         }

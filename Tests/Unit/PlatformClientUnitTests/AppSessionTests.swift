@@ -11,7 +11,7 @@ import Testing
 struct AppSessionTests {
     let auth = URL(string: "http://auth.test")!
 
-    func session(_ transport: ScriptedTransport, store: MemoryTokenStore = MemoryTokenStore()) -> AppSession {
+    func session(_ transport: some ClientTransport, store: MemoryTokenStore = MemoryTokenStore()) -> AppSession {
         AppSession.install(app: .weather, installId: "install-1", auth: Client(serverURL: auth, transport: transport), store: store)
     }
 
@@ -154,6 +154,49 @@ struct AppSessionTests {
             try await group.waitForAll()
         }
         #expect(await transport.calls("refreshSession").count == 1)
+    }
+
+    @Test("through a client, an ended account is said once (ClientError wrapping accountEnded); the next request has a new install account")
+    func endedAccountReachesCaller() async throws {
+        let store = MemoryTokenStore(SessionTokens(accessToken: "old", refreshToken: "spent", expiresAt: .distantPast, accountId: "x"))
+        let transport = ScriptedTransport { operation, request, _, _ in
+            switch operation {
+            case "refreshSession": return (.unauthorized, errorJSON)
+            case "createInstallAccount": return (.created, sessionJSON(access: "fresh", refresh: "r-fresh"))
+            case _ where request.headerFields[.authorization] == "Bearer fresh":
+                return (.ok, #"{"account":{"id":"x","kind":"install","role":"user","entitlements":[],"banned":false}}"#)
+            default: return (.unauthorized, invalidTokenJSON)
+            }
+        }
+        let client = Client(serverURL: auth, transport: transport, middlewares: [SessionMiddleware(session: session(transport, store: store))])
+        do {
+            _ = try await client.getProfile()
+            Issue.record("the ended account must reach the caller")
+        } catch let error as ClientError {
+            guard case SessionError.accountEnded(let body)? = error.underlyingError as? SessionError else {
+                Issue.record("expected accountEnded, got \(error.underlyingError)")
+                return
+            }
+            #expect(body?.error.code == "invalid_refresh_token")
+        }
+        #expect(await transport.calls("getProfile").isEmpty, "nothing is sent for an account that ended")
+        _ = try await client.getProfile().ok
+        #expect(await transport.calls("getProfile").map(\.authorization) == ["Bearer fresh"])
+    }
+
+    @Test("when auth cannot be reached to start a session, the request goes without a token and its 401 reaches the caller")
+    func unreachableAuthSendsWithout() async throws {
+        let answers = ScriptedTransport { _, request, _, _ in
+            request.headerFields[.authorization] == nil ? (.unauthorized, invalidTokenJSON) : (.ok, "{}")
+        }
+        let transport = UnreachableAuth(rest: answers)
+        let client = Client(serverURL: auth, transport: transport, middlewares: [SessionMiddleware(session: session(transport))])
+        guard case .unauthorized(let answer) = try await client.getProfile() else {
+            Issue.record("a protected operation without a token answers its typed 401")
+            return
+        }
+        #expect(try answer.body.json.error.code == "invalid_token")
+        #expect(await answers.calls("getProfile").map(\.authorization) == [nil])
     }
 
     @Test("a renewal whose answer comes after forget keeps nothing")

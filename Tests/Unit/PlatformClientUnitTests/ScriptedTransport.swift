@@ -46,6 +46,17 @@ actor ScriptedTransport: ClientTransport {
     }
 }
 
+/// Auth's install and refresh operations fail as a connection refused would; every other operation goes to `rest`.
+struct UnreachableAuth: ClientTransport {
+    struct Refused: Error {}
+    let rest: ScriptedTransport
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        if ["createInstallAccount", "refreshSession"].contains(operationID) { throw Refused() }
+        return try await rest.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    }
+}
+
 /// A session answer as auth sends it.
 func sessionJSON(access: String, refresh: String, expiresIn: Int = 900, account: String = "7f0c8e5e-0d55-4a57-9f3e-1c1d7c3a9e01") -> String {
     #"{"accessToken":"\#(access)","refreshToken":"\#(refresh)","tokenType":"Bearer","expiresIn":\#(expiresIn),"account":{"id":"\#(account)","kind":"install","role":"user","entitlements":[],"banned":false}}"#
