@@ -96,6 +96,58 @@ struct ServiceShutdownTests {
         }
     }
 
+    @Test("X4 (P1): SIGTERM during an area import gives the area back: the next instance imports it at once, not an hour later")
+    func test_X4_sigtermDuringAreaImport() async throws {
+        let tokens = try TestTokens()
+        let requests = Mutex(0)
+        let topic = "test.places.\(uniqueSuffix())"
+        try await createTopics([topic], partitions: 1, brokers: TestInfrastructure.current.kafkaBrokers)
+        let temple = #"{"type":"node","id":7001,"lat":13.7563,"lon":100.5018,"tags":{"amenity":"place_of_worship","name":"Wat Shutdown"}}"#
+        try await withFakeHTTPServer({ request in
+            guard request.path == "/api/interpreter" else { return .init(status: 404, body: "{}") }
+            let first = requests.withLock { count in
+                count += 1
+                return count == 1
+            }
+            // The first import is slow: the service is told to stop while it waits.
+            return .init(body: PlacesFixtures.overpass(elements: [temple]), delay: first ? .seconds(5) : .zero)
+        }) { fake in
+            try await withTestDatabase(schema: "places_importer", migrations: PlacesImporterMigrations.all) { db in
+                let row: @Sendable () async throws -> (claimed: Bool, status: String?, runs: Int) = {
+                    let rows = try await db.client.query(
+                        "SELECT claimed_until > now(), last_status, runs FROM import_areas WHERE name = 'bangkok'", logger: db.logger)
+                    for try await (claimed, status, runs) in rows.decode((Bool, String?, Int).self) { return (claimed, status, runs) }
+                    return (false, nil, -1)
+                }
+                var environment = Self.baseEnvironment(db, tokens: tokens, port: freePort(), group: "shutdown-\(uniqueSuffix())")
+                environment.merge([
+                    "PLACES_TOPIC": topic, "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_YELP_BASE_URL": fake.baseURL, "PLACES_ON_DEMAND": "false",
+                    "PLACES_IMPORT_AREAS": "bangkok:13.70,100.45,13.80,100.55:worship", "PLACES_IMPORT_TICK_MS": "100",
+                ]) { $1 }
+                let first = try ServiceProcess(executable: "places-importer", environment: environment)
+                let importing = try await eventually(timeout: .seconds(30), interval: .milliseconds(20)) { requests.withLock { $0 } == 1 }
+                #expect(importing, "the import never asked Overpass: \(first.standardError.suffix(2_000))")
+                #expect(try await row().claimed, "the import holds its claim while it runs")
+                first.terminate()
+                #expect(try await first.waitForExit(timeout: .seconds(30)) == 0, "exit status after SIGTERM: \(first.standardError.suffix(2_000))")
+                let stopped = try await row()
+                #expect(!stopped.claimed && stopped.status == "failed" && stopped.runs == 0, "given back, not counted as a run: \(stopped)")
+
+                environment["HTTP_PORT"] = "\(freePort())"
+                let second = try ServiceProcess(executable: "places-importer", environment: environment)
+                let imported = try await eventually(timeout: .seconds(30)) { try await row().status == "succeeded" }
+                let after = try await row()
+                #expect(imported, "the next instance imported the area: \(after) \(second.standardError.suffix(2_000))")
+                let places = try await db.client.query("SELECT count(*)::int FROM places WHERE name = 'Wat Shutdown'", logger: db.logger)
+                var count = 0
+                for try await value in places.decode(Int.self) { count = value }
+                #expect(count == 1)
+                second.terminate()
+                #expect(try await second.waitForExit(timeout: .seconds(30)) == 0)
+            }
+        }
+    }
+
     @Test("X4: SIGTERM during an HTTP request that waits on a provider: the request is answered, then the process exits 0")
     func test_X4_sigtermWithRequestInFlight() async throws {
         let tokens = try TestTokens()

@@ -32,7 +32,10 @@ struct ImportScheduler: Service {
         do {
             guard let area = try await areas.claimDue(claimFor: .seconds(3_600)) else { return false }
             let (_, error) = await importer.importArea(area)
-            if Task.isCancelled { return true }
+            if Task.isCancelled {
+                await release(area)
+                return true
+            }
             try await areas.finish(area.id, error: error, nextRunIn: interval)
             return true
         } catch {
@@ -40,6 +43,19 @@ struct ImportScheduler: Service {
                 logger.warning("import scheduling failed", metadata: ["error": "\(String(reflecting: error))"])
             }
             return false
+        }
+    }
+
+    /// Shutdown cancels the import: its claim is given back in a task of its own, which that cancellation does not
+    /// reach (the database client stops after this service).
+    private func release(_ area: ImportAreaStore.Area) async {
+        let (areas, logger) = (areas, logger)
+        let released = Task.detached { try await areas.release(area.id) }
+        do {
+            try await released.value
+            logger.info("import interrupted by shutdown; area left due", metadata: ["area": "\(area.name)"])
+        } catch {
+            logger.warning("could not give back an interrupted import's claim", metadata: ["area": "\(area.name)", "error": "\(String(reflecting: error))"])
         }
     }
 }

@@ -91,6 +91,18 @@ struct ImportAreaStore: Sendable {
             logger: logger)
     }
 
+    /// Gives back the claim of an import stopped before it finished (the instance shutting down): the area stays due,
+    /// so the next instance imports it now instead of when the claim runs out, an hour on.
+    func release(_ id: UUID) async throws {
+        try await client.tracedQuery(
+            """
+            UPDATE import_areas SET claimed_until = '-infinity', last_finished_at = now(), last_status = 'failed',
+                last_error = 'interrupted: the instance stopped during the import; due again'
+            WHERE id = \(id)
+            """,
+            logger: logger)
+    }
+
     func list() async throws -> [Status] {
         let rows = try await client.tracedQuery(
             """
