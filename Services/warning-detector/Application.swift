@@ -38,7 +38,7 @@ package func buildApplication(
         ],
         handler: AccountEventsRouter(
             lifecycle: runtime.accountLifecycle(PushAudienceOwner()),
-            next: ForecastsFavouritesAppointmentsHandler(detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings)))
+            next: ConsumedTopics.handlers(detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings)))
     let (http, apns) = try await makePushClient(configuration.push)
     var services: [any Service] = [
         PushSender(queue: queue, apns: apns, policy: configuration.push, startGate: runtime.startGate, logger: runtime.logger)

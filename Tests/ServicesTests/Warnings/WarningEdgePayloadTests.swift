@@ -12,7 +12,7 @@ struct WarningEdgePayloadTests {
     func test_X2_edgePayloadsApplyOrDeadLetter() async throws {
         try await withTestDatabase(schema: "warning_detector", migrations: warningDetectorMigrations) { db in
             let configuration = try WarningConfiguration(environment: EnvironmentReader([:]))
-            let handler = ForecastsFavouritesAppointmentsHandler(
+            let handler = ConsumedTopics.handlers(
                 detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon),
                 warnings: WarningStore(client: db.client, logger: db.logger, topic: "test.warnings"))
             let processor = IdempotentProcessor(client: db.client)

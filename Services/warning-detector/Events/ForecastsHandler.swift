@@ -3,11 +3,10 @@ import Logging
 import PostgresNIO
 import Shared
 
-/// Applies `weather.forecasts`, `weather.user-cities` and the reminders of `appointments.bookings` events, each once, inside the idempotent consumer's
-/// transaction: a forecast updates the city's warnings (A1, A2) and queues a notification per new warning
-/// for the devices that want it (A5); favourite changes keep the audience current (A4). A payload that does
-/// not decode or carries values no weather has is permanent and goes to the dead-letter topic.
-struct ForecastsFavouritesAppointmentsHandler: EventHandler {
+/// Applies `weather.forecasts` (A1, A2, A5), each event once, inside the idempotent consumer's transaction: a
+/// forecast updates its city's warnings and queues a notification per new warning for the devices that want it.
+/// A payload that does not decode or carries values no weather has is permanent and goes to the dead-letter topic.
+struct ForecastsHandler: EventHandler {
     let detector: WarningDetector
     let warnings: WarningStore
 
@@ -17,49 +16,24 @@ struct ForecastsFavouritesAppointmentsHandler: EventHandler {
 
     /// A batch keeps only the newest forecast of each city: an older one would be superseded within the same
     /// transaction, and applying it first could issue and at once cancel a warning (and push it). The kept
-    /// forecasts are applied together with a fixed number of statements; favourite changes apply in order. A bad
-    /// event fails the batch, and the consumer then applies its events one by one.
+    /// forecasts are applied together with a fixed number of statements. A bad event fails the batch, and the
+    /// consumer then applies its events one by one.
     func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
         let forecasts = try await Self.decodeForecasts(events)
         var newest: [Int: ForecastUpdated] = [:]
         var newestEvent: [Int: ReceivedEvent] = [:]
         var order: [Int] = []
-        for (index, event) in events.enumerated() {
-            switch event.header.type {
-            case EventTypes.forecastUpdated:
-                guard let forecast = forecasts[index] else { continue }
-                if let seen = newest[forecast.city.id] {
-                    if seen.fetchedAt > forecast.fetchedAt { continue }
-                } else {
-                    order.append(forecast.city.id)
-                }
-                newest[forecast.city.id] = forecast
-                newestEvent[forecast.city.id] = event
-            case EventTypes.favouriteAdded:
-                try await EventTracing.handling(event) {
-                    try await UserStore.addFavourite(try event.payload(as: FavouriteChanged.self), on: connection, logger: logger)
-                }
-            case EventTypes.favouriteRemoved:
-                try await EventTracing.handling(event) {
-                    try await UserStore.removeFavourite(try event.payload(as: FavouriteChanged.self), on: connection, logger: logger)
-                }
-            case EventTypes.appointmentReminderDue:
-                try await EventTracing.handling(event) {
-                    let reminder = try event.payload(as: AppointmentReminderDue.self)
-                    let queued = try await PushQueue.enqueue(reminder: reminder, on: connection, logger: logger)
-                    logger.info("appointment reminder queued", metadata: ["booking": "\(reminder.bookingId)", "notifications": "\(queued)"])
-                }
-            case EventTypes.horoscopeDailyDue:
-                try await EventTracing.handling(event) {
-                    let due = try event.payload(as: HoroscopeDailyDue.self)
-                    let queued = try await PushQueue.enqueue(dailyHoroscope: due, on: connection, logger: logger)
-                    logger.info("daily horoscope queued", metadata: ["day": "\(due.localDate)", "notifications": "\(queued)"])
-                }
-            case EventTypes.appointmentBooked, EventTypes.appointmentChanged, EventTypes.appointmentCancelled:
-                continue  // The bookings topic's other events are not this service's concern.
-            default:
-                throw EventDecodingError(reason: "warning-detector does not handle \(event.header.type) events")
+        for (event, decoded) in zip(events, forecasts) {
+            guard let forecast = decoded else {
+                throw EventDecodingError(reason: "\(event.header.type) is not a forecast: it does not belong on the forecasts topic")
             }
+            if let seen = newest[forecast.city.id] {
+                if seen.fetchedAt > forecast.fetchedAt { continue }
+            } else {
+                order.append(forecast.city.id)
+            }
+            newest[forecast.city.id] = forecast
+            newestEvent[forecast.city.id] = event
         }
         // Each kept forecast's event gets a consumer span of its trace, ended when the forecasts are applied; a
         // warning's events and push deliveries continue the trace of the forecast that issued it. (A forecast

@@ -1,0 +1,13 @@
+import Shared
+
+/// warning-detector's handlers, one per topic it consumes besides the users topic (which the account router
+/// takes first): forecasts, favourite changes, and the bookings topic's reminders.
+enum ConsumedTopics {
+    static func handlers(detector: WarningDetector, warnings: WarningStore) -> TopicHandlers {
+        TopicHandlers([
+            (TopicCatalogue.forecasts, ForecastsHandler(detector: detector, warnings: warnings)),
+            (TopicCatalogue.userCities, UserCitiesHandler()),
+            (TopicCatalogue.appointments, BookingsHandler()),
+        ])
+    }
+}

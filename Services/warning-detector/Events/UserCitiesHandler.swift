@@ -1,0 +1,18 @@
+import Logging
+import PostgresNIO
+import Shared
+
+/// Applies `weather.user-cities` (A4): a favourite added or removed keeps the audience of the city's warnings
+/// current, each event once, in order, inside the idempotent consumer's transaction.
+struct UserCitiesHandler: EventHandler {
+    func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws {
+        switch event.header.type {
+        case EventTypes.favouriteAdded:
+            try await UserStore.addFavourite(try event.payload(as: FavouriteChanged.self), on: connection, logger: logger)
+        case EventTypes.favouriteRemoved:
+            try await UserStore.removeFavourite(try event.payload(as: FavouriteChanged.self), on: connection, logger: logger)
+        default:
+            throw EventDecodingError(reason: "\(event.header.type) does not belong on the user-cities topic")
+        }
+    }
+}

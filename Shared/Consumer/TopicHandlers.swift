@@ -1,0 +1,44 @@
+import Logging
+import PostgresNIO
+
+/// One handler per consumed topic, each named for what it consumes, chosen by the event's type as the topic
+/// catalogue assigns types to topics. A batch is one partition's, so of one topic: it goes whole to that topic's
+/// handler, which may apply it more cheaply than event by event. A type none of the topics carries is a poison
+/// event (it goes to the dead-letter topic).
+public struct TopicHandlers: EventHandler {
+    private let handlers: [any EventHandler]
+    /// Event type → its topic's position in `handlers`.
+    private let topicOf: [EventType: Int]
+
+    public init(_ pairs: [(topic: Topic, handler: any EventHandler)]) {
+        handlers = pairs.map(\.handler)
+        var topicOf: [EventType: Int] = [:]
+        for (index, pair) in pairs.enumerated() {
+            for type in pair.topic.eventTypes { topicOf[type] = index }
+        }
+        self.topicOf = topicOf
+    }
+
+    public func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws {
+        try await handlers[try topic(of: event)].handle(event, connection: connection, logger: logger)
+    }
+
+    public func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
+        guard let first = events.first else { return }
+        let topic = try self.topic(of: first)
+        if events.allSatisfy({ topicOf[$0.header.type] == topic }) {
+            return try await handlers[topic].handle(batch: events, connection: connection, logger: logger)
+        }
+        // Not one topic's events (a stray type among them): one at a time, so the stray one alone is dead-lettered.
+        for event in events {
+            try await EventTracing.handling(event) { try await handle(event, connection: connection, logger: logger) }
+        }
+    }
+
+    private func topic(of event: ReceivedEvent) throws(EventDecodingError) -> Int {
+        guard let topic = topicOf[event.header.type] else {
+            throw EventDecodingError(reason: "no handler for \(event.header.type) events here")
+        }
+        return topic
+    }
+}
