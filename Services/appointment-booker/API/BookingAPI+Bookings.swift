@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import Shared
 
 /// Booking, cancelling and moving appointments (B2, B3, U6).
@@ -46,21 +45,15 @@ extension BookingAPI {
         guard actor != .user else { throw APIError.forbidden }
         if actor == .partner { try await checkActivePartner(caller) }
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard booking.status == "booked" else { throw BookingErrors.bookingCancelled }
-        guard booking.startsAt > Date() else { throw BookingErrors.alreadyStarted }
-        guard let partner = try await partners.find(booking.partnerId) else { throw BookingErrors.partnerNotFound }
-        let slot = try checkedSlot(startingAt: body.startsAt, of: partner)
+        let move = MoveBooking(partners: partners, bookings: bookings, choice: slotChoice)
         do {
-            guard let moved = try await bookings.move(booking.id, startsAt: BookingTime.date(slot.start), endsAt: BookingTime.date(slot.end), by: actor) else {
-                // Changed since it was read: cancelled, or begun.
-                throw try await bookings.find(booking.id)?.status == "cancelled" ? BookingErrors.bookingCancelled : BookingErrors.alreadyStarted
-            }
+            let moved = try await move(booking, to: body.startsAt, by: actor, now: Date())
             slotListings.invalidate(partner: moved.partnerId)
             return .ok(.init(body: .json(.init(moved))))
-        } catch let error as PSQLError where error.sqlState == .exclusionViolation {
-            throw BookingErrors.slotTaken
-        } catch let error as PSQLError where error.sqlState == .deadlockDetected {
-            throw BookingErrors.busy
+        } catch let refusal as MoveBooking.Refusal {
+            throw refusal == .cancelled ? BookingErrors.bookingCancelled : BookingErrors.alreadyStarted
+        } catch let refusal as BookingRefusal {
+            throw BookingErrors.answer(for: refusal)
         }
     }
 
@@ -73,13 +66,13 @@ extension BookingAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         if let reason = body.reason, RequestText.length(reason) > 500 { throw JSONBody.schemaViolation(["reason": "is at most 500 characters"]) }
         let reason = body.reason.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
-        let cutoff = Double(configuration.cancelCutoff.components.seconds)
+        let cancel = CancelBooking(bookings: bookings, cutoffSeconds: Double(configuration.cancelCutoff.components.seconds))
         let cancelled: Booking?
         do {
-            cancelled = try await bookings.cancel(booking.id, by: actor, reason: reason) { current in
-                try CancellationRules.check(current, by: actor, reason: reason, now: Date(), cutoffSeconds: cutoff)
-            }
+            cancelled = try await cancel(booking.id, by: actor, reason: reason, now: Date())
         } catch let refusal as CancellationRules.Refusal {
+            throw BookingErrors.answer(for: refusal)
+        } catch let refusal as BookingRefusal {
             throw BookingErrors.answer(for: refusal)
         }
         guard let cancelled else { throw BookingErrors.bookingNotFound }
@@ -95,15 +88,6 @@ extension BookingAPI {
         let state = try await AccountStateStore.state(of: AccountKey.of(caller.id), client: bookings.client, logger: bookings.logger)
         if state.banned { throw BookingErrors.accountBanned }
         if let role = state.role, role != UserRole.partner.rawValue { throw APIError.forbidden }
-    }
-
-    /// The partner's slot starting at `start` (`SlotChoice`), its refusal as an HTTP error.
-    func checkedSlot(startingAt start: Date, of partner: Partner) throws -> SlotCalculator.Interval {
-        do {
-            return try slotChoice.slot(startingAt: start, of: partner, now: Date())
-        } catch {
-            throw BookingErrors.answer(for: error)
-        }
     }
 
     /// The booking when the caller is its user, its partner or an admin; 404 otherwise (its existence is not told).

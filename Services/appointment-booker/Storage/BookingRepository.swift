@@ -15,6 +15,30 @@ protocol BookingRepository: Sendable {
     ) async throws -> BookOutcome
 }
 
+/// What cancelling a booking needs from storage: `BookingStore` in Postgres, a memory one in the unit tests.
+protocol BookingCancellation: Sendable {
+    func find(_ id: UUID) async throws -> Booking?
+
+    /// Cancels `booking` if it is still as it was read (live, the same start) and publishes the cancellation; nil
+    /// when it changed meanwhile.
+    func cancel(_ booking: Booking, by actor: BookingActor, reason: String?) async throws -> Booking?
+}
+
+/// What moving a booking needs from storage.
+protocol BookingMoves: Sendable {
+    func find(_ id: UUID) async throws -> Booking?
+
+    /// Moves a live booking not yet begun; `.changed` when it was cancelled or began meanwhile, `.taken` when another
+    /// live booking of the partner holds the time. Throws `BookingRefusal.busy` when it kept colliding.
+    func move(_ id: UUID, startsAt: Date, endsAt: Date, by actor: BookingActor) async throws -> MoveOutcome
+}
+
+enum MoveOutcome: Equatable {
+    case moved(Booking)
+    case changed
+    case taken
+}
+
 /// The partners a booking names.
 protocol PartnerDirectory: Sendable {
     func find(_ id: UUID) async throws -> Partner?
@@ -28,5 +52,5 @@ enum BookOutcome: Equatable {
     case keyReused
 }
 
-extension BookingStore: BookingRepository {}
+extension BookingStore: BookingRepository, BookingCancellation, BookingMoves {}
 extension PartnerStore: PartnerDirectory {}

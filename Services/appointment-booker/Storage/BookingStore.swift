@@ -144,20 +144,13 @@ struct BookingStore: Sendable {
                 """, logger: logger))
     }
 
-    /// Cancels after `check` accepted the booking as it is under the row lock; the cancelled booking.
-    func cancel(
-        _ id: UUID, by actor: BookingActor, reason: String?, check: @Sendable (Booking) throws -> Void
-    ) async throws -> Booking? {
+    /// Cancels `booking` if it is still as it was read: live, with the same start (a move changes it). nil when it
+    /// changed meanwhile; the caller reads it again and judges it again (`CancelBooking`).
+    func cancel(_ booking: Booking, by actor: BookingActor, reason: String?) async throws -> Booking? {
         try await client.inTransaction(logger: logger) { connection -> Booking? in
-            let current = try await Self.decode(
-                connection.tracedQuery(
-                    """
-                    SELECT \(unescaped: Self.columns) FROM bookings b JOIN partners p ON p.id = b.partner_id
-                    WHERE b.id = \(id) FOR UPDATE OF b
-                    """, logger: logger))
-            guard let booking = current.first else { return nil }
-            try check(booking)
-            return try await Self.cancelLive(id: id, by: actor, reason: reason, topic: topic, on: connection, logger: logger).first
+            try await Self.cancelLive(
+                id: booking.id, startingAt: booking.startsAt, by: actor, reason: reason, topic: topic, on: connection, logger: logger
+            ).first
         }
     }
 
@@ -167,9 +160,10 @@ struct BookingStore: Sendable {
         try await cancelLive(futureOf: user, by: .system, reason: reason, topic: topic, on: connection, logger: logger).count
     }
 
-    /// Cancels the live booking `id`, or the future live bookings of `futureOf`, and publishes each cancellation.
+    /// Cancels the live booking `id` (if it still starts at `start`, when given), or the future live bookings of
+    /// `futureOf`, and publishes each cancellation.
     private static func cancelLive(
-        id: UUID? = nil, futureOf user: String? = nil, by actor: BookingActor, reason: String?, topic: String,
+        id: UUID? = nil, startingAt start: Date? = nil, futureOf user: String? = nil, by actor: BookingActor, reason: String?, topic: String,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> [Booking] {
         guard id != nil || user != nil else { return [] }
@@ -177,7 +171,7 @@ struct BookingStore: Sendable {
             """
             WITH cancelled AS (
                 UPDATE bookings SET status = 'cancelled', cancelled_by = \(actor.rawValue), cancel_reason = \(reason), updated_at = now()
-                WHERE status = 'booked' AND (\(id)::uuid IS NULL OR id = \(id))
+                WHERE status = 'booked' AND (\(id)::uuid IS NULL OR id = \(id)) AND (\(start)::timestamptz IS NULL OR abs(extract(epoch FROM starts_at - \(start)::timestamptz)) < 0.001)
                     AND (\(user)::text IS NULL OR ((user_id = \(user) OR partner_id::text = \(user)) AND starts_at > now()))
                 RETURNING *
             )
@@ -190,23 +184,29 @@ struct BookingStore: Sendable {
         return cancelled
     }
 
-    /// Moves a live booking not yet begun to another interval; nil when it is cancelled or has begun. The exclusion constraint
-    /// refuses an interval taken by another booking (`taken`).
-    func move(_ id: UUID, startsAt: Date, endsAt: Date, by actor: BookingActor) async throws -> Booking? {
-        try await client.inTransaction(logger: logger) { connection -> Booking? in
-            let partner = try await connection.tracedQuery("SELECT partner_id FROM bookings WHERE id = \(id)", logger: logger)
-            for try await partner in partner.decode(UUID.self) { try await Self.serialize(partner: partner, on: connection, logger: logger) }
-            let rows = try await connection.tracedQuery(
-                """
-                WITH moved AS (
-                    UPDATE bookings SET starts_at = \(startsAt), ends_at = \(endsAt), updated_at = now(), reminder_queued_at = NULL
-                    WHERE id = \(id) AND status = 'booked' AND starts_at > now() RETURNING *
-                )
-                SELECT \(unescaped: Self.columns) FROM moved b JOIN partners p ON p.id = b.partner_id
-                """, logger: logger)
-            guard let booking = try await Self.decode(rows).first else { return nil }
-            try await publish(booking, type: EventTypes.appointmentChanged, by: actor, on: connection)
-            return booking
+    /// Moves a live booking not yet begun to another interval. The exclusion constraint refuses an interval taken by
+    /// another booking (`.taken`); a deadlock victim is `BookingRefusal.busy`.
+    func move(_ id: UUID, startsAt: Date, endsAt: Date, by actor: BookingActor) async throws -> MoveOutcome {
+        do {
+            return try await client.inTransaction(logger: logger) { connection -> MoveOutcome in
+                let partner = try await connection.tracedQuery("SELECT partner_id FROM bookings WHERE id = \(id)", logger: logger)
+                for try await partner in partner.decode(UUID.self) { try await Self.serialize(partner: partner, on: connection, logger: logger) }
+                let rows = try await connection.tracedQuery(
+                    """
+                    WITH moved AS (
+                        UPDATE bookings SET starts_at = \(startsAt), ends_at = \(endsAt), updated_at = now(), reminder_queued_at = NULL
+                        WHERE id = \(id) AND status = 'booked' AND starts_at > now() RETURNING *
+                    )
+                    SELECT \(unescaped: Self.columns) FROM moved b JOIN partners p ON p.id = b.partner_id
+                    """, logger: logger)
+                guard let booking = try await Self.decode(rows).first else { return .changed }
+                try await publish(booking, type: EventTypes.appointmentChanged, by: actor, on: connection)
+                return .moved(booking)
+            }
+        } catch let error as PSQLError where error.sqlState == .exclusionViolation {
+            return .taken
+        } catch let error as PSQLError where error.sqlState == .deadlockDetected {
+            throw BookingRefusal.busy
         }
     }
 

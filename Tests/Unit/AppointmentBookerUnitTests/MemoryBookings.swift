@@ -11,11 +11,19 @@ final class MemoryBookings: BookingRepository {
     private let rows = Mutex<[Booking]>([])
     private let keys = Mutex<[String: UUID]>([:])
     let states: Mutex<[String: AccountStateStore.State]>
+    /// Runs before each cancelling or moving write, with the booking's id: what another request changes in between.
+    let beforeWrite = Mutex<(@Sendable (UUID) -> Void)?>(nil)
+    /// The database's `now()`, for a move's "not yet begun".
+    let clock: @Sendable () -> Date
     let limits: LiveBookingLimits
 
-    init(states: [String: AccountStateStore.State] = [:], limits: LiveBookingLimits = LiveBookingLimits()) {
+    init(
+        states: [String: AccountStateStore.State] = [:], limits: LiveBookingLimits = LiveBookingLimits(),
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.states = Mutex(states)
         self.limits = limits
+        self.clock = clock
     }
 
     var all: [Booking] { rows.withLock { $0 } }
@@ -59,4 +67,62 @@ struct MemoryPartners: PartnerDirectory {
     var partners: [UUID: Partner]
 
     func find(_ id: UUID) async throws -> Partner? { partners[id] }
+}
+
+extension MemoryBookings: BookingCancellation {
+    func find(_ id: UUID) async throws -> Booking? { rows.withLock { rows in rows.first { $0.id == id } } }
+
+    func cancel(_ booking: Booking, by actor: BookingActor, reason: String?) async throws -> Booking? {
+        beforeWrite.withLock { $0 }?(booking.id)
+        return rows.withLock { rows in
+            guard let index = rows.firstIndex(where: { $0.id == booking.id && $0.status == "booked" && $0.startsAt == booking.startsAt })
+            else { return nil }
+            let row = rows[index]
+            rows[index] = Booking(
+                id: row.id, partnerId: row.partnerId, userId: row.userId, startsAt: row.startsAt, endsAt: row.endsAt, status: "cancelled",
+                cancelledBy: actor.rawValue, cancelReason: reason, createdAt: row.createdAt, timeZone: row.timeZone)
+            return rows[index]
+        }
+    }
+
+    /// Another request's change to the row between a read and the write that follows it.
+    func move(_ id: UUID, by seconds: TimeInterval) {
+        rows.withLock { rows in
+            guard let index = rows.firstIndex(where: { $0.id == id }) else { return }
+            let row = rows[index]
+            rows[index] = Booking(
+                id: row.id, partnerId: row.partnerId, userId: row.userId, startsAt: row.startsAt.addingTimeInterval(seconds),
+                endsAt: row.endsAt.addingTimeInterval(seconds), status: row.status, cancelledBy: nil, cancelReason: nil, createdAt: row.createdAt,
+                timeZone: row.timeZone)
+        }
+    }
+
+    func insert(_ booking: Booking) { rows.withLock { $0.append(booking) } }
+
+    /// Another request's cancellation between a read and the write that follows it.
+    func markCancelled(_ id: UUID) {
+        rows.withLock { rows in
+            guard let index = rows.firstIndex(where: { $0.id == id }) else { return }
+            rows[index].status = "cancelled"
+        }
+    }
+}
+
+extension MemoryBookings: BookingMoves {
+    /// As the store: only a live booking not yet begun moves, and not onto another live booking of its partner.
+    func move(_ id: UUID, startsAt: Date, endsAt: Date, by actor: BookingActor) async throws -> MoveOutcome {
+        beforeWrite.withLock { $0 }?(id)
+        return rows.withLock { rows in
+            guard let index = rows.firstIndex(where: { $0.id == id && $0.status == "booked" && $0.startsAt > clock() }) else { return .changed }
+            let row = rows[index]
+            let overlaps = rows.contains {
+                $0.id != id && $0.partnerId == row.partnerId && $0.status == "booked" && $0.startsAt < endsAt && startsAt < $0.endsAt
+            }
+            if overlaps { return .taken }
+            rows[index] = Booking(
+                id: row.id, partnerId: row.partnerId, userId: row.userId, startsAt: startsAt, endsAt: endsAt, status: row.status,
+                cancelledBy: nil, cancelReason: nil, createdAt: row.createdAt, timeZone: row.timeZone)
+            return .moved(rows[index])
+        }
+    }
 }
