@@ -17,6 +17,17 @@ struct CancelBookingTests {
         return (bookings, booking)
     }
 
+    /// Another request moves the booking by `seconds` between the first read and the first write.
+    func moveOnce(_ bookings: MemoryBookings, by seconds: TimeInterval) {
+        let moved = Mutex(false)
+        bookings.beforeWrite.withLock {
+            $0 = { id in
+                guard moved.withLock({ done in defer { done = true }; return !done }) else { return }
+                bookings.move(id, by: seconds)
+            }
+        }
+    }
+
     func cancel(_ bookings: MemoryBookings) -> CancelBooking { CancelBooking(bookings: bookings, cutoffSeconds: 86_400) }
 
     @Test("B2: the user cancels before the cut-off; the booking says who and why")
@@ -40,13 +51,7 @@ struct CancelBookingTests {
     @Test("B2: a booking moved inside the cut-off between the read and the write is judged again and refused")
     func judgedAgainAfterMove() async throws {
         let (bookings, booking) = booked(startingIn: 2 * 86_400)
-        let moved = Mutex(false)
-        bookings.beforeWrite.withLock {
-            $0 = { id in
-                guard moved.withLock({ done in defer { done = true }; return !done }) else { return }
-                bookings.move(id, by: -2 * 86_400 + 3_600)  // now an hour away: within the user's cut-off
-            }
-        }
+        moveOnce(bookings, by: -2 * 86_400 + 3_600)  // now an hour away: within the user's cut-off
         await #expect(throws: CancellationRules.Refusal.cutoffPassed) {
             _ = try await cancel(bookings)(booking.id, by: .user, reason: nil, now: Self.now)
         }
@@ -56,13 +61,7 @@ struct CancelBookingTests {
     @Test("B2: a booking moved meanwhile but still cancellable is cancelled at its new time")
     func cancelledAfterMove() async throws {
         let (bookings, booking) = booked(startingIn: 3 * 86_400)
-        let moved = Mutex(false)
-        bookings.beforeWrite.withLock {
-            $0 = { id in
-                guard moved.withLock({ done in defer { done = true }; return !done }) else { return }
-                bookings.move(id, by: 86_400)
-            }
-        }
+        moveOnce(bookings, by: 86_400)
         let cancelled = try #require(try await cancel(bookings)(booking.id, by: .user, reason: nil, now: Self.now))
         #expect(cancelled.startsAt == booking.startsAt.addingTimeInterval(86_400) && cancelled.status == "cancelled")
     }
