@@ -7,11 +7,26 @@ extension BookingAPI {
         let paging = try Self.paging(input.query.page, input.query.pageSize)
         let found = try await partners.list(
             listedOnly: true, language: input.query.language?.rawValue, limit: paging.size + 1, offset: paging.offset)
-        return .ok(.init(body: .json(.init(page: found, paging: paging))))
+        let shows = try await contactDisclosure()
+        return .ok(.init(body: .json(.init(page: found, paging: paging, showingContact: shows))))
     }
 
     func getPartner(_ input: Operations.GetPartner.Input) async throws -> Operations.GetPartner.Output {
-        .ok(.init(body: .json(.init(try await listedPartner(input.path.partnerId)))))
+        let partner = try await listedPartner(input.path.partnerId)
+        return .ok(.init(body: .json(.init(partner, showingContact: try await contactDisclosure()(partner)))))
+    }
+
+    /// Which partners' contact details the caller reads (U6): the account's state is read only for a signed-in
+    /// caller, once per request.
+    func contactDisclosure() async throws -> @Sendable (Partner) -> Bool {
+        let caller = RequestScope.context?.user
+        var entitled = false
+        if let caller, caller.role == .user {
+            let state = try await AccountStateStore.state(of: AccountKey.of(caller.id), client: bookings.client, logger: bookings.logger)
+            entitled = !state.banned
+                && state.allows(ContactDisclosure.entitlement, claimed: caller.has(entitlement: ContactDisclosure.entitlement))
+        }
+        return { [entitled] partner in ContactDisclosure.shows(contactOf: partner, to: caller, entitled: entitled) }
     }
 
     func getAvailability(_ input: Operations.GetAvailability.Input) async throws -> Operations.GetAvailability.Output {

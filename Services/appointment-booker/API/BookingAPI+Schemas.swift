@@ -3,9 +3,12 @@ import Shared
 
 /// Conversions from the domain to the generated schemas. Times of bookings are shown in the partner's zone.
 extension Components.Schemas.Partner {
-    init(_ partner: Partner) {
+    /// `showingContact`: whether the caller may read the contact details (`ContactDisclosure`); the partner itself
+    /// and admins always may.
+    init(_ partner: Partner, showingContact: Bool = true) {
         self.init(
-            id: AccountKey.of(partner.id), name: partner.name, description: partner.description, contact: partner.contact,
+            id: AccountKey.of(partner.id), name: partner.name, description: partner.description,
+            contact: showingContact ? partner.contact : nil, contactRequires: showingContact ? nil : .contactFortuneTeller,
             photoUrl: partner.photoURL, languages: partner.languages.compactMap(Components.Schemas.Language.init(rawValue:)),
             timeZone: partner.timeZone, approved: partner.approved, feeStatus: Components.Schemas.PaymentStatus(rawValue: partner.feeStatus) ?? .unpaid,
             promoted: partner.promoted, listed: partner.listed)
@@ -44,9 +47,10 @@ extension Components.Schemas.Ad {
 
 extension Components.Responses.PartnerPage.Body.JsonPayload {
     /// A page from `limit + 1` rows: the extra row only says there are more.
-    init(page rows: [Partner], paging: (page: Int, size: Int, offset: Int)) {
+    init(page rows: [Partner], paging: (page: Int, size: Int, offset: Int), showingContact: (Partner) -> Bool = { _ in true }) {
         self.init(
-            partners: rows.prefix(paging.size).map(Components.Schemas.Partner.init), page: paging.page, pageSize: paging.size,
+            partners: rows.prefix(paging.size).map { Components.Schemas.Partner($0, showingContact: showingContact($0)) }, page: paging.page,
+            pageSize: paging.size,
             hasMore: rows.count > paging.size)
     }
 }

@@ -56,6 +56,37 @@ struct AppointmentPartnerTests {
         }
     }
 
+    @Test("U6: a partner's contact only for callers holding contact_fortune_teller (not revoked), the partner itself and admins")
+    func test_U6_contactIsPurchased() async throws {
+        try await BookingTestHarness.run { harness in
+            let partner = try await harness.listedPartner()
+            let buyer = UUID()
+            @Sendable func contact(bearer: String?) async throws -> (listed: String?, profile: String?, requires: String?) {
+                let (listStatus, list) = try await harness.request(.get, "/v1/partners", bearer: bearer)
+                let (profileStatus, profile) = try await harness.request(.get, "/v1/partners/\(partner)", bearer: bearer)
+                #expect(listStatus == .ok && profileStatus == .ok && list["partners"].count == 1)
+                #expect(list["partners"][0]["name"].string == "Madame Test" && profile["description"].string == "Tarot and palms")
+                return (list["partners"][0]["contact"].string, profile["contact"].string, profile["contactRequires"].string)
+            }
+            let hidden = try await contact(bearer: nil)
+            #expect(hidden.listed == nil && hidden.profile == nil && hidden.requires == "contact_fortune_teller", "anonymous: \(hidden)")
+            let unpaid = try await contact(bearer: try await harness.bookerToken(entitlements: []))
+            #expect(unpaid.listed == nil && unpaid.profile == nil && unpaid.requires == "contact_fortune_teller", "no purchase: \(unpaid)")
+            let paid = try await contact(bearer: try await harness.bookerToken(buyer.uuidString))
+            #expect(paid.listed == "+66 2 000 0000" && paid.profile == "+66 2 000 0000" && paid.requires == nil, "purchased: \(paid)")
+            #expect(try await contact(bearer: try await harness.adminToken()).profile == "+66 2 000 0000")
+            #expect(try await contact(bearer: try await harness.partnerToken(partner)).profile == "+66 2 000 0000")
+
+            // A refund revokes the feature: the token still names it until it expires, the contact is withheld at once.
+            try await harness.publish(
+                EventTypes.entitlementRevoked, EntitlementRevoked(userId: buyer, entitlement: "contact_fortune_teller"), user: buyer)
+            let revoked = try await eventually {
+                try await contact(bearer: try await harness.bookerToken(buyer.uuidString)).profile == nil
+            }
+            #expect(revoked, "a revoked purchase no longer shows the contact")
+        }
+    }
+
     @Test("B1: partners with a paid ad running now are listed first; an unpaid or ended ad does not promote; pages say when there are more")
     func test_B1_promotedFirst() async throws {
         try await BookingTestHarness.run { harness in
