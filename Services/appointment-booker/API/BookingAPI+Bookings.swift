@@ -17,7 +17,8 @@ extension BookingAPI {
         let booking: Booking
         do {
             booking = try await BookSlot(partners: partners, bookings: bookings, choice: slotChoice)(
-                user, partner: partnerId, startsAt: body.startsAt, idempotencyKey: key, now: Date())
+                user, partner: partnerId, startsAt: body.startsAt, idempotencyKey: key, booker: try Self.booker(name: body.name, contact: body.contact),
+                now: Date())
         } catch let refusal as BookingRefusal {
             throw BookingErrors.answer(for: refusal)
         }
@@ -81,6 +82,17 @@ extension BookingAPI {
     }
 
     // MARK: Rules
+
+    /// What the user shares with the partner: trimmed; blank is not shared; at most 100 and 200 characters as the
+    /// document says (counted as people count them).
+    static func booker(name: String?, contact: String?) throws -> Booker {
+        let shared = { (text: String?) in text.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 } }
+        var problems: [String: String] = [:]
+        if let name, RequestText.length(name) > 100 { problems["name"] = "is at most 100 characters" }
+        if let contact, RequestText.length(contact) > 200 { problems["contact"] = "is at most 200 characters" }
+        guard problems.isEmpty else { throw JSONBody.schemaViolation(problems) }
+        return Booker(name: shared(name), contact: shared(contact))
+    }
 
     /// A partner token is not enough once auth's events said otherwise: a banned account, or one no longer a
     /// partner, is refused before its token expires (403).

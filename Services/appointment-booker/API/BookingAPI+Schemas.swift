@@ -33,7 +33,7 @@ extension Components.Schemas.Booking {
             startsAt: clock.format(BookingTime.seconds(booking.startsAt)), endsAt: clock.format(BookingTime.seconds(booking.endsAt)),
             status: booking.status == "cancelled" ? .cancelled : .booked,
             cancelledBy: booking.cancelledBy.flatMap(CancelledByPayload.init(rawValue:)), cancelReason: booking.cancelReason,
-            createdAt: booking.createdAt)
+            createdAt: booking.createdAt, bookerName: booking.booker.name, bookerContact: booking.booker.contact)
     }
 }
 

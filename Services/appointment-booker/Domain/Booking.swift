@@ -13,6 +13,14 @@ struct Booking: Sendable, Equatable {
     var createdAt: Date
     /// The partner's zone, in which the booking's times are shown.
     var timeZone: String
+    /// What the user chose to share with the partner when booking (U6).
+    var booker = Booker()
+}
+
+/// The name and contact a user shares with the fortune teller it books (U6), each optional.
+struct Booker: Sendable, Equatable {
+    var name: String?
+    var contact: String?
 }
 
 extension Booking {

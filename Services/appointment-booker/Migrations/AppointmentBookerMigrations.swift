@@ -151,5 +151,12 @@ enum AppointmentBookerMigrations {
                 """,
                 "CREATE INDEX daily_horoscopes_enabled ON daily_horoscopes (user_id) WHERE enabled",
             ]),
+        Migration(
+            "0004_booker_contact",
+            [
+                // U6: the name and contact a user chose to share with the fortune teller when booking; erased
+                // with the account.
+                "ALTER TABLE bookings ADD COLUMN booker_name text, ADD COLUMN booker_contact text",
+            ]),
     ]
 }

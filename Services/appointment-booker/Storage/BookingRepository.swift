@@ -8,9 +8,9 @@ protocol BookingRepository: Sendable {
     /// Books after `check` accepted the user's account state, read in the same transaction as the insert; a
     /// second live booking over the same time of one partner is `.taken`. Throws `check`'s refusal, and
     /// `BookingRefusal.partnerNotBookable` when the partner's account stopped being an active partner, and
-    /// `.tooManyLiveBookings` past the user's `LiveBookingLimits`.
+    /// `.tooManyLiveBookings` past the user's `LiveBookingLimits`. `booker` is what the user shares with the partner.
     func book(
-        partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?,
+        partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?, booker: Booker,
         check: @Sendable (AccountStateStore.State) throws -> Void
     ) async throws -> BookOutcome
 }

@@ -15,18 +15,19 @@ struct BookingStore: Sendable {
     var limits = LiveBookingLimits()
 
     static let columns = """
-        b.id, b.partner_id, b.user_id, b.starts_at, b.ends_at, b.status, b.cancelled_by, b.cancel_reason, b.created_at, p.time_zone
+        b.id, b.partner_id, b.user_id, b.starts_at, b.ends_at, b.status, b.cancelled_by, b.cancel_reason, b.created_at, p.time_zone,
+        b.booker_name, b.booker_contact
         """
 
     static func decode(_ rows: PostgresRowSequence) async throws -> [Booking] {
         var bookings: [Booking] = []
-        for try await (id, partner, user, start, end, status, by, reason, created, zone) in rows.decode(
-            (UUID, UUID, String, Date, Date, String, String?, String?, Date, String).self)
+        for try await (id, partner, user, start, end, status, by, reason, created, zone, name, contact) in rows.decode(
+            (UUID, UUID, String, Date, Date, String, String?, String?, Date, String, String?, String?).self)
         {
             bookings.append(
                 Booking(
                     id: id, partnerId: partner, userId: user, startsAt: start, endsAt: end, status: status, cancelledBy: by,
-                    cancelReason: reason, createdAt: created, timeZone: zone))
+                    cancelReason: reason, createdAt: created, timeZone: zone, booker: Booker(name: name, contact: contact)))
         }
         return bookings
     }
@@ -54,7 +55,7 @@ struct BookingStore: Sendable {
     /// partner's account is share-locked the same way (a partner banned meanwhile is not bookable). A
     /// deadlock victim is retried (`booking_deadlock_retries_total`); one that stays a victim is 503.
     func book(
-        partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?,
+        partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?, booker: Booker,
         check: @Sendable (AccountStateStore.State) throws -> Void
     ) async throws -> BookOutcome {
         for attempt in 1...Self.deadlockAttempts {
@@ -74,8 +75,8 @@ struct BookingStore: Sendable {
                     let rows = try await connection.tracedQuery(
                         """
                         WITH made AS (
-                            INSERT INTO bookings (id, partner_id, user_id, starts_at, ends_at, idempotency_key)
-                            VALUES (\(UUID()), \(partner), \(user), \(startsAt), \(endsAt), \(idempotencyKey))
+                            INSERT INTO bookings (id, partner_id, user_id, starts_at, ends_at, idempotency_key, booker_name, booker_contact)
+                            VALUES (\(UUID()), \(partner), \(user), \(startsAt), \(endsAt), \(idempotencyKey), \(booker.name), \(booker.contact))
                             RETURNING *
                         )
                         SELECT \(unescaped: Self.columns) FROM made b JOIN partners p ON p.id = b.partner_id

@@ -13,7 +13,8 @@ struct BookSlot: Sendable {
     let choice: SlotChoice
 
     func callAsFunction(
-        _ user: AuthenticatedUser, partner partnerId: UUID, startsAt: Date, idempotencyKey key: String?, now: Date
+        _ user: AuthenticatedUser, partner partnerId: UUID, startsAt: Date, idempotencyKey key: String?, booker: Booker = Booker(),
+        now: Date
     ) async throws -> Booking {
         guard user.role != .guest else { throw BookingRefusal.guestsNotAllowed }
         let account = AccountKey.of(user.id)
@@ -28,7 +29,7 @@ struct BookSlot: Sendable {
         let slot = try choice.slot(startingAt: startsAt, of: partner, now: now)
         let outcome = try await bookings.book(
             partner: partner.id, user: account, startsAt: BookingTime.date(slot.start), endsAt: BookingTime.date(slot.end),
-            idempotencyKey: key, check: { state in try Self.checkMayBook(user, state: state) })
+            idempotencyKey: key, booker: booker, check: { state in try Self.checkMayBook(user, state: state) })
         switch outcome {
         case .booked(let booking), .replayed(let booking): return booking
         case .taken: throw BookingRefusal.slotTaken

@@ -170,6 +170,34 @@ struct AppointmentBookingTests {
         }
     }
 
+    @Test("U6: the partner sees who booked, with the name and contact the user chose to share; erased with the account")
+    func test_U6_bookerSharesContact() async throws {
+        try await BookingTestHarness.run { harness in
+            let partner = try await harness.listedPartner()
+            let user = UUID()
+            let token = try await harness.bookerToken(user.uuidString)
+            var (status, body) = try await harness.request(
+                .post, "/v1/partners/\(partner)/bookings",
+                json: ["startsAt": try await harness.futureSlot(partner), "name": "  Somchai  ", "contact": "LINE: somchai42"], bearer: token)
+            #expect(status == .created && body["bookerName"].string == "Somchai" && body["bookerContact"].string == "LINE: somchai42")
+            _ = try await harness.book(partner, try await harness.futureSlot(partner, index: 1), bearer: try await harness.bookerToken())
+            (status, body) = try await harness.request(.get, "/v1/partner/bookings", bearer: try await harness.partnerToken(partner))
+            #expect(status == .ok && body["bookings"].count == 2)
+            #expect(body["bookings"][0]["bookerName"].string == "Somchai" && body["bookings"][0]["bookerContact"].string == "LINE: somchai42")
+            #expect(body["bookings"][1]["bookerName"].string == nil && body["bookings"][1]["bookerContact"].string == nil, "nothing shared")
+            (status, body) = try await harness.request(
+                .post, "/v1/partners/\(partner)/bookings",
+                json: ["startsAt": try await harness.futureSlot(partner, index: 2), "name": String(repeating: "น", count: 101)], bearer: token)
+            #expect(status == .badRequest && body["error"]["details"]["name"].string != nil, "\(body.raw ?? "")")
+
+            try await harness.publish(EventTypes.userDeleted, UserDeleted(userId: user, by: "self"), user: user)
+            let erased = try await eventually {
+                try await harness.count("SELECT count(*)::int FROM bookings WHERE booker_name IS NOT NULL OR booker_contact IS NOT NULL") == 0
+            }
+            #expect(erased, "the deleted account's shared name and contact are gone")
+        }
+    }
+
     @Test("B2: users list their bookings, partners theirs, admins all; a partner moves a booking to a free slot, not onto a taken one")
     func test_B2_listAndMove() async throws {
         try await BookingTestHarness.run { harness in

@@ -34,7 +34,7 @@ final class MemoryBookings: BookingRepository {
     }
 
     func book(
-        partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?,
+        partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?, booker: Booker,
         check: @Sendable (AccountStateStore.State) throws -> Void
     ) async throws -> BookOutcome {
         try check(states.withLock { $0[user] } ?? AccountStateStore.State(role: nil, banned: false, revoked: []))
@@ -54,7 +54,7 @@ final class MemoryBookings: BookingRepository {
             if overlaps { return .taken }
             let booking = Booking(
                 id: UUID(), partnerId: partner, userId: user, startsAt: startsAt, endsAt: endsAt, status: "booked", cancelledBy: nil,
-                cancelReason: nil, createdAt: Date(), timeZone: "UTC")
+                cancelReason: nil, createdAt: Date(), timeZone: "UTC", booker: booker)
             rows.append(booking)
             if let idempotencyKey { keys.withLock { $0["\(user)\u{1F}\(idempotencyKey)"] = booking.id } }
             return .booked(booking)
