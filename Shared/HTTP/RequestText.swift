@@ -17,6 +17,11 @@ public enum RequestText {
         return String(scalars[first...last])
     }
 
+    /// The trimmed text, or nil when nothing but blanks was sent (an optional field left blank is not given).
+    public static func nonBlank(_ text: String?) -> String? {
+        text.map(trimmed).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// The length JSON Schema's `maxLength` counts: Unicode code points, not Swift characters (`é` written
     /// as `e` + combining accent is two).
     public static func length(_ text: String) -> Int {

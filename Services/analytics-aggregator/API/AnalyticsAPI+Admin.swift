@@ -27,7 +27,7 @@ extension AnalyticsAPI {
     func listFeatures(_ input: Operations.ListFeatures.Input) async throws -> Operations.ListFeatures.Output {
         _ = try RequestScope.requireRole([.admin])
         let paging = try Paging.resolve(page: input.query.page, pageSize: input.query.pageSize)
-        let prefix = input.query.prefix.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        let prefix = RequestText.nonBlank(input.query.prefix)
         if let prefix, RequestText.length(prefix) > 100 { throw JSONBody.schemaViolation(["prefix": "must be at most 100 characters"]) }
         let (app, stats) = (input.query.app?.rawValue, self.stats)
         let found = try await cache.features.value(for: "\(app ?? "")|\(prefix ?? "")|\(paging.size)|\(paging.offset)") {

@@ -10,7 +10,7 @@ extension BookingAPI {
         let partnerId = try Self.uuid(input.path.partnerId, field: "partnerId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         // A key of blanks reaches us empty (HTTP trims header values): no key, as if none was sent.
-        let key = input.headers.idempotencyKey.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        let key = RequestText.nonBlank(input.headers.idempotencyKey)
         if let key, RequestText.length(key) > 200 {
             throw JSONBody.schemaViolation(["Idempotency-Key": "must be 1 to 200 characters"])
         }
@@ -66,7 +66,7 @@ extension BookingAPI {
         if actor == .partner { try await checkActivePartner(caller) }
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         if let reason = body.reason, RequestText.length(reason) > 500 { throw JSONBody.schemaViolation(["reason": "is at most 500 characters"]) }
-        let reason = body.reason.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+        let reason = RequestText.nonBlank(body.reason)
         let cancel = CancelBooking(bookings: bookings, cutoffSeconds: Double(configuration.cancelCutoff.components.seconds))
         let cancelled: Booking?
         do {
@@ -84,14 +84,13 @@ extension BookingAPI {
     // MARK: Rules
 
     /// What the user shares with the partner: trimmed; blank is not shared; at most 100 and 200 characters as the
-    /// document says (counted as people count them).
+    /// document says (in code points, as JSON Schema counts).
     static func booker(name: String?, contact: String?) throws -> Booker {
-        let shared = { (text: String?) in text.map(RequestText.trimmed).flatMap { $0.isEmpty ? nil : $0 } }
         var problems: [String: String] = [:]
         if let name, RequestText.length(name) > 100 { problems["name"] = "is at most 100 characters" }
         if let contact, RequestText.length(contact) > 200 { problems["contact"] = "is at most 200 characters" }
         guard problems.isEmpty else { throw JSONBody.schemaViolation(problems) }
-        return Booker(name: shared(name), contact: shared(contact))
+        return Booker(name: RequestText.nonBlank(name), contact: RequestText.nonBlank(contact))
     }
 
     /// A partner token is not enough once auth's events said otherwise: a banned account, or one no longer a
