@@ -2,9 +2,10 @@ import Logging
 import PostgresNIO
 
 /// One handler per consumed topic, each named for what it consumes, chosen by the event's type as the topic
-/// catalogue assigns types to topics. A batch is one partition's, so of one topic: it goes whole to that topic's
-/// handler, which may apply it more cheaply than event by event. A type none of the topics carries is a poison
-/// event (it goes to the dead-letter topic).
+/// catalogue assigns types to topics. A batch is one partition's, so of one topic: it goes whole to its first
+/// event's handler, which may apply it more cheaply than event by event, and which refuses a type of another
+/// topic; the consumer then applies the batch one event at a time, each through its own topic's handler. A type
+/// none of the topics carries is a poison event (it goes to the dead-letter topic).
 public struct TopicHandlers: EventHandler {
     private let handlers: [any EventHandler]
     /// Event type → its topic's position in `handlers`.
@@ -25,14 +26,7 @@ public struct TopicHandlers: EventHandler {
 
     public func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
         guard let first = events.first else { return }
-        let topic = try self.topic(of: first)
-        if events.allSatisfy({ topicOf[$0.header.type] == topic }) {
-            return try await handlers[topic].handle(batch: events, connection: connection, logger: logger)
-        }
-        // Not one topic's events (a stray type among them): one at a time, so the stray one alone is dead-lettered.
-        for event in events {
-            try await EventTracing.handling(event) { try await handle(event, connection: connection, logger: logger) }
-        }
+        try await handlers[try topic(of: first)].handle(batch: events, connection: connection, logger: logger)
     }
 
     private func topic(of event: ReceivedEvent) throws(EventDecodingError) -> Int {
