@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import PlatformClient
 import TestSupport
 
 /// What the journeys' fake providers share with the stack they meet (issue 31). A journey that starts its own stack
@@ -93,11 +92,8 @@ struct JourneyProviders: Sendable {
     func runningStack() throws -> RunningStack {
         guard let stackDirectory else { throw StackError(description: "no running stack: JOURNEY_STACK_DIR is not set") }
         let services = Self.readEnvironmentFile(stackDirectory.appendingPathComponent("journeys/services.env"))
-        func address(_ service: String) throws -> URL {
-            guard let text = services[service], let url = URL(string: text) else {
-                throw StackError(description: "the running stack named no address for \(service) in journeys/services.env: \(Self.restartAdvice)")
-            }
-            return url
+        guard !services.isEmpty else {
+            throw StackError(description: "the running stack named no services in journeys/services.env: \(Self.restartAdvice)")
         }
         let keys = Self.readEnvironmentFile(stackDirectory.appendingPathComponent("telemetry.env"))["TELEMETRY_APP_KEYS"] ?? ""
         let telemetryKeys = Dictionary(
@@ -105,11 +101,7 @@ struct JourneyProviders: Sendable {
                 let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
                 return parts.count == 2 ? (parts[0], parts[1]) : nil
             }, uniquingKeysWith: { first, _ in first })
-        return RunningStack(
-            addresses: ServiceAddresses(
-                weather: try address("weather-fetcher"), warnings: try address("warning-detector"), places: try address("places-importer"),
-                auth: try address("auth"), analytics: try address("analytics-aggregator"), appointments: try address("appointment-booker")),
-            telemetryKeys: telemetryKeys)
+        return try RunningStack(services: services, telemetryKeys: telemetryKeys)
     }
 
     /// Fails with the setting that differs when the running stack was not started with what a journey needs.

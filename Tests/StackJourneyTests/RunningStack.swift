@@ -17,6 +17,20 @@ struct RunningStack: Sendable {
         let telemetryKeys: [String: String]
     }
 
+    /// The stack at the addresses `services` names (service name → base URL), with its apps' telemetry keys.
+    init(services: [String: String], telemetryKeys: [String: String]) throws {
+        func address(_ service: String) throws -> URL {
+            guard let text = services[service], let url = URL(string: text) else {
+                throw StackError(description: "the stack named no address for \(service)")
+            }
+            return url
+        }
+        addresses = ServiceAddresses(
+            weather: try address("weather-fetcher"), warnings: try address("warning-detector"), places: try address("places-importer"),
+            auth: try address("auth"), analytics: try address("analytics-aggregator"), appointments: try address("appointment-booker"))
+        self.telemetryKeys = telemetryKeys
+    }
+
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -70,18 +84,7 @@ struct RunningStack: Sendable {
         while ContinuousClock.now < deadline {
             if let data = FileManager.default.contents(atPath: state.path) {
                 let decoded = try JSONDecoder().decode(State.self, from: data)
-                func address(_ service: String) throws -> URL {
-                    guard let text = decoded.services[service], let url = URL(string: text) else {
-                        throw StackError(description: "the stack named no address for \(service)")
-                    }
-                    return url
-                }
-                return RunningStack(
-                    addresses: ServiceAddresses(
-                        weather: try address("weather-fetcher"), warnings: try address("warning-detector"),
-                        places: try address("places-importer"), auth: try address("auth"), analytics: try address("analytics-aggregator"),
-                        appointments: try address("appointment-booker")),
-                    telemetryKeys: decoded.telemetryKeys)
+                return try RunningStack(services: decoded.services, telemetryKeys: decoded.telemetryKeys)
             }
             guard stack.isRunning else {
                 throw StackError(description: "the stack exited with \(stack.terminationStatus) before it was ready (log: \(log.path))")

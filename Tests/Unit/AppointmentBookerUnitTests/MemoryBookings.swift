@@ -77,10 +77,8 @@ extension MemoryBookings: BookingCancellation {
         return rows.withLock { rows in
             guard let index = rows.firstIndex(where: { $0.id == booking.id && $0.status == "booked" && $0.startsAt == booking.startsAt })
             else { return nil }
-            let row = rows[index]
-            rows[index] = Booking(
-                id: row.id, partnerId: row.partnerId, userId: row.userId, startsAt: row.startsAt, endsAt: row.endsAt, status: "cancelled",
-                cancelledBy: actor.rawValue, cancelReason: reason, createdAt: row.createdAt, timeZone: row.timeZone)
+            rows[index].status = "cancelled"
+            (rows[index].cancelledBy, rows[index].cancelReason) = (actor.rawValue, reason)
             return rows[index]
         }
     }
@@ -89,11 +87,8 @@ extension MemoryBookings: BookingCancellation {
     func move(_ id: UUID, by seconds: TimeInterval) {
         rows.withLock { rows in
             guard let index = rows.firstIndex(where: { $0.id == id }) else { return }
-            let row = rows[index]
-            rows[index] = Booking(
-                id: row.id, partnerId: row.partnerId, userId: row.userId, startsAt: row.startsAt.addingTimeInterval(seconds),
-                endsAt: row.endsAt.addingTimeInterval(seconds), status: row.status, cancelledBy: nil, cancelReason: nil, createdAt: row.createdAt,
-                timeZone: row.timeZone)
+            rows[index].startsAt.addTimeInterval(seconds)
+            rows[index].endsAt.addTimeInterval(seconds)
         }
     }
 
@@ -119,9 +114,7 @@ extension MemoryBookings: BookingMoves {
                 $0.id != id && $0.partnerId == row.partnerId && $0.status == "booked" && $0.startsAt < endsAt && startsAt < $0.endsAt
             }
             if overlaps { return .taken }
-            rows[index] = Booking(
-                id: row.id, partnerId: row.partnerId, userId: row.userId, startsAt: startsAt, endsAt: endsAt, status: row.status,
-                cancelledBy: nil, cancelReason: nil, createdAt: row.createdAt, timeZone: row.timeZone)
+            (rows[index].startsAt, rows[index].endsAt) = (startsAt, endsAt)
             return .moved(rows[index])
         }
     }
