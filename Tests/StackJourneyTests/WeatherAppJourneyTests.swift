@@ -156,8 +156,12 @@ extension StackJourneys {
             }
             try await report.eventually("the dashboard counts the install, the features and the city") {
                 let after = try await DashboardNumbers(admin)
-                let counted = ["search", "favourite", "share"].allSatisfy { after.users[$0, default: 0] == before.users[$0, default: 0] + 1 }
-                return counted && after.downloads == before.downloads + 1 && after.topCities.contains(Int64(Self.bangkok)) ? after : nil
+                let used: Set = ["search", "favourite", "share"]
+                let counted = used.allSatisfy { after.users[$0, default: 0] == before.users[$0, default: 0] + 1 }
+                // No feature the session did not use was counted for it.
+                let othersKept = after.users.filter { !used.contains($0.key) } == before.users.filter { !used.contains($0.key) }
+                return counted && othersKept && after.downloads == before.downloads + 1 && after.topCities.contains(Int64(Self.bangkok))
+                    ? after : nil
             }
         }
 
