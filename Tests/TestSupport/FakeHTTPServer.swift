@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdHTTP2
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// A real HTTP server on a free loopback port that stands in for an external provider (weather, places,
@@ -90,7 +91,7 @@ public func withFakeHTTPServer<Result: Sendable>(
     }
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     var logger = Logger(label: "fake-http")
-    logger.logLevel = .critical  // its shutdown after cancellation logs a harmless error
+    logger.logLevel = .critical  // a connection cut at the stop deadline logs a harmless error
     let server: HTTPServerBuilder = try certificate.map { try .http2Upgrade(tlsConfiguration: try $0.serverConfiguration()) } ?? .http1()
     let app = Application(
         responder: responder, server: server, configuration: .init(address: .hostname("127.0.0.1", port: fixedPort)),
@@ -99,10 +100,11 @@ public func withFakeHTTPServer<Result: Sendable>(
             portContinuation.finish()
         },
         logger: logger)
+    let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
     let serverTask = Task {
         // A port that cannot be bound ends the server before it runs: the wait for its port ends too.
         defer { portContinuation.finish() }
-        try await app.runService(gracefulShutdownSignals: [])
+        try await group.run()
     }
     defer { serverTask.cancel() }
     var iterator = ports.makeAsyncIterator()
@@ -113,8 +115,7 @@ public func withFakeHTTPServer<Result: Sendable>(
     let fake = FakeHTTPServer(port: port, usesTLS: certificate != nil)
     recorder.server = fake
     let result = try await body(fake)
-    serverTask.cancel()
-    _ = try? await serverTask.value
+    await stopGracefully(group, running: serverTask)
     return result
 }
 

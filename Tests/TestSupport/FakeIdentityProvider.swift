@@ -3,6 +3,7 @@ import Hummingbird
 import JWTKit
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// An identity provider: signs ID tokens and serves its public keys as a JWKS over real HTTP.
@@ -60,14 +61,15 @@ public final class FakeIdentityProvider: Sendable {
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: self.jwks)))
         }
         var logger = Logger(label: "idp")
-        logger.logLevel = .critical  // its shutdown after cancellation logs harmless errors
+        logger.logLevel = .critical  // a cut connection at the deadline logs harmless errors
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
-            defer { group.cancelAll() }
-            try await Task.sleep(for: .milliseconds(300))
-            return try await body()
-        }
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let serverTask = Task { try await group.run() }
+        defer { serverTask.cancel() }
+        try await Task.sleep(for: .milliseconds(300))
+        let result = try await body()
+        await stopGracefully(group, running: serverTask)
+        return result
     }
 }
 
