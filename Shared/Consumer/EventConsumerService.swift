@@ -78,12 +78,13 @@ public final class EventConsumerService: Service, Sendable {
     /// Reads the envelope of a consumed message: not an envelope, or from a producer that does not own the
     /// topic, is a permanent error with its dead-letter reason.
     func receive(_ message: KafkaMessage) -> Result<ReceivedEvent, ForeignProducerOrUndecodable> {
-        let event: ReceivedEvent
+        var event: ReceivedEvent
         do {
             event = try ReceivedEvent(bytes: message.value, traceParent: message.traceParent)
         } catch {
             return .failure(ForeignProducerOrUndecodable(error: error, reason: .undecodable))
         }
+        event.position = LogPosition(topic: message.topic, partition: message.partition, offset: message.offset)
         if let owner = producers[message.topic], event.header.producer != owner {
             let error = EventDecodingError(
                 reason: "producer \(event.header.producer.prefix(100)) does not own \(message.topic) (its producer is \(owner))")

@@ -76,6 +76,8 @@ public struct ReceivedEvent: Sendable {
     public let bytes: [UInt8]
     /// The W3C `traceparent` the producer sent with it (the Kafka header), to continue the producer's trace.
     public let traceParent: String?
+    /// Its place in the log, set by the consumer that read it.
+    public var position: LogPosition?
 
     /// Decodes the envelope header; a message that is not an envelope is a poison message.
     public init(bytes: [UInt8], traceParent: String? = nil) throws(EventDecodingError) {

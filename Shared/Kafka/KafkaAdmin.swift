@@ -15,8 +15,8 @@ public struct KafkaTopicSpec: Sendable, Hashable {
 
 /// Cluster administration the platform needs: creating topics (local stack, tests) and checking reachability.
 public final class KafkaAdmin: Sendable {
-    private let handle: RdKafkaHandle
-    private let executor: BlockingExecutor
+    let handle: RdKafkaHandle
+    let executor: BlockingExecutor
 
     public init(broker: KafkaBrokerConfiguration) throws {
         handle = try RdKafkaHandle(
@@ -59,22 +59,17 @@ public final class KafkaAdmin: Sendable {
                 guard code == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(code: code, context: "topic \(topic.name): config \(name)") }
             }
         }
-        guard let queue = rd_kafka_queue_new(handle.pointer) else { throw KafkaError("rd_kafka_queue_new failed") }
-        defer { rd_kafka_queue_destroy(queue) }
-        let options = rd_kafka_AdminOptions_new(handle.pointer, RD_KAFKA_ADMIN_OP_CREATETOPICS)
-        defer { rd_kafka_AdminOptions_destroy(options) }
-        _ = rd_kafka_AdminOptions_set_request_timeout(options, timeoutMilliseconds, &errorBuffer, errorBuffer.count)
-        newTopics.withUnsafeMutableBufferPointer { buffer in
-            rd_kafka_CreateTopics(handle.pointer, buffer.baseAddress, buffer.count, options, queue)
+        try adminOperation(handle: handle, RD_KAFKA_ADMIN_OP_CREATETOPICS, named: "CreateTopics", timeoutMilliseconds: timeoutMilliseconds) {
+            options, queue in
+            newTopics.withUnsafeMutableBufferPointer { buffer in
+                rd_kafka_CreateTopics(handle.pointer, buffer.baseAddress, buffer.count, options, queue)
+            }
+        } read: { event in
+            try checkCreated(event)
         }
-        guard let event = rd_kafka_queue_poll(queue, timeoutMilliseconds + 1_000) else {
-            throw KafkaError("CreateTopics timed out", code: RD_KAFKA_RESP_ERR__TIMED_OUT.rawValue)
-        }
-        defer { rd_kafka_event_destroy(event) }
-        let eventError = rd_kafka_event_error(event)
-        guard eventError == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            throw KafkaError(code: eventError, context: "CreateTopics failed")
-        }
+    }
+
+    private static func checkCreated(_ event: OpaquePointer) throws {
         guard let result = rd_kafka_event_CreateTopics_result(event) else { return }
         var count = 0
         guard let results = rd_kafka_CreateTopics_result_topics(result, &count) else { return }
@@ -86,5 +81,27 @@ public final class KafkaAdmin: Sendable {
                 throw KafkaError(code: code, context: "could not create topic \(name)")
             }
         }
+    }
+
+    /// Sends one admin request (`send` gets the options and the queue its answer comes to) and reads the answer's
+    /// event; blocks for at most the timeout plus a second.
+    static func adminOperation<Result>(
+        handle: RdKafkaHandle, _ operation: rd_kafka_admin_op_t, named name: String, timeoutMilliseconds: Int32,
+        send: (OpaquePointer?, OpaquePointer) -> Void, read: (OpaquePointer) throws -> Result
+    ) throws -> Result {
+        var errorBuffer = [CChar](repeating: 0, count: 512)
+        guard let queue = rd_kafka_queue_new(handle.pointer) else { throw KafkaError("rd_kafka_queue_new failed") }
+        defer { rd_kafka_queue_destroy(queue) }
+        let options = rd_kafka_AdminOptions_new(handle.pointer, operation)
+        defer { rd_kafka_AdminOptions_destroy(options) }
+        _ = rd_kafka_AdminOptions_set_request_timeout(options, timeoutMilliseconds, &errorBuffer, errorBuffer.count)
+        send(options, queue)
+        guard let event = rd_kafka_queue_poll(queue, timeoutMilliseconds + 1_000) else {
+            throw KafkaError("\(name) timed out", code: RD_KAFKA_RESP_ERR__TIMED_OUT.rawValue)
+        }
+        defer { rd_kafka_event_destroy(event) }
+        let eventError = rd_kafka_event_error(event)
+        guard eventError == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(code: eventError, context: "\(name) failed") }
+        return try read(event)
     }
 }

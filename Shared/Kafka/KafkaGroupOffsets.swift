@@ -51,17 +51,7 @@ public final class KafkaGroupOffsets: Sendable {
     }
 
     /// One partition's new committed offset.
-    public struct Position: Sendable, Equatable {
-        public var topic: String
-        public var partition: Int32
-        public var offset: Int64
-
-        public init(topic: String, partition: Int32, offset: Int64) {
-            self.topic = topic
-            self.partition = partition
-            self.offset = offset
-        }
-    }
+    public typealias Position = LogPosition
 
     /// Commits `positions` for the group, synchronously; throws naming the first partition the broker refused.
     public func commit(_ positions: [Position]) async throws {

@@ -148,4 +148,31 @@ struct PlatformCtlTests {
             await consumer.close()
         }
     }
+
+    @Test("N6: create-topics keeps the topics the aggregates are rebuilt from for good; check-retention reads them back")
+    func rebuildRetention() async throws {
+        let created = try await Self.platformctl(["create-topics"])
+        #expect(created.status == 0, "\(created.text)")
+        let rebuildSources = Set(RebuildRetention.topics.map(\.name))
+        for line in created.lines {
+            let name = String(line.split(separator: "\t").first ?? "")
+            let keptForGood = line.contains("retention.ms=-1") && line.contains("retention.bytes=-1")
+            #expect(keptForGood == rebuildSources.contains(name), "\(line)")
+        }
+        #expect(created.lines.count == TopicCatalogue.allWithDeadLetters.count, "\(created.text)")
+
+        // A window on telemetry is the operator's choice, said to cost the rebuild.
+        let windowed = try await Self.platformctl(["create-topics", "--telemetry-retention-days", "30"])
+        #expect(windowed.status == 0, "\(windowed.text)")
+        #expect(windowed.lines.contains { $0.hasPrefix("\(TopicCatalogue.telemetry.name)\t") && $0.contains("retention.ms=2592000000") })
+        #expect(windowed.text.contains("warning: \(TopicCatalogue.telemetry.name) keeps 30 days"), "\(windowed.text)")
+
+        // Each rebuild topic gets a verdict; Tansu answers DescribeConfigs empty, so there it is unknown, not ok.
+        let checked = try await Self.platformctl(["check-retention"])
+        #expect(checked.status == 0, "\(checked.text)")
+        for name in rebuildSources {
+            let line = checked.lines.first { $0.hasPrefix("\(name)\t") }
+            #expect(line?.contains("ok: keeps every event") == true || line?.contains("unknown: the broker did not describe") == true, "\(checked.text)")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Shared
 
 struct CreateTopics: AsyncParsableCommand {
@@ -7,8 +8,12 @@ struct CreateTopics: AsyncParsableCommand {
 
     @OptionGroup var broker: BrokerOptions
 
-    @Option(help: "Days the raw telemetry topic keeps events (retention.ms); 0 keeps them for good. A rebuild of the aggregates recounts only what it keeps.")
-    var telemetryRetentionDays = 400
+    @Option(
+        help: """
+            Days the raw telemetry topic keeps events (retention.ms); 0 (the default) keeps them for good, as every \
+            topic the aggregates are rebuilt from is kept. A rebuild recounts only what the log keeps.
+            """)
+    var telemetryRetentionDays = 0
 
     func validate() throws {
         guard (0...3650).contains(telemetryRetentionDays) else { throw ValidationError("--telemetry-retention-days must be 0...3650") }
@@ -16,16 +21,24 @@ struct CreateTopics: AsyncParsableCommand {
 
     func run() async throws {
         let admin = try KafkaAdmin(broker: try broker.configuration(clientId: "platformctl"))
-        let retention = telemetryRetentionDays == 0 ? "-1" : String(Int64(telemetryRetentionDays) * 86_400_000)
+        let rebuildSources = Set(RebuildRetention.topics.map(\.name))
         let topics = TopicCatalogue.allWithDeadLetters.map { topic in
             var topic = topic
-            if topic.name == TopicCatalogue.telemetry.name { topic.configs["retention.ms"] = retention }
+            if rebuildSources.contains(topic.name) { topic.configs.merge(RebuildRetention.keepForever) { $1 } }
+            if topic.name == TopicCatalogue.telemetry.name && telemetryRetentionDays > 0 {
+                topic.configs["retention.ms"] = String(Int64(telemetryRetentionDays) * 86_400_000)
+            }
             return topic
         }
         try await admin.createTopics(topics)
         for topic in topics {
             let configs = topic.configs.sorted { $0.key < $1.key }.map { "\t\($0.key)=\($0.value)" }.joined()
             print("\(topic.name)\t\(topic.partitions) partition(s)\(configs)")
+        }
+        if telemetryRetentionDays > 0 {
+            FileHandle.standardError.write(Data((
+                "warning: \(TopicCatalogue.telemetry.name) keeps \(telemetryRetentionDays) days: a rebuild of the aggregates after "
+                    + "that reads less than the live numbers hold and refuses to switch (analytics-aggregator rebuild --allow-shorter-log)\n").utf8))
         }
     }
 }

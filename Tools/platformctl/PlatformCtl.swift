@@ -1,14 +1,14 @@
 import ArgumentParser
 import Shared
 
-/// Operator tool for the platform: create topics, generate token keys, dump a topic, re-feed dead letters or a range,
+/// Operator tool for the platform: create topics, check their retention, generate token keys, dump a topic, re-feed dead letters or a range,
 /// rewind a stopped consumer group.
 @main
 struct PlatformCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "platformctl",
         abstract: "Operate the mobile backend platform's Kafka topics and keys.",
-        subcommands: [CreateTopics.self, GenerateKeys.self, DumpTopic.self, Refeed.self, Rewind.self, KafkaACLs.self])
+        subcommands: [CreateTopics.self, CheckRetention.self, GenerateKeys.self, DumpTopic.self, Refeed.self, Rewind.self, KafkaACLs.self])
 }
 
 /// Options every Kafka subcommand shares.

@@ -42,6 +42,7 @@ struct AggregateHandler: EventHandler {
             generations = try await Generations.live(on: connection, logger: logger)
         }
         let ids = counted.map(\.id)
+        let positions = Dictionary(events.compactMap { event in event.position.map { (event.header.id, $0) } }) { first, _ in first }
         for generation in generations {
             let rows = try await connection.tracedQuery(
                 """
@@ -53,6 +54,7 @@ struct AggregateHandler: EventHandler {
             let new = counted.filter { fresh.remove($0.id) != nil }
             guard !new.isEmpty else { continue }
             try await writer.write(AggregateDelta(folding: new.map(\.event)), generation: generation, on: connection, logger: logger)
+            try await GenerationReads.record(new.compactMap { positions[$0.id] }, generation: generation, on: connection, logger: logger)
         }
     }
 }

@@ -171,5 +171,21 @@ enum AnalyticsAggregatorMigrations {
                 "ALTER TABLE feature_users ADD COLUMN added_at timestamptz NOT NULL DEFAULT now()",
                 "CREATE INDEX feature_users_by_time ON feature_users (added_at)",
             ]),
+        Migration(
+            "0005_generation_reads",
+            [
+                // N6: what each generation read of the log, so that a rebuild from a log that lost events is
+                // refused rather than switched to (`LogReadComparison`). Generations from before have none.
+                """
+                CREATE TABLE generation_reads (
+                    generation integer NOT NULL,
+                    topic text NOT NULL,
+                    partition integer NOT NULL,
+                    first_offset bigint NOT NULL,
+                    events bigint NOT NULL,
+                    PRIMARY KEY (generation, topic, partition)
+                )
+                """
+            ]),
     ]
 }

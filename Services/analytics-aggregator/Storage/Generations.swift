@@ -11,7 +11,7 @@ enum Generations {
     /// Every table with a `generation` column.
     static let tables = [
         "applied_events", "downloads_daily", "features", "feature_users", "city_views", "poll_results", "survey_service_results",
-        "survey_overall_results",
+        "survey_overall_results", "generation_reads",
     ]
 
     /// The advisory lock batches share and switches take alone ("analytics/generations").
@@ -70,6 +70,17 @@ enum Generations {
             try await connection.tracedQuery("UPDATE generations SET state = 'retired' WHERE state = 'current'", logger: logger)
             try await connection.tracedQuery(
                 "UPDATE generations SET state = 'current', switched_at = now() WHERE id = \(generation)", logger: logger)
+        }
+        try await deleteRetired(on: client, logger: logger)
+    }
+
+    /// Gives up `generation` while it is still being built (a rebuild refused to switch): the live consumer stops
+    /// writing it and its rows are deleted.
+    static func abandon(_ generation: Int, on client: PostgresClient, logger: Logger) async throws {
+        try await client.inTransaction(logger: logger) { connection in
+            _ = try await connection.tracedQuery("SELECT pg_advisory_xact_lock(\(switchLock))", logger: logger)
+            try await connection.tracedQuery(
+                "UPDATE generations SET state = 'retired' WHERE id = \(generation) AND state = 'building'", logger: logger)
         }
         try await deleteRetired(on: client, logger: logger)
     }

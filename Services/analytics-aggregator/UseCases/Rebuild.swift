@@ -16,9 +16,16 @@ import Shared
 /// writes into the new generation too. Then the rebuild's consumer stops and the new generation becomes
 /// current, waiting for the live batches writing either. One rebuild at a time: it holds an advisory lock for
 /// its whole run (a killed rebuild's lock goes with its connection).
+///
+/// Before switching it compares what it read with what the live generation applied (`LogReadComparison`): a log
+/// that lost events since (a broker restart that emptied a memory log, retention) would make the new numbers
+/// smaller, so it refuses, says why and drops its generation, unless `allowShorterLog` says to switch anyway.
 struct Rebuild {
     let environment: EnvironmentReader
     let logger: Logger
+    /// Switch even when the rebuild read less of the log than the live generation applied (the operator knows
+    /// the log lost events and accepts the smaller numbers).
+    var allowShorterLog = false
     /// Progress lines for the operator.
     let print: @Sendable (String) -> Void
 
@@ -82,8 +89,33 @@ struct Rebuild {
             await services.triggerGracefulShutdown()
             try await group.waitForAll()
         }
+        try await checkReads(of: generation, against: previous, on: runtime.postgres)
         try await Generations.switchTo(generation, on: runtime.postgres, logger: logger)
         let seconds = (ContinuousClock.now - started).components.seconds
         print("rebuild: switched to generation \(generation) (generation \(previous) dropped): \(progress.eventsApplied) events in \(seconds) s")
+    }
+
+    /// Refuses (and drops `generation`) when it read less of the log than `live` applied, unless told otherwise.
+    private func checkReads(of generation: Int, against live: Int, on postgres: PostgresClient) async throws {
+        let comparison = try await GenerationReads.compare(live: live, rebuilt: generation, on: postgres, logger: logger)
+        if comparison.liveHasNoTally {
+            print("rebuild: generation \(live) predates the tally of what each generation read; nothing to compare with")
+        }
+        let shortfalls = comparison.shortfalls
+        guard !shortfalls.isEmpty else { return }
+        let reasons = shortfalls.map { "  - \($0)" }.joined(separator: "\n")
+        if allowShorterLog {
+            print("rebuild: the log is shorter than what generation \(live) applied; switching anyway (--allow-shorter-log):\n\(reasons)")
+            return
+        }
+        try await Generations.abandon(generation, on: postgres, logger: logger)
+        throw RebuildError(
+            """
+            not switching to generation \(generation): it read less of the log than generation \(live) applied, so its \
+            numbers would be smaller:
+            \(reasons)
+            Generation \(live) stays current; generation \(generation) was dropped. If the log lost those events for good \
+            and the smaller numbers are what you want, run `analytics-aggregator rebuild --allow-shorter-log`.
+            """)
     }
 }

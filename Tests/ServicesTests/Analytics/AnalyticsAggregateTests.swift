@@ -209,6 +209,55 @@ struct AnalyticsAggregateTests {
             #expect(rows(try await harness.stats("/v1/admin/stats/downloads?pageSize=100")) == expected)
         }
     }
+
+    @Test("N6: after the broker lost its log, a rebuild refuses to switch to smaller numbers and says why; told to, it switches")
+    func rebuildFromShorterLogRefused() async throws {
+        // A broker of the test's own: it keeps its log in memory, so a restart loses every event, as the local
+        // stack's broker does.
+        let broker = BrokerProcess(port: freePort())
+        try broker.start()
+        defer { broker.stop() }
+        try await AnalyticsTestHarness.run(brokers: broker.address) { harness in
+            try await harness.ingestAll((0..<40).map { _ in AnalyticsTestHarness.event("install", platform: "ios") })
+            #expect(try await harness.waitForDownloads(40))
+
+            broker.stop()
+            try broker.start()
+            let topics = ["ANALYTICS_TELEMETRY_TOPIC", "ANALYTICS_USERS_TOPIC", "ANALYTICS_USER_CITIES_TOPIC"].compactMap {
+                harness.environment.string($0)
+            }
+            try await createTopics(topics, partitions: 3, brokers: broker.address)
+            // Until the producer reaches the restarted broker ingest answers 503 "send the batch again", as an app
+            // is told; the ids make a batch sent twice count once.
+            let late = (0..<10).map { _ in AnalyticsTestHarness.event("install", platform: "android") }
+            #expect(try await eventually(timeout: .seconds(60)) { try await harness.ingest(late).0 == .accepted })
+            #expect(try await harness.waitForDownloads(50, timeout: .seconds(120)), "the live consumer reads the new log")
+
+            let refused = LineCollector()
+            let error = await #expect(throws: RebuildError.self) {
+                try await Rebuild(environment: harness.environment, logger: Logger(label: "rebuild-short")) { refused.append($0) }.run()
+            }
+            let reason = error?.description ?? ""
+            #expect(reason.contains("not switching to generation 2"), "\(reason)")
+            #expect(reason.contains("the live generation applied 50 events, this rebuild read 10"), "\(reason)")
+            #expect(reason.contains("--allow-shorter-log"), "\(reason)")
+            #expect(!refused.all.contains { $0.contains("switched") }, "\(refused.all)")
+            // Nothing changed for the dashboard, and the refused generation is gone.
+            #expect(try await harness.count("SELECT id FROM generations WHERE state = 'current'") == 1)
+            #expect(try await harness.count("SELECT count(*)::int FROM generations WHERE state = 'building'") == 0)
+            #expect(try await harness.count("SELECT count(*)::int FROM downloads_daily WHERE generation = 2") == 0)
+            #expect(try await harness.waitForDownloads(50, timeout: .seconds(5)))
+
+            // Told to, it switches to what the log holds now.
+            let allowed = LineCollector()
+            try await Rebuild(environment: harness.environment, logger: Logger(label: "rebuild-allowed"), allowShorterLog: true) {
+                allowed.append($0)
+            }.run()
+            #expect(allowed.all.contains { $0.contains("switching anyway") }, "\(allowed.all)")
+            #expect(allowed.all.contains { $0.contains("switched to generation 3") }, "\(allowed.all)")
+            #expect(try await harness.waitForDownloads(10, timeout: .seconds(10)))
+        }
+    }
 }
 
 /// Lines a rebuild printed, collected across tasks.

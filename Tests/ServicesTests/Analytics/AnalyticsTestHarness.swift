@@ -33,21 +33,22 @@ struct AnalyticsTestHarness: Sendable {
     /// `tokens`: the key pair to verify tokens with (auth's, when a test runs both services).
     /// `fixedPort`: serve on this port (HummingbirdTesting's live mode always takes a free one; a browser test
     /// must know the dashboard's origin before auth starts).
+    /// `brokers`: a broker of the test's own (one it restarts) instead of the shared one.
     static func run(
         extraEnvironment: [String: String] = [:], tokens: TestTokens? = nil, fixedPort: Int? = nil,
-        _ body: @Sendable (AnalyticsTestHarness) async throws -> Void
+        brokers: String = TestInfrastructure.current.kafkaBrokers, _ body: @Sendable (AnalyticsTestHarness) async throws -> Void
     ) async throws {
         let tokens = try tokens ?? TestTokens()
         let suffix = uniqueSuffix()
         let topics = (telemetry: "test.telemetry.\(suffix)", users: "test.users.\(suffix)", cities: "test.user-cities.\(suffix)")
-        try await createTopics([topics.telemetry, topics.users, topics.cities], partitions: 3, brokers: TestInfrastructure.current.kafkaBrokers)
+        try await createTopics([topics.telemetry, topics.users, topics.cities], partitions: 3, brokers: brokers)
         try await withTestDatabase(schema: "analytics_aggregator", migrations: analyticsAggregatorMigrations) { db in
             let environment = EnvironmentReader(
                 ServiceHarness.commonEnvironment(.analyticsAggregator, db: db, tokens: tokens).merging([
                     "CONSUMER_MAX_ATTEMPTS": "2",
                     "TELEMETRY_APP_KEYS": "weather=\(weatherKey),\(weatherNextKey);places=\(placesKey)",
                     "ANALYTICS_TELEMETRY_TOPIC": topics.telemetry, "ANALYTICS_USERS_TOPIC": topics.users,
-                    "ANALYTICS_USER_CITIES_TOPIC": topics.cities, "STREAM_INTERVAL_MS": "100",
+                    "ANALYTICS_USER_CITIES_TOPIC": topics.cities, "STREAM_INTERVAL_MS": "100", "KAFKA_BROKERS": brokers,
                     // Exact answers right after each change; the cache has a test of its own.
                     "STATS_CACHE_MS": "0",
                     // Suites send tens of thousands of events from one address; the quota test sets its own.

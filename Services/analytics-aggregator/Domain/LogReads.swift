@@ -1,0 +1,64 @@
+/// What a generation read from one partition of the log (N6): the first offset it applied and how many events
+/// it applied from there.
+struct PartitionRead: Sendable, Hashable {
+    let topic: String
+    let partition: Int
+    var firstOffset: Int64
+    var events: Int64
+
+    /// The reads of `positions`, one per partition: the lowest offset and the count.
+    static func tally(_ positions: [(topic: String, partition: Int, offset: Int64)]) -> [PartitionRead] {
+        var reads: [String: PartitionRead] = [:]
+        for position in positions {
+            let key = "\(position.partition) \(position.topic)"
+            if var read = reads[key] {
+                read.firstOffset = min(read.firstOffset, position.offset)
+                read.events += 1
+                reads[key] = read
+            } else {
+                reads[key] = PartitionRead(topic: position.topic, partition: position.partition, firstOffset: position.offset, events: 1)
+            }
+        }
+        return reads.values.sorted { ($0.topic, $0.partition) < ($1.topic, $1.partition) }
+    }
+}
+
+/// A rebuild's reads against the live generation's, before the rebuild is switched to (N6). Both generations
+/// are written by the live consumer while the rebuild runs, so a log that still holds everything gives the
+/// rebuild at least the live count on every topic. Fewer means the log lost events the live numbers hold (a
+/// broker that keeps its log in memory restarted, retention deleted the oldest); a later first offset on a
+/// partition means its start was deleted. Either way switching would drop numbers without a word.
+struct LogReadComparison: Sendable {
+    let live: [PartitionRead]
+    let rebuilt: [PartitionRead]
+
+    /// One line per topic, or partition, that the rebuild read less of than the live generation applied; empty
+    /// when it read at least as much everywhere.
+    var shortfalls: [String] {
+        var lines: [String] = []
+        let liveByTopic = Dictionary(grouping: live, by: \.topic)
+        let rebuiltByTopic = Dictionary(grouping: rebuilt, by: \.topic)
+        for topic in liveByTopic.keys.sorted() {
+            let liveReads = liveByTopic[topic] ?? []
+            let rebuiltReads = rebuiltByTopic[topic] ?? []
+            let liveCount = liveReads.reduce(0) { $0 + $1.events }
+            let rebuiltCount = rebuiltReads.reduce(0) { $0 + $1.events }
+            if rebuiltCount < liveCount {
+                lines.append("\(topic): the live generation applied \(liveCount) events, this rebuild read \(rebuiltCount)")
+                continue
+            }
+            for liveRead in liveReads {
+                guard let rebuiltRead = rebuiltReads.first(where: { $0.partition == liveRead.partition }),
+                    rebuiltRead.firstOffset > liveRead.firstOffset
+                else { continue }
+                lines.append(
+                    "\(topic) partition \(liveRead.partition): the live generation applied from offset \(liveRead.firstOffset), "
+                        + "this rebuild's first was \(rebuiltRead.firstOffset) (the log's start was deleted)")
+            }
+        }
+        return lines
+    }
+
+    /// The live generation has no reads to compare with: it was built before reads were tallied.
+    var liveHasNoTally: Bool { live.isEmpty && !rebuilt.isEmpty }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The topics analytics-aggregator rebuilds its aggregates from (N6) must keep every event: a rebuild recounts
+/// only what the log still holds, and refuses to switch when that is less than the live numbers. Topic creation
+/// keeps them for good; `platformctl check-retention` reports one a broker would trim.
+public enum RebuildRetention {
+    /// The topics the aggregates are built from.
+    public static var topics: [Topic] { TopicCatalogue.all.filter { $0.consumers.contains("analytics-aggregator") } }
+
+    /// The configuration that keeps a topic's events for good.
+    public static let keepForever = ["retention.ms": "-1", "retention.bytes": "-1"]
+
+    /// What one topic's configuration, as the broker described it, means for a rebuild.
+    public enum Verdict: Equatable, Sendable {
+        case keepsEverything
+        /// A rebuild after the broker trims the topic comes out short (and is refused); the reason says how.
+        case trims(String)
+        /// The broker did not describe the topic's configuration.
+        case unknown
+    }
+
+    public static func verdict(configs: [String: String]?) -> Verdict {
+        guard let configs, !configs.isEmpty else { return .unknown }
+        let policy = Set((configs["cleanup.policy"] ?? "delete").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        var reasons: [String] = []
+        if policy.contains("compact") {
+            reasons.append("cleanup.policy=\(configs["cleanup.policy"] ?? "") keeps one event per key")
+        }
+        if policy.contains("delete") {
+            if let milliseconds = configs["retention.ms"].flatMap(Int64.init), milliseconds >= 0 {
+                reasons.append("retention.ms=\(milliseconds) deletes events after \(describe(milliseconds: milliseconds))")
+            }
+            if let bytes = configs["retention.bytes"].flatMap(Int64.init), bytes >= 0 {
+                reasons.append("retention.bytes=\(bytes) deletes the oldest events past that size")
+            }
+        }
+        return reasons.isEmpty ? .keepsEverything : .trims(reasons.joined(separator: "; "))
+    }
+
+    private static func describe(milliseconds: Int64) -> String {
+        let days = milliseconds / 86_400_000
+        return days >= 1 ? "\(days) day(s)" : "\(milliseconds / 1_000) s"
+    }
+}
