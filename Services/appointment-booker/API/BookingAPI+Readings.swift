@@ -101,7 +101,11 @@ extension BookingAPI {
             .init(
                 body: .json(
                     .init(
-                        readings: found.prefix(paging.size).map { .init($0.reading, id: $0.id, language: language, shareUrl: Self.shareURL($0.shareId), places: nil) },
+                        readings: found.prefix(paging.size).map {
+                            .init(
+                                $0.reading, id: $0.id, language: language, shareUrl: Self.shareURL($0.shareId), places: nil,
+                                ceremony: readings.content.ceremony(after: $0.reading))
+                        },
                         page: paging.page, pageSize: paging.size, hasMore: found.count > paging.size))))
     }
 
@@ -116,7 +120,7 @@ extension BookingAPI {
                 body: .json(
                     .init(
                         stored.reading, id: stored.id, language: Language(acceptLanguage: input.headers.acceptLanguage),
-                        shareUrl: Self.shareURL(stored.shareId), places: nil))))
+                        shareUrl: Self.shareURL(stored.shareId), places: nil, ceremony: readings.content.ceremony(after: stored.reading)))))
     }
 
     // MARK: Helpers
@@ -143,7 +147,7 @@ extension BookingAPI {
         let stored = try await BookingErrors.answeringReadingLimit { try await readings.keep(reading, user: user, inputs: inputs, day: day) }
         return .init(
             stored.reading, id: stored.id, language: Language(acceptLanguage: header), shareUrl: Self.shareURL(stored.shareId),
-            places: try await readings.placesToPray(after: stored.reading, near: position))
+            places: try await readings.placesToPray(after: stored.reading, near: position), ceremony: readings.content.ceremony(after: stored.reading))
     }
 
     static func shareURL(_ shareId: String) -> String { "/v1/shared/readings/\(shareId)" }

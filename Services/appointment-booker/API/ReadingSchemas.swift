@@ -3,7 +3,10 @@ import Shared
 
 /// Readings and prayers in the generated schemas, in the caller's language.
 extension Components.Schemas.Reading {
-    init(_ reading: Reading, id: UUID?, language: Language, shareUrl: String, places: [WorshipPlaceStore.Nearby]?) {
+    init(
+        _ reading: Reading, id: UUID?, language: Language, shareUrl: String, places: [WorshipPlaceStore.Nearby]?,
+        ceremony: (area: LifeArea, ceremony: Ceremony)?
+    ) {
         let verdictWord: Localized =
             switch reading.verdict {
             case .good: .init(en: "a good sign", th: "ดวงดี")
@@ -19,6 +22,12 @@ extension Components.Schemas.Reading {
             shareText: "\(reading.title.text(language)), \(reading.date): \(verdictWord.text(language)). \(shareUrl)", shareUrl: shareUrl,
             placesToPray: places?.map {
                 .init(name: $0.name, latitude: $0.latitude, longitude: $0.longitude, address: $0.address, distanceMeters: $0.distanceMeters)
+            },
+            ceremony: ceremony.map { area, ceremony in
+                .init(
+                    area: .init(rawValue: area.rawValue) ?? .love, title: ceremony.title.text(language),
+                    place: .init(rawValue: ceremony.place.rawValue) ?? .temple, placeName: ceremony.placeName.text(language),
+                    bring: ceremony.bring.map { $0.text(language) }, steps: ceremony.steps.map { $0.text(language) })
             })
     }
 }

@@ -37,6 +37,7 @@ struct ReadingContent: Sendable {
     private struct SticksFile: Codable { var version: Int; var sticks: [Stick] }
     private struct NumbersFile: Codable { var version: Int; var digits: [Localized]; var sumQuality: [String]; var roots: [Localized] }
     private struct CompatibilityFile: Codable { var version: Int; var elements: [String: ElementPair]; var names: [Localized] }
+    private struct CeremoniesFile: Codable { var version: Int; var ceremonies: [String: Ceremony] }
 
     let signs: [Sign]
     let verdicts: [String: Localized]
@@ -50,6 +51,8 @@ struct ReadingContent: Sendable {
     let roots: [Localized]
     let elements: [String: ElementPair]
     let names: [Localized]
+    /// How to remove bad luck, per weakest life area (served with a bad reading, not stored with it).
+    let ceremonies: [String: Ceremony]
     /// The data files' versions, recorded with each stored reading.
     let version: String
 
@@ -66,10 +69,11 @@ struct ReadingContent: Sendable {
         let sticks = try read("sticks.json", as: SticksFile.self)
         let numbers = try read("numbers.json", as: NumbersFile.self)
         let compatibility = try read("compatibility.json", as: CompatibilityFile.self)
+        let ceremonies = try read("ceremonies.json", as: CeremoniesFile.self)
         let content = ReadingContent(
             signs: signs.signs, verdicts: signs.verdicts, cards: tarot.cards, positions: tarot.positions, sticks: sticks.sticks,
             digits: numbers.digits, sumQuality: numbers.sumQuality, roots: numbers.roots, elements: compatibility.elements,
-            names: compatibility.names,
+            names: compatibility.names, ceremonies: ceremonies.ceremonies,
             version: "signs-\(signs.version).tarot-\(tarot.version).sticks-\(sticks.version).numbers-\(numbers.version).compatibility-\(compatibility.version)")
         try content.checkComplete()
         return content
@@ -109,6 +113,9 @@ struct ReadingContent: Sendable {
         if !Set(pairs).allSatisfy({ elements[$0]?.text.isComplete == true }) { problems.append("every element pair") }
         if names.isEmpty || !names.allSatisfy(\.isComplete) { problems.append("name compatibility texts") }
         if Set(verdicts.keys) != Set(Verdict.allCases.map(\.rawValue)) || !verdicts.values.allSatisfy(\.isComplete) { problems.append("verdict texts") }
+        if Set(ceremonies.keys) != Set(LifeArea.allCases.map(\.rawValue)) || !ceremonies.values.allSatisfy(\.isComplete) {
+            problems.append("a complete ceremony per life area")
+        }
         guard problems.isEmpty else { throw Incomplete(description: "reading content incomplete: " + problems.joined(separator: ", ")) }
     }
 
@@ -120,6 +127,13 @@ struct ReadingContent: Sendable {
     }
 
     func sign(_ id: String) -> Sign? { signs.first { $0.id == id } }
+
+    /// The ceremony for a bad reading (its weakest life area's); nil for a good or neutral one.
+    func ceremony(after reading: Reading) -> (area: LifeArea, ceremony: Ceremony)? {
+        guard reading.verdict == .bad else { return nil }
+        let area = LifeArea.weakest(in: reading.scores)
+        return ceremonies[area.rawValue].map { (area, $0) }
+    }
     func card(_ id: String) -> Card? { cards.first { $0.id == id } }
 }
 

@@ -159,7 +159,7 @@ struct AppointmentReadingTests {
         }
     }
 
-    @Test("B4: after a bad reading, places of worship near the caller come from places-importer's events; other places never")
+    @Test("B4: after a bad reading, places of worship near the caller (from places-importer's events; other places never) and how to remove the bad luck")
     func test_B4_placesToPrayFromEvents() async throws {
         try await BookingTestHarness.run { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
@@ -183,10 +183,20 @@ struct AppointmentReadingTests {
             var (status, body) = try await harness.request(.get, "/v1/horoscope/\(sign.id)?date=\(day)&latitude=13.7563&longitude=100.5018")
             #expect(status == .ok && body["verdict"].string == "bad")
             #expect(body["placesToPray"].array.compactMap { $0["name"].string } == ["Wat Test"], "\(body.raw ?? "")")
+            // How to remove the bad luck comes with it: the ceremony of the reading's weakest life area.
+            let bad = engine.horoscope(sign: sign, on: day)
+            let weakest = LifeArea.weakest(in: bad.scores)
+            let ceremony = try #require(content.ceremonies[weakest.rawValue])
+            #expect(body["ceremony"]["area"].string == weakest.rawValue, "\(body.raw ?? "")")
+            #expect(body["ceremony"]["title"].string == ceremony.title.en && body["ceremony"]["place"].string == ceremony.place.rawValue)
+            #expect(body["ceremony"]["steps"].array.compactMap(\.string) == ceremony.steps.map(\.en))
+            #expect(body["ceremony"]["bring"].array.compactMap(\.string) == ceremony.bring.map(\.en))
+            (status, body) = try await harness.request(.get, "/v1/horoscope/\(sign.id)?date=\(day)", headers: [.acceptLanguage: "th"])
+            #expect(body["ceremony"]["title"].string == ceremony.title.th && body["ceremony"]["placeName"].string == ceremony.placeName.th)
             // A good reading suggests nothing.
             let good = try #require(content.signs.first { engine.horoscope(sign: $0, on: day).verdict != .bad })
             (status, body) = try await harness.request(.get, "/v1/horoscope/\(good.id)?date=\(day)&latitude=13.7563&longitude=100.5018")
-            #expect(status == .ok && body["placesToPray"].raw == nil)
+            #expect(status == .ok && body["placesToPray"].raw == nil && body["ceremony"].raw == nil)
             // A temple that became something else leaves the read model.
             try await harness.publish(
                 EventEnvelope(
@@ -208,6 +218,10 @@ struct AppointmentReadingTests {
                 json: ["number": badNumber.digits.map(String.init).joined(), "latitude": 15.0, "longitude": 100.5018],
                 bearer: try await harness.bookerToken(entitlements: ["phone_number"]))
             #expect(status == .created && body["verdict"].string == "bad" && body["placesToPray"][0]["name"].string == "Far Shrine", "\(body.raw ?? "")")
+            // The history and the shared page carry the ceremony too.
+            let shareUrl = try #require(body["shareUrl"].string)
+            (status, body) = try await harness.request(.get, shareUrl)
+            #expect(status == .ok && body["ceremony"]["steps"].count >= 3, "\(body.raw ?? "")")
         }
     }
 

@@ -91,4 +91,25 @@ struct ReadingEngineTests {
         #expect(Language(acceptLanguage: "th-TH,th;q=0.9,en;q=0.8") == .thai && Language(acceptLanguage: "th") == .thai)
         #expect(Language(acceptLanguage: "en-US,th;q=0.5") == .english && Language(acceptLanguage: nil) == .english)
     }
+
+    @Test("B4: a bad reading gets the ceremony of its weakest life area (ties in the order love, work, money, health); others none")
+    func test_B4_ceremony() throws {
+        let content = try Self.content.get()
+        let scores = Reading.Scores(love: 30, work: 12, money: 12, health: 50)
+        #expect(LifeArea.weakest(in: scores) == .work)
+        #expect(LifeArea.weakest(in: .init(love: 5, work: 5, money: 5, health: 5)) == .love)
+        #expect(LifeArea.weakest(in: .init(love: 40, work: 41, money: 42, health: 3)) == .health)
+        var reading = Reading(
+            kind: .horoscope, date: "2027-01-01", title: .init(en: "t", th: "t"), text: .init(en: "t", th: "t"), verdict: .bad,
+            scores: scores, parts: [])
+        let chosen = try #require(content.ceremony(after: reading))
+        #expect(chosen.area == .work && chosen.ceremony == content.ceremonies["work"])
+        reading.verdict = .neutral
+        #expect(content.ceremony(after: reading) == nil)
+        // Each area's ceremony is its own, complete in both languages, at a place the service names.
+        #expect(Set(content.ceremonies.keys) == Set(LifeArea.allCases.map(\.rawValue)))
+        #expect(Set(content.ceremonies.values.map(\.title.en)).count == LifeArea.allCases.count)
+        let complete = content.ceremonies.values.allSatisfy { $0.isComplete }
+        #expect(complete)
+    }
 }

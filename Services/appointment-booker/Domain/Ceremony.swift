@@ -1,0 +1,40 @@
+/// How to remove bad luck (B4): a ceremony for a bad reading, chosen by its weakest life area, with the kind
+/// of place to hold it, what to bring and the steps, in Thai and English (`Content/ceremonies.json`).
+struct Ceremony: Codable, Sendable, Equatable {
+    /// Where it is held; the places to pray nearby are any places of worship.
+    enum Place: String, Codable, Sendable, CaseIterable {
+        case temple
+        case shrine
+        case cityPillar = "city-pillar"
+    }
+
+    var title: Localized
+    var place: Place
+    var placeName: Localized
+    var bring: [Localized]
+    var steps: [Localized]
+
+    var isComplete: Bool {
+        title.isComplete && placeName.isComplete && bring.count >= 2 && bring.allSatisfy(\.isComplete) && steps.count >= 3
+            && steps.allSatisfy(\.isComplete)
+    }
+}
+
+/// A reading's life areas, in the order a tie between weakest areas is settled.
+enum LifeArea: String, Codable, Sendable, CaseIterable {
+    case love, work, money, health
+
+    func score(in scores: Reading.Scores) -> Int {
+        switch self {
+        case .love: scores.love
+        case .work: scores.work
+        case .money: scores.money
+        case .health: scores.health
+        }
+    }
+
+    /// The area with the lowest score; the first in `allCases` on a tie.
+    static func weakest(in scores: Reading.Scores) -> LifeArea {
+        allCases.min { $0.score(in: scores) < $1.score(in: scores) } ?? .love
+    }
+}
