@@ -96,7 +96,8 @@ public enum TopicCatalogue {
         ], consumers: ["warning-detector"])
     public static let telemetry = Topic(
         name: "analytics.telemetry", partitions: 6, keyedBy: "user or device id", producer: "analytics-aggregator",
-        eventTypes: [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted], consumers: ["analytics-aggregator"])
+        eventTypes: [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted, EventTypes.surveyExplained],
+        consumers: ["analytics-aggregator"])
 
     public static let all: [Topic] = [forecasts, warnings, userCities, users, places, appointments, telemetry]
 
@@ -133,4 +134,5 @@ public enum EventTypes {
     public static let telemetryRecorded = EventType("telemetry.recorded")
     public static let pollAnswered = EventType("poll.answered")
     public static let surveySubmitted = EventType("survey.submitted")
+    public static let surveyExplained = EventType("survey.explained")
 }

@@ -444,7 +444,7 @@ def survey_average(value: object) -> object:
         return "–"
 
 
-# Opened through the home table for two pages and the Details link for the other two, so both ways are used.
+# Opened through the home table for two pages, the Details link for two and the side menu for the survey's reasons.
 DRILL_DOWN_PAGES = (
     DrillDownPage("downloads", "downloads-table", "/v1/admin/stats/downloads", {"page": 1, "pageSize": PAGE_SIZE},
                   "items", "download-row", ["download-day", "download-app", "download-platform", "download-count"],
@@ -460,6 +460,13 @@ DRILL_DOWN_PAGES = (
     DrillDownPage("survey", "details-survey", "/v1/admin/stats/survey", {}, "services", "survey-row", None,
                   lambda v: [label(SERVICE_LABELS, v["service"]), count_text(v["submissions"]),
                              survey_average(v["averagePoints"]), count_text(v["belowGood"])], paged=False),
+    DrillDownPage("survey-reasons", "nav-survey-reasons", "/v1/admin/stats/survey/reasons",
+                  {"page": 1, "pageSize": PAGE_SIZE}, "items", "survey-reason-row",
+                  ["survey-reason-when", "survey-reason-rated", "survey-reason-score", "survey-reason-why"],
+                  lambda r: [r["explainedAt"][:16].replace("T", " "),
+                             "Overall stay" if r["part"] == "overall" else label(SERVICE_LABELS, r["service"]),
+                             f"{count_text(r['stars'])} ★" if r["part"] == "overall" else f"{count_text(r['points'])} pts",
+                             r["why"]], paged=True),
 )
 
 

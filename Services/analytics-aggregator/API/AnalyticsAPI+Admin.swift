@@ -74,3 +74,13 @@ extension AnalyticsAPI {
         return text
     }
 }
+
+extension AnalyticsAPI {
+    /// The survey's reasons (N4): read fresh each time (an admin's page, not a cached number).
+    func listSurveyReasons(_ input: Operations.ListSurveyReasons.Input) async throws -> Operations.ListSurveyReasons.Output {
+        _ = try RequestScope.requireRole([.admin])
+        let paging = try Paging.resolve(page: input.query.page, pageSize: input.query.pageSize)
+        let found = try await stats.surveyReasons(service: input.query.service?.rawValue, limit: paging.size, offset: paging.offset)
+        return .ok(.init(body: .json(.init(items: found.items, page: paging.page, pageSize: paging.size, total: Int64(found.total)))))
+    }
+}

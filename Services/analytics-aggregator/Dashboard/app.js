@@ -346,6 +346,7 @@
     '/locations': { render: locationsView, signedIn: true },
     '/poll': { render: pollView, signedIn: true },
     '/survey': { render: surveyView, signedIn: true },
+    '/survey/reasons': { render: surveyReasonsView, signedIn: true },
     '/change-password': { render: changePasswordView, signedIn: true },
   };
 
@@ -1251,6 +1252,7 @@
     const overall = h('p', { class: 'summary', testid: 'survey-overall' });
     root.append(
       errorSlot,
+      h('p', {}, h('a', { href: '#/survey/reasons', testid: 'survey-reasons-link', text: 'Why guests rated below good ›' })),
       h('h2', { text: 'Per service' }),
       h('div', { class: 'table-wrap' }, services),
       h('h2', { text: 'Overall rating' }),
@@ -1274,6 +1276,43 @@
         );
       })
       .catch((error) => view.active && reportError(errorSlot, error));
+  }
+
+  const SURVEY_PARTS = { rooms: 'Rooms', dining: 'Dining', 'spa-pool': 'Spa/Pool', gym: 'Gym', overall: 'Overall stay' };
+
+  /** N4: the reasons guests gave for a service under 75 points or a stay of three stars or fewer, newest first. */
+  function surveyReasonsView(params) {
+    const root = drillDown('Why guests rated below good', 'survey-reasons-view');
+    const view = enterView(root);
+    const filters = { service: '' };
+    root.appendChild(
+      h(
+        'div',
+        { class: 'filters' },
+        select('survey-reasons-service', 'Rated', Object.entries(SURVEY_PARTS), (event) => {
+          filters.service = event.target.value;
+          table.reload();
+        }),
+      ),
+    );
+    const table = pagedTable({
+      view,
+      root,
+      tableTestId: 'survey-reasons-page-table',
+      pageSize: pageSizeFrom(params),
+      columns: [['When (UTC)'], ['Rated'], ['Score', true], ['Why']],
+      load: (page, pageSize, signal) => api('/v1/admin/stats/survey/reasons', { signal, params: { page, pageSize, ...filters } }),
+      row: (r) =>
+        h(
+          'tr',
+          { testid: 'survey-reason-row' },
+          h('td', { testid: 'survey-reason-when', text: String(r.explainedAt || '').slice(0, 16).replace('T', ' ') }),
+          h('td', { testid: 'survey-reason-rated', text: r.part === 'overall' ? SURVEY_PARTS.overall : label(SURVEY_PARTS, r.service) }),
+          h('td', { class: 'num', testid: 'survey-reason-score', text: r.part === 'overall' ? `${number(r.stars)} ★` : `${number(r.points)} pts` }),
+          h('td', { testid: 'survey-reason-why', text: r.why }),
+        ),
+      totalText: (total) => `${total} reasons, newest first`,
+    });
   }
 
   // ---------------------------------------------------------------- start

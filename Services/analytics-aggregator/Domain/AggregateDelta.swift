@@ -42,9 +42,11 @@ struct AggregateDelta: Equatable {
     var services: [String: ServiceTotals] = [:]
     /// Overall ratings per star count.
     var overall: [Int: Int] = [:]
+    /// The survey's reasons (N4), each kept as written, without whose they were.
+    var reasons: [SurveyReason] = []
 
     var isEmpty: Bool {
-        downloads.isEmpty && featureUses.isEmpty && cities.isEmpty && poll.isEmpty && services.isEmpty && overall.isEmpty
+        downloads.isEmpty && featureUses.isEmpty && cities.isEmpty && poll.isEmpty && services.isEmpty && overall.isEmpty && reasons.isEmpty
     }
 
     mutating func add(_ event: TelemetryRecorded, day: String) {
@@ -85,11 +87,16 @@ struct AggregateDelta: Equatable {
         services[service] = totals
     }
 
+    mutating func add(_ explained: SurveyExplained, at time: Date) {
+        reasons.append(SurveyReason(part: explained.part, service: explained.service, points: explained.points, stars: explained.stars, why: explained.why, at: time))
+    }
+
     /// One counted event, its payload decoded.
     enum Counted {
         case telemetry(TelemetryRecorded, day: String)
         case poll(PollAnswered)
         case survey(SurveySubmitted)
+        case reason(SurveyExplained, at: Date)
     }
 
     /// The events this service counts, decoded once, with their ids; other types are left out. A payload that
@@ -104,6 +111,12 @@ struct AggregateDelta: Equatable {
                 decoded.append((event.header.id, .poll(try event.payload(as: PollAnswered.self))))
             case EventTypes.surveySubmitted:
                 decoded.append((event.header.id, .survey(try event.payload(as: SurveySubmitted.self))))
+            case EventTypes.surveyExplained:
+                let explained = try event.payload(as: SurveyExplained.self)
+                guard ["service", "overall"].contains(explained.part) else {
+                    throw EventDecodingError(reason: "survey.explained part must be service or overall")
+                }
+                decoded.append((event.header.id, .reason(explained, at: event.header.occurredAt)))
             default:
                 continue
             }
@@ -117,6 +130,7 @@ struct AggregateDelta: Equatable {
             case .telemetry(let telemetry, let day): add(telemetry, day: day)
             case .poll(let answer): add(answer)
             case .survey(let submission): add(submission)
+            case .reason(let explained, let time): add(explained, at: time)
             }
         }
     }

@@ -63,8 +63,9 @@ enum HotelSurvey {
 
     static func isBelowGood(points: Int) -> Bool { points < goodThreshold }
 
-    /// One star per full 100 points of the rated services (0 to 4), at least one.
-    static func suggestedStars(totalPoints: Int) -> Int { max(1, min(5, totalPoints / pointsPerStar)) }
+    /// One star per full 100 points of the rated services, as the seed says ("each star for every 100 pts"):
+    /// 0 to 99 points is no star.
+    static func suggestedStars(totalPoints: Int) -> Int { max(0, min(5, totalPoints / pointsPerStar)) }
 
     static func asksWhy(stars: Int) -> Bool { stars <= 3 }
 }

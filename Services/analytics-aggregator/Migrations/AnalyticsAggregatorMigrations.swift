@@ -187,5 +187,24 @@ enum AnalyticsAggregatorMigrations {
                 )
                 """
             ]),
+        Migration(
+            "0006_survey_reasons",
+            [
+                // N4: the survey's reasons for admins, from `survey.explained` events (no user: admins read the
+                // words, not whose they are).
+                """
+                CREATE TABLE survey_reasons (
+                    id bigserial PRIMARY KEY,
+                    generation integer NOT NULL,
+                    part text NOT NULL CHECK (part IN ('service', 'overall')),
+                    service text,
+                    points integer NOT NULL,
+                    stars integer,
+                    why text NOT NULL,
+                    explained_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX survey_reasons_by_time ON survey_reasons (generation, explained_at DESC, id DESC)",
+            ]),
     ]
 }

@@ -14,6 +14,7 @@ struct AggregateWriter: Sendable {
         try await writeFeatures(delta, generation: generation, on: connection, logger: logger)
         try await writeCities(delta, generation: generation, on: connection, logger: logger)
         try await writePollAndSurvey(delta, generation: generation, on: connection, logger: logger)
+        try await SurveyReasons.insert(delta.reasons, generation: generation, on: connection, logger: logger)
     }
 
     private func writeDownloads(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {

@@ -184,6 +184,21 @@ struct StatsQueries: Sendable {
         }
     }
 
+    /// One page of the survey's reasons (N4), newest first, with how many match.
+    func surveyReasons(service: String?, limit: Int, offset: Int) async throws -> (items: [Schemas.SurveyReason], total: Int) {
+        try await snapshot { connection in
+            let generation = try await Generations.current(on: connection, logger: logger)
+            let reasons = try await SurveyReasons.page(generation: generation, service: service, limit: limit, offset: offset, on: connection, logger: logger)
+            let total = try await SurveyReasons.count(generation: generation, service: service, on: connection, logger: logger)
+            let items = reasons.map { reason in
+                Schemas.SurveyReason(
+                    part: .init(rawValue: reason.part) ?? .service, service: reason.service.flatMap(Schemas.HotelService.init(rawValue:)),
+                    points: reason.points, stars: reason.stars, why: reason.why, explainedAt: reason.at)
+            }
+            return (items, total)
+        }
+    }
+
     private func survey(generation: Int, on connection: PostgresConnection) async throws -> Schemas.SurveyStats {
         let rows = try await connection.tracedQuery(
             "SELECT service, submissions, points, below_good FROM survey_service_results WHERE generation = \(generation)", logger: logger)
@@ -202,11 +217,15 @@ struct StatsQueries: Sendable {
         var stars: [Int: Int] = [:]
         for try await (star, count) in overallRows.decode((Int, Int).self) { stars[star] = count }
         let submissions = stars.values.reduce(0, +)
+        // Coupons issued, not submissions: one waits for a verified address and a mailbox gets one (issue 27).
+        let coupons = try await connection.tracedQuery(
+            "SELECT count(*)::bigint FROM survey_overall WHERE coupon_code IS NOT NULL", logger: logger
+        ).decode(Int.self).collectAll().first ?? 0
         return .init(
             services: services,
             overall: .init(
-                submissions: Int64(submissions), stars: (1...5).map { .init(key: "\($0)", count: Int64(stars[$0] ?? 0)) },
-                coupons: Int64(submissions)))
+                submissions: Int64(submissions), stars: (0...5).map { .init(key: "\($0)", count: Int64(stars[$0] ?? 0)) },
+                coupons: Int64(coupons)))
     }
 
     private func counts(_ sql: String, _ generation: Int, on connection: PostgresConnection) async throws -> [Schemas.CountByKey] {

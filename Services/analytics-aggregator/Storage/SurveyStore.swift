@@ -3,8 +3,9 @@ import Logging
 import PostgresNIO
 import Shared
 
-/// The hotel survey's submissions (N4), each published as `survey.submitted` through the outbox in the
-/// transaction that stores it; the survey's results come from the aggregates counting those events.
+/// The hotel survey's submissions (N4), each published as `survey.submitted` (a reason as `survey.explained`)
+/// through the outbox in the transaction that stores it; the survey's results and the reasons admins read come
+/// from the aggregates built from those events.
 struct SurveyStore: Sendable {
     let client: PostgresClient
     let topic: String
@@ -116,30 +117,44 @@ struct SurveyStore: Sendable {
         }
     }
 
+    /// Keeps the reason and publishes it (`survey.explained`) in one transaction, once per rated part.
     func explainService(user: String, service: String, why: String) async throws -> ExplainOutcome {
-        let rows = try await client.tracedQuery(
-            """
-            UPDATE survey_services SET why = \(why) WHERE user_id = \(user) AND service = \(service) AND points < \(HotelSurvey.goodThreshold)
-                AND why IS NULL
-            RETURNING service
-            """, logger: logger)
-        if try await !rows.decode(String.self).collectAll().isEmpty { return .stored }
-        let found = try await client.tracedQuery(
-            "SELECT points FROM survey_services WHERE user_id = \(user) AND service = \(service)", logger: logger
-        ).decode(Int.self).collectAll()
-        guard let points = found.first else { return .notSubmitted }
-        // Below good and not updated: the reason was given before.
-        return HotelSurvey.isBelowGood(points: points) ? .alreadyExplained : .notBelowGood
+        try await client.inTransaction(logger: logger) { connection in
+            let rows = try await connection.tracedQuery(
+                """
+                UPDATE survey_services SET why = \(why)
+                WHERE user_id = \(user) AND service = \(service) AND points < \(HotelSurvey.goodThreshold) AND why IS NULL
+                RETURNING points
+                """, logger: logger)
+            if let points = try await rows.decode(Int.self).collectAll().first {
+                let event = SurveyExplained(userId: user, part: "service", service: service, points: points, why: why)
+                try await Outbox.enqueue(explainedEnvelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+                return .stored
+            }
+            let found = try await connection.tracedQuery(
+                "SELECT points FROM survey_services WHERE user_id = \(user) AND service = \(service)", logger: logger
+            ).decode(Int.self).collectAll()
+            guard let points = found.first else { return .notSubmitted }
+            // Below good and not updated: the reason was given before.
+            return HotelSurvey.isBelowGood(points: points) ? .alreadyExplained : .notBelowGood
+        }
     }
 
     func explainOverall(user: String, why: String) async throws -> ExplainOutcome {
-        let rows = try await client.tracedQuery(
-            "UPDATE survey_overall SET why = \(why) WHERE user_id = \(user) AND stars <= 3 AND why IS NULL RETURNING user_id", logger: logger)
-        if try await !rows.decode(String.self).collectAll().isEmpty { return .stored }
-        let found = try await client.tracedQuery("SELECT stars FROM survey_overall WHERE user_id = \(user)", logger: logger)
-            .decode(Int.self).collectAll()
-        guard let stars = found.first else { return .notSubmitted }
-        return HotelSurvey.asksWhy(stars: stars) ? .alreadyExplained : .notBelowGood
+        try await client.inTransaction(logger: logger) { connection in
+            let rows = try await connection.tracedQuery(
+                "UPDATE survey_overall SET why = \(why) WHERE user_id = \(user) AND stars <= 3 AND why IS NULL RETURNING stars, points",
+                logger: logger)
+            if let (stars, points) = try await rows.decode((Int, Int).self).collectAll().first {
+                let event = SurveyExplained(userId: user, part: "overall", points: points, stars: stars, why: why)
+                try await Outbox.enqueue(explainedEnvelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+                return .stored
+            }
+            let found = try await connection.tracedQuery("SELECT stars FROM survey_overall WHERE user_id = \(user)", logger: logger)
+                .decode(Int.self).collectAll()
+            guard let stars = found.first else { return .notSubmitted }
+            return HotelSurvey.asksWhy(stars: stars) ? .alreadyExplained : .notBelowGood
+        }
     }
 
     private func lockGuest(_ user: String, on connection: PostgresConnection) async throws {
@@ -148,5 +163,9 @@ struct SurveyStore: Sendable {
 
     private func envelope(_ event: SurveySubmitted, user: String) -> EventEnvelope<SurveySubmitted> {
         EventEnvelope(type: EventTypes.surveySubmitted, producer: ServiceIdentity.analyticsAggregator.name, key: user, payload: event)
+    }
+
+    private func explainedEnvelope(_ event: SurveyExplained, user: String) -> EventEnvelope<SurveyExplained> {
+        EventEnvelope(type: EventTypes.surveyExplained, producer: ServiceIdentity.analyticsAggregator.name, key: user, payload: event)
     }
 }

@@ -76,3 +76,25 @@ public struct SurveySubmitted: Codable, Sendable, Equatable {
         self.belowGood = belowGood
     }
 }
+
+/// `survey.explained`: why a guest rated a hotel service under 75 points (`part` = `service`) or the stay three
+/// stars or fewer (`part` = `overall`), with the points or stars it explains.
+public struct SurveyExplained: Codable, Sendable, Equatable {
+    public var userId: String
+    public var part: String
+    /// `rooms`, `dining`, `spa-pool` or `gym` (services only).
+    public var service: String?
+    public var points: Int
+    /// The overall rating's stars (overall only).
+    public var stars: Int?
+    public var why: String
+
+    public init(userId: String, part: String, service: String? = nil, points: Int, stars: Int? = nil, why: String) {
+        self.userId = userId
+        self.part = part
+        self.service = service
+        self.points = points
+        self.stars = stars
+        self.why = why
+    }
+}

@@ -61,6 +61,7 @@ struct AnalyticsAggregateTests {
         for path in [
             "/v1/admin/stats/home", "/v1/admin/stats/features?pageSize=100", "/v1/admin/stats/features?prefix=search-0&pageSize=5",
             "/v1/admin/stats/downloads?pageSize=100", "/v1/admin/stats/locations", "/v1/admin/stats/survey",
+            "/v1/admin/stats/survey/reasons",
         ] {
             let body = try await harness.stats(path)
             let data = try JSONSerialization.data(withJSONObject: body.raw ?? [:], options: [.sortedKeys])
@@ -162,10 +163,13 @@ struct AnalyticsAggregateTests {
             for (service, answers) in [("rooms", Array(repeating: "excellent", count: 5)), ("spa-pool", ["good", "good", "fair", "poor", "poor"])] {
                 #expect(try await harness.request(.post, "/v1/survey/services/\(service)", json: ["answers": answers], bearer: guestToken).0 == .created)
             }
+            #expect(try await harness.request(.post, "/v1/survey/services/spa-pool/why", json: ["why": "Cold water."], bearer: guestToken).0 == .noContent)
             #expect(try await harness.request(.post, "/v1/survey/overall", json: ["stars": 4], bearer: guestToken).0 == .created)
             #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey")["overall"]["submissions"].int == 1 })
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey/reasons")["total"].int == 1 })
             let before = try await AnalyticsAggregateTests.snapshot(harness)
             #expect(before.contains { $0.hasPrefix("/v1/admin/stats/survey") && $0.contains(#""submissions":1"#) }, "\(before)")
+            #expect(before.contains { $0.hasPrefix("/v1/admin/stats/survey/reasons") && $0.contains("Cold water.") }, "kept through the rebuild")
 
             let downloadsBefore = try await harness.stats("/v1/admin/stats/downloads?pageSize=100")
 

@@ -136,16 +136,49 @@ struct AnalyticsPollSurveyTests {
             #expect(try await harness.request(.post, "/v1/survey/services/rooms", json: ["answers": Array(repeating: "excellent", count: 5)], bearer: thirdToken).0 == .created)
             let (_, three) = try await harness.request(.post, "/v1/survey/overall", json: ["stars": 3], bearer: thirdToken)
             #expect(three["stars"].int == 3 && three["askWhy"].bool == true)
-            #expect(try await harness.request(.post, "/v1/survey/overall/why", json: why, bearer: thirdToken).0 == .noContent)
+            #expect(try await harness.request(.post, "/v1/survey/overall/why", json: ["why": "Noisy corridor at night."], bearer: thirdToken).0 == .noContent)
+
+            // A fourth guest's 0 points suggest no star at all (one star per full 100 points), which asks why.
+            let fourth = UUID()
+            let fourthToken = try await harness.userToken(fourth.uuidString)
+            try await harness.registerSurveyAccount(fourth)
+            #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: fourthToken).0 == .ok })
+            #expect(try await harness.request(.post, "/v1/survey/services/gym", json: ["answers": Array(repeating: "poor", count: 5)], bearer: fourthToken).0 == .created)
+            let (_, suggested) = try await harness.request(.get, "/v1/survey", bearer: fourthToken)
+            #expect(suggested["overall"]["suggestedStars"].int == 0, "\(suggested.raw ?? "")")
+            let (_, none) = try await harness.request(.post, "/v1/survey/overall", json: [:] as [String: Int], bearer: fourthToken)
+            #expect(none["stars"].int == 0 && none["points"].int == 0 && none["askWhy"].bool == true, "\(none.raw ?? "")")
 
             // The results, from the aggregates.
-            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey")["overall"]["submissions"].int == 3 })
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey")["overall"]["submissions"].int == 4 })
             let stats = try await harness.stats("/v1/admin/stats/survey")
             let services = Dictionary(uniqueKeysWithValues: stats["services"].array.map { ($0["service"].string ?? "", $0) })
             #expect(services["rooms"]?["averagePoints"].double == 100 && services["spa-pool"]?["belowGood"].int == 1)
-            #expect(services["gym"]?["averagePoints"].double == 0 && services["gym"]?["belowGood"].int == 1)
-            #expect(stats["overall"]["stars"].array.map { $0["count"].int ?? -1 } == [0, 1, 1, 0, 1])
-            #expect(stats["overall"]["coupons"].int == 3)
+            #expect(services["gym"]?["averagePoints"].double == 0 && services["gym"]?["belowGood"].int == 2)
+            #expect(stats["overall"]["stars"].array.map { $0["key"].string ?? "" } == ["0", "1", "2", "3", "4", "5"])
+            #expect(stats["overall"]["stars"].array.map { $0["count"].int ?? -1 } == [1, 0, 1, 1, 0, 1])
+            #expect(stats["overall"]["coupons"].int == 4)
+
+            // The reasons, for admins: newest first, by service or the stay's ratings, a page at a time (N4).
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey/reasons")["items"].count == 3 })
+            let reasons = try await harness.stats("/v1/admin/stats/survey/reasons")
+            #expect(reasons["items"].array.compactMap { $0["why"].string } == ["Noisy corridor at night.", "The pool was cold.", "The pool was cold."])
+            #expect(reasons["items"][0]["part"].string == "overall" && reasons["items"][0]["stars"].int == 3 && reasons["items"][0]["service"].raw == nil)
+            #expect(reasons["items"][2]["part"].string == "service" && reasons["items"][2]["service"].string == "spa-pool")
+            #expect(reasons["items"][2]["points"].int == 70 && reasons["items"][2]["explainedAt"].string != nil)
+            #expect(reasons["items"].array.allSatisfy { $0["userId"].raw == nil }, "no one's id")
+            let spaReasons = try await harness.stats("/v1/admin/stats/survey/reasons?service=spa-pool")
+            #expect(spaReasons["items"].count == 1 && spaReasons["items"][0]["points"].int == 70)
+            let stays = try await harness.stats("/v1/admin/stats/survey/reasons?service=overall")
+            #expect(stays["items"].array.compactMap { $0["stars"].int } == [3, 2])
+            #expect(try await harness.stats("/v1/admin/stats/survey/reasons?service=gym")["items"].count == 0)
+            let first = try await harness.stats("/v1/admin/stats/survey/reasons?pageSize=2")
+            #expect(first["items"].count == 2 && first["total"].int == 3 && first["page"].int == 1)
+            let second = try await harness.stats("/v1/admin/stats/survey/reasons?pageSize=2&page=2")
+            #expect(second["items"].array.compactMap { $0["why"].string } == ["The pool was cold."] && second["total"].int == 3)
+            let (badService, _) = try await harness.request(
+                .get, "/v1/admin/stats/survey/reasons?service=sauna", bearer: try await harness.adminToken())
+            #expect(badService == .badRequest)
         }
     }
 
@@ -154,7 +187,7 @@ struct AnalyticsPollSurveyTests {
         try await AnalyticsTestHarness.run { harness in
             let adminPaths = [
                 "/v1/admin/stats/home", "/v1/admin/stats/features", "/v1/admin/stats/downloads", "/v1/admin/stats/locations",
-                "/v1/admin/stats/survey", "/v1/admin/stream",
+                "/v1/admin/stats/survey", "/v1/admin/stats/survey/reasons", "/v1/admin/stream",
             ]
             for path in adminPaths {
                 #expect(try await harness.request(.get, path).0 == .unauthorized, "\(path)")
@@ -213,6 +246,9 @@ struct AnalyticsPollSurveyTests {
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await survey(first)["couponCode"].string == coupon)
             #expect(try await harness.count("SELECT count(*)::int FROM survey_coupon_mailboxes") == 2)
+            // The stats count the coupons issued (two), not the three ratings.
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey")["overall"]["submissions"].int == 3 })
+            #expect(try await harness.stats("/v1/admin/stats/survey")["overall"]["coupons"].int == 2)
         }
     }
 }

@@ -54,6 +54,18 @@ struct DashboardBrowserTests {
                 _ = try await analytics.request(
                     .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]], bearer: try await analytics.userToken())
                 #expect(try await analytics.waitForDownloads(7))
+                // A survey guest who rated the gym poorly and said why (N4: the reasons page).
+                let guest = UUID()
+                let guestToken = try await analytics.userToken(guest.uuidString)
+                try await analytics.registerSurveyAccount(guest)
+                #expect(try await eventually { try await analytics.request(.get, "/v1/survey", bearer: guestToken).0 == .ok })
+                let rated = try await analytics.request(
+                    .post, "/v1/survey/services/gym", json: ["answers": Array(repeating: "fair", count: 5)], bearer: guestToken)
+                #expect(rated.0 == .created)
+                let explained = try await analytics.request(
+                    .post, "/v1/survey/services/gym/why", json: ["why": "Two treadmills were broken."], bearer: guestToken)
+                #expect(explained.0 == .noContent)
+                #expect(try await eventually { try await analytics.stats("/v1/admin/stats/survey/reasons")["total"].int == 1 })
 
                 let process = ChildProcess()
                 process.executableURL = URL(fileURLWithPath: python)

@@ -50,8 +50,9 @@ struct AnalyticsUnitTests {
         #expect(HotelSurvey.score(["good", "good"]) == nil)
         #expect(HotelSurvey.score(["good", "good", "good", "good", "superb"]) == nil)
         #expect(HotelSurvey.isBelowGood(points: 74) && !HotelSurvey.isBelowGood(points: 75))
-        #expect([0, 99, 100, 245, 399, 400].map(HotelSurvey.suggestedStars) == [1, 1, 1, 2, 3, 4])
-        #expect(HotelSurvey.asksWhy(stars: 3) && !HotelSurvey.asksWhy(stars: 4))
+        // "each star for every 100 pts": 0-99 points is no star.
+        #expect([0, 99, 100, 245, 399, 400].map(HotelSurvey.suggestedStars) == [0, 0, 1, 2, 3, 4])
+        #expect(HotelSurvey.asksWhy(stars: 0) && HotelSurvey.asksWhy(stars: 3) && !HotelSurvey.asksWhy(stars: 4))
         #expect(HotelSurvey.services.count == 4 && HotelSurvey.services.allSatisfy { $0.questions.count == 5 })
         let codes = Set((0..<1_000).map { _ in CouponCode.make() })
         #expect(codes.count == 1_000)
