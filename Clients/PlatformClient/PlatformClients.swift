@@ -2,7 +2,6 @@ import AnalyticsContract
 import AppointmentsContract
 import AuthContract
 import Foundation
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import PlacesContract
 import WarningsContract
@@ -49,8 +48,6 @@ public struct PlatformClients: Sendable {
         return (PlatformClients(addresses: addresses, session: AppSession(auth: auth, store: store), transport: transport), auth)
     }
 
-    /// AsyncHTTPClient's shared client, 30 s a request.
-    public static var defaultTransport: any ClientTransport {
-        AsyncHTTPClientTransport(configuration: .init(client: .shared, timeout: .seconds(30)))
-    }
+    /// AsyncHTTPClient's shared client, 30 s a request, each body sent whole (see `WholeBodyTransport`).
+    public static var defaultTransport: any ClientTransport { WholeBodyTransport() }
 }
