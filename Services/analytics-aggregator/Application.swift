@@ -57,5 +57,7 @@ package func buildApplication(
         client: client, writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit),
         userKeysDays: configuration.userKeysRetentionDays, appliedIdsDays: configuration.appliedIdsRetentionDays,
         interval: configuration.retentionInterval, startGate: runtime.startGate, logger: runtime.logger)
-    return runtime.makeApplication(router: router, consumers: [consumer], services: [retention])
+    let backfill = SurveyReasonBackfill(
+        client: client, topic: configuration.telemetryTopic, startGate: runtime.startGate, interval: .seconds(3_600), logger: runtime.logger)
+    return runtime.makeApplication(router: router, consumers: [consumer], services: [retention, backfill])
 }

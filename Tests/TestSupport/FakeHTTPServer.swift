@@ -114,9 +114,7 @@ public func withFakeHTTPServer<Result: Sendable>(
     }
     let fake = FakeHTTPServer(port: port, usesTLS: certificate != nil)
     recorder.server = fake
-    let result = try await body(fake)
-    await stopGracefully(group, running: serverTask)
-    return result
+    return try await stoppingGracefully(group, running: serverTask) { try await body(fake) }
 }
 
 /// Knows whether a request came over HTTP/2: a stream's channel sits under the connection's, which sits

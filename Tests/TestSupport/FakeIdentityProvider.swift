@@ -67,9 +67,7 @@ public final class FakeIdentityProvider: Sendable {
         let serverTask = Task { try await group.run() }
         defer { serverTask.cancel() }
         try await Task.sleep(for: .milliseconds(300))
-        let result = try await body()
-        await stopGracefully(group, running: serverTask)
-        return result
+        return try await stoppingGracefully(group, running: serverTask, body)
     }
 }
 

@@ -13,3 +13,19 @@ func stopGracefully(_ group: ServiceGroup, running serverTask: Task<Void, any Er
     _ = try? await serverTask.value
     deadline.cancel()
 }
+
+/// Runs `body`, then stops the fake gracefully whether `body` returned or threw (a failing test must not end in
+/// NIO's trap and hide its own failure).
+func stoppingGracefully<Result: Sendable>(
+    _ group: ServiceGroup, running serverTask: Task<Void, any Error>, _ body: () async throws -> Result
+) async throws -> Result {
+    let result: Result
+    do {
+        result = try await body()
+    } catch {
+        await stopGracefully(group, running: serverTask)
+        throw error
+    }
+    await stopGracefully(group, running: serverTask)
+    return result
+}

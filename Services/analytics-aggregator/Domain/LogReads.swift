@@ -58,7 +58,4 @@ struct LogReadComparison: Sendable {
         }
         return lines
     }
-
-    /// The live generation has no reads to compare with: it was built before reads were tallied.
-    var liveHasNoTally: Bool { live.isEmpty && !rebuilt.isEmpty }
 }

@@ -185,7 +185,20 @@ enum AnalyticsAggregatorMigrations {
                     events bigint NOT NULL,
                     PRIMARY KEY (generation, topic, partition)
                 )
+                """,
+                // A generation that already counted events before the tally began has reads that cover only part
+                // of its numbers: a rebuild cannot compare with it (and says so). A fresh schema's first
+                // generation has counted nothing yet, so its tally is whole.
+                "ALTER TABLE generations ADD COLUMN reads_complete boolean NOT NULL DEFAULT true",
                 """
+                UPDATE generations g SET reads_complete = false
+                WHERE EXISTS (SELECT 1 FROM applied_events a WHERE a.generation = g.id)
+                    OR EXISTS (SELECT 1 FROM downloads_daily d WHERE d.generation = g.id)
+                    OR EXISTS (SELECT 1 FROM features f WHERE f.generation = g.id)
+                    OR EXISTS (SELECT 1 FROM city_views c WHERE c.generation = g.id)
+                    OR EXISTS (SELECT 1 FROM poll_results p WHERE p.generation = g.id)
+                    OR EXISTS (SELECT 1 FROM survey_overall_results o WHERE o.generation = g.id)
+                """,
             ]),
         Migration(
             "0006_survey_reasons",
@@ -205,6 +218,9 @@ enum AnalyticsAggregatorMigrations {
                 )
                 """,
                 "CREATE INDEX survey_reasons_by_time ON survey_reasons (generation, explained_at DESC, id DESC)",
+                // Reasons kept before they were published are published once by `SurveyReasonBackfill`.
+                "ALTER TABLE survey_services ADD COLUMN why_published boolean NOT NULL DEFAULT false",
+                "ALTER TABLE survey_overall ADD COLUMN why_published boolean NOT NULL DEFAULT false",
             ]),
     ]
 }

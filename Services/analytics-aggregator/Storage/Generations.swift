@@ -44,6 +44,13 @@ enum Generations {
         try await client.withConnection { try await current(on: $0, logger: logger) }
     }
 
+    /// Whether `generation`'s reads of the log were tallied from its first event (false: it counted events before
+    /// migration 0005 began the tally).
+    static func readsComplete(_ generation: Int, on client: PostgresClient, logger: Logger) async throws -> Bool {
+        let rows = try await client.tracedQuery("SELECT reads_complete FROM generations WHERE id = \(generation)", logger: logger)
+        return try await rows.decode(Bool.self).collectAll().first ?? false
+    }
+
     /// A new building generation; one left by a rebuild that did not finish is retired (and its rows deleted).
     static func startBuilding(on client: PostgresClient, logger: Logger) async throws -> Int {
         let id = try await client.inTransaction(logger: logger) { connection in

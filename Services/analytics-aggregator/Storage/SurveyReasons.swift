@@ -32,7 +32,7 @@ enum SurveyReasons {
     }
 
     /// One page of a generation's reasons, newest first; `service` narrows to one service, or `overall` to the stay's
-    /// ratings. One more than `limit` is read so that the caller knows whether another page follows.
+    /// ratings.
     static func page(
         generation: Int, service: String?, limit: Int, offset: Int, on connection: PostgresConnection, logger: Logger
     ) async throws -> [SurveyReason] {

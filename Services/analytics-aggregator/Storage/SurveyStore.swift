@@ -122,13 +122,13 @@ struct SurveyStore: Sendable {
         try await client.inTransaction(logger: logger) { connection in
             let rows = try await connection.tracedQuery(
                 """
-                UPDATE survey_services SET why = \(why)
+                UPDATE survey_services SET why = \(why), why_published = true
                 WHERE user_id = \(user) AND service = \(service) AND points < \(HotelSurvey.goodThreshold) AND why IS NULL
                 RETURNING points
                 """, logger: logger)
             if let points = try await rows.decode(Int.self).collectAll().first {
-                let event = SurveyExplained(userId: user, part: "service", service: service, points: points, why: why)
-                try await Outbox.enqueue(explainedEnvelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+                let event = SurveyExplained(part: "service", service: service, points: points, why: why)
+                try await Outbox.enqueue(Self.explainedEnvelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
                 return .stored
             }
             let found = try await connection.tracedQuery(
@@ -143,11 +143,14 @@ struct SurveyStore: Sendable {
     func explainOverall(user: String, why: String) async throws -> ExplainOutcome {
         try await client.inTransaction(logger: logger) { connection in
             let rows = try await connection.tracedQuery(
-                "UPDATE survey_overall SET why = \(why) WHERE user_id = \(user) AND stars <= 3 AND why IS NULL RETURNING stars, points",
+                """
+                UPDATE survey_overall SET why = \(why), why_published = true
+                WHERE user_id = \(user) AND stars <= 3 AND why IS NULL RETURNING stars, points
+                """,
                 logger: logger)
             if let (stars, points) = try await rows.decode((Int, Int).self).collectAll().first {
-                let event = SurveyExplained(userId: user, part: "overall", points: points, stars: stars, why: why)
-                try await Outbox.enqueue(explainedEnvelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+                let event = SurveyExplained(part: "overall", points: points, stars: stars, why: why)
+                try await Outbox.enqueue(Self.explainedEnvelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
                 return .stored
             }
             let found = try await connection.tracedQuery("SELECT stars FROM survey_overall WHERE user_id = \(user)", logger: logger)
@@ -165,7 +168,8 @@ struct SurveyStore: Sendable {
         EventEnvelope(type: EventTypes.surveySubmitted, producer: ServiceIdentity.analyticsAggregator.name, key: user, payload: event)
     }
 
-    private func explainedEnvelope(_ event: SurveyExplained, user: String) -> EventEnvelope<SurveyExplained> {
-        EventEnvelope(type: EventTypes.surveyExplained, producer: ServiceIdentity.analyticsAggregator.name, key: user, payload: event)
+    static func explainedEnvelope(_ event: SurveyExplained, user: String, at time: Date = Date()) -> EventEnvelope<SurveyExplained> {
+        EventEnvelope(
+            type: EventTypes.surveyExplained, occurredAt: time, producer: ServiceIdentity.analyticsAggregator.name, key: user, payload: event)
     }
 }

@@ -59,6 +59,18 @@ struct Rebuild {
     private func rebuild(runtime: PlatformRuntime, configuration: AnalyticsConfiguration) async throws {
         let started = ContinuousClock.now
         let previous = try await Generations.current(on: runtime.postgres, logger: logger)
+        if try await !Generations.readsComplete(previous, on: runtime.postgres, logger: logger) {
+            let reason = """
+                generation \(previous) counted events before its reads of the log were tallied (migration 0005), so a rebuild \
+                cannot tell whether the log still holds everything it counted
+                """
+            guard allowShorterLog else {
+                throw RebuildError(
+                    "not rebuilding: \(reason). Compare the topics' contents with its numbers, then run "
+                        + "`analytics-aggregator rebuild --allow-shorter-log`; the generation it builds is compared from then on.")
+            }
+            print("rebuild: \(reason); going on (--allow-shorter-log)")
+        }
         let generation = try await Generations.startBuilding(on: runtime.postgres, logger: logger)
         print("rebuild: generation \(generation) started (queries keep reading generation \(previous) until it is caught up)")
         let progress = RebuildProgress(
@@ -97,11 +109,7 @@ struct Rebuild {
 
     /// Refuses (and drops `generation`) when it read less of the log than `live` applied, unless told otherwise.
     private func checkReads(of generation: Int, against live: Int, on postgres: PostgresClient) async throws {
-        let comparison = try await GenerationReads.compare(live: live, rebuilt: generation, on: postgres, logger: logger)
-        if comparison.liveHasNoTally {
-            print("rebuild: generation \(live) predates the tally of what each generation read; nothing to compare with")
-        }
-        let shortfalls = comparison.shortfalls
+        let shortfalls = try await GenerationReads.compare(live: live, rebuilt: generation, on: postgres, logger: logger).shortfalls
         guard !shortfalls.isEmpty else { return }
         let reasons = shortfalls.map { "  - \($0)" }.joined(separator: "\n")
         if allowShorterLog {

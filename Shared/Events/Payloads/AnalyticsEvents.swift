@@ -78,9 +78,9 @@ public struct SurveySubmitted: Codable, Sendable, Equatable {
 }
 
 /// `survey.explained`: why a guest rated a hotel service under 75 points (`part` = `service`) or the stay three
-/// stars or fewer (`part` = `overall`), with the points or stars it explains.
+/// stars or fewer (`part` = `overall`), with the points or stars it explains. Not whose: the admins read the words,
+/// and the topic keeps events for good (a rebuild reads them); the event's key is the guest's, for its partition.
 public struct SurveyExplained: Codable, Sendable, Equatable {
-    public var userId: String
     public var part: String
     /// `rooms`, `dining`, `spa-pool` or `gym` (services only).
     public var service: String?
@@ -89,8 +89,7 @@ public struct SurveyExplained: Codable, Sendable, Equatable {
     public var stars: Int?
     public var why: String
 
-    public init(userId: String, part: String, service: String? = nil, points: Int, stars: Int? = nil, why: String) {
-        self.userId = userId
+    public init(part: String, service: String? = nil, points: Int, stars: Int? = nil, why: String) {
         self.part = part
         self.service = service
         self.points = points

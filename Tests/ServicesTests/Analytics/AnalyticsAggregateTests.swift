@@ -260,6 +260,15 @@ struct AnalyticsAggregateTests {
             #expect(allowed.all.contains { $0.contains("switching anyway") }, "\(allowed.all)")
             #expect(allowed.all.contains { $0.contains("switched to generation 3") }, "\(allowed.all)")
             #expect(try await harness.waitForDownloads(10, timeout: .seconds(10)))
+
+            // A generation that counted events before the tally began (upgraded from before migration 0005) cannot
+            // be compared with: the rebuild refuses to start unless told to.
+            #expect(try await harness.count("UPDATE generations SET reads_complete = false WHERE state = 'current' RETURNING 1") == 1)
+            let untallied = await #expect(throws: RebuildError.self) {
+                try await Rebuild(environment: harness.environment, logger: Logger(label: "rebuild-untallied")) { _ in }.run()
+            }
+            #expect(untallied?.description.contains("not rebuilding: generation 3 counted events before") == true, "\(String(describing: untallied))")
+            #expect(try await harness.count("SELECT count(*)::int FROM generations WHERE state = 'building'") == 0)
         }
     }
 }

@@ -1,6 +1,10 @@
 import Foundation
+import Logging
+import Shared
 import Testing
 import TestSupport
+
+@testable import AnalyticsAggregator
 
 /// The poll (N3) and the hotel survey (N4), rule by rule, through the real service, topic and aggregates.
 @Suite("analytics poll and survey (N3, N4)")
@@ -179,6 +183,33 @@ struct AnalyticsPollSurveyTests {
             let (badService, _) = try await harness.request(
                 .get, "/v1/admin/stats/survey/reasons?service=sauna", bearer: try await harness.adminToken())
             #expect(badService == .badRequest)
+        }
+    }
+
+    @Test("N4: reasons kept before they were published as events are published once, and then listed for admins")
+    func reasonBackfill() async throws {
+        try await AnalyticsTestHarness.run { harness in
+            let guest = UUID()
+            let token = try await harness.userToken(guest.uuidString)
+            try await harness.registerSurveyAccount(guest)
+            #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: token).0 == .ok })
+            let answers = ["good", "good", "good", "fair", "poor"]
+            #expect(try await harness.request(.post, "/v1/survey/services/dining", json: ["answers": answers], bearer: token).0 == .created)
+            // As a row kept before reasons were published looks after migration 0006.
+            #expect(try await harness.count("UPDATE survey_services SET why = 'Cold soup.' WHERE service = 'dining' RETURNING 1") == 1)
+            let backfill = SurveyReasonBackfill(
+                client: harness.db.client, topic: try #require(harness.environment.string("ANALYTICS_TELEMETRY_TOPIC")),
+                startGate: StartGate(), interval: .seconds(3_600), logger: Logger(label: "backfill-test"))
+            #expect(try await backfill.publishUnpublished() == 1)
+            #expect(try await backfill.publishUnpublished() == 0, "published once")
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey/reasons")["total"].int == 1 })
+            let listed = try await harness.stats("/v1/admin/stats/survey/reasons")["items"][0]
+            #expect(listed["why"].string == "Cold soup." && listed["service"].string == "dining" && listed["points"].int == 35)
+            // A reason given through the API is published with it, not again by the backfill.
+            #expect(try await harness.request(.post, "/v1/survey/services/gym", json: ["answers": answers], bearer: token).0 == .created)
+            #expect(try await harness.request(.post, "/v1/survey/services/gym/why", json: ["why": "Crowded."], bearer: token).0 == .noContent)
+            #expect(try await backfill.publishUnpublished() == 0)
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey/reasons")["total"].int == 2 })
         }
     }
 

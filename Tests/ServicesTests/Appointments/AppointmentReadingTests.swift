@@ -218,7 +218,7 @@ struct AppointmentReadingTests {
                 json: ["number": badNumber.digits.map(String.init).joined(), "latitude": 15.0, "longitude": 100.5018],
                 bearer: try await harness.bookerToken(entitlements: ["phone_number"]))
             #expect(status == .created && body["verdict"].string == "bad" && body["placesToPray"][0]["name"].string == "Far Shrine", "\(body.raw ?? "")")
-            // The history and the shared page carry the ceremony too.
+            // The shared reading carries the ceremony too.
             let shareUrl = try #require(body["shareUrl"].string)
             (status, body) = try await harness.request(.get, shareUrl)
             #expect(status == .ok && body["ceremony"]["steps"].count >= 3, "\(body.raw ?? "")")

@@ -46,14 +46,6 @@ struct LogReadComparisonTests {
             ])
     }
 
-    @Test("N6: a live generation from before the tally has nothing to compare with, and is said to")
-    func noLiveTally() {
-        let comparison = LogReadComparison(live: [], rebuilt: [Self.read("telemetry", 0, from: 0, 3)])
-        #expect(comparison.liveHasNoTally)
-        #expect(comparison.shortfalls.isEmpty)
-        #expect(!LogReadComparison(live: [], rebuilt: []).liveHasNoTally)
-    }
-
     @Test("N6: the rebuild command takes --allow-shorter-log and refuses anything else")
     func options() throws {
         #expect(try RebuildOptions(arguments: []).allowShorterLog == false)
