@@ -29,10 +29,13 @@ package func buildApplication(
     ).add(to: runtime.hotRoutes(on: router))
     let readings = ReadingService(
         content: try ReadingContent.bundled(), key: configuration.readingKey, store: ReadingStore(client: client, logger: runtime.logger, dailyLimit: configuration.readingsPerAccountDay),
-        worship: WorshipPlaceStore(client: client, logger: runtime.logger), placesRadius: configuration.placesRadius)
+        worship: WorshipPlaceStore(client: client, logger: runtime.logger), placesRadius: configuration.placesRadius,
+        sharing: .init(baseURL: configuration.publicBaseURL, lifetime: TimeInterval(configuration.shareLinkDays) * 86_400))
     // The daily horoscope, hand-registered too: answers from a cache of encoded bodies.
     HoroscopeRoute(readings: readings)
         .add(to: runtime.hotRoutes(on: router))
+    // The public pages share links open (B4): HTML with link-preview tags, no token.
+    ShareRoute(readings: readings, card: try ShareRoute.bundledCard()).add(to: runtime.hotRoutes(on: router))
     // Public routes take a token when it comes (a bad one is refused); the signed-in, partner and admin
     // paths require one before the request is read.
     try BookingAPI(

@@ -103,7 +103,7 @@ extension BookingAPI {
                     .init(
                         readings: found.prefix(paging.size).map {
                             .init(
-                                $0.reading, id: $0.id, language: language, shareUrl: Self.shareURL($0.shareId), places: nil,
+                                $0.reading, id: $0.id, language: language, shareUrl: readings.sharing.url(shareId: $0.shareId), places: nil,
                                 ceremony: readings.content.ceremony(after: $0.reading))
                         },
                         page: paging.page, pageSize: paging.size, hasMore: found.count > paging.size))))
@@ -114,13 +114,16 @@ extension BookingAPI {
         guard shareId.count == 10, shareId.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }) else {
             throw JSONBody.schemaViolation(["shareId": "must be 10 letters or digits"])
         }
-        guard let stored = try await readings.store.shared(shareId) else { throw APIError.notFound("no shared reading with this id") }
+        // An expired link is gone for the app as for the page.
+        guard let stored = try await readings.store.shared(shareId), !readings.sharing.hasExpired(stored) else {
+            throw APIError.notFound("no shared reading with this id")
+        }
         return .ok(
             .init(
                 body: .json(
                     .init(
                         stored.reading, id: stored.id, language: Language(acceptLanguage: input.headers.acceptLanguage),
-                        shareUrl: Self.shareURL(stored.shareId), places: nil, ceremony: readings.content.ceremony(after: stored.reading)))))
+                        shareUrl: readings.sharing.url(shareId: stored.shareId), places: nil, ceremony: readings.content.ceremony(after: stored.reading)))))
     }
 
     // MARK: Helpers
@@ -146,9 +149,8 @@ extension BookingAPI {
     ) async throws -> Components.Schemas.Reading {
         let stored = try await BookingErrors.answeringReadingLimit { try await readings.keep(reading, user: user, inputs: inputs, day: day) }
         return .init(
-            stored.reading, id: stored.id, language: Language(acceptLanguage: header), shareUrl: Self.shareURL(stored.shareId),
+            stored.reading, id: stored.id, language: Language(acceptLanguage: header), shareUrl: readings.sharing.url(shareId: stored.shareId),
             places: try await readings.placesToPray(after: stored.reading, near: position), ceremony: readings.content.ceremony(after: stored.reading))
     }
 
-    static func shareURL(_ shareId: String) -> String { "/v1/shared/readings/\(shareId)" }
 }

@@ -35,14 +35,14 @@ struct HoroscopeRoute {
                 try await readings.keep(reading, user: AccountKey.of(user.id), inputs: sign.id, day: day)
             }
             let answer = Components.Schemas.Reading(
-                stored.reading, id: stored.id, language: language, shareUrl: BookingAPI.shareURL(stored.shareId), places: places,
+                stored.reading, id: stored.id, language: language, shareUrl: readings.sharing.url(shareId: stored.shareId), places: places,
                 ceremony: readings.content.ceremony(after: stored.reading))
             return JSONResponse.ok(ByteBuffer(bytes: try JSONEncoder().encode(answer)))
         }
         if places == nil, let body = cache.value(for: key) { return JSONResponse.ok(body) }
         // Anonymous: the daily horoscope is the same for everyone, so its link names the sign and the day.
         let answer = Components.Schemas.Reading(
-            reading, id: nil, language: language, shareUrl: "/v1/horoscope/\(sign.id)?date=\(day)", places: places,
+            reading, id: nil, language: language, shareUrl: readings.sharing.url(sign: sign.id, day: "\(day)"), places: places,
             ceremony: readings.content.ceremony(after: reading))
         let body = ByteBuffer(bytes: try JSONEncoder().encode(answer))
         if places == nil { cache.store(body, for: key) }

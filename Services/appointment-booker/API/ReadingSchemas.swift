@@ -7,12 +7,7 @@ extension Components.Schemas.Reading {
         _ reading: Reading, id: UUID?, language: Language, shareUrl: String, places: [WorshipPlaceStore.Nearby]?,
         ceremony: (area: LifeArea, ceremony: Ceremony)?
     ) {
-        let verdictWord: Localized =
-            switch reading.verdict {
-            case .good: .init(en: "a good sign", th: "ดวงดี")
-            case .neutral: .init(en: "a balanced day", th: "ดวงกลาง ๆ")
-            case .bad: .init(en: "a day for care", th: "ดวงต้องระวัง")
-            }
+        let verdictWord = reading.verdict.word
         self.init(
             id: id.map(AccountKey.of), kind: KindPayload(rawValue: reading.kind.rawValue) ?? .horoscope, date: reading.date,
             language: language == .thai ? .th : .en, title: reading.title.text(language), text: reading.text.text(language),

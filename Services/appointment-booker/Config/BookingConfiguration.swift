@@ -1,3 +1,4 @@
+import Foundation
 import Shared
 
 /// appointment-booker's own settings, read once at start-up.
@@ -16,6 +17,8 @@ import Shared
 /// | `BOOKINGS_LIVE_PER_USER`, `BOOKINGS_LIVE_PER_USER_PER_PARTNER` | `10`, `3`: bookings one account holds that have not ended, in all and with one partner; past either 429 `too_many_bookings` |
 /// | `READINGS_PER_ACCOUNT_DAY` | `200`: different readings one account keeps in any 24 hours; past it 429 `too_many_readings` with `Retry-After` |
 /// | `READING_PLACES_RADIUS_METERS` | `20000`: how far places to pray are suggested after a bad reading |
+/// | `PUBLIC_BASE_URL` | `http://localhost:8086`: where the public reaches this service; share links start with it |
+/// | `SHARE_LINK_DAYS` | `30`: how long a shared reading's page is shown (1-3650); then 410 |
 struct BookingConfiguration: Sendable {
     var slotMinutes: Int
     var cancelCutoff: Duration
@@ -32,6 +35,10 @@ struct BookingConfiguration: Sendable {
     var readingsPerAccountDay: Int
     var liveBookingLimits: LiveBookingLimits
     var placesRadius: Double
+    /// `PUBLIC_BASE_URL`, without a trailing slash: share links are absolute (B4).
+    var publicBaseURL: String
+    /// `SHARE_LINK_DAYS`: a shared reading's page is shown this long after the reading was made.
+    var shareLinkDays: Int
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         slotMinutes = try environment.int("APPOINTMENT_SLOT_MINUTES", default: 60, range: 5...480)
@@ -50,5 +57,17 @@ struct BookingConfiguration: Sendable {
             perUser: try environment.int("BOOKINGS_LIVE_PER_USER", default: 10, range: 1...10_000),
             perUserPerPartner: try environment.int("BOOKINGS_LIVE_PER_USER_PER_PARTNER", default: 3, range: 1...10_000))
         placesRadius = Double(try environment.int("READING_PLACES_RADIUS_METERS", default: 20_000, range: 100...200_000))
+        publicBaseURL = try Self.baseURL(environment.string("PUBLIC_BASE_URL", default: "http://localhost:8086"))
+        shareLinkDays = try environment.int("SHARE_LINK_DAYS", default: 30, range: 1...3_650)
+    }
+
+    /// An http(s) origin with an optional path, no query: the trailing slash is dropped.
+    static func baseURL(_ text: String) throws(ConfigError) -> String {
+        let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
+        let expected = "an http:// or https:// URL without query or fragment, at most 200 characters"
+        guard trimmed.count <= 200, let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+        else { throw ConfigError.malformed(variable: "PUBLIC_BASE_URL", value: text, expected: expected) }
+        return trimmed
     }
 }

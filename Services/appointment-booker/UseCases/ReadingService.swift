@@ -10,13 +10,31 @@ struct ReadingService: Sendable {
     let store: ReadingStore
     let worship: WorshipPlaceStore
     let placesRadius: Double
+    /// Where the public reaches the share pages (`PUBLIC_BASE_URL`), and how long a stored reading's page is shown.
+    let sharing: Sharing
 
-    init(content: ReadingContent, key: String, store: ReadingStore, worship: WorshipPlaceStore, placesRadius: Double) {
+    struct Sharing: Sendable {
+        var baseURL: String
+        var lifetime: TimeInterval
+
+        /// A stored reading's public page.
+        func url(shareId: String) -> String { "\(baseURL)/share/readings/\(shareId)" }
+        /// The daily horoscope's public page: the same for everyone with the sign and day, so nothing is stored.
+        func url(sign: String, day: String) -> String { "\(baseURL)/share/horoscope/\(sign)?date=\(day)" }
+        var imageURL: String { "\(baseURL)/share/card.png" }
+
+        func hasExpired(_ stored: ReadingStore.Stored, now: Date = Date()) -> Bool {
+            stored.createdAt.addingTimeInterval(lifetime) < now
+        }
+    }
+
+    init(content: ReadingContent, key: String, store: ReadingStore, worship: WorshipPlaceStore, placesRadius: Double, sharing: Sharing) {
         self.content = content
         engine = ReadingEngine(content: content, key: SymmetricKey(data: Data(key.utf8)))
         self.store = store
         self.worship = worship
         self.placesRadius = placesRadius
+        self.sharing = sharing
     }
 
     /// Keeps `reading` in `user`'s history (see `ReadingStore.keep`); past the day's limit,

@@ -45,7 +45,7 @@ struct AppointmentReadingTests {
                 (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-04")
                 let scores = (body["scores"]["love"].int, body["scores"]["work"].int, body["scores"]["money"].int)
                 (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-05")
-                #expect(body["date"].string == "2027-01-05" && body["shareUrl"].string == "/v1/horoscope/leo?date=2027-01-05")
+                #expect(body["date"].string == "2027-01-05" && body["shareUrl"].string == "http://localhost:8086/share/horoscope/leo?date=2027-01-05")
                 let other = (body["scores"]["love"].int, body["scores"]["work"].int, body["scores"]["money"].int)
                 (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-04")
                 let same = (body["scores"]["love"].int, body["scores"]["work"].int, body["scores"]["money"].int)
@@ -141,7 +141,7 @@ struct AppointmentReadingTests {
             var (status, body) = try await harness.request(.get, "/v1/me/readings?pageSize=1", bearer: paid)
             #expect(status == .ok && body["readings"].count == 1 && body["readings"][0]["id"].string == phone["id"].string && body["hasMore"].bool == true)
             let share = try #require(tarot["shareUrl"].string)
-            (status, body) = try await harness.request(.get, share, headers: [.acceptLanguage: "th"])
+            (status, body) = try await harness.request(.get, try Self.sharedReadingPath(share), headers: [.acceptLanguage: "th"])
             #expect(status == .ok && body["id"].string == tarot["id"].string && body["language"].string == "th" && body["title"].string == "ไพ่ทาโรต์: อดีต ปัจจุบัน อนาคต")
             #expect(try #require(tarot["shareText"].string).hasSuffix(share))
             (status, _) = try await harness.request(.get, "/v1/shared/readings/AAAAAAAAAA")
@@ -154,7 +154,7 @@ struct AppointmentReadingTests {
             #expect(horoscope["id"].string != nil && again["id"].string == horoscope["id"].string)
             (status, body) = try await harness.request(.get, "/v1/me/readings", bearer: paid)
             #expect(body["readings"].count == 3 && body["readings"][0]["kind"].string == "horoscope")
-            (status, body) = try await harness.request(.get, try #require(horoscope["shareUrl"].string))
+            (status, body) = try await harness.request(.get, try Self.sharedReadingPath(try #require(horoscope["shareUrl"].string)))
             #expect(status == .ok && body["title"].string == "Virgo")
         }
     }
@@ -220,7 +220,7 @@ struct AppointmentReadingTests {
             #expect(status == .created && body["verdict"].string == "bad" && body["placesToPray"][0]["name"].string == "Far Shrine", "\(body.raw ?? "")")
             // The shared reading carries the ceremony too.
             let shareUrl = try #require(body["shareUrl"].string)
-            (status, body) = try await harness.request(.get, shareUrl)
+            (status, body) = try await harness.request(.get, try Self.sharedReadingPath(shareUrl))
             #expect(status == .ok && body["ceremony"]["steps"].count >= 3, "\(body.raw ?? "")")
         }
     }
@@ -248,5 +248,12 @@ struct AppointmentReadingTests {
             (status, _) = try await harness.request(.get, "/v1/prayers/\(id)")
             #expect(status == .notFound)
         }
+    }
+
+    /// The app's JSON of a shared reading, from its share link (the public page's address ends with the share id).
+    static func sharedReadingPath(_ shareUrl: String) throws -> String {
+        let shareId = try #require(shareUrl.split(separator: "/").last.map(String.init))
+        #expect(shareUrl == "http://localhost:8086/share/readings/\(shareId)", "an absolute link from PUBLIC_BASE_URL")
+        return "/v1/shared/readings/\(shareId)"
     }
 }

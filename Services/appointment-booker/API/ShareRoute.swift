@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Shared
+
+/// The public pages share links open (B4), registered by hand: HTML for people and for the link previews of
+/// chat and social apps (Open Graph, Twitter cards), so not in the JSON API document. A stored reading's page
+/// is shown for `SHARE_LINK_DAYS`, then 410; the daily horoscope's is the same for everyone, for any day.
+struct ShareRoute {
+    let readings: ReadingService
+    /// The preview image every page names.
+    let card: ByteBuffer
+
+    struct MissingCard: Error, CustomStringConvertible {
+        var description: String { "Content/share-card.png is missing from the bundle" }
+    }
+
+    static func bundledCard() throws -> ByteBuffer {
+        guard let url = Bundle.module.url(forResource: "Content/share-card", withExtension: "png")
+            ?? Bundle.module.url(forResource: "share-card", withExtension: "png", subdirectory: "Content")
+        else { throw MissingCard() }
+        return ByteBuffer(bytes: try Data(contentsOf: url))
+    }
+
+    func add(to group: RouterGroup<PlatformRequestContext>) {
+        group.get("share/readings/:shareId", use: storedReading)
+        group.get("share/horoscope/:sign", use: dailyHoroscope)
+        group.get("share/card.png") { _, _ in
+            Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "public, max-age=86400"], body: .init(byteBuffer: card))
+        }
+    }
+
+    @Sendable func storedReading(_ request: Request, context: PlatformRequestContext) async throws -> Response {
+        let shareId = context.parameters.get("shareId") ?? ""
+        guard shareId.utf8.count == 10, shareId.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }),
+            let stored = try await readings.store.shared(shareId)
+        else { return Self.page(.notFound, SharePage.gone("This shared reading is not here.")) }
+        guard !readings.sharing.hasExpired(stored) else { return Self.page(.gone, SharePage.gone("This shared reading has expired.")) }
+        let language = Self.language(request)
+        return Self.page(
+            .ok,
+            SharePage.html(
+                stored.reading, language: language, pageURL: readings.sharing.url(shareId: shareId), imageURL: readings.sharing.imageURL))
+    }
+
+    @Sendable func dailyHoroscope(_ request: Request, context: PlatformRequestContext) async throws -> Response {
+        guard let sign = readings.content.sign(context.parameters.get("sign") ?? ""),
+            let day = try? ReadingRequest.day(tz: nil, date: request.uri.queryParameters["date"].map(String.init))
+        else { return Self.page(.notFound, SharePage.gone("There is no such horoscope.")) }
+        let reading = readings.engine.horoscope(sign: sign, on: day)
+        return Self.page(
+            .ok,
+            SharePage.html(
+                reading, language: Self.language(request), pageURL: readings.sharing.url(sign: sign.id, day: "\(day)"),
+                imageURL: readings.sharing.imageURL))
+    }
+
+    /// Thai with `?lang=th` (a link shared from the Thai app) or when the browser asks for it first.
+    static func language(_ request: Request) -> Language {
+        if let asked = request.uri.queryParameters["lang"].flatMap({ Language(rawValue: String($0)) }) { return asked }
+        return Language(acceptLanguage: request.headers[.acceptLanguage])
+    }
+
+    static func page(_ status: HTTPResponse.Status, _ html: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "public, max-age=300"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+}
