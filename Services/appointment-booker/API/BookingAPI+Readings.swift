@@ -111,7 +111,7 @@ extension BookingAPI {
 
     func getSharedReading(_ input: Operations.GetSharedReading.Input) async throws -> Operations.GetSharedReading.Output {
         let shareId = input.path.shareId
-        guard shareId.count == 10, shareId.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }) else {
+        guard ReadingService.Sharing.isShareId(shareId) else {
             throw JSONBody.schemaViolation(["shareId": "must be 10 letters or digits"])
         }
         // An expired link is gone for the app as for the page.

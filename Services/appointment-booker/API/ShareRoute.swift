@@ -11,15 +11,8 @@ struct ShareRoute {
     /// The preview image every page names.
     let card: ByteBuffer
 
-    struct MissingCard: Error, CustomStringConvertible {
-        var description: String { "Content/share-card.png is missing from the bundle" }
-    }
-
     static func bundledCard() throws -> ByteBuffer {
-        guard let url = Bundle.module.url(forResource: "Content/share-card", withExtension: "png")
-            ?? Bundle.module.url(forResource: "share-card", withExtension: "png", subdirectory: "Content")
-        else { throw MissingCard() }
-        return ByteBuffer(bytes: try Data(contentsOf: url))
+        ByteBuffer(bytes: try Data(contentsOf: try ReadingContent.bundledDirectory().appendingPathComponent("share-card.png")))
     }
 
     func add(to group: RouterGroup<PlatformRequestContext>) {
@@ -32,8 +25,7 @@ struct ShareRoute {
 
     @Sendable func storedReading(_ request: Request, context: PlatformRequestContext) async throws -> Response {
         let shareId = context.parameters.get("shareId") ?? ""
-        guard shareId.utf8.count == 10, shareId.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }),
-            let stored = try await readings.store.shared(shareId)
+        guard ReadingService.Sharing.isShareId(shareId), let stored = try await readings.store.shared(shareId)
         else { return Self.page(.notFound, SharePage.gone("This shared reading is not here.")) }
         guard !readings.sharing.hasExpired(stored) else { return Self.page(.gone, SharePage.gone("This shared reading has expired.")) }
         let language = Self.language(request)

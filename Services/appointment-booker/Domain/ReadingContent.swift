@@ -81,10 +81,15 @@ struct ReadingContent: Sendable {
 
     /// The content from the service's bundle.
     static func bundled() throws -> ReadingContent {
+        try load(from: try bundledDirectory())
+    }
+
+    /// The service bundle's `Content` directory (the texts, and the share pages' card image).
+    static func bundledDirectory() throws -> URL {
         guard let directory = Bundle.module.url(forResource: "Content", withExtension: nil) else {
             throw Incomplete(description: "the Content directory is missing from the bundle")
         }
-        return try load(from: directory)
+        return directory
     }
 
     /// Every case has its own text in both languages.
