@@ -12,11 +12,10 @@ extension AnalyticsAPI {
     func listDownloads(_ input: Operations.ListDownloads.Input) async throws -> Operations.ListDownloads.Output {
         _ = try RequestScope.requireRole([.admin])
         let paging = try Paging.resolve(page: input.query.page, pageSize: input.query.pageSize)
-        let from = try input.query.from.map { try Self.day($0, field: "from") }
-        let to = try input.query.to.map { try Self.day($0, field: "to") }
-        if let from, let to, from > to { throw APIError(.unprocessableContent, code: "bad_range", message: "from is after to") }
+        let range = try Self.dayRange(from: input.query.from, to: input.query.to)
+        let (from, to) = (range?.from, range?.to)
         let (app, platform, stats) = (input.query.app?.rawValue, input.query.platform?.rawValue, self.stats)
-        let key = "\(app ?? "")|\(platform ?? "")|\(from ?? "")|\(to ?? "")|\(paging.size)|\(paging.offset)"
+        let key = "\(app ?? "")|\(platform ?? "")|\(range?.cacheKey ?? "")|\(paging.size)|\(paging.offset)"
         let found = try await cache.downloads.value(for: key) {
             let page = try await stats.downloads(app: app, platform: platform, from: from, to: to, limit: paging.size, offset: paging.offset)
             return StatsPage(items: page.items, total: page.total)
@@ -29,9 +28,16 @@ extension AnalyticsAPI {
         let paging = try Paging.resolve(page: input.query.page, pageSize: input.query.pageSize)
         let prefix = RequestText.nonBlank(input.query.prefix)
         if let prefix, RequestText.length(prefix) > 100 { throw JSONBody.schemaViolation(["prefix": "must be at most 100 characters"]) }
+        let range = try Self.dayRange(from: input.query.from, to: input.query.to)
         let (app, stats) = (input.query.app?.rawValue, self.stats)
-        let found = try await cache.features.value(for: "\(app ?? "")|\(prefix ?? "")|\(paging.size)|\(paging.offset)") {
-            let page = try await stats.features(app: app, prefix: prefix, limit: paging.size, offset: paging.offset)
+        let key = "\(app ?? "")|\(prefix ?? "")|\(range?.cacheKey ?? "")|\(paging.size)|\(paging.offset)"
+        let found = try await cache.features.value(for: key) {
+            let page =
+                if let range {
+                    try await stats.features(app: app, prefix: prefix, range: range, limit: paging.size, offset: paging.offset)
+                } else {
+                    try await stats.features(app: app, prefix: prefix, limit: paging.size, offset: paging.offset)
+                }
             return StatsPage(items: page.items, total: page.total)
         }
         return .ok(.init(body: .json(.init(items: found.items, page: paging.page, pageSize: paging.size, total: Int64(found.total)))))
@@ -40,9 +46,15 @@ extension AnalyticsAPI {
     func listLocations(_ input: Operations.ListLocations.Input) async throws -> Operations.ListLocations.Output {
         _ = try RequestScope.requireRole([.admin])
         let paging = try Paging.resolve(page: input.query.page, pageSize: input.query.pageSize)
+        let range = try Self.dayRange(from: input.query.from, to: input.query.to)
         let stats = self.stats
-        let found = try await cache.locations.value(for: "\(paging.size)|\(paging.offset)") {
-            let page = try await stats.locations(limit: paging.size, offset: paging.offset)
+        let found = try await cache.locations.value(for: "\(range?.cacheKey ?? "")|\(paging.size)|\(paging.offset)") {
+            let page =
+                if let range {
+                    try await stats.locations(range: range, limit: paging.size, offset: paging.offset)
+                } else {
+                    try await stats.locations(limit: paging.size, offset: paging.offset)
+                }
             return StatsPage(items: page.items, total: page.total)
         }
         return .ok(.init(body: .json(.init(items: found.items, page: paging.page, pageSize: paging.size, total: Int64(found.total)))))
@@ -52,6 +64,14 @@ extension AnalyticsAPI {
         _ = try RequestScope.requireRole([.admin])
         let stats = self.stats
         return .ok(.init(body: .json(try await cache.survey.value(for: "survey") { try await stats.survey() })))
+    }
+
+    /// The days `from...to` a table is narrowed to, or none; `from` after `to` is 422 `bad_range`.
+    static func dayRange(from: String?, to: String?) throws -> StatsQueries.DayRange? {
+        let from = try from.map { try day($0, field: "from") }
+        let to = try to.map { try day($0, field: "to") }
+        if let from, let to, from > to { throw APIError(.unprocessableContent, code: "bad_range", message: "from is after to") }
+        return StatsQueries.DayRange(from: from, to: to)
     }
 
     /// A day `YYYY-MM-DD` (else 400 naming the field) of the years the aggregates hold, 1970-2200 (else 422).

@@ -10,6 +10,7 @@ struct StatsAnswers: Sendable {
     let downloads: AnswerCache<StatsPage<Schemas.DownloadPage.ItemsPayloadPayload>>
     let poll: AnswerCache<[Schemas.PollQuestionResult]>
     let survey: AnswerCache<Schemas.SurveyStats>
+    let trends: AnswerCache<Schemas.Trend>
 
     init(lifetime: Duration) {
         home = AnswerCache(lifetime: lifetime)
@@ -18,6 +19,7 @@ struct StatsAnswers: Sendable {
         downloads = AnswerCache(lifetime: lifetime)
         poll = AnswerCache(lifetime: lifetime)
         survey = AnswerCache(lifetime: lifetime)
+        trends = AnswerCache(lifetime: lifetime)
     }
 }
 

@@ -17,6 +17,21 @@ struct AggregateDelta: Equatable {
         static func < (a: Self, b: Self) -> Bool { (a.app, a.feature) < (b.app, b.feature) }
     }
 
+    /// A feature's uses on one day, for the dashboard's trends (N5).
+    struct FeatureDayKey: Hashable, Comparable {
+        var day: String
+        var app: String
+        var feature: String
+        static func < (a: Self, b: Self) -> Bool { (a.day, a.app, a.feature) < (b.day, b.app, b.feature) }
+    }
+
+    /// A city's views on one day, for the dashboard's trends (N5).
+    struct CityDayKey: Hashable, Comparable {
+        var day: String
+        var city: Int
+        static func < (a: Self, b: Self) -> Bool { (a.day, a.city) < (b.day, b.city) }
+    }
+
     struct CityViews: Equatable {
         var views = 0
         /// The least name any event gave the city: order-free, so every fold agrees.
@@ -38,6 +53,8 @@ struct AggregateDelta: Equatable {
     var featureUses: [FeatureKey: Int] = [:]
     var featureUsers: [FeatureKey: Set<String>] = [:]
     var cities: [Int: CityViews] = [:]
+    var featureUsesByDay: [FeatureDayKey: Int] = [:]
+    var cityViewsByDay: [CityDayKey: Int] = [:]
     var poll: [String: YesNo] = [:]
     var services: [String: ServiceTotals] = [:]
     /// Overall ratings per star count.
@@ -58,12 +75,14 @@ struct AggregateDelta: Equatable {
             let key = FeatureKey(app: event.app, feature: feature)
             featureUses[key, default: 0] += 1
             featureUsers[key, default: []].insert(event.userKey)
+            featureUsesByDay[FeatureDayKey(day: day, app: event.app, feature: feature), default: 0] += 1
         case "city_viewed":
             guard let city = event.cityId else { return }
             var views = cities[city] ?? CityViews()
             views.views += 1
             if let name = event.cityName { views.name = views.name.map { min($0, name) } ?? name }
             cities[city] = views
+            cityViewsByDay[CityDayKey(day: day, city: city), default: 0] += 1
         default:
             // Screen views are kept on the topic for replays; no aggregate reads them yet.
             return

@@ -222,5 +222,31 @@ enum AnalyticsAggregatorMigrations {
                 "ALTER TABLE survey_services ADD COLUMN why_published boolean NOT NULL DEFAULT false",
                 "ALTER TABLE survey_overall ADD COLUMN why_published boolean NOT NULL DEFAULT false",
             ]),
+        Migration(
+            "0007_daily_uses_and_views",
+            [
+                // N5: feature uses and city views per day, for the dashboard's trends and its tables of a date
+                // range. Counts from before this migration have no day: `analytics-aggregator rebuild` fills them
+                // in from the log.
+                """
+                CREATE TABLE feature_uses_daily (
+                    generation integer NOT NULL,
+                    day date NOT NULL,
+                    app text NOT NULL,
+                    feature text NOT NULL,
+                    uses bigint NOT NULL,
+                    PRIMARY KEY (generation, day, app, feature)
+                )
+                """,
+                """
+                CREATE TABLE city_views_daily (
+                    generation integer NOT NULL,
+                    day date NOT NULL,
+                    city_id bigint NOT NULL,
+                    views bigint NOT NULL,
+                    PRIMARY KEY (generation, day, city_id)
+                )
+                """,
+            ]),
     ]
 }

@@ -13,6 +13,7 @@ struct AggregateWriter: Sendable {
         try await writeDownloads(delta, generation: generation, on: connection, logger: logger)
         try await writeFeatures(delta, generation: generation, on: connection, logger: logger)
         try await writeCities(delta, generation: generation, on: connection, logger: logger)
+        try await writeDailyUsesAndViews(delta, generation: generation, on: connection, logger: logger)
         try await writePollAndSurvey(delta, generation: generation, on: connection, logger: logger)
         try await SurveyReasons.insert(delta.reasons, generation: generation, on: connection, logger: logger)
     }
@@ -136,6 +137,31 @@ struct AggregateWriter: Sendable {
                 name = CASE WHEN city_views.name IS NULL THEN excluded.name WHEN excluded.name IS NULL THEN city_views.name
                             ELSE LEAST(city_views.name, excluded.name) END
             """, logger: logger)
+    }
+
+    /// Feature uses and city views per day, which the totals above cannot give back: the trends' series and
+    /// the ranked tables of a date range (N5).
+    private func writeDailyUsesAndViews(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
+        if !delta.featureUsesByDay.isEmpty {
+            let rows = delta.featureUsesByDay.sorted { $0.key < $1.key }
+            let days = rows.map(\.key.day), apps = rows.map(\.key.app), names = rows.map(\.key.feature), uses = rows.map(\.value)
+            try await connection.tracedQuery(
+                """
+                INSERT INTO feature_uses_daily (generation, day, app, feature, uses)
+                SELECT \(generation), d, a, f, u FROM unnest(\(days)::date[], \(apps)::text[], \(names)::text[], \(uses)::bigint[]) AS t(d, a, f, u)
+                ON CONFLICT (generation, day, app, feature) DO UPDATE SET uses = feature_uses_daily.uses + excluded.uses
+                """, logger: logger)
+        }
+        if !delta.cityViewsByDay.isEmpty {
+            let rows = delta.cityViewsByDay.sorted { $0.key < $1.key }
+            let days = rows.map(\.key.day), ids = rows.map(\.key.city), views = rows.map(\.value)
+            try await connection.tracedQuery(
+                """
+                INSERT INTO city_views_daily (generation, day, city_id, views)
+                SELECT \(generation), d, c, v FROM unnest(\(days)::date[], \(ids)::bigint[], \(views)::bigint[]) AS t(d, c, v)
+                ON CONFLICT (generation, day, city_id) DO UPDATE SET views = city_views_daily.views + excluded.views
+                """, logger: logger)
+        }
     }
 
     private func writePollAndSurvey(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {

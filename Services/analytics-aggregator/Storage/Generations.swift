@@ -11,7 +11,7 @@ enum Generations {
     /// Every table with a `generation` column.
     static let tables = [
         "applied_events", "downloads_daily", "features", "feature_users", "city_views", "poll_results", "survey_service_results",
-        "survey_overall_results", "generation_reads", "survey_reasons",
+        "survey_overall_results", "generation_reads", "survey_reasons", "feature_uses_daily", "city_views_daily",
     ]
 
     /// The advisory lock batches share and switches take alone ("analytics/generations").

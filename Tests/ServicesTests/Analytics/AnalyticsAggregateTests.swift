@@ -61,7 +61,8 @@ struct AnalyticsAggregateTests {
         for path in [
             "/v1/admin/stats/home", "/v1/admin/stats/features?pageSize=100", "/v1/admin/stats/features?prefix=search-0&pageSize=5",
             "/v1/admin/stats/downloads?pageSize=100", "/v1/admin/stats/locations", "/v1/admin/stats/survey",
-            "/v1/admin/stats/survey/reasons",
+            "/v1/admin/stats/survey/reasons", "/v1/admin/stats/trends?metric=featureUses", "/v1/admin/stats/trends?metric=cityViews",
+            "/v1/admin/stats/features?from=1970-01-01&pageSize=100", "/v1/admin/stats/locations?from=1970-01-01",
         ] {
             let body = try await harness.stats(path)
             let data = try JSONSerialization.data(withJSONObject: body.raw ?? [:], options: [.sortedKeys])
