@@ -536,6 +536,87 @@ def step_drill_downs(run: Run) -> str:
     return "(rows on page 1: " + ", ".join(seen) + ")"
 
 
+def utc_day(days_ago: int = 0) -> str:
+    return (datetime.datetime.now(datetime.timezone.utc).date() - datetime.timedelta(days=days_ago)).isoformat()
+
+
+def change_text(trend: dict) -> str:
+    """trends.js changeText: the API's percent with a sign and one decimal; `new` or `—` without one."""
+    if trend.get("changePercent") is None:
+        return "new" if trend["total"] > 0 else "—"
+    value = float(trend["changePercent"])
+    return ("+" if value > 0 else "") + f"{value:.1f}%"
+
+
+def trend_shown(run: Run, metric: str, app: str, first: str, last: str) -> dict:
+    """Waits until the trends page shows this choice, then checks its chart, figures and tables against the API."""
+    key = "|".join([metric, app, first, last])
+    run.page.wait_for_function(
+        """key => {
+             const error = document.querySelector("[data-testid='page-error']");
+             if (error && !error.hidden) return true;
+             const view = document.querySelector("[data-testid='trends-view']");
+             return !!view && view.getAttribute('data-shown') === key && !view.hasAttribute('aria-busy');
+           }""",
+        arg=key, timeout=WAIT_MS)
+    error = run.testid("page-error")
+    check(not (error.count() and error.is_visible()), f"the page shows an error: {(error.text_content() or '').strip()!r}")
+    query = {"metric": metric, "from": first, "to": last}
+    if app:
+        query["app"] = app
+    trend = run.api_get("/v1/admin/stats/trends", **query)
+    bars = run.page.evaluate(
+        """() => Array.from(document.querySelectorAll("[data-testid='trend-bars'] rect.bar"))
+                 .map(bar => [bar.getAttribute('data-day'), Number(bar.getAttribute('data-count'))])""")
+    expected = [[point["day"], point["count"]] for point in trend["points"]]
+    check(bars == expected, f"{key}: the chart's bars {bars[:5]}... ({len(bars)}), the API's {expected[:5]}... ({len(expected)})")
+    total = run.testid("trend-total").get_attribute("data-value")
+    previous = run.testid("trend-previous").get_attribute("data-value")
+    check(total == str(trend["total"]) and previous == str(trend["previous"]["total"]),
+          f"{key}: figures {total}/{previous}, the API's {trend['total']}/{trend['previous']['total']}")
+    change = (run.testid("trend-change").text_content() or "").strip()
+    check(change == change_text(trend), f"{key}: change {change!r}, the API's {trend.get('changePercent')}")
+    days = run.cell_rows("trend-days-table", "trend-day-row")
+    counted = [[point["day"], count_text(point["count"])] for point in reversed(trend["points"]) if point["count"] > 0]
+    check(days == counted, f"{key}: days table {days}, the API's {counted}")
+    features = run.api_get("/v1/admin/stats/features", pageSize=10, **({"app": app} if app else {}), **{"from": first, "to": last})
+    rows = run.cell_rows("trend-features-table", "trend-feature-row")
+    wanted = [[count_text(f["rank"]), f["name"], label(APP_LABELS, f["app"]), count_text(f["uses"])] for f in features["items"]]
+    check(rows == wanted, f"{key}: features table {rows}, the API's {wanted}")
+    cities = run.api_get("/v1/admin/stats/locations", pageSize=10, **{"from": first, "to": last})
+    rows = run.cell_rows("trend-locations-table", "trend-location-row")
+    wanted = [[count_text(c["rank"]), c["name"], count_text(c["views"])] for c in cities["items"]]
+    check(rows == wanted, f"{key}: cities table {rows}, the API's {wanted}")
+    return trend
+
+
+def step_trends(run: Run) -> str:
+    """N5: the trends page's chart, figures and tables against the API, for each range, measure and an app."""
+    run.testid("nav-trends").click()
+    run.testid("trends-view").wait_for(state="visible", timeout=WAIT_MS)
+    month = trend_shown(run, "downloads", "", utc_day(29), utc_day(0))
+    run.testid("trends-range").select_option("7d")
+    week = trend_shown(run, "downloads", "", utc_day(6), utc_day(0))
+    check(week["total"] > 0 and week["previous"]["total"] > 0, f"the test data has downloads in both weeks: {week}")
+    run.testid("trends-app").select_option("weather")
+    trend_shown(run, "downloads", "weather", utc_day(6), utc_day(0))
+    run.testid("trends-metric").select_option("featureUses")
+    trend_shown(run, "featureUses", "weather", utc_day(6), utc_day(0))
+    run.testid("trends-metric").select_option("cityViews")
+    check(run.testid("trends-app").is_disabled(), "city views are not counted per app, yet the app can be chosen")
+    views = trend_shown(run, "cityViews", "", utc_day(6), utc_day(0))
+    run.testid("trends-range").select_option("custom")
+    run.testid("trends-from").fill(utc_day(13))
+    run.testid("trends-to").fill(utc_day(7))
+    custom = trend_shown(run, "cityViews", "", utc_day(13), utc_day(7))
+    check(len(custom["points"]) == 7, f"a custom week has 7 days: {len(custom['points'])}")
+    run.testid("trends-range").select_option("12m")
+    year = trend_shown(run, "cityViews", "", utc_day(364), utc_day(0))
+    check(len(year["points"]) == 365, f"12 months are 365 days: {len(year['points'])}")
+    return (f"(30 days {month['total']} downloads; 7 days {week['total']} against {week['previous']['total']}; "
+            f"city views {views['total']} this week, {custom['total']} the week before)")
+
+
 def shown_text(run: Run, testid: str) -> str | None:
     """The text of an element that is on the page and not hidden, else None."""
     return run.page.evaluate(
@@ -710,6 +791,7 @@ def main(argv: list[str]) -> int:
             run.step("drill-down", step_drill_down, needs_sign_in=True)
             run.step("search", step_search, needs_sign_in=True)
             run.step("drill-downs", step_drill_downs, needs_sign_in=True)
+            run.step("trends", step_trends, needs_sign_in=True)
             if args.new_password is not None:
                 run.step("change-password", step_change_password, needs_sign_in=True)
             run.step("logout", step_logout, needs_sign_in=True)

@@ -347,6 +347,7 @@
     '/poll': { render: pollView, signedIn: true },
     '/survey': { render: surveyView, signedIn: true },
     '/survey/reasons': { render: surveyReasonsView, signedIn: true },
+    '/trends': { render: trendsView, signedIn: true },
     '/change-password': { render: changePasswordView, signedIn: true },
   };
 
@@ -1064,6 +1065,7 @@
       'aria-label': 'Search features by the start of their name',
       value: params.get('prefix') || '',
     });
+    const range = { from: '', to: '' };
     let app = '';
     const filters = h(
       'div',
@@ -1073,6 +1075,7 @@
         app = event.target.value;
         table.reload();
       }),
+      rangeInputs('features', range, () => table.reload()),
     );
     root.appendChild(filters);
     const table = pagedTable({
@@ -1080,9 +1083,10 @@
       root,
       tableTestId: 'features-page-table',
       pageSize: pageSizeFrom(params),
-      columns: [['Rank', true], ['Feature'], ['App'], ['Users', true], ['Counting'], ['Uses', true]],
+      // In a range, features rank by that range's uses; users are counted over all days (not kept per day).
+      columns: [['Rank', true], ['Feature'], ['App'], ['Users (all days)', true], ['Counting'], ['Uses', true]],
       load: (page, pageSize, signal) =>
-        api('/v1/admin/stats/features', { signal, params: { page, pageSize, prefix: search.value.trim(), app } }),
+        api('/v1/admin/stats/features', { signal, params: { page, pageSize, prefix: search.value.trim(), app, ...range } }),
       row: (f) =>
         h(
           'tr',
@@ -1116,14 +1120,6 @@
     const view = enterView(root);
     const filters = { app: '', platform: '', from: '', to: '' };
     const reload = () => table.reload();
-    const dateInput = (key, text) => {
-      const input = h('input', { type: 'date', testid: `downloads-${key}`, 'aria-label': text });
-      input.addEventListener('change', () => {
-        filters[key] = input.value;
-        reload();
-      });
-      return h('label', { class: 'filter' }, text + ' ', input);
-    };
     root.appendChild(
       h(
         'div',
@@ -1136,8 +1132,7 @@
           filters.platform = event.target.value;
           reload();
         }),
-        dateInput('from', 'From'),
-        dateInput('to', 'To'),
+        rangeInputs('downloads', filters, reload),
       ),
     );
     const table = pagedTable({
@@ -1163,13 +1158,15 @@
   function locationsView(params) {
     const root = drillDown('Locations', 'locations-view');
     const view = enterView(root);
-    pagedTable({
+    const range = { from: '', to: '' };
+    root.appendChild(h('div', { class: 'filters' }, rangeInputs('locations', range, () => table.reload())));
+    const table = pagedTable({
       view,
       root,
       tableTestId: 'locations-page-table',
       pageSize: pageSizeFrom(params),
       columns: [['Rank', true], ['City'], ['Views', true]],
-      load: (page, pageSize, signal) => api('/v1/admin/stats/locations', { signal, params: { page, pageSize } }),
+      load: (page, pageSize, signal) => api('/v1/admin/stats/locations', { signal, params: { page, pageSize, ...range } }),
       row: (l) =>
         h(
           'tr',
@@ -1312,6 +1309,24 @@
           h('td', { testid: 'survey-reason-why', text: r.why }),
         ),
       totalText: (total) => `${total} reasons, newest first`,
+    });
+  }
+
+  /** The trends page (trends.js) with the helpers it shares with the other pages. */
+  function trendsView(params) {
+    window.Trends.render({ h, api, enterView, drillDown, fillRows, number, label, APPS, reportError, showText }, params);
+  }
+
+  /** From and To inputs that narrow a drill-down table to days (N5); `filters` gets `from` and `to`. */
+  function rangeInputs(prefix, filters, reload) {
+    return ['from', 'to'].map((key) => {
+      const text = key === 'from' ? 'From' : 'To';
+      const input = h('input', { type: 'date', testid: `${prefix}-${key}`, 'aria-label': text });
+      input.addEventListener('change', () => {
+        filters[key] = input.value;
+        reload();
+      });
+      return h('label', { class: 'filter' }, text + ' ', input);
     });
   }
 

@@ -1,4 +1,4 @@
-// Pie charts drawn as inline SVG, without libraries (the dashboard works offline).
+// Pie and bar charts drawn as inline SVG, without libraries (the dashboard works offline).
 // Every text put into the chart goes through textContent, never markup.
 (function (global) {
   'use strict';
@@ -106,6 +106,62 @@
     return svg;
   }
 
+  /**
+   * A bar per day as an <svg> element (the trends' series, N5).
+   * points: [{day: 'YYYY-MM-DD', count}], in order; counts < 0 or not numbers count as 0.
+   * options: {width = 640, height = 200, title = '', testId}
+   * Each bar is a <rect class="bar"> with data-day and data-count (a day with none has a flat bar, so every
+   * day of the range is there to hover); the axis names the highest count and the first and last day.
+   */
+  function bars(points, options) {
+    const opts = Object.assign({ width: 640, height: 200, title: '' }, options || {});
+    const items = (points || []).map((point) => ({
+      day: String(point.day),
+      count: Number.isFinite(Number(point.count)) && Number(point.count) > 0 ? Number(point.count) : 0,
+    }));
+    const left = 40;
+    const bottom = 20;
+    const top = 8;
+    const plotWidth = opts.width - left - 4;
+    const plotHeight = opts.height - top - bottom;
+    const highest = Math.max(1, ...items.map((item) => item.count));
+    const svg = svgElement('svg', { viewBox: `0 0 ${opts.width} ${opts.height}`, width: '100%', class: 'bars', role: 'img', preserveAspectRatio: 'none' });
+    if (opts.testId) svg.setAttribute('data-testid', opts.testId);
+    const sum = items.reduce((total, item) => total + item.count, 0);
+    const span = items.length ? `${items[0].day} to ${items[items.length - 1].day}` : 'no days';
+    svg.setAttribute('aria-label', `${opts.title ? opts.title + '. ' : ''}${sum} over ${items.length} days, ${span}`);
+    if (opts.title) titled(svg, opts.title);
+    svg.appendChild(svgElement('line', { x1: left, y1: top + plotHeight, x2: opts.width - 4, y2: top + plotHeight, class: 'axis' }));
+    const axisText = (text, x, y, anchor) => {
+      const element = svgElement('text', { x, y, 'text-anchor': anchor, class: 'axis-label' });
+      element.textContent = text;
+      svg.appendChild(element);
+    };
+    axisText(String(highest), left - 4, top + 10, 'end');
+    axisText('0', left - 4, top + plotHeight, 'end');
+    if (items.length) {
+      axisText(items[0].day, left, opts.height - 4, 'start');
+      axisText(items[items.length - 1].day, opts.width - 4, opts.height - 4, 'end');
+    }
+    const slot = items.length ? plotWidth / items.length : plotWidth;
+    const gap = slot > 4 ? Math.min(2, slot * 0.2) : 0;
+    items.forEach((item, index) => {
+      const barHeight = Math.max(item.count > 0 ? 1 : 0.5, (item.count / highest) * plotHeight);
+      const rect = svgElement('rect', {
+        x: round(left + index * slot + gap / 2),
+        y: round(top + plotHeight - barHeight),
+        width: round(Math.max(0.5, slot - gap)),
+        height: round(barHeight),
+        fill: item.count > 0 ? PALETTE[0] : EMPTY_FILL,
+        class: 'bar',
+        'data-day': item.day,
+        'data-count': item.count,
+      });
+      svg.appendChild(titled(rect, `${item.day}: ${item.count}`));
+    });
+    return svg;
+  }
+
   /** A small colour square for legends and table rows. */
   function swatch(fill) {
     const span = document.createElement('span');
@@ -115,5 +171,5 @@
     return span;
   }
 
-  global.Charts = Object.freeze({ pie, color, swatch, PALETTE });
+  global.Charts = Object.freeze({ pie, bars, color, swatch, PALETTE });
 })(window);

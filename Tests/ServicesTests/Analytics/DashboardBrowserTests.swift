@@ -7,7 +7,7 @@ import TestSupport
 /// dashboard's origin by CORS, and the page talks to both from the browser. `Tests/browser/dashboard_check.py`
 /// sets an invited partner's password on the reset page auth's mail links to, refuses that non-admin, logs the
 /// admin in, compares the charts' numbers with the API's, watches a new install arrive over the live stream,
-/// drills down from every chart (features with pagination), searches, changes the password and back, logs
+/// drills down from every chart (features with pagination), searches, follows the trends page's ranges and measures, changes the password and back, logs
 /// out, and saves a screenshot of the home page.
 @Suite("analytics dashboard in a browser (N5)", .serialized)
 struct DashboardBrowserTests {
@@ -50,10 +50,20 @@ struct DashboardBrowserTests {
                 }
                 events += (0..<7).map { AnalyticsTestHarness.event("install", platform: $0 % 2 == 0 ? "ios" : "android") }
                 events += (0..<5).map { AnalyticsTestHarness.event("city_viewed", city: 1_609_350 + $0 % 3, cityName: "City \($0 % 3)") }
+                // Two weeks before today for the trends page (N5): installs, a feature's uses and city views per day.
+                var pastInstalls = 0
+                for day in 1...13 {
+                    let time = Date().addingTimeInterval(-Double(day) * 86_400)
+                    let installs = (0..<(day % 3 + 1)).map { _ in AnalyticsTestHarness.event("install", at: time, platform: "web") }
+                    pastInstalls += installs.count
+                    events += installs
+                    events += (0..<(day % 2 + 1)).map { _ in AnalyticsTestHarness.event("feature_used", user: "user-0", at: time, feature: "search-\(day)") }
+                    if day % 4 != 0 { events.append(AnalyticsTestHarness.event("city_viewed", at: time, city: 1_609_350 + day % 3)) }
+                }
                 try await analytics.ingestAll(events)
                 _ = try await analytics.request(
                     .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]], bearer: try await analytics.userToken())
-                #expect(try await analytics.waitForDownloads(7))
+                #expect(try await analytics.waitForDownloads(7 + pastInstalls))
                 // A survey guest who rated the gym poorly and said why (N4: the reasons page).
                 let guest = UUID()
                 let guestToken = try await analytics.userToken(guest.uuidString)
@@ -82,7 +92,7 @@ struct DashboardBrowserTests {
                 let lines = output.text.split(separator: "\n").map(String.init)
                 for step in [
                     "wrong-password", "reset-link", "non-admin-refused", "admin-home-charts", "numbers-match-api", "screenshot", "live-update", "drill-down", "search",
-                    "drill-downs", "change-password", "logout", "no-page-errors",
+                    "drill-downs", "trends", "change-password", "logout", "no-page-errors",
                 ] {
                     #expect(lines.contains { $0 == "ok \(step)" || $0.hasPrefix("ok \(step) ") }, "step \(step): \(output.text)")
                 }
