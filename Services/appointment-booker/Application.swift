@@ -29,7 +29,9 @@ package func buildApplication(
     ).add(to: runtime.hotRoutes(on: router))
     let readings = ReadingService(
         content: try ReadingContent.bundled(), key: configuration.readingKey, store: ReadingStore(client: client, logger: runtime.logger, dailyLimit: configuration.readingsPerAccountDay),
-        worship: WorshipPlaceStore(client: client, logger: runtime.logger), placesRadius: configuration.placesRadius,
+        worship: WorshipPlaceStore(client: client, logger: runtime.logger),
+        worshipRequests: WorshipRequestStore(client: client, topic: configuration.placeRequestsTopic, logger: runtime.logger),
+        placesRadius: configuration.placesRadius,
         sharing: .init(baseURL: configuration.publicBaseURL, lifetime: TimeInterval(configuration.shareLinkDays) * 86_400))
     // The daily horoscope, hand-registered too: answers from a cache of encoded bodies.
     HoroscopeRoute(readings: readings)

@@ -9,7 +9,7 @@ import Shared
 
 /// Builds places-importer from its environment: the platform runtime, the Overpass and (with a key) Yelp
 /// importers, the import scheduler, the Nominatim lookup, the HTTP API (P1-P4) and the consumer of account
-/// deletions and merges (issue 29).
+/// deletions and merges (issue 29) and of appointment-booker's requests for places of worship (B4).
 /// Tests call this same function with test configuration.
 package func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
@@ -74,7 +74,7 @@ package func buildApplication(
                     logger.warning("place index refresh failed", metadata: ["error": "\(String(reflecting: error))"])
                 }
             }),
-        areas: areas,
+        areas: areas, worshipRequests: WorshipRequestStore(client: client, topic: places.topic, logger: runtime.logger),
         configuredAreas: configuration.areas, interval: configuration.importInterval, tick: configuration.importTick,
         startGate: runtime.startGate, logger: runtime.logger)
     var services: [any Service] = [HTTPClientService(client: http), scheduler]
@@ -92,7 +92,10 @@ package func buildApplication(
             PlaceIndexService(index: index, interval: configuration.nearbyRefresh, startGate: runtime.startGate, logger: runtime.logger))
     }
     let accountEvents = try runtime.makeConsumer(
-        topics: [ConsumedTopic(TopicCatalogue.users, name: environment.string("PLACES_USERS_TOPIC"))],
-        handler: AccountEventsRouter(lifecycle: runtime.accountLifecycle(MemberPlacesOwner()), next: nil))
+        topics: [
+            ConsumedTopic(TopicCatalogue.users, name: environment.string("PLACES_USERS_TOPIC")),
+            ConsumedTopic(TopicCatalogue.placeRequests, name: environment.string("PLACES_REQUESTS_TOPIC")),
+        ],
+        handler: AccountEventsRouter(lifecycle: runtime.accountLifecycle(MemberPlacesOwner()), next: WorshipRequestsHandler()))
     return runtime.makeApplication(router: router, consumers: [accountEvents], services: services)
 }

@@ -87,7 +87,11 @@ public enum TopicCatalogue {
         consumers: ["analytics-aggregator", "appointment-booker", "weather-fetcher", "warning-detector", "places-importer"])
     public static let places = Topic(
         name: "places.places", partitions: 6, keyedBy: "place id", producer: "places-importer",
-        eventTypes: [EventTypes.placeUpserted, EventTypes.placeRated], consumers: ["appointment-booker"])
+        eventTypes: [EventTypes.placeUpserted, EventTypes.placeRated, EventTypes.worshipPlacesFound], consumers: ["appointment-booker"])
+    /// appointment-booker's requests for places of worship where its read model has none (B4).
+    public static let placeRequests = Topic(
+        name: "appointments.place-requests", partitions: 3, keyedBy: "the request's cell", producer: "appointment-booker",
+        eventTypes: [EventTypes.worshipPlacesWanted], consumers: ["places-importer"])
     public static let appointments = Topic(
         name: "appointments.bookings", partitions: 6, keyedBy: "partner id (a daily horoscope: user id)", producer: "appointment-booker",
         eventTypes: [
@@ -99,7 +103,7 @@ public enum TopicCatalogue {
         eventTypes: [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted, EventTypes.surveyExplained],
         consumers: ["analytics-aggregator"])
 
-    public static let all: [Topic] = [forecasts, warnings, userCities, users, places, appointments, telemetry]
+    public static let all: [Topic] = [forecasts, warnings, userCities, users, places, placeRequests, appointments, telemetry]
 
     /// Every topic the stack needs, dead-letter topics included.
     public static var allWithDeadLetters: [KafkaTopicSpec] {
@@ -126,6 +130,8 @@ public enum EventTypes {
     public static let userMerged = EventType("user.merged")
     public static let placeUpserted = EventType("place.upserted")
     public static let placeRated = EventType("place.rated")
+    public static let worshipPlacesWanted = EventType("worship.places-wanted")
+    public static let worshipPlacesFound = EventType("worship.places-found")
     public static let appointmentBooked = EventType("appointment.booked")
     public static let appointmentChanged = EventType("appointment.changed")
     public static let appointmentCancelled = EventType("appointment.cancelled")

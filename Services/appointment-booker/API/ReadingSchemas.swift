@@ -4,7 +4,7 @@ import Shared
 /// Readings and prayers in the generated schemas, in the caller's language.
 extension Components.Schemas.Reading {
     init(
-        _ reading: Reading, id: UUID?, language: Language, shareUrl: String, places: [WorshipPlaceStore.Nearby]?,
+        _ reading: Reading, id: UUID?, language: Language, shareUrl: String, places: ReadingService.PlacesToPray?,
         ceremony: (area: LifeArea, ceremony: Ceremony)?
     ) {
         let verdictWord = reading.verdict.word
@@ -15,9 +15,10 @@ extension Components.Schemas.Reading {
             scores: .init(love: reading.scores.love, work: reading.scores.work, money: reading.scores.money, health: reading.scores.health),
             parts: reading.parts.map { .init(label: $0.label.text(language), text: $0.text.text(language)) }, stickNumber: reading.stickNumber,
             shareText: "\(reading.title.text(language)), \(reading.date): \(verdictWord.text(language)). \(shareUrl)", shareUrl: shareUrl,
-            placesToPray: places?.map {
+            placesToPray: places?.places.map {
                 .init(name: $0.name, latitude: $0.latitude, longitude: $0.longitude, address: $0.address, distanceMeters: $0.distanceMeters)
             },
+            placesStatus: places.flatMap { PlacesStatusPayload(rawValue: $0.status.rawValue) },
             ceremony: ceremony.map { area, ceremony in
                 .init(
                     area: .init(rawValue: area.rawValue) ?? .love, title: ceremony.title.text(language),

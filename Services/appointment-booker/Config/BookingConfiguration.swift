@@ -12,7 +12,7 @@ import Shared
 /// | `APPOINTMENT_REMINDER_TICK_MS` | `30000`: how often due reminders are looked for |
 /// | `DAILY_HOROSCOPE_TICK_MS` | `30000`: how often due daily horoscope notifications are looked for (B5) |
 /// | `APPOINTMENT_SLOTS_CACHE_MS` | `1000`: how long a slot listing is answered from memory (0: never) |
-/// | `APPOINTMENT_USERS_TOPIC`, `APPOINTMENT_BOOKINGS_TOPIC`, `APPOINTMENT_PLACES_TOPIC` | the catalogue's `auth.users`, `appointments.bookings` and `places.places` |
+/// | `APPOINTMENT_USERS_TOPIC`, `APPOINTMENT_BOOKINGS_TOPIC`, `APPOINTMENT_PLACES_TOPIC`, `APPOINTMENT_PLACE_REQUESTS_TOPIC` | the catalogue's `auth.users`, `appointments.bookings`, `places.places` and `appointments.place-requests` |
 /// | `READING_KEY` | required, 32+ characters: the key of the readings' hash, so readings cannot be computed ahead elsewhere |
 /// | `BOOKINGS_LIVE_PER_USER`, `BOOKINGS_LIVE_PER_USER_PER_PARTNER` | `10`, `3`: bookings one account holds that have not ended, in all and with one partner; past either 429 `too_many_bookings` |
 /// | `READINGS_PER_ACCOUNT_DAY` | `200`: different readings one account keeps in any 24 hours; past it 429 `too_many_readings` with `Retry-After` |
@@ -31,6 +31,8 @@ struct BookingConfiguration: Sendable {
     var usersTopic: String
     var bookingsTopic: String
     var placesTopic: String
+    /// Where requests for places of worship go (B4).
+    var placeRequestsTopic: String
     var readingKey: String
     var readingsPerAccountDay: Int
     var liveBookingLimits: LiveBookingLimits
@@ -51,6 +53,7 @@ struct BookingConfiguration: Sendable {
         usersTopic = environment.string("APPOINTMENT_USERS_TOPIC", default: TopicCatalogue.users.name)
         bookingsTopic = environment.string("APPOINTMENT_BOOKINGS_TOPIC", default: TopicCatalogue.appointments.name)
         placesTopic = environment.string("APPOINTMENT_PLACES_TOPIC", default: TopicCatalogue.places.name)
+        placeRequestsTopic = environment.string("APPOINTMENT_PLACE_REQUESTS_TOPIC", default: TopicCatalogue.placeRequests.name)
         readingKey = try environment.requiredSecret("READING_KEY")
         readingsPerAccountDay = try environment.int("READINGS_PER_ACCOUNT_DAY", default: 200, range: 1...100_000)
         liveBookingLimits = LiveBookingLimits(

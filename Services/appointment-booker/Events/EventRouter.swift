@@ -3,7 +3,7 @@ import PostgresNIO
 import Shared
 
 /// The one consumer's handler: auth's account events to `AuthEventHandler`, places-importer's places to the
-/// places-of-worship read model (B4); ratings are skipped; account deletions and merges to `AppointmentsOwner`.
+/// places-of-worship read model (B4), with places-importer's answers to its requests; ratings are skipped; account deletions and merges to `AppointmentsOwner`.
 struct EventRouter: EventHandler {
     let auth: AuthEventHandler
     let lifecycle: AccountLifecycleEvents
@@ -13,6 +13,8 @@ struct EventRouter: EventHandler {
         switch event.header.type {
         case EventTypes.placeUpserted:
             try await WorshipPlaceStore.apply(try event.payload(as: PlaceUpserted.self), on: connection, logger: logger)
+        case EventTypes.worshipPlacesFound:
+            try await WorshipRequestStore.apply(try event.payload(as: WorshipPlacesFound.self), on: connection, logger: logger)
         case EventTypes.placeRated:
             return
         default:

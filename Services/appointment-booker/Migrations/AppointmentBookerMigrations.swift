@@ -158,5 +158,18 @@ enum AppointmentBookerMigrations {
                 // with the account.
                 "ALTER TABLE bookings ADD COLUMN booker_name text, ADD COLUMN booker_contact text",
             ]),
+        Migration(
+            "0005_worship_requests",
+            [
+                // B4: the cells where no place of worship was known and places-importer was asked for them; a
+                // request unanswered for an hour is asked again, an answer of none holds for a week.
+                """
+                CREATE TABLE worship_requests (
+                    cell text PRIMARY KEY,
+                    requested_at timestamptz NOT NULL,
+                    answered_at timestamptz
+                )
+                """
+            ]),
     ]
 }

@@ -9,6 +9,7 @@ struct ReadingService: Sendable {
     let engine: ReadingEngine
     let store: ReadingStore
     let worship: WorshipPlaceStore
+    let worshipRequests: WorshipRequestStore
     let placesRadius: Double
     /// Where the public reaches the share pages (`PUBLIC_BASE_URL`), and how long a stored reading's page is shown.
     let sharing: Sharing
@@ -33,11 +34,15 @@ struct ReadingService: Sendable {
         }
     }
 
-    init(content: ReadingContent, key: String, store: ReadingStore, worship: WorshipPlaceStore, placesRadius: Double, sharing: Sharing) {
+    init(
+        content: ReadingContent, key: String, store: ReadingStore, worship: WorshipPlaceStore, worshipRequests: WorshipRequestStore,
+        placesRadius: Double, sharing: Sharing
+    ) {
         self.content = content
         engine = ReadingEngine(content: content, key: SymmetricKey(data: Data(key.utf8)))
         self.store = store
         self.worship = worship
+        self.worshipRequests = worshipRequests
         self.placesRadius = placesRadius
         self.sharing = sharing
     }
@@ -48,9 +53,17 @@ struct ReadingService: Sendable {
         try await store.keep(reading, user: user, inputs: inputs, day: day, contentVersion: content.version)
     }
 
-    /// Places to pray near `position` after a bad verdict (B4), nearest first; nil otherwise.
-    func placesToPray(after reading: Reading, near position: (Double, Double)?) async throws -> [WorshipPlaceStore.Nearby]? {
+    struct PlacesToPray: Sendable {
+        var places: [WorshipPlaceStore.Nearby]
+        var status: PlacesToPrayStatus
+    }
+
+    /// Places to pray near `position` after a bad verdict (B4), nearest first; nil otherwise. Where the read model
+    /// knows none, places-importer is asked for them and the answer says `looking` until it answers.
+    func placesToPray(after reading: Reading, near position: (Double, Double)?) async throws -> PlacesToPray? {
         guard reading.verdict == .bad, let (latitude, longitude) = position else { return nil }
-        return try await worship.near(latitude: latitude, longitude: longitude, radius: placesRadius, limit: 5)
+        let places = try await worship.near(latitude: latitude, longitude: longitude, radius: placesRadius, limit: 5)
+        if !places.isEmpty { return PlacesToPray(places: places, status: .found) }
+        return PlacesToPray(places: [], status: try await worshipRequests.status(latitude: latitude, longitude: longitude, radius: placesRadius))
     }
 }

@@ -8,6 +8,8 @@ import Shared
 struct ImportScheduler: Service {
     let importer: AreaImporter
     let areas: ImportAreaStore
+    /// Answers the requests for places of worship that waited for an area (B4).
+    let worshipRequests: WorshipRequestStore
     let configuredAreas: [PlacesConfiguration.ConfiguredArea]
     let interval: Duration
     let tick: Duration
@@ -37,6 +39,8 @@ struct ImportScheduler: Service {
                 return true
             }
             try await areas.finish(area.id, error: error, nextRunIn: interval)
+            // A failed run answers nothing: the request is asked again and runs the area again.
+            if error == nil, area.placesOfWorship { try await worshipRequests.answer(areaName: area.name) }
             return true
         } catch {
             if !Task.isCancelled {

@@ -160,5 +160,23 @@ enum PlacesImporterMigrations {
                 "ALTER TABLE places ADD COLUMN review text NOT NULL DEFAULT 'approved' CHECK (review IN ('pending', 'approved', 'rejected'))",
                 "CREATE INDEX places_awaiting_review ON places (created_at, id) WHERE review = 'pending'",
             ]),
+        Migration(
+            "0009_worship_requests",
+            [
+                // B4: appointment-booker's requests for places of worship around a point, answered when the area
+                // imported for them finishes a run.
+                """
+                CREATE TABLE worship_requests (
+                    request_id text PRIMARY KEY,
+                    area_name text NOT NULL,
+                    latitude double precision NOT NULL,
+                    longitude double precision NOT NULL,
+                    radius_meters double precision NOT NULL,
+                    requested_at timestamptz NOT NULL DEFAULT now(),
+                    answered_at timestamptz
+                )
+                """,
+                "CREATE INDEX worship_requests_pending ON worship_requests (area_name) WHERE answered_at IS NULL",
+            ]),
     ]
 }

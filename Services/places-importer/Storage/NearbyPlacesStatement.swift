@@ -11,7 +11,8 @@ struct NearbyPlacesStatement: PostgresPreparedStatement {
     static let sql = """
         SELECT \(PlaceStore.columns), \(UserPlaceStore.pinExpression), ST_Distance(p.location, \(point), false)
         FROM places p CROSS JOIN (SELECT $1::text AS uid) AS me
-        WHERE ST_DWithin(p.location, \(point), $4, false) AND p.closed_at IS NULL AND \(UserPlaceStore.visibleToMe)
+        WHERE ST_DWithin(p.location, \(point), $4, false) AND p.closed_at IS NULL AND \(PlaceStore.isWorkplace)
+          AND \(UserPlaceStore.visibleToMe)
         ORDER BY p.location <-> \(point), p.id
         LIMIT $5 OFFSET $6
         """

@@ -24,6 +24,9 @@ struct PlaceStore: Sendable {
         }
     }
 
+    /// The places app lists workplaces only: places of worship are imported for the horoscope app (B4).
+    static let isWorkplace = "p.category <> 'worship'"
+
     static let columns = """
         p.id, p.name, p.category, ST_Y(p.location::geometry), ST_X(p.location::geometry), p.address, p.opening_hours, p.phone,
         p.website, p.internet_access, p.added_by, p.review

@@ -58,7 +58,7 @@ struct UserPlaceStore: Sendable {
             WHERE p.location && ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326)::geography
               AND ST_Y(p.location::geometry) BETWEEN \(box.south) AND \(box.north)
               AND ST_X(p.location::geometry) BETWEEN \(box.west) AND \(box.east)
-              AND p.closed_at IS NULL AND \(unescaped: Self.visibleToMe)
+              AND p.closed_at IS NULL AND \(unescaped: PlaceStore.isWorkplace) AND \(unescaped: Self.visibleToMe)
             ORDER BY p.match_name COLLATE "C", p.id
             LIMIT \(limit) OFFSET \(offset)
             """,

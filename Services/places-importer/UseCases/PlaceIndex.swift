@@ -46,7 +46,8 @@ final class PlaceIndex: Sendable {
             // wait for a refresh.
             var updated = current ?? PlaceGrid()
             for changed in batch.places {
-                if changed.closed {
+                // The places app lists workplaces only: places of worship are the horoscope app's (B4).
+                if changed.closed || changed.place.category == .worship {
                     updated.remove(changed.place.id)
                 } else {
                     updated.upsert(PlaceGrid.Entry(changed.place, matchName: changed.matchName))

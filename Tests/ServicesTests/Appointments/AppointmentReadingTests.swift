@@ -225,6 +225,62 @@ struct AppointmentReadingTests {
         }
     }
 
+    @Test("B4: where none are known, places-importer is asked once per cell; looking until it answers, then found or none")
+    func test_B4_placesOfWorshipAskedFor() async throws {
+        try await BookingTestHarness.run { harness in
+            let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
+            let content = try ReadingContent.bundled()
+            let start = try #require(CivilDate(parsing: "2027-01-01"))
+            let (sign, day) = try #require(
+                (0..<120).lazy.flatMap { offset in content.signs.map { ($0, start.adding(days: offset)) } }
+                    .first { engine.horoscope(sign: $0.0, on: $0.1).verdict == .bad })
+            let chiangMai = "/v1/horoscope/\(sign.id)?date=\(day)&latitude=18.7883&longitude=98.9853"
+            var (status, body) = try await harness.request(.get, chiangMai)
+            #expect(status == .ok && body["placesStatus"].string == "looking" && body["placesToPray"].count == 0, "\(body.raw ?? "")")
+            // Asked again before an answer: still looking, and not asked twice.
+            (status, body) = try await harness.request(.get, chiangMai)
+            #expect(body["placesStatus"].string == "looking")
+            let requests = try makeConsumer(topics: [harness.placeRequestsTopic], group: "check-\(uniqueSuffix())", startPosition: .beginning)
+            let asked = try await collect(2, from: requests, timeout: .seconds(5))
+            await requests.close()
+            #expect(asked.count == 1, "one request per cell")
+            let wanted = try #require(try asked.first.map { try EventCoding.decoder.decode(EventEnvelope<WorshipPlacesWanted>.self, from: Data($0.value)) })
+            #expect(wanted.type == EventTypes.worshipPlacesWanted && wanted.payload.requestId == "18.7,98.9" && wanted.key == "18.7,98.9")
+            #expect(wanted.payload.latitude == 18.7883 && wanted.payload.radiusMeters == 20_000)
+
+            // places-importer's answer brings the places themselves.
+            let temple = UUID()
+            try await harness.publish(
+                EventEnvelope(
+                    type: EventTypes.worshipPlacesFound, producer: "places-importer", key: "18.7,98.9",
+                    payload: WorshipPlacesFound(
+                        requestId: "18.7,98.9",
+                        places: [.init(placeId: temple, name: "Wat Phra Singh", latitude: 18.7886, longitude: 98.9819, address: "Samlan Rd")])),
+                to: harness.placesTopic)
+            #expect(
+                try await eventually {
+                    let (_, body) = try await harness.request(.get, chiangMai)
+                    return body["placesStatus"].string == "found" && body["placesToPray"][0]["name"].string == "Wat Phra Singh"
+                })
+
+            // An answer of none: the reading says so rather than looking for ever.
+            let nowhere = "/v1/horoscope/\(sign.id)?date=\(day)&latitude=-45.05&longitude=170.05"
+            (status, body) = try await harness.request(.get, nowhere)
+            #expect(body["placesStatus"].string == "looking")
+            try await harness.publish(
+                EventEnvelope(
+                    type: EventTypes.worshipPlacesFound, producer: "places-importer", key: "-45.1,170.0",
+                    payload: WorshipPlacesFound(requestId: "-45.1,170.0", places: [])),
+                to: harness.placesTopic)
+            #expect(try await eventually { try await harness.request(.get, nowhere).1["placesStatus"].string == "none" })
+            // A good reading asks for nothing.
+            let good = try #require(content.signs.first { engine.horoscope(sign: $0, on: day).verdict != .bad })
+            (status, body) = try await harness.request(.get, "/v1/horoscope/\(good.id)?date=\(day)&latitude=10.05&longitude=10.05")
+            #expect(body["placesStatus"].raw == nil)
+            #expect(try await harness.count("SELECT count(*)::int FROM worship_requests") == 2)
+        }
+    }
+
     @Test("B4: the prayer book is free in both languages; admins add, edit and remove prayers")
     func test_B4_prayerBook() async throws {
         try await BookingTestHarness.run { harness in

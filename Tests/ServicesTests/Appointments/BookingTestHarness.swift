@@ -20,24 +20,33 @@ struct BookingTestHarness: ServiceHarnessing {
     let usersTopic: String
     let bookingsTopic: String
     let placesTopic: String
+    /// Where appointment-booker asks places-importer for places of worship (B4).
+    let placeRequestsTopic: String
 
     static func run(
         extraEnvironment: [String: String] = [:], tokens: TestTokens? = nil, _ body: @Sendable (BookingTestHarness) async throws -> Void
     ) async throws {
         let suffix = uniqueSuffix()
-        let topics = (users: "test.users.\(suffix)", bookings: "test.bookings.\(suffix)", places: "test.places.\(suffix)")
+        let topics = (
+            users: "test.users.\(suffix)", bookings: "test.bookings.\(suffix)", places: "test.places.\(suffix)",
+            placeRequests: "test.place-requests.\(suffix)"
+        )
         let environment = [
             "CONSUMER_MAX_ATTEMPTS": "2",
             "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
-            "APPOINTMENT_PLACES_TOPIC": topics.places, "READING_KEY": TestSecrets.readingKey,
+            "APPOINTMENT_PLACES_TOPIC": topics.places, "APPOINTMENT_PLACE_REQUESTS_TOPIC": topics.placeRequests,
+            "READING_KEY": TestSecrets.readingKey,
             // The next two clock changes (up to a year ahead) must be bookable.
             "APPOINTMENT_HORIZON_DAYS": "400",
         ]
         try await ServiceHarness.run(
-            .appointmentBooker, topics: [topics.users, topics.bookings, topics.places], tokens: try tokens ?? TestTokens(),
+            .appointmentBooker, topics: [topics.users, topics.bookings, topics.places, topics.placeRequests], tokens: try tokens ?? TestTokens(),
             environment: environment, extra: extraEnvironment
         ) { core in
-            try await body(BookingTestHarness(core: core, usersTopic: topics.users, bookingsTopic: topics.bookings, placesTopic: topics.places))
+            try await body(
+                BookingTestHarness(
+                    core: core, usersTopic: topics.users, bookingsTopic: topics.bookings, placesTopic: topics.places,
+                    placeRequestsTopic: topics.placeRequests))
         }
     }
 

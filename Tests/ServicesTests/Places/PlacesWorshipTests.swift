@@ -75,6 +75,54 @@ struct PlacesWorshipTests {
         }
     }
 
+    @Test("B4, P2: appointment-booker's request imports the places of worship around its point and is answered with them; the places app never lists them")
+    func test_B4_worshipImportedOnRequest() async throws {
+        let handler: FakeHTTPServer.Handler = { request in
+            guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
+            let asked = (request.body.removingPercentEncoding ?? "").contains("place_of_worship")
+            return .init(body: PlacesFixtures.overpass(elements: asked ? [PlacesFixtures.einstein, Self.temple] : [PlacesFixtures.einstein]))
+        }
+        for source in ["memory", "postgis"] {
+            try await PlacesTestHarness.run(extraEnvironment: ["PLACES_NEARBY_SOURCE": source], provider: handler) { places in
+                let wanted = WorshipPlacesWanted(requestId: "52.5,13.3", latitude: 52.5185, longitude: 13.3950, radiusMeters: 2_000)
+                try await places.publish(
+                    EventEnvelope(type: EventTypes.worshipPlacesWanted, producer: "appointment-booker", key: wanted.requestId, payload: wanted),
+                    to: places.requestsTopic)
+                let consumer = try makeConsumer(topics: [places.topic], group: "check-\(uniqueSuffix())", startPosition: .beginning)
+                var answer: EventEnvelope<WorshipPlacesFound>?
+                let deadline = ContinuousClock.now + .seconds(60)
+                while answer == nil, ContinuousClock.now < deadline {
+                    for message in try await collect(1, from: consumer, timeout: .seconds(2)) {
+                        let header = try EventCoding.decoder.decode(EventHeader.self, from: Data(message.value))
+                        if header.type == EventTypes.worshipPlacesFound {
+                            answer = try EventCoding.decoder.decode(EventEnvelope<WorshipPlacesFound>.self, from: Data(message.value))
+                        }
+                    }
+                }
+                await consumer.close()
+                let found = try #require(answer, "no worship.places-found on the places topic")
+                #expect(found.key == "52.5,13.3" && found.payload.requestId == "52.5,13.3")
+                #expect(found.payload.places.map(\.name) == ["Wat Test Berlin"], "the café is no place of worship")
+                #expect(found.payload.places.first?.latitude == 52.5190)
+                #expect(
+                    try await places.count(
+                        "SELECT count(*)::int FROM import_areas WHERE name = 'worship 52.5,13.3' AND places_of_worship AND on_demand") == 1)
+                #expect(try await places.count("SELECT count(*)::int FROM worship_requests WHERE answered_at IS NOT NULL") == 1)
+
+                // The places app lists the café there, never the temple: by radius and by box.
+                let member = try await places.token()
+                let (status, nearby) = try await places.request(.get, "/v1/places?lat=52.5190&lon=13.4000&radius=2000", bearer: member)
+                #expect(status == .ok)
+                let names = nearby["places"].array.compactMap { $0["name"].string }
+                #expect(names.contains("Café Einstein") && !names.contains("Wat Test Berlin"), "\(source): \(names)")
+                let (_, boxed) = try await places.request(
+                    .get, "/v1/places/in-box?south=52.51&west=13.38&north=52.53&east=13.41", bearer: member)
+                let inBox = boxed["places"].array.compactMap { $0["name"].string }
+                #expect(inBox.contains("Café Einstein") && !inBox.contains("Wat Test Berlin"), "\(source): \(inBox)")
+            }
+        }
+    }
+
     @Test("B4: the Overpass query names places of worship only when asked; the tag maps to the worship category")
     func test_B4_queryAndCategory() {
         let box = GeoBox(south: 52.51, west: 13.38, north: 52.53, east: 13.41)

@@ -1,0 +1,65 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// appointment-booker's requests to places-importer for places of worship (B4): where a bad reading finds none in
+/// the read model, its cell is asked for once (`worship.places-wanted` through the outbox); the answer
+/// (`worship.places-found`) brings the places and closes the request.
+struct WorshipRequestStore: Sendable {
+    let client: PostgresClient
+    let topic: String
+    let logger: Logger
+
+    /// An unanswered request is asked again after this (places-importer's import failed or was lost).
+    static let askAgainAfterSeconds = 3_600
+    /// An answer of none is trusted this long; then the cell is asked again (places open).
+    static let noneHoldsForSeconds = 7 * 86_400
+
+    /// Where the cell stands: asks (again) when it must, in one transaction with the outbox.
+    func status(latitude: Double, longitude: Double, radius: Double) async throws -> PlacesToPrayStatus {
+        let cell = WorshipCell(latitude: latitude, longitude: longitude)
+        return try await client.inTransaction(logger: logger) { connection in
+            // Whoever inserts first asks; the others see the row (the primary key waits for the first).
+            let inserted = try await connection.tracedQuery(
+                "INSERT INTO worship_requests (cell, requested_at) VALUES (\(cell.id), now()) ON CONFLICT (cell) DO NOTHING RETURNING cell",
+                logger: logger
+            ).collectAll()
+            if inserted.isEmpty {
+                let stale = try await connection.tracedQuery(
+                    """
+                    UPDATE worship_requests SET requested_at = now(), answered_at = NULL
+                    WHERE cell = \(cell.id) AND (
+                        (answered_at IS NULL AND requested_at < now() - make_interval(secs => \(Self.askAgainAfterSeconds)))
+                        OR answered_at < now() - make_interval(secs => \(Self.noneHoldsForSeconds)))
+                    RETURNING cell
+                    """, logger: logger
+                ).collectAll()
+                if stale.isEmpty {
+                    let answered = try await connection.tracedQuery(
+                        "SELECT answered_at IS NOT NULL FROM worship_requests WHERE cell = \(cell.id)", logger: logger
+                    ).decode(Bool.self).collectAll().first ?? false
+                    return answered ? .none : .looking
+                }
+            }
+            let wanted = WorshipPlacesWanted(requestId: cell.id, latitude: latitude, longitude: longitude, radiusMeters: radius)
+            try await Outbox.enqueue(
+                EventEnvelope(type: EventTypes.worshipPlacesWanted, producer: "appointment-booker", key: cell.id, payload: wanted),
+                toTopicNamed: topic, on: connection, logger: logger)
+            return .looking
+        }
+    }
+
+    /// places-importer's answer: its places join the read model and the request is closed.
+    static func apply(_ found: WorshipPlacesFound, on connection: PostgresConnection, logger: Logger) async throws {
+        for place in found.places {
+            try await WorshipPlaceStore.apply(
+                PlaceUpserted(
+                    placeId: place.placeId, name: place.name, category: WorshipPlaceStore.category, latitude: place.latitude,
+                    longitude: place.longitude, address: place.address, openingHours: nil, phone: nil, website: nil, sources: []),
+                on: connection, logger: logger)
+        }
+        try await connection.tracedQuery(
+            "UPDATE worship_requests SET answered_at = now() WHERE cell = \(found.requestId)", logger: logger)
+    }
+}
