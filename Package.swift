@@ -87,6 +87,8 @@ let serviceResources: [String: [Resource]] = [
     "AppointmentBooker": [.copy("Content")],
     // The admin dashboard's page, scripts and styles (N5), served as they are.
     "AnalyticsAggregator": [.copy("Dashboard")],
+    // The share pages' preview image (W10).
+    "WeatherFetcher": [.copy("Share")],
 ]
 
 /// Services whose routes are generated from the `openapi.yaml` beside their code (issue 14; the others follow).

@@ -41,10 +41,20 @@ package func buildApplication(
         cities: cities, reader: reader, userCities: userCities, warnings: warnings, configuration: configuration,
         cache: .views(ttl: configuration.viewCacheTTL)
     ).add(to: runtime.hotRoutes(on: router))
+    let sharedTexts = SharedTextStore(
+        client: client, lifetime: .seconds(configuration.shareLinkDays * 86_400), logger: runtime.logger)
+    let sharePages = WeatherSharePages(
+        baseURL: configuration.publicBaseURL, appName: configuration.appName, sharedTexts: sharedTexts, cities: cities,
+        card: try WeatherSharePages.bundledCard())
+    // The public share pages (W10), HTML outside the API document.
+    sharePages.add(to: runtime.hotRoutes(on: router))
     let api = runtime.apiRoutes(on: router, access: [.members("/v1/me")])
     try WeatherAPI(
         cities: cities, reader: reader, userCities: userCities, warnings: warnings, store: store, configuration: configuration,
-        searchQuota: WindowQuota(limit: configuration.searchesPerMinutePerAddress)
+        searchQuota: WindowQuota(limit: configuration.searchesPerMinutePerAddress),
+        shareTexts: CityShareTexts(
+            reader: reader, warnings: warnings, texts: ShareTexts(appName: configuration.appName), appLink: configuration.appLink),
+        sharedTexts: sharedTexts, sharePages: sharePages
     ).registerHandlers(on: api)
 
     let warningsConsumer = try runtime.makeConsumer(

@@ -111,7 +111,7 @@ extension BookingAPI {
 
     func getSharedReading(_ input: Operations.GetSharedReading.Input) async throws -> Operations.GetSharedReading.Output {
         let shareId = input.path.shareId
-        guard ReadingService.Sharing.isShareId(shareId) else {
+        guard ShareId.isValid(shareId) else {
             throw JSONBody.schemaViolation(["shareId": "must be 10 letters or digits"])
         }
         // An expired link is gone for the app as for the page.

@@ -18,16 +18,14 @@ struct ShareRoute {
     func add(to group: RouterGroup<PlatformRequestContext>) {
         group.get("share/readings/:shareId", use: storedReading)
         group.get("share/horoscope/:sign", use: dailyHoroscope)
-        group.get("share/card.png") { _, _ in
-            Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "public, max-age=86400"], body: .init(byteBuffer: card))
-        }
+        group.get("share/card.png") { _, _ in SharePageHTML.image(card) }
     }
 
     @Sendable func storedReading(_ request: Request, context: PlatformRequestContext) async throws -> Response {
         let shareId = context.parameters.get("shareId") ?? ""
-        guard ReadingService.Sharing.isShareId(shareId), let stored = try await readings.store.shared(shareId)
-        else { return Self.page(.notFound, SharePage.gone("This shared reading is not here.")) }
-        guard !readings.sharing.hasExpired(stored) else { return Self.page(.gone, SharePage.gone("This shared reading has expired.")) }
+        guard ShareId.isValid(shareId), let stored = try await readings.store.shared(shareId)
+        else { return Self.page(.notFound, SharePageHTML.gone("This shared reading is not here.")) }
+        guard !readings.sharing.hasExpired(stored) else { return Self.page(.gone, SharePageHTML.gone("This shared reading has expired.")) }
         let language = Self.language(request)
         return Self.page(
             .ok,
@@ -38,7 +36,7 @@ struct ShareRoute {
     @Sendable func dailyHoroscope(_ request: Request, context: PlatformRequestContext) async throws -> Response {
         guard let sign = readings.content.sign(context.parameters.get("sign") ?? ""),
             let day = try? ReadingRequest.day(tz: nil, date: request.uri.queryParameters["date"].map(String.init))
-        else { return Self.page(.notFound, SharePage.gone("There is no such horoscope.")) }
+        else { return Self.page(.notFound, SharePageHTML.gone("There is no such horoscope.")) }
         let reading = readings.engine.horoscope(sign: sign, on: day)
         return Self.page(
             .ok,
@@ -53,9 +51,5 @@ struct ShareRoute {
         return Language(acceptLanguage: request.headers[.acceptLanguage])
     }
 
-    static func page(_ status: HTTPResponse.Status, _ html: String) -> Response {
-        Response(
-            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "public, max-age=300"],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
-    }
+    static func page(_ status: HTTPResponse.Status, _ html: String) -> Response { SharePageHTML.response(status, html) }
 }

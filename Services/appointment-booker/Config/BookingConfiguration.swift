@@ -60,17 +60,7 @@ struct BookingConfiguration: Sendable {
             perUser: try environment.int("BOOKINGS_LIVE_PER_USER", default: 10, range: 1...10_000),
             perUserPerPartner: try environment.int("BOOKINGS_LIVE_PER_USER_PER_PARTNER", default: 3, range: 1...10_000))
         placesRadius = Double(try environment.int("READING_PLACES_RADIUS_METERS", default: 20_000, range: 100...200_000))
-        publicBaseURL = try Self.baseURL(environment.string("PUBLIC_BASE_URL", default: "http://localhost:8086"))
+        publicBaseURL = try environment.publicBaseURL(default: "http://localhost:8086")
         shareLinkDays = try environment.int("SHARE_LINK_DAYS", default: 30, range: 1...3_650)
-    }
-
-    /// An http(s) origin with an optional path, no query: the trailing slash is dropped.
-    static func baseURL(_ text: String) throws(ConfigError) -> String {
-        let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
-        let expected = "an http:// or https:// URL without query or fragment, at most 200 characters"
-        guard trimmed.count <= 200, let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            url.host?.isEmpty == false, url.query == nil, url.fragment == nil
-        else { throw ConfigError.malformed(variable: "PUBLIC_BASE_URL", value: text, expected: expected) }
-        return trimmed
     }
 }

@@ -44,7 +44,7 @@ struct ReadingStore: Sendable {
             let inserted = try await connection.tracedQuery(
                 """
                 INSERT INTO readings (id, share_id, user_id, kind, inputs, local_date, reading, content_version)
-                VALUES (\(UUID()), \(Self.newShareId()), \(user), \(reading.kind.rawValue), \(inputs), \(day.description)::date,
+                VALUES (\(UUID()), \(ShareId.make()), \(user), \(reading.kind.rawValue), \(inputs), \(day.description)::date,
                     \(json)::jsonb, \(contentVersion))
                 RETURNING id, share_id, reading::text, created_at
                 """, logger: logger)
@@ -83,13 +83,6 @@ struct ReadingStore: Sendable {
                 Stored(id: id, shareId: shareId, reading: try JSONDecoder().decode(Reading.self, from: Data(json.utf8)), createdAt: created))
         }
         return stored
-    }
-
-    /// Ten characters of base 62 from the system's random source: about 59 bits, not guessable in practice.
-    static func newShareId() -> String {
-        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<10).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
     }
 
     struct StoreError: Error, CustomStringConvertible {

@@ -24,11 +24,6 @@ struct ReadingService: Sendable {
         func url(sign: String, day: String) -> String { "\(baseURL)/share/horoscope/\(sign)?date=\(day)" }
         var imageURL: String { "\(baseURL)/share/card.png" }
 
-        /// Ten ASCII letters or digits, as `ReadingStore` makes them; anything else is looked up nowhere.
-        static func isShareId(_ text: String) -> Bool {
-            text.utf8.count == 10 && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
-        }
-
         func hasExpired(_ stored: ReadingStore.Stored, now: Date = Date()) -> Bool {
             stored.createdAt.addingTimeInterval(lifetime) < now
         }

@@ -14,6 +14,9 @@ struct WeatherAPI: APIProtocol {
     let configuration: WeatherConfiguration
     /// City searches per client address and minute: anyone may search, and a search reads an index range.
     let searchQuota: WindowQuota
+    let shareTexts: CityShareTexts
+    let sharedTexts: SharedTextStore
+    let sharePages: WeatherSharePages
 
     func searchCities(_ input: Operations.SearchCities.Input) async throws -> Operations.SearchCities.Output {
         if let wait = searchQuota.take(for: RequestScope.clientKey) {
@@ -70,36 +73,25 @@ struct WeatherAPI: APIProtocol {
         let kind = input.query.kind ?? .home
         let dayIndex = input.query.day ?? 0
         guard (0...4).contains(dayIndex) else { throw JSONBody.schemaViolation(["day": "must be 0 to 4"]) }
-        let texts = ShareTexts(appName: configuration.appName)
         let city = try await CityWeatherRoute.requireCity(input.path.cityId, in: cities)
-        let share = { (text: String) in Operations.ShareCity.Output.ok(.init(body: .json(.init(kind: .init(rawValue: kind.rawValue) ?? .home, text: text)))) }
-        switch kind {
-        case .app:
-            guard let link = configuration.appLink else {
-                throw APIError(.notFound, code: "no_app_link", message: "no app link is configured (WEATHER_APP_LINK)")
-            }
-            return share(texts.app(link: link))
-        case .warning:
-            guard let warning = try await warnings.active(cityId: city.id).first else {
-                throw APIError(.notFound, code: "no_active_warning", message: "\(city.name) has no active warning")
-            }
-            return share(texts.warning(city: city, status: warning.status, statusDescription: warning.statusDescription))
-        case .home, .forecast:
-            guard let latest = try await reader.weather(for: city), let presenter = CityWeatherPresenter(city: city, now: Date()) else {
-                throw APIError(
-                    .serviceUnavailable, code: "weather_unavailable", message: "no weather data for this city yet", headers: [.retryAfter: "30"])
-            }
-            let report = latest.report
-            if kind == .home { return share(texts.home(city: city, current: report.current)) }
-            let days = report.daily.filter { $0.date >= presenter.clock.dayKey(presenter.now) }
-            guard dayIndex < days.count, let start = presenter.clock.startOfDay(days[dayIndex].date) else {
-                throw APIError(.notFound, code: "no_forecast_for_day", message: "the provider has no forecast for day \(dayIndex)")
-            }
-            let day = days[dayIndex]
-            let end = presenter.clock.startOfNextDay(after: start)
-            let summary = ShareTexts.DaySummary(
-                day: day, hours: report.hourly.filter { $0.time >= start && $0.time < end }, current: report.current)
-            return share(texts.forecast(city: city, dayName: presenter.clock.dayName(start), summary: summary))
+        let text: String
+        do {
+            text = try await shareTexts.text(CityShareTexts.Kind(rawValue: kind.rawValue) ?? .home, day: dayIndex, city: city)
+        } catch let unavailable as CityShareTexts.Unavailable {
+            throw Self.apiError(unavailable)
+        }
+        // The app's own link is the text's link; the others get a public page of their own (W10).
+        let url = kind == .app ? nil : sharePages.url(id: try await sharedTexts.keep(cityId: city.id, kind: kind.rawValue, text: text))
+        return .ok(.init(body: .json(.init(kind: .init(rawValue: kind.rawValue) ?? .home, text: text, url: url))))
+    }
+
+    static func apiError(_ unavailable: CityShareTexts.Unavailable) -> APIError {
+        switch unavailable {
+        case .noAppLink: APIError(.notFound, code: "no_app_link", message: "no app link is configured (WEATHER_APP_LINK)")
+        case .noActiveWarning(let city): APIError(.notFound, code: "no_active_warning", message: "\(city) has no active warning")
+        case .weatherUnavailable:
+            APIError(.serviceUnavailable, code: "weather_unavailable", message: "no weather data for this city yet", headers: [.retryAfter: "30"])
+        case .noForecastForDay(let day): APIError(.notFound, code: "no_forecast_for_day", message: "the provider has no forecast for day \(day)")
         }
     }
 

@@ -28,6 +28,8 @@ import Shared
 /// | `CITY_SEARCH_STATEMENT_TIMEOUT_MS` | `2000`: Postgres' `statement_timeout` on the searches' own connections; a search cancelled by it is 422 `search_too_broad` |
 /// | `WEATHER_CITY_CATALOGUE` | none: path of the catalogue TSV imported at start (`scripts/build-city-catalogue.py`) |
 /// | `WEATHER_APP_NAME`, `WEATHER_APP_LINK` | `Weather App`, none (share texts, W10) |
+/// | `PUBLIC_BASE_URL` | `http://localhost:8081`: where the public reaches this service; share links start with it |
+/// | `SHARE_LINK_DAYS` | `30`: how long a shared weather text's page is shown (1-3650); then 410 |
 struct WeatherConfiguration: Sendable {
     enum ProviderChoice: String, Sendable {
         case openMeteo = "open-meteo"
@@ -50,6 +52,10 @@ struct WeatherConfiguration: Sendable {
     var catalogueFile: String?
     var appName: String
     var appLink: String?
+    /// `PUBLIC_BASE_URL`, without a trailing slash: share links are absolute (W10).
+    var publicBaseURL: String
+    /// `SHARE_LINK_DAYS`: a shared text's page is shown this long after it was shared.
+    var shareLinkDays: Int
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         provider = try environment.parsed("WEATHER_PROVIDER", expected: "open-meteo or worldweatheronline") {
@@ -85,6 +91,8 @@ struct WeatherConfiguration: Sendable {
         catalogueFile = environment.string("WEATHER_CITY_CATALOGUE")
         appName = environment.string("WEATHER_APP_NAME", default: "Weather App")
         appLink = environment.string("WEATHER_APP_LINK")
+        publicBaseURL = try environment.publicBaseURL(default: "http://localhost:8081")
+        shareLinkDays = try environment.int("SHARE_LINK_DAYS", default: 30, range: 1...3_650)
     }
 
     private static func url(_ environment: EnvironmentReader, _ name: String, default fallback: String) throws(ConfigError) -> String {

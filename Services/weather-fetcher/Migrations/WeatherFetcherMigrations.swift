@@ -140,5 +140,21 @@ enum WeatherFetcherMigrations {
                 "CREATE EXTENSION IF NOT EXISTS pg_trgm",
                 CitySearchIndexes.create,
             ]),
+        Migration(
+            "0008_shared_texts",
+            [
+                // W10: a shared text's public page. The same text of a city shared again keeps its link.
+                """
+                CREATE TABLE shared_texts (
+                    id text PRIMARY KEY,
+                    city_id bigint NOT NULL,
+                    kind text NOT NULL CHECK (kind IN ('home', 'forecast', 'warning')),
+                    text text NOT NULL,
+                    shared_at timestamptz NOT NULL DEFAULT now(),
+                    UNIQUE (city_id, kind, text)
+                )
+                """,
+                "CREATE INDEX shared_texts_by_time ON shared_texts (shared_at)",
+            ]),
     ]
 }

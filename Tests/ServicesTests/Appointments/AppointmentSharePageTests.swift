@@ -12,26 +12,9 @@ import TestSupport
 struct AppointmentSharePageTests {
     static let base = "https://horoscope.example.com/app"
 
-    struct Page {
-        var status: HTTPResponse.Status
-        var contentType: String
-        var html: String
-
-        func meta(_ key: String) -> String? {
-            guard let range = html.range(of: #"="\#(key)" content=""#) else { return nil }
-            let rest = html[range.upperBound...]
-            return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
-        }
-    }
-
-    static func page(_ harness: BookingTestHarness, _ url: String, language: String? = nil) async throws -> Page {
+    static func page(_ harness: BookingTestHarness, _ url: String, language: String? = nil) async throws -> HTMLPage {
         #expect(url.hasPrefix(base + "/"), "\(url)")
-        let path = String(url.dropFirst(base.count))
-        var headers: HTTPFields = [:]
-        if let language { headers[.acceptLanguage] = language }
-        return try await harness.client.execute(uri: path, method: .get, headers: headers, body: nil) { response in
-            Page(status: response.status, contentType: response.headers[.contentType] ?? "", html: String(buffer: response.body))
-        }
+        return try await HTMLPage.fetch(url, base: base, from: harness.client, language: language)
     }
 
     @Test("B4: a reading's share link opens a public page with Open Graph and Twitter card tags; its image is served")
@@ -96,10 +79,10 @@ struct AppointmentSharePageTests {
     func maskingAndSetting() throws {
         #expect(ShareMasking.maskingNumbers("call 081-234-5678 now") == "call •••-•••-••78 now")
         #expect(ShareMasking.maskingNumbers("on 2027-01-05, card 12") == "on 2027-01-05, card 12", "dates and small numbers stay")
-        #expect(SharePage.escape(#"<b>"Tom" & 'Ann'</b>"#) == "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Ann&#39;&lt;/b&gt;")
-        #expect(try BookingConfiguration.baseURL("https://a.example/x/") == "https://a.example/x")
+        #expect(SharePageHTML.escape(#"<b>"Tom" & 'Ann'</b>"#) == "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Ann&#39;&lt;/b&gt;")
+        #expect(try EnvironmentReader.publicBaseURL("https://a.example/x/") == "https://a.example/x")
         for bad in ["ftp://a.example", "a.example", "https://a.example/?q=1", "https://"] {
-            #expect(throws: ConfigError.self, "\(bad)") { try BookingConfiguration.baseURL(bad) }
+            #expect(throws: ConfigError.self, "\(bad)") { try EnvironmentReader.publicBaseURL(bad) }
         }
     }
 }

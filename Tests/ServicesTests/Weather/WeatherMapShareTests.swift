@@ -120,6 +120,44 @@ struct WeatherMapShareTests {
             #expect(text.contains("humidity 70%") && text.contains("km/h W") && text.contains("pressure 1014 mb"))
         }
     }
+
+    @Test("W10: a shared text's link opens a public page with Open Graph tags, the same link for the same text; gone after SHARE_LINK_DAYS")
+    func test_W10_sharePages() async throws {
+        let base = "https://weather.example.com/w"
+        try await WeatherTestHarness.run(
+            extraEnvironment: ["WEATHER_APP_NAME": "Skies", "WEATHER_APP_LINK": "https://apps.example/skies", "PUBLIC_BASE_URL": base + "/", "SHARE_LINK_DAYS": "7"]
+        ) { weather in
+            let berlin = WeatherFixtures.berlin.id
+            var (_, body) = try await weather.get("/v1/cities/\(berlin)/share")
+            let text = try #require(JSONValue(body)["text"].string)
+            let url = try #require(JSONValue(body)["url"].string)
+            #expect(url.hasPrefix("\(base)/share/weather/"), "absolute, the setting's trailing slash dropped: \(url)")
+            let page = try await HTMLPage.fetch(url, base: base, from: weather.client)
+            #expect(page.status == .ok && page.contentType.hasPrefix("text/html"))
+            #expect(page.meta("og:title") == "Skies: Berlin" && page.meta("og:description") == text && page.meta("og:url") == url)
+            #expect(page.meta("twitter:card") == "summary_large_image" && page.html.contains(text))
+            let image = try #require(page.meta("og:image"))
+            #expect(image == "\(base)/share/card.png")
+            let card = try await HTMLPage.fetch(image, base: base, from: weather.client)
+            #expect(card.status == .ok && card.contentType == "image/png")
+            // The same text shared again keeps its link; another kind gets its own; the app's link needs no page.
+            (_, body) = try await weather.get("/v1/cities/\(berlin)/share")
+            #expect(JSONValue(body)["url"].string == url)
+            (_, body) = try await weather.get("/v1/cities/\(berlin)/share?kind=forecast&day=1")
+            let forecastURL = try #require(JSONValue(body)["url"].string)
+            #expect(forecastURL != url)
+            #expect(try await HTMLPage.fetch(forecastURL, base: base, from: weather.client).meta("og:description") == JSONValue(body)["text"].string)
+            (_, body) = try await weather.get("/v1/cities/\(berlin)/share?kind=app")
+            #expect(JSONValue(body)["url"].string == nil)
+            // Unknown ids are a page too; a week on, the page is gone.
+            #expect(try await HTMLPage.fetch("\(base)/share/weather/AAAAAAAAAA", base: base, from: weather.client).status == .notFound)
+            #expect(try await HTMLPage.fetch("\(base)/share/weather/..%2Fx", base: base, from: weather.client).status != .ok)
+            let id = try #require(url.split(separator: "/").last.map(String.init))
+            #expect(try await weather.count("UPDATE shared_texts SET shared_at = now() - interval '8 days' WHERE id = '\(id)' RETURNING 1") == 1)
+            let expired = try await HTMLPage.fetch(url, base: base, from: weather.client)
+            #expect(expired.status == .gone && expired.html.contains("expired"))
+        }
+    }
 }
 
 typealias HTTPStatusCode = Int
