@@ -43,14 +43,17 @@ package func buildApplication(
     try BookingAPI(
         partners: partners, bookings: bookings, configuration: configuration, slotListings: slotListings, readings: readings,
         prayers: PrayerStore(client: client, logger: runtime.logger),
-        dailyHoroscopes: DailyHoroscopeStore(client: client, logger: runtime.logger))
+        dailyHoroscopes: DailyHoroscopeStore(client: client, logger: runtime.logger),
+        payments: PartnerPaymentStore(client: client, logger: runtime.logger))
         .registerHandlers(
             on: runtime.apiRoutes(
                 on: router,
                 access: [
                     .members("/v1/me/bookings"), .init(prefix: "/v1/me"), .members("/v1/bookings"),
                     .init(prefix: "/v1/partner", roles: [.partner]), .init(prefix: "/v1/admin", roles: [.admin]),
-                ]),
+                ],
+                // The payment provider's notifications (B6) are signed over the raw body: checked before it is read.
+                before: [PathFilteredMiddleware(["/v1/payments/webhook"], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret))]),
             configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
 
     let consumer = try runtime.makeConsumer(

@@ -9,10 +9,12 @@ extension PlatformRuntime {
 
     /// The chain every service's generated API runs behind, written once: the caller's token, access decided by
     /// `rules` on the route that will run, then the body checks every operation shares.
+    /// `before` runs ahead of them (a payment webhook's signature check on the raw body).
     public func apiRoutes(
-        on router: Router<PlatformRequestContext>, token: TokenUse = .optional, access rules: [PathAccessMiddleware.Rule]
+        on router: Router<PlatformRequestContext>, token: TokenUse = .optional, access rules: [PathAccessMiddleware.Rule],
+        before: [any MiddlewareProtocol<Request, Response, PlatformRequestContext>] = []
     ) -> RouterGroup<PlatformRequestContext> {
-        apiRoutes(on: router, first: [tokenMiddleware(token), PathAccessMiddleware(rules)])
+        apiRoutes(on: router, first: before + [tokenMiddleware(token), PathAccessMiddleware(rules)])
     }
 
     /// The same chain with its own first steps (auth reads tokens on some paths only, checks the payment

@@ -54,16 +54,7 @@ extension BookingAPI {
         _ = try RequestScope.requireRole([.admin])
         let id = try Self.uuid(input.path.partnerId, field: "partnerId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        var problems: [String: String] = [:]
-        for (field, date) in [("startsAt", body.startsAt), ("endsAt", body.endsAt)] where CivilDate.years.contains(Self.year(of: date)) == false {
-            problems[field] = "must be in the years \(CivilDate.years.lowerBound)...\(CivilDate.years.upperBound)"
-        }
-        if body.endsAt <= body.startsAt {
-            problems["endsAt"] = "must be after startsAt"
-        } else if body.endsAt.timeIntervalSince(body.startsAt) > 366 * 86_400 {
-            problems["endsAt"] = "an ad runs a year at most"
-        }
-        guard problems.isEmpty else { throw JSONBody.validationError(problems) }
+        try Self.checkAdWindow(startsAt: body.startsAt, endsAt: body.endsAt)
         guard let ad = try await partners.addAd(partner: id, startsAt: body.startsAt, endsAt: body.endsAt) else {
             throw BookingErrors.partnerNotFound
         }

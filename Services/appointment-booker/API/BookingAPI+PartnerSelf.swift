@@ -7,7 +7,9 @@ extension BookingAPI {
     func getMyPartnerProfile(_ input: Operations.GetMyPartnerProfile.Input) async throws -> Operations.GetMyPartnerProfile.Output {
         let id = try Self.signedInPartner()
         guard let partner = try await partners.find(id) else { throw BookingErrors.noProfile }
-        return .ok(.init(body: .json(.init(partner))))
+        var profile = Components.Schemas.Partner(partner)
+        profile.feeCheckoutReference = PartnerCheckout.reference(fee: partner.id)
+        return .ok(.init(body: .json(profile)))
     }
 
     func updateMyPartnerProfile(_ input: Operations.UpdateMyPartnerProfile.Input) async throws -> Operations.UpdateMyPartnerProfile.Output {

@@ -41,7 +41,8 @@ extension Components.Schemas.Ad {
     init(_ ad: Ad) {
         self.init(
             id: AccountKey.of(ad.id), partnerId: AccountKey.of(ad.partnerId), startsAt: ad.startsAt, endsAt: ad.endsAt,
-            paymentStatus: Components.Schemas.PaymentStatus(rawValue: ad.paymentStatus) ?? .unpaid, active: ad.active)
+            paymentStatus: Components.Schemas.PaymentStatus(rawValue: ad.paymentStatus) ?? .unpaid, active: ad.active,
+            checkoutReference: ad.checkoutReference, markedBy: ad.markedBy.flatMap(MarkedByPayload.init(rawValue:)))
     }
 }
 

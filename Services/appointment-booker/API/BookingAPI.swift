@@ -15,11 +15,13 @@ struct BookingAPI: APIProtocol {
     let readings: ReadingService
     let prayers: PrayerStore
     let dailyHoroscopes: DailyHoroscopeStore
+    let payments: PartnerPaymentStore
 
     init(
         partners: PartnerStore, bookings: BookingStore, configuration: BookingConfiguration, slotListings: SlotListingCache,
-        readings: ReadingService, prayers: PrayerStore, dailyHoroscopes: DailyHoroscopeStore
+        readings: ReadingService, prayers: PrayerStore, dailyHoroscopes: DailyHoroscopeStore, payments: PartnerPaymentStore
     ) {
+        self.payments = payments
         self.readings = readings
         self.dailyHoroscopes = dailyHoroscopes
         self.prayers = prayers

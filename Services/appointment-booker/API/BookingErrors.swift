@@ -5,6 +5,8 @@ enum BookingErrors {
     static let partnerNotFound = APIError(.notFound, code: "partner_not_found", message: "no listed partner with this id")
     static let bookingNotFound = APIError(.notFound, code: "booking_not_found", message: "no booking with this id for this account")
     static let adNotFound = APIError(.notFound, code: "ad_not_found", message: "no ad with this id for this partner")
+    static let unknownPurchase = APIError(
+        .notFound, code: "unknown_purchase", message: "the reference names no partner's fee and no ad (fee:<partner id> or ad:<ad id>)")
     static let entitlementRequired = APIError(
         .forbidden, code: "entitlement_required", message: "booking a fortune teller needs the contact_fortune_teller feature")
     static let accountBanned = APIError(.forbidden, code: "account_banned", message: "this account is banned")

@@ -19,6 +19,7 @@ import Shared
 /// | `READING_PLACES_RADIUS_METERS` | `20000`: how far places to pray are suggested after a bad reading |
 /// | `PUBLIC_BASE_URL` | `http://localhost:8086`: where the public reaches this service; share links start with it |
 /// | `SHARE_LINK_DAYS` | `30`: how long a shared reading's page is shown (1-3650); then 410 |
+/// | `PAYMENT_WEBHOOK_SECRET` | none: the payment provider's signing secret, as auth's (B6); without it the partners' payment webhook answers 503 |
 struct BookingConfiguration: Sendable {
     var slotMinutes: Int
     var cancelCutoff: Duration
@@ -33,6 +34,9 @@ struct BookingConfiguration: Sendable {
     var placesTopic: String
     /// Where requests for places of worship go (B4).
     var placeRequestsTopic: String
+    /// `PAYMENT_WEBHOOK_SECRET`: the payment provider's signing secret (B6), the same as auth's; without it the
+    /// partners' payment webhook answers 503.
+    var paymentWebhookSecret: Secret?
     var readingKey: String
     var readingsPerAccountDay: Int
     var liveBookingLimits: LiveBookingLimits
@@ -54,6 +58,7 @@ struct BookingConfiguration: Sendable {
         bookingsTopic = environment.string("APPOINTMENT_BOOKINGS_TOPIC", default: TopicCatalogue.appointments.name)
         placesTopic = environment.string("APPOINTMENT_PLACES_TOPIC", default: TopicCatalogue.places.name)
         placeRequestsTopic = environment.string("APPOINTMENT_PLACE_REQUESTS_TOPIC", default: TopicCatalogue.placeRequests.name)
+        paymentWebhookSecret = environment.string("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
         readingKey = try environment.requiredSecret("READING_KEY")
         readingsPerAccountDay = try environment.int("READINGS_PER_ACCOUNT_DAY", default: 200, range: 1...100_000)
         liveBookingLimits = LiveBookingLimits(

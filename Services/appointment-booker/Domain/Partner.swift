@@ -26,6 +26,11 @@ struct Ad: Sendable, Equatable {
     var endsAt: Date
     var paymentStatus: String
     var active: Bool
+    /// Who marked the payment: `provider` (its signed notification) or `admin` (an override); nil while unpaid.
+    var markedBy: String?
+
+    /// What the app hands the payment provider's checkout for this ad; the provider's notification names it.
+    var checkoutReference: String { PartnerCheckout.reference(ad: id) }
 }
 
 /// The profile fields a partner or an admin may change; nil leaves a field as it is.

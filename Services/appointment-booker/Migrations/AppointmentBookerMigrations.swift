@@ -171,5 +171,28 @@ enum AppointmentBookerMigrations {
                 )
                 """
             ]),
+        Migration(
+            "0006_partner_payments",
+            [
+                // B6: partners pay their fee and their ads through the payment provider; its signed notifications
+                // are applied once each, a refund ends what it paid. Who marked a payment (the provider or an
+                // admin's override) is kept beside it.
+                "ALTER TABLE partners DROP CONSTRAINT IF EXISTS partners_fee_status_check",
+                "ALTER TABLE partners ADD CONSTRAINT partners_fee_status_check CHECK (fee_status IN ('unpaid', 'paid', 'refunded'))",
+                "ALTER TABLE partners ADD COLUMN fee_marked_by text CHECK (fee_marked_by IN ('provider', 'admin'))",
+                "ALTER TABLE ads DROP CONSTRAINT IF EXISTS ads_payment_status_check",
+                "ALTER TABLE ads ADD CONSTRAINT ads_payment_status_check CHECK (payment_status IN ('unpaid', 'paid', 'refunded'))",
+                "ALTER TABLE ads ADD COLUMN marked_by text CHECK (marked_by IN ('provider', 'admin'))",
+                """
+                CREATE TABLE partner_payments (
+                    payment_id text NOT NULL,
+                    status text NOT NULL CHECK (status IN ('paid', 'refunded')),
+                    reference text NOT NULL,
+                    amount_cents bigint NOT NULL,
+                    received_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (payment_id, status)
+                )
+                """,
+            ]),
     ]
 }

@@ -82,7 +82,10 @@ struct PartnerStore: Sendable {
             UPDATE partners SET name = coalesce(\(changes.name), name), description = coalesce(\(changes.description), description),
                 contact = coalesce(\(changes.contact), contact), photo_url = coalesce(\(changes.photoURL), photo_url),
                 languages = coalesce(\(changes.languages), languages), time_zone = coalesce(\(changes.timeZone), time_zone),
-                approved = coalesce(\(changes.approved), approved), fee_status = coalesce(\(changes.feeStatus), fee_status)
+                approved = coalesce(\(changes.approved), approved), fee_status = coalesce(\(changes.feeStatus), fee_status),
+                -- An admin's fee status is an override, and says so.
+                fee_marked_by = CASE WHEN \(changes.feeStatus)::text IS NULL THEN fee_marked_by WHEN \(changes.feeStatus) = 'unpaid' THEN NULL
+                                     ELSE 'admin' END
             WHERE id = \(id) RETURNING id
             """, logger: logger)
         guard try await rows.collectAll().count == 1 else { return nil }
@@ -99,12 +102,13 @@ struct PartnerStore: Sendable {
 
     // MARK: Ads
 
-    static let adColumns = "id, partner_id, starts_at, ends_at, payment_status, payment_status = 'paid' AND starts_at <= now() AND now() < ends_at"
+    static let adColumns =
+        "id, partner_id, starts_at, ends_at, payment_status, payment_status = 'paid' AND starts_at <= now() AND now() < ends_at, marked_by"
 
     static func decodeAds(_ rows: PostgresRowSequence) async throws -> [Ad] {
         var ads: [Ad] = []
-        for try await (id, partner, start, end, status, active) in rows.decode((UUID, UUID, Date, Date, String, Bool).self) {
-            ads.append(Ad(id: id, partnerId: partner, startsAt: start, endsAt: end, paymentStatus: status, active: active))
+        for try await (id, partner, start, end, status, active, markedBy) in rows.decode((UUID, UUID, Date, Date, String, Bool, String?).self) {
+            ads.append(Ad(id: id, partnerId: partner, startsAt: start, endsAt: end, paymentStatus: status, active: active, markedBy: markedBy))
         }
         return ads
     }
@@ -124,7 +128,8 @@ struct PartnerStore: Sendable {
         try await Self.decodeAds(
             client.tracedQuery(
                 """
-                UPDATE ads SET payment_status = \(status) WHERE id = \(ad) AND partner_id = \(partner)
+                UPDATE ads SET payment_status = \(status), marked_by = CASE WHEN \(status) = 'unpaid' THEN NULL ELSE 'admin' END
+                WHERE id = \(ad) AND partner_id = \(partner)
                 RETURNING \(unescaped: Self.adColumns)
                 """, logger: logger)
         ).first

@@ -1,17 +1,20 @@
 import Crypto
 import Foundation
 import Hummingbird
-import Shared
 
-/// Checks the payment provider's signature (U6) before the generated layer reads the notification: the
+/// Checks the payment provider's signature (U6, B6) before the generated layer reads the notification: the
 /// signature covers the raw body bytes, which the typed handler never sees. `X-Signature: sha256=<hex
 /// HMAC-SHA256 of the body>` keyed with `PAYMENT_WEBHOOK_SECRET`; without a configured secret every call is
 /// 503, never accepted unsigned. The body it read is handed on unchanged.
-struct PaymentSignatureMiddleware: RouterMiddleware {
-    typealias Context = PlatformRequestContext
+public struct PaymentSignatureMiddleware: RouterMiddleware {
+    public typealias Context = PlatformRequestContext
     let secret: Secret?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public init(secret: Secret?) {
+        self.secret = secret
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let secret else {
             throw APIError(.serviceUnavailable, code: "webhook_not_configured", message: "PAYMENT_WEBHOOK_SECRET is not set")
         }
@@ -25,10 +28,10 @@ struct PaymentSignatureMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    static let badSignature = APIError(.unauthorized, code: "bad_signature", message: "the webhook signature is missing or wrong")
+    public static let badSignature = APIError(.unauthorized, code: "bad_signature", message: "the webhook signature is missing or wrong")
 
     /// Constant-time comparison of the hex HMAC.
-    static func isValid(signature: String, body: Data, secret: String) -> Bool {
+    public static func isValid(signature: String, body: Data, secret: String) -> Bool {
         let expected = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8)))
             .map { String(format: "%02x", $0) }.joined()
         let given = signature.lowercased()

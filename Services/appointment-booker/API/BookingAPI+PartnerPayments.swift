@@ -1,0 +1,57 @@
+import Foundation
+import Shared
+
+/// Partners pay through the payment provider (B6): the partner buys ads and sees their payment state; the
+/// provider's signed notification (checked on the raw body by `PaymentSignatureMiddleware`) marks a fee or an ad
+/// paid or refunded. An admin's override is the admin API's, and says so (`markedBy: admin`).
+extension BookingAPI {
+    func listMyAds(_ input: Operations.ListMyAds.Input) async throws -> Operations.ListMyAds.Output {
+        let id = try Self.signedInPartner()
+        guard try await partners.find(id) != nil else { throw BookingErrors.noProfile }
+        return .ok(.init(body: .json(.init(ads: try await partners.ads(of: id).map(Components.Schemas.Ad.init)))))
+    }
+
+    func createMyAd(_ input: Operations.CreateMyAd.Input) async throws -> Operations.CreateMyAd.Output {
+        let id = try Self.signedInPartner()
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        try Self.checkAdWindow(startsAt: body.startsAt, endsAt: body.endsAt)
+        guard let ad = try await partners.addAd(partner: id, startsAt: body.startsAt, endsAt: body.endsAt) else { throw BookingErrors.noProfile }
+        return .created(.init(body: .json(.init(ad))))
+    }
+
+    func receivePartnerPayment(_ input: Operations.ReceivePartnerPayment.Input) async throws -> Operations.ReceivePartnerPayment.Output {
+        guard RequestScope.context?.signatureVerified == true else { throw PaymentSignatureMiddleware.badSignature }
+        guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
+        let paymentId = RequestText.withoutNUL(body.paymentId)
+        var problems: [String: String] = [:]
+        if paymentId.isEmpty || RequestText.length(body.paymentId) > 100 { problems["paymentId"] = "is 1 to 100 characters" }
+        if body.amountCents < 0 { problems["amountCents"] = "must be at least 0" }
+        if RequestText.length(body.reference) > 100 { problems["reference"] = "is at most 100 characters" }
+        guard problems.isEmpty else { throw JSONBody.schemaViolation(problems) }
+        guard let purchase = PartnerCheckout(reference: body.reference) else { throw BookingErrors.unknownPurchase }
+        let outcome = try await payments.record(
+            .init(paymentId: paymentId, purchase: purchase, reference: body.reference, status: body.status.rawValue, amountCents: body.amountCents))
+        switch outcome {
+        case .applied:
+            // A paid or refunded fee lists the partner or not: its slots are asked again.
+            if case .fee(let partner) = purchase { slotListings.invalidate(partner: partner) }
+            return .ok(.init(body: .json(.init(message: "payment recorded"))))
+        case .duplicate: return .ok(.init(body: .json(.init(message: "payment already recorded"))))
+        case .unknownPurchase: throw BookingErrors.unknownPurchase
+        }
+    }
+
+    /// An ad's window: ends after it starts, runs a year at most, within the years bookings know.
+    static func checkAdWindow(startsAt: Date, endsAt: Date) throws {
+        var problems: [String: String] = [:]
+        for (field, date) in [("startsAt", startsAt), ("endsAt", endsAt)] where CivilDate.years.contains(Self.year(of: date)) == false {
+            problems[field] = "must be in the years \(CivilDate.years.lowerBound)...\(CivilDate.years.upperBound)"
+        }
+        if endsAt <= startsAt {
+            problems["endsAt"] = "must be after startsAt"
+        } else if endsAt.timeIntervalSince(startsAt) > 366 * 86_400 {
+            problems["endsAt"] = "an ad runs a year at most"
+        }
+        guard problems.isEmpty else { throw JSONBody.validationError(problems) }
+    }
+}
