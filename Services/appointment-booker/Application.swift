@@ -44,12 +44,13 @@ package func buildApplication(
         partners: partners, bookings: bookings, configuration: configuration, slotListings: slotListings, readings: readings,
         prayers: PrayerStore(client: client, logger: runtime.logger),
         dailyHoroscopes: DailyHoroscopeStore(client: client, logger: runtime.logger),
-        payments: PartnerPaymentStore(client: client, logger: runtime.logger))
+        payments: PartnerPaymentStore(client: client, logger: runtime.logger),
+        applications: PartnerApplicationStore(client: client, topic: configuration.partnerApplicationsTopic, logger: runtime.logger))
         .registerHandlers(
             on: runtime.apiRoutes(
                 on: router,
                 access: [
-                    .members("/v1/me/bookings"), .init(prefix: "/v1/me"), .members("/v1/bookings"),
+                    .members("/v1/me/bookings"), .members("/v1/me/partner-application"), .init(prefix: "/v1/me"), .members("/v1/bookings"),
                     .init(prefix: "/v1/partner", roles: [.partner]), .init(prefix: "/v1/admin", roles: [.admin]),
                 ],
                 // The payment provider's notifications (B6) are signed over the raw body: checked before it is read.

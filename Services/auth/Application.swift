@@ -59,6 +59,10 @@ package func buildApplication(
         logger: runtime.logger)
     let bootstrap = AdminBootstrap(auth: auth, startGate: runtime.startGate, logger: runtime.logger)
     let guests = GuestUpgrade(admin: admin)
+    // Fortune tellers' applications from appointment-booker (B6): admins are mailed, approvals make partners.
+    let applications = try runtime.makeConsumer(
+        topics: [ConsumedTopic(TopicCatalogue.partnerApplications, name: configuration.partnerApplicationsTopic)],
+        handler: PartnerApplicationsHandler(mail: mail, usersTopic: configuration.usersTopic))
     return runtime.makeApplication(
-        router: router, services: [mailSender, bootstrap], startupTasks: [{ client, logger in try await guests.run(client: client, logger: logger) }])
+        router: router, consumers: [applications], services: [mailSender, bootstrap], startupTasks: [{ client, logger in try await guests.run(client: client, logger: logger) }])
 }

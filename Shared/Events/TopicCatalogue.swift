@@ -92,6 +92,10 @@ public enum TopicCatalogue {
     public static let placeRequests = Topic(
         name: "appointments.place-requests", partitions: 3, keyedBy: "the request's cell", producer: "appointment-booker",
         eventTypes: [EventTypes.worshipPlacesWanted], consumers: ["places-importer"])
+    /// Fortune tellers' applications (B6): auth alerts its admins and, on approval, makes the account a partner.
+    public static let partnerApplications = Topic(
+        name: "appointments.partner-applications", partitions: 3, keyedBy: "account id", producer: "appointment-booker",
+        eventTypes: [EventTypes.partnerApplied, EventTypes.partnerApproved], consumers: ["auth"])
     public static let appointments = Topic(
         name: "appointments.bookings", partitions: 6, keyedBy: "partner id (a daily horoscope: user id)", producer: "appointment-booker",
         eventTypes: [
@@ -103,7 +107,7 @@ public enum TopicCatalogue {
         eventTypes: [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted, EventTypes.surveyExplained],
         consumers: ["analytics-aggregator"])
 
-    public static let all: [Topic] = [forecasts, warnings, userCities, users, places, placeRequests, appointments, telemetry]
+    public static let all: [Topic] = [forecasts, warnings, userCities, users, places, placeRequests, partnerApplications, appointments, telemetry]
 
     /// Every topic the stack needs, dead-letter topics included.
     public static var allWithDeadLetters: [KafkaTopicSpec] {
@@ -132,6 +136,8 @@ public enum EventTypes {
     public static let placeRated = EventType("place.rated")
     public static let worshipPlacesWanted = EventType("worship.places-wanted")
     public static let worshipPlacesFound = EventType("worship.places-found")
+    public static let partnerApplied = EventType("partner.applied")
+    public static let partnerApproved = EventType("partner.approved")
     public static let appointmentBooked = EventType("appointment.booked")
     public static let appointmentChanged = EventType("appointment.changed")
     public static let appointmentCancelled = EventType("appointment.cancelled")

@@ -16,12 +16,15 @@ struct BookingAPI: APIProtocol {
     let prayers: PrayerStore
     let dailyHoroscopes: DailyHoroscopeStore
     let payments: PartnerPaymentStore
+    let applications: PartnerApplicationStore
 
     init(
         partners: PartnerStore, bookings: BookingStore, configuration: BookingConfiguration, slotListings: SlotListingCache,
-        readings: ReadingService, prayers: PrayerStore, dailyHoroscopes: DailyHoroscopeStore, payments: PartnerPaymentStore
+        readings: ReadingService, prayers: PrayerStore, dailyHoroscopes: DailyHoroscopeStore, payments: PartnerPaymentStore,
+        applications: PartnerApplicationStore
     ) {
         self.payments = payments
+        self.applications = applications
         self.readings = readings
         self.dailyHoroscopes = dailyHoroscopes
         self.prayers = prayers

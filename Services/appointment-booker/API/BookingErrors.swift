@@ -5,6 +5,15 @@ enum BookingErrors {
     static let partnerNotFound = APIError(.notFound, code: "partner_not_found", message: "no listed partner with this id")
     static let bookingNotFound = APIError(.notFound, code: "booking_not_found", message: "no booking with this id for this account")
     static let adNotFound = APIError(.notFound, code: "ad_not_found", message: "no ad with this id for this partner")
+    static let applicationExists = APIError(
+        .conflict, code: "application_exists", message: "this account's application is pending or approved already")
+    static let applicationNotFound = APIError(.notFound, code: "application_not_found", message: "this account has not applied")
+    static let alreadyDecided = APIError(.conflict, code: "already_decided", message: "only a pending application is decided")
+    static func termsNotCurrent(_ current: String) -> APIError {
+        APIError(
+            .unprocessableContent, code: "terms_not_current", message: "accept the current terms (version \(current)) to apply",
+            details: ["termsVersion": current])
+    }
     static let unknownPurchase = APIError(
         .notFound, code: "unknown_purchase", message: "the reference names no partner's fee and no ad (fee:<partner id> or ad:<ad id>)")
     static let entitlementRequired = APIError(

@@ -19,6 +19,8 @@ import Shared
 /// | `READING_PLACES_RADIUS_METERS` | `20000`: how far places to pray are suggested after a bad reading |
 /// | `PUBLIC_BASE_URL` | `http://localhost:8086`: where the public reaches this service; share links start with it |
 /// | `SHARE_LINK_DAYS` | `30`: how long a shared reading's page is shown (1-3650); then 410 |
+/// | `PARTNER_TERMS_VERSION`, `PARTNER_TERMS_URL` | `2026-11`, none: the fortune tellers' terms an application must accept (B6), and where to read them |
+/// | `APPOINTMENT_PARTNER_APPLICATIONS_TOPIC` | the catalogue's `appointments.partner-applications` |
 /// | `PAYMENT_WEBHOOK_SECRET` | none: the payment provider's signing secret, as auth's (B6); without it the partners' payment webhook answers 503 |
 struct BookingConfiguration: Sendable {
     var slotMinutes: Int
@@ -37,6 +39,10 @@ struct BookingConfiguration: Sendable {
     /// `PAYMENT_WEBHOOK_SECRET`: the payment provider's signing secret (B6), the same as auth's; without it the
     /// partners' payment webhook answers 503.
     var paymentWebhookSecret: Secret?
+    /// The fortune tellers' terms an application must accept (B6), and where to read them.
+    var partnerTermsVersion: String
+    var partnerTermsURL: String?
+    var partnerApplicationsTopic: String
     var readingKey: String
     var readingsPerAccountDay: Int
     var liveBookingLimits: LiveBookingLimits
@@ -59,6 +65,10 @@ struct BookingConfiguration: Sendable {
         placesTopic = environment.string("APPOINTMENT_PLACES_TOPIC", default: TopicCatalogue.places.name)
         placeRequestsTopic = environment.string("APPOINTMENT_PLACE_REQUESTS_TOPIC", default: TopicCatalogue.placeRequests.name)
         paymentWebhookSecret = environment.string("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
+        partnerTermsVersion = environment.string("PARTNER_TERMS_VERSION", default: "2026-11")
+        partnerTermsURL = environment.string("PARTNER_TERMS_URL")
+        partnerApplicationsTopic = environment.string(
+            "APPOINTMENT_PARTNER_APPLICATIONS_TOPIC", default: TopicCatalogue.partnerApplications.name)
         readingKey = try environment.requiredSecret("READING_KEY")
         readingsPerAccountDay = try environment.int("READINGS_PER_ACCOUNT_DAY", default: 200, range: 1...100_000)
         liveBookingLimits = LiveBookingLimits(

@@ -194,5 +194,30 @@ enum AppointmentBookerMigrations {
                 )
                 """,
             ]),
+        Migration(
+            "0007_partner_applications",
+            [
+                // B6: fortune tellers apply themselves, accepting a version of the terms; an admin approves or
+                // rejects. Erased with the account.
+                """
+                CREATE TABLE partner_applications (
+                    user_id text PRIMARY KEY,
+                    name text NOT NULL,
+                    description text NOT NULL,
+                    contact text NOT NULL,
+                    photo_url text,
+                    languages text[] NOT NULL,
+                    time_zone text NOT NULL,
+                    terms_version text NOT NULL,
+                    terms_accepted_at timestamptz NOT NULL,
+                    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected')),
+                    reason text,
+                    applied_at timestamptz NOT NULL DEFAULT now(),
+                    decided_at timestamptz,
+                    decided_by text
+                )
+                """,
+                "CREATE INDEX partner_applications_by_status ON partner_applications (status, applied_at)",
+            ]),
     ]
 }

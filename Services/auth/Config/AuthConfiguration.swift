@@ -30,6 +30,7 @@ import Shared
 /// | `OIDC_REQUIRE_NONCE` | `true`: the app sends the nonce of its authentication request, the token must carry it, once |
 /// | `OIDC_ALLOW_HTTP_LOOPBACK` | `false`: a JWKS URL on http://127.0.0.1 is accepted only with this (tests) |
 /// | `AUTH_USERS_TOPIC` | the catalogue's `auth.users`: where account events are published (tests use topics of their own) |
+/// | `AUTH_PARTNER_APPLICATIONS_TOPIC` | the catalogue's `appointments.partner-applications`: fortune tellers' applications, mailed to admins; approvals make partners (B6) |
 /// | `BOOTSTRAP_ADMIN_EMAIL`, `BOOTSTRAP_ADMIN_PASSWORD` | none: when both are set, that admin is created at start if missing |
 struct AuthConfiguration: Sendable {
     var signingKey: Secret
@@ -54,6 +55,8 @@ struct AuthConfiguration: Sendable {
     /// Browser origins whose pages call this API (the admin dashboard's, N5): CORS is answered for them only.
     var dashboardOrigins: [String]
     var usersTopic: String
+    /// Where appointment-booker's fortune-teller applications come from (B6).
+    var partnerApplicationsTopic: String
     var resetLinkBaseURL: String
     var resetLinkLifetime: TimeInterval
     var smtp: SMTPConfiguration
@@ -64,6 +67,7 @@ struct AuthConfiguration: Sendable {
     init(environment: EnvironmentReader) throws(ConfigError) {
         signingKey = Secret(try environment.requiredString("AUTH_SIGNING_KEY"))
         usersTopic = environment.string("AUTH_USERS_TOPIC", default: TopicCatalogue.users.name)
+        partnerApplicationsTopic = environment.string("AUTH_PARTNER_APPLICATIONS_TOPIC", default: TopicCatalogue.partnerApplications.name)
         // At most an hour: an access token's entitlements and role stand until it expires, so its lifetime is
         // how long a refund or a ban can take to reach a service that reads only the token.
         accessTokenLifetime = TimeInterval(try environment.int("ACCESS_TOKEN_TTL_SECONDS", default: 900, range: 30...3_600))

@@ -22,6 +22,8 @@ struct BookingTestHarness: ServiceHarnessing {
     let placesTopic: String
     /// Where appointment-booker asks places-importer for places of worship (B4).
     let placeRequestsTopic: String
+    /// Where fortune tellers' applications are published for auth (B6).
+    let partnerApplicationsTopic: String
 
     static func run(
         extraEnvironment: [String: String] = [:], tokens: TestTokens? = nil, _ body: @Sendable (BookingTestHarness) async throws -> Void
@@ -29,24 +31,26 @@ struct BookingTestHarness: ServiceHarnessing {
         let suffix = uniqueSuffix()
         let topics = (
             users: "test.users.\(suffix)", bookings: "test.bookings.\(suffix)", places: "test.places.\(suffix)",
-            placeRequests: "test.place-requests.\(suffix)"
+            placeRequests: "test.place-requests.\(suffix)", applications: "test.partner-applications.\(suffix)"
         )
         let environment = [
             "CONSUMER_MAX_ATTEMPTS": "2",
             "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
             "APPOINTMENT_PLACES_TOPIC": topics.places, "APPOINTMENT_PLACE_REQUESTS_TOPIC": topics.placeRequests,
+            "APPOINTMENT_PARTNER_APPLICATIONS_TOPIC": topics.applications,
             "READING_KEY": TestSecrets.readingKey,
             // The next two clock changes (up to a year ahead) must be bookable.
             "APPOINTMENT_HORIZON_DAYS": "400",
         ]
         try await ServiceHarness.run(
-            .appointmentBooker, topics: [topics.users, topics.bookings, topics.places, topics.placeRequests], tokens: try tokens ?? TestTokens(),
+            .appointmentBooker, topics: [topics.users, topics.bookings, topics.places, topics.placeRequests, topics.applications],
+            tokens: try tokens ?? TestTokens(),
             environment: environment, extra: extraEnvironment
         ) { core in
             try await body(
                 BookingTestHarness(
                     core: core, usersTopic: topics.users, bookingsTopic: topics.bookings, placesTopic: topics.places,
-                    placeRequestsTopic: topics.placeRequests))
+                    placeRequestsTopic: topics.placeRequests, partnerApplicationsTopic: topics.applications))
         }
     }
 

@@ -14,8 +14,10 @@ struct KafkaAccessListTests {
         #expect(writes == ["weather.forecasts", "weather.user-cities", "weather.warnings.dlq", "auth.users.dlq"])
         #expect(reads == ["weather.warnings", "auth.users"])
         #expect(grants.contains { $0.resourceType == "group" && $0.name == "weather-fetcher" && $0.patternType == "prefix" })
-        // auth reads nothing: no group, no read.
-        #expect(!KafkaAccessList.grants(for: "auth").contains { $0.resourceType == "group" || $0.operations.contains("Read") })
+        // auth reads only the fortune tellers' applications (B6), in its own group.
+        let auth = KafkaAccessList.grants(for: "auth")
+        #expect(Set(auth.filter { $0.resourceType == "topic" && $0.operations.contains("Read") }.map(\.name)) == ["appointments.partner-applications"])
+        #expect(auth.contains { $0.resourceType == "group" && $0.name == "auth" })
     }
 
     @Test("X1: every topic has a known producer and known consumers")

@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// appointment-booker's fortune-teller applications (B6): an application mails every admin who has an address (the
+/// alert; the pending list is appointment-booker's admin API), an approval makes a user account a partner and
+/// publishes `user.role-changed` (an admin stays an admin; a banned account stays as it is until unbanned).
+struct PartnerApplicationsHandler: EventHandler {
+    let mail: MailQueue
+    let usersTopic: String
+
+    func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws {
+        switch event.header.type {
+        case EventTypes.partnerApplied:
+            let applied = try event.payload(as: PartnerApplied.self)
+            try await alertAdmins(applied, on: connection, logger: logger)
+        case EventTypes.partnerApproved:
+            let approved = try event.payload(as: PartnerApproved.self)
+            try await makePartner(approved.userId, on: connection, logger: logger)
+        default:
+            throw EventDecodingError(reason: "auth does not handle \(event.header.type) events")
+        }
+    }
+
+    private func alertAdmins(_ applied: PartnerApplied, on connection: PostgresConnection, logger: Logger) async throws {
+        let admins = try await connection.tracedQuery(
+            "SELECT email FROM accounts WHERE role = 'admin' AND NOT banned AND email IS NOT NULL ORDER BY email", logger: logger
+        ).decode(String.self).collectAll()
+        let name = applied.name.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        for admin in admins {
+            try await mail.enqueue(
+                to: admin, subject: "A fortune teller applied: \(String(name.prefix(80)))",
+                body: """
+                    \(name) applied to become a fortune teller (account \(AccountKey.of(applied.userId)), terms \(applied.termsVersion)).
+
+                    The applications waiting for a decision: GET /v1/admin/partner-applications?status=pending on appointment-booker;
+                    decide with POST /v1/admin/partner-applications/\(AccountKey.of(applied.userId))/decision.
+                    """,
+                on: connection, logger: logger)
+        }
+        logger.info("partner application announced to admins", metadata: ["admins": "\(admins.count)"])
+    }
+
+    private func makePartner(_ user: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        let changed = try await connection.tracedQuery(
+            "UPDATE accounts SET role = 'partner' WHERE id = \(user) AND role = 'user' RETURNING id", logger: logger
+        ).collectAll()
+        guard !changed.isEmpty else {
+            logger.info("approved partner's account not made a partner: unknown, or not a user account")
+            return
+        }
+        try await Outbox.enqueue(
+            EventEnvelope(
+                type: EventTypes.userRoleChanged, producer: "auth", key: user.uuidString,
+                payload: UserRoleChanged(userId: user, role: UserRole.partner.rawValue)),
+            toTopicNamed: usersTopic, on: connection, logger: logger)
+    }
+}
