@@ -26,3 +26,22 @@ struct PaymentProvider: Sendable {
         }
     }
 }
+
+extension PaymentProvider {
+    /// The provider tells appointment-booker that a partner's fee or ad (`reference`, from its checkout) is paid (B6).
+    func notifyPartnerPaid(reference: String, appointments: URL) async throws {
+        let body = Data(
+            #"{"paymentId":"pay_\#(UUID().uuidString.prefix(12))","reference":"\#(reference)","status":"paid","amountCents":4900}"#.utf8)
+        let signature = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8)))
+            .map { String(format: "%02x", $0) }.joined()
+        var request = HTTPClientRequest(url: appointments.appendingPathComponent("v1/payments/webhook").absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "X-Signature", value: "sha256=\(signature)")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let answer = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        guard answer.status == .ok else {
+            throw StackError(description: "appointment-booker's webhook answered \(answer.status.code) for \(reference)")
+        }
+    }
+}
