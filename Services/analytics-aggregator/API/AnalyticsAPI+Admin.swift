@@ -62,8 +62,9 @@ extension AnalyticsAPI {
 
     func getSurveyStats(_ input: Operations.GetSurveyStats.Input) async throws -> Operations.GetSurveyStats.Output {
         _ = try RequestScope.requireRole([.admin])
+        let range = try Self.dayRange(from: input.query.from, to: input.query.to)
         let stats = self.stats
-        return .ok(.init(body: .json(try await cache.survey.value(for: "survey") { try await stats.survey() })))
+        return .ok(.init(body: .json(try await cache.survey.value(for: "survey|\(range?.cacheKey ?? "")") { try await stats.survey(range: range) })))
     }
 
     /// The days `from...to` a table is narrowed to, or none; `from` after `to` is 422 `bad_range`.
@@ -100,7 +101,8 @@ extension AnalyticsAPI {
     func listSurveyReasons(_ input: Operations.ListSurveyReasons.Input) async throws -> Operations.ListSurveyReasons.Output {
         _ = try RequestScope.requireRole([.admin])
         let paging = try Paging.resolve(page: input.query.page, pageSize: input.query.pageSize)
-        let found = try await stats.surveyReasons(service: input.query.service?.rawValue, limit: paging.size, offset: paging.offset)
+        let range = try Self.dayRange(from: input.query.from, to: input.query.to)
+        let found = try await stats.surveyReasons(service: input.query.service?.rawValue, range: range, limit: paging.size, offset: paging.offset)
         return .ok(.init(body: .json(.init(items: found.items, page: paging.page, pageSize: paging.size, total: Int64(found.total)))))
     }
 }

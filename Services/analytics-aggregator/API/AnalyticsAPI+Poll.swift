@@ -43,7 +43,9 @@ extension AnalyticsAPI {
     }
 
     func getPollResults(_ input: Operations.GetPollResults.Input) async throws -> Operations.GetPollResults.Output {
+        let range = try Self.dayRange(from: input.query.from, to: input.query.to)
         let stats = self.stats
-        return .ok(.init(body: .json(.init(questions: try await cache.poll.value(for: "poll") { try await stats.poll() }))))
+        let questions = try await cache.poll.value(for: "poll|\(range?.cacheKey ?? "")") { try await stats.poll(range: range) }
+        return .ok(.init(body: .json(.init(questions: questions))))
     }
 }

@@ -1190,10 +1190,17 @@
       h('thead', {}, h('tr', {}, ['Question', 'Yes', 'No', 'Yes %', 'No %'].map((text, i) => h('th', { scope: 'col', class: i ? 'num' : null, text })))),
       h('tbody'),
     );
-    root.append(errorSlot, charts, h('div', { class: 'table-wrap' }, table));
-    api('/v1/poll/results', { signal: view.signal })
+    const range = { from: '', to: '' };
+    root.append(h('div', { class: 'filters' }, rangeInputs('poll', range, () => load())), errorSlot, charts, h('div', { class: 'table-wrap' }, table));
+    let seq = 0;
+    const load = () => {
+      seq += 1;
+      const mine = seq;
+      return api('/v1/poll/results', { signal: view.signal, params: range })
       .then((result) => {
-        if (!view.active) return;
+        if (!view.active || mine !== seq) return;
+        showText(errorSlot, '');
+        clear(charts);
         const questions = (result && result.questions) || [];
         for (const q of questions) {
           charts.appendChild(
@@ -1226,7 +1233,9 @@
           ),
         );
       })
-      .catch((error) => view.active && reportError(errorSlot, error));
+      .catch((error) => view.active && mine === seq && reportError(errorSlot, error));
+    };
+    load();
   }
 
   function surveyView() {
@@ -1247,7 +1256,9 @@
     );
     const chart = h('div', { class: 'chart', testid: 'chart-survey-stars' });
     const overall = h('p', { class: 'summary', testid: 'survey-overall' });
+    const range = { from: '', to: '' };
     root.append(
+      h('div', { class: 'filters' }, rangeInputs('survey', range, () => load())),
       errorSlot,
       h('p', {}, h('a', { href: '#/survey/reasons', testid: 'survey-reasons-link', text: 'Why guests rated below good ›' })),
       h('h2', { text: 'Per service' }),
@@ -1256,9 +1267,14 @@
       overall,
       h('div', { class: 'chart-row' }, chart, stars),
     );
-    api('/v1/admin/stats/survey', { signal: view.signal })
+    let seq = 0;
+    const load = () => {
+      seq += 1;
+      const mine = seq;
+      return api('/v1/admin/stats/survey', { signal: view.signal, params: range })
       .then((result) => {
-        if (!view.active) return;
+        if (!view.active || mine !== seq) return;
+        showText(errorSlot, '');
         fillRows(services, (result.services || []).map(surveyServiceRow));
         overall.textContent = overallSummary(result.overall);
         const distribution = ((result.overall && result.overall.stars) || []).map((s, index) => ({
@@ -1272,7 +1288,9 @@
           distribution.map((slice) => h('tr', { testid: 'survey-stars-row' }, h('td', {}, Charts.swatch(slice.color)), h('td', { text: slice.label }), h('td', { class: 'num', text: number(slice.value) }))),
         );
       })
-      .catch((error) => view.active && reportError(errorSlot, error));
+      .catch((error) => view.active && mine === seq && reportError(errorSlot, error));
+    };
+    load();
   }
 
   const SURVEY_PARTS = { rooms: 'Rooms', dining: 'Dining', 'spa-pool': 'Spa/Pool', gym: 'Gym', overall: 'Overall stay' };
@@ -1281,7 +1299,7 @@
   function surveyReasonsView(params) {
     const root = drillDown('Why guests rated below good', 'survey-reasons-view');
     const view = enterView(root);
-    const filters = { service: '' };
+    const filters = { service: '', from: '', to: '' };
     root.appendChild(
       h(
         'div',
@@ -1290,6 +1308,7 @@
           filters.service = event.target.value;
           table.reload();
         }),
+        rangeInputs('survey-reasons', filters, () => table.reload()),
       ),
     );
     const table = pagedTable({

@@ -35,10 +35,12 @@
     const { h, api, enterView, drillDown, fillRows, number, label, APPS, reportError, showText } = ui;
     const root = drillDown('Trends', 'trends-view');
     const view = enterView(root);
+    // Only the tables' own keys: a parameter such as `constructor` names nothing here.
+    const own = (table, key, fallback) => (key !== null && Object.prototype.hasOwnProperty.call(table, key) ? key : fallback);
     const state = {
-      range: RANGES[params.get('range')] ? params.get('range') : '30d',
-      metric: METRICS[params.get('metric')] ? params.get('metric') : 'downloads',
-      app: APPS[params.get('app')] ? params.get('app') : '',
+      range: own(RANGES, params.get('range'), '30d'),
+      metric: own(METRICS, params.get('metric'), 'downloads'),
+      app: own(APPS, params.get('app'), ''),
       from: params.get('from') || '',
       to: params.get('to') || '',
     };

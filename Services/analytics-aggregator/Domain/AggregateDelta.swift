@@ -32,6 +32,13 @@ struct AggregateDelta: Equatable {
         static func < (a: Self, b: Self) -> Bool { (a.day, a.city) < (b.day, b.city) }
     }
 
+    /// A poll question's answers, or a survey service's or star count's submissions, on one day (N5).
+    struct DayKey: Hashable, Comparable {
+        var day: String
+        var key: String
+        static func < (a: Self, b: Self) -> Bool { (a.day, a.key) < (b.day, b.key) }
+    }
+
     struct CityViews: Equatable {
         var views = 0
         /// The least name any event gave the city: order-free, so every fold agrees.
@@ -47,6 +54,12 @@ struct AggregateDelta: Equatable {
         var submissions = 0
         var points = 0
         var belowGood = 0
+
+        mutating func add(_ submission: SurveySubmitted) {
+            submissions += 1
+            points += submission.points
+            if submission.belowGood { belowGood += 1 }
+        }
     }
 
     var downloads: [DownloadKey: Int] = [:]
@@ -59,6 +72,10 @@ struct AggregateDelta: Equatable {
     var services: [String: ServiceTotals] = [:]
     /// Overall ratings per star count.
     var overall: [Int: Int] = [:]
+    /// The same per day, for the dashboard's date ranges (N5); the star count is the key's text.
+    var pollByDay: [DayKey: YesNo] = [:]
+    var servicesByDay: [DayKey: ServiceTotals] = [:]
+    var overallByDay: [DayKey: Int] = [:]
     /// The survey's reasons (N4), each kept as written, without whose they were.
     var reasons: [SurveyReason] = []
 
@@ -89,21 +106,27 @@ struct AggregateDelta: Equatable {
         }
     }
 
-    mutating func add(_ answer: PollAnswered) {
-        if answer.answer { poll[answer.questionId, default: YesNo()].yes += 1 } else { poll[answer.questionId, default: YesNo()].no += 1 }
+    mutating func add(_ answer: PollAnswered, day: String) {
+        let key = DayKey(day: day, key: answer.questionId)
+        if answer.answer {
+            poll[answer.questionId, default: YesNo()].yes += 1
+            pollByDay[key, default: YesNo()].yes += 1
+        } else {
+            poll[answer.questionId, default: YesNo()].no += 1
+            pollByDay[key, default: YesNo()].no += 1
+        }
     }
 
-    mutating func add(_ submission: SurveySubmitted) {
+    mutating func add(_ submission: SurveySubmitted, day: String) {
         if submission.part == "overall" {
-            overall[submission.stars ?? 0, default: 0] += 1
+            let stars = submission.stars ?? 0
+            overall[stars, default: 0] += 1
+            overallByDay[DayKey(day: day, key: String(stars)), default: 0] += 1
             return
         }
         guard let service = submission.service else { return }
-        var totals = services[service] ?? ServiceTotals()
-        totals.submissions += 1
-        totals.points += submission.points
-        if submission.belowGood { totals.belowGood += 1 }
-        services[service] = totals
+        services[service, default: ServiceTotals()].add(submission)
+        servicesByDay[DayKey(day: day, key: service), default: ServiceTotals()].add(submission)
     }
 
     mutating func add(_ explained: SurveyExplained, at time: Date) {
@@ -113,8 +136,8 @@ struct AggregateDelta: Equatable {
     /// One counted event, its payload decoded.
     enum Counted {
         case telemetry(TelemetryRecorded, day: String)
-        case poll(PollAnswered)
-        case survey(SurveySubmitted)
+        case poll(PollAnswered, day: String)
+        case survey(SurveySubmitted, day: String)
         case reason(SurveyExplained, at: Date)
     }
 
@@ -127,9 +150,9 @@ struct AggregateDelta: Equatable {
             case EventTypes.telemetryRecorded:
                 decoded.append((event.header.id, .telemetry(try event.payload(as: TelemetryRecorded.self), day: UTCDay.of(event.header.occurredAt))))
             case EventTypes.pollAnswered:
-                decoded.append((event.header.id, .poll(try event.payload(as: PollAnswered.self))))
+                decoded.append((event.header.id, .poll(try event.payload(as: PollAnswered.self), day: UTCDay.of(event.header.occurredAt))))
             case EventTypes.surveySubmitted:
-                decoded.append((event.header.id, .survey(try event.payload(as: SurveySubmitted.self))))
+                decoded.append((event.header.id, .survey(try event.payload(as: SurveySubmitted.self), day: UTCDay.of(event.header.occurredAt))))
             case EventTypes.surveyExplained:
                 let explained = try event.payload(as: SurveyExplained.self)
                 guard ["service", "overall"].contains(explained.part) else {
@@ -147,8 +170,8 @@ struct AggregateDelta: Equatable {
         for event in events {
             switch event {
             case .telemetry(let telemetry, let day): add(telemetry, day: day)
-            case .poll(let answer): add(answer)
-            case .survey(let submission): add(submission)
+            case .poll(let answer, let day): add(answer, day: day)
+            case .survey(let submission, let day): add(submission, day: day)
             case .reason(let explained, let time): add(explained, at: time)
             }
         }

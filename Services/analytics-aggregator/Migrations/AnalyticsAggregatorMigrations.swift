@@ -248,5 +248,41 @@ enum AnalyticsAggregatorMigrations {
                 )
                 """,
             ]),
+        Migration(
+            "0008_daily_poll_and_survey",
+            [
+                // N5: the poll's answers and the survey's submissions per day, so their tables follow the
+                // dashboard's date range too. Counts from before have no day until a rebuild recounts them.
+                """
+                CREATE TABLE poll_results_daily (
+                    generation integer NOT NULL,
+                    day date NOT NULL,
+                    question text NOT NULL,
+                    yes bigint NOT NULL,
+                    no bigint NOT NULL,
+                    PRIMARY KEY (generation, day, question)
+                )
+                """,
+                """
+                CREATE TABLE survey_service_daily (
+                    generation integer NOT NULL,
+                    day date NOT NULL,
+                    service text NOT NULL,
+                    submissions bigint NOT NULL,
+                    points bigint NOT NULL,
+                    below_good bigint NOT NULL,
+                    PRIMARY KEY (generation, day, service)
+                )
+                """,
+                """
+                CREATE TABLE survey_overall_daily (
+                    generation integer NOT NULL,
+                    day date NOT NULL,
+                    stars integer NOT NULL,
+                    submissions bigint NOT NULL,
+                    PRIMARY KEY (generation, day, stars)
+                )
+                """,
+            ]),
     ]
 }

@@ -15,6 +15,7 @@ struct AggregateWriter: Sendable {
         try await writeCities(delta, generation: generation, on: connection, logger: logger)
         try await writeDailyUsesAndViews(delta, generation: generation, on: connection, logger: logger)
         try await writePollAndSurvey(delta, generation: generation, on: connection, logger: logger)
+        try await DailyPollAndSurveyWriter.write(delta, generation: generation, on: connection, logger: logger)
         try await SurveyReasons.insert(delta.reasons, generation: generation, on: connection, logger: logger)
     }
 

@@ -12,6 +12,7 @@ enum Generations {
     static let tables = [
         "applied_events", "downloads_daily", "features", "feature_users", "city_views", "poll_results", "survey_service_results",
         "survey_overall_results", "generation_reads", "survey_reasons", "feature_uses_daily", "city_views_daily",
+        "poll_results_daily", "survey_service_daily", "survey_overall_daily",
     ]
 
     /// The advisory lock batches share and switches take alone ("analytics/generations").

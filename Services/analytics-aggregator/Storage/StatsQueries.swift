@@ -160,14 +160,26 @@ struct StatsQueries: Sendable {
         return (items, total)
     }
 
-    func poll() async throws -> [Schemas.PollQuestionResult] {
+    /// The poll's answers, of the days of `range` when one is given (N5).
+    func poll(range: DayRange? = nil) async throws -> [Schemas.PollQuestionResult] {
         try await snapshot { connection in
-            try await poll(generation: try await Generations.current(on: connection, logger: logger), on: connection)
+            try await poll(generation: try await Generations.current(on: connection, logger: logger), range: range, on: connection)
         }
     }
 
-    private func poll(generation: Int, on connection: PostgresConnection) async throws -> [Schemas.PollQuestionResult] {
-        let rows = try await connection.tracedQuery("SELECT question, yes, no FROM poll_results WHERE generation = \(generation)", logger: logger)
+    private func poll(generation: Int, range: DayRange? = nil, on connection: PostgresConnection) async throws -> [Schemas.PollQuestionResult] {
+        let rows =
+            if let range {
+                try await connection.tracedQuery(
+                    """
+                    SELECT question, sum(yes)::bigint, sum(no)::bigint FROM poll_results_daily
+                    WHERE generation = \(generation) AND (\(range.from)::date IS NULL OR day >= \(range.from)::date)
+                      AND (\(range.to)::date IS NULL OR day <= \(range.to)::date)
+                    GROUP BY question
+                    """, logger: logger)
+            } else {
+                try await connection.tracedQuery("SELECT question, yes, no FROM poll_results WHERE generation = \(generation)", logger: logger)
+            }
         var counts: [String: (Int, Int)] = [:]
         for try await (question, yes, no) in rows.decode((String, Int, Int).self) { counts[question] = (yes, no) }
         return PollQuestions.all.map { question in
@@ -178,18 +190,20 @@ struct StatsQueries: Sendable {
         }
     }
 
-    func survey() async throws -> Schemas.SurveyStats {
+    /// The survey's results, of the days of `range` when one is given (N5).
+    func survey(range: DayRange? = nil) async throws -> Schemas.SurveyStats {
         try await snapshot { connection in
-            try await survey(generation: try await Generations.current(on: connection, logger: logger), on: connection)
+            try await survey(generation: try await Generations.current(on: connection, logger: logger), range: range, on: connection)
         }
     }
 
     /// One page of the survey's reasons (N4), newest first, with how many match.
-    func surveyReasons(service: String?, limit: Int, offset: Int) async throws -> (items: [Schemas.SurveyReason], total: Int) {
+    func surveyReasons(service: String?, range: DayRange? = nil, limit: Int, offset: Int) async throws -> (items: [Schemas.SurveyReason], total: Int) {
         try await snapshot { connection in
             let generation = try await Generations.current(on: connection, logger: logger)
-            let reasons = try await SurveyReasons.page(generation: generation, service: service, limit: limit, offset: offset, on: connection, logger: logger)
-            let total = try await SurveyReasons.count(generation: generation, service: service, on: connection, logger: logger)
+            let reasons = try await SurveyReasons.page(
+                generation: generation, service: service, range: range, limit: limit, offset: offset, on: connection, logger: logger)
+            let total = try await SurveyReasons.count(generation: generation, service: service, range: range, on: connection, logger: logger)
             let items = reasons.map { reason in
                 Schemas.SurveyReason(
                     part: .init(rawValue: reason.part) ?? .service, service: reason.service.flatMap(Schemas.HotelService.init(rawValue:)),
@@ -199,9 +213,20 @@ struct StatsQueries: Sendable {
         }
     }
 
-    private func survey(generation: Int, on connection: PostgresConnection) async throws -> Schemas.SurveyStats {
-        let rows = try await connection.tracedQuery(
-            "SELECT service, submissions, points, below_good FROM survey_service_results WHERE generation = \(generation)", logger: logger)
+    private func survey(generation: Int, range: DayRange? = nil, on connection: PostgresConnection) async throws -> Schemas.SurveyStats {
+        let (from, to) = (range?.from, range?.to)
+        let rows =
+            if range != nil {
+                try await connection.tracedQuery(
+                    """
+                    SELECT service, sum(submissions)::bigint, sum(points)::bigint, sum(below_good)::bigint FROM survey_service_daily
+                    WHERE generation = \(generation) AND (\(from)::date IS NULL OR day >= \(from)::date) AND (\(to)::date IS NULL OR day <= \(to)::date)
+                    GROUP BY service
+                    """, logger: logger)
+            } else {
+                try await connection.tracedQuery(
+                    "SELECT service, submissions, points, below_good FROM survey_service_results WHERE generation = \(generation)", logger: logger)
+            }
         var byService: [String: (Int, Int, Int)] = [:]
         for try await (service, submissions, points, below) in rows.decode((String, Int, Int, Int).self) {
             byService[service] = (submissions, points, below)
@@ -212,14 +237,29 @@ struct StatsQueries: Sendable {
             let average = submissions > 0 ? (Double(points) * 10 / Double(submissions)).rounded() / 10 : 0
             return .init(service: id, submissions: Int64(submissions), averagePoints: average, belowGood: Int64(below))
         }
-        let overallRows = try await connection.tracedQuery(
-            "SELECT stars, submissions FROM survey_overall_results WHERE generation = \(generation) ORDER BY stars", logger: logger)
+        let overallRows =
+            if range != nil {
+                try await connection.tracedQuery(
+                    """
+                    SELECT stars, sum(submissions)::bigint FROM survey_overall_daily
+                    WHERE generation = \(generation) AND (\(from)::date IS NULL OR day >= \(from)::date) AND (\(to)::date IS NULL OR day <= \(to)::date)
+                    GROUP BY stars ORDER BY stars
+                    """, logger: logger)
+            } else {
+                try await connection.tracedQuery(
+                    "SELECT stars, submissions FROM survey_overall_results WHERE generation = \(generation) ORDER BY stars", logger: logger)
+            }
         var stars: [Int: Int] = [:]
         for try await (star, count) in overallRows.decode((Int, Int).self) { stars[star] = count }
         let submissions = stars.values.reduce(0, +)
         // Coupons issued, not submissions: one waits for a verified address and a mailbox gets one (issue 27).
+        // In a range: the coupons of the overall ratings given on its days (UTC).
         let coupons = try await connection.tracedQuery(
-            "SELECT count(*)::bigint FROM survey_overall WHERE coupon_code IS NOT NULL", logger: logger
+            """
+            SELECT count(*)::bigint FROM survey_overall WHERE coupon_code IS NOT NULL
+              AND (\(from)::date IS NULL OR (submitted_at AT TIME ZONE 'UTC')::date >= \(from)::date)
+              AND (\(to)::date IS NULL OR (submitted_at AT TIME ZONE 'UTC')::date <= \(to)::date)
+            """, logger: logger
         ).decode(Int.self).collectAll().first ?? 0
         return .init(
             services: services,

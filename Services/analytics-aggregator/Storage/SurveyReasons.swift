@@ -21,12 +21,17 @@ enum SurveyReasons {
     }
 
     /// How many of a generation's reasons `page` would page through.
-    static func count(generation: Int, service: String?, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+    static func count(
+        generation: Int, service: String?, range: StatsQueries.DayRange? = nil, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Int {
+        let (from, to) = (range?.from, range?.to)
         let rows = try await connection.tracedQuery(
             """
             SELECT count(*)::bigint FROM survey_reasons
             WHERE generation = \(generation)
                 AND (\(service)::text IS NULL OR (\(service) = 'overall' AND part = 'overall') OR service = \(service))
+                AND (\(from)::date IS NULL OR (explained_at AT TIME ZONE 'UTC')::date >= \(from)::date)
+                AND (\(to)::date IS NULL OR (explained_at AT TIME ZONE 'UTC')::date <= \(to)::date)
             """, logger: logger)
         return try await rows.decode(Int.self).collectAll().first ?? 0
     }
@@ -34,13 +39,17 @@ enum SurveyReasons {
     /// One page of a generation's reasons, newest first; `service` narrows to one service, or `overall` to the stay's
     /// ratings.
     static func page(
-        generation: Int, service: String?, limit: Int, offset: Int, on connection: PostgresConnection, logger: Logger
+        generation: Int, service: String?, range: StatsQueries.DayRange? = nil, limit: Int, offset: Int, on connection: PostgresConnection,
+        logger: Logger
     ) async throws -> [SurveyReason] {
+        let (from, to) = (range?.from, range?.to)
         let rows = try await connection.tracedQuery(
             """
             SELECT part, service, points, stars, why, explained_at FROM survey_reasons
             WHERE generation = \(generation)
                 AND (\(service)::text IS NULL OR (\(service) = 'overall' AND part = 'overall') OR service = \(service))
+                AND (\(from)::date IS NULL OR (explained_at AT TIME ZONE 'UTC')::date >= \(from)::date)
+                AND (\(to)::date IS NULL OR (explained_at AT TIME ZONE 'UTC')::date <= \(to)::date)
             ORDER BY explained_at DESC, id DESC
             LIMIT \(limit) OFFSET \(offset)
             """, logger: logger)

@@ -39,7 +39,7 @@ extension StatsQueries {
             let previous = period.previous
             let appFilter = source.isCountedPerApp ? " AND ($4::text IS NULL OR app = $4)" : " AND $4::text IS NULL"
             let sql = """
-                SELECT day::text, sum(\(source.column))::bigint FROM \(source.table)
+                SELECT to_char(day, 'YYYY-MM-DD'), sum(\(source.column))::bigint FROM \(source.table)
                 WHERE generation = $1 AND day BETWEEN $2::date AND $3::date\(appFilter)
                 GROUP BY day
                 """

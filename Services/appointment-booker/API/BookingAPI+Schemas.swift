@@ -11,7 +11,7 @@ extension Components.Schemas.Partner {
             contact: showingContact ? partner.contact : nil, contactRequires: showingContact ? nil : .contactFortuneTeller,
             photoUrl: partner.photoURL, languages: partner.languages.compactMap(Components.Schemas.Language.init(rawValue:)),
             timeZone: partner.timeZone, approved: partner.approved, feeStatus: Components.Schemas.PaymentStatus(rawValue: partner.feeStatus) ?? .unpaid,
-            promoted: partner.promoted, listed: partner.listed)
+            promoted: partner.promoted, listed: partner.listed, feeMarkedBy: partner.feeMarkedBy.flatMap(FeeMarkedByPayload.init(rawValue:)))
     }
 }
 

@@ -19,6 +19,7 @@ import Shared
 /// | `READING_PLACES_RADIUS_METERS` | `20000`: how far places to pray are suggested after a bad reading |
 /// | `PUBLIC_BASE_URL` | `http://localhost:8086`: where the public reaches this service; share links start with it |
 /// | `SHARE_LINK_DAYS` | `30`: how long a shared reading's page is shown (1-3650); then 410 |
+/// | `WORSHIP_REQUESTS_PER_HOUR` | `60`: new requests to places-importer for places of worship in any hour, for everyone (B4); past it a reading says `looking` and asks later |
 /// | `PARTNER_TERMS_VERSION`, `PARTNER_TERMS_URL` | `2026-11`, none: the fortune tellers' terms an application must accept (B6), and where to read them |
 /// | `APPOINTMENT_PARTNER_APPLICATIONS_TOPIC` | the catalogue's `appointments.partner-applications` |
 /// | `PAYMENT_WEBHOOK_SECRET` | none: the payment provider's signing secret, as auth's (B6); without it the partners' payment webhook answers 503 |
@@ -36,6 +37,8 @@ struct BookingConfiguration: Sendable {
     var placesTopic: String
     /// Where requests for places of worship go (B4).
     var placeRequestsTopic: String
+    /// New requests for places of worship in any hour, for everyone (B4).
+    var worshipRequestsPerHour: Int
     /// `PAYMENT_WEBHOOK_SECRET`: the payment provider's signing secret (B6), the same as auth's; without it the
     /// partners' payment webhook answers 503.
     var paymentWebhookSecret: Secret?
@@ -64,6 +67,7 @@ struct BookingConfiguration: Sendable {
         bookingsTopic = environment.string("APPOINTMENT_BOOKINGS_TOPIC", default: TopicCatalogue.appointments.name)
         placesTopic = environment.string("APPOINTMENT_PLACES_TOPIC", default: TopicCatalogue.places.name)
         placeRequestsTopic = environment.string("APPOINTMENT_PLACE_REQUESTS_TOPIC", default: TopicCatalogue.placeRequests.name)
+        worshipRequestsPerHour = try environment.int("WORSHIP_REQUESTS_PER_HOUR", default: 60, range: 1...100_000)
         paymentWebhookSecret = environment.string("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
         partnerTermsVersion = environment.string("PARTNER_TERMS_VERSION", default: "2026-11")
         partnerTermsURL = environment.string("PARTNER_TERMS_URL")

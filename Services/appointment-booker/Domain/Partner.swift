@@ -16,6 +16,8 @@ struct Partner: Sendable, Equatable {
     var promoted: Bool
     var listed: Bool
     var availability: Availability
+    /// Who marked the fee: `provider` (its signed notification) or `admin` (an override); nil while unpaid.
+    var feeMarkedBy: String? = nil
 }
 
 /// A paid promotion (B1).

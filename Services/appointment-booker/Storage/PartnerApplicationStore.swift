@@ -111,7 +111,8 @@ struct PartnerApplicationStore: Sendable {
                 INSERT INTO partners (id, name, description, contact, photo_url, languages, time_zone, approved)
                 VALUES (\(user), \(decided.name), \(decided.description), \(decided.contact), \(decided.photoURL), \(decided.languages),
                     \(decided.timeZone), true)
-                ON CONFLICT (id) DO UPDATE SET approved = true
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description, contact = excluded.contact,
+                    photo_url = excluded.photo_url, languages = excluded.languages, time_zone = excluded.time_zone, approved = true
                 """, logger: logger)
             try await Outbox.enqueue(
                 EventEnvelope(type: EventTypes.partnerApproved, producer: "appointment-booker", key: key, payload: PartnerApproved(userId: user)),

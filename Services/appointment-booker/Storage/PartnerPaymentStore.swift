@@ -26,6 +26,9 @@ struct PartnerPaymentStore: Sendable {
 
     func apply(_ notification: Notification) async throws -> Outcome {
         try await client.inTransaction(logger: logger) { connection in
+            // A payment's paid and refunded notifications one after the other, so a refund is never overwritten
+            // by its payment arriving at the same moment.
+            try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtext(\(notification.paymentId)))", logger: logger)
             let recorded = try await connection.tracedQuery(
                 """
                 INSERT INTO partner_payments (payment_id, status, reference, amount_cents)

@@ -13,19 +13,20 @@ struct PartnerStore: Sendable {
         p.id, p.name, p.description, p.contact, p.photo_url, p.languages, p.time_zone, p.approved, p.fee_status,
         p.availability::text,
         EXISTS (SELECT 1 FROM ads a WHERE a.partner_id = p.id AND a.payment_status = 'paid' AND a.starts_at <= now() AND now() < a.ends_at) AS promoted,
-        p.approved AND p.fee_status = 'paid' AND coalesce(acc.role = 'partner' AND NOT acc.banned, false) AS listed
+        p.approved AND p.fee_status = 'paid' AND coalesce(acc.role = 'partner' AND NOT acc.banned, false) AS listed, p.fee_marked_by
         """
     static let from = "partners p LEFT JOIN accounts acc ON acc.user_id = p.id::text"
 
     static func decode(_ rows: PostgresRowSequence) async throws -> [Partner] {
         var partners: [Partner] = []
-        for try await (id, name, description, contact, photo, languages, zone, approved, fee, availability, promoted, listed) in rows.decode(
-            (UUID, String, String, String, String?, [String], String, Bool, String, String, Bool, Bool).self)
+        for try await (id, name, description, contact, photo, languages, zone, approved, fee, availability, promoted, listed, feeMarkedBy)
+            in rows.decode((UUID, String, String, String, String?, [String], String, Bool, String, String, Bool, Bool, String?).self)
         {
             partners.append(
                 Partner(
                     id: id, name: name, description: description, contact: contact, photoURL: photo, languages: languages, timeZone: zone,
-                    approved: approved, feeStatus: fee, promoted: promoted, listed: listed, availability: StoredAvailability.decode(availability)))
+                    approved: approved, feeStatus: fee, promoted: promoted, listed: listed, availability: StoredAvailability.decode(availability),
+                    feeMarkedBy: feeMarkedBy))
         }
         return partners
     }

@@ -9,6 +9,9 @@ import Shared
 struct WorshipRequestStore: Sendable {
     let client: PostgresClient
     let topic: String
+    /// New requests (asked or asked again) in any hour, for everyone: the daily horoscope asks without a token, so
+    /// this is what bounds the imports anyone can cause. Past it a reading says `looking` and asks on a later reading.
+    let perHour: Int
     let logger: Logger
 
     /// An unanswered request is asked again after this (places-importer's import failed or was lost).
@@ -20,7 +23,18 @@ struct WorshipRequestStore: Sendable {
     func status(latitude: Double, longitude: Double, radius: Double) async throws -> PlacesToPrayStatus {
         let cell = WorshipCell(latitude: latitude, longitude: longitude)
         return try await client.inTransaction(logger: logger) { connection in
-            // Whoever inserts first asks; the others see the row (the primary key waits for the first).
+            // The hour's count is exact when instances ask together.
+            try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtext('appointment-booker worship requests'))", logger: logger)
+            let lastHour = try await connection.tracedQuery(
+                "SELECT count(*)::int FROM worship_requests WHERE requested_at > now() - interval '1 hour'", logger: logger
+            ).decode(Int.self).collectAll().first ?? 0
+            if lastHour >= perHour {
+                let known = try await connection.tracedQuery(
+                    "SELECT answered_at IS NOT NULL FROM worship_requests WHERE cell = \(cell.id)", logger: logger
+                ).decode(Bool.self).collectAll().first
+                return known == true ? .none : .looking
+            }
+            // Whoever inserts first asks; the others see the row.
             let inserted = try await connection.tracedQuery(
                 "INSERT INTO worship_requests (cell, requested_at) VALUES (\(cell.id), now()) ON CONFLICT (cell) DO NOTHING RETURNING cell",
                 logger: logger

@@ -114,6 +114,58 @@ struct AnalyticsTrendTests {
         }
     }
 
+    @Test("N5: the poll's, the survey's and the reasons' tables of a range count only its days")
+    func pollAndSurveyOfARange() async throws {
+        try await AnalyticsTestHarness.run { harness in
+            let telemetry = try #require(harness.environment.string("ANALYTICS_TELEMETRY_TOPIC"))
+            let now = Date()
+            func at(_ days: Int) -> Date { now.addingTimeInterval(-Double(days) * 86_400) }
+            func day(_ days: Int) -> String { UTCDay.of(at(days)) }
+            // Today: two yes to "benefit", a gym of 80 points, a five-star stay. Ten days ago: a no, a gym of 40
+            // points (below good, with why), a two-star stay.
+            let events: [(Date, EventType, any Codable & Sendable)] = [
+                (at(0), EventTypes.pollAnswered, PollAnswered(userId: "u1", questionId: "benefit", answer: true)),
+                (at(0), EventTypes.pollAnswered, PollAnswered(userId: "u2", questionId: "benefit", answer: true)),
+                (at(10), EventTypes.pollAnswered, PollAnswered(userId: "u3", questionId: "benefit", answer: false)),
+                (at(0), EventTypes.surveySubmitted, SurveySubmitted(userId: "g1", part: "service", service: "gym", points: 80, belowGood: false)),
+                (at(10), EventTypes.surveySubmitted, SurveySubmitted(userId: "g2", part: "service", service: "gym", points: 40, belowGood: true)),
+                (at(0), EventTypes.surveySubmitted, SurveySubmitted(userId: "g1", part: "overall", points: 500, stars: 5, belowGood: false)),
+                (at(10), EventTypes.surveySubmitted, SurveySubmitted(userId: "g2", part: "overall", points: 200, stars: 2, belowGood: true)),
+                (at(10), EventTypes.surveyExplained, SurveyExplained(part: "service", service: "gym", points: 40, why: "Broken bikes.")),
+            ]
+            for (time, type, payload) in events {
+                try await Self.publish(payload, type: type, at: time, to: telemetry, harness: harness)
+            }
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey/reasons")["total"].int == 1 })
+            #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey")["overall"]["submissions"].int == 2 })
+            #expect(try await eventually { try await harness.stats("/v1/poll/results")["questions"][0]["no"].int == 1 })
+
+            let thisWeek = "from=\(day(6))&to=\(day(0))"
+            let poll = try await harness.stats("/v1/poll/results?\(thisWeek)")["questions"].array.first { $0["id"].string == "benefit" }
+            #expect(poll?["yes"].int == 2 && poll?["no"].int == 0 && poll?["yesPercent"].double == 100)
+            let survey = try await harness.stats("/v1/admin/stats/survey?\(thisWeek)")
+            let gym = survey["services"].array.first { $0["service"].string == "gym" }
+            #expect(gym?["submissions"].int == 1 && gym?["averagePoints"].double == 80 && gym?["belowGood"].int == 0)
+            let stars = Dictionary(uniqueKeysWithValues: survey["overall"]["stars"].array.map { ($0["key"].string ?? "", $0["count"].int ?? 0) })
+            #expect(stars["5"] == 1 && stars["2"] == 0 && survey["overall"]["submissions"].int == 1)
+            #expect(try await harness.stats("/v1/admin/stats/survey/reasons?\(thisWeek)")["total"].int == 0)
+            let earlier = "from=\(day(13))&to=\(day(7))"
+            #expect(try await harness.stats("/v1/admin/stats/survey/reasons?\(earlier)")["items"][0]["why"].string == "Broken bikes.")
+            let before = try await harness.stats("/v1/admin/stats/survey?\(earlier)")
+            #expect(before["services"].array.first { $0["service"].string == "gym" }?["belowGood"].int == 1)
+            // No range: every day, as before.
+            let all = try await harness.stats("/v1/poll/results")["questions"].array.first { $0["id"].string == "benefit" }
+            #expect(all?["yes"].int == 2 && all?["no"].int == 1)
+        }
+    }
+
+    static func publish<Payload: Codable & Sendable>(
+        _ payload: Payload, type: EventType, at time: Date, to topic: String, harness: AnalyticsTestHarness
+    ) async throws {
+        let envelope = EventEnvelope(type: type, occurredAt: time, producer: "analytics-aggregator", key: UUID().uuidString, payload: payload)
+        try await harness.publish(envelope, to: topic)
+    }
+
     @Test("N5, X3: a reversed, too long or per-app-less range is a clear 422; no metric is 400")
     func refusedRanges() async throws {
         try await AnalyticsTestHarness.run { harness in

@@ -29,7 +29,7 @@ struct AppointmentPartnerPaymentTests {
             (status, body) = try await harness.notifyPayment("pay_fee_1", reference: feeReference, status: "paid", secret: Self.secret)
             #expect(status == .ok && body["message"].string == "payment already recorded")
             (_, body) = try await harness.request(.get, "/v1/partner/profile", bearer: token)
-            #expect(body["feeStatus"].string == "paid" && body["listed"].bool == true)
+            #expect(body["feeStatus"].string == "paid" && body["listed"].bool == true && body["feeMarkedBy"].string == "provider")
             (_, body) = try await harness.request(.get, "/v1/partners")
             #expect(body["partners"].array.contains { $0["name"].string == "Madame Pay" })
 
@@ -70,6 +70,8 @@ struct AppointmentPartnerPaymentTests {
             let admin = try await harness.adminToken()
             (status, body) = try await harness.request(.patch, "/v1/admin/partners/\(partner)/ads/\(adId)", json: ["paymentStatus": "paid"], bearer: admin)
             #expect(status == .ok && body["markedBy"].string == "admin")
+            (status, body) = try await harness.request(.patch, "/v1/admin/partners/\(partner)", json: ["feeStatus": "refunded"], bearer: admin)
+            #expect(status == .ok && body["feeStatus"].string == "refunded" && body["feeMarkedBy"].string == "admin" && body["listed"].bool == false)
             #expect(try await harness.count("SELECT count(*)::int FROM partner_payments") == 5)
         }
     }

@@ -281,6 +281,24 @@ struct AppointmentReadingTests {
         }
     }
 
+    @Test("B4, X3: past WORSHIP_REQUESTS_PER_HOUR new cells an hour, a reading says looking and asks nobody")
+    func test_B4_worshipRequestsLimited() async throws {
+        try await BookingTestHarness.run(extraEnvironment: ["WORSHIP_REQUESTS_PER_HOUR": "1"]) { harness in
+            let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
+            let content = try ReadingContent.bundled()
+            let start = try #require(CivilDate(parsing: "2027-01-01"))
+            let (sign, day) = try #require(
+                (0..<120).lazy.flatMap { offset in content.signs.map { ($0, start.adding(days: offset)) } }
+                    .first { engine.horoscope(sign: $0.0, on: $0.1).verdict == .bad })
+            for (latitude, longitude) in [(10.05, 10.05), (20.05, 20.05), (30.05, 30.05)] {
+                let (status, body) = try await harness.request(.get, "/v1/horoscope/\(sign.id)?date=\(day)&latitude=\(latitude)&longitude=\(longitude)")
+                #expect(status == .ok && body["placesStatus"].string == "looking")
+            }
+            #expect(try await harness.count("SELECT count(*)::int FROM worship_requests") == 1, "one cell asked; the others wait")
+            #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'worship.places-wanted'") == 1)
+        }
+    }
+
     @Test("B4: the prayer book is free in both languages; admins add, edit and remove prayers")
     func test_B4_prayerBook() async throws {
         try await BookingTestHarness.run { harness in
