@@ -53,7 +53,7 @@ struct StatsQueries: Sendable {
     ) async throws -> (items: [Schemas.DownloadPage.ItemsPayloadPayload], total: Int) {
         let generation = try await Generations.current(on: connection, logger: logger)
         let filter: PostgresQuery = """
-            SELECT day::text, app, platform, downloads, count(*) OVER ()::bigint FROM downloads_daily
+            SELECT to_char(day, 'YYYY-MM-DD'), app, platform, downloads, count(*) OVER ()::bigint FROM downloads_daily
             WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app)) AND (\(platform)::text IS NULL OR platform = \(platform))
               AND (\(from)::date IS NULL OR day >= \(from)::date) AND (\(to)::date IS NULL OR day <= \(to)::date)
             ORDER BY day DESC, app, platform LIMIT \(limit) OFFSET \(offset)

@@ -169,7 +169,9 @@ enum AppointmentBookerMigrations {
                     requested_at timestamptz NOT NULL,
                     answered_at timestamptz
                 )
-                """
+                """,
+                // The hour's count of new requests (WORSHIP_REQUESTS_PER_HOUR) reads this.
+                "CREATE INDEX worship_requests_by_time ON worship_requests (requested_at)",
             ]),
         Migration(
             "0006_partner_payments",

@@ -19,49 +19,49 @@ struct WorshipRequestStore: Sendable {
     /// An answer of none is trusted this long; then the cell is asked again (places open).
     static let noneHoldsForSeconds = 7 * 86_400
 
-    /// Where the cell stands: asks (again) when it must, in one transaction with the outbox.
+    /// Where the cell stands: asks (again) when it must, in one transaction with the outbox. A cell already asked
+    /// and waiting, or answered, is read without a lock; only a new or stale request takes the hour's count.
     func status(latitude: Double, longitude: Double, radius: Double) async throws -> PlacesToPrayStatus {
         let cell = WorshipCell(latitude: latitude, longitude: longitude)
+        if let current = try await Self.standing(try await client.tracedQuery(Self.standingQuery(cell), logger: logger)) { return current }
         return try await client.inTransaction(logger: logger) { connection in
-            // The hour's count is exact when instances ask together.
+            // The hour's count is exact when instances ask together; the cell is read again under the lock.
             try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtext('appointment-booker worship requests'))", logger: logger)
+            if let current = try await Self.standing(try await connection.tracedQuery(Self.standingQuery(cell), logger: logger)) {
+                return current
+            }
             let lastHour = try await connection.tracedQuery(
                 "SELECT count(*)::int FROM worship_requests WHERE requested_at > now() - interval '1 hour'", logger: logger
             ).decode(Int.self).collectAll().first ?? 0
-            if lastHour >= perHour {
-                let known = try await connection.tracedQuery(
-                    "SELECT answered_at IS NOT NULL FROM worship_requests WHERE cell = \(cell.id)", logger: logger
-                ).decode(Bool.self).collectAll().first
-                return known == true ? .none : .looking
-            }
-            // Whoever inserts first asks; the others see the row.
-            let inserted = try await connection.tracedQuery(
-                "INSERT INTO worship_requests (cell, requested_at) VALUES (\(cell.id), now()) ON CONFLICT (cell) DO NOTHING RETURNING cell",
-                logger: logger
-            ).collectAll()
-            if inserted.isEmpty {
-                let stale = try await connection.tracedQuery(
-                    """
-                    UPDATE worship_requests SET requested_at = now(), answered_at = NULL
-                    WHERE cell = \(cell.id) AND (
-                        (answered_at IS NULL AND requested_at < now() - make_interval(secs => \(Self.askAgainAfterSeconds)))
-                        OR answered_at < now() - make_interval(secs => \(Self.noneHoldsForSeconds)))
-                    RETURNING cell
-                    """, logger: logger
-                ).collectAll()
-                if stale.isEmpty {
-                    let answered = try await connection.tracedQuery(
-                        "SELECT answered_at IS NOT NULL FROM worship_requests WHERE cell = \(cell.id)", logger: logger
-                    ).decode(Bool.self).collectAll().first ?? false
-                    return answered ? .none : .looking
-                }
-            }
+            // Past the hour's limit nobody is asked: a later reading asks.
+            guard lastHour < perHour else { return .looking }
+            try await connection.tracedQuery(
+                """
+                INSERT INTO worship_requests (cell, requested_at) VALUES (\(cell.id), now())
+                ON CONFLICT (cell) DO UPDATE SET requested_at = now(), answered_at = NULL
+                """, logger: logger)
             let wanted = WorshipPlacesWanted(requestId: cell.id, latitude: latitude, longitude: longitude, radiusMeters: radius)
             try await Outbox.enqueue(
                 EventEnvelope(type: EventTypes.worshipPlacesWanted, producer: "appointment-booker", key: cell.id, payload: wanted),
                 toTopicNamed: topic, on: connection, logger: logger)
             return .looking
         }
+    }
+
+    /// The cell's status when it needs no request now: asked within the hour and waiting (`looking`), or answered
+    /// within the week (`none`: the read model had nothing in the radius). Nil when it must be asked (again).
+    private static func standingQuery(_ cell: WorshipCell) -> PostgresQuery {
+        """
+        SELECT answered_at IS NOT NULL FROM worship_requests
+        WHERE cell = \(cell.id) AND (
+            (answered_at IS NULL AND requested_at >= now() - make_interval(secs => \(askAgainAfterSeconds)))
+            OR answered_at >= now() - make_interval(secs => \(noneHoldsForSeconds)))
+        """
+    }
+
+    private static func standing(_ rows: PostgresRowSequence) async throws -> PlacesToPrayStatus? {
+        guard let answered = try await rows.decode(Bool.self).collectAll().first else { return nil }
+        return answered ? PlacesToPrayStatus.none : PlacesToPrayStatus.looking
     }
 
     /// places-importer's answer: its places join the read model and the request is closed.
