@@ -30,10 +30,14 @@ public struct PaymentSignatureMiddleware: RouterMiddleware {
 
     public static let badSignature = APIError(.unauthorized, code: "bad_signature", message: "the webhook signature is missing or wrong")
 
+    /// The hex HMAC-SHA256 of `body` keyed with `secret`: what the provider puts after `sha256=`.
+    public static func signature(of body: Data, secret: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8))).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// Constant-time comparison of the hex HMAC.
     public static func isValid(signature: String, body: Data, secret: String) -> Bool {
-        let expected = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8)))
-            .map { String(format: "%02x", $0) }.joined()
+        let expected = Self.signature(of: body, secret: secret)
         let given = signature.lowercased()
         guard given.utf8.count == expected.utf8.count else { return false }
         return zip(given.utf8, expected.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import NIOCore
@@ -107,8 +106,7 @@ extension BookingTestHarness {
     /// The payment provider's notification for a partner's purchase, signed with `secret` as the provider signs.
     func notifyPayment(_ paymentId: String, reference: String, status: String, secret: String) async throws -> (HTTPResponse.Status, JSONValue) {
         let body = Data(#"{"paymentId":"\#(paymentId)","reference":"\#(reference)","status":"\#(status)","amountCents":4900}"#.utf8)
-        let signature = "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8)))
-            .map { String(format: "%02x", $0) }.joined()
+        let signature = "sha256=" + PaymentSignatureMiddleware.signature(of: body, secret: secret)
         let headers: HTTPFields = [.contentType: "application/json", HTTPField.Name("X-Signature")!: signature]
         return try await client.execute(uri: "/v1/payments/webhook", method: .post, headers: headers, body: ByteBuffer(bytes: body)) { response in
             let text = String(buffer: response.body)

@@ -159,16 +159,20 @@ struct AppointmentReadingTests {
         }
     }
 
+    /// A sign and day from 2027 on whose horoscope is bad, found with the service's own key.
+    static func badHoroscope(_ engine: ReadingEngine, _ content: ReadingContent) throws -> (ReadingContent.Sign, CivilDate) {
+        let start = try #require(CivilDate(parsing: "2027-01-01"))
+        return try #require(
+            (0..<120).lazy.flatMap { offset in content.signs.map { ($0, start.adding(days: offset)) } }
+                .first { engine.horoscope(sign: $0.0, on: $0.1).verdict == .bad })
+    }
+
     @Test("B4: after a bad reading, places of worship near the caller (from places-importer's events; other places never) and how to remove the bad luck")
     func test_B4_placesToPrayFromEvents() async throws {
         try await BookingTestHarness.run { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
-            // A sign and day whose horoscope is bad, found with the service's own key.
-            let start = try #require(CivilDate(parsing: "2027-01-01"))
             let content = try ReadingContent.bundled()
-            let (sign, day) = try #require(
-                (0..<120).lazy.flatMap { offset in content.signs.map { ($0, start.adding(days: offset)) } }
-                    .first { engine.horoscope(sign: $0.0, on: $0.1).verdict == .bad })
+            let (sign, day) = try Self.badHoroscope(engine, content)
             let temple = UUID(), cafe = UUID(), far = UUID()
             for (id, name, category, latitude) in [(temple, "Wat Test", "worship", 13.7563), (cafe, "Cafe Test", "cafe", 13.7564), (far, "Far Shrine", "worship", 15.0)] {
                 try await harness.publish(
@@ -230,10 +234,7 @@ struct AppointmentReadingTests {
         try await BookingTestHarness.run { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
             let content = try ReadingContent.bundled()
-            let start = try #require(CivilDate(parsing: "2027-01-01"))
-            let (sign, day) = try #require(
-                (0..<120).lazy.flatMap { offset in content.signs.map { ($0, start.adding(days: offset)) } }
-                    .first { engine.horoscope(sign: $0.0, on: $0.1).verdict == .bad })
+            let (sign, day) = try Self.badHoroscope(engine, content)
             let chiangMai = "/v1/horoscope/\(sign.id)?date=\(day)&latitude=18.7883&longitude=98.9853"
             var (status, body) = try await harness.request(.get, chiangMai)
             #expect(status == .ok && body["placesStatus"].string == "looking" && body["placesToPray"].count == 0, "\(body.raw ?? "")")
@@ -286,10 +287,7 @@ struct AppointmentReadingTests {
         try await BookingTestHarness.run(extraEnvironment: ["WORSHIP_REQUESTS_PER_HOUR": "1"]) { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
             let content = try ReadingContent.bundled()
-            let start = try #require(CivilDate(parsing: "2027-01-01"))
-            let (sign, day) = try #require(
-                (0..<120).lazy.flatMap { offset in content.signs.map { ($0, start.adding(days: offset)) } }
-                    .first { engine.horoscope(sign: $0.0, on: $0.1).verdict == .bad })
+            let (sign, day) = try Self.badHoroscope(engine, content)
             for (latitude, longitude) in [(10.05, 10.05), (20.05, 20.05), (30.05, 30.05)] {
                 let (status, body) = try await harness.request(.get, "/v1/horoscope/\(sign.id)?date=\(day)&latitude=\(latitude)&longitude=\(longitude)")
                 #expect(status == .ok && body["placesStatus"].string == "looking")
