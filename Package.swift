@@ -1,6 +1,36 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Where each library product comes from, so a target names the products it uses and nothing else.
+let productPackages: [String: String] = [
+    "ArgumentParser": "swift-argument-parser",
+    "AsyncHTTPClient": "async-http-client",
+    "Crypto": "swift-crypto",
+    "HTTPTypes": "swift-http-types",
+    "Hummingbird": "hummingbird",
+    "HummingbirdBcrypt": "hummingbird-auth",
+    "HummingbirdCore": "hummingbird",
+    "HummingbirdTesting": "hummingbird",
+    "JWTKit": "jwt-kit",
+    "Logging": "swift-log",
+    "Metrics": "swift-metrics",
+    "NIOCore": "swift-nio",
+    "NIOHTTP1": "swift-nio",
+    "NIOPosix": "swift-nio",
+    "NIOSSL": "swift-nio-ssl",
+    "OTel": "swift-otel",
+    "OpenAPIHummingbird": "swift-openapi-hummingbird",
+    "OpenAPIRuntime": "swift-openapi-runtime",
+    "PostgresNIO": "postgres-nio",
+    "Prometheus": "swift-prometheus",
+    "ServiceLifecycle": "swift-service-lifecycle",
+    "Tracing": "swift-distributed-tracing",
+]
+
+func lib(_ product: String) -> Target.Dependency {
+    .product(name: product, package: productPackages[product] ?? product)
+}
+
 /// The six services, by executable name, module name and contract module. Each lives in `Services/<executable>`;
 /// its contract module (`Services/<executable>/Contract`) holds the types and client generated from its openapi.yaml.
 let services: [(executable: String, module: String, contract: String)] = [
@@ -12,73 +42,42 @@ let services: [(executable: String, module: String, contract: String)] = [
     ("appointment-booker", "AppointmentBooker", "AppointmentsContract"),
 ]
 
-/// Libraries a service needs beyond `Shared`.
+/// Libraries a service needs beyond the platform modules.
 let serviceDependencies: [String: [Target.Dependency]] = [
     "Auth": [
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-        .product(name: "JWTKit", package: "jwt-kit"),
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
+        lib("AsyncHTTPClient"), lib("HummingbirdBcrypt"), lib("JWTKit"), lib("Crypto"), lib("PostgresNIO"),
+        lib("NIOCore"), lib("NIOPosix"), lib("NIOSSL"), lib("HTTPTypes"),
     ],
     "WeatherFetcher": [
-        .product(name: "Tracing", package: "swift-distributed-tracing"),
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
+        lib("Tracing"), lib("AsyncHTTPClient"), lib("PostgresNIO"), lib("NIOCore"), lib("NIOPosix"), lib("HTTPTypes"),
     ],
     "PlacesImporter": [
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
+        lib("AsyncHTTPClient"), lib("PostgresNIO"), lib("NIOCore"),
+        lib("NIOHTTP1"),
+        lib("HTTPTypes"),
     ],
     "AnalyticsAggregator": [
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        lib("Crypto"), lib("PostgresNIO"), lib("NIOCore"), lib("HTTPTypes"), lib("ServiceLifecycle"),
     ],
     "AppointmentBooker": [
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "Metrics", package: "swift-metrics"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
+        lib("Crypto"), lib("PostgresNIO"), lib("Metrics"), lib("NIOCore"), lib("HTTPTypes"),
     ],
     "WarningDetector": [
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "JWTKit", package: "jwt-kit"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
-        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        lib("AsyncHTTPClient"), lib("PostgresNIO"), lib("JWTKit"), lib("NIOCore"),
+        lib("NIOHTTP1"),
+        lib("NIOSSL"), lib("HTTPTypes"), lib("Tracing"),
     ],
 ]
 
-/// What a service's unit target needs beyond the service, Shared and UnitTestSupport.
+/// What a service's unit target needs beyond the service, the platform modules and UnitTestSupport.
 let unitTestDependencies: [String: [Target.Dependency]] = [
     "WeatherFetcher": [
-        "WeatherFetcherFixtures",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "NIOCore", package: "swift-nio"),
+        "WeatherFetcherFixtures", lib("AsyncHTTPClient"), lib("Logging"), lib("NIOCore"),
     ],
     "AnalyticsAggregator": [
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "PostgresNIO", package: "postgres-nio"),
+        lib("Logging"), lib("PostgresNIO"),
     ],
-    "AppointmentBooker": [.product(name: "Crypto", package: "swift-crypto")],
+    "AppointmentBooker": [lib("Crypto")],
 ]
 
 /// Data files a service reads at run time besides its API document.
@@ -91,10 +90,38 @@ let serviceResources: [String: [Resource]] = [
     "WeatherFetcher": [.copy("Share")],
 ]
 
-/// Services whose routes are generated from the `openapi.yaml` beside their code (issue 14; the others follow).
-let contractFirst: Set<String> = [
-    "PlacesImporter", "WeatherFetcher", "WarningDetector", "Auth", "AppointmentBooker", "AnalyticsAggregator",
+/// The platform's modules (`Shared/<folder>`), in dependency order: the six services and the tools import what they use.
+let platformModules: [(name: String, folder: String, dependencies: [Target.Dependency])] = [
+    // Settings, civil dates, text limits, start gates and timeouts, JSON logs, the tracing bootstrap.
+    ("PlatformCore", "Core", [
+        lib("Crypto"), lib("Logging"), lib("ServiceLifecycle"), lib("Tracing"), lib("OTel"),
+    ]),
+    // The in-house librdkafka client: producer, consumer, admin, log positions.
+    ("PlatformKafka", "Kafka", [
+        "PlatformCore", "CRdKafka", lib("Logging"), lib("Metrics"), lib("ServiceLifecycle"),
+    ]),
+    // The inter-service contract: envelopes, payloads, the topic catalogue and which service owns what.
+    ("PlatformEvents", "Events", ["PlatformCore", "PlatformKafka"]),
+    // Postgres with migrations, the outbox and its relay, the idempotent consumer and its ledger, erased accounts.
+    ("PlatformPostgres", "Postgres", [
+        "PlatformCore", "PlatformKafka", "PlatformEvents", lib("PostgresNIO"), lib("NIOSSL"), lib("Logging"),
+        lib("Metrics"), lib("ServiceLifecycle"), lib("Tracing"),
+    ]),
+    // HTTP both ways: the middleware chain, access tokens, the one TTL cache, share pages; provider clients.
+    ("PlatformHTTP", "HTTP", [
+        "PlatformCore", lib("Hummingbird"), lib("JWTKit"), lib("Crypto"), lib("Logging"), lib("Prometheus"),
+        lib("ServiceLifecycle"), lib("AsyncHTTPClient"), lib("OpenAPIRuntime"), lib("Tracing"),
+    ]),
+    // A service's process: configuration, the runtime that wires the above, readiness, ServiceMain.
+    ("PlatformRuntime", "Runtime", [
+        "PlatformCore", "PlatformKafka", "PlatformEvents", "PlatformPostgres", "PlatformHTTP", "CCrashDescriptors",
+        lib("Hummingbird"), lib("PostgresNIO"), lib("Logging"), lib("Metrics"), lib("Prometheus"),
+        lib("ServiceLifecycle"),
+    ]),
 ]
+
+/// All of the platform, for what uses the whole of it (a service, its tests).
+let platform: [Target.Dependency] = platformModules.map { .byName(name: $0.name) }
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
@@ -147,29 +174,15 @@ let package = Package(
         ),
         // The crash signals' descriptors handler (see its header): C, because it runs in a signal handler.
         .target(name: "CCrashDescriptors", path: "Shared/CCrashDescriptors"),
+        // The platform the six services share, one module per concern, each depending only on those before it.
+    ] + platformModules.map { module in
         .target(
-            name: "Shared",
-            dependencies: [
-                "CRdKafka",
-                "CCrashDescriptors",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "OTel", package: "swift-otel"),
-            ],
-            path: "Shared",
-            exclude: ["CRdKafka", "CCrashDescriptors", "OpenAPI"],
+            name: module.name,
+            dependencies: module.dependencies,
+            path: "Shared/\(module.folder)",
             swiftSettings: swiftSettings
-        ),
+        )
+    } + [
         // The contract modules' generator: swift-openapi-generator, then plain imports (see the plugin's comment).
         .plugin(
             name: "PublicContractGenerator",
@@ -183,11 +196,8 @@ let package = Package(
             name: "PlatformClient",
             dependencies: [
                 "AuthContract", "AnalyticsContract", "WeatherContract", "WarningsContract", "PlacesContract", "AppointmentsContract",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                lib("OpenAPIRuntime"), lib("AsyncHTTPClient"), lib("HTTPTypes"), lib("NIOCore"),
+                lib("NIOHTTP1"),
             ],
             path: "Clients/PlatformClient",
             swiftSettings: swiftSettings
@@ -195,30 +205,22 @@ let package = Package(
         .executableTarget(name: "contract-import-access", path: "Tools/contract-import-access", swiftSettings: swiftSettings),
         .executableTarget(
             name: "PlatformCtl",
-            dependencies: [
-                "Shared",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: ["PlatformCore", "PlatformKafka", "PlatformEvents", "PlatformHTTP", lib("ArgumentParser")],
             path: "Tools/platformctl",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             // The smallest service on the platform runtime: what the fault suite kills and the consumer bench measures.
             name: "PipelineProbe",
-            dependencies: ["Shared", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["PlatformCore", "PlatformEvents", "PlatformPostgres", "PlatformHTTP", "PlatformRuntime", lib("PostgresNIO")],
             path: "Tools/pipeline-probe",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "PlatformBench",
-            dependencies: [
-                "Shared",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                "TestSupport",
+            dependencies: ["PlatformCore", "PlatformKafka", "PlatformEvents", "PlatformPostgres", "PlatformHTTP"] + [
+                lib("ArgumentParser"), lib("PostgresNIO"), lib("HummingbirdBcrypt"), lib("JWTKit"),
+                lib("AsyncHTTPClient"), "TestSupport",
             ],
             path: "Benchmarks/platform-bench",
             swiftSettings: swiftSettings
@@ -226,7 +228,7 @@ let package = Package(
         // Helpers that start nothing (tokens, repository files, `eventually`), for the unit targets and TestSupport.
         .target(
             name: "UnitTestSupport",
-            dependencies: ["Shared", .product(name: "JWTKit", package: "jwt-kit")],
+            dependencies: ["PlatformCore", "PlatformEvents", "PlatformHTTP", lib("JWTKit")],
             path: "Tests/UnitTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -239,33 +241,22 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: [
-                "Shared", "UnitTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
+            dependencies: platform + [
+                "UnitTestSupport", lib("AsyncHTTPClient"), lib("HummingbirdTesting"), lib("JWTKit"),
+                lib("PostgresNIO"), lib("Logging"), lib("HTTPTypes"), lib("HummingbirdCore"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                lib("NIOPosix"), lib("NIOSSL"), lib("ServiceLifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                lib("Crypto"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SharedTests",
-            dependencies: [
-                "Shared", "TestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+            dependencies: platform + [
+                "TestSupport", lib("HummingbirdTesting"), lib("JWTKit"), lib("PostgresNIO"),
+                lib("NIOHTTP1"),
             ],
             path: "Tests/SharedTests",
             swiftSettings: swiftSettings
@@ -274,11 +265,9 @@ let package = Package(
             // The fault suite: kills, restarts and poison events against the built `pipeline-probe`; readiness through
             // a broker and a Postgres restart.
             name: "FaultTests",
-            dependencies: [
-                "Shared", "TestSupport", "AppointmentBooker", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+            dependencies: platform + [
+                "TestSupport", "AppointmentBooker", lib("PostgresNIO"), lib("Logging"), lib("HummingbirdTesting"),
+                lib("Prometheus"),
             ],
             path: "Tests/FaultTests",
             swiftSettings: swiftSettings
@@ -286,8 +275,8 @@ let package = Package(
         .testTarget(
             // Built executables stopped with work in flight: a suite of its own, run alone by the test command.
             name: "ShutdownTests",
-            dependencies: [
-                "Shared", "TestSupport", "AppointmentBooker", "PlacesImporter", .product(name: "PostgresNIO", package: "postgres-nio"),
+            dependencies: platform + [
+                "TestSupport", "AppointmentBooker", "PlacesImporter", lib("PostgresNIO"),
             ],
             path: "Tests/ShutdownTests",
             swiftSettings: swiftSettings
@@ -295,14 +284,10 @@ let package = Package(
         // Unit targets: rules tested in-process with nothing running (no Postgres, broker, child process or server).
         .testTarget(
             name: "PlatformUnitTests",
-            dependencies: [
-                "Shared", "UnitTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+            dependencies: platform + [
+                "UnitTestSupport", lib("Hummingbird"), lib("HummingbirdTesting"), lib("JWTKit"), lib("Logging"),
+                lib("Prometheus"),
+                lib("NIOHTTP1"),
             ],
             path: "Tests/Unit/PlatformUnitTests",
             swiftSettings: swiftSettings
@@ -310,9 +295,7 @@ let package = Package(
         .testTarget(
             name: "PlatformClientUnitTests",
             dependencies: [
-                "PlatformClient", "AuthContract", "AnalyticsContract",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "PlatformClient", "AuthContract", "AnalyticsContract", lib("OpenAPIRuntime"), lib("HTTPTypes"),
             ],
             path: "Tests/Unit/PlatformClientUnitTests",
             swiftSettings: swiftSettings
@@ -323,27 +306,18 @@ let package = Package(
             name: "StackJourneyTests",
             dependencies: [
                 "PlatformClient", "TestSupport", "PlacesContract", "AuthContract", "WeatherContract", "WarningsContract",
-                "AnalyticsContract", "AppointmentsContract", "UnitTestSupport",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "AnalyticsContract", "AppointmentsContract", "UnitTestSupport", lib("OpenAPIRuntime"),
+                lib("HTTPTypes"), lib("AsyncHTTPClient"), lib("Crypto"), lib("Hummingbird"), lib("NIOCore"),
+                lib("ServiceLifecycle"),
             ],
             path: "Tests/StackJourneyTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ServicesTests",
-            dependencies: [
-                "Shared", "TestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            dependencies: platform + [
+                "TestSupport", lib("HummingbirdTesting"), lib("Crypto"), lib("HTTPTypes"), lib("PostgresNIO"),
+                lib("JWTKit"), lib("AsyncHTTPClient"), lib("ServiceLifecycle"),
             ] + services.map { .byName(name: $0.module) } + ["WeatherFetcherFixtures"],
             path: "Tests/ServicesTests",
             swiftSettings: swiftSettings
@@ -352,18 +326,17 @@ let package = Package(
         // A service's unit target: its rules in-process, with nothing running.
         .testTarget(
             name: "\(service.module)UnitTests",
-            dependencies: [.byName(name: service.module), "Shared", "UnitTestSupport"] + (unitTestDependencies[service.module] ?? []),
+            dependencies: platform + [.byName(name: service.module), "UnitTestSupport"] + (unitTestDependencies[service.module] ?? []),
             path: "Tests/Unit/\(service.module)UnitTests",
             swiftSettings: swiftSettings
         )
     } + services.flatMap { service -> [Target] in
-        let generated = contractFirst.contains(service.module)
-        return [
+        [
             // The document's types and client, public, for the apps' client libraries (X6). The service generates its
             // own server-side types from the same document: its APIProtocol leaves out the hand-registered routes.
             .target(
                 name: service.contract,
-                dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+                dependencies: [lib("OpenAPIRuntime")],
                 path: "Services/\(service.executable)/Contract",
                 swiftSettings: swiftSettings,
                 plugins: ["PublicContractGenerator"]
@@ -371,23 +344,19 @@ let package = Package(
             // The service: a library its executable runs and its tests import.
             .target(
                 name: service.module,
-                dependencies: ["Shared"] + (serviceDependencies[service.module] ?? [])
-                    + (generated
-                        ? [
-                            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                            .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
-                        ] : []),
+                dependencies: platform + [lib("OpenAPIRuntime"), lib("OpenAPIHummingbird")]
+                    + (serviceDependencies[service.module] ?? []),
                 path: "Services/\(service.executable)",
                 exclude: ["Main", "Contract"],
                 // The document is both the generator's input and what the service serves at /openapi.yaml.
-                resources: (generated ? [.copy("openapi.yaml")] : []) + (serviceResources[service.module] ?? []),
+                resources: [.copy("openapi.yaml")] + (serviceResources[service.module] ?? []),
                 swiftSettings: swiftSettings,
-                plugins: generated ? [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")] : []
+                plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
             ),
             // The process: five lines that hand the library's `buildApplication` to `ServiceMain`.
             .executableTarget(
                 name: "\(service.module)Main",
-                dependencies: ["Shared", .byName(name: service.module)],
+                dependencies: ["PlatformEvents", "PlatformRuntime", .byName(name: service.module)],
                 path: "Services/\(service.executable)/Main",
                 swiftSettings: swiftSettings
             ),

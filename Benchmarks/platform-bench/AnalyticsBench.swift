@@ -1,8 +1,11 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
 import TestSupport
 
 /// analytics-aggregator measured as it runs: the release binary on throw-away Postgres and the broker.

@@ -3,8 +3,11 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
 import TestSupport
 
 /// appointment-booker measured as it runs: the release binary on throw-away Postgres and the broker, with

@@ -1,7 +1,7 @@
 import Foundation
 import HummingbirdBcrypt
 import JWTKit
-import Shared
+import PlatformHTTP
 
 /// The two costs of the auth path: a password check at the configured bcrypt cost (what bounds dashboard
 /// logins per second: the database work of a login is a few queries next to it) and an access-token check,

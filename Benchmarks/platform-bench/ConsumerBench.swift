@@ -1,7 +1,11 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
 import Synchronization
 
 /// The idempotent consumer end to end with a trivial handler (one upserted row per event): `events` envelopes

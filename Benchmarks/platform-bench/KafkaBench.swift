@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import Shared
+import PlatformHTTP
+import PlatformKafka
 
 /// Producer and consumer throughput of the Shared client next to `rdkafka_performance`, with the same settings
 /// (idempotent, acks=all, lz4, linger 5 ms) on the same broker, each on a fresh topic of the same shape.

@@ -1,7 +1,11 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Outbox relay throughput: rows committed to the outbox, then timed until the relay has every one acknowledged
 /// by the broker and marked sent.

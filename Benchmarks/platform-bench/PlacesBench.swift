@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
 import TestSupport
 
 /// places-importer measured as it runs: the release binary, throw-away Postgres (PostGIS) and the broker, and

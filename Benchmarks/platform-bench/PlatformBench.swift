@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Shared
 
 /// Measures the Shared Kafka client and the outbox relay against the real broker and Postgres, next to
 /// librdkafka's own `rdkafka_performance` in the same run, and prints a Markdown table.

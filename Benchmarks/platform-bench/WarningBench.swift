@@ -1,8 +1,11 @@
-import Foundation
 import AsyncHTTPClient
+import Foundation
 import Logging
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
 import TestSupport
 
 /// warning-detector measured as it runs: the release binary on throw-away Postgres and the broker.

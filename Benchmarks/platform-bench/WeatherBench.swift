@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
 import TestSupport
 
 /// weather-fetcher measured as it runs: the release binary against throw-away Postgres and the broker, with

@@ -2,8 +2,10 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenAPIHummingbird
+import PlatformCore
+import PlatformHTTP
+import PlatformRuntime
 import Prometheus
-import Shared
 
 /// Builds analytics-aggregator from its environment: the platform runtime, telemetry ingest (N1), the consumer
 /// that keeps the aggregates (N2), the poll (N3), the hotel survey (N4), and the admin dashboard's page, API

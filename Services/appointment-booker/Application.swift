@@ -2,8 +2,11 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenAPIHummingbird
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformRuntime
 import Prometheus
-import Shared
 
 /// Builds appointment-booker from its environment: the platform runtime, the consumer of auth's account
 /// events (roles, bans, entitlements), the reminder scheduler, and the HTTP API for partners, availability

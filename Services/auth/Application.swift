@@ -1,9 +1,12 @@
 import Foundation
 import Hummingbird
-import OpenAPIHummingbird
 import Logging
+import OpenAPIHummingbird
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformRuntime
 import Prometheus
-import Shared
 
 /// Builds auth from its environment: the platform runtime plus accounts, sessions and recovery (U1–U4, U7),
 /// the mail sender, and the bootstrap admin. Tests call this same function with test configuration.

@@ -3,9 +3,13 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenAPIHummingbird
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
+import PlatformRuntime
 import Prometheus
 import ServiceLifecycle
-import Shared
 
 /// Builds places-importer from its environment: the platform runtime, the Overpass and (with a key) Yelp
 /// importers, the import scheduler, the Nominatim lookup, the HTTP API (P1-P4) and the consumer of account

@@ -1,12 +1,16 @@
-import Foundation
 import AsyncHTTPClient
+import Foundation
 import Hummingbird
 import Logging
-import OpenAPIHummingbird
 import NIOSSL
+import OpenAPIHummingbird
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
+import PlatformRuntime
 import Prometheus
 import ServiceLifecycle
-import Shared
 
 /// Builds warning-detector from its environment: the platform runtime, the consumer of forecast and
 /// favourite events that turns forecasts into warnings (A1, A2), the push sender and the daily-forecast

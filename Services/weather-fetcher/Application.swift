@@ -3,9 +3,13 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenAPIHummingbird
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
+import PlatformRuntime
 import Prometheus
 import ServiceLifecycle
-import Shared
 
 /// Builds weather-fetcher from its environment: the platform runtime, the city catalogue import, the
 /// provider client, the refresh scheduler, the warnings consumer and the HTTP API (W1-W10).

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 
 /// Reads the one date form the platform writes, `2026-11-23T18:05:00.123Z` (fractional digits optional), without
 /// Foundation's general ISO 8601 parser, which took 7% of warning-detector's CPU in a profile of the

@@ -1,3 +1,4 @@
+import PlatformCore
 /// The broker's access rules for the platform, made from the topic catalogue (X1, X3): each service's principal
 /// may write only the topics it owns (and the dead-letter topics of what it reads), read only what it consumes,
 /// and use only consumer groups named after it (`weather-fetcher`, `weather-fetcher-replay-...`); the admin

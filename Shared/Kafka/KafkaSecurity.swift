@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 
 /// How every Kafka client of a service authenticates and encrypts (producers, consumers, admin calls alike),
 /// passed to librdkafka as its own properties. The local broker speaks plaintext; a production cluster

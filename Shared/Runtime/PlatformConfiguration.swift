@@ -1,4 +1,9 @@
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
 
 /// Everything the platform part of a service reads from its environment, read once at start-up.
 ///

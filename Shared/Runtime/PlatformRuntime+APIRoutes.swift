@@ -1,4 +1,5 @@
 import Hummingbird
+import PlatformHTTP
 
 extension PlatformRuntime {
     /// Whether routes read a caller's token when one comes (a bad one is still refused) or require one.

@@ -1,5 +1,10 @@
 import Hummingbird
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
 import Prometheus
 import ServiceLifecycle

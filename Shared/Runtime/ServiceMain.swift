@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import PlatformCore
+import PlatformEvents
 import Prometheus
 import ServiceLifecycle
 

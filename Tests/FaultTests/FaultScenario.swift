@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 import TestSupport
 
 /// One row of the fault table: what was sent, what arrived, and how long the pipeline took to be whole again.

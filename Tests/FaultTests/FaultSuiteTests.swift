@@ -1,9 +1,12 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 /// The fault suite (X2): each scenario drives the real pipeline (`pipeline-probe`: outbox, relay, batched
 /// idempotent consumer, crash guard) on the test broker and Postgres, injects one fault, and counts what

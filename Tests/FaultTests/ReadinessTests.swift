@@ -2,10 +2,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
 import Prometheus
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 

@@ -1,9 +1,9 @@
 import Crypto
-import HTTPTypes
 import Foundation
-import Shared
-import Testing
+import HTTPTypes
+import PlatformHTTP
 import TestSupport
+import Testing
 
 @testable import Auth
 

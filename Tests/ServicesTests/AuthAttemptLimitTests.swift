@@ -2,9 +2,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
-import Shared
-import Testing
+import PlatformHTTP
+import PlatformPostgres
 import TestSupport
+import Testing
 
 /// Attempt limits under a burst (issue 15, U4, U7): tries are taken before the password, PIN or code is
 /// checked, so fifty parallel wrong guesses get exactly the allowed number of evaluations. Each evaluated

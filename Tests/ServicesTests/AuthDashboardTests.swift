@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import Logging
+import PlatformCore
+import PlatformHTTP
 import Synchronization
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @Suite("auth: dashboard accounts, sessions and recovery, against real Postgres, broker and SMTP")
 struct AuthDashboardTests {

@@ -2,10 +2,11 @@ import Foundation
 import Hummingbird
 import JWTKit
 import Logging
-import Shared
+import PlatformHTTP
+import PlatformPostgres
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import Auth
 

@@ -1,7 +1,9 @@
 import Foundation
-import Shared
-import Testing
+import PlatformCore
+import PlatformHTTP
+import PlatformPostgres
 import TestSupport
+import Testing
 
 @testable import Auth
 

@@ -1,7 +1,7 @@
 import Foundation
-import Shared
-import Testing
+import PlatformEvents
 import TestSupport
+import Testing
 
 /// auth's part in fortune tellers' applications (B6): appointment-booker's `partner.applied` mails every admin,
 /// `partner.approved` makes a user account a partner and publishes `user.role-changed`; an admin stays an admin.

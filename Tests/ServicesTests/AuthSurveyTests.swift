@@ -1,7 +1,6 @@
 import Foundation
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @Suite("auth: hotel-survey accounts with the seed's try limits")
 struct AuthSurveyTests {

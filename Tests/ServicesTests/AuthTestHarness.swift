@@ -5,9 +5,8 @@ import HummingbirdTesting
 import Logging
 import PostgresNIO
 import Prometheus
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 /// Runs the real auth service (its own buildApplication) on a fresh database, with a real SMTP sink.
 struct AuthTestHarness: ServiceHarnessing {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import Shared
+import PlatformEvents
+import PlatformPostgres
 import Testing
 
 /// Deterministic generator of edge values for property-style tests: the same seed gives the same cases, so a

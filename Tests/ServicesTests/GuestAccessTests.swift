@@ -1,7 +1,6 @@
 import Foundation
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 /// Guests (issue 15, U5, X1): tokens of the `guest` role (issued before issue 29 made a horoscope guest an install
 /// account) create no shared data in the other services, and auth bounds how many guest accounts one client

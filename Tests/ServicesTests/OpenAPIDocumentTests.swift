@@ -1,7 +1,7 @@
 import Foundation
-import Shared
-import Testing
+import PlatformHTTP
 import TestSupport
+import Testing
 
 /// The served documents' path table (what `MethodNotAllowedMiddleware` answers 405 from) is read by a small
 /// line parser; here it is compared with a YAML parser's reading of every contract-first document (X3).

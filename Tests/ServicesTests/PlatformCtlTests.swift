@@ -1,7 +1,9 @@
 import Foundation
-import Shared
-import Testing
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
 import TestSupport
+import Testing
 
 /// `platformctl dump`, `refeed` and `rewind` (X5, issue 20) as an operator runs them: the built executable
 /// against the real broker, on topics of their own.

@@ -1,7 +1,8 @@
 import Hummingbird
 import Logging
+import PlatformCore
+import PlatformEvents
 import Prometheus
-import Shared
 import TestSupport
 
 /// Each service's own `buildApplication`, by identity. The functions share a name in six modules, so each

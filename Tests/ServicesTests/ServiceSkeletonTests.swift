@@ -2,10 +2,13 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformRuntime
 import Prometheus
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Every service's HTTP skeleton, built by its own buildApplication against real Postgres and the broker")
 struct ServiceSkeletonTests {

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import Shared
-import Testing
+import PlatformHTTP
 import TestSupport
+import Testing
 import WeatherFetcherFixtures
 
 @testable import WeatherFetcher

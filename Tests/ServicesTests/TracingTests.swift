@@ -1,7 +1,8 @@
 import Foundation
-import Shared
-import Testing
+import PlatformCore
+import PlatformHTTP
 import TestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// A payload and a table for the consumer and outbox tests: each applied event adds one row to `effects`.
 struct Counted: Codable, Sendable, Equatable {

@@ -1,10 +1,13 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Idempotent consumers and dead letters against the real broker and Postgres")
 struct IdempotentConsumerTests {

@@ -1,9 +1,11 @@
 import Foundation
 import Logging
-import Shared
+import PlatformCore
+import PlatformHTTP
+import PlatformKafka
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Kafka client against the real broker")
 struct KafkaClientTests {

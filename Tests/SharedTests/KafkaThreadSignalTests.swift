@@ -1,7 +1,6 @@
 import Foundation
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 /// A fault in one of librdkafka's threads must reach the crash reporter. librdkafka blocks every signal in its
 /// threads, and a blocked SIGSEGV makes the kernel kill the process with no report and no log line: that is

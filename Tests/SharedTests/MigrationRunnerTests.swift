@@ -1,8 +1,8 @@
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Migration runner against real Postgres")
 struct MigrationRunnerTests {

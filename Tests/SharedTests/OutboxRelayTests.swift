@@ -1,10 +1,13 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Transactional outbox relay against the real broker and Postgres")
 struct OutboxRelayTests {

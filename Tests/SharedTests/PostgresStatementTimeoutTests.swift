@@ -1,9 +1,10 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformPostgres
 import PostgresNIO
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 /// Every statement of a service has a time limit (X3): no request, least of all an anonymous one, can hold a
 /// Postgres backend for long. Migrations lift it for their own transaction.

@@ -1,10 +1,15 @@
 import Foundation
 import Logging
 import PostgresNIO
-import Testing
 import TestSupport
+import Testing
 
-@testable import Shared
+@testable import PlatformCore
+@testable import PlatformKafka
+@testable import PlatformEvents
+@testable import PlatformPostgres
+@testable import PlatformHTTP
+@testable import PlatformRuntime
 
 /// `POSTGRES_TLS` against a Postgres of the test's own that serves TLS with a certificate made for the run.
 @Suite("Postgres connections over TLS", .serialized)

@@ -1,9 +1,11 @@
 import Foundation
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
 import PostgresNIO
-import Shared
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 @testable import PlacesImporter

@@ -4,9 +4,12 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import PlatformCore
+import PlatformEvents
+import PlatformPostgres
+import PlatformRuntime
 import PostgresNIO
 import Prometheus
-import Shared
 
 /// A service as its tests start it: its own `buildApplication` (handed in by the test target, which imports the
 /// service), its schema and migrations, and the names it logs and joins its consumer group under.

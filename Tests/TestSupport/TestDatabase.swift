@@ -1,6 +1,6 @@
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// A fresh database for one test, with the platform schema migrated, dropped afterwards.
 public struct TestDatabase: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformKafka
 
 /// Where the throw-away Postgres and broker of this test run are. `scripts/test.sh` starts them and sets
 /// these variables. Without them every test that needs them fails with that message (the helpers that open a

@@ -1,5 +1,7 @@
 import Logging
-import Shared
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
 
 /// Creates uniquely named topics (and their dead-letter topics) on the shared test broker.
 public func withTopic<Result: Sendable>(

@@ -1,4 +1,5 @@
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Polls `condition` until true or `timeout`; returns its last answer.
 public func eventually(

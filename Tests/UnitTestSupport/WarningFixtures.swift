@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformEvents
 
 /// Cities and forecasts for the warning tests (unit and service): hours built from a baseline with a few values
 /// overridden, in the shape of `weather.forecasts` events.

@@ -1,9 +1,13 @@
 import Foundation
 import Hummingbird
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
+import PlatformRuntime
 import PostgresNIO
 import Prometheus
-import Shared
 
 /// The smallest service on the platform runtime, for the fault suite and the consumer bench: everything is
 /// the real wiring (outbox, relay, rebuilt producer, batched idempotent consumer, crash guard, readiness), and

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Shared
+import PlatformEvents
+import PlatformKafka
 
 struct CheckRetention: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

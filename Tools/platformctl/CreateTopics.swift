@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Shared
+import PlatformEvents
+import PlatformKafka
 
 struct CreateTopics: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

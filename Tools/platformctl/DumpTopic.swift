@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Shared
+import PlatformHTTP
+import PlatformKafka
 
 /// Prints a topic's messages as JSON lines, under a group of its own so it never moves a service's offsets:
 /// all of them, one key's, or a time range's. Progress goes to standard error on long reads.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Shared
+import PlatformHTTP
 
 struct GenerateKeys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

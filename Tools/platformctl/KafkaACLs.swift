@@ -1,5 +1,5 @@
 import ArgumentParser
-import Shared
+import PlatformEvents
 
 struct KafkaACLs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,4 @@
-import Shared
+import PlatformKafka
 
 /// Where each partition of a topic ended when a copy of it started. A copy into the topic it reads (a range back
 /// into its own topic, dead letters that fail again) lands past those ends, as does anything produced meanwhile,

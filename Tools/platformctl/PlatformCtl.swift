@@ -1,5 +1,6 @@
 import ArgumentParser
-import Shared
+import PlatformCore
+import PlatformKafka
 
 /// Operator tool for the platform: create topics, check their retention, generate token keys, dump a topic, re-feed dead letters or a range,
 /// rewind a stopped consumer group.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import Shared
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
 
 /// Re-publishes messages from one topic to another: typically a dead-letter topic back to its source once the
 /// cause is fixed, or a time range of a topic into another. Keys and headers go along (the `dlq-*` headers, the

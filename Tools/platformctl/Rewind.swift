@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Shared
+import PlatformHTTP
+import PlatformKafka
 
 /// Moves a service's consumer group back, to the beginning of its topics or to a time, so that the service
 /// applies those events again when it starts (its handlers are idempotent, so only what its tables no longer

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The dashboard's numbers (N2, N5); `PathAccessMiddleware` lets only admins reach `/v1/admin`.
 extension AnalyticsAPI {

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The weather app's poll (N3): questions, one answer per user and question, results in percent.
 extension AnalyticsAPI {

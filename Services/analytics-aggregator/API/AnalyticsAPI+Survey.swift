@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The hotel survey (N4), for auth's survey accounts (known from its `user.registered` events).
 extension AnalyticsAPI {

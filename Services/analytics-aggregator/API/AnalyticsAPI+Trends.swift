@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// The dashboard's trends (N5): one measure per day over a range, with the previous period's total.
 extension AnalyticsAPI {

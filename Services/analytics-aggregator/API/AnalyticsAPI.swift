@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// The analytics-aggregator API generated from `openapi.yaml`: the poll (N3), the hotel survey (N4) and the
 /// dashboard's numbers (N2). Telemetry ingest is hand-registered (`TelemetryRoute`). Every operation runs

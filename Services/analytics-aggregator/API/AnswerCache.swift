@@ -1,5 +1,6 @@
 import HTTPTypes
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// The dashboard's answers kept for a moment (`STATS_CACHE_MS`, 500 ms by default; 0 turns it off): the numbers
 /// change only as batches are aggregated, and a page asked by several admins, or reloaded, is then read from

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Shared
+import PlatformHTTP
 
 /// The admin dashboard's page (N5), served from the files bundled with the service: `/dashboard/` and the
 /// reset page auth's mail links to (`/dashboard/reset-password`) answer the one page, `/dashboard/assets/*`

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// The home page's numbers, encoded, shared by every live stream of this process: one set of queries per
 /// interval however many dashboards are open (each stream used to run its own every half second).

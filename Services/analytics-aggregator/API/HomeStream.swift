@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
+import PlatformHTTP
 import ServiceLifecycle
-import Shared
 
 /// `GET /v1/admin/stream` (N5): the home page's numbers as Server-Sent Events, sent whenever they change
 /// (looked at every `STREAM_INTERVAL_MS`), so the dashboard shows an ingested event within about two seconds

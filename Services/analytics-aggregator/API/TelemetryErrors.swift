@@ -1,4 +1,4 @@
-import Shared
+import PlatformHTTP
 
 /// Telemetry refusals as HTTP: the one place they become HTTP errors.
 enum TelemetryErrors {

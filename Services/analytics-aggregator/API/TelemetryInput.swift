@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformEvents
+import PlatformHTTP
 
 /// One element of a telemetry batch as sent, read leniently: a field of the wrong type is a problem of that
 /// event (reported by index), not of the batch, so one bad event does not cost the app its good ones.

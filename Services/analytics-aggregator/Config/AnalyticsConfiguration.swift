@@ -1,4 +1,5 @@
-import Shared
+import PlatformCore
+import PlatformEvents
 
 /// analytics-aggregator's own settings, read once at start-up.
 ///

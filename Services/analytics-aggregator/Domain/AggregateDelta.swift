@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformEvents
 
 /// What a batch of events adds to the aggregates (N2), folded in memory so that each aggregate table gets
 /// one statement per batch. Pure: the live consumer and a rebuild fold the same events to the same delta.

@@ -1,4 +1,4 @@
-import Shared
+import PlatformCore
 
 /// A date range of the dashboard's trends (N5) and the period it is compared with: the as many days just
 /// before it, as Plausible and PostHog compare. Pure; the days are UTC days, as the aggregates count them.

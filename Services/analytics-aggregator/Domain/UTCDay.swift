@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformCore
 
 /// The UTC day of an event's time as `YYYY-MM-DD`, by integer arithmetic (the consumer names a day per
 /// event; a formatter per call was the slow way). Days are counted in UTC so that every instance, and a

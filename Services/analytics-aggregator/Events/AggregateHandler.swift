@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The consumer's handler (N2): telemetry, poll answers and survey submissions into the aggregates of every
 /// generation being kept (or of one, for a rebuild), each event once per generation; plus the facts that

@@ -1,4 +1,4 @@
-import Shared
+import PlatformEvents
 
 /// The topics analytics-aggregator reads: its own telemetry (ingest, poll, survey), auth's accounts (who takes
 /// the survey) and weather's favourites (city names).

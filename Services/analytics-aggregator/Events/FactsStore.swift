@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// What other services' events say that analytics keeps as facts, not counts: auth's survey accounts (who
 /// may take the hotel survey, N4) and city names from weather's favourites (location reports, N2). Upserts,

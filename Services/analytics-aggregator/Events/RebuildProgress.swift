@@ -1,6 +1,7 @@
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 import Synchronization
 
 /// Wraps the rebuild's handler to count what it applied, for the progress lines.

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformPostgres
 import PostgresNIO
 import ServiceLifecycle
-import Shared
 
 /// How long analytics keeps what identifies events and users (issue 27). The dashboard's numbers themselves are
 /// kept (daily downloads by app and platform, totals per feature, city and poll question: counts, no one in

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
 import ServiceLifecycle
-import Shared
 
 /// Publishes, once, the survey's reasons kept before reasons were published as `survey.explained` (N4): without
 /// it the admins' list and every rebuild would miss them. A reason given since is published in the transaction

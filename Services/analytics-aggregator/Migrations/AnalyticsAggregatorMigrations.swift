@@ -1,4 +1,4 @@
-import Shared
+import PlatformPostgres
 
 /// The analytics-aggregator schema: the aggregates (N2) in generations, so that a rebuild (N6) can fill a
 /// fresh copy while the live one keeps answering; and the poll's and survey's own records (N3, N4), which are

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Writes an `AggregateDelta` into one generation's tables, one statement per table, keys sorted so that
 /// concurrent batches (one per partition) take row locks in the same order and never deadlock.

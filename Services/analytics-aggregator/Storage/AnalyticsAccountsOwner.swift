@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// analytics-aggregator's part in an account's end (issue 29). Deleted: its poll answers, survey account and
 /// coupon mailbox go (the poll's and survey's results are counts and stay); its survey answers and its place among

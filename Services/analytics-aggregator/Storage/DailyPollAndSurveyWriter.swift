@@ -1,6 +1,6 @@
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The poll's answers and the survey's submissions per day (N5), beside their totals, so the dashboard's poll and
 /// survey tables follow a date range. One statement per table per batch, keys sorted as the other writes.

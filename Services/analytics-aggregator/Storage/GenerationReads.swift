@@ -1,6 +1,7 @@
 import Logging
+import PlatformKafka
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Each generation's reads of the log (N6, `generation_reads`): per topic and partition, the first offset it
 /// applied and how many events. Written in the batch's transaction with the aggregates, so the reads and the

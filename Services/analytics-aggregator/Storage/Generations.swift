@@ -1,6 +1,6 @@
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The copies of the aggregates (N6): queries read the `current` one; a rebuild fills a `building` one from
 /// the beginning of the topics while the live consumer writes both, then makes it current. Batches hold a

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The poll's answers (N3): one per user and question, each published as `poll.answered` through the outbox
 /// in the transaction that stores it. The results come from the aggregates, which count those events.

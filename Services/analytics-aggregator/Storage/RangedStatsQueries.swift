@@ -1,6 +1,6 @@
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The features and cities tables of a date range (N5), from the daily tables: ranked by the uses or views on
 /// the range's days. A window ranks the whole range (the all-days tables rank on an index instead); the

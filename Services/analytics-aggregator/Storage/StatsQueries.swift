@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The dashboard's numbers (N2), read from the current generation of the aggregates.
 struct StatsQueries: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// When the hotel survey's $50 coupon is issued (N4, issue 27): only to an account whose email address auth has
 /// verified (a mailed code), and once per mailbox in `SURVEY_COUPON_WINDOW_DAYS`, so made-up addresses and

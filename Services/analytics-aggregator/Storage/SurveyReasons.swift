@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The survey's reasons as the admins list them (N4), per generation like every aggregate: built from the
 /// `survey.explained` events, so a rebuild has them too.

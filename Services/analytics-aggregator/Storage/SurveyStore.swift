@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The hotel survey's submissions (N4), each published as `survey.submitted` (a reason as `survey.explained`)
 /// through the outbox in the transaction that stores it; the survey's results and the reasons admins read come

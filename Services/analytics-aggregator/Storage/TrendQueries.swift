@@ -1,6 +1,6 @@
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The dashboard's trends (N5): one measure per day over a range and the previous period's total, read from the
 /// current generation's daily tables in one snapshot.

@@ -1,9 +1,13 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
+import PlatformRuntime
 import PostgresNIO
 import Prometheus
 import ServiceLifecycle
-import Shared
 
 /// `analytics-aggregator rebuild` (N6): every aggregate again from the beginning of the topics, into a fresh
 /// generation, switched to when caught up. The live service keeps answering from the current generation

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Shared
+import PlatformCore
 
 /// `analytics-aggregator rebuild` rebuilds the aggregates from the topics (N6); without arguments the process
 /// is the service.

@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
 import Logging
-import Shared
+import PlatformEvents
+import PlatformKafka
+import PlatformPostgres
 
 /// Checks a batch event by event and puts the good events on the telemetry topic (N1). The envelope id is
 /// derived from the app and the app's event id, so a batch sent again carries the same ids and the

@@ -1,4 +1,5 @@
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// An availability from the request: shapes the document states (counts, weekday range, `HH:MM`, dates)
 /// are 400 like any document mismatch; the rules beyond it (`end` after `start`, an extra window's times)

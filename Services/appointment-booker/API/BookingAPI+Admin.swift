@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// The admin's partner management (B1: addPartner, editPartner, checkPayment, addAds, payForAds) and every
 /// booking (B2). The `/v1/admin` paths need the admin role, checked by the middleware before the request is read.

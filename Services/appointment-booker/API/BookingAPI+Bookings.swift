@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Booking, cancelling and moving appointments (B2, B3, U6).
 extension BookingAPI {

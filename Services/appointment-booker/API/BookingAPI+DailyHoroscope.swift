@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// The daily horoscope notification's settings (B5, seed: "Users can set popup to show prediction in notification
 /// everyday", "Users can turn on/off notification"); `DailyHoroscopeScheduler` sends it.

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Fortune tellers apply themselves (B6): the profile and the accepted terms' version; admins list the pending
 /// ones (and are mailed by auth) and decide.

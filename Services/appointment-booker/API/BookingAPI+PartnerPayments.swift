@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Partners pay through the payment provider (B6): the partner buys ads and sees their payment state; the
 /// provider's signed notification (checked on the raw body by `PaymentSignatureMiddleware`) marks a fee or an ad

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The signed-in partner's own profile and bookings (B1, B2). The `/v1/partner` paths need the partner role
 /// (checked by the middleware before the request is read); the partner is the token's subject.

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Listed partners and their availability (B1, B3): public, a token optional. Free slots are `SlotListingRoute`'s.
 extension BookingAPI {

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// The horoscope app's readings (B4; the free daily horoscope is `HoroscopeRoute`'s): tarot, fortune stick,
 /// compatibility and phone number (purchased, U6: granted by the token or auth's events, not revoked since), shared

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Conversions from the domain to the generated schemas. Times of bookings are shown in the partner's zone.
 extension Components.Schemas.Partner {

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The appointment-booker API generated from `openapi.yaml` (B1-B3, U6): listed partners and their slots
 /// (public), booking and cancelling (signed in), the partner's own profile, availability and bookings, and

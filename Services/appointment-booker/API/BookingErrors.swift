@@ -1,4 +1,4 @@
-import Shared
+import PlatformHTTP
 
 /// The booking rules' refusals (B2, B3, U6), one stable code each.
 enum BookingErrors {

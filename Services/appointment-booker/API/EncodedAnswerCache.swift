@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Encoded answers of the hand-registered hot routes are kept in a `TTLCache` of bodies: the slot listing (for
 /// a TTL, dropped per partner on every change this instance makes) and the daily horoscope (no TTL: an answer is

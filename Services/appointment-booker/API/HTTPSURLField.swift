@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// URL fields that the apps open or load (a partner's photo, a prayer's media): `https` with a host only, so a
 /// stored `javascript:`, `data:` or plain `http:` link cannot reach a user's device.

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// `GET /v1/horoscope/{sign}` (B4), registered by hand: the free daily horoscope is the same for everyone
 /// with the same sign, day and language, so its encoded answer is kept per (sign, day, language) and served

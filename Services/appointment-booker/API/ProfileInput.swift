@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// Checks of a partner profile's fields that the generated layer leaves to the service: lengths in code
 /// points (400, as the document states them), an https photo URL and language uniqueness (400), the zone (422). Text is

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// What a reading request names beyond its body: the day and the caller's position, read from the request with
 /// the document's errors (400 for a malformed value, 422 for a rule the document states in words).

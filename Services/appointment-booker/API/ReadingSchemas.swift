@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Readings and prayers in the generated schemas, in the caller's language.
 extension Components.Schemas.Reading {

@@ -1,4 +1,5 @@
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 extension CivilDate {
     /// A day named in a request (`from`, `date`): 400 when it is not a calendar day as the document's

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformEvents
+import PlatformHTTP
 
 /// The public page a shared reading's link opens (B4): the reading for a person, and Open Graph and Twitter card
 /// tags for the preview a chat or social app draws from the link. Nothing personal (`ShareMasking`).

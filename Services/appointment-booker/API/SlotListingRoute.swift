@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// `GET /v1/partners/{partnerId}/slots` (B3), registered by hand: answers come from `SlotListingCache` as
 /// encoded bodies, measured many times faster than building and encoding a week of slots through the

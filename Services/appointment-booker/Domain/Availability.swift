@@ -1,4 +1,4 @@
-import Shared
+import PlatformCore
 
 /// When a partner receives clients (B1, B3): weekly windows plus one-off exceptions, all in the partner's
 /// zone. A day's hours are its weekday's windows, less its `off` exceptions, plus its `extra` ones.

@@ -1,4 +1,4 @@
-import Shared
+import PlatformCore
 
 /// A wall-clock time in a partner's zone as minutes after midnight, `00:00` to `24:00` (the end of the day).
 struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import Shared
+import PlatformCore
+import PlatformEvents
 
 /// Makes the readings (B4) from the content and a `ReadingSeed`. Pure: no clock, no storage; the caller gives
 /// the local day. Inputs are checked by the API before they get here (a sign or card the content knows, ten digits).

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Shared
+import PlatformCore
 
 /// The randomness of a reading, derived only from its inputs and day with a keyed hash (HMAC-SHA256 with
 /// `READING_KEY`): the same inputs on the same local day give the same reading on every instance and after

@@ -1,4 +1,4 @@
-import Shared
+import PlatformCore
 
 /// The bookable slots of a partner (B3): each day's hours as real intervals in the partner's zone, cut into
 /// slots of a fixed length from the start of each interval. A window runs from the first moment its start

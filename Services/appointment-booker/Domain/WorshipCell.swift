@@ -1,4 +1,4 @@
-import Shared
+import PlatformCore
 
 /// The cell of the grid in which appointment-booker asks places-importer for places of worship (B4): 0.1° a
 /// side (about 11 km), so one request serves every reading nearby and a city is not asked for once per user.

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformCore
 
 /// Turns a partner's wall-clock times into instants in their IANA zone, daylight-saving days included. A local
 /// time can exist once, twice (the hour repeated when clocks go back) or not at all (the hour skipped when

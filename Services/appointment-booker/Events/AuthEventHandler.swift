@@ -1,7 +1,10 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Applies auth's `auth.users` events (U5, U6) inside the idempotent consumer's transaction, so each applies
 /// once: roles (who is a partner), bans, and entitlement grants and revocations. Each fact keeps its event's

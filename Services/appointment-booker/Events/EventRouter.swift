@@ -1,6 +1,7 @@
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The one consumer's handler: auth's account events to `AuthEventHandler`, places-importer's places to the
 /// places-of-worship read model (B4), with places-importer's answers to its requests; ratings are skipped; account deletions and merges to `AppointmentsOwner`.

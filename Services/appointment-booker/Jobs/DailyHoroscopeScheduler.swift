@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
 import ServiceLifecycle
-import Shared
 
 /// Queues each day's horoscope for the users who turned the notification on (B5), once their local time of day
 /// has come: the row's `last_sent_on` and the `horoscope.daily-due` event are written in one transaction, so each

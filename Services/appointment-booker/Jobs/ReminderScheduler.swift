@@ -1,8 +1,11 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
 import ServiceLifecycle
-import Shared
 
 /// Queues a reminder for each appointment `lead` before it starts (B2): the booking is marked and the
 /// `appointment.reminder-due` event written to the outbox in one transaction, so each reminder is queued once

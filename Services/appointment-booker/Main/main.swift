@@ -1,4 +1,5 @@
 import AppointmentBooker
-import Shared
+import PlatformEvents
+import PlatformRuntime
 
 await ServiceMain.run(.appointmentBooker) { try await buildApplication(environment: $0, registry: $1, logger: $2) }

@@ -1,4 +1,4 @@
-import Shared
+import PlatformPostgres
 
 /// The appointment-booker schema (B1-B3): what auth's events said about accounts, partners with their
 /// availability and ads, and bookings, which the database itself keeps from overlapping per partner.

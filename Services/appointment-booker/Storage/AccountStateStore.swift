@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// What auth's `auth.users` events said about each account (U5, U6): its role, whether it is banned, and
 /// entitlements revoked after its token was issued. Each fact keeps the time of the event that set it, and an

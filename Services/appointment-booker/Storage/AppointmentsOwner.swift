@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// appointment-booker's part in an account's end (issue 29). Deleted: its future appointments, as client or as
 /// partner, are cancelled with their events; past ones stay in the partner's history under an id that names

@@ -1,8 +1,11 @@
 import Foundation
 import Logging
 import Metrics
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Bookings (B2). A booking is inserted in one statement and the database's exclusion constraint
 /// (`bookings_no_overlap`) is what refuses a second live booking over the same time of one partner, so

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The daily horoscope notification's settings per user (B5): on or off, the sign, and the local time and zone.
 struct DailyHoroscopeStore: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// How many bookings one user may hold that have not ended yet: in all (`BOOKINGS_LIVE_PER_USER`) and with one
 /// partner (`BOOKINGS_LIVE_PER_USER_PER_PARTNER`), so one account cannot fill the calendars of every fortune

@@ -1,7 +1,10 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Fortune tellers' applications (B6). Applying publishes `partner.applied` (auth mails its admins); approving
 /// makes the profile (approved, its fee still to pay) and publishes `partner.approved` (auth makes the account a

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The payment provider's notifications for partners (B6), each applied once: a paid fee lists the partner (once
 /// approved), a paid ad runs in its window; a refund ends what it paid. A refund that arrives before its payment

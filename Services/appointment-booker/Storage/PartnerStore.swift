@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Partners, their availability and ads (B1).
 struct PartnerStore: Sendable {

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Personal readings (B4): kept as made, listed newest first, shared by a short id without a token. The
 /// same inputs on the same day are one row: a second shake of the fortune stick returns the first.

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// appointment-booker's own read model of places of worship (B4), kept from places-importer's
 /// `place.upserted` events: a place whose category is `worship` is kept, one that changed to another

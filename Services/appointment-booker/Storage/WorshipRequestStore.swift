@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// appointment-booker's requests to places-importer for places of worship (B4): where a bad reading finds none in
 /// the read model, its cell is asked for once (`worship.places-wanted` through the outbox); the answer

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Books a partner's slot for a user (B2, B3, U6). A retry with the same `Idempotency-Key` is answered with
 /// what the first request made before any rule is looked at again (its slot may have begun since); otherwise

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Shared
+import PlatformCore
 
 /// What the reading operations share (B4): the content, the engine, the stored readings and the places of
 /// worship read model.

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// The end of an account (issue 29): its owner deletes it (re-authenticated where it has a password or PIN), an
 /// admin deletes a user's or partner's, or an install account is merged into the account its app signed in to.

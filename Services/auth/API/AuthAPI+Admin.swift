@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformHTTP
+import PlatformPostgres
 
 /// Admin-only account management (U5, U6): search, edit, ban, grant entitlements, payment status. The admin
 /// role is checked by the middleware for every `/v1/admin` path before the request is read.

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// Admin dashboard accounts (U1-U3): login with the seed's messages, change password, forgot/reset password.
 extension AuthAPI {

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// Confirming a survey account's email address with a mailed code (issue 27): the coupon the hotel survey
 /// gives is issued only to confirmed addresses, so accounts made up by the hundred earn nothing.

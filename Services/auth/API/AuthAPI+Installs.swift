@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// Accounts for app installs (issue 29): the weather and places apps have no sign-in in their seeds, yet their
 /// personal routes need a member; each install gets a real account of its own, limited per client address and

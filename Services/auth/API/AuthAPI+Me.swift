@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The signed-in user's own account (issue 29): the profile the apps show and edit, and their payment history.
 extension AuthAPI {

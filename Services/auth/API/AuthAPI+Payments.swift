@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The payment provider's webhook (U6). `PaymentSignatureMiddleware` checks the signature on the raw body;
 /// the handler refuses anything that did not pass it, whatever path or middleware order brought the request

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// Conversions between the domain and the generated schemas. Enums map by exhaustive switch, so a case
 /// added on one side and not the other does not compile.

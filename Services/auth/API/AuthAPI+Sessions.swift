@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// Renewing and ending sessions (U1 logout, U7 rotating refresh tokens), and the public key for verifiers.
 extension AuthAPI {

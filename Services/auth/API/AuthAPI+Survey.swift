@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// Hotel-survey accounts (U4): email + 4-character PIN, with the seed's try limits. Each error carries the
 /// app's next step (`retry`, `sign_up`, `forgot_pin`, `login`) and the tries left in `error.details`.

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The auth API generated from `openapi.yaml`: the dashboard's, survey app's and horoscope app's sign-in flows
 /// (U1-U5), sessions (U7), admin account management and payments (U5, U6). The operations live in one

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Everything the auth operations use, built once in `buildApplication`.
 struct AuthContext: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Shared
+import PlatformHTTP
 
 /// The auth API's errors, in the platform's JSON error shape. Bodies that match the document but break a
 /// seed's rule (an empty field, an invalid email, passwords that differ) are 422; the generated layer answers

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformEvents
 
 /// The auth service's own settings, read once at start-up.
 ///

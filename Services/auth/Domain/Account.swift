@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// How an account logs in.
 enum AccountKind: String, Codable, Sendable, CaseIterable {

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
 import JWTKit
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Signs access tokens with the service's Ed25519 private key and mints opaque refresh tokens, which are
 /// stored only as SHA-256 hashes.

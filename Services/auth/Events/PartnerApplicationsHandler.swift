@@ -1,7 +1,10 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// appointment-booker's fortune-teller applications (B6): an application mails every admin who has an address (the
 /// alert; the pending list is appointment-booker's admin API), an approval makes a user account a partner and

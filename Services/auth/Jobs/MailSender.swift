@@ -1,8 +1,9 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformPostgres
 import PostgresNIO
 import ServiceLifecycle
-import Shared
 
 /// Delivers queued mail over SMTP, retrying with backoff (up to about a day) when the server is unreachable.
 /// Rows are claimed with SKIP LOCKED, so several instances never send the same mail at once.

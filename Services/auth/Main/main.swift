@@ -1,4 +1,5 @@
 import Auth
-import Shared
+import PlatformEvents
+import PlatformRuntime
 
 await ServiceMain.run(.auth) { try await buildApplication(environment: $0, registry: $1, logger: $2) }

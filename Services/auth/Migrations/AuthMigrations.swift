@@ -1,4 +1,4 @@
-import Shared
+import PlatformPostgres
 
 /// The auth schema: accounts, sessions (refresh tokens), failed attempts, password resets, and the mail queue.
 enum AuthMigrations {

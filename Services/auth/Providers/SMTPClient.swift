@@ -2,7 +2,8 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
-import Shared
+import PlatformHTTP
+import PlatformPostgres
 
 /// An SMTP client (RFC 5321) for the reset and PIN mails (U2, U4): plain for a local relay or mail sink,
 /// `STARTTLS` (RFC 3207, never downgraded: a server that does not offer it is an error) or TLS from the

@@ -1,7 +1,10 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// How an account ends (issue 29): deleted by its owner or an admin, or merged into the lasting account an
 /// install signed in to. Either way the account's row goes (its sessions, resets, codes and payments with it),

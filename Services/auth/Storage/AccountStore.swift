@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// An account with the hashes the login flows compare against.
 struct StoredCredentials: Sendable {

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Admin operations on accounts (U5, U6): search, edit, ban, grant entitlements, payments. Bans and grants
 /// publish their events in the same transaction.

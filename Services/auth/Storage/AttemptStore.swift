@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Failed attempts by kind and subject (an account id, an email or a client address), for the seeds' try
 /// limits and the brute-force lockout. Taking a try also drops that subject's tries older than a day (no

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Proof that a survey account reads mail at its address (issue 27): a code mailed at sign-up (and again on
 /// request), valid for a day. Entering it marks the account verified and publishes `user.email-verified`, which

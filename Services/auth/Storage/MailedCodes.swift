@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Six-digit codes mailed to prove an account owns its email address (forgot-PIN, email verification). Each
 /// kind has a table of its own with `code_hash`, `account_id`, `expires_at` and `used_at`. Codes are stored

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Password-reset links (D22): a random token whose SHA-256 hash is stored, valid for a configured time and
 /// usable once. Requesting a new link retires the older unused ones: an account has one live link. The mail with the

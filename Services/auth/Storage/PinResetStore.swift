@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// One-time codes that prove a survey user owns the email before a new PIN is set. The seed's forgot-PIN view
 /// asks for nothing (its PINs lived on the phone); on a server, resetting a PIN with only an email would let

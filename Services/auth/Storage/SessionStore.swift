@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Refresh tokens, stored as SHA-256 hashes. Each login starts a family; each refresh revokes the presented
 /// token and issues the next one of the family. Presenting a rotated token again (a stolen token replayed, or

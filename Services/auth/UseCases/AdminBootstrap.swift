@@ -1,6 +1,6 @@
 import Logging
+import PlatformCore
 import ServiceLifecycle
-import Shared
 
 /// Creates the first dashboard admin from `BOOTSTRAP_ADMIN_EMAIL`/`BOOTSTRAP_ADMIN_PASSWORD` once migrations ran,
 /// when no account has that email yet ("users will be added previously to database with default password").

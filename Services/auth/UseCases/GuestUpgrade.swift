@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Horoscope guests from before issue 29 (accounts of role `guest`) become what a guest is now: install accounts of
 /// the horoscope app with the role `user`, each with `user.role-changed` published so the other services stop

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Shared
+import PlatformHTTP
 
 /// The nearby lists (P2), registered by hand: they answer from the in-memory index with JSON written by
 /// hand (`PlaceJSON`), measured faster than the generated layer's decoding and encoding. Their entries in

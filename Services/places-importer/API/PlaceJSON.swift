@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
-import Shared
+import PlatformCore
+import PlatformEvents
 
 /// Writes nearby answers by hand: a place's JSON is made once when it enters the grid, and an answer is
 /// those pieces with each asker's pin appended. The shape is the document's `Place` and `PlacePage`; tests

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The admins' review of member-added places (X3, P4): the queue, and a decision per place.
 extension PlacesAPI {

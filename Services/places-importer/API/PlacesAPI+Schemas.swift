@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformEvents
+import PlatformHTTP
 
 /// The API's generated shapes made from the domain's, and the domain's from the API's with the rules the
 /// generated layer does not check (ranges, lengths, patterns: 400; rules beyond the document: 422).

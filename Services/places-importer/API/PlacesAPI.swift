@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformEvents
+import PlatformHTTP
 
 /// The places API generated from `openapi.yaml` (P1-P4): one place, adding places, ratings, pins, saves and
 /// the admin's import areas. The nearby lists are hand-registered (`NearbyRoutes`). Every operation runs

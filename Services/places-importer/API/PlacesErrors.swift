@@ -1,4 +1,4 @@
-import Shared
+import PlatformHTTP
 
 /// The places rules' refusals as HTTP: the one place they become HTTP errors.
 enum PlacesErrors {

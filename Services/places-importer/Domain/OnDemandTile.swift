@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformCore
 
 /// A square of the on-demand grid (P1): the tile around a user who opens the app where no area was ever
 /// imported. Tiles are `degrees` wide, counted from 90° S and 180° W, so every instance names the same tile

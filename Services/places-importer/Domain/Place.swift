@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformEvents
 
 /// A workplace (P1, P2): where it is and what the providers or its adder know about it.
 struct Place: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// appointment-booker's `worship.places-wanted` (B4): the area around the point is imported with its places of
 /// worship. A request off the globe or with a radius outside 100 m-200 km is a poison event (dead letter).

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformHTTP
 import ServiceLifecycle
-import Shared
 
 /// Runs due area imports (P1): configured areas at start, then whichever area is due, one at a time per
 /// instance; claims keep instances from importing the same area together.

@@ -1,7 +1,7 @@
 import Logging
 import Metrics
+import PlatformCore
 import ServiceLifecycle
-import Shared
 
 /// Bounds the on-demand tiles (P1, X3): one nobody asked about for `unrequestedFor` is dropped every
 /// `interval`, so the scheduler stops importing it again and again. Tiles real users open are marked as asked

@@ -1,6 +1,6 @@
 import Logging
+import PlatformCore
 import ServiceLifecycle
-import Shared
 
 /// Loads the nearby index once the service has migrated, then keeps reading the change feed, which brings
 /// other instances' writes (P2).

@@ -1,4 +1,5 @@
 import PlacesImporter
-import Shared
+import PlatformEvents
+import PlatformRuntime
 
 await ServiceMain.run(.placesImporter) { try await buildApplication(environment: $0, registry: $1, logger: $2) }

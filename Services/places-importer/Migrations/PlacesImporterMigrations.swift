@@ -1,4 +1,4 @@
-import Shared
+import PlatformPostgres
 
 /// The places-importer schema: places with PostGIS geography points (P2), the provider ids each came from
 /// (P1), users' ratings, saves and pin colours (P2, P3), and the import areas with their schedule.

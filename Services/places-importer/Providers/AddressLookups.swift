@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Nominatim look-ups on behalf of members (P4), shared fairly: Nominatim's public instance allows about one
 /// request a second for the whole service, so one member must not take it from everyone. Each account has

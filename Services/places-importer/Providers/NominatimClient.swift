@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// OSM Nominatim's search API (https://nominatim.org/release-docs/latest/api/Search/) for adding a place
 /// by address (P4): the first match's coordinates, and name, opening hours, phone and website where the

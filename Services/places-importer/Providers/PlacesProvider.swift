@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// A public source of workplaces (P1). Each provider decodes its own wire format into candidates and knows
 /// how big an area one request may cover.

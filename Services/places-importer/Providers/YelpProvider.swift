@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// Yelp Fusion's business search (https://docs.developer.yelp.com/reference/v3_business_search), the
 /// second provider (P1): a bearer key from configuration, a circle per tile (radius at most 40 km), 50

@@ -1,6 +1,7 @@
 import Foundation
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 extension ImportAreaStore {
     /// What became of a request to import the tile around a user.

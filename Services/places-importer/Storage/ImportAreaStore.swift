@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The areas imported on a schedule, with each one's last run and progress (P1).
 struct ImportAreaStore: Sendable {

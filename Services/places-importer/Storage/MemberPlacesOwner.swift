@@ -1,6 +1,6 @@
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// places-importer's part in an account's end (issue 29). Deleted: the account's saved places and pin colours go;
 /// its ratings stay for everyone's averages under an id of their own that names nobody, and the places it added

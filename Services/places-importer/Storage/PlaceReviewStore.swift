@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The admins' review of member-added places (X3, P4): a place a member adds waits as `pending`, shown to its
 /// adder only, until an admin approves it (then it is listed for everyone and published as `place.upserted`)

@@ -1,6 +1,6 @@
 import Foundation
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 extension PlaceStore {
     /// After a whole, successful import of `box`: closes the provider places that vanished and reopens closed

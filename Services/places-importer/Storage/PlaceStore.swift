@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The place catalogue (P1, P2, P4): upserts from the providers with cross-provider matching, and the
 /// spatial queries, all on PostGIS geography points.

@@ -1,4 +1,4 @@
-import Shared
+import PlatformHTTP
 
 /// Each user's pins for a short while (`PLACES_PIN_CACHE_MS`), so a nearby list costs no database round trip.
 /// A change made through this instance drops the user's entry at once (`invalidate`); one made through another

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// What users do with places: nearby lists with their pin states (P2), ratings and aggregates (P3),
 /// saves and pin colours, and adding a place (P4).

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// appointment-booker's requests for places of worship (B4): each becomes an import area around its point (places
 /// of worship included, due at once, expiring like an on-demand tile), and is answered with the places of worship

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Metrics
-import Shared
 
 /// Imports one area from every configured provider, tile by tile (P1). Each tile commits on its own, so a
 /// provider failure part-way ends the run clearly (status `failed`, the error kept) without losing the

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Metrics
+import PlatformCore
 import ServiceLifecycle
-import Shared
 
 /// Places around the user when the app opens (P1): a nearby list asked for where no area was ever imported
 /// queues the tile around that point as an import area of its own (rate-limited, deduplicated across

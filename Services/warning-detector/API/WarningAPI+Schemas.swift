@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// The API's generated shapes made from the domain's. Kinds, severities and delivery states are closed sets
 /// in both; `WarningContractTests` checks they are the same sets, so the fallbacks below are never taken.

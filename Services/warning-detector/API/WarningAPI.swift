@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The warning-detector API generated from `openapi.yaml`: active warnings (A2, A3), news (A6), the user's
 /// notification settings and devices (A4, A5), the admin's delivery log. Every operation runs behind an

@@ -1,5 +1,7 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
 
 /// warning-detector's own settings, read once at start-up.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformEvents
 
 /// A forecast's highest and lowest temperature per local day of its city (A5: the daily message quotes the
 /// day's forecast, not the temperature of the moment the forecast was fetched).

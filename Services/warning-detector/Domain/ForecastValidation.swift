@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformEvents
 
 /// The values a forecast may carry before rules run on it. Events come from outside this service: a value no
 /// weather can have (a temperature of 1e300, a negative rainfall, an hour a century away) is a permanent error

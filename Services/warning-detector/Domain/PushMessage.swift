@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformEvents
 
 /// The notifications the service sends (A5), as APNs JSON payloads.
 enum PushMessage {

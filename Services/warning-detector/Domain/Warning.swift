@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformEvents
 
 /// A warning as stored and served (A1, A2).
 struct Warning: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformEvents
 
 /// CAP severities a rule can reach; a threshold crossing is at least `Moderate`.
 enum Severity: Int, Comparable, Sendable, CaseIterable {

@@ -1,6 +1,7 @@
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Applies what warning-detector needs of `appointments.bookings` (B3, B5): a reminder due or a daily horoscope due
 /// queues the pushes to the account's horoscope devices, each event once. The topic's other events (a booking

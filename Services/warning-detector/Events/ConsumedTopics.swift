@@ -1,4 +1,5 @@
-import Shared
+import PlatformEvents
+import PlatformPostgres
 
 /// warning-detector's handlers, one per topic it consumes besides the users topic (which the account router
 /// takes first): forecasts, favourite changes, and the bookings topic's reminders.

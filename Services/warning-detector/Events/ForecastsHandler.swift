@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Applies `weather.forecasts` (A1, A2, A5), each event once, inside the idempotent consumer's transaction: a
 /// forecast updates its city's warnings and queues a notification per new warning for the devices that want it.

@@ -1,6 +1,7 @@
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Applies `weather.user-cities` (A4): a favourite added or removed keeps the audience of the city's warnings
 /// current, each event once, in order, inside the idempotent consumer's transaction.

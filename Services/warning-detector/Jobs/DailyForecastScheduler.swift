@@ -1,8 +1,11 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
 import ServiceLifecycle
-import Shared
 
 /// Queues the daily forecast message (A5) for each device once its local day has begun: for its current
 /// location and for each favourite, when the user's settings allow forecasts there and a forecast is known.

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 import Metrics
+import PlatformCore
+import PlatformHTTP
 import ServiceLifecycle
-import Shared
 import Tracing
 
 /// Sends due deliveries through APNs (A5): delivered ones are logged as sent; 429 and 5xx, an expired

@@ -1,4 +1,5 @@
+import PlatformEvents
+import PlatformRuntime
 import WarningDetector
-import Shared
 
 await ServiceMain.run(.warningDetector) { try await buildApplication(environment: $0, registry: $1, logger: $2) }

@@ -1,4 +1,4 @@
-import Shared
+import PlatformPostgres
 
 /// The warning-detector schema: the latest forecast per city, warnings with their CAP-like fields (A1, A2),
 /// users' favourites (from weather-fetcher's events), notification settings and devices (A4), the push

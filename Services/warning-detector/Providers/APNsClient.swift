@@ -3,7 +3,9 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
-import Shared
+import PlatformCore
+import PlatformHTTP
+import PlatformPostgres
 import Tracing
 
 /// Sends one notification through an APNs-compatible provider API over HTTP/2 (A5):

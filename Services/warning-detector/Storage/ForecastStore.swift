@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The latest forecast per city: what the daily message quotes (A5), and the guard that keeps an older
 /// forecast arriving late from undoing a newer one's warnings.

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Weather news (A6): admins publish, everyone lists newest first and opens one.
 struct NewsStore: Sendable {

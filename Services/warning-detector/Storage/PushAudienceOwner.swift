@@ -1,6 +1,6 @@
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// warning-detector's part in an account's end (issue 29). Deleted: the account's favourites, notification
 /// settings, devices and deliveries go (nothing more is pushed to it), and news it published as an admin keeps

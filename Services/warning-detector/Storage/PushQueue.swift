@@ -1,7 +1,10 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The push queue, which is also the delivery log (A5). A delivery is written in the transaction that
 /// decided it (the forecast event's, or the daily run's), once per device and dedupe key, so an event

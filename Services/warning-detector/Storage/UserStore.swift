@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// What the service knows of users (A4): their favourites (from weather-fetcher's events), their
 /// notification settings (only what differs from "everything on"), and their devices.

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Warnings (A1, A2): applying a forecast's detections, and the active warnings clients see.
 struct WarningStore: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import Shared
+import PlatformHTTP
 
 /// Each city's weather answer for a few seconds (`WEATHER_VIEW_CACHE_MS`), so a popular city costs three
 /// database round trips and one report decoding per few seconds rather than per request. Signed-in requests

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// The city weather view (W3-W5), registered by hand: answers come from a short cache of encoded bodies
 /// (`CityWeatherCache`), measured faster than the generated layer. It encodes the document's generated

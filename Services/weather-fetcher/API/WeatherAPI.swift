@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformHTTP
 
 /// The weather API generated from `openapi.yaml` (W1, W2, W7-W10): search, nearest, one city, share texts,
 /// the map, and the user's recent and favourite cities. The city weather view is hand-registered

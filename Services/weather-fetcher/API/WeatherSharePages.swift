@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import Shared
+import PlatformHTTP
 
 /// The public pages the weather app's share links open (W10), registered by hand: HTML for people and for the link
 /// previews of chat and social apps (Open Graph, Twitter cards), so not in the JSON API document. A page shows the

@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// weather-fetcher's own settings, read once at start-up.
 ///

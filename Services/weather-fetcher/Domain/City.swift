@@ -1,4 +1,4 @@
-import Shared
+import PlatformEvents
 
 /// A city of the GeoNames catalogue (W1), identified by its GeoNames id. Package-visible: the service's test
 /// fixtures, a target of their own shared by its unit and service tests, build cities.

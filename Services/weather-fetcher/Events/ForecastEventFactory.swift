@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformEvents
 
 /// Turns a stored report into the `forecast.updated` event warning-detector reads (W6, A1).
 enum ForecastEventFactory {

@@ -1,6 +1,7 @@
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Keeps the local copy of active warnings (W9 map flag, W10 warning share) from `weather.warnings`.
 /// Runs inside the idempotent consumer's transaction, so each event applies once.

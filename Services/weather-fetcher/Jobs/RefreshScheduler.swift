@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformHTTP
 import ServiceLifecycle
-import Shared
 import Tracing
 
 /// Keeps tracked cities fresh (W6): every tick it claims the due ones (viewed lately, favourited, or big

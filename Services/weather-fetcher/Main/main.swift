@@ -1,4 +1,5 @@
+import PlatformEvents
+import PlatformRuntime
 import WeatherFetcher
-import Shared
 
 await ServiceMain.run(.weatherFetcher) { try await buildApplication(environment: $0, registry: $1, logger: $2) }

@@ -1,4 +1,4 @@
-import Shared
+import PlatformPostgres
 
 /// The weather-fetcher schema: the city catalogue (W1, W2), each city's latest provider data and refresh
 /// bookkeeping (W3-W6), recents and favourites per user (W7, W8), and the active warnings it learns from

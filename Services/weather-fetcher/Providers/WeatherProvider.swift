@@ -1,4 +1,4 @@
-import Shared
+import PlatformHTTP
 
 /// A source of weather data (W6). Each provider decodes its own wire format into `WeatherReport`s.
 protocol WeatherProvider: Sendable {

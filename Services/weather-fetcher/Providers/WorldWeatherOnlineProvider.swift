@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
-import Shared
+import PlatformCore
+import PlatformHTTP
 
 /// WorldWeatherOnline's premium local weather API (https://www.worldweatheronline.com/weather-api/api/docs/),
 /// the second provider (W6). Needs a key; one location per request (its bulk queries are a paid extra).

@@ -1,6 +1,6 @@
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The trigram indexes that serve `contains` searches (W1, X3). Filling an empty catalogue with them in place took
 /// twice as long as without (about 60 s instead of 30 s for 34,000 cities and 295,000 other names: each row's

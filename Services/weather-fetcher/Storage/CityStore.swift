@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The city catalogue in Postgres (W1, W2): import, search by name, lookup, nearest city.
 struct CityStore: Sendable {

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The warnings weather-fetcher has learnt from the warnings topic, for the map flag (W9) and the warning
 /// share text (W10). Expired warnings stay in the table but never count: every read filters on `ends`.

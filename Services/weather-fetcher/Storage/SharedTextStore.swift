@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// The texts shared with a link (W10): each gets a share id for its public page. The same text of a city shared
 /// again keeps its id (and is shown for another `lifetime`), so sharing the unchanged weather twice adds nothing.

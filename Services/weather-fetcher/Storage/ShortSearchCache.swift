@@ -1,4 +1,4 @@
-import Shared
+import PlatformHTTP
 
 /// Pages of searches for one or two letters (W1), kept for a few minutes. Those patterns match thousands of
 /// own and alternate names (a one-letter page took 10-16 ms of database time against 0.1 ms before the

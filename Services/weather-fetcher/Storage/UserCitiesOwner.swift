@@ -1,6 +1,6 @@
 import Logging
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// weather-fetcher's part in an account's end (issue 29): its favourite and recent cities are deleted with the
 /// account, and follow an install account merged into another (the other's own entries stay as they were).

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import PlatformEvents
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Per-user city lists: recents (W7) and favourites (W8). Marking and unmarking a favourite publishes
 /// `favourite.added` / `favourite.removed` through the outbox, in the same transaction.

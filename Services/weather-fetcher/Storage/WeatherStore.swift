@@ -1,7 +1,10 @@
 import Foundation
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
 
 /// Each city's latest provider data and the refresh bookkeeping around it (W3-W6, W9).
 struct WeatherStore: Sendable {

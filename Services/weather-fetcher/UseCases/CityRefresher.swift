@@ -1,7 +1,9 @@
 import Foundation
 import Logging
 import Metrics
-import Shared
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 
 /// Fetches cities from the provider in batches and stores each report with its event (W6). Failures are
 /// recorded per city, so the scheduler retries them sooner and readers see the old data as stale.

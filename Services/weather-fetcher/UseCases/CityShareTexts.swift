@@ -1,5 +1,4 @@
 import Foundation
-import Shared
 
 /// The share texts of a city (W10) in the seed's templates, from its latest weather and active warnings. The
 /// API answers them; the share pages show the kept ones.

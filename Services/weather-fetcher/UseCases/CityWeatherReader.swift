@@ -1,6 +1,6 @@
-import Shared
 import Foundation
 import Logging
+import PlatformHTTP
 
 /// Answers "what is the weather in this city" (W3, W6): the stored data when it is fresh, otherwise a
 /// refresh on demand, bounded by a timeout; when the provider fails, the last known data, marked stale.

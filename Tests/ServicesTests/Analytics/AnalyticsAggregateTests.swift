@@ -1,9 +1,10 @@
 import Foundation
-import Synchronization
 import Logging
-import Shared
-import Testing
+import PlatformEvents
+import PlatformHTTP
+import Synchronization
 import TestSupport
+import Testing
 
 @testable import AnalyticsAggregator
 

@@ -4,12 +4,14 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
 import PostgresNIO
 import Prometheus
 import ServiceLifecycle
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @testable import AnalyticsAggregator
 

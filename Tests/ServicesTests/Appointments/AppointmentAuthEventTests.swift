@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Shared
-import Testing
+import PlatformEvents
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 

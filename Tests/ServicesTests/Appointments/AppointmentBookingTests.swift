@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
-import Shared
-import Testing
+import PlatformEvents
+import PlatformHTTP
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 

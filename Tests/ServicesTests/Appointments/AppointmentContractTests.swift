@@ -1,7 +1,7 @@
 import Foundation
-import Shared
-import Testing
+import PlatformHTTP
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 

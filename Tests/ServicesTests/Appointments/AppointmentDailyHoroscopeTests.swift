@@ -1,10 +1,12 @@
 import Crypto
 import Foundation
 import Logging
+import PlatformCore
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 import NIOCore
-import Shared
-import Testing
+import PlatformHTTP
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 

@@ -1,10 +1,12 @@
 import Crypto
 import Foundation
 import HTTPTypes
-import Shared
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
-import Shared
-import Testing
+import PlatformCore
+import PlatformHTTP
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 

@@ -1,8 +1,7 @@
 import Foundation
 import HTTPTypes
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 

@@ -4,11 +4,12 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlatformEvents
+import PlatformHTTP
 import PostgresNIO
 import Prometheus
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @testable import AppointmentBooker
 

@@ -1,5 +1,5 @@
 import Hummingbird
-import Shared
+import PlatformPostgres
 @testable import Auth
 
 let buildAuth: ApplicationBuilder = { try await buildApplication(environment: $0, registry: $1, logger: $2) }

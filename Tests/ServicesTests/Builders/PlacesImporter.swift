@@ -1,5 +1,5 @@
 import Hummingbird
-import Shared
+import PlatformPostgres
 @testable import PlacesImporter
 
 let buildPlacesImporter: ApplicationBuilder = { try await buildApplication(environment: $0, registry: $1, logger: $2) }

@@ -1,8 +1,8 @@
 import Foundation
-import Shared
+import PlatformEvents
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import PlacesImporter
 

@@ -3,11 +3,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlatformHTTP
 import PostgresNIO
 import Prometheus
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @testable import PlacesImporter
 

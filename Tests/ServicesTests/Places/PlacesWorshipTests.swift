@@ -1,8 +1,9 @@
 import Foundation
-import Shared
+import PlatformEvents
+import PlatformHTTP
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import PlacesImporter
 

@@ -1,7 +1,7 @@
 import Foundation
-import Shared
-import Testing
+import PlatformEvents
 import TestSupport
+import Testing
 
 /// B5 in warning-detector: appointment-booker's daily horoscope reaches the user's horoscope-app devices, in each
 /// device's language, once per device and local day, and never a weather-app device.

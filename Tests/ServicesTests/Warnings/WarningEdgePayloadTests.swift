@@ -1,8 +1,10 @@
 import Foundation
 import Logging
-import Shared
-import Testing
+import PlatformCore
+import PlatformEvents
+import PlatformPostgres
 import TestSupport
+import Testing
 
 @testable import WarningDetector
 

@@ -1,7 +1,8 @@
 import Foundation
-import Shared
-import Testing
+import PlatformEvents
+import PlatformHTTP
 import TestSupport
+import Testing
 
 @testable import WarningDetector
 

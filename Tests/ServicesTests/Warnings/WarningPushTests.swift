@@ -1,10 +1,13 @@
 import Crypto
 import Foundation
 import Logging
-import Shared
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import WarningDetector
 

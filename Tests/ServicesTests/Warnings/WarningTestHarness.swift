@@ -4,11 +4,13 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlatformEvents
+import PlatformHTTP
+import PlatformKafka
 import PostgresNIO
 import Prometheus
-import Shared
-import Testing
 import TestSupport
+import Testing
 
 @testable import WarningDetector
 

@@ -1,8 +1,10 @@
 import Foundation
+import PlatformEvents
+import PlatformHTTP
+import PlatformPostgres
 import PostgresNIO
-import Shared
-import Testing
 import TestSupport
+import Testing
 import WeatherFetcherFixtures
 
 @testable import WeatherFetcher

@@ -1,7 +1,6 @@
 import Foundation
-import Shared
-import Testing
 import TestSupport
+import Testing
 import WeatherFetcherFixtures
 
 @testable import WeatherFetcher

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
-import Shared
-import Testing
+import PlatformEvents
+import PlatformPostgres
 import TestSupport
+import Testing
 
 @testable import WeatherFetcher
 

@@ -1,7 +1,9 @@
 import Foundation
-import Shared
-import Testing
+import PlatformCore
+import PlatformEvents
+import PlatformKafka
 import TestSupport
+import Testing
 import WeatherFetcherFixtures
 
 @testable import WeatherFetcher

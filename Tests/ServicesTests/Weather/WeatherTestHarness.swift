@@ -5,9 +5,8 @@ import HummingbirdTesting
 import Logging
 import PostgresNIO
 import Prometheus
-import Shared
-import Testing
 import TestSupport
+import Testing
 import WeatherFetcherFixtures
 
 @testable import WeatherFetcher

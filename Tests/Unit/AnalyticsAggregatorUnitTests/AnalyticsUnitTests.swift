@@ -1,10 +1,13 @@
 import Foundation
+import Logging
+import PlatformCore
+import PlatformHTTP
+import PlatformKafka
+import PlatformPostgres
+import PostgresNIO
 import Synchronization
-import Shared
 import Testing
 import UnitTestSupport
-import Logging
-import PostgresNIO
 
 @testable import AnalyticsAggregator
 

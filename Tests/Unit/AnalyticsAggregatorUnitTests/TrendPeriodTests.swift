@@ -1,4 +1,4 @@
-import Shared
+import PlatformCore
 import Testing
 
 @testable import AnalyticsAggregator

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Shared
+import PlatformCore
 import Testing
 
 @testable import AppointmentBooker

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformCore
 import Testing
 
 @testable import AppointmentBooker

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Shared
+import PlatformHTTP
 import Testing
 import UnitTestSupport
 

@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 import UnitTestSupport
 
-import Shared
+import PlatformCore
 
 @Suite("The admission gate (bcrypt in auth, address lookups in places)")
 struct AdmissionGateTests {

@@ -1,6 +1,11 @@
 import Testing
 
-@testable import Shared
+@testable import PlatformCore
+@testable import PlatformKafka
+@testable import PlatformEvents
+@testable import PlatformPostgres
+@testable import PlatformHTTP
+@testable import PlatformRuntime
 
 @Suite("Client address behind trusted proxies")
 struct ClientAddressTests {

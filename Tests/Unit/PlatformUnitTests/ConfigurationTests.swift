@@ -1,7 +1,12 @@
 import Foundation
 import Logging
 import Prometheus
-@testable import Shared
+@testable import PlatformCore
+@testable import PlatformKafka
+@testable import PlatformEvents
+@testable import PlatformPostgres
+@testable import PlatformHTTP
+@testable import PlatformRuntime
 import Testing
 import UnitTestSupport
 

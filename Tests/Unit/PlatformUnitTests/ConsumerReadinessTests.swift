@@ -1,6 +1,11 @@
 import Testing
 
-@testable import Shared
+@testable import PlatformCore
+@testable import PlatformKafka
+@testable import PlatformEvents
+@testable import PlatformPostgres
+@testable import PlatformHTTP
+@testable import PlatformRuntime
 
 /// What `/ready` says of a service's consumers (X4), from their health as the consumers report it.
 @Suite("Readiness of the consumers")

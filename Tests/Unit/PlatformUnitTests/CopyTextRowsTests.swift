@@ -1,5 +1,5 @@
 import NIOCore
-import Shared
+import PlatformPostgres
 import Testing
 
 /// The text format of COPY FROM STDIN (X1): the characters that would end a column or a row, and the escape

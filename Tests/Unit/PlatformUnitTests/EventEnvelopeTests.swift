@@ -1,5 +1,6 @@
 import Foundation
-import Shared
+import PlatformEvents
+import PlatformPostgres
 import Testing
 
 @Suite("Event envelope")

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Shared
+import PlatformCore
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import Shared
+import PlatformEvents
 import Testing
 import UnitTestSupport
 

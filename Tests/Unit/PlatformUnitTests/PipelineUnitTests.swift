@@ -1,5 +1,10 @@
 import Foundation
-@testable import Shared
+@testable import PlatformCore
+@testable import PlatformKafka
+@testable import PlatformEvents
+@testable import PlatformPostgres
+@testable import PlatformHTTP
+@testable import PlatformRuntime
 import Testing
 
 @Suite("Event pipeline: pure rules")

@@ -3,7 +3,12 @@ import NIOHTTP1
 import Testing
 import UnitTestSupport
 
-@testable import Shared
+@testable import PlatformCore
+@testable import PlatformKafka
+@testable import PlatformEvents
+@testable import PlatformPostgres
+@testable import PlatformHTTP
+@testable import PlatformRuntime
 
 /// The pieces of the provider HTTP client that decide when to call a provider again (W6, P1), and the
 /// verified-token cache (U7).

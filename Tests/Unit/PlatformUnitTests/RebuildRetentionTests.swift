@@ -1,4 +1,4 @@
-import Shared
+import PlatformEvents
 import Testing
 
 /// N6: the topics the aggregates are rebuilt from keep every event, and a configuration that trims them is named.

@@ -1,6 +1,11 @@
 import Testing
 
-@testable import Shared
+@testable import PlatformCore
+@testable import PlatformKafka
+@testable import PlatformEvents
+@testable import PlatformPostgres
+@testable import PlatformHTTP
+@testable import PlatformRuntime
 
 @Suite("Request log lines keep secrets out")
 struct RequestLogMiddlewareTests {

@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
-@testable import Shared
+@testable import PlatformCore
+@testable import PlatformKafka
+@testable import PlatformEvents
+@testable import PlatformPostgres
+@testable import PlatformHTTP
+@testable import PlatformRuntime
 
 /// X3: public writes are bounded per key and window (`WindowQuota`).
 @Suite("Quotas per key and window")

@@ -1,5 +1,7 @@
 import Foundation
-import Shared
+import PlatformCore
+import PlatformEvents
+import PlatformHTTP
 import Testing
 import UnitTestSupport
 

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
-import Shared
+import PlatformHTTP
 import Testing
 import UnitTestSupport
 import WeatherFetcherFixtures
