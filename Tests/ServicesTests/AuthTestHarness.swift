@@ -13,7 +13,7 @@ struct AuthTestHarness: ServiceHarnessing {
     let core: ServiceHarness
     let smtp: SMTPSink
     /// Where auth reads fortune tellers' applications (B6), unless the test named its own.
-    let partnerApplicationsTopic: String
+    var partnerApplicationsTopic: String { topics["AUTH_PARTNER_APPLICATIONS_TOPIC"] }
 
     /// `smtp`: the mail server to send to (a plain sink by default); its security settings go in `extraEnvironment`.
     /// `logger`: where the service logs (a test that reads the log lines passes its own).
@@ -23,19 +23,17 @@ struct AuthTestHarness: ServiceHarnessing {
     ) async throws {
         let tokens = try TestTokens()
         let smtp = try smtp ?? SMTPSink()
-        // Fortune tellers' applications (B6) arrive on a topic of the run's own.
-        let applications = "test.partner-applications.\(uniqueSuffix())"
         let environment = [
-            "AUTH_PARTNER_APPLICATIONS_TOPIC": applications,
             "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL,
             "BCRYPT_COST": "4", "SMTP_PORT": "\(smtp.port)", "SMTP_FROM": "auth@test.example",
             "AUTH_RESET_URL": "https://dashboard.test/reset",
             "BOOTSTRAP_ADMIN_EMAIL": "admin@example.com", "BOOTSTRAP_ADMIN_PASSWORD": "Start1234",
         ]
-        try await ServiceHarness.run(.auth, topics: [applications], tokens: tokens, environment: environment, extra: extraEnvironment, logger: logger) {
+        // Fortune tellers' applications (B6) arrive on a topic of the run's own, unless the test names its own.
+        let topics = ServiceTopics(["AUTH_PARTNER_APPLICATIONS_TOPIC": "partner-applications"])
+        try await ServiceHarness.run(.auth, topics: topics, tokens: tokens, environment: environment, extra: extraEnvironment, logger: logger) {
             core in
-            let harness = AuthTestHarness(
-                core: core, smtp: smtp, partnerApplicationsTopic: extraEnvironment["AUTH_PARTNER_APPLICATIONS_TOPIC"] ?? applications)
+            let harness = AuthTestHarness(core: core, smtp: smtp)
             #expect(try await eventually { try await harness.adminExists() }, "bootstrap admin was created")
             try await body(harness)
         }

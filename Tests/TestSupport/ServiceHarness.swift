@@ -40,26 +40,24 @@ public struct ServiceHarness: Sendable {
     public let client: any TestClientProtocol
     public let db: TestDatabase
     public let tokens: TestTokens
+    public let topics: ServiceTopics
 
     /// Creates `topics` (two partitions each), then runs `service` with the environment every service shares
-    /// (database, broker, consumer group, token key, a fast outbox), the service's own `environment`, and
-    /// `extra` last, so a test overrides either.
+    /// (database, broker, consumer group, token key, a fast outbox), its topic settings, the service's own
+    /// `environment`, and `extra` last, so a test overrides any of them (a topic of its own included).
     public static func run(
-        _ service: ServiceUnderTest, topics: [String], tokens: TestTokens, environment: [String: String], extra: [String: String] = [:],
-        logger: Logger? = nil, _ body: @Sendable (ServiceHarness) async throws -> Void
+        _ service: ServiceUnderTest, topics: ServiceTopics, tokens: TestTokens, environment: [String: String],
+        extra: [String: String] = [:], logger: Logger? = nil, _ body: @Sendable (ServiceHarness) async throws -> Void
     ) async throws {
-        let brokers = TestInfrastructure.current.kafkaBrokers
-        // In threes at most: Tansu answers a four-topic CreateTopics with a response librdkafka cannot parse.
-        for start in stride(from: 0, to: topics.count, by: 3) {
-            try await createTopics(Array(topics[start..<min(start + 3, topics.count)]), partitions: 2, brokers: brokers)
-        }
+        try await topics.create(partitions: 2)
+        let topics = topics.overridden(by: extra)
         try await withTestDatabase(schema: service.schema, migrations: service.migrations) { db in
             let shared = commonEnvironment(service, db: db, tokens: tokens)
-            let variables = shared.merging(environment) { $1 }.merging(extra) { $1 }
+            let variables = shared.merging(topics.byVariable) { $1 }.merging(environment) { $1 }.merging(extra) { $1 }
             let app = try await service.build(
                 EnvironmentReader(variables), PrometheusCollectorRegistry(), logger ?? Logger(label: "\(service.label)-test"))
             try await app.test(.live) { client in
-                try await body(ServiceHarness(client: client, db: db, tokens: tokens))
+                try await body(ServiceHarness(client: client, db: db, tokens: tokens, topics: topics))
             }
         }
     }
@@ -116,6 +114,7 @@ extension ServiceHarnessing {
     public var client: any TestClientProtocol { core.client }
     public var db: TestDatabase { core.db }
     public var tokens: TestTokens { core.tokens }
+    public var topics: ServiceTopics { core.topics }
 
     public func request(
         _ method: HTTPRequest.Method, _ path: String, json: Any? = nil, bearer: String? = nil, headers: HTTPFields = [:]

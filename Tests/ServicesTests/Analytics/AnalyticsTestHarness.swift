@@ -29,8 +29,9 @@ struct AnalyticsTestHarness: Sendable {
     let db: TestDatabase
     let tokens: TestTokens
     let environment: EnvironmentReader
-    let usersTopic: String
-    let userCitiesTopic: String
+    let topics: ServiceTopics
+    var usersTopic: String { topics["ANALYTICS_USERS_TOPIC"] }
+    var userCitiesTopic: String { topics["ANALYTICS_USER_CITIES_TOPIC"] }
 
     /// `tokens`: the key pair to verify tokens with (auth's, when a test runs both services).
     /// `fixedPort`: serve on this port (HummingbirdTesting's live mode always takes a free one; a browser test
@@ -41,16 +42,16 @@ struct AnalyticsTestHarness: Sendable {
         brokers: String = TestInfrastructure.current.kafkaBrokers, _ body: @Sendable (AnalyticsTestHarness) async throws -> Void
     ) async throws {
         let tokens = try tokens ?? TestTokens()
-        let suffix = uniqueSuffix()
-        let topics = (telemetry: "test.telemetry.\(suffix)", users: "test.users.\(suffix)", cities: "test.user-cities.\(suffix)")
-        try await createTopics([topics.telemetry, topics.users, topics.cities], partitions: 3, brokers: brokers)
+        let topics = ServiceTopics([
+            "ANALYTICS_TELEMETRY_TOPIC": "telemetry", "ANALYTICS_USERS_TOPIC": "users", "ANALYTICS_USER_CITIES_TOPIC": "user-cities",
+        ])
+        try await topics.create(partitions: 3, brokers: brokers)
         try await withTestDatabase(schema: "analytics_aggregator", migrations: analyticsAggregatorMigrations) { db in
             let environment = EnvironmentReader(
-                ServiceHarness.commonEnvironment(.analyticsAggregator, db: db, tokens: tokens).merging([
+                ServiceHarness.commonEnvironment(.analyticsAggregator, db: db, tokens: tokens).merging(topics.byVariable) { $1 }.merging([
                     "CONSUMER_MAX_ATTEMPTS": "2",
                     "TELEMETRY_APP_KEYS": "weather=\(weatherKey),\(weatherNextKey);places=\(placesKey)",
-                    "ANALYTICS_TELEMETRY_TOPIC": topics.telemetry, "ANALYTICS_USERS_TOPIC": topics.users,
-                    "ANALYTICS_USER_CITIES_TOPIC": topics.cities, "STREAM_INTERVAL_MS": "100", "KAFKA_BROKERS": brokers,
+                    "STREAM_INTERVAL_MS": "100", "KAFKA_BROKERS": brokers,
                     // Exact answers right after each change; the cache has a test of its own.
                     "STATS_CACHE_MS": "0",
                     // Suites send tens of thousands of events from one address; the quota test sets its own.
@@ -61,8 +62,7 @@ struct AnalyticsTestHarness: Sendable {
                 environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "analytics-test"))
             @Sendable func harness(_ client: (any TestClientProtocol)?, port: Int) -> AnalyticsTestHarness {
                 AnalyticsTestHarness(
-                    client: client, port: port, db: db, tokens: tokens, environment: environment, usersTopic: topics.users,
-                    userCitiesTopic: topics.cities)
+                    client: client, port: port, db: db, tokens: tokens, environment: environment, topics: topics)
             }
             if let fixedPort {
                 // Stopped the way HummingbirdTesting's live mode and SIGTERM stop it: a graceful shutdown, which

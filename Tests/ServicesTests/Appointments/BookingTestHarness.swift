@@ -18,40 +18,31 @@ import Testing
 /// tokens are minted with the test key, as auth would.
 struct BookingTestHarness: ServiceHarnessing {
     let core: ServiceHarness
-    let usersTopic: String
-    let bookingsTopic: String
-    let placesTopic: String
+    var usersTopic: String { topics["APPOINTMENT_USERS_TOPIC"] }
+    var bookingsTopic: String { topics["APPOINTMENT_BOOKINGS_TOPIC"] }
+    var placesTopic: String { topics["APPOINTMENT_PLACES_TOPIC"] }
     /// Where appointment-booker asks places-importer for places of worship (B4).
-    let placeRequestsTopic: String
+    var placeRequestsTopic: String { topics["APPOINTMENT_PLACE_REQUESTS_TOPIC"] }
     /// Where fortune tellers' applications are published for auth (B6).
-    let partnerApplicationsTopic: String
+    var partnerApplicationsTopic: String { topics["APPOINTMENT_PARTNER_APPLICATIONS_TOPIC"] }
 
     static func run(
         extraEnvironment: [String: String] = [:], tokens: TestTokens? = nil, _ body: @Sendable (BookingTestHarness) async throws -> Void
     ) async throws {
-        let suffix = uniqueSuffix()
-        let topics = (
-            users: "test.users.\(suffix)", bookings: "test.bookings.\(suffix)", places: "test.places.\(suffix)",
-            placeRequests: "test.place-requests.\(suffix)", applications: "test.partner-applications.\(suffix)"
-        )
+        let topics = ServiceTopics([
+            "APPOINTMENT_USERS_TOPIC": "users", "APPOINTMENT_BOOKINGS_TOPIC": "bookings", "APPOINTMENT_PLACES_TOPIC": "places",
+            "APPOINTMENT_PLACE_REQUESTS_TOPIC": "place-requests", "APPOINTMENT_PARTNER_APPLICATIONS_TOPIC": "partner-applications",
+        ])
         let environment = [
             "CONSUMER_MAX_ATTEMPTS": "2",
-            "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
-            "APPOINTMENT_PLACES_TOPIC": topics.places, "APPOINTMENT_PLACE_REQUESTS_TOPIC": topics.placeRequests,
-            "APPOINTMENT_PARTNER_APPLICATIONS_TOPIC": topics.applications,
             "READING_KEY": TestSecrets.readingKey,
             // The next two clock changes (up to a year ahead) must be bookable.
             "APPOINTMENT_HORIZON_DAYS": "400",
         ]
         try await ServiceHarness.run(
-            .appointmentBooker, topics: [topics.users, topics.bookings, topics.places, topics.placeRequests, topics.applications],
-            tokens: try tokens ?? TestTokens(),
-            environment: environment, extra: extraEnvironment
+            .appointmentBooker, topics: topics, tokens: try tokens ?? TestTokens(), environment: environment, extra: extraEnvironment
         ) { core in
-            try await body(
-                BookingTestHarness(
-                    core: core, usersTopic: topics.users, bookingsTopic: topics.bookings, placesTopic: topics.places,
-                    placeRequestsTopic: topics.placeRequests, partnerApplicationsTopic: topics.applications))
+            try await body(BookingTestHarness(core: core))
         }
     }
 

@@ -165,17 +165,3 @@ struct PlacesImportTests {
         }
     }
 }
-
-@Suite("places-importer: tiling")
-struct PlacesTilingTests {
-    @Test("P1: tiles cover the area exactly, none bigger than asked, however the degrees round")
-    func test_P1_tiles() {
-        let box = GeoBox(south: 52.51, west: 13.38, north: 52.53, east: 13.41)
-        let tiles = box.tiles(maxDegrees: 0.01)
-        #expect(tiles.count == 6)
-        #expect(tiles.allSatisfy { $0.north - $0.south <= 0.0100001 && $0.east - $0.west <= 0.0100001 })
-        #expect(tiles.first?.south == 52.51 && tiles.first?.west == 13.38 && tiles.last?.north == 52.53 && tiles.last?.east == 13.41)
-        #expect(GeoBox(south: 0, west: 0, north: 0.05, east: 0.05).tiles(maxDegrees: 0.1).count == 1)
-        #expect(abs(box.coveringRadiusMetres - 1_506) < 10, "half the diagonal of 2.22 km × 2.03 km")
-    }
-}

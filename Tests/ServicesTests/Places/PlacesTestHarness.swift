@@ -16,9 +16,9 @@ import Testing
 struct PlacesTestHarness: ServiceHarnessing {
     let core: ServiceHarness
     let provider: FakeHTTPServer
-    let topic: String
+    var topic: String { topics["PLACES_TOPIC"] }
     /// appointment-booker's requests for places of worship (B4).
-    let requestsTopic: String
+    var requestsTopic: String { topics["PLACES_REQUESTS_TOPIC"] }
 
     static func run(
         extraEnvironment: [String: String] = [:],
@@ -26,12 +26,10 @@ struct PlacesTestHarness: ServiceHarnessing {
         tokens: TestTokens? = nil,
         _ body: @Sendable (PlacesTestHarness) async throws -> Void
     ) async throws {
-        let suffix = uniqueSuffix()
-        let topic = "test.places.\(suffix)", users = "test.users.\(suffix)", requests = "test.place-requests.\(suffix)"
+        let topics = ServiceTopics(["PLACES_TOPIC": "places", "PLACES_USERS_TOPIC": "users", "PLACES_REQUESTS_TOPIC": "place-requests"])
         let tokens = try tokens ?? TestTokens()
         try await withFakeHTTPServer(handler) { fake in
             let environment = [
-                "PLACES_TOPIC": topic, "PLACES_USERS_TOPIC": users, "PLACES_REQUESTS_TOPIC": requests,
                 "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_YELP_BASE_URL": fake.baseURL,
                 "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_IMPORT_TICK_MS": "50",
                 "PLACES_PROVIDER_TIMEOUT_MS": "3000", "PLACES_PROVIDER_BACKOFF_MS": "10", "PLACES_PROVIDER_MAX_BACKOFF_MS": "3000",
@@ -43,9 +41,9 @@ struct PlacesTestHarness: ServiceHarnessing {
                 "PLACES_ON_DEMAND": "false",
             ]
             try await ServiceHarness.run(
-                .placesImporter, topics: [topic, users, requests], tokens: tokens, environment: environment, extra: extraEnvironment
+                .placesImporter, topics: topics, tokens: tokens, environment: environment, extra: extraEnvironment
             ) { core in
-                try await body(PlacesTestHarness(core: core, provider: fake, topic: topic, requestsTopic: requests))
+                try await body(PlacesTestHarness(core: core, provider: fake))
             }
         }
     }

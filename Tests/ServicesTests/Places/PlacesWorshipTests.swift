@@ -123,17 +123,6 @@ struct PlacesWorshipTests {
             }
         }
     }
-
-    @Test("B4: the Overpass query names places of worship only when asked; the tag maps to the worship category")
-    func test_B4_queryAndCategory() {
-        let box = GeoBox(south: 52.51, west: 13.38, north: 52.53, east: 13.41)
-        #expect(!OverpassProvider.query(for: box).contains("place_of_worship"))
-        #expect(OverpassProvider.query(for: box, placesOfWorship: true).contains(#"nwr["amenity"="place_of_worship"]["name"]"#))
-        #expect(OverpassProvider.category(["amenity": "place_of_worship"]) == .worship)
-        #expect(PlacesConfiguration.parseAreas("a:1,2,3,4:worship")?.first?.placesOfWorship == true)
-        #expect(PlacesConfiguration.parseAreas("a:1,2,3,4")?.first?.placesOfWorship == false)
-        #expect(PlacesConfiguration.parseAreas("a:1,2,3,4:temples") == nil)
-    }
 }
 
 /// A count the fake provider's handler shares across requests.

@@ -21,10 +21,10 @@ struct WarningTestHarness: ServiceHarnessing {
     let core: ServiceHarness
     let push: FakeHTTPServer
     let pushKey: P256.Signing.PrivateKey
-    let forecastsTopic: String
-    let userCitiesTopic: String
-    let warningsTopic: String
-    let appointmentsTopic: String
+    var forecastsTopic: String { topics["WARNING_FORECASTS_TOPIC"] }
+    var userCitiesTopic: String { topics["WARNING_USER_CITIES_TOPIC"] }
+    var warningsTopic: String { topics["WARNING_WARNINGS_TOPIC"] }
+    var appointmentsTopic: String { topics["WARNING_APPOINTMENTS_TOPIC"] }
 
     static let teamId = "TEAM123456"
     static let keyId = "KEY7654321"
@@ -36,22 +36,16 @@ struct WarningTestHarness: ServiceHarnessing {
         _ body: @Sendable (WarningTestHarness) async throws -> Void
     ) async throws {
         let tokens = try tokens ?? TestTokens()
-        let suffix = uniqueSuffix()
-        let topics = (
-            forecasts: "test.forecasts.\(suffix)", userCities: "test.user-cities.\(suffix)", warnings: "test.warnings.\(suffix)",
-            appointments: "test.appointments.\(suffix)", users: "test.users.\(suffix)"
-        )
-        try await createTopics(
-            [Topic.deadLetterName(of: topics.forecasts)], partitions: 1, brokers: TestInfrastructure.current.kafkaBrokers)
+        let topics = ServiceTopics([
+            "WARNING_FORECASTS_TOPIC": "forecasts", "WARNING_USER_CITIES_TOPIC": "user-cities", "WARNING_WARNINGS_TOPIC": "warnings",
+            "WARNING_APPOINTMENTS_TOPIC": "appointments", "WARNING_USERS_TOPIC": "users",
+        ])
         let certificate = try TestCertificate()
         defer { try? FileManager.default.removeItem(atPath: certificate.certificateFile) }
         let pushKey = P256.Signing.PrivateKey()
         try await withFakeHTTPServer(tls: certificate, handler) { fake in
             let environment = [
                 "CONSUMER_MAX_ATTEMPTS": "2",
-                "WARNING_FORECASTS_TOPIC": topics.forecasts, "WARNING_USER_CITIES_TOPIC": topics.userCities,
-                "WARNING_WARNINGS_TOPIC": topics.warnings, "WARNING_APPOINTMENTS_TOPIC": topics.appointments,
-                "WARNING_USERS_TOPIC": topics.users,
                 "PUSH_BASE_URL": fake.baseURL, "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": teamId,
                 "PUSH_KEY_ID": keyId, "PUSH_SIGNING_KEY": pushKey.pemRepresentation, "PUSH_TOPIC": "com.example.weather",
                 "PUSH_TICK_MS": "50", "PUSH_BACKOFF_MS": "20", "PUSH_MAX_BACKOFF_MS": "200",
@@ -59,13 +53,9 @@ struct WarningTestHarness: ServiceHarnessing {
                 "DAILY_FORECAST_ENABLED": "false",
             ]
             try await ServiceHarness.run(
-                .warningDetector, topics: [topics.forecasts, topics.userCities, topics.warnings, topics.appointments, topics.users],
-                tokens: tokens, environment: environment, extra: extraEnvironment
+                .warningDetector, topics: topics, tokens: tokens, environment: environment, extra: extraEnvironment
             ) { core in
-                try await body(
-                    WarningTestHarness(
-                        core: core, push: fake, pushKey: pushKey, forecastsTopic: topics.forecasts, userCitiesTopic: topics.userCities,
-                        warningsTopic: topics.warnings, appointmentsTopic: topics.appointments))
+                try await body(WarningTestHarness(core: core, push: fake, pushKey: pushKey))
             }
         }
     }

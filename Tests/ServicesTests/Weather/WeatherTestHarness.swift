@@ -16,9 +16,9 @@ import WeatherFetcherFixtures
 struct WeatherTestHarness: ServiceHarnessing {
     let core: ServiceHarness
     let provider: FakeHTTPServer
-    let forecastsTopic: String
-    let warningsTopic: String
-    let userCitiesTopic: String
+    var forecastsTopic: String { topics["WEATHER_FORECASTS_TOPIC"] }
+    var warningsTopic: String { topics["WEATHER_WARNINGS_TOPIC"] }
+    var userCitiesTopic: String { topics["WEATHER_USER_CITIES_TOPIC"] }
 
     /// `provider` answers the fake's requests; by default like Open-Meteo, from the request's own coordinates.
     static func run(
@@ -30,13 +30,13 @@ struct WeatherTestHarness: ServiceHarnessing {
         let tokens = try tokens ?? TestTokens()
         let catalogue = try WeatherFixtures.writeCatalogue()
         defer { try? FileManager.default.removeItem(atPath: catalogue) }
-        let suffix = uniqueSuffix()
-        let forecasts = "test.forecasts.\(suffix)", warnings = "test.warnings.\(suffix)"
-        let userCities = "test.user-cities.\(suffix)", users = "test.users.\(suffix)"
+        let topics = ServiceTopics([
+            "WEATHER_FORECASTS_TOPIC": "forecasts", "WEATHER_WARNINGS_TOPIC": "warnings",
+            "WEATHER_USER_CITIES_TOPIC": "user-cities", "WEATHER_USERS_TOPIC": "users",
+        ])
         try await withFakeHTTPServer(handler) { fake in
             let environment = [
-                "WEATHER_CITY_CATALOGUE": catalogue, "WEATHER_FORECASTS_TOPIC": forecasts, "WEATHER_WARNINGS_TOPIC": warnings,
-                "WEATHER_USER_CITIES_TOPIC": userCities, "WEATHER_USERS_TOPIC": users,
+                "WEATHER_CITY_CATALOGUE": catalogue,
                 "OPEN_METEO_BASE_URL": fake.baseURL, "WWO_BASE_URL": fake.baseURL,
                 // Nothing is scheduled unless a test says so: the map threshold is above every test city.
                 "WEATHER_MAP_MIN_POPULATION": "100000000", "WEATHER_REFRESH_TICK_MS": "100",
@@ -48,12 +48,9 @@ struct WeatherTestHarness: ServiceHarnessing {
                 "CITY_SEARCHES_PER_MINUTE_PER_ADDRESS": "1000000",
             ]
             try await ServiceHarness.run(
-                .weatherFetcher, topics: [forecasts, warnings, userCities, users], tokens: tokens, environment: environment,
-                extra: extraEnvironment
+                .weatherFetcher, topics: topics, tokens: tokens, environment: environment, extra: extraEnvironment
             ) { core in
-                try await body(
-                    WeatherTestHarness(
-                        core: core, provider: fake, forecastsTopic: forecasts, warningsTopic: warnings, userCitiesTopic: userCities))
+                try await body(WeatherTestHarness(core: core, provider: fake))
             }
         }
     }
