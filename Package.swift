@@ -200,6 +200,7 @@ let package = Package(
                 lib("NIOHTTP1"),
             ],
             path: "Clients/PlatformClient",
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "contract-import-access", path: "Tools/contract-import-access", swiftSettings: swiftSettings),
@@ -347,7 +348,7 @@ let package = Package(
                 dependencies: platform + [lib("OpenAPIRuntime"), lib("OpenAPIHummingbird")]
                     + (serviceDependencies[service.module] ?? []),
                 path: "Services/\(service.executable)",
-                exclude: ["Main", "Contract"],
+                exclude: ["Main", "Contract", "README.md"],
                 // The document is both the generator's input and what the service serves at /openapi.yaml.
                 resources: [.copy("openapi.yaml")] + (serviceResources[service.module] ?? []),
                 swiftSettings: swiftSettings,

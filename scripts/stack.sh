@@ -156,10 +156,10 @@ start_service() {
   (
     export HTTP_PORT="$port" METRICS_PORT="${METRICS_PORTS[$service]}" POSTGRES_HOST=127.0.0.1 POSTGRES_PORT="$PG_PORT" POSTGRES_DATABASE=platform
     export KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" "$keys"
-    # Tansu holds a multi-partition fetch for the whole wait even when data arrives (see README, Benchmarks).
+    # Tansu holds a multi-partition fetch for the whole wait even when data arrives (see docs/benchmarks.md).
     export KAFKA_FETCH_WAIT_MAX_MS="${KAFKA_FETCH_WAIT_MAX_MS:-100}"
     # The memory broker forgets acknowledged messages when it restarts: after a producer rebuild the outbox
-    # re-publishes what it sent in the last five minutes (consumers are idempotent). See README, Operating it.
+    # re-publishes what it sent in the last five minutes (consumers are idempotent). See docs/operations.md.
     export OUTBOX_REPUBLISH_WINDOW_SECONDS="${OUTBOX_REPUBLISH_WINDOW_SECONDS:-300}"
     # A crash prints its backtrace without line numbers or waiting for a debugger: the full symbolication of a
     # debug build takes minutes, during which the crashed process still holds its port.

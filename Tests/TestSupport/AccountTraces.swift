@@ -5,7 +5,7 @@ extension TestDatabase {
     /// The columns (`table.column`) of the service's schema holding a value that contains `id`, in any table but
     /// `except`: what is left of an account after its deletion (issue 29). Text, uuid and JSON columns are read as
     /// text; `outbox` is left out by default, because sent events stay there for audit until the relay purges them
-    /// (the README says so).
+    /// (docs/architecture.md says so).
     public func columnsMentioning(_ id: String, except: Set<String> = ["outbox"]) async throws -> [String] {
         let columns = try await client.query(
             """

@@ -5,7 +5,7 @@ import PlatformHTTP
 /// The dashboard's answers kept for a moment (`STATS_CACHE_MS`, 500 ms by default; 0 turns it off): the numbers
 /// change only as batches are aggregated, and a page asked by several admins, or reloaded, is then read from
 /// Postgres once per moment. An answer up to four moments old is still given while one request reads it again
-/// (every other request meanwhile gets the previous answer, not a queue behind the queries): measured (README,
+/// (every other request meanwhile gets the previous answer, not a queue behind the queries): measured (docs/benchmarks.md,
 /// analytics rows), 32 requests reading the home page's queries at once queued to a p99 of 170 ms. Older than
 /// that, the request waits for the new answer, so nobody is shown numbers from long ago.
 ///

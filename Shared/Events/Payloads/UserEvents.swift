@@ -96,7 +96,7 @@ public struct UserEmailVerified: Codable, Sendable, Equatable {
 }
 
 /// `user.deleted`: the account is gone (its owner or an admin deleted it). Every service erases or anonymises
-/// what it holds of the account and refuses its access tokens from then on (issue 29; the README's table).
+/// what it holds of the account and refuses its access tokens from then on (issue 29; the table in docs/architecture.md).
 public struct UserDeleted: Codable, Sendable, Equatable {
     public var userId: UUID
     /// `self` (the owner, re-authenticated) or `admin`.

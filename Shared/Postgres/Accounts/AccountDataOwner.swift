@@ -7,7 +7,7 @@ import PostgresNIO
 /// deletes the account (`user.deleted`) or merges an install account into another (`user.merged`). Both run in
 /// the consumer's transaction and must be idempotent: applied again, they find nothing left to do.
 public protocol AccountDataOwner: Sendable {
-    /// Erases the account's personal data, or anonymises what others' data depends on (the README's table).
+    /// Erases the account's personal data, or anonymises what others' data depends on (the table in docs/architecture.md).
     func erase(user: String, on connection: PostgresConnection, logger: Logger) async throws
     /// Gives `into` what `from` had; where both have the same thing, `into`'s stays.
     func merge(from: String, into: String, on connection: PostgresConnection, logger: Logger) async throws
