@@ -50,7 +50,7 @@ extension AuthAPI {
         }
         try await auth.attempts.release(currentTry)
         // Every other session ends; the caller stays signed in with a fresh one (D25: back to the home page).
-        try await auth.accounts.setPasswordHash(try await auth.hasher.hash(new), for: id)
+        try await auth.accounts.setPasswordHash(try await auth.hash(new), for: id)
         return .ok(.session(try await auth.startSession(for: stored.account)))
     }
 

@@ -52,12 +52,12 @@ struct AuthContext: Sendable {
 
     /// Checks a password or PIN, giving `tries` back when the bcrypt pool refuses.
     func verify(_ secret: String, against hash: String, tries: [AttemptTry]) async throws -> Bool {
-        try await givingBack(tries) { try await hasher.verify(secret, against: hash) }
+        try await givingBack(tries) { try await AuthErrors.answering { try await hasher.verify(secret, against: hash) } }
     }
 
     /// Hashes a new password or PIN, giving `tries` back when the bcrypt pool refuses.
-    func hash(_ secret: String, tries: [AttemptTry]) async throws -> String {
-        try await givingBack(tries) { try await hasher.hash(secret) }
+    func hash(_ secret: String, tries: [AttemptTry] = []) async throws -> String {
+        try await givingBack(tries) { try await AuthErrors.answering { try await hasher.hash(secret) } }
     }
 
     /// Counts one recovery mail to `account` from the caller's address; 429 when either has had its share.

@@ -19,6 +19,8 @@ enum AuthErrors {
 
     static let codeNotIssued = APIError(.serviceUnavailable, code: "code_not_created", message: "could not make a code; try again")
     static let accountNotCreated = APIError(.conflict, code: "conflict", message: "could not create the account")
+    static let passwordChecksBusy = APIError(
+        .tooManyRequests, code: "busy", message: "too many sign-ins at once; try again in a moment", headers: [.retryAfter: "1"])
 
     /// Runs `body`, answering the stores' outcomes that are answers rather than faults: the one place they become
     /// HTTP errors.
@@ -29,6 +31,8 @@ enum AuthErrors {
             throw codeNotIssued
         } catch is AccountStore.NotCreated {
             throw accountNotCreated
+        } catch is PasswordHasher.Busy {
+            throw passwordChecksBusy
         }
     }
 

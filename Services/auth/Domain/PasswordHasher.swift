@@ -1,14 +1,16 @@
 import Dispatch
-import HTTPTypes
 import HummingbirdBcrypt
 import PlatformCore
 import PlatformHTTP
 
 /// bcrypt at the configured cost. Hashing takes tens to hundreds of milliseconds of CPU by design, so it runs on
 /// a concurrent dispatch queue rather than blocking a thread of Swift's cooperative pool, and through an
-/// `AdmissionGate`: at most `BCRYPT_MAX_CONCURRENCY` checks run and `BCRYPT_MAX_QUEUE` wait; a request beyond
-/// that gets 429 `busy` with `Retry-After` at once (a login burst cannot queue unbounded CPU work).
+/// `AdmissionGate`: at most `BCRYPT_MAX_CONCURRENCY` checks run and `BCRYPT_MAX_QUEUE` wait; one beyond that is
+/// refused with `Busy` at once (a login burst cannot queue unbounded CPU work; the API answers 429 `busy`).
 struct PasswordHasher: Sendable {
+    /// The pool is full: neither running nor waiting room for another check.
+    struct Busy: Error, Equatable {}
+
     let cost: UInt8
     let gate: AdmissionGate
     private let queue = DispatchQueue(label: "auth.bcrypt", qos: .userInitiated, attributes: .concurrent)
@@ -36,14 +38,11 @@ struct PasswordHasher: Sendable {
         }
     }
 
-    private func admitted<Value: Sendable>(_ body: () async -> Value) async throws -> Value {
+    private func admitted<Value: Sendable>(_ body: () async -> Value) async throws(Busy) -> Value {
         do {
             return try await gate.run(body)
         } catch {
-            var headers = HTTPFields()
-            headers[.retryAfter] = "1"
-            throw APIError(
-                .tooManyRequests, code: "busy", message: "too many sign-ins at once; try again in a moment", headers: headers)
+            throw Busy()
         }
     }
 
