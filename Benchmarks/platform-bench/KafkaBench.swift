@@ -3,7 +3,7 @@ import Logging
 import PlatformHTTP
 import PlatformKafka
 
-/// Producer and consumer throughput of the Shared client next to `rdkafka_performance`, with the same settings
+/// Producer and consumer throughput of the platform's client (PlatformKafka) next to `rdkafka_performance`, with the same settings
 /// (idempotent, acks=all, lz4, linger 5 ms) on the same broker, each on a fresh topic of the same shape.
 struct KafkaBench {
     let brokers: String
@@ -26,7 +26,7 @@ struct KafkaBench {
         ])
         let swift = try await produceWithShared(topic: topics.swift)
         let reference = try runReference([
-            // -D: copy each payload into librdkafka, as the Shared producer must (Swift arrays cannot lend memory
+            // -D: copy each payload into librdkafka, as the platform's producer must (Swift arrays cannot lend memory
             // past a call), so both pay the same memcpy.
             "-P", "-D", "-t", topics.reference, "-b", brokers, "-s", "\(size)", "-c", "\(count)", "-a", "-1", "-z", "lz4",
             "-X", "linger.ms=5", "-X", "enable.idempotence=true", "-X", "queue.buffering.max.messages=1000000",
@@ -89,7 +89,7 @@ struct KafkaBench {
         }
         let elapsed = ContinuousClock.now - (start ?? .now)
         await consumer.close()
-        guard received >= count else { throw BenchError("Shared consumer received \(received) of \(count) messages") }
+        guard received >= count else { throw BenchError("The platform's consumer received \(received) of \(count) messages") }
         return Double(received) / elapsed.seconds
     }
 

@@ -2,13 +2,13 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// Measures the Shared Kafka client and the outbox relay against the real broker and Postgres, next to
+/// Measures the platform's Kafka client (PlatformKafka) and the outbox relay against the real broker and Postgres, next to
 /// librdkafka's own `rdkafka_performance` in the same run, and prints a Markdown table.
 /// Run it through `scripts/bench.sh`, which starts throw-away infrastructure and passes its addresses.
 @main
 struct PlatformBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "platform-bench", abstract: "Throughput of the Shared Kafka client and the outbox relay.")
+        commandName: "platform-bench", abstract: "Throughput of the platform's Kafka client and the outbox relay.")
 
     @Option(help: "Broker list.") var brokers: String
     @Option(help: "Postgres host.") var postgresHost = "127.0.0.1"
@@ -48,10 +48,10 @@ struct PlatformBench: AsyncParsableCommand {
         let groups = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         if groups.contains("kafka") {
             let kafka = KafkaBench(brokers: brokers, count: count, size: size, referenceBinary: reference)
-            progress("producing \(count) × \(size) B with the Shared producer and with rdkafka_performance")
+            progress("producing \(count) × \(size) B with the platform's producer and with rdkafka_performance")
             let (swiftProduce, referenceProduce, topics) = try await kafka.produce()
             table.add("producer (msgs/s) vs rdkafka_performance", swift: swiftProduce, reference: referenceProduce, target: "ratio >= 0.9")
-            progress("consuming them back with the Shared consumer and with rdkafka_performance")
+            progress("consuming them back with the platform's consumer and with rdkafka_performance")
             let (swiftConsume, referenceConsume) = try await kafka.consume(topics: topics)
             table.add("consumer (msgs/s) vs rdkafka_performance", swift: swiftConsume, reference: referenceConsume, target: "ratio >= 0.9")
         }

@@ -5,7 +5,7 @@ import Testing
 
 /// The served documents' path table (what `MethodNotAllowedMiddleware` answers 405 from) is read by a small
 /// line parser; here it is compared with a YAML parser's reading of every contract-first document (X3).
-@Suite("Shared: the API documents' path table")
+@Suite("Platform: the API documents' path table")
 struct OpenAPIDocumentTests {
     static let services = RepositoryFiles.services
 

@@ -2,7 +2,7 @@ import PlatformEvents
 import Testing
 
 /// N6: the topics the aggregates are rebuilt from keep every event, and a configuration that trims them is named.
-@Suite("Shared: the retention a rebuild needs")
+@Suite("Platform: the retention a rebuild needs")
 struct RebuildRetentionTests {
     @Test("N6: the rebuild's topics are the ones analytics-aggregator reads, kept for good")
     func topics() {
