@@ -104,13 +104,14 @@ let platformModules: [(name: String, folder: String, dependencies: [Target.Depen
     ("PlatformEvents", "Events", ["PlatformCore", "PlatformKafka"]),
     // Postgres with migrations, the outbox and its relay, the idempotent consumer and its ledger, erased accounts.
     ("PlatformPostgres", "Postgres", [
-        "PlatformCore", "PlatformKafka", "PlatformEvents", lib("PostgresNIO"), lib("NIOSSL"), lib("Logging"),
+        "PlatformCore", "PlatformKafka", "PlatformEvents", lib("PostgresNIO"), lib("NIOCore"), lib("NIOSSL"), lib("Logging"),
         lib("Metrics"), lib("ServiceLifecycle"), lib("Tracing"),
     ]),
     // HTTP both ways: the middleware chain, access tokens, the one TTL cache, share pages; provider clients.
     ("PlatformHTTP", "HTTP", [
-        "PlatformCore", lib("Hummingbird"), lib("JWTKit"), lib("Crypto"), lib("Logging"), lib("Prometheus"),
-        lib("ServiceLifecycle"), lib("AsyncHTTPClient"), lib("OpenAPIRuntime"), lib("Tracing"),
+        "PlatformCore", lib("Hummingbird"), lib("HTTPTypes"), lib("NIOCore"), lib("NIOHTTP1"), lib("JWTKit"), lib("Crypto"),
+        lib("Logging"), lib("Prometheus"), lib("ServiceLifecycle"), lib("AsyncHTTPClient"), lib("OpenAPIRuntime"),
+        lib("Tracing"),
     ]),
     // A service's process: configuration, the runtime that wires the above, readiness, ServiceMain.
     ("PlatformRuntime", "Runtime", [

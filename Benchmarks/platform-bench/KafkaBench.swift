@@ -24,7 +24,7 @@ struct KafkaBench {
         try await admin.createTopics([
             KafkaTopicSpec(name: topics.swift, partitions: partitions), KafkaTopicSpec(name: topics.reference, partitions: partitions),
         ])
-        let swift = try await produceWithShared(topic: topics.swift)
+        let swift = try await produceWithPlatform(topic: topics.swift)
         let reference = try runReference([
             // -D: copy each payload into librdkafka, as the platform's producer must (Swift arrays cannot lend memory
             // past a call), so both pay the same memcpy.
@@ -35,7 +35,7 @@ struct KafkaBench {
     }
 
     func consume(topics: Topics) async throws -> (swift: Double, reference: Double) {
-        let swift = try await consumeWithShared(topic: topics.swift)
+        let swift = try await consumeWithPlatform(topic: topics.swift)
         let reference = try runReference([
             "-G", "bench-ref-\(UUID().uuidString.prefix(8))", "-t", topics.reference, "-b", brokers, "-c", "\(count)",
             "-X", "session.timeout.ms=6000", "-X", "auto.offset.reset=earliest",
@@ -45,7 +45,7 @@ struct KafkaBench {
 
     /// Sends windows of 20,000 from four concurrent tasks, so the client always has messages in flight, as the
     /// reference client has (a single awaited window would drain librdkafka's queue between windows).
-    private func produceWithShared(topic: String) async throws -> Double {
+    private func produceWithPlatform(topic: String) async throws -> Double {
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench")),
             logger: Logger(label: "bench"))
@@ -73,7 +73,7 @@ struct KafkaBench {
     }
 
     /// Timed from the first message to the last, like the reference client, so the group join is not counted.
-    private func consumeWithShared(topic: String) async throws -> Double {
+    private func consumeWithPlatform(topic: String) async throws -> Double {
         var configuration = KafkaConsumerConfiguration(
             broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"), groupId: "bench-\(UUID())", topics: [topic])
         configuration.maxBatchSize = 1_000

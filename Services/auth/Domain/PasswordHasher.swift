@@ -1,7 +1,6 @@
 import Dispatch
 import HummingbirdBcrypt
 import PlatformCore
-import PlatformHTTP
 
 /// bcrypt at the configured cost. Hashing takes tens to hundreds of milliseconds of CPU by design, so it runs on
 /// a concurrent dispatch queue rather than blocking a thread of Swift's cooperative pool, and through an

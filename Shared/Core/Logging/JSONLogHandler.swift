@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// One JSON object per line on standard error, for log collectors (`LOG_FORMAT=json`, the default):
-/// `{"time":"2026-11-23T07:30:00.123Z","level":"info","logger":"places-importer","message":"…","source":"Shared",…}`
+/// `{"time":"2026-11-23T07:30:00.123Z","level":"info","logger":"places-importer","message":"…","source":"PlatformKafka",…}`
 /// with the metadata as further string (or array/object) fields. Setting metadata only stores it; the line is
 /// written when something is logged, so a request that logs nothing pays nothing for its metadata.
 public struct JSONLogHandler: LogHandler {

@@ -42,10 +42,12 @@ struct AnalyticsTestHarness: Sendable {
         brokers: String = TestInfrastructure.current.kafkaBrokers, _ body: @Sendable (AnalyticsTestHarness) async throws -> Void
     ) async throws {
         let tokens = try tokens ?? TestTokens()
-        let topics = ServiceTopics([
+        let ownTopics = ServiceTopics([
             "ANALYTICS_TELEMETRY_TOPIC": "telemetry", "ANALYTICS_USERS_TOPIC": "users", "ANALYTICS_USER_CITIES_TOPIC": "user-cities",
         ])
-        try await topics.create(partitions: 3, brokers: brokers)
+        try await ownTopics.create(partitions: 3, brokers: brokers)
+        // A topic the test names itself (in `extraEnvironment`) replaces the harness's own.
+        let topics = ownTopics.overridden(by: extraEnvironment)
         try await withTestDatabase(schema: "analytics_aggregator", migrations: analyticsAggregatorMigrations) { db in
             let environment = EnvironmentReader(
                 ServiceHarness.commonEnvironment(.analyticsAggregator, db: db, tokens: tokens).merging(topics.byVariable) { $1 }.merging([
