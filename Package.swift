@@ -51,32 +51,19 @@ let serviceDependencies: [String: [Target.Dependency]] = [
     "WeatherFetcher": [
         lib("Tracing"), lib("AsyncHTTPClient"), lib("PostgresNIO"), lib("NIOCore"), lib("NIOPosix"), lib("HTTPTypes"),
     ],
-    "PlacesImporter": [
-        lib("AsyncHTTPClient"), lib("PostgresNIO"), lib("NIOCore"),
-        lib("NIOHTTP1"),
-        lib("HTTPTypes"),
-    ],
-    "AnalyticsAggregator": [
-        lib("Crypto"), lib("PostgresNIO"), lib("NIOCore"), lib("HTTPTypes"), lib("ServiceLifecycle"),
-    ],
-    "AppointmentBooker": [
-        lib("Crypto"), lib("PostgresNIO"), lib("Metrics"), lib("NIOCore"), lib("HTTPTypes"),
-    ],
+    "PlacesImporter": [lib("AsyncHTTPClient"), lib("PostgresNIO"), lib("NIOCore"), lib("NIOHTTP1"), lib("HTTPTypes")],
+    "AnalyticsAggregator": [lib("Crypto"), lib("PostgresNIO"), lib("NIOCore"), lib("HTTPTypes"), lib("ServiceLifecycle")],
+    "AppointmentBooker": [lib("Crypto"), lib("PostgresNIO"), lib("Metrics"), lib("NIOCore"), lib("HTTPTypes")],
     "WarningDetector": [
-        lib("AsyncHTTPClient"), lib("PostgresNIO"), lib("JWTKit"), lib("NIOCore"),
-        lib("NIOHTTP1"),
-        lib("NIOSSL"), lib("HTTPTypes"), lib("Tracing"),
+        lib("AsyncHTTPClient"), lib("PostgresNIO"), lib("JWTKit"), lib("NIOCore"), lib("NIOHTTP1"), lib("NIOSSL"),
+        lib("HTTPTypes"), lib("Tracing"),
     ],
 ]
 
 /// What a service's unit target needs beyond the service, the platform modules and UnitTestSupport.
 let unitTestDependencies: [String: [Target.Dependency]] = [
-    "WeatherFetcher": [
-        "WeatherFetcherFixtures", lib("AsyncHTTPClient"), lib("Logging"), lib("NIOCore"),
-    ],
-    "AnalyticsAggregator": [
-        lib("Logging"), lib("PostgresNIO"),
-    ],
+    "WeatherFetcher": ["WeatherFetcherFixtures", lib("AsyncHTTPClient"), lib("Logging"), lib("NIOCore")],
+    "AnalyticsAggregator": [lib("Logging"), lib("PostgresNIO")],
     "AppointmentBooker": [lib("Crypto")],
 ]
 
@@ -197,8 +184,7 @@ let package = Package(
             name: "PlatformClient",
             dependencies: [
                 "AuthContract", "AnalyticsContract", "WeatherContract", "WarningsContract", "PlacesContract", "AppointmentsContract",
-                lib("OpenAPIRuntime"), lib("AsyncHTTPClient"), lib("HTTPTypes"), lib("NIOCore"),
-                lib("NIOHTTP1"),
+                lib("OpenAPIRuntime"), lib("AsyncHTTPClient"), lib("HTTPTypes"), lib("NIOCore"), lib("NIOHTTP1"),
             ],
             path: "Clients/PlatformClient",
             exclude: ["README.md"],
@@ -257,8 +243,7 @@ let package = Package(
         .testTarget(
             name: "SharedTests",
             dependencies: platform + [
-                "TestSupport", lib("HummingbirdTesting"), lib("JWTKit"), lib("PostgresNIO"),
-                lib("NIOHTTP1"),
+                "TestSupport", lib("HummingbirdTesting"), lib("JWTKit"), lib("PostgresNIO"), lib("NIOHTTP1"),
             ],
             path: "Tests/SharedTests",
             swiftSettings: swiftSettings
@@ -277,9 +262,7 @@ let package = Package(
         .testTarget(
             // Built executables stopped with work in flight: a suite of its own, run alone by the test command.
             name: "ShutdownTests",
-            dependencies: platform + [
-                "TestSupport", "AppointmentBooker", "PlacesImporter", lib("PostgresNIO"),
-            ],
+            dependencies: platform + ["TestSupport", "AppointmentBooker", "PlacesImporter", lib("PostgresNIO")],
             path: "Tests/ShutdownTests",
             swiftSettings: swiftSettings
         ),
@@ -288,8 +271,7 @@ let package = Package(
             name: "PlatformUnitTests",
             dependencies: platform + [
                 "UnitTestSupport", lib("Hummingbird"), lib("HummingbirdTesting"), lib("JWTKit"), lib("Logging"),
-                lib("Prometheus"),
-                lib("NIOHTTP1"),
+                lib("Prometheus"), lib("NIOHTTP1"),
             ],
             path: "Tests/Unit/PlatformUnitTests",
             swiftSettings: swiftSettings
