@@ -111,6 +111,15 @@ let platformModules: [(name: String, folder: String, dependencies: [Target.Depen
 /// All of the platform, for what uses the whole of it (a service, its tests).
 let platform: [Target.Dependency] = platformModules.map { .byName(name: $0.name) }
 
+/// What the harnesses need: the throw-away infrastructure and the clients they use.
+let harnessDependencies: [Target.Dependency] = [
+    "TestSupport", "WeatherFetcherFixtures", lib("HummingbirdTesting"), lib("Crypto"), lib("HTTPTypes"),
+    lib("PostgresNIO"), lib("JWTKit"), lib("AsyncHTTPClient"), lib("ServiceLifecycle"),
+]
+
+/// What an integration target needs: the harnesses and what they use.
+let integrationDependencies: [Target.Dependency] = ["ServiceTestSupport"] + harnessDependencies
+
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
@@ -241,11 +250,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "SharedTests",
+            // The platform modules against the real broker and Postgres.
+            name: "PlatformIntegrationTests",
             dependencies: platform + [
                 "TestSupport", lib("HummingbirdTesting"), lib("JWTKit"), lib("PostgresNIO"), lib("NIOHTTP1"),
             ],
-            path: "Tests/SharedTests",
+            path: "Tests/Integration/PlatformIntegrationTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -297,13 +307,19 @@ let package = Package(
             path: "Tests/StackJourneyTests",
             swiftSettings: swiftSettings
         ),
+        // Every service's harness (`ServiceHarness` with its builder, migrations and requests) for the integration targets.
+        .target(
+            name: "ServiceTestSupport",
+            dependencies: platform + harnessDependencies + services.map { .byName(name: $0.module) },
+            path: "Tests/ServiceTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
-            name: "ServicesTests",
-            dependencies: platform + [
-                "TestSupport", lib("HummingbirdTesting"), lib("Crypto"), lib("HTTPTypes"), lib("PostgresNIO"),
-                lib("JWTKit"), lib("AsyncHTTPClient"), lib("ServiceLifecycle"),
-            ] + services.map { .byName(name: $0.module) } + ["WeatherFetcherFixtures"],
-            path: "Tests/ServicesTests",
+            // Flows across services (account lifecycle, the apps' journeys in-process), the built executables as
+            // processes, the documents and their fuzzers, tracing across the Kafka hop.
+            name: "CrossServiceTests",
+            dependencies: platform + integrationDependencies + services.map { .byName(name: $0.module) },
+            path: "Tests/Integration/CrossServiceTests",
             swiftSettings: swiftSettings
         ),
     ] + services.map { service in
@@ -312,6 +328,14 @@ let package = Package(
             name: "\(service.module)UnitTests",
             dependencies: platform + [.byName(name: service.module), "UnitTestSupport"] + (unitTestDependencies[service.module] ?? []),
             path: "Tests/Unit/\(service.module)UnitTests",
+            swiftSettings: swiftSettings
+        )
+    } + services.map { service in
+        // A service's integration target: its buildApplication live on throw-away Postgres and broker.
+        .testTarget(
+            name: "\(service.module)IntegrationTests",
+            dependencies: platform + integrationDependencies + [.byName(name: service.module)],
+            path: "Tests/Integration/\(service.module)IntegrationTests",
             swiftSettings: swiftSettings
         )
     } + services.flatMap { service -> [Target] in

@@ -186,7 +186,7 @@ extension StackJourneys {
         }
 
         /// Whether all six services answer 401 to the token: each learns of the deletion from auth's event (what each
-        /// erased is checked per service in `Tests/ServicesTests/AccountLifecycle`).
+        /// erased is checked per service in `Tests/Integration/CrossServiceTests/AccountLifecycle`).
         func refusedEverywhere(_ stack: RunningStack, token: String) async throws -> Bool {
             let bearer = [FixedBearer(token: token)]
             let transport = PlatformClients.defaultTransport

@@ -17,6 +17,12 @@ public struct TestDatabase: Sendable {
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
+
+    /// The first column of the first row of `sql`, as text (nil for SQL NULL or no row).
+    public func text(_ sql: String) async throws -> String? {
+        for try await value in try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(String?.self) { return value }
+        return nil
+    }
 }
 
 /// Creates database `t_<random>`, runs `body` with a running client whose search_path is `schema`, then drops it.

@@ -1,7 +1,0 @@
-import Hummingbird
-import PlatformPostgres
-@testable import WeatherFetcher
-
-let buildWeatherFetcher: ApplicationBuilder = { try await buildApplication(environment: $0, registry: $1, logger: $2) }
-/// Its migrations, for a test database made from a migrated template.
-let weatherFetcherMigrations: [Migration] = WeatherFetcherMigrations.all
