@@ -65,6 +65,7 @@ let unitTestDependencies: [String: [Target.Dependency]] = [
     "WeatherFetcher": ["WeatherFetcherFixtures", lib("AsyncHTTPClient"), lib("Logging"), lib("NIOCore")],
     "AnalyticsAggregator": [lib("Logging"), lib("PostgresNIO")],
     "AppointmentBooker": [lib("Crypto")],
+    "Auth": [lib("HTTPTypes")],
 ]
 
 /// Data files a service reads at run time besides its API document.

@@ -5,29 +5,9 @@ import PlatformHTTP
 extension AuthAPI {
     func loginDashboard(_ input: Operations.LoginDashboard.Input) async throws -> Operations.LoginDashboard.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard let emailText = nonEmpty(body.email), let password = nonEmpty(body.password) else { throw AuthErrors.emptyField }
-        guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
-        // Tries are taken before the password is checked, so a burst of parallel guesses evaluates no more
-        // passwords than the limits allow; a try that did not fail is given back.
-        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
-        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .dashboard,
-            let hash = stored.passwordHash
-        else { throw AuthErrors.notRegistered }
-        let account = stored.account
-        let ownTries = AttemptSubject.ownerAndAddress(account.id, address: RequestScope.clientKey)
-        let accountTry = try await auth.givingBack([addressTry]) {
-            try await auth.takeTry(.dashboardPassword, subject: ownTries, limit: auth.configuration.accountLimit)
+        let account = try await AuthErrors.answering {
+            try await auth.dashboardLogin.run(email: body.email, password: body.password, clientKey: RequestScope.clientKey)
         }
-        let ceilingTry = try await auth.givingBack([addressTry, accountTry]) {
-            try await auth.takeTry(.accountCeiling, subject: account.id.uuidString, limit: auth.configuration.accountCeiling)
-        }
-        guard try await auth.verify(password, against: hash, tries: [addressTry, accountTry, ceilingTry]) else {
-            throw AuthErrors.wrongPassword(attemptsLeft: accountTry.triesLeftIfFailed)
-        }
-        try await auth.attempts.release(addressTry)
-        try await auth.attempts.release(ceilingTry)
-        guard !account.banned else { throw AuthErrors.banned }
-        try await auth.attempts.clear(.dashboardPassword, subject: ownTries)
         return .ok(.session(try await auth.startSession(for: account)))
     }
 
@@ -36,22 +16,13 @@ extension AuthAPI {
     ) async throws -> Operations.ChangeDashboardPassword.Output {
         let user = try RequestScope.requireUser()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard let current = nonEmpty(body.currentPassword), let new = nonEmpty(body.newPassword),
-            let confirmation = nonEmpty(body.confirmation)
-        else { throw AuthErrors.emptyField }
-        guard new == confirmation else { throw AuthErrors.rule("confirmation_mismatch", AuthMessages.confirmationMismatch) }
-        guard CredentialPolicy.isAcceptablePassword(new) else { throw AuthErrors.weakPassword }
-        guard let id = UUID(uuidString: user.id), let stored = try await auth.accounts.credentials(id: id),
-            stored.account.kind == .dashboard, let hash = stored.passwordHash
-        else { throw APIError.forbidden }
-        let currentTry = try await auth.takeTry(.dashboardPassword, subject: user.id, limit: auth.configuration.accountLimit)
-        guard try await auth.verify(current, against: hash, tries: [currentTry]) else {
-            throw AuthErrors.rule("wrong_current_password", AuthMessages.currentPasswordWrong)
+        let account = try await AuthErrors.answering {
+            try await auth.changeDashboardPassword.run(
+                userId: user.id, current: body.currentPassword, new: body.newPassword, confirmation: body.confirmation)
         }
-        try await auth.attempts.release(currentTry)
-        // Every other session ends; the caller stays signed in with a fresh one (D25: back to the home page).
-        try await auth.accounts.setPasswordHash(try await auth.hash(new), for: id)
-        return .ok(.session(try await auth.startSession(for: stored.account)))
+        // Every other session ended with the new hash; the caller stays signed in with a fresh one (D25: back to
+        // the home page).
+        return .ok(.session(try await auth.startSession(for: account)))
     }
 
     func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output {

@@ -91,9 +91,3 @@ extension Components.Responses.Session {
         .init(body: .json(session))
     }
 }
-
-/// A body field the seeds treat as missing when blank.
-func nonEmpty(_ value: String?) -> String? {
-    guard let value, !value.trimmingWhitespace().isEmpty else { return nil }
-    return value
-}

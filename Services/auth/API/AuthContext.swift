@@ -30,24 +30,27 @@ struct AuthContext: Sendable {
             next: next.map(Components.Schemas.FlowStep.init))
     }
 
-    /// Throws 429 while `subject` has used up `limit` for `kind`.
-    /// Takes one try before the check it limits (see `AttemptStore.reserve`); 429 with `Retry-After` when none is left.
-    func takeTry(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> AttemptTry {
-        switch try await attempts.reserve(kind, subject: subject, limit: limit) {
-        case .taken(let attempt): return attempt
-        case .locked(let until): throw AuthErrors.tooManyAttempts(until: until, now: Date())
-        }
+    /// The try limits over this service's attempt store.
+    var tries: TryLedger { TryLedger(attempts: attempts) }
+
+    var dashboardLogin: DashboardLogin {
+        DashboardLogin(
+            accounts: accounts, tries: tries, hasher: hasher,
+            limits: .init(address: configuration.addressLimit, owner: configuration.accountLimit, ceiling: configuration.accountCeiling))
     }
 
-    /// Runs `body`; when it throws (the bcrypt pool refused, a further limit was reached), the tries taken for
-    /// this request are given back first: a request that was never evaluated is no failure.
+    var changeDashboardPassword: ChangeDashboardPassword {
+        ChangeDashboardPassword(accounts: accounts, tries: tries, hasher: hasher, limit: configuration.accountLimit)
+    }
+
+    /// Takes one try before the check it limits (see `AttemptStore.reserve`); 429 with `Retry-After` when none is left.
+    func takeTry(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> AttemptTry {
+        try await AuthErrors.answering { try await tries.take(kind, subject: subject, limit: limit) }
+    }
+
+    /// Runs `body`; when it throws, the tries taken for this request are given back first (`TryLedger.givingBack`).
     func givingBack<Value: Sendable>(_ tries: [AttemptTry], _ body: () async throws -> Value) async throws -> Value {
-        do {
-            return try await body()
-        } catch {
-            for attempt in tries { try await attempts.release(attempt) }
-            throw error
-        }
+        try await self.tries.givingBack(tries, body)
     }
 
     /// Checks a password or PIN, giving `tries` back when the bcrypt pool refuses.

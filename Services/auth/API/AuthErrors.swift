@@ -33,6 +33,32 @@ enum AuthErrors {
             throw accountNotCreated
         } catch is PasswordHasher.Busy {
             throw passwordChecksBusy
+        } catch let exhausted as TryLedger.Exhausted {
+            throw tooManyAttempts(until: exhausted.until)
+        } catch let refusal as DashboardLogin.Refusal {
+            throw answer(refusal)
+        } catch let refusal as ChangeDashboardPassword.Refusal {
+            throw answer(refusal)
+        }
+    }
+
+    static func answer(_ refusal: DashboardLogin.Refusal) -> APIError {
+        switch refusal {
+        case .emptyField: emptyField
+        case .invalidEmail: invalidEmail
+        case .notRegistered: notRegistered
+        case .wrongPassword(let attemptsLeft): wrongPassword(attemptsLeft: attemptsLeft)
+        case .banned: banned
+        }
+    }
+
+    static func answer(_ refusal: ChangeDashboardPassword.Refusal) -> APIError {
+        switch refusal {
+        case .emptyField: emptyField
+        case .confirmationMismatch: rule("confirmation_mismatch", AuthMessages.confirmationMismatch)
+        case .weakPassword: weakPassword
+        case .notDashboardAccount: .forbidden
+        case .wrongCurrentPassword: rule("wrong_current_password", AuthMessages.currentPasswordWrong)
         }
     }
 

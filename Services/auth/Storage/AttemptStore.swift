@@ -7,7 +7,7 @@ import PostgresNIO
 /// Failed attempts by kind and subject (an account id, an email or a client address), for the seeds' try
 /// limits and the brute-force lockout. Taking a try also drops that subject's tries older than a day (no
 /// window is longer), so a subject that keeps failing never piles up rows.
-struct AttemptStore: Sendable {
+struct AttemptStore: AttemptRecording {
     let client: PostgresClient
     let logger: Logger
 
@@ -30,18 +30,12 @@ struct AttemptStore: Sendable {
         return dates
     }
 
-    /// What `reserve` found: a try taken (recorded as a failure until released), or none left.
-    enum Reservation: Sendable {
-        case taken(AttemptTry)
-        case locked(until: Date)
-    }
-
     /// Takes one try of `kind` for `subject` before the costly or guessable check runs: under a transaction
     /// lock on the subject, counts its failures in the window and, when one is left, records this try as a
     /// failure at once. Concurrent requests for one subject therefore take tries one after another and no more
     /// than the limit are ever evaluated; a try that turns out well is `release`d.
-    func reserve(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> Reservation {
-        try await client.inTransaction(logger: logger) { connection -> Reservation in
+    func reserve(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> AttemptReservation {
+        try await client.inTransaction(logger: logger) { connection -> AttemptReservation in
             try await connection.tracedQuery(
                 "SELECT pg_advisory_xact_lock(hashtextextended(\(kind.rawValue + ":" + subject), 7152))", logger: logger)
             let failures = try await failures(kind, subject: subject, within: limit.window, on: connection)
@@ -78,13 +72,4 @@ struct AttemptStore: Sendable {
         try await client.tracedQuery(
             "DELETE FROM failed_attempts WHERE kind = \(kind.rawValue) AND subject = \(subject)", logger: logger)
     }
-}
-
-/// One try taken by `AttemptStore.reserve`: it counts as a failure unless released.
-struct AttemptTry: Sendable {
-    let kind: AttemptKind
-    let subject: String
-    let id: Int64
-    /// Tries the subject has left when this one fails.
-    let triesLeftIfFailed: Int
 }

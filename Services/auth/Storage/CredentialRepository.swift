@@ -1,0 +1,12 @@
+import Foundation
+
+/// Accounts with the hashes the login flows compare against: Postgres in the service (`AccountStore`), memory in
+/// the unit tests.
+protocol CredentialRepository: Sendable {
+    func credentials(email: EmailAddress) async throws -> StoredCredentials?
+    func credentials(id: UUID) async throws -> StoredCredentials?
+    /// Replaces the password (or PIN) hash and ends every session of the account.
+    func setPasswordHash(_ hash: String, for id: UUID) async throws
+}
+
+extension AccountStore: CredentialRepository {}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// An admin dashboard login (U1, U7): the seed's checks in its order, with the try limits taken before the
+/// password is checked, so a burst of parallel guesses evaluates no more passwords than the limits allow.
+struct DashboardLogin: Sendable {
+    let accounts: any CredentialRepository
+    let tries: TryLedger
+    let hasher: PasswordHasher
+    let limits: Limits
+
+    struct Limits: Sendable {
+        /// Failed logins of any kind per client address.
+        let address: AttemptLimit
+        /// Wrong passwords per account and client address.
+        let owner: AttemptLimit
+        /// Wrong passwords per account from every address together.
+        let ceiling: AttemptLimit
+    }
+
+    /// Why a login was refused, in the seed's terms; `TryLedger.Exhausted` when the caller must wait.
+    enum Refusal: Error, Equatable {
+        case emptyField
+        case invalidEmail
+        case notRegistered
+        case wrongPassword(attemptsLeft: Int)
+        case banned
+    }
+
+    /// The account signed in; `clientKey` is the caller's address as the limits key it.
+    func run(email: String?, password: String?, clientKey: String) async throws -> Account {
+        guard let emailText = nonEmpty(email), let password = nonEmpty(password) else { throw Refusal.emptyField }
+        guard let email = EmailAddress(emailText) else { throw Refusal.invalidEmail }
+        let addressTry = try await tries.take(.address, subject: clientKey, limit: limits.address)
+        guard let stored = try await accounts.credentials(email: email), stored.account.kind == .dashboard,
+            let hash = stored.passwordHash
+        else { throw Refusal.notRegistered }
+        let account = stored.account
+        let ownTries = AttemptSubject.ownerAndAddress(account.id, address: clientKey)
+        let accountTry = try await tries.givingBack([addressTry]) {
+            try await tries.take(.dashboardPassword, subject: ownTries, limit: limits.owner)
+        }
+        let ceilingTry = try await tries.givingBack([addressTry, accountTry]) {
+            try await tries.take(.accountCeiling, subject: account.id.uuidString, limit: limits.ceiling)
+        }
+        let matches = try await tries.givingBack([addressTry, accountTry, ceilingTry]) {
+            try await hasher.verify(password, against: hash)
+        }
+        guard matches else { throw Refusal.wrongPassword(attemptsLeft: accountTry.triesLeftIfFailed) }
+        try await tries.release(addressTry, ceilingTry)
+        guard !account.banned else { throw Refusal.banned }
+        try await tries.attempts.clear(.dashboardPassword, subject: ownTries)
+        return account
+    }
+}
