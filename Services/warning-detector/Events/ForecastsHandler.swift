@@ -21,28 +21,23 @@ struct ForecastsHandler: EventHandler {
     /// consumer then applies its events one by one.
     func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
         let forecasts = try await Self.decodeForecasts(events)
-        var newest: [Int: ForecastUpdated] = [:]
-        var newestEvent: [Int: ReceivedEvent] = [:]
-        var order: [Int] = []
-        for (event, decoded) in zip(events, forecasts) {
-            guard let forecast = decoded else {
-                throw EventDecodingError(reason: "\(event.header.type) is not a forecast: it does not belong on the forecasts topic")
-            }
-            if let seen = newest[forecast.city.id] {
-                if seen.fetchedAt > forecast.fetchedAt { continue }
-            } else {
-                order.append(forecast.city.id)
-            }
-            newest[forecast.city.id] = forecast
-            newestEvent[forecast.city.id] = event
+        let kept: [Int]
+        do {
+            kept = try ApplyForecasts.newestPerCity(forecasts)
+        } catch {
+            let type = events[error.position].header.type
+            throw EventDecodingError(reason: "\(type) is not a forecast: it does not belong on the forecasts topic")
         }
         // Each kept forecast's event gets a consumer span of its trace, ended when the forecasts are applied; a
         // warning's events and push deliveries continue the trace of the forecast that issued it. (A forecast
         // superseded by a newer one of its city in the same batch is not applied and gets no span.)
-        let kept = order.compactMap { newestEvent[$0] }
-        try await EventTracing.handlingTogether(kept) { byEvent in
-            let traceParents = newestEvent.compactMapValues { byEvent[$0.header.id] }
-            try await apply(order.compactMap { newest[$0] }, traceParents: traceParents, connection: connection, logger: logger)
+        let keptForecasts = kept.compactMap { forecasts[$0] }
+        let eventOfCity = Dictionary(uniqueKeysWithValues: zip(keptForecasts.map(\.city.id), kept.map { events[$0] }))
+        try await EventTracing.handlingTogether(kept.map { events[$0] }) { byEvent in
+            let traceParents = eventOfCity.compactMapValues { byEvent[$0.header.id] }
+            let store = PostgresForecastApplying(warnings: warnings, connection: connection, logger: logger)
+            _ = try await ApplyForecasts(detector: detector).run(
+                keptForecasts, traceParents: traceParents, store: store, now: Date(), logger: logger)
         }
     }
 
@@ -68,32 +63,6 @@ struct ForecastsHandler: EventHandler {
                 decoded.replaceSubrange(start..<(start + values.count), with: values)
             }
             return decoded
-        }
-    }
-
-    private func apply(
-        _ forecasts: [ForecastUpdated], traceParents: [Int: String], connection: PostgresConnection, logger: Logger
-    ) async throws {
-        guard !forecasts.isEmpty else { return }
-        let stored = try await ForecastStore.record(forecasts, on: connection, logger: logger)
-        let current = forecasts.filter { stored.contains($0.city.id) }
-        if current.count < forecasts.count {
-            logger.debug("older forecasts ignored", metadata: ["count": "\(forecasts.count - current.count)"])
-        }
-        let changes = try await warnings.apply(
-            current.map { WarningStore.Detections(forecast: $0, detected: detector.detect($0), traceParent: traceParents[$0.city.id]) },
-            on: connection)
-        // A warning that ended before it was detected (a late or replayed forecast) is stored, never pushed (A5).
-        let now = Date()
-        let queued = try await PushQueue.enqueue(
-            warnings: changes.issued.filter { $0.ends > now }, traceParents: traceParents, on: connection, logger: logger)
-        for warning in changes.issued {
-            logger.info(
-                "warning issued",
-                metadata: ["city": "\(warning.cityId)", "kind": "\(warning.kind)", "number": "\(warning.announcementNumber)"])
-        }
-        if !changes.issued.isEmpty {
-            logger.info("warning notifications queued", metadata: ["warnings": "\(changes.issued.count)", "notifications": "\(queued)"])
         }
     }
 }

@@ -29,61 +29,30 @@ struct WarningStore: Sendable {
             longitude: row.7, timeZone: row.8, severity: row.9, status: row.10, statusDescription: row.11, onset: row.12, ends: row.13)
     }
 
-    /// What the rules found in one city's forecast.
-    struct Detections: Sendable {
-        var forecast: ForecastUpdated
-        var detected: [DetectedWarning]
-        /// The trace of the forecast's event (its consumer span), which the warning events continue.
-        var traceParent: String? = nil
-    }
-
     /// Makes each city's warnings match what its forecast shows, in the consumer's transaction and with a fixed
     /// number of statements however many cities the batch has (one city appears once): a new kind is issued,
     /// a live warning whose fields changed is updated (same id and announcement number), and a live warning the
     /// forecast no longer shows is cancelled. Each change goes to the outbox (key: city id), in that order per city.
-    func apply(_ batch: [Detections], on connection: PostgresConnection) async throws -> Changes {
+    func apply(_ batch: [CityDetections], on connection: PostgresConnection) async throws -> Changes {
         guard !batch.isEmpty else { return Changes() }
         let live = Dictionary(grouping: try await liveWarnings(of: batch, on: connection), by: \.cityId)
-        let numbers = try await announcementNumbers(
-            count: batch.reduce(0) { total, item in
-                total + item.detected.filter { detection in !(live[item.forecast.city.id] ?? []).contains { $0.kind == detection.kind.rawValue } }.count
-            }, on: connection)
+        let numbers = try await announcementNumbers(count: WarningReconciliation.issuedCount(batch, live: live), on: connection)
         var changes = Changes()
         var events: [Outbox.Row] = []
-        var nextNumber = numbers.makeIterator()
-        for item in batch {
-            let city = item.forecast.city
-            let cityLive = live[city.id] ?? []
-            for detection in item.detected {
-                if var warning = cityLive.first(where: { $0.kind == detection.kind.rawValue }) {
-                    let before = warning
-                    warning.severity = detection.severity.capName
-                    warning.status = detection.status
-                    warning.statusDescription = detection.statusDescription
-                    // A warning already under way keeps its first onset (A2): a forecast covers only the hours from the
-                    // one in progress, so the detected onset moves with every refresh and would update it each hour.
-                    let underWay = before.onset <= item.forecast.fetchedAt
-                    warning.onset = underWay ? min(before.onset, detection.onset) : detection.onset
-                    warning.ends = detection.ends
-                    guard warning != before else { continue }
-                    changes.updated.append(warning)
-                    events.append(try event(EventTypes.warningUpdated, warning.notice, of: item))
-                } else {
-                    let number = nextNumber.next() ?? 0
-                    let warning = Warning(
-                        id: UUID(), cityId: city.id, kind: detection.kind.rawValue,
-                        announcementNumber: "\(Self.year(of: item.forecast.fetchedAt))-\(String(format: "%06ld", number))",
-                        location: city.name, region: [city.region, city.country].filter { !$0.isEmpty }.joined(separator: ", "),
-                        latitude: city.latitude, longitude: city.longitude, timeZone: city.timeZone,
-                        severity: detection.severity.capName, status: detection.status, statusDescription: detection.statusDescription,
-                        onset: detection.onset, ends: detection.ends)
+        for (item, itemChanges) in zip(batch, WarningReconciliation.changes(batch, live: live, numbers: numbers)) {
+            for change in itemChanges {
+                switch change {
+                case .issued(let warning):
                     changes.issued.append(warning)
                     events.append(try event(EventTypes.warningIssued, warning.notice, of: item))
+                case .updated(let warning):
+                    changes.updated.append(warning)
+                    events.append(try event(EventTypes.warningUpdated, warning.notice, of: item))
+                case .cancelled(let warning):
+                    changes.cancelled.append(warning)
+                    events.append(try event(
+                        EventTypes.warningCancelled, WarningCancelled(warningId: warning.id, cityId: warning.cityId), of: item))
                 }
-            }
-            for warning in cityLive where !item.detected.contains(where: { $0.kind.rawValue == warning.kind }) {
-                changes.cancelled.append(warning)
-                events.append(try event(EventTypes.warningCancelled, WarningCancelled(warningId: warning.id, cityId: city.id), of: item))
             }
         }
         try await insert(changes.issued, on: connection)
@@ -101,7 +70,7 @@ struct WarningStore: Sendable {
     }
 
     /// The live warnings of the batch's cities, each as of its own forecast's time, locked for the update.
-    private func liveWarnings(of batch: [Detections], on connection: PostgresConnection) async throws -> [Warning] {
+    private func liveWarnings(of batch: [CityDetections], on connection: PostgresConnection) async throws -> [Warning] {
         let cityIds = batch.map(\.forecast.city.id)
         let fetchedAt = batch.map(\.forecast.fetchedAt)
         let columns = Self.columns.split(separator: ",").map { "w." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -154,14 +123,10 @@ struct WarningStore: Sendable {
             logger: logger)
     }
 
-    private func event<Payload: Codable & Sendable>(_ type: EventType, _ payload: Payload, of item: Detections) throws -> Outbox.Row {
+    private func event<Payload: Codable & Sendable>(_ type: EventType, _ payload: Payload, of item: CityDetections) throws -> Outbox.Row {
         try Outbox.Row(
             EventEnvelope(type: type, producer: ServiceIdentity.warningDetector.name, key: String(item.forecast.city.id), payload: payload),
             traceParent: item.traceParent)
-    }
-
-    private static func year(of date: Date) -> Int {
-        Calendar(identifier: .gregorian).dateComponents(in: .gmt, from: date).year ?? 1970
     }
 
     /// The city's warnings that are live now: never one that was cancelled or whose end has passed.

@@ -48,23 +48,6 @@ struct WarningLifecycleTests {
         }
     }
 
-    @Test("A2: a warning under way keeps its first onset: the next hour's forecast of the same heat publishes no update")
-    func test_A2_onsetDoesNotCreep() async throws {
-        try await WarningTestHarness.run { harness in
-            let start = Date()
-            try await harness.publishForecast(WarningFixtures.heat(31, hours: 0...5, fetchedAt: start))
-            #expect(try await eventually { try await Self.warnings(harness).count == 1 })
-            let first = try await Self.warnings(harness)[0]
-            // An hour later the heat still ends at the same hour; the forecast now starts an hour later.
-            try await harness.publishForecast(WarningFixtures.heat(31, hours: 0...4, fetchedAt: start.addingTimeInterval(3_600)))
-            #expect(try await harness.waitProcessed(atLeast: 2))
-            let later = try await Self.warnings(harness)
-            #expect(later.count == 1 && later[0]["onset"].string == first["onset"].string && later[0]["ends"].string == first["ends"].string)
-            #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'warning.updated'") == 0)
-            #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'warning.issued'") == 1)
-        }
-    }
-
     @Test("A2: an expired warning is never served; an older forecast arriving late changes nothing")
     func test_A2_expiryAndStaleForecasts() async throws {
         try await WarningTestHarness.run { harness in

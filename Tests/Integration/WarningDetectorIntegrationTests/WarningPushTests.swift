@@ -40,21 +40,6 @@ struct WarningPushTests {
         #expect(key.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8)))
     }
 
-    @Test("A5: a warning that had ended before it was detected (a late forecast) is stored but pushed to nobody")
-    func test_A5_noPushForThePast() async throws {
-        try await WarningTestHarness.run { harness in
-            let here = try await harness.device(currentCityId: Self.berlin.id)
-            // Three days late: its heat hours are long over.
-            try await harness.publishForecast(WarningFixtures.heat(36, hours: 1...3, fetchedAt: Date().addingTimeInterval(-3 * 86_400)))
-            #expect(try await harness.waitProcessed(atLeast: 1))
-            #expect(try await harness.count("SELECT count(*)::int FROM warnings") == 1, "stored")
-            #expect(try await harness.count("SELECT count(*)::int FROM push_deliveries") == 0, "not pushed")
-            // A current one still is.
-            try await harness.publishForecast(WarningFixtures.heat(36, hours: 1...3, city: Self.berlin))
-            #expect(try await eventually { Self.sentTokens(harness) == [here.token] })
-        }
-    }
-
     @Test("A4, A5: a new warning reaches exactly the devices whose settings allow it, once, over HTTP/2 with a provider token")
     func test_A5_warningAudience() async throws {
         try await WarningTestHarness.run { harness in
