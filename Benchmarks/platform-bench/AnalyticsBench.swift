@@ -48,22 +48,21 @@ struct AnalyticsBench {
         try await withRunningClient(admin.makeClient(logger: logger)) { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
         }
-        let suffix = UUID().uuidString.prefix(8).lowercased()
-        let topics = (telemetry: "bench.telemetry.\(suffix)", users: "bench.users.\(suffix)", cities: "bench.cities.\(suffix)")
-        let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
-        try await kafkaAdmin.createTopics([topics.telemetry, topics.users, topics.cities].map { KafkaTopicSpec(name: $0, partitions: 6) })
+        let topics = ServiceTopics(
+            ["ANALYTICS_TELEMETRY_TOPIC": "telemetry", "ANALYTICS_USERS_TOPIC": "users", "ANALYTICS_USER_CITIES_TOPIC": "cities"],
+            prefix: "bench")
+        try await topics.create(partitions: 6, brokers: brokers)
 
         progress("analytics: putting \(events) telemetry events on the topic")
-        try await produceTelemetry(topic: topics.telemetry)
+        try await produceTelemetry(topic: topics["ANALYTICS_TELEMETRY_TOPIC"])
 
         let tokens = try TestTokens()
         let port = freePort()
-        let environment = [
+        let environment = topics.byVariable.merging([
             "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
             "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-            "ANALYTICS_TELEMETRY_TOPIC": topics.telemetry, "ANALYTICS_USERS_TOPIC": topics.users, "ANALYTICS_USER_CITIES_TOPIC": topics.cities,
             "TELEMETRY_APP_KEYS": "weather=\(Self.appKey)", "KAFKA_START_POSITION": "beginning", "LOG_LEVEL": "warning",
-        ]
+        ]) { $1 }
         let service = try ServiceProcess.start(binary: binary, environment: environment.merging(["HTTP_PORT": "\(port)"]) { $1 })
         defer { service.stop() }
         try await service.waitReady(port: port)

@@ -46,10 +46,8 @@ struct AppointmentBench {
         try await withRunningClient(admin.makeClient(logger: logger)) { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
         }
-        let suffix = UUID().uuidString.prefix(8).lowercased()
-        let topics = (users: "bench.users.\(suffix)", bookings: "bench.bookings.\(suffix)")
-        let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
-        try await kafkaAdmin.createTopics([KafkaTopicSpec(name: topics.users, partitions: 6), KafkaTopicSpec(name: topics.bookings, partitions: 6)])
+        let topics = ServiceTopics(["APPOINTMENT_USERS_TOPIC": "users", "APPOINTMENT_BOOKINGS_TOPIC": "bookings"], prefix: "bench")
+        try await topics.create(partitions: 6, brokers: brokers)
         let tokens = try TestTokens()
         var signed: [String] = []
         for _ in 0..<200 { signed.append(try await tokens.token(userId: UUID().uuidString, entitlements: ["contact_fortune_teller"])) }
@@ -58,15 +56,14 @@ struct AppointmentBench {
         let port = freePort()
         let service = try ServiceProcess.start(
             binary: binary,
-            environment: [
+            environment: topics.byVariable.merging([
                 "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
                 "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                "APPOINTMENT_USERS_TOPIC": topics.users, "APPOINTMENT_BOOKINGS_TOPIC": topics.bookings,
                 "READING_KEY": UUID().uuidString + UUID().uuidString,
                 // A few hundred users book thousands of slots here; the per-user caps are not what is measured.
                 "BOOKINGS_LIVE_PER_USER": "10000", "BOOKINGS_LIVE_PER_USER_PER_PARTNER": "10000",
                 "APPOINTMENT_HORIZON_DAYS": "730", "KAFKA_START_POSITION": "beginning", "LOG_LEVEL": "warning",
-            ])
+            ]) { $1 })
         defer { service.stop() }
         try await service.waitReady(port: port)
         let base = "http://127.0.0.1:\(port)"
@@ -76,10 +73,10 @@ struct AppointmentBench {
         var partners: [UUID] = []
         for index in 0..<max(1, bookings / 2_000 + 1) {
             partners.append(
-                try await makePartner(index: index, hours: ("00:00", "24:00"), base: base, adminToken: adminToken, usersTopic: topics.users, tokens: tokens))
+                try await makePartner(index: index, hours: ("00:00", "24:00"), base: base, adminToken: adminToken, usersTopic: topics["APPOINTMENT_USERS_TOPIC"], tokens: tokens))
         }
         let listed = try await makePartner(
-            index: partners.count, hours: ("09:00", "18:00"), base: base, adminToken: adminToken, usersTopic: topics.users, tokens: tokens)
+            index: partners.count, hours: ("09:00", "18:00"), base: base, adminToken: adminToken, usersTopic: topics["APPOINTMENT_USERS_TOPIC"], tokens: tokens)
         var slots: [(UUID, String)] = []
         for partner in partners {
             var day = Date().addingTimeInterval(86_400)

@@ -43,9 +43,8 @@ struct PlacesBench {
         try await withRunningClient(admin.makeClient(logger: logger)) { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
         }
-        let topic = "bench.places.\(UUID().uuidString.prefix(8).lowercased())"
-        let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
-        try await kafkaAdmin.createTopics([KafkaTopicSpec(name: topic, partitions: 6)])
+        let topics = ServiceTopics(["PLACES_TOPIC": "places"], prefix: "bench")
+        try await topics.create(partitions: 6, brokers: brokers)
         let tokens = try TestTokens()
         var signed: [String] = []
         for index in 0..<200 { signed.append(try await tokens.token(userId: "bench-user-\(index)")) }
@@ -62,7 +61,7 @@ struct PlacesBench {
             let environment = [
                 "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
                 "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_TOPIC": topic, "PLACES_TILE_MILLIDEGREES": "100",
+                "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_TOPIC": topics["PLACES_TOPIC"], "PLACES_TILE_MILLIDEGREES": "100",
                 "PLACES_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
             ]
             let service = try ServiceProcess.start(

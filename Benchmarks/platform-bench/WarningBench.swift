@@ -47,23 +47,18 @@ struct WarningBench {
         try await withRunningClient(admin.makeClient(logger: logger)) { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
         }
-        let topics = (forecasts: "bench.forecasts.\(suffix)", userCities: "bench.user-cities.\(suffix)", warnings: "bench.warnings.\(suffix)")
-        let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
-        try await kafkaAdmin.createTopics([
-            KafkaTopicSpec(name: topics.forecasts, partitions: 6), KafkaTopicSpec(name: topics.userCities, partitions: 6),
-            KafkaTopicSpec(name: topics.warnings, partitions: 6),
-        ])
-        try await kafkaAdmin.createTopics([KafkaTopicSpec(name: Topic.deadLetterName(of: topics.forecasts), partitions: 1)])
+        let topics = ServiceTopics(
+            ["WARNING_FORECASTS_TOPIC": "forecasts", "WARNING_USER_CITIES_TOPIC": "user-cities", "WARNING_WARNINGS_TOPIC": "warnings"],
+            prefix: "bench")
+        try await topics.create(partitions: 6, brokers: brokers)
         let port = freePort()
         let tokens = try TestTokens()
-        var environment = [
+        var environment = topics.byVariable.merging([
             "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
             "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "KAFKA_GROUP_ID": "bench-warnings-\(suffix)",
             "KAFKA_START_POSITION": "beginning", "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-            "WARNING_FORECASTS_TOPIC": topics.forecasts, "WARNING_USER_CITIES_TOPIC": topics.userCities,
-            "WARNING_WARNINGS_TOPIC": topics.warnings, "DAILY_FORECAST_ENABLED": "false", "OUTBOX_IDLE_INTERVAL_MS": "20",
-            "LOG_LEVEL": "warning",
-        ]
+            "DAILY_FORECAST_ENABLED": "false", "OUTBOX_IDLE_INTERVAL_MS": "20", "LOG_LEVEL": "warning",
+        ]) { $1 }
         if let fetchWaitMilliseconds { environment["KAFKA_FETCH_WAIT_MAX_MS"] = "\(fetchWaitMilliseconds)" }
         let service = try ServiceProcess.start(binary: binary, environment: environment)
         defer { service.stop() }
@@ -75,7 +70,7 @@ struct WarningBench {
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
         results.eventsPerSecond = try await withRunningClient(configuration.makeClient(logger: logger)) { client -> Double in
             progress("warning-detector: \(events) forecast events, each issuing a warning")
-            let messages = try (1...events).map { try Self.message(cityId: $0, topic: topics.forecasts) }
+            let messages = try (1...events).map { try Self.message(cityId: $0, topic: topics["WARNING_FORECASTS_TOPIC"]) }
             let started = ContinuousClock.now
             for batch in stride(from: 0, to: messages.count, by: 1_000) {
                 try await producer.send(Array(messages[batch..<min(messages.count, batch + 1_000)]))
@@ -95,7 +90,7 @@ struct WarningBench {
                 let cityId = 1_000_000 + sample
                 let started = ContinuousClock.now
                 func elapsed() -> Double { (ContinuousClock.now - started).seconds * 1_000 }
-                try await producer.send(try Self.message(cityId: cityId, topic: topics.forecasts))
+                try await producer.send(try Self.message(cityId: cityId, topic: topics["WARNING_FORECASTS_TOPIC"]))
                 latency.acknowledged.append(elapsed())
                 while try await queryInt(client, "SELECT count(*)::int FROM warnings WHERE city_id = \(cityId)") == 0 {
                     guard elapsed() < 30_000 else { throw BenchError("warning for city \(cityId) was never stored") }

@@ -49,9 +49,8 @@ struct WeatherBench {
         try await withRunningClient(admin.makeClient(logger: logger)) { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
         }
-        let topic = "bench.forecasts.\(UUID().uuidString.prefix(8).lowercased())"
-        let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
-        try await kafkaAdmin.createTopics([KafkaTopicSpec(name: topic, partitions: 6)])
+        let topics = ServiceTopics(["WEATHER_FORECASTS_TOPIC": "forecasts"], prefix: "bench")
+        try await topics.create(partitions: 6, brokers: brokers)
         let answerBox = answers
         let measured = try await withFakeHTTPServer({ request in
             let keys = OpenMeteoKey.all(in: request.query)
@@ -68,7 +67,7 @@ struct WeatherBench {
             let service = try ServiceProcess.start(binary: binary, environment: [
                 "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
                 "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                "WEATHER_CITY_CATALOGUE": cataloguePath, "OPEN_METEO_BASE_URL": fake.baseURL, "WEATHER_FORECASTS_TOPIC": topic,
+                "WEATHER_CITY_CATALOGUE": cataloguePath, "OPEN_METEO_BASE_URL": fake.baseURL, "WEATHER_FORECASTS_TOPIC": topics["WEATHER_FORECASTS_TOPIC"],
                 "WEATHER_MAP_MIN_POPULATION": "\(threshold)", "WEATHER_REFRESH_BATCH": "\(tracked.count + 100)",
                 "WEATHER_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
             ])

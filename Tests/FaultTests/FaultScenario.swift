@@ -26,7 +26,8 @@ struct ProbeSetup: Sendable {
     var postgresUser: String
     var database: String
     var brokers: String
-    var topic: String
+    /// The probe's topic (`PROBE_TOPIC`), of this scenario alone.
+    var topics = ServiceTopics(["PROBE_TOPIC": "fault"])
     var group: String
     var publicKey: String
 
@@ -42,6 +43,8 @@ struct ProbeSetup: Sendable {
             "KAFKA_DEBUG": ProcessInfo.processInfo.environment["FAULT_KAFKA_DEBUG"] ?? "",
         ].merging(extra) { $1 }
     }
+
+    var topic: String { topics["PROBE_TOPIC"] }
 
     var postgres: PostgresConfiguration {
         PostgresConfiguration(

@@ -139,7 +139,7 @@ struct FaultSuiteTests {
             let restarted = ContinuousClock.now
             try await Task.sleep(for: delay)
             // The memory broker lost its topics with its log; an operator (scripts/stack.sh restart tansu) recreates them.
-            try await createTopics([setup.topic], partitions: partitions, brokers: broker.address)
+            try await setup.topics.create(partitions: partitions, brokers: broker.address)
             try await waitApplied(events, counter: counter, timeout: .seconds(120), context: probe.recentLog)
             var result = try await outcome(counter, since: restarted, note: "timed from the broker's restart; \(partitions) partitions after it")
             // The orchestrator's restart would hide a crash (the double free this row is about): there must be none.
@@ -175,9 +175,9 @@ struct FaultSuiteTests {
         let database = try await createDatabase(host: "127.0.0.1", port: cluster.port, user: "postgres")
         let setup = ProbeSetup(
             postgresHost: "127.0.0.1", postgresPort: cluster.port, postgresUser: "postgres", database: database,
-            brokers: TestInfrastructure.current.kafkaBrokers, topic: "fault.\(uniqueSuffix())", group: "fault-\(uniqueSuffix())",
+            brokers: TestInfrastructure.current.kafkaBrokers, group: "fault-\(uniqueSuffix())",
             publicKey: try TestTokens().publicKeyBase64URL)
-        try await createTopics([setup.topic], partitions: 6, brokers: setup.brokers)
+        try await setup.topics.create(partitions: 6, brokers: setup.brokers)
         let probe = try ProbeInstance(environment: setup.environment(["CONSUMER_PAUSE_LIMIT_MS": "1000"]))
         defer { probe.stop() }
         try await probe.waitReady()
@@ -259,9 +259,9 @@ struct FaultSuiteTests {
             host: infrastructure.postgresHost, port: infrastructure.postgresPort, user: infrastructure.postgresUser)
         let setup = ProbeSetup(
             postgresHost: infrastructure.postgresHost, postgresPort: infrastructure.postgresPort,
-            postgresUser: infrastructure.postgresUser, database: database, brokers: brokers, topic: "fault.\(uniqueSuffix())",
+            postgresUser: infrastructure.postgresUser, database: database, brokers: brokers,
             group: "fault-\(uniqueSuffix())", publicKey: try TestTokens().publicKeyBase64URL)
-        try await createTopics([setup.topic], partitions: 6, brokers: brokers)
+        try await setup.topics.create(partitions: 6, brokers: brokers)
         return try await withRunningClient(setup.postgres.makeClient(logger: Logger(label: "fault-suite"))) { client in
             try await body(setup, EffectCounter(client: client))
         }

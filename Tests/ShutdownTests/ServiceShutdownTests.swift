@@ -34,8 +34,10 @@ struct ServiceShutdownTests {
     func test_X4_sigtermWithConsumerMidStream() async throws {
         let tokens = try TestTokens()
         let suffix = uniqueSuffix()
-        let (places, users, bookings) = ("test.places.\(suffix)", "test.users.\(suffix)", "test.bookings.\(suffix)")
-        try await createTopics([places, users, bookings], partitions: 3, brokers: TestInfrastructure.current.kafkaBrokers)
+        let topics = ServiceTopics([
+            "APPOINTMENT_PLACES_TOPIC": "places", "APPOINTMENT_USERS_TOPIC": "users", "APPOINTMENT_BOOKINGS_TOPIC": "bookings",
+        ])
+        try await topics.create(partitions: 3)
         let total = 5_000
         try await withProducer { producer in
             let messages = try (0..<total).map { index in
@@ -45,22 +47,15 @@ struct ServiceShutdownTests {
                     payload: PlaceUpserted(
                         placeId: id, name: "Shrine \(index)", category: "worship", latitude: 13.7 + Double(index) / 100_000, longitude: 100.5,
                         address: nil, openingHours: nil, phone: nil, website: nil, sources: ["osm:node/\(index)"]))
-                return KafkaOutgoingMessage(topic: places, key: envelope.key, value: try envelope.encoded())
+                return KafkaOutgoingMessage(topic: topics["APPOINTMENT_PLACES_TOPIC"], key: envelope.key, value: try envelope.encoded())
             }
             try await producer.send(messages)
         }
         try await withTestDatabase(schema: "appointment_booker", migrations: AppointmentBookerMigrations.all) { db in
-            let count: @Sendable (String) async throws -> Int = { sql in
-                let rows = try await db.client.query(PostgresQuery(unsafeSQL: sql), logger: db.logger)
-                for try await value in rows.decode(Int.self) { return value }
-                return 0
-            }
+            let count: @Sendable (String) async throws -> Int = { try await db.count($0) }
             let group = "shutdown-\(suffix)"
             var environment = Self.baseEnvironment(db, tokens: tokens, port: freePort(), group: group)
-            environment.merge([
-                "APPOINTMENT_PLACES_TOPIC": places, "APPOINTMENT_USERS_TOPIC": users, "APPOINTMENT_BOOKINGS_TOPIC": bookings,
-                "CONSUMER_BATCH_SIZE": "200",
-            ]) { $1 }
+            environment.merge(topics.byVariable.merging(["CONSUMER_BATCH_SIZE": "200"]) { $1 }) { $1 }
             let first = try ServiceProcess(executable: "appointment-booker", environment: environment)
             let started = try await eventually(timeout: .seconds(60), interval: .milliseconds(20)) {
                 (try? await count("SELECT count(*)::int FROM processed_events")) ?? 0 > 0
@@ -102,8 +97,8 @@ struct ServiceShutdownTests {
     func test_X4_sigtermDuringAreaImport() async throws {
         let tokens = try TestTokens()
         let requests = Mutex(0)
-        let topic = "test.places.\(uniqueSuffix())"
-        try await createTopics([topic], partitions: 1, brokers: TestInfrastructure.current.kafkaBrokers)
+        let topics = ServiceTopics(["PLACES_TOPIC": "places", "PLACES_USERS_TOPIC": "users", "PLACES_REQUESTS_TOPIC": "place-requests"])
+        try await topics.create(partitions: 1)
         let temple = #"{"type":"node","id":7001,"lat":13.7563,"lon":100.5018,"tags":{"amenity":"place_of_worship","name":"Wat Shutdown"}}"#
         try await withFakeHTTPServer({ request in
             guard request.path == "/api/interpreter" else { return .init(status: 404, body: "{}") }
@@ -122,8 +117,9 @@ struct ServiceShutdownTests {
                     return (false, nil, -1)
                 }
                 var environment = Self.baseEnvironment(db, tokens: tokens, port: freePort(), group: "shutdown-\(uniqueSuffix())")
+                environment.merge(topics.byVariable) { $1 }
                 environment.merge([
-                    "PLACES_TOPIC": topic, "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_YELP_BASE_URL": fake.baseURL, "PLACES_ON_DEMAND": "false",
+                    "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_YELP_BASE_URL": fake.baseURL, "PLACES_ON_DEMAND": "false",
                     "PLACES_IMPORT_AREAS": "bangkok:13.70,100.45,13.80,100.55:worship", "PLACES_IMPORT_TICK_MS": "100",
                 ]) { $1 }
                 let first = try ServiceProcess(executable: "places-importer", environment: environment)
@@ -154,8 +150,8 @@ struct ServiceShutdownTests {
     func test_X4_sigtermWithRequestInFlight() async throws {
         let tokens = try TestTokens()
         let arrived = Mutex(false)
-        let topic = "test.places.\(uniqueSuffix())"
-        try await createTopics([topic], partitions: 1, brokers: TestInfrastructure.current.kafkaBrokers)
+        let topics = ServiceTopics(["PLACES_TOPIC": "places", "PLACES_USERS_TOPIC": "users", "PLACES_REQUESTS_TOPIC": "place-requests"])
+        try await topics.create(partitions: 1)
         try await withFakeHTTPServer({ request in
             guard request.path == "/search" else { return .init(status: 404, body: "{}") }
             arrived.withLock { $0 = true }
@@ -165,7 +161,8 @@ struct ServiceShutdownTests {
             try await withTestDatabase(schema: "places_importer", migrations: PlacesImporterMigrations.all) { db in
                 let port = freePort()
                 var environment = Self.baseEnvironment(db, tokens: tokens, port: port, group: "shutdown-\(uniqueSuffix())")
-                environment.merge(["PLACES_TOPIC": topic, "PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_ON_DEMAND": "false"]) { $1 }
+                environment.merge(topics.byVariable) { $1 }
+                environment.merge(["PLACES_NOMINATIM_BASE_URL": fake.baseURL, "PLACES_ON_DEMAND": "false"]) { $1 }
                 let run = try ServiceProcess(executable: "places-importer", environment: environment)
                 let ready = try await eventually(timeout: .seconds(30)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
                 #expect(ready, "service did not become ready: \(run.standardError.suffix(2_000))")

@@ -28,10 +28,14 @@ struct TracingPushTests {
     func favouriteAndPushTraces() async throws {
         let tokens = try TestTokens()
         let suffix = uniqueSuffix()
-        let topics = (forecasts: "test.forecasts.\(suffix)", warnings: "test.warnings.\(suffix)", userCities: "test.user-cities.\(suffix)")
-        let brokers = TestInfrastructure.current.kafkaBrokers
-        try await createTopics([topics.forecasts, topics.warnings, topics.userCities], partitions: 2, brokers: brokers)
-        try await createTopics(["test.appointments.\(suffix)"], partitions: 1, brokers: brokers)
+        // The two services' settings for one topic name the same one: weather-fetcher produces what warning-detector reads.
+        let topics = ServiceTopics([
+            "WEATHER_FORECASTS_TOPIC": "forecasts", "WARNING_FORECASTS_TOPIC": "forecasts",
+            "WEATHER_WARNINGS_TOPIC": "warnings", "WARNING_WARNINGS_TOPIC": "warnings",
+            "WEATHER_USER_CITIES_TOPIC": "user-cities", "WARNING_USER_CITIES_TOPIC": "user-cities",
+            "WARNING_APPOINTMENTS_TOPIC": "appointments",
+        ])
+        try await topics.create(partitions: 2)
         let catalogue = try WeatherFixtures.writeCatalogue()
         defer { try? FileManager.default.removeItem(atPath: catalogue) }
         let certificate = try TestCertificate()
@@ -51,20 +55,17 @@ struct TracingPushTests {
                             let weatherPort = freePort(), warningPort = freePort()
                             let weather = try ServiceProcess(
                                 executable: "weather-fetcher",
-                                environment: environment(weatherDB, port: weatherPort).merging([
+                                environment: environment(weatherDB, port: weatherPort).merging(topics.byVariable) { $1 }.merging([
                                     "KAFKA_GROUP_ID": "weather-trace-\(suffix)", "WEATHER_CITY_CATALOGUE": catalogue,
-                                    "WEATHER_FORECASTS_TOPIC": topics.forecasts, "WEATHER_WARNINGS_TOPIC": topics.warnings,
-                                    "WEATHER_USER_CITIES_TOPIC": topics.userCities, "OPEN_METEO_BASE_URL": provider.baseURL,
+                                    "OPEN_METEO_BASE_URL": provider.baseURL,
                                     "WEATHER_MAP_MIN_POPULATION": "100000000", "WEATHER_VIEW_CACHE_MS": "0",
                                     // Only the city view below fetches Berlin: the scheduler's refresh would start a trace of its own.
                                     "WEATHER_REFRESH_TICK_MS": "3600000",
                                 ]) { $1 })
                             let warning = try ServiceProcess(
                                 executable: "warning-detector",
-                                environment: environment(warningDB, port: warningPort).merging([
-                                    "KAFKA_GROUP_ID": "warnings-trace-\(suffix)", "WARNING_FORECASTS_TOPIC": topics.forecasts,
-                                    "WARNING_USER_CITIES_TOPIC": topics.userCities, "WARNING_WARNINGS_TOPIC": topics.warnings,
-                                    "WARNING_APPOINTMENTS_TOPIC": "test.appointments.\(suffix)", "PUSH_BASE_URL": apns.baseURL,
+                                environment: environment(warningDB, port: warningPort).merging(topics.byVariable) { $1 }.merging([
+                                    "KAFKA_GROUP_ID": "warnings-trace-\(suffix)", "PUSH_BASE_URL": apns.baseURL,
                                     "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": "TEAM123456", "PUSH_KEY_ID": "KEY7654321",
                                     "PUSH_SIGNING_KEY": P256.Signing.PrivateKey().pemRepresentation, "PUSH_TOPIC": "com.example.weather", "PUSH_TICK_MS": "50",
                                     "DAILY_FORECAST_ENABLED": "false",
@@ -140,7 +141,7 @@ struct TracingPushTests {
                             let batchTrace = issuedLine.flatMap { Self.value(of: "trace_id", in: String($0)) }
                             let batchSpans = ExportedSpans.all(in: receiver).filter { $0.traceId == batchTrace }
                             #expect(
-                                batchSpans.contains { $0.name == "\(topics.forecasts) process" && $0.kind == "consumer" },
+                                batchSpans.contains { $0.name == "\(topics["WARNING_FORECASTS_TOPIC"]) process" && $0.kind == "consumer" },
                                 "the 'warning issued' line's trace \(batchTrace ?? "none") has \(batchSpans)")
                             // Outside any trace nothing is traced: the relay's polls made no statement spans of their own.
                             #expect(!ExportedSpans.all(in: receiver).contains { $0.name == "SELECT outbox" && $0.parentSpanId == nil })
