@@ -1,15 +1,10 @@
-import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
-import Logging
 import PlatformCore
 import PlatformEvents
 import PlatformHTTP
 import PostgresNIO
-import Prometheus
-import ServiceLifecycle
 import TestSupport
 import Testing
 
@@ -18,79 +13,39 @@ import Testing
 /// Runs the real analytics-aggregator on a fresh database with its own telemetry, users and user-cities topics
 /// on the real broker. Auth's and weather's sides are played by publishing their events; tokens are minted
 /// with the test key, as auth would.
-package struct AnalyticsTestHarness: Sendable {
+package struct AnalyticsTestHarness: ServiceHarnessing {
     package static let weatherKey = "weather-test-key-0001"
     package static let weatherNextKey = "weather-test-key-0002"
     package static let placesKey = "places-test-key-00001"
 
-    /// HummingbirdTesting's client; nil when the service runs on a port the test chose (`fixedPort`).
-    package let client: (any TestClientProtocol)?
-    package let port: Int
-    package let db: TestDatabase
-    package let tokens: TestTokens
-    package let environment: EnvironmentReader
-    package let topics: ServiceTopics
+    package let core: ServiceHarness
+    package var port: Int { client.port ?? 0 }
     package var usersTopic: String { topics["ANALYTICS_USERS_TOPIC"] }
     package var userCitiesTopic: String { topics["ANALYTICS_USER_CITIES_TOPIC"] }
 
     /// `tokens`: the key pair to verify tokens with (auth's, when a test runs both services).
-    /// `fixedPort`: serve on this port (HummingbirdTesting's live mode always takes a free one; a browser test
-    /// must know the dashboard's origin before auth starts).
+    /// `fixedPort`: serve on this port (a browser test must know the dashboard's origin before auth starts).
     /// `brokers`: a broker of the test's own (one it restarts) instead of the shared one.
     package static func run(
         extraEnvironment: [String: String] = [:], tokens: TestTokens? = nil, fixedPort: Int? = nil,
         brokers: String = TestInfrastructure.current.kafkaBrokers, _ body: @Sendable (AnalyticsTestHarness) async throws -> Void
     ) async throws {
-        let tokens = try tokens ?? TestTokens()
-        let ownTopics = ServiceTopics([
+        let topics = ServiceTopics([
             "ANALYTICS_TELEMETRY_TOPIC": "telemetry", "ANALYTICS_USERS_TOPIC": "users", "ANALYTICS_USER_CITIES_TOPIC": "user-cities",
         ])
-        try await ownTopics.create(partitions: 3, brokers: brokers)
-        // A topic the test names itself (in `extraEnvironment`) replaces the harness's own.
-        let topics = ownTopics.overridden(by: extraEnvironment)
-        try await withTestDatabase(schema: "analytics_aggregator", migrations: analyticsAggregatorMigrations) { db in
-            let environment = EnvironmentReader(
-                ServiceHarness.commonEnvironment(.analyticsAggregator, db: db, tokens: tokens).merging(topics.byVariable) { $1 }.merging([
-                    "CONSUMER_MAX_ATTEMPTS": "2",
-                    "TELEMETRY_APP_KEYS": "weather=\(weatherKey),\(weatherNextKey);places=\(placesKey)",
-                    "STREAM_INTERVAL_MS": "100", "KAFKA_BROKERS": brokers,
-                    // Exact answers right after each change; the cache has a test of its own.
-                    "STATS_CACHE_MS": "0",
-                    // Suites send tens of thousands of events from one address; the quota test sets its own.
-                    "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "10000000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "10000000",
-                ]
-                ) { $1 }.merging(extraEnvironment) { $1 }.merging(fixedPort.map { ["HTTP_PORT": "\($0)", "METRICS_PORT": "0"] } ?? [:]) { $1 })
-            let app = try await buildApplication(
-                environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "analytics-test"))
-            @Sendable func harness(_ client: (any TestClientProtocol)?, port: Int) -> AnalyticsTestHarness {
-                AnalyticsTestHarness(
-                    client: client, port: port, db: db, tokens: tokens, environment: environment, topics: topics)
-            }
-            if let fixedPort {
-                // Stopped the way HummingbirdTesting's live mode and SIGTERM stop it: a graceful shutdown, which
-                // ends the server (and its live streams) before Postgres. Cancelling the run instead stopped every
-                // service at once: a dashboard stream then read from a pool that had already gone, and the
-                // server waited for that stream for good (the hang of the clean-clone CI runs).
-                let services = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "analytics-test")))
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await services.run() }
-                    let started = harness(nil, port: fixedPort)
-                    do {
-                        #expect(try await eventually { (try? await started.send(.get, "/health").0) == .ok }, "the service listens on \(fixedPort)")
-                        try await body(started)
-                    } catch {
-                        // Stopped gracefully on a failure too (leaving the group by throwing would cancel the run).
-                        await services.triggerGracefulShutdown()
-                        try? await group.waitForAll()
-                        throw error
-                    }
-                    await services.triggerGracefulShutdown()
-                    try await group.waitForAll()
-                }
-            } else {
-                try await app.test(.live) { client in try await body(harness(client, port: client.port ?? 0)) }
-            }
-        }
+        let environment = [
+            "CONSUMER_MAX_ATTEMPTS": "2",
+            "TELEMETRY_APP_KEYS": "weather=\(weatherKey),\(weatherNextKey);places=\(placesKey)",
+            "STREAM_INTERVAL_MS": "100",
+            // Exact answers right after each change; the cache has a test of its own.
+            "STATS_CACHE_MS": "0",
+            // Suites send tens of thousands of events from one address; the quota test sets its own.
+            "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "10000000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "10000000",
+        ]
+        try await ServiceHarness.run(
+            .analyticsAggregator, topics: topics, tokens: try tokens ?? TestTokens(), environment: environment, extra: extraEnvironment,
+            port: fixedPort, brokers: brokers
+        ) { core in try await body(AnalyticsTestHarness(core: core)) }
     }
 
     // MARK: Telemetry
@@ -139,25 +94,10 @@ package struct AnalyticsTestHarness: Sendable {
         var headers: HTTPFields = [.contentType: contentType]
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         if let appKey, let name = HTTPField.Name("X-App-Key") { headers[name] = appKey }
-        let text: String, status: HTTPResponse.Status
-        if let client {
-            (status, text) = try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) }) {
-                ($0.status, String(buffer: $0.body))
-            }
-        } else {
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-            request.method = .RAW(value: method.rawValue)
-            for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
-            if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-            status = HTTPResponse.Status(code: Int(response.status.code))
-            text = String(buffer: try await response.body.collect(upTo: 16 << 20))
-        }
+        let (status, text) = try await client.execute(
+            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) }
+        ) { ($0.status, String(buffer: $0.body)) }
         return (status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
-    }
-
-    package func request(_ method: HTTPRequest.Method, _ path: String, json: Any? = nil, bearer: String? = nil) async throws -> (HTTPResponse.Status, JSONValue) {
-        try await send(method, path, body: try json.map { try JSONSerialization.data(withJSONObject: $0) }, bearer: bearer)
     }
 
     package func adminToken() async throws -> String { try await tokens.token(userId: UUID().uuidString, role: .admin) }
@@ -207,10 +147,4 @@ package struct AnalyticsTestHarness: Sendable {
                 payload: UserEmailVerified(userId: user, kind: "survey", mailboxKey: mailbox)),
             to: usersTopic)
     }
-
-    package func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String) async throws {
-        try await publishEnvelope(envelope, to: topic)
-    }
-
-    package func count(_ sql: String) async throws -> Int { try await db.count(sql) }
 }

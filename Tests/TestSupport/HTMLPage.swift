@@ -15,7 +15,7 @@ public struct HTMLPage: Sendable {
     }
 
     /// Fetches `url` (an absolute link under `base`) from the service behind `client`.
-    public static func fetch(_ url: String, base: String, from client: any TestClientProtocol, language: String? = nil) async throws -> HTMLPage {
+    public static func fetch(_ url: String, base: String, from client: HarnessClient, language: String? = nil) async throws -> HTMLPage {
         let path = url.hasPrefix(base) ? String(url.dropFirst(base.count)) : url
         var headers: HTTPFields = [:]
         if let language { headers[.acceptLanguage] = language }

@@ -10,6 +10,7 @@ import PlatformPostgres
 import PlatformRuntime
 import PostgresNIO
 import Prometheus
+import ServiceLifecycle
 
 /// A service as its tests start it: its own `buildApplication` (handed in by the test target, which imports the
 /// service), its schema and migrations, and the names it logs and joins its consumer group under.
@@ -37,28 +38,70 @@ public struct ServiceUnderTest: Sendable {
 /// events in through a producer, and counts read from its database. Each service's harness adds its topics,
 /// providers and helpers around it.
 public struct ServiceHarness: Sendable {
-    public let client: any TestClientProtocol
+    public let client: HarnessClient
     public let db: TestDatabase
     public let tokens: TestTokens
     public let topics: ServiceTopics
+    /// Every setting the service was started with.
+    public let environment: EnvironmentReader
 
     /// Creates `topics` (two partitions each), then runs `service` with the environment every service shares
     /// (database, broker, consumer group, token key, a fast outbox), its topic settings, the service's own
     /// `environment`, and `extra` last, so a test overrides any of them (a topic of its own included).
+    /// `port`: serve on this port rather than a free one (a browser test must know a service's origin before it
+    /// starts another that names it). `brokers`: a broker of the test's own (one it restarts) instead of the shared one.
     public static func run(
         _ service: ServiceUnderTest, topics: ServiceTopics, tokens: TestTokens, environment: [String: String],
-        extra: [String: String] = [:], logger: Logger? = nil, _ body: @Sendable (ServiceHarness) async throws -> Void
+        extra: [String: String] = [:], port: Int? = nil, brokers: String = TestInfrastructure.current.kafkaBrokers,
+        logger: Logger? = nil, _ body: @Sendable (ServiceHarness) async throws -> Void
     ) async throws {
-        try await topics.create(partitions: 2)
+        try await topics.create(partitions: 2, brokers: brokers)
         let topics = topics.overridden(by: extra)
         try await withTestDatabase(schema: service.schema, migrations: service.migrations) { db in
-            let shared = commonEnvironment(service, db: db, tokens: tokens)
-            let variables = shared.merging(topics.byVariable) { $1 }.merging(environment) { $1 }.merging(extra) { $1 }
-            let app = try await service.build(
-                EnvironmentReader(variables), PrometheusCollectorRegistry(), logger ?? Logger(label: "\(service.label)-test"))
-            try await app.test(.live) { client in
-                try await body(ServiceHarness(client: client, db: db, tokens: tokens, topics: topics))
+            var shared = commonEnvironment(service, db: db, tokens: tokens)
+            shared["KAFKA_BROKERS"] = brokers
+            if let port { shared.merge(["HTTP_PORT": "\(port)", "METRICS_PORT": "0"]) { $1 } }
+            let variables = EnvironmentReader(
+                shared.merging(topics.byVariable) { $1 }.merging(environment) { $1 }.merging(extra) { $1 })
+            let logger = logger ?? Logger(label: "\(service.label)-test")
+            let app = try await service.build(variables, PrometheusCollectorRegistry(), logger)
+            @Sendable func harness(_ client: HarnessClient) -> ServiceHarness {
+                ServiceHarness(client: client, db: db, tokens: tokens, topics: topics, environment: variables)
             }
+            guard let port else {
+                try await app.test(.live) { client in try await body(harness(HarnessClient(framework: client))) }
+                return
+            }
+            try await runOnPort(app, port: port, logger: logger) { try await body(harness($0)) }
+        }
+    }
+
+    /// Runs `app` on the port its settings name until `body` returns, stopped the way HummingbirdTesting's live
+    /// mode and SIGTERM stop it: a graceful shutdown, which ends the server (and its live streams) before
+    /// Postgres. Cancelling the run instead stops every service at once: a stream then reads from a pool that
+    /// has already gone, and the server waits for that stream for good.
+    private static func runOnPort(
+        _ app: any ApplicationProtocol, port: Int, logger: Logger, _ body: @Sendable (HarnessClient) async throws -> Void
+    ) async throws {
+        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            let connection = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
+            do {
+                let listening = try await eventually { await httpStatus("http://127.0.0.1:\(port)/health") == 200 }
+                guard listening else { throw HarnessError("the service did not listen on \(port)") }
+                connection.connect()
+                try await body(HarnessClient(connection: connection, port: port))
+            } catch {
+                // Stopped gracefully on a failure too (leaving the group by throwing would cancel the run).
+                try? await connection.shutdown()
+                await services.triggerGracefulShutdown()
+                try? await group.waitForAll()
+                throw error
+            }
+            try await connection.shutdown()
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
         }
     }
 
@@ -111,7 +154,8 @@ public protocol ServiceHarnessing: Sendable {
 }
 
 extension ServiceHarnessing {
-    public var client: any TestClientProtocol { core.client }
+    public var client: HarnessClient { core.client }
+    public var environment: EnvironmentReader { core.environment }
     public var db: TestDatabase { core.db }
     public var tokens: TestTokens { core.tokens }
     public var topics: ServiceTopics { core.topics }
@@ -129,4 +173,11 @@ extension ServiceHarnessing {
     public func publish<Payload: Codable & Sendable>(_ envelope: EventEnvelope<Payload>, to topic: String) async throws {
         try await core.publish(envelope, to: topic)
     }
+}
+
+/// A harness that could not start what a test needs.
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) { self.description = description }
 }
