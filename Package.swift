@@ -80,16 +80,17 @@ let serviceResources: [String: [Resource]] = [
 
 /// The platform's modules (`Shared/<folder>`), in dependency order: the six services and the tools import what they use.
 let platformModules: [(name: String, folder: String, dependencies: [Target.Dependency])] = [
-    // Settings, civil dates, text limits, start gates and timeouts, JSON logs, the tracing bootstrap.
+    // Settings, civil dates, text limits, start gates and timeouts, JSON logs, the tracing bootstrap; who a caller
+    // is (roles, the authenticated user) and where in a log (positions, topic specs), which every layer names.
     ("PlatformCore", "Core", [
         lib("Crypto"), lib("Logging"), lib("ServiceLifecycle"), lib("Tracing"), lib("OTel"),
     ]),
-    // The in-house librdkafka client: producer, consumer, admin, log positions.
+    // The in-house librdkafka client: producer, consumer, admin, group offsets.
     ("PlatformKafka", "Kafka", [
         "PlatformCore", "CRdKafka", lib("Logging"), lib("Metrics"), lib("ServiceLifecycle"),
     ]),
-    // The inter-service contract: envelopes, payloads, the topic catalogue and which service owns what.
-    ("PlatformEvents", "Events", ["PlatformCore", "PlatformKafka"]),
+    // The inter-service contract, free of the client: envelopes, payloads, the topic catalogue, which service owns what.
+    ("PlatformEvents", "Events", ["PlatformCore"]),
     // Postgres with migrations, the outbox and its relay, the idempotent consumer and its ledger, erased accounts.
     ("PlatformPostgres", "Postgres", [
         "PlatformCore", "PlatformKafka", "PlatformEvents", lib("PostgresNIO"), lib("NIOCore"), lib("NIOSSL"), lib("Logging"),

@@ -1,5 +1,5 @@
 import Foundation
-import PlatformKafka
+import PlatformCore
 
 /// The one shape of every event on every topic. The payload is the event type's own Codable struct; the
 /// rest lets any consumer route, deduplicate and trace an event without knowing its payload.

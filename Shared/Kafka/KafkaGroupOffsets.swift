@@ -1,4 +1,5 @@
 import CRdKafka
+import PlatformCore
 
 /// A consumer group's committed offsets, set from outside the group (`platformctl rewind`, issue 20): the
 /// group's membership as the broker reports it, a topic's partition count, and a commit of chosen offsets

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlatformCore
 import PlatformHTTP
 import PostgresNIO
 import Prometheus

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlatformCore
 import PlatformEvents
 import PlatformHTTP
 import PlatformKafka

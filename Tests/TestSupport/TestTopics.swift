@@ -1,4 +1,5 @@
 import Logging
+import PlatformCore
 import PlatformEvents
 import PlatformHTTP
 import PlatformKafka

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import PlatformCore
 import PlatformHTTP
 
 /// An Ed25519 key pair for minting access tokens in tests, as the auth service would.

@@ -1,4 +1,5 @@
 import Logging
+import PlatformCore
 import PlatformKafka
 import PlatformPostgres
 import PostgresNIO

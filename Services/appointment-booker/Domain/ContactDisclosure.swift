@@ -1,5 +1,4 @@
 import PlatformCore
-import PlatformHTTP
 
 /// Who reads a fortune teller's contact details (U6: "only purchased users can do this activity"): the partner
 /// itself, admins, and callers holding `contact_fortune_teller`; everyone else sees the profile without them, with

@@ -1,6 +1,5 @@
 import Foundation
 import PlatformCore
-import PlatformHTTP
 
 /// Which slot a requested start names (B3): one in the future, within the horizon, and one of the partner's
 /// computed slots in its zone. Booking and moving a booking choose the same way.

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// Conversions between the domain and the generated schemas. Enums map by exhaustive switch, so a case

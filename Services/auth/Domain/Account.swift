@@ -1,5 +1,5 @@
 import Foundation
-import PlatformHTTP
+import PlatformCore
 
 /// How an account logs in.
 enum AccountKind: String, Codable, Sendable, CaseIterable {

@@ -1,7 +1,6 @@
 import Foundation
 import PlatformCore
 import PlatformEvents
-import PlatformHTTP
 
 /// Every place of the catalogue in memory, bucketed by a grid of `cellDegrees` squares (P2): the nearby
 /// route reads it instead of asking Postgres per request. Radius and box answers match the PostGIS queries

@@ -1,6 +1,6 @@
 import Foundation
+import PlatformCore
 import PlatformEvents
-import PlatformHTTP
 
 /// What the rules see in one forecast (A1): for each rule that fires, the first run of consecutive hours at
 /// or past its Moderate threshold, within the horizon.

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import JWTKit
 
 /// The claims of an access token issued by the auth service. Every service verifies them with the public key only.
@@ -25,12 +26,4 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     public func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp.verifyNotExpired()
     }
-}
-
-/// A user's role across the apps (U5).
-public enum UserRole: String, Codable, Sendable, CaseIterable {
-    case guest
-    case user
-    case partner
-    case admin
 }

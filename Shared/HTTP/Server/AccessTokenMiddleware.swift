@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PlatformCore
 
 /// Requires `Authorization: Bearer <access token>` and puts the verified user in the context.
 /// Optionally requires roles, so admin routes are closed to users. With `optional`, a request without the

@@ -1,4 +1,5 @@
 import Hummingbird
+import PlatformCore
 
 /// Requires a caller (and, optionally, a role) for every path under a prefix, before the generated layer
 /// reads the request: otherwise a request without a token to a signed-in operation would be answered 400

@@ -1,4 +1,5 @@
 import Hummingbird
+import PlatformCore
 
 /// The request context of every service: Hummingbird's core plus the caller proven by the access token.
 public struct PlatformRequestContext: RequestContext, Sendable {

@@ -1,4 +1,5 @@
 import Hummingbird
+import PlatformCore
 
 /// The request context where generated handlers can reach it. swift-openapi-generator's handlers receive
 /// the operation's input only; the caller proven by `AccessTokenMiddleware` (and the request's logger)
