@@ -6,35 +6,13 @@ import PlatformHTTP
 extension AuthAPI {
     func loginSurvey(_ input: Operations.LoginSurvey.Input) async throws -> Operations.LoginSurvey.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard let emailText = nonEmpty(body.email), let pin = nonEmpty(body.pin) else { throw AuthErrors.emptyField }
-        guard let email = EmailAddress(emailText) else { throw AuthErrors.invalidEmail }
-        // Tries are taken before the PIN is checked (see loginDashboard).
-        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
-        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .survey,
-            let hash = stored.pinHash
-        else {
-            throw AuthErrors.flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
+        let login = SurveyLogin(
+            accounts: auth.accounts, tries: auth.tries, hasher: auth.hasher,
+            limits: .init(address: auth.configuration.addressLimit, pin: survey.pin, ceiling: auth.configuration.pinAccountCeiling))
+        let account = try await AuthErrors.answering {
+            try await login.run(email: body.email, pin: body.pin, clientKey: RequestScope.clientKey)
         }
-        let subject = AttemptSubject.ownerAndAddress(stored.account.id, address: RequestScope.clientKey)
-        guard case .taken(let pinTry) = try await auth.attempts.reserve(.surveyPin, subject: subject, limit: survey.pin) else {
-            try await auth.attempts.release(addressTry)
-            throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
-        }
-        let ceilingTry = try await auth.givingBack([addressTry, pinTry]) {
-            try await auth.takeTry(.accountCeiling, subject: stored.account.id.uuidString, limit: auth.configuration.pinAccountCeiling)
-        }
-        guard try await auth.verify(pin, against: hash, tries: [addressTry, pinTry, ceilingTry]) else {
-            let left = pinTry.triesLeftIfFailed
-            if left <= 0 {
-                throw AuthErrors.flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
-            }
-            throw AuthErrors.flow(.unauthorized, code: "wrong_pin", message: AuthMessages.wrongPin, next: .retry, attemptsLeft: left)
-        }
-        try await auth.attempts.release(addressTry)
-        try await auth.attempts.release(ceilingTry)
-        guard !stored.account.banned else { throw AuthErrors.banned }
-        try await auth.attempts.clear(.surveyPin, subject: subject)
-        return .ok(.session(try await auth.startSession(for: stored.account, next: .welcome)))
+        return .ok(.session(try await auth.startSession(for: account, next: .welcome)))
     }
 
     func signUpSurvey(_ input: Operations.SignUpSurvey.Input) async throws -> Operations.SignUpSurvey.Output {

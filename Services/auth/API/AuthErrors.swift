@@ -39,6 +39,20 @@ enum AuthErrors {
             throw answer(refusal)
         } catch let refusal as ChangeDashboardPassword.Refusal {
             throw answer(refusal)
+        } catch let refusal as SurveyLogin.Refusal {
+            throw answer(refusal)
+        }
+    }
+
+    /// The survey app's answers carry its next step (U4).
+    static func answer(_ refusal: SurveyLogin.Refusal) -> APIError {
+        switch refusal {
+        case .emptyField: emptyField
+        case .invalidEmail: invalidEmail
+        case .notRegistered: flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
+        case .pinTriesExhausted: flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
+        case .wrongPin(let left): flow(.unauthorized, code: "wrong_pin", message: AuthMessages.wrongPin, next: .retry, attemptsLeft: left)
+        case .banned: banned
         }
     }
 

@@ -40,6 +40,16 @@ struct AuthErrorAnswerTests {
         #expect(await answer(ChangeDashboardPassword.Refusal.notDashboardAccount)?.status == .forbidden)
     }
 
+    @Test("U4: the survey login's refusals name the app's next step")
+    func test_U4_surveyAnswers() async {
+        let unknown = await answer(SurveyLogin.Refusal.notRegistered)
+        #expect(unknown?.status == .notFound && unknown?.details?["next"] == "sign_up")
+        let wrong = await answer(SurveyLogin.Refusal.wrongPin(attemptsLeft: 2))
+        #expect(wrong?.status == .unauthorized && wrong?.details?["next"] == "retry" && wrong?.details?["attemptsLeft"] == "2")
+        let exhausted = await answer(SurveyLogin.Refusal.pinTriesExhausted)
+        #expect(exhausted?.status == .forbidden && exhausted?.code == "pin_tries_exhausted" && exhausted?.details?["next"] == "forgot_pin")
+    }
+
     @Test("U7: used-up tries are 429 too_many_attempts with Retry-After; a full bcrypt pool is 429 busy")
     func test_U7_limits() async {
         let exhausted = await answer(TryLedger.Exhausted(until: Date().addingTimeInterval(90.2)))

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A hotel-survey login (U4, U7): email and 4-character PIN. Three wrong PINs a day per account and client
+/// address, then the app sends the guest to forgot-PIN; the tries are taken before the PIN is checked (as in
+/// `DashboardLogin`).
+struct SurveyLogin: Sendable {
+    let accounts: any CredentialRepository
+    let tries: TryLedger
+    let hasher: PasswordHasher
+    let limits: Limits
+
+    struct Limits: Sendable {
+        /// Failed logins of any kind per client address.
+        let address: AttemptLimit
+        /// Wrong PINs per account and client address (the seed's 3 a day).
+        let pin: AttemptLimit
+        /// Wrong PINs per account from every address together.
+        let ceiling: AttemptLimit
+    }
+
+    /// Why a login was refused, in the seed's terms; each names the app's next step when it becomes an answer.
+    enum Refusal: Error, Equatable {
+        case emptyField
+        case invalidEmail
+        /// No survey account has the address: sign up.
+        case notRegistered
+        /// The day's PIN tries are used up: forgot-PIN.
+        case pinTriesExhausted
+        case wrongPin(attemptsLeft: Int)
+        case banned
+    }
+
+    /// The account signed in; `clientKey` is the caller's address as the limits key it.
+    func run(email: String?, pin: String?, clientKey: String) async throws -> Account {
+        guard let emailText = nonEmpty(email), let pin = nonEmpty(pin) else { throw Refusal.emptyField }
+        guard let email = EmailAddress(emailText) else { throw Refusal.invalidEmail }
+        let addressTry = try await tries.take(.address, subject: clientKey, limit: limits.address)
+        guard let stored = try await accounts.credentials(email: email), stored.account.kind == .survey, let hash = stored.pinHash
+        else { throw Refusal.notRegistered }
+        let account = stored.account
+        let subject = AttemptSubject.ownerAndAddress(account.id, address: clientKey)
+        let pinTry: AttemptTry
+        do {
+            pinTry = try await tries.take(.surveyPin, subject: subject, limit: limits.pin)
+        } catch is TryLedger.Exhausted {
+            try await tries.release(addressTry)
+            throw Refusal.pinTriesExhausted
+        }
+        let ceilingTry = try await tries.givingBack([addressTry, pinTry]) {
+            try await tries.take(.accountCeiling, subject: account.id.uuidString, limit: limits.ceiling)
+        }
+        let matches = try await tries.givingBack([addressTry, pinTry, ceilingTry]) { try await hasher.verify(pin, against: hash) }
+        guard matches else {
+            let left = pinTry.triesLeftIfFailed
+            throw left <= 0 ? Refusal.pinTriesExhausted : Refusal.wrongPin(attemptsLeft: left)
+        }
+        try await tries.release(addressTry, ceilingTry)
+        guard !account.banned else { throw Refusal.banned }
+        try await tries.attempts.clear(.surveyPin, subject: subject)
+        return account
+    }
+}
