@@ -8,7 +8,7 @@ import PostgresNIO
 import TestSupport
 import Testing
 
-@testable import AnalyticsAggregator
+import AnalyticsAggregator
 
 /// Runs the real analytics-aggregator on a fresh database with its own telemetry, users and user-cities topics
 /// on the real broker. Auth's and weather's sides are played by publishing their events; tokens are minted
@@ -97,7 +97,7 @@ package struct AnalyticsTestHarness: ServiceHarnessing {
         let (status, text) = try await client.execute(
             uri: path, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) }
         ) { ($0.status, String(buffer: $0.body)) }
-        return (status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
+        return (status, JSONValue(parsing: text))
     }
 
     package func adminToken() async throws -> String { try await tokens.token(userId: UUID().uuidString, role: .admin) }

@@ -77,33 +77,12 @@ package struct AuthTestHarness: ServiceHarnessing {
     }
 }
 
-/// A JSON response read loosely: `object["error.code"]`, `object["accessToken"]`.
+/// A JSON response read by dotted path, as auth's tests compare texts: `object["error.code"]`,
+/// `object["accounts.0.email"]` (`JSONValue.text(at:)` underneath).
 package struct JSONObject: Sendable {
-    package let root: [String: any Sendable]
+    package let value: JSONValue
 
-    package init(_ text: String) {
-        root = ((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any])
-            .map { Self.sendable($0) } ?? [:]
-    }
+    package init(_ text: String) { value = JSONValue(parsing: text) }
 
-    /// Objects stay objects; an array becomes an object keyed by index (`accounts.0.email`); anything else a string.
-    private static func sendable(_ dictionary: [String: Any]) -> [String: any Sendable] {
-        dictionary.mapValues(sendable)
-    }
-
-    private static func sendable(_ value: Any) -> any Sendable {
-        if let nested = value as? [String: Any] { return sendable(nested) }
-        if let array = value as? [Any] {
-            return Dictionary(uniqueKeysWithValues: array.enumerated().map { (String($0.offset), sendable($0.element)) })
-        }
-        return "\(value)"
-    }
-
-    package subscript(path: String) -> String? {
-        var current: (any Sendable)? = root
-        for part in path.split(separator: ".") {
-            current = (current as? [String: any Sendable])?[String(part)]
-        }
-        return current as? String
-    }
+    package subscript(path: String) -> String? { value.text(at: path) }
 }

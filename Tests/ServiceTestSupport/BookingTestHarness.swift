@@ -11,7 +11,7 @@ import Prometheus
 import TestSupport
 import Testing
 
-@testable import AppointmentBooker
+import AppointmentBooker
 
 /// Runs the real appointment-booker on a fresh database, with its own `auth.users` and
 /// `appointments.bookings` topics on the real broker. Auth's side is played by publishing its events;

@@ -10,7 +10,7 @@ import Prometheus
 import TestSupport
 import Testing
 
-@testable import PlacesImporter
+import PlacesImporter
 
 /// Runs the real places-importer on a fresh database (PostGIS installed by its migration, as the test role
 /// may), its own places topic, and one fake server answering as Overpass, Yelp and Nominatim by path.

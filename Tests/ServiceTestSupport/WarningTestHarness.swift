@@ -13,7 +13,7 @@ import Prometheus
 import TestSupport
 import Testing
 
-@testable import WarningDetector
+import WarningDetector
 
 /// Runs the real warning-detector on a fresh database with its own forecast, favourite and warning topics on
 /// the real broker, and a fake APNs provider: HTTPS with a throw-away certificate the service trusts, HTTP/2

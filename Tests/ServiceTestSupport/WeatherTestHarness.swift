@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 import WeatherFetcherFixtures
 
-@testable import WeatherFetcher
+import WeatherFetcher
 
 /// Runs the real weather-fetcher (its own buildApplication) on a fresh database with the test catalogue,
 /// its own forecast and warning topics on the real broker, and a fake provider on loopback.
@@ -68,7 +68,7 @@ package struct WeatherTestHarness: ServiceHarnessing {
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         return try await client.execute(uri: path, method: method, headers: headers) { response in
             let text = String(buffer: response.body)
-            return (response.status, (try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text)
+            return (response.status, JSONValue(parsing: text).raw ?? text)
         }
     }
 }

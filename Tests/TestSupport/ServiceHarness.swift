@@ -130,7 +130,7 @@ public struct ServiceHarness: Sendable {
         let body = try json.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: $0)) }
         return try await client.execute(uri: path, method: method, headers: headers, body: body) { response in
             let text = String(buffer: response.body)
-            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
+            return (response.status, JSONValue(parsing: text))
         }
     }
 

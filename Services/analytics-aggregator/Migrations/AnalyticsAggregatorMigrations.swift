@@ -3,8 +3,9 @@ import PlatformPostgres
 /// The analytics-aggregator schema: the aggregates (N2) in generations, so that a rebuild (N6) can fill a
 /// fresh copy while the live one keeps answering; and the poll's and survey's own records (N3, N4), which are
 /// the source of their events, not aggregates.
-enum AnalyticsAggregatorMigrations {
-    static let all: [Migration] = [
+/// `package`: the harnesses (`ServiceTestSupport`) migrate a test database with them.
+package enum AnalyticsAggregatorMigrations {
+    package static let all: [Migration] = [
         Migration(
             "0001_aggregates",
             [

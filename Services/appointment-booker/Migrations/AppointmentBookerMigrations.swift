@@ -2,8 +2,9 @@ import PlatformPostgres
 
 /// The appointment-booker schema (B1-B3): what auth's events said about accounts, partners with their
 /// availability and ads, and bookings, which the database itself keeps from overlapping per partner.
-enum AppointmentBookerMigrations {
-    static let all: [Migration] = [
+/// `package`: the harnesses (`ServiceTestSupport`) migrate a test database with them.
+package enum AppointmentBookerMigrations {
+    package static let all: [Migration] = [
         Migration(
             "0001_appointments",
             [

@@ -1,8 +1,9 @@
 import PlatformPostgres
 
 /// The auth schema: accounts, sessions (refresh tokens), failed attempts, password resets, and the mail queue.
-enum AuthMigrations {
-    static let all: [Migration] = [
+/// `package`: the harnesses (`ServiceTestSupport`) migrate a test database with them.
+package enum AuthMigrations {
+    package static let all: [Migration] = [
         Migration(
             "0001_accounts",
             [

@@ -2,8 +2,9 @@ import PlatformPostgres
 
 /// The places-importer schema: places with PostGIS geography points (P2), the provider ids each came from
 /// (P1), users' ratings, saves and pin colours (P2, P3), and the import areas with their schedule.
-enum PlacesImporterMigrations {
-    static let all: [Migration] = [
+/// `package`: the harnesses (`ServiceTestSupport`) migrate a test database with them.
+package enum PlacesImporterMigrations {
+    package static let all: [Migration] = [
         Migration(
             "0001_places",
             [

@@ -3,8 +3,9 @@ import PlatformPostgres
 /// The warning-detector schema: the latest forecast per city, warnings with their CAP-like fields (A1, A2),
 /// users' favourites (from weather-fetcher's events), notification settings and devices (A4), the push
 /// queue that is also the delivery log (A5), and weather news (A6).
-enum WarningDetectorMigrations {
-    static let all: [Migration] = [
+/// `package`: the harnesses (`ServiceTestSupport`) migrate a test database with them.
+package enum WarningDetectorMigrations {
+    package static let all: [Migration] = [
         Migration(
             "0001_warnings",
             [

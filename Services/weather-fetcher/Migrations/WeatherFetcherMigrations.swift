@@ -3,8 +3,9 @@ import PlatformPostgres
 /// The weather-fetcher schema: the city catalogue (W1, W2), each city's latest provider data and refresh
 /// bookkeeping (W3-W6), recents and favourites per user (W7, W8), and the active warnings it learns from
 /// the warnings topic for the map and share texts (W9, W10).
-enum WeatherFetcherMigrations {
-    static let all: [Migration] = [
+/// `package`: the harnesses (`ServiceTestSupport`) migrate a test database with them.
+package enum WeatherFetcherMigrations {
+    package static let all: [Migration] = [
         Migration(
             "0001_cities",
             [

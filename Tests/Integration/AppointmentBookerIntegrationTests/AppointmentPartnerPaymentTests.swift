@@ -111,7 +111,7 @@ extension BookingTestHarness {
         let headers: HTTPFields = [.contentType: "application/json", HTTPField.Name("X-Signature")!: signature]
         return try await client.execute(uri: "/v1/payments/webhook", method: .post, headers: headers, body: ByteBuffer(bytes: body)) { response in
             let text = String(buffer: response.body)
-            return (response.status, JSONValue((try? JSONSerialization.jsonObject(with: Data(text.utf8))) ?? text))
+            return (response.status, JSONValue(parsing: text))
         }
     }
 }
