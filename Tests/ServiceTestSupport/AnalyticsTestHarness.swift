@@ -122,7 +122,6 @@ package struct AnalyticsTestHarness: ServiceHarnessing {
 
     // MARK: Other services' events
 
-    /// auth's `user.registered` for a survey account.
     /// auth's events for a new survey account; with a `mailbox`, also its address verified (as auth publishes
     /// them when the mailed code is entered), which the survey's coupon waits for.
     package func registerSurveyAccount(_ user: UUID, verifiedMailbox mailbox: String? = UUID().uuidString) async throws {

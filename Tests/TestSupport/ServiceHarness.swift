@@ -93,13 +93,18 @@ public struct ServiceHarness: Sendable {
                 connection.connect()
                 try await body(HarnessClient(connection: connection, port: port))
             } catch {
-                // Stopped gracefully on a failure too (leaving the group by throwing would cancel the run).
+                // Stopped gracefully on a failure too (leaving the group by throwing would cancel the run); a run
+                // that failed by itself (its port taken, say) is named with the failure it caused.
                 try? await connection.shutdown()
                 await services.triggerGracefulShutdown()
-                try? await group.waitForAll()
+                do {
+                    try await group.waitForAll()
+                } catch let runFailure {
+                    throw HarnessError("\(error); the service's run ended with: \(runFailure)")
+                }
                 throw error
             }
-            try await connection.shutdown()
+            try? await connection.shutdown()
             await services.triggerGracefulShutdown()
             try await group.waitForAll()
         }

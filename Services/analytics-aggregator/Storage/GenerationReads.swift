@@ -1,6 +1,5 @@
 import Logging
 import PlatformCore
-import PlatformKafka
 import PlatformPostgres
 import PostgresNIO
 

@@ -2,7 +2,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import PlatformHTTP
-import PlatformKafka
 
 /// OpenStreetMap's Overpass API (https://wiki.openstreetmap.org/wiki/Overpass_API), the default provider
 /// (P1): an Overpass QL query for coworking spaces, cafes, libraries and bars in a tile, POSTed to

@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import PlatformHTTP
-import PlatformKafka
 
 /// Open-Meteo's forecast API (https://open-meteo.com/en/docs), the default provider (W6): no key, many
 /// locations per request (comma-separated coordinates, an array in the answer, in request order).

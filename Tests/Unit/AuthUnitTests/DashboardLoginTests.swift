@@ -65,7 +65,7 @@ struct DashboardLoginTests {
         let locked = await refusal { try await login.run(email: "admin@example.com", password: "Start1234", clientKey: "a") }
         #expect(locked as? TryLedger.Exhausted == TryLedger.Exhausted(until: firstFailure.addingTimeInterval(900)))
         attempts.advance(by: 899)
-        #expect(await refusal { try await login.run(email: "admin@example.com", password: "Start1234", clientKey: "a") } != nil)
+        #expect(await refusal { try await login.run(email: "admin@example.com", password: "Start1234", clientKey: "a") } is TryLedger.Exhausted)
         attempts.advance(by: 1)
         _ = try await login.run(email: "admin@example.com", password: "Start1234", clientKey: "a")
         #expect(attempts.count(.dashboardPassword, subject: AttemptSubject.ownerAndAddress(admin.id, address: "a")) == 0)

@@ -6,7 +6,8 @@ import Synchronization
 
 /// `ForecastApplying` in memory: the newest forecast time per city, the live warnings by city, the pushes queued.
 /// The reconciliation is the service's own (`WarningReconciliation`); what Postgres adds (the row lock per city,
-/// the announcement sequence, the outbox) is the integration tests' part.
+/// the announcement sequence, the outbox, leaving out warnings that ended before the forecast's time) is the
+/// integration tests' part: this store keeps every warning it issued live until it is cancelled.
 final class MemoryForecastStore: ForecastApplying {
     private struct State {
         var fetchedAt: [Int: Date] = [:]
@@ -35,7 +36,7 @@ final class MemoryForecastStore: ForecastApplying {
 
     func apply(_ detections: [CityDetections]) async throws -> WarningStore.Changes {
         state.withLock { state in
-            let live = state.live.mapValues { warnings in warnings }
+            let live = state.live
             let count = WarningReconciliation.issuedCount(detections, live: live)
             let numbers = Array(state.nextNumber..<(state.nextNumber + count))
             state.nextNumber += count
