@@ -126,6 +126,11 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// A test target at `path` with the package's settings.
+func testTarget(_ name: String, path: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings)
+}
+
 let package = Package(
     name: "mobile-backend-platform",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -251,64 +256,36 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
-        .testTarget(
-            // The platform modules against the real broker and Postgres.
-            name: "PlatformIntegrationTests",
-            dependencies: platform + [
-                "TestSupport", lib("HummingbirdTesting"), lib("JWTKit"), lib("PostgresNIO"), lib("NIOHTTP1"),
-            ],
-            path: "Tests/Integration/PlatformIntegrationTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            // The fault suite: kills, restarts and poison events against the built `pipeline-probe`; readiness through
-            // a broker and a Postgres restart.
-            name: "FaultTests",
-            dependencies: platform + [
-                "TestSupport", "AppointmentBooker", lib("PostgresNIO"), lib("Logging"), lib("HummingbirdTesting"),
-                lib("Prometheus"),
-            ],
-            path: "Tests/FaultTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            // Built executables stopped with work in flight: a suite of its own, run alone by the test command.
-            name: "ShutdownTests",
-            dependencies: platform + ["TestSupport", "AppointmentBooker", "PlacesImporter", lib("PostgresNIO")],
-            path: "Tests/ShutdownTests",
-            swiftSettings: swiftSettings
-        ),
+        // The platform modules against the real broker and Postgres.
+        testTarget("PlatformIntegrationTests", path: "Tests/Integration/PlatformIntegrationTests", platform + [
+            "TestSupport", lib("HummingbirdTesting"), lib("JWTKit"), lib("PostgresNIO"), lib("NIOHTTP1"),
+        ]),
+        // The fault suite: kills, restarts and poison events against the built `pipeline-probe`; readiness through
+        // a broker and a Postgres restart.
+        testTarget("FaultTests", path: "Tests/FaultTests", platform + [
+            "TestSupport", "AppointmentBooker", lib("PostgresNIO"), lib("Logging"), lib("HummingbirdTesting"),
+            lib("Prometheus"),
+        ]),
+        // Built executables stopped with work in flight: a suite of its own, run alone by the test command.
+        testTarget(
+            "ShutdownTests", path: "Tests/ShutdownTests",
+            platform + ["TestSupport", "AppointmentBooker", "PlacesImporter", lib("PostgresNIO")]),
         // Unit targets: rules tested in-process with nothing running (no Postgres, broker, child process or server).
-        .testTarget(
-            name: "PlatformUnitTests",
-            dependencies: platform + [
-                "UnitTestSupport", lib("Hummingbird"), lib("HummingbirdTesting"), lib("JWTKit"), lib("Logging"),
-                lib("Prometheus"), lib("NIOHTTP1"),
-            ],
-            path: "Tests/Unit/PlatformUnitTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "PlatformClientUnitTests",
-            dependencies: [
-                "PlatformClient", "AuthContract", "AnalyticsContract", lib("OpenAPIRuntime"), lib("HTTPTypes"),
-            ],
-            path: "Tests/Unit/PlatformClientUnitTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            // Each app's journey through the six services started as docker-compose starts them (issue 31), with
-            // nothing but the generated clients; a phase of its own in the test command.
-            name: "StackJourneyTests",
-            dependencies: [
-                "PlatformClient", "TestSupport", "PlacesContract", "AuthContract", "WeatherContract", "WarningsContract",
-                "AnalyticsContract", "AppointmentsContract", "UnitTestSupport", lib("OpenAPIRuntime"),
-                lib("HTTPTypes"), lib("AsyncHTTPClient"), lib("Crypto"), lib("Hummingbird"), lib("NIOCore"),
-                lib("ServiceLifecycle"),
-            ],
-            path: "Tests/StackJourneyTests",
-            swiftSettings: swiftSettings
-        ),
+        testTarget("PlatformUnitTests", path: "Tests/Unit/PlatformUnitTests", platform + [
+            "UnitTestSupport", lib("Hummingbird"), lib("HummingbirdTesting"), lib("JWTKit"), lib("Logging"),
+            lib("Prometheus"), lib("NIOHTTP1"),
+        ]),
+        testTarget("PlatformClientUnitTests", path: "Tests/Unit/PlatformClientUnitTests", [
+            "PlatformClient", "AuthContract", "AnalyticsContract", lib("OpenAPIRuntime"), lib("HTTPTypes"),
+        ]),
+        // Each app's journey through the six services started as docker-compose starts them (issue 31), with
+        // nothing but the generated clients; a phase of its own in the test command.
+        testTarget("StackJourneyTests", path: "Tests/StackJourneyTests", [
+            "PlatformClient", "TestSupport", "PlacesContract", "AuthContract", "WeatherContract", "WarningsContract",
+            "AnalyticsContract", "AppointmentsContract", "UnitTestSupport", lib("OpenAPIRuntime"),
+            lib("HTTPTypes"), lib("AsyncHTTPClient"), lib("Crypto"), lib("Hummingbird"), lib("NIOCore"),
+            lib("ServiceLifecycle"),
+        ]),
         // Every service's harness (`ServiceHarness` with its builder, migrations and requests) for the integration targets.
         .target(
             name: "ServiceTestSupport",
@@ -316,32 +293,21 @@ let package = Package(
             path: "Tests/ServiceTestSupport",
             swiftSettings: swiftSettings
         ),
-        .testTarget(
-            // Flows across services (account lifecycle, the apps' journeys in-process), the built executables as
-            // processes, the documents and their fuzzers, tracing across the Kafka hop.
-            name: "CrossServiceTests",
-            dependencies: platform + integrationDependencies + services.map { .byName(name: $0.module) },
-            path: "Tests/Integration/CrossServiceTests",
-            swiftSettings: swiftSettings
-        ),
-    ] + services.map { service in
-        // A service's unit target: its rules in-process, with nothing running.
-        .testTarget(
-            name: "\(service.module)UnitTests",
-            dependencies: platform + [.byName(name: service.module), "UnitTestSupport"] + (unitTestDependencies[service.module] ?? []),
-            path: "Tests/Unit/\(service.module)UnitTests",
-            swiftSettings: swiftSettings
-        )
-    } + services.map { service in
-        // A service's integration target: its buildApplication live on throw-away Postgres and broker.
-        .testTarget(
-            name: "\(service.module)IntegrationTests",
-            dependencies: platform + integrationDependencies + [.byName(name: service.module)],
-            path: "Tests/Integration/\(service.module)IntegrationTests",
-            swiftSettings: swiftSettings
-        )
-    } + services.flatMap { service -> [Target] in
+        // Flows across services (account lifecycle, the apps' journeys in-process), the built executables as
+        // processes, the documents and their fuzzers, tracing across the Kafka hop.
+        testTarget(
+            "CrossServiceTests", path: "Tests/Integration/CrossServiceTests",
+            platform + integrationDependencies + services.map { .byName(name: $0.module) }),
+    ] + services.flatMap { service -> [Target] in
         [
+            // A service's unit target: its rules in-process, with nothing running.
+            testTarget(
+                "\(service.module)UnitTests", path: "Tests/Unit/\(service.module)UnitTests",
+                platform + [.byName(name: service.module), "UnitTestSupport"] + (unitTestDependencies[service.module] ?? [])),
+            // A service's integration target: its buildApplication live on throw-away Postgres and broker.
+            testTarget(
+                "\(service.module)IntegrationTests", path: "Tests/Integration/\(service.module)IntegrationTests",
+                platform + integrationDependencies + [.byName(name: service.module)]),
             // The document's types and client, public, for the apps' client libraries (X6). The service generates its
             // own server-side types from the same document: its APIProtocol leaves out the hand-registered routes.
             .target(
