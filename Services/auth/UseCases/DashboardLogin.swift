@@ -36,17 +36,16 @@ struct DashboardLogin: Sendable {
         else { throw Refusal.notRegistered }
         let account = stored.account
         let ownTries = AttemptSubject.ownerAndAddress(account.id, address: clientKey)
-        let accountTry = try await tries.givingBack([addressTry]) {
-            try await tries.take(.dashboardPassword, subject: ownTries, limit: limits.owner)
+        let secrets = LimitedSecretCheck(tries: tries, hasher: hasher, ceiling: limits.ceiling)
+        let left: Int?
+        do {
+            left = try await secrets.check(
+                password, against: hash, account: account.id, addressTry: addressTry, kind: .dashboardPassword,
+                subject: ownTries, limit: limits.owner)
+        } catch let usedUp as LimitedSecretCheck.OwnTriesUsedUp {
+            throw TryLedger.Exhausted(until: usedUp.until)
         }
-        let ceilingTry = try await tries.givingBack([addressTry, accountTry]) {
-            try await tries.take(.accountCeiling, subject: account.id.uuidString, limit: limits.ceiling)
-        }
-        let matches = try await tries.givingBack([addressTry, accountTry, ceilingTry]) {
-            try await hasher.verify(password, against: hash)
-        }
-        guard matches else { throw Refusal.wrongPassword(attemptsLeft: accountTry.triesLeftIfFailed) }
-        try await tries.release(addressTry, ceilingTry)
+        if let left { throw Refusal.wrongPassword(attemptsLeft: left) }
         guard !account.banned else { throw Refusal.banned }
         try await tries.attempts.clear(.dashboardPassword, subject: ownTries)
         return account

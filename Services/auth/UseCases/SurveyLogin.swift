@@ -39,22 +39,15 @@ struct SurveyLogin: Sendable {
         else { throw Refusal.notRegistered }
         let account = stored.account
         let subject = AttemptSubject.ownerAndAddress(account.id, address: clientKey)
-        let pinTry: AttemptTry
+        let secrets = LimitedSecretCheck(tries: tries, hasher: hasher, ceiling: limits.ceiling)
+        let left: Int?
         do {
-            pinTry = try await tries.take(.surveyPin, subject: subject, limit: limits.pin)
-        } catch is TryLedger.Exhausted {
-            try await tries.release(addressTry)
+            left = try await secrets.check(
+                pin, against: hash, account: account.id, addressTry: addressTry, kind: .surveyPin, subject: subject, limit: limits.pin)
+        } catch is LimitedSecretCheck.OwnTriesUsedUp {
             throw Refusal.pinTriesExhausted
         }
-        let ceilingTry = try await tries.givingBack([addressTry, pinTry]) {
-            try await tries.take(.accountCeiling, subject: account.id.uuidString, limit: limits.ceiling)
-        }
-        let matches = try await tries.givingBack([addressTry, pinTry, ceilingTry]) { try await hasher.verify(pin, against: hash) }
-        guard matches else {
-            let left = pinTry.triesLeftIfFailed
-            throw left <= 0 ? Refusal.pinTriesExhausted : Refusal.wrongPin(attemptsLeft: left)
-        }
-        try await tries.release(addressTry, ceilingTry)
+        if let left { throw left <= 0 ? Refusal.pinTriesExhausted : Refusal.wrongPin(attemptsLeft: left) }
         guard !account.banned else { throw Refusal.banned }
         try await tries.attempts.clear(.surveyPin, subject: subject)
         return account
