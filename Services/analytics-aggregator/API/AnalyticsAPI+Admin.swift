@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// The dashboard's numbers (N2, N5); `PathAccessMiddleware` lets only admins reach `/v1/admin`.
@@ -77,21 +78,11 @@ extension AnalyticsAPI {
 
     /// A day `YYYY-MM-DD` (else 400 naming the field) of the years the aggregates hold, 1970-2200 (else 422).
     static func day(_ text: String, field: String) throws -> String {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        // Digits only: `Int` takes a sign ("2024-01-+1"), which Postgres' date parser would refuse with a 5xx.
-        let digitsOnly = parts.allSatisfy { $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
-        guard parts.map(\.utf8.count) == [4, 2, 2], digitsOnly, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            (1...12).contains(month), (1...31).contains(day)
-        else { throw JSONBody.schemaViolation([field: "must be a day YYYY-MM-DD"]) }
-        guard (1970...2200).contains(year) else {
+        // Digits only and a day of the calendar (no Feb 30): Postgres' date parser would refuse either with a 5xx.
+        guard CivilDate.isWellFormed(text) else { throw JSONBody.schemaViolation([field: "must be a day YYYY-MM-DD"]) }
+        guard CivilDate(parsing: text) != nil else {
             throw APIError(.unprocessableContent, code: "bad_day", message: "\(field) must lie between 1970 and 2200", details: [field: "out of range"])
         }
-        // Feb 30 and the like: Postgres would refuse them; check by round trip through the calendar.
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-            calendar.component(.day, from: date) == day
-        else { throw JSONBody.schemaViolation([field: "is not a day of the calendar"]) }
         return text
     }
 }

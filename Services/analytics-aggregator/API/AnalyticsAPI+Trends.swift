@@ -36,7 +36,7 @@ extension AnalyticsAPI {
         let first = try from.map { try day($0, field: "from") }.flatMap(CivilDate.init(parsing:))
         let last = try to.map { try day($0, field: "to") }.flatMap(CivilDate.init(parsing:))
         do {
-            return try TrendPeriod.resolve(from: first, to: last, today: CivilDate(parsing: UTCDay.of(Date())) ?? CivilDate(daysSinceEpoch: 0))
+            return try TrendPeriod.resolve(from: first, to: last, today: CivilDate(clamping: Date()))
         } catch .fromAfterTo {
             throw APIError(.unprocessableContent, code: "bad_range", message: "from is after to")
         } catch .tooLong(let days) {

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformEvents
 
 /// What a batch of events adds to the aggregates (N2), folded in memory so that each aggregate table gets
@@ -148,11 +149,11 @@ struct AggregateDelta: Equatable {
         for event in events {
             switch event.header.type {
             case EventTypes.telemetryRecorded:
-                decoded.append((event.header.id, .telemetry(try event.payload(as: TelemetryRecorded.self), day: UTCDay.of(event.header.occurredAt))))
+                decoded.append((event.header.id, .telemetry(try event.payload(as: TelemetryRecorded.self), day: CivilDate(clamping: event.header.occurredAt).description)))
             case EventTypes.pollAnswered:
-                decoded.append((event.header.id, .poll(try event.payload(as: PollAnswered.self), day: UTCDay.of(event.header.occurredAt))))
+                decoded.append((event.header.id, .poll(try event.payload(as: PollAnswered.self), day: CivilDate(clamping: event.header.occurredAt).description)))
             case EventTypes.surveySubmitted:
-                decoded.append((event.header.id, .survey(try event.payload(as: SurveySubmitted.self), day: UTCDay.of(event.header.occurredAt))))
+                decoded.append((event.header.id, .survey(try event.payload(as: SurveySubmitted.self), day: CivilDate(clamping: event.header.occurredAt).description)))
             case EventTypes.surveyExplained:
                 let explained = try event.payload(as: SurveyExplained.self)
                 guard ["service", "overall"].contains(explained.part) else {

@@ -81,9 +81,8 @@ extension BookingAPI {
         return .ok(.init(body: .json(.init(page: found, paging: paging))))
     }
 
+    /// The UTC year of `date`, 0 outside the years a day can name.
     static func year(of date: Date) -> Int {
-        let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e12 else { return 0 }
-        return CivilDate(daysSinceEpoch: (seconds / 86_400).rounded(.down).roundedClampedInt).components.year
+        CivilDate(date)?.components.year ?? 0
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformEvents
 
 /// A forecast's highest and lowest temperature per local day of its city (A5: the daily message quotes the
@@ -11,13 +12,10 @@ struct DailyExtremes: Codable, Sendable, Equatable {
     /// Per local date (`yyyy-MM-dd` in the city's zone), in order; none for an unknown zone.
     static func of(_ forecast: ForecastUpdated) -> [DailyExtremes] {
         guard let zone = TimeZone(identifier: forecast.city.timeZone) else { return [] }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
         var days: [String: DailyExtremes] = [:]
         var order: [String] = []
         for hour in forecast.hours where hour.temperatureC.isFinite {
-            let parts = calendar.dateComponents([.year, .month, .day], from: hour.time)
-            let date = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+            let date = CivilDate(clamping: hour.time, in: zone).description
             if var day = days[date] {
                 day.maxC = max(day.maxC, hour.temperatureC)
                 day.minC = min(day.minC, hour.temperatureC)

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformEvents
 
 /// What the rules found in one city's forecast.
@@ -76,6 +77,6 @@ enum WarningReconciliation {
     }
 
     private static func year(of date: Date) -> Int {
-        Calendar(identifier: .gregorian).dateComponents(in: .gmt, from: date).year ?? 1970
+        CivilDate(clamping: date).components.year
     }
 }

@@ -80,11 +80,11 @@ struct DailyForecastScheduler: Service {
     /// `yyyy-MM-dd` of `now` in the zone when its local day began less than `window` ago, else nil.
     static func localDay(of now: Date, timeZone identifier: String, within window: Duration) -> String? {
         guard let zone = TimeZone(identifier: identifier) else { return nil }
+        // Calendar finds when the day began (a zone may skip its midnight); CivilDate names the day.
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let start = calendar.startOfDay(for: now)
         guard now.timeIntervalSince(start) < window.seconds else { return nil }
-        let parts = calendar.dateComponents([.year, .month, .day], from: now)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        return CivilDate(now, in: zone)?.description
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 
 /// Unit conversions and renderings the seed asks for (W3): compass points, miles, local AM/PM times.
 enum Units {
@@ -58,15 +59,14 @@ struct LocalClock: Sendable {
 
     /// `yyyy-MM-dd` of the local day `date` falls on.
     func dayKey(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        CivilDate(clamping: date, in: timeZone).description
     }
 
     /// The instant a local `yyyy-MM-dd` day starts.
+    /// Calendar, not CivilDate, turns the day into an instant: where the day starts depends on the zone's rules.
     func startOfDay(_ key: String) -> Date? {
-        let parts = key.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+        guard let (year, month, day) = CivilDate(parsing: key)?.components else { return nil }
+        return calendar.date(from: DateComponents(year: year, month: month, day: day))
     }
 
     /// The instant of a local wall-clock time given as `yyyy-MM-dd` plus hour and minute.

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import NIOCore
 import PlatformHTTP
 
@@ -127,11 +128,9 @@ struct OpenMeteoProvider: WeatherProvider {
             hourly: hours, daily: days)
     }
 
+    /// A provider's day outside the years a day can name keeps a defined key (the nearest such day).
     private static func utcDayKey(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        CivilDate(clamping: date).description
     }
 }
 

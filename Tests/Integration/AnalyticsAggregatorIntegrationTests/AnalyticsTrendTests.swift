@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformEvents
 import ServiceTestSupport
 import TestSupport
@@ -34,7 +35,7 @@ struct AnalyticsTrendTests {
         }
 
         /// The UTC day `days` before the events' today.
-        func day(_ days: Int) -> String { UTCDay.of(now.addingTimeInterval(-Double(days) * 86_400)) }
+        func day(_ days: Int) -> String { CivilDate(clamping: now.addingTimeInterval(-Double(days) * 86_400)).description }
     }
 
     @Test("N5: a week's series per day, its total, the week before and the change; by app; every day has a point")
@@ -121,7 +122,7 @@ struct AnalyticsTrendTests {
             let telemetry = try #require(harness.environment.string("ANALYTICS_TELEMETRY_TOPIC"))
             let now = Date()
             func at(_ days: Int) -> Date { now.addingTimeInterval(-Double(days) * 86_400) }
-            func day(_ days: Int) -> String { UTCDay.of(at(days)) }
+            func day(_ days: Int) -> String { CivilDate(clamping: at(days)).description }
             // Today: two yes to "benefit", a gym of 80 points, a five-star stay. Ten days ago: a no, a gym of 40
             // points (below good, with why), a two-star stay.
             let events: [(Date, EventType, any Codable & Sendable)] = [

@@ -38,12 +38,12 @@ struct AnalyticsUnitTests {
 
     @Test("N2: an event's day is its UTC day")
     func utcDay() {
-        #expect(UTCDay.of(Date(timeIntervalSince1970: 0)) == "1970-01-01")
-        #expect(UTCDay.of(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29")
-        #expect(UTCDay.of(Date(timeIntervalSince1970: 1_795_996_799)) == "2026-11-29")
-        #expect(UTCDay.of(Date(timeIntervalSince1970: 1_795_996_800)) == "2026-11-30")
-        #expect(UTCDay.of(Date(timeIntervalSince1970: -5)) == "1970-01-01")
-        #expect(UTCDay.of(Date(timeIntervalSince1970: .infinity)) == "1970-01-01")
+        #expect(CivilDate(clamping: Date(timeIntervalSince1970: 0)).description == "1970-01-01")
+        #expect(CivilDate(clamping: Date(timeIntervalSince1970: 951_782_400)).description == "2000-02-29")
+        #expect(CivilDate(clamping: Date(timeIntervalSince1970: 1_795_996_799)).description == "2026-11-29")
+        #expect(CivilDate(clamping: Date(timeIntervalSince1970: 1_795_996_800)).description == "2026-11-30")
+        #expect(CivilDate(clamping: Date(timeIntervalSince1970: -5)).description == "1970-01-01")
+        #expect(CivilDate(clamping: Date(timeIntervalSince1970: .infinity)).description == "1970-01-01")
     }
 
     @Test("N4: points per service, below good under 75, stars from points, asking why at 3 stars or fewer")
