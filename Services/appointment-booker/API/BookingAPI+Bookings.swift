@@ -97,9 +97,11 @@ extension BookingAPI {
     /// A partner token is not enough once auth's events said otherwise: a banned account, or one no longer a
     /// partner, is refused before its token expires (403).
     func checkActivePartner(_ caller: AuthenticatedUser) async throws {
-        let state = try await AccountStateStore.state(of: AccountKey.of(caller.id), client: bookings.client, logger: bookings.logger)
-        if state.banned { throw BookingErrors.accountBanned }
-        if let role = state.role, role != UserRole.partner.rawValue { throw APIError.forbidden }
+        do {
+            try await checkAccount.activePartner(caller)
+        } catch let refusal as AccountRefusal {
+            throw BookingErrors.answer(for: refusal)
+        }
     }
 
     /// The booking when the caller is its user, its partner or an admin; 404 otherwise (its existence is not told).

@@ -21,12 +21,7 @@ extension BookingAPI {
     /// caller, once per request.
     func contactDisclosure() async throws -> @Sendable (Partner) -> Bool {
         let caller = RequestScope.context?.user
-        var entitled = false
-        if let caller, caller.role == .user {
-            let state = try await AccountStateStore.state(of: AccountKey.of(caller.id), client: bookings.client, logger: bookings.logger)
-            entitled = !state.banned
-                && state.allows(ContactDisclosure.entitlement, claimed: caller.has(entitlement: ContactDisclosure.entitlement))
-        }
+        let entitled = try await checkAccount.seesContacts(caller)
         return { [entitled] partner in ContactDisclosure.shows(contactOf: partner, to: caller, entitled: entitled) }
     }
 

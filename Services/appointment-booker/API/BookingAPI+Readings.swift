@@ -133,16 +133,11 @@ extension BookingAPI {
     /// came since; 403 `entitlement_required` names what to buy.
     func purchaser(for kind: Reading.Kind) async throws -> String {
         let user = try RequestScope.requireUser()
-        guard let entitlement = kind.entitlement else { return AccountKey.of(user.id) }
-        let account = AccountKey.of(user.id)
-        let state = try await AccountStateStore.state(of: account, client: bookings.client, logger: bookings.logger)
-        if state.banned { throw BookingErrors.accountBanned }
-        guard state.allows(entitlement, claimed: user.has(entitlement: entitlement)) else {
-            throw APIError(
-                .forbidden, code: "entitlement_required", message: "this reading needs the \(entitlement) feature; buy it in the app",
-                details: ["entitlement": entitlement])
+        do {
+            return try await checkAccount.purchaser(user, of: kind.entitlement)
+        } catch let refusal as AccountRefusal {
+            throw BookingErrors.answer(for: refusal)
         }
-        return account
     }
 
     func kept(

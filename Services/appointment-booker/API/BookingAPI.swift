@@ -51,6 +51,9 @@ struct BookingAPI: APIProtocol {
     /// A partner's stored zone (checked when written; UTC should the system's zone data drop it).
     var slotChoice: SlotChoice { SlotChoice(slots: slots, horizonDays: configuration.horizonDays) }
 
+    /// The account checks over the states auth's events left in this service's database.
+    var checkAccount: CheckAccount { CheckAccount(states: PostgresAccountStates(client: bookings.client, logger: bookings.logger)) }
+
     /// The page and page size after the shared range check.
     static func paging(_ page: Int?, _ pageSize: Int?) throws -> (page: Int, size: Int, offset: Int) {
         try Paging.resolve(page: page, pageSize: pageSize)

@@ -72,6 +72,18 @@ extension BookingErrors {
         }
     }
 
+    /// The HTTP answer to an account whose state refuses what its token asks.
+    static func answer(for refusal: AccountRefusal) -> APIError {
+        switch refusal {
+        case .accountBanned: accountBanned
+        case .notAPartner: APIError.forbidden
+        case .entitlementRequired(let entitlement):
+            APIError(
+                .forbidden, code: "entitlement_required", message: "this reading needs the \(entitlement) feature; buy it in the app",
+                details: ["entitlement": entitlement])
+        }
+    }
+
     /// Runs `body`, answering a reading past the account's daily limit.
     static func answeringReadingLimit<T>(_ body: () async throws -> T) async throws -> T {
         do {

@@ -6,7 +6,7 @@ import PlatformCore
 enum ContactDisclosure {
     static let entitlement = BookSlot.entitlement
 
-    /// `entitled`: the caller holds the feature as the account's events and token say (`AccountStateStore.State.allows`).
+    /// `entitled`: the caller holds the feature as the account's events and token say (`AccountState.allows`).
     static func shows(contactOf partner: Partner, to caller: AuthenticatedUser?, entitled: Bool) -> Bool {
         guard let caller else { return false }
         if caller.role == .admin { return true }

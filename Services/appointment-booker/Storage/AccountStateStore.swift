@@ -5,25 +5,10 @@ import PlatformHTTP
 import PlatformPostgres
 import PostgresNIO
 
-/// What auth's `auth.users` events said about each account (U5, U6): its role, whether it is banned, and
-/// entitlements revoked after its token was issued. Each fact keeps the time of the event that set it, and an
-/// older event never overwrites a newer one, so events replayed or delivered out of order end in the same state.
+/// Writes and reads what auth's `auth.users` events said about each account (`AccountState`). Each fact keeps
+/// the time of the event that set it, and an older event never overwrites a newer one, so events replayed or
+/// delivered out of order end in the same state.
 enum AccountStateStore {
-    struct State: Sendable {
-        var role: String?
-        var banned: Bool
-        /// Entitlements whose newest event was a revocation.
-        var revoked: Set<String>
-        /// Entitlements whose newest event was a grant.
-        var granted: Set<String> = []
-
-        /// U6: an entitlement holds when the newest event about it granted it, or, with no event seen yet or a
-        /// grant, when the token names it; a revocation newer than any grant refuses it whatever the token says.
-        func allows(_ entitlement: String, claimed: Bool) -> Bool {
-            !revoked.contains(entitlement) && (claimed || granted.contains(entitlement))
-        }
-    }
-
     /// Sets the role if this event is not older than the one that set it; true when the row changed.
     static func setRole(_ role: String, of user: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.tracedQuery(
@@ -82,10 +67,10 @@ enum AccountStateStore {
 
     /// The state of `user`, its row created if new and share-locked until the transaction ends, so an event
     /// changing it waits for the caller's transaction (and sees what it wrote).
-    static func lockedState(of user: String, on connection: PostgresConnection, logger: Logger) async throws -> State {
+    static func lockedState(of user: String, on connection: PostgresConnection, logger: Logger) async throws -> AccountState {
         try await connection.tracedQuery("INSERT INTO accounts (user_id) VALUES (\(user)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
         let rows = try await connection.tracedQuery("SELECT role, banned FROM accounts WHERE user_id = \(user) FOR SHARE", logger: logger)
-        var state = State(role: nil, banned: false, revoked: [])
+        var state = AccountState.unknown
         for try await (role, banned) in rows.decode((String, Bool).self) { (state.role, state.banned) = (role, banned) }
         let entitlements = try await connection.tracedQuery(
             "SELECT entitlement, granted FROM account_entitlements WHERE user_id = \(user)", logger: logger)
@@ -95,7 +80,7 @@ enum AccountStateStore {
         return state
     }
 
-    static func state(of user: String, client: PostgresClient, logger: Logger) async throws -> State {
+    static func state(of user: String, client: PostgresClient, logger: Logger) async throws -> AccountState {
         let rows = try await client.tracedQuery(
             """
             SELECT a.role, coalesce(a.banned, false),
@@ -104,8 +89,8 @@ enum AccountStateStore {
             FROM (SELECT \(user)::text AS user_id) asked LEFT JOIN accounts a ON a.user_id = asked.user_id
             """, logger: logger)
         for try await (role, banned, revoked, granted) in rows.decode((String?, Bool, [String], [String]).self) {
-            return State(role: role, banned: banned, revoked: Set(revoked), granted: Set(granted))
+            return AccountState(role: role, banned: banned, revoked: Set(revoked), granted: Set(granted))
         }
-        return State(role: nil, banned: false, revoked: [])
+        return .unknown
     }
 }

@@ -11,7 +11,7 @@ protocol BookingRepository: Sendable {
     /// `.tooManyLiveBookings` past the user's `LiveBookingLimits`. `booker` is what the user shares with the partner.
     func book(
         partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?, booker: Booker,
-        check: @Sendable (AccountStateStore.State) throws -> Void
+        check: @Sendable (AccountState) throws -> Void
     ) async throws -> BookOutcome
 }
 

@@ -59,7 +59,7 @@ struct BookingStore: Sendable {
     /// deadlock victim is retried (`booking_deadlock_retries_total`); one that stays a victim is 503.
     func book(
         partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?, booker: Booker,
-        check: @Sendable (AccountStateStore.State) throws -> Void
+        check: @Sendable (AccountState) throws -> Void
     ) async throws -> BookOutcome {
         for attempt in 1...Self.deadlockAttempts {
             do {

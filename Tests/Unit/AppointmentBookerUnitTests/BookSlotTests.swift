@@ -112,7 +112,7 @@ struct BookSlotTests {
     func accountState() async throws {
         let partner = try Self.partner()
         let account = AccountKey.of(Self.user.id)
-        for (state, expected): (AccountStateStore.State, BookingRefusal) in [
+        for (state, expected): (AccountState, BookingRefusal) in [
             (.init(role: nil, banned: true, revoked: []), .accountBanned),
             (.init(role: nil, banned: false, revoked: [BookSlot.entitlement]), .entitlementRequired),
         ] {

@@ -9,7 +9,7 @@ import Synchronization
 final class MemoryBookings: BookingRepository {
     private let rows = Mutex<[Booking]>([])
     private let keys = Mutex<[String: UUID]>([:])
-    let states: Mutex<[String: AccountStateStore.State]>
+    let states: Mutex<[String: AccountState]>
     /// Runs before each cancelling or moving write, with the booking's id: what another request changes in between.
     let beforeWrite = Mutex<(@Sendable (UUID) -> Void)?>(nil)
     /// The database's `now()`, for a move's "not yet begun".
@@ -17,7 +17,7 @@ final class MemoryBookings: BookingRepository {
     let limits: LiveBookingLimits
 
     init(
-        states: [String: AccountStateStore.State] = [:], limits: LiveBookingLimits = LiveBookingLimits(),
+        states: [String: AccountState] = [:], limits: LiveBookingLimits = LiveBookingLimits(),
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.states = Mutex(states)
@@ -34,9 +34,9 @@ final class MemoryBookings: BookingRepository {
 
     func book(
         partner: UUID, user: String, startsAt: Date, endsAt: Date, idempotencyKey: String?, booker: Booker,
-        check: @Sendable (AccountStateStore.State) throws -> Void
+        check: @Sendable (AccountState) throws -> Void
     ) async throws -> BookOutcome {
-        try check(states.withLock { $0[user] } ?? AccountStateStore.State(role: nil, banned: false, revoked: []))
+        try check(states.withLock { $0[user] } ?? AccountState.unknown)
         if let idempotencyKey, let first = try await made(by: user, key: idempotencyKey) {
             return first.isAskedAgain(partner: partner, startsAt: startsAt) ? .replayed(first) : .keyReused
         }
