@@ -25,21 +25,16 @@ extension AuthAPI {
         _ = try RequestScope.requireRole([.admin])
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         if RequestText.length(body.email) > 254 { throw JSONBody.schemaViolation(["email": "is at most 254 characters"]) }
-        guard let email = EmailAddress(RequestText.trimmed(body.email)) else { throw AuthErrors.invalidEmail }
         let role: UserRole =
             switch body.role {
             case .user: .user
             case .partner: .partner
             case .admin: .admin
             }
-        let (accounts, resets, linkBase) = (auth.accounts, auth.resets, auth.configuration.resetLinkBaseURL)
-        let invited = try await admin.client.inTransaction(logger: admin.logger) { connection -> Account? in
-            guard let account = try await accounts.create(email: email, kind: .dashboard, role: role, passwordHash: nil, pinHash: nil, on: connection)
-            else { return nil }
-            try await resets.invite(account, email: email, linkBase: linkBase, on: connection)
-            return account
+        let invitations = PostgresInvitations(accounts: auth.accounts, resets: auth.resets, linkBase: auth.configuration.resetLinkBaseURL)
+        let invited = try await AuthErrors.answering {
+            try await InviteAccount(invitations: invitations).run(email: RequestText.trimmed(body.email), role: role)
         }
-        guard let invited else { throw APIError(.conflict, code: "email_taken", message: "an account with this email exists") }
         return .created(.init(body: .json(.init(accountId: invited.id.uuidString))))
     }
 

@@ -27,14 +27,15 @@ extension AuthAPI {
 
     func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard let text = nonEmpty(body.email) else { throw AuthErrors.emptyField }
-        let invalid = AuthErrors.rule("invalid_email", AuthMessages.resetInvalidEmail)
-        guard let email = EmailAddress(text) else { throw invalid }
-        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
-        guard let stored = try await auth.accounts.credentials(email: email), stored.account.kind == .dashboard else { throw invalid }
-        try await auth.attempts.release(addressTry)
-        try await auth.takeRecoveryMail(for: stored.account.id)
-        try await auth.resets.request(for: stored.account, email: email, linkBase: auth.configuration.resetLinkBaseURL)
+        let (account, email): (Account, EmailAddress)
+        do {
+            (account, email) = try await AuthErrors.answering {
+                try await auth.recoveryMail.account(email: body.email, kind: .dashboard, clientKey: RequestScope.clientKey)
+            }
+        } catch let refusal as RequestRecoveryMail.Refusal {
+            throw AuthErrors.dashboardAnswer(refusal)
+        }
+        try await auth.resets.request(for: account, email: email, linkBase: auth.configuration.resetLinkBaseURL)
         return .accepted(.message(AuthMessages.resetLinkSent))
     }
 
@@ -48,17 +49,10 @@ extension AuthAPI {
 
     func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard let token = nonEmpty(body.token), let new = nonEmpty(body.newPassword), let confirmation = nonEmpty(body.confirmation)
-        else { throw AuthErrors.emptyField }
-        guard new == confirmation else { throw AuthErrors.rule("passwords_differ", AuthMessages.passwordsDiffer) }
-        guard CredentialPolicy.isAcceptablePassword(new) else { throw AuthErrors.weakPassword }
-        // An unusable link counts against the caller's address like a failed login; a usable one is checked
-        // before the bcrypt hash is paid for.
-        let addressTry = try await auth.takeTry(.address, subject: RequestScope.clientKey, limit: auth.configuration.addressLimit)
-        guard try await auth.resets.isUsable(token: token) else { throw AuthErrors.resetLinkInvalid }
-        let hash = try await auth.hash(new, tries: [addressTry])
-        guard try await auth.resets.complete(token: token, passwordHash: hash) else { throw AuthErrors.resetLinkInvalid }
-        try await auth.attempts.release(addressTry)
+        try await AuthErrors.answering {
+            try await auth.resetPassword.run(
+                token: body.token, newPassword: body.newPassword, confirmation: body.confirmation, clientKey: RequestScope.clientKey)
+        }
         return .ok(.message(AuthMessages.passwordChanged, next: .login))
     }
 }

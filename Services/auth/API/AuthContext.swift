@@ -43,6 +43,13 @@ struct AuthContext: Sendable {
         ChangeDashboardPassword(accounts: accounts, tries: tries, hasher: hasher, limit: configuration.accountLimit)
     }
 
+    var resetPassword: ResetPassword {
+        ResetPassword(resets: resets, tries: tries, hasher: hasher, addressLimit: configuration.addressLimit)
+    }
+
+    /// The tries a mailed code's check takes (forgot-PIN, email confirmation).
+    var codeChecks: LimitedCodeCheck { LimitedCodeCheck(tries: tries, address: configuration.addressLimit, budget: configuration.codeChecks) }
+
     /// Takes one try before the check it limits (see `AttemptStore.reserve`); 429 with `Retry-After` when none is left.
     func takeTry(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> AttemptTry {
         try await AuthErrors.answering { try await tries.take(kind, subject: subject, limit: limit) }
@@ -58,18 +65,12 @@ struct AuthContext: Sendable {
         try await givingBack(tries) { try await AuthErrors.answering { try await hasher.verify(secret, against: hash) } }
     }
 
-    /// Hashes a new password or PIN, giving `tries` back when the bcrypt pool refuses.
-    func hash(_ secret: String, tries: [AttemptTry] = []) async throws -> String {
-        try await givingBack(tries) { try await AuthErrors.answering { try await hasher.hash(secret) } }
-    }
-
-    /// Counts one recovery mail to `account` from the caller's address; 429 when either has had its share.
-    func takeRecoveryMail(for account: UUID) async throws {
-        let addressTry = try await takeTry(
-            .recoveryMailAddress, subject: RequestScope.clientKey, limit: configuration.recoveryMailsPerAddress)
-        _ = try await givingBack([addressTry]) {
-            try await takeTry(.recoveryMail, subject: account.uuidString, limit: configuration.recoveryMailsPerAccount)
-        }
+    var recoveryMail: RequestRecoveryMail {
+        RequestRecoveryMail(
+            accounts: accounts, tries: tries,
+            limits: .init(
+                address: configuration.addressLimit, mailsPerAddress: configuration.recoveryMailsPerAddress,
+                mailsPerAccount: configuration.recoveryMailsPerAccount))
     }
 
     func checkNotLocked(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws {

@@ -41,18 +41,16 @@ enum AuthErrors {
             throw answer(refusal)
         } catch let refusal as SurveyLogin.Refusal {
             throw answer(refusal)
-        }
-    }
-
-    /// The survey app's answers carry its next step (U4).
-    static func answer(_ refusal: SurveyLogin.Refusal) -> APIError {
-        switch refusal {
-        case .emptyField: emptyField
-        case .invalidEmail: invalidEmail
-        case .notRegistered: flow(.notFound, code: "not_registered", message: AuthMessages.unknownSurveyEmail, next: .signUp)
-        case .pinTriesExhausted: flow(.forbidden, code: "pin_tries_exhausted", message: AuthMessages.pinTriesExhausted, next: .forgotPin)
-        case .wrongPin(let left): flow(.unauthorized, code: "wrong_pin", message: AuthMessages.wrongPin, next: .retry, attemptsLeft: left)
-        case .banned: banned
+        } catch let refusal as ResetPassword.Refusal {
+            throw answer(refusal)
+        } catch let refusal as InviteAccount.Refusal {
+            throw refusal == .invalidEmail ? invalidEmail : APIError(.conflict, code: "email_taken", message: "an account with this email exists")
+        } catch let refusal as SignUpSurvey.Refusal {
+            throw answer(refusal)
+        } catch let refusal as FinishForgotPin.Refusal {
+            throw answer(refusal)
+        } catch let refusal as EmailConfirmation.Refusal {
+            throw answer(refusal)
         }
     }
 
@@ -74,6 +72,20 @@ enum AuthErrors {
         case .notDashboardAccount: .forbidden
         case .wrongCurrentPassword: rule("wrong_current_password", AuthMessages.currentPasswordWrong)
         }
+    }
+
+    static func answer(_ refusal: ResetPassword.Refusal) -> APIError {
+        switch refusal {
+        case .emptyField: emptyField
+        case .passwordsDiffer: rule("passwords_differ", AuthMessages.passwordsDiffer)
+        case .weakPassword: weakPassword
+        case .linkInvalid: resetLinkInvalid
+        }
+    }
+
+    /// The dashboard says the same for an address that is malformed or has no account.
+    static func dashboardAnswer(_ refusal: RequestRecoveryMail.Refusal) -> APIError {
+        refusal == .emptyField ? emptyField : rule("invalid_email", AuthMessages.resetInvalidEmail)
     }
 
     /// A rule of the seeds broken, with its own code and message.

@@ -92,6 +92,84 @@ final class MemoryCredentials: CredentialRepository {
     func setPasswordHash(_ hash: String, for id: UUID) async throws {
         accounts.withLock { $0[id]?.passwordHash = hash }
     }
+
+    func pinHash(of id: UUID) -> String? { accounts.withLock { $0[id]?.pinHash } }
+
+    func setPinHash(_ hash: String, for id: UUID) { accounts.withLock { $0[id]?.pinHash = hash } }
+
+    func create(email: EmailAddress?, kind: AccountKind, role: UserRole, passwordHash: String?, pinHash: String?) async throws -> Account? {
+        accounts.withLock { accounts in
+            if let email, accounts.values.contains(where: { $0.account.email == email.value }) { return nil }
+            let account = Account(
+                id: UUID(), email: email?.value, kind: kind, role: role, displayName: nil, entitlements: [], banned: false,
+                createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+            accounts[account.id] = StoredCredentials(account: account, passwordHash: passwordHash, pinHash: pinHash)
+            return account
+        }
+    }
+}
+
+/// Mailed secrets in memory: reset links, forgot-PIN codes and confirmation codes, each usable once, with what
+/// was mailed kept for the test to read.
+final class MemoryMailedSecrets: PasswordResets, PinResets, EmailVerifications {
+    private struct State {
+        var resetLinks: [String: UUID] = [:]
+        var pinCodes: [UUID: String] = [:]
+        var confirmationCodes: [UUID: String] = [:]
+        var verified: Set<UUID> = []
+        var mailed: [String] = []
+    }
+
+    private let state = Mutex(State())
+    let credentials: MemoryCredentials
+
+    init(credentials: MemoryCredentials) { self.credentials = credentials }
+
+    var mailed: [String] { state.withLock { $0.mailed } }
+    func isVerifiedNow(_ id: UUID) -> Bool { state.withLock { $0.verified.contains(id) } }
+    func addResetLink(_ token: String, for id: UUID) { state.withLock { $0.resetLinks[token] = id } }
+    func addPinCode(_ code: String, for id: UUID) { state.withLock { $0.pinCodes[id] = code } }
+    func confirmationCode(of id: UUID) -> String? { state.withLock { $0.confirmationCodes[id] } }
+
+    func isUsable(token: String) async throws -> Bool { state.withLock { $0.resetLinks[token] != nil } }
+
+    func complete(token: String, passwordHash: String) async throws -> Bool {
+        guard let id = state.withLock({ $0.resetLinks.removeValue(forKey: token) }) else { return false }
+        try await credentials.setPasswordHash(passwordHash, for: id)
+        return true
+    }
+
+    func isValid(code: String, for accountId: UUID) async throws -> Bool { state.withLock { $0.pinCodes[accountId] == code } }
+
+    func complete(code: String, accountId: UUID, pinHash: String) async throws -> Bool {
+        let used = state.withLock { state -> Bool in
+            guard state.pinCodes[accountId] == code else { return false }
+            state.pinCodes[accountId] = nil
+            return true
+        }
+        if used { credentials.setPinHash(pinHash, for: accountId) }
+        return used
+    }
+
+    func isVerified(_ accountId: UUID) async throws -> Bool { isVerifiedNow(accountId) }
+
+    func start(for account: Account, email: EmailAddress) async throws {
+        state.withLock {
+            let code = String(Int.random(in: 100_000...999_999))
+            $0.confirmationCodes[account.id] = code
+            $0.mailed.append(email.value)
+        }
+    }
+
+    func verify(code: String, account: Account, email: EmailAddress) async throws -> EmailVerificationStore.Outcome {
+        state.withLock { state in
+            if state.verified.contains(account.id) { return .alreadyVerified }
+            guard state.confirmationCodes[account.id] == code else { return .invalidCode }
+            state.confirmationCodes[account.id] = nil
+            state.verified.insert(account.id)
+            return .verified
+        }
+    }
 }
 
 extension PasswordHasher {
