@@ -16,7 +16,7 @@ import TestSupport
 /// - queries: the aggregates the size `largeEvents` events make (made with SQL, not through the pipeline: a
 ///   year of downloads per app and platform, 5,000 features, 20,000 cities), then wrk with admin tokens on the
 ///   top-features page and the home page, next to `/health` of the same process.
-struct AnalyticsBench {
+struct AnalyticsBench: ServiceBench {
     let binary: String
     let brokers: String
     let postgresHost: String
@@ -58,9 +58,7 @@ struct AnalyticsBench {
 
         let tokens = try TestTokens()
         let port = freePort()
-        let environment = topics.byVariable.merging([
-            "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
-            "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+        let environment = serviceEnvironment(database: database, tokens: tokens).variables(topics.byVariable).merging([
             "TELEMETRY_APP_KEYS": "weather=\(Self.appKey)", "KAFKA_START_POSITION": "beginning", "LOG_LEVEL": "warning",
         ]) { $1 }
         let service = try ServiceProcess.start(binary: binary, environment: environment.merging(["HTTP_PORT": "\(port)"]) { $1 })

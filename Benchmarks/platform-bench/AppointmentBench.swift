@@ -15,7 +15,7 @@ import TestSupport
 /// - bookings: `bookings` POSTs, `concurrency` at a time, each on a distinct free slot, by 200 users.
 /// - contention: `bookings` POSTs all for one slot: one booking, the rest 409s (conflicts/s).
 /// - slot listing: wrk on a week of a partner's free slots vs `/health` of the same process.
-struct AppointmentBench {
+struct AppointmentBench: ServiceBench {
     let binary: String
     let brokers: String
     let postgresHost: String
@@ -56,9 +56,7 @@ struct AppointmentBench {
         let port = freePort()
         let service = try ServiceProcess.start(
             binary: binary,
-            environment: topics.byVariable.merging([
-                "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
-                "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+            environment: serviceEnvironment(database: database, tokens: tokens).variables(httpPort: "\(port)", topics.byVariable).merging([
                 "READING_KEY": UUID().uuidString + UUID().uuidString,
                 // A few hundred users book thousands of slots here; the per-user caps are not what is measured.
                 "BOOKINGS_LIVE_PER_USER": "10000", "BOOKINGS_LIVE_PER_USER_PER_PARTNER": "10000",

@@ -1,5 +1,7 @@
 import Logging
 import PostgresNIO
+import TestSupport
+import UnitTestSupport
 
 /// The integer the query's first row starts with (0 without rows): the benches poll counts with it.
 func queryInt(_ client: PostgresClient, _ sql: String) async throws -> Int {
@@ -13,4 +15,21 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return 0 }
     return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * p).rounded(.up)) - 1))]
+}
+
+/// A bench that starts a release service on its Postgres and broker.
+protocol ServiceBench {
+    var brokers: String { get }
+    var postgresHost: String { get }
+    var postgresPort: Int { get }
+    var postgresUser: String { get }
+}
+
+extension ServiceBench {
+    /// What the service needs to reach `database`, the broker and the bench's token key (`ServiceEnvironment`).
+    func serviceEnvironment(database: String, tokens: TestTokens) -> ServiceEnvironment {
+        ServiceEnvironment(
+            postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser, database: database, brokers: brokers,
+            publicKey: tokens.publicKeyBase64URL)
+    }
 }

@@ -12,7 +12,7 @@ import TestSupport
 ///   finished and every event was acknowledged by the broker.
 /// - nearby: wrk on a radius query among those places vs `/health` of the same process, then the same query
 ///   on a second process that asks PostGIS per request instead of its in-memory index.
-struct PlacesBench {
+struct PlacesBench: ServiceBench {
     let binary: String
     let brokers: String
     let postgresHost: String
@@ -58,12 +58,12 @@ struct PlacesBench {
             var results = Results()
             let port = freePort()
             let a = Self.area
-            let environment = [
-                "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
-                "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-                "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_TOPIC": topics["PLACES_TOPIC"], "PLACES_TILE_MILLIDEGREES": "100",
-                "PLACES_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
-            ]
+            let environment = serviceEnvironment(database: database, tokens: tokens).variables(
+                httpPort: "\(port)",
+                [
+                    "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_TOPIC": topics["PLACES_TOPIC"], "PLACES_TILE_MILLIDEGREES": "100",
+                    "PLACES_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
+                ])
             let service = try ServiceProcess.start(
                 binary: binary,
                 environment: environment.merging([

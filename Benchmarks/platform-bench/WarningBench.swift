@@ -14,7 +14,7 @@ import TestSupport
 /// - latency: `samples` forecasts one after another, each timed from its publication until
 ///   `GET /v1/cities/{id}/warnings` shows its warning, with the broker's acknowledgement and the warning's
 ///   row in Postgres as intermediate marks.
-struct WarningBench {
+struct WarningBench: ServiceBench {
     let binary: String
     let brokers: String
     let postgresHost: String
@@ -53,10 +53,8 @@ struct WarningBench {
         try await topics.create(partitions: 6, brokers: brokers)
         let port = freePort()
         let tokens = try TestTokens()
-        var environment = topics.byVariable.merging([
-            "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
-            "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "KAFKA_GROUP_ID": "bench-warnings-\(suffix)",
-            "KAFKA_START_POSITION": "beginning", "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+        var environment = serviceEnvironment(database: database, tokens: tokens).variables(httpPort: "\(port)", topics.byVariable).merging([
+            "KAFKA_GROUP_ID": "bench-warnings-\(suffix)", "KAFKA_START_POSITION": "beginning",
             "DAILY_FORECAST_ENABLED": "false", "OUTBOX_IDLE_INTERVAL_MS": "20", "LOG_LEVEL": "warning",
         ]) { $1 }
         if let fetchWaitMilliseconds { environment["KAFKA_FETCH_WAIT_MAX_MS"] = "\(fetchWaitMilliseconds)" }

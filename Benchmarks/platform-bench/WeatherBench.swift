@@ -14,7 +14,7 @@ import TestSupport
 /// - city weather vs /health: wrk against both routes of the same process, one after the other; the city
 ///   route anonymously (served from the 5 s answer cache) and with 200 users' tokens (the cached answer plus
 ///   each user's recents/favourite query, and a recents write when the view order changes).
-struct WeatherBench {
+struct WeatherBench: ServiceBench {
     let binary: String
     let cataloguePath: String
     let brokers: String
@@ -64,13 +64,12 @@ struct WeatherBench {
             let tokens = try TestTokens()
             var users: [String] = []
             for index in 0..<200 { users.append(try await tokens.token(userId: "bench-user-\(index)")) }
-            let service = try ServiceProcess.start(binary: binary, environment: [
-                "HTTP_PORT": "\(port)", "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
-                "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+            let base = serviceEnvironment(database: database, tokens: tokens)
+            let service = try ServiceProcess.start(binary: binary, environment: base.variables(httpPort: "\(port)", [
                 "WEATHER_CITY_CATALOGUE": cataloguePath, "OPEN_METEO_BASE_URL": fake.baseURL, "WEATHER_FORECASTS_TOPIC": topics["WEATHER_FORECASTS_TOPIC"],
                 "WEATHER_MAP_MIN_POPULATION": "\(threshold)", "WEATHER_REFRESH_BATCH": "\(tracked.count + 100)",
                 "WEATHER_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
-            ])
+            ]))
             defer { service.stop() }
             progress("weather-fetcher importing the catalogue, then refreshing \(tracked.count) cities")
             try await service.waitReady(port: port)

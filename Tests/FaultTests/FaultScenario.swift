@@ -32,16 +32,17 @@ struct ProbeSetup: Sendable {
     var publicKey: String
 
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        [
-            "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
-            "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "KAFKA_GROUP_ID": group, "PROBE_TOPIC": topic,
-            "AUTH_PUBLIC_KEY": publicKey, "OUTBOX_IDLE_INTERVAL_MS": "20", "KAFKA_FETCH_WAIT_MAX_MS": "100",
+        let base = ServiceEnvironment(
+            postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser, database: database, brokers: brokers,
+            publicKey: publicKey)
+        return base.variables([
+            "KAFKA_GROUP_ID": group, "PROBE_TOPIC": topic, "OUTBOX_IDLE_INTERVAL_MS": "20", "KAFKA_FETCH_WAIT_MAX_MS": "100",
             "KAFKA_MESSAGE_TIMEOUT_MS": "15000", "OUTBOX_REPUBLISH_WINDOW_SECONDS": "120", "OUTBOX_STEP_TIMEOUT_MS": "20000",
             "CONSUMER_STEP_TIMEOUT_MS": "5000", "LOG_LEVEL": ProcessInfo.processInfo.environment["FAULT_LOG_LEVEL"] ?? "warning",
             "LOG_FORMAT": "text",
             // FAULT_KAFKA_DEBUG=cgrp,topic (say) passes librdkafka's debug contexts on to the probes.
             "KAFKA_DEBUG": ProcessInfo.processInfo.environment["FAULT_KAFKA_DEBUG"] ?? "",
-        ].merging(extra) { $1 }
+        ].merging(extra) { $1 })
     }
 
     var topic: String { topics["PROBE_TOPIC"] }

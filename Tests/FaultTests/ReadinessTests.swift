@@ -26,11 +26,10 @@ struct ReadinessTests {
         let broker = BrokerProcess(port: freePort())
         try broker.start()
         defer { broker.stop() }
-        let environment = EnvironmentReader([
-            "HTTP_PORT": "0", "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": "\(cluster.port)", "POSTGRES_USER": "postgres",
-            "POSTGRES_DATABASE": "postgres", "KAFKA_BROKERS": broker.address, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
-            "LOG_LEVEL": "critical",
-        ])
+        let base = ServiceEnvironment(
+            postgresHost: "127.0.0.1", postgresPort: cluster.port, postgresUser: "postgres", database: "postgres", brokers: broker.address,
+            publicKey: tokens.publicKeyBase64URL)
+        let environment = EnvironmentReader(base.variables(["READING_KEY": TestSecrets.readingKey, "LOG_LEVEL": "critical"]))
         let app = try await buildApplication(environment: environment, registry: PrometheusCollectorRegistry(), logger: Logger(label: "readiness"))
         try await app.test(.live) { client in
             @Sendable func ready() async throws -> (HTTPResponse.Status, String) {

@@ -22,15 +22,14 @@ package struct ExportedSpans {
     package static func serviceEnvironment(
         db: TestDatabase, port: Int, receiver: FakeHTTPServer, tokens: TestTokens, _ extra: [String: String]
     ) -> [String: String] {
-        [
-            "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-            "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-            "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
-            "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.baseURL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
-            "OTEL_BSP_SCHEDULE_DELAY": "200", "OUTBOX_IDLE_INTERVAL_MS": "50",
-            // The test is the trusted caller whose trace the services continue (X3: others start their own).
-            "TRACE_TRUSTED_CALLERS": "127.0.0.1/32,::1/128",
-        ].merging(extra) { $1 }
+        ServiceEnvironment(db, tokens: tokens).variables(
+            httpPort: "\(port)",
+            [
+                "METRICS_PORT": "0", "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.baseURL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+                "OTEL_BSP_SCHEDULE_DELAY": "200", "OUTBOX_IDLE_INTERVAL_MS": "50",
+                // The test is the trusted caller whose trace the services continue (X3: others start their own).
+                "TRACE_TRUSTED_CALLERS": "127.0.0.1/32,::1/128",
+            ].merging(extra) { $1 })
     }
 
     /// Every span in every `/v1/traces` export received so far.

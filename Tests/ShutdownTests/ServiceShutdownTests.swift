@@ -21,13 +21,12 @@ struct ServiceShutdownTests {
     /// Each run has a consumer group of its own: a group on the shared broker carries the state other tests
     /// left in it (CI once saw this suite's consumer receive nothing for three minutes in the default group).
     static func baseEnvironment(_ db: TestDatabase, tokens: TestTokens, port: Int, group: String) -> [String: String] {
-        [
-            "KAFKA_GROUP_ID": group,
-            "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-            "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-            "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
-            "KAFKA_SESSION_TIMEOUT_MS": "6000", "LOG_LEVEL": "info",
-        ]
+        ServiceEnvironment(db, tokens: tokens).variables(
+            httpPort: "\(port)",
+            [
+                "KAFKA_GROUP_ID": group, "METRICS_PORT": "0", "READING_KEY": TestSecrets.readingKey, "KAFKA_SESSION_TIMEOUT_MS": "6000",
+                "LOG_LEVEL": "info",
+            ])
     }
 
     @Test("X4: SIGTERM with a consumer mid-stream exits 0; after a restart every event is applied exactly once")

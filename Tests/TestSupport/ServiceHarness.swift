@@ -113,15 +113,10 @@ public struct ServiceHarness: Sendable {
     /// What every service started by a test reads: its database, the test broker with a consumer group of its own
     /// read from the beginning, the test key's public half, a 20 ms outbox poll, and its log level.
     public static func commonEnvironment(_ service: ServiceUnderTest, db: TestDatabase, tokens: TestTokens) -> [String: String] {
-        [
-            "HTTP_PORT": "0",
-            "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-            "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-            "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "\(service.label)-\(uniqueSuffix())",
-            "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20",
-            "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL,
+        ServiceEnvironment(db, tokens: tokens).variables([
+            "KAFKA_GROUP_ID": "\(service.label)-\(uniqueSuffix())", "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20",
             "LOG_LEVEL": ProcessInfo.processInfo.environment[service.logLevelVariable] ?? "warning",
-        ]
+        ])
     }
 
     /// A request with an optional JSON body and bearer token; the answer's status and its body read as JSON

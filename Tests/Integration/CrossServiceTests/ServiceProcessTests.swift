@@ -34,12 +34,10 @@ struct ServiceProcessTests {
         try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
             let run = try ServiceProcess(
                 executable: "appointment-booker",
-                environment: [
-                    "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-                    "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                    "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
+                environment: ServiceEnvironment(db, tokens: tokens).variables(httpPort: "\(port)", [
+                    "METRICS_PORT": "0", "READING_KEY": TestSecrets.readingKey,
                     "KAFKA_GROUP_ID": "process-\(uniqueSuffix())",
-                ])
+                ]))
             let ready = try await eventually(timeout: .seconds(30)) {
                 await httpStatus("http://127.0.0.1:\(port)/ready") == 200
             }
@@ -55,12 +53,10 @@ struct ServiceProcessTests {
         let tokens = try TestTokens()
         let port = freePort()
         try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
-            let environment = [
-                "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-                "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
+            let environment = ServiceEnvironment(db, tokens: tokens).variables(httpPort: "\(port)", [
+                "METRICS_PORT": "0", "READING_KEY": TestSecrets.readingKey,
                 "KAFKA_GROUP_ID": "crash-\(uniqueSuffix())",
-            ]
+            ])
             let first = try ServiceProcess(executable: "appointment-booker", environment: environment)
             let ready = try await eventually(timeout: .seconds(30)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
             #expect(ready, "service did not become ready: \(first.standardError.suffix(2_000))")
@@ -95,14 +91,12 @@ struct ServiceProcessTests {
         let group = "stall-\(uniqueSuffix())"
         try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
             func environment(port: Int) -> [String: String] {
-                [
-                    "HTTP_PORT": "\(port)", "METRICS_PORT": "0", "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-                    "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                    "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey,
+                ServiceEnvironment(db, tokens: tokens).variables(httpPort: "\(port)", [
+                    "METRICS_PORT": "0", "READING_KEY": TestSecrets.readingKey,
                     "KAFKA_GROUP_ID": group,
                     // The dead member keeps its partitions until its session ends: long enough to see the stall.
                     "KAFKA_SESSION_TIMEOUT_MS": "12000", "KAFKA_UNASSIGNED_READY_LIMIT_MS": "1000",
-                ]
+                ])
             }
             let (firstPort, secondPort) = (freePort(), freePort())
             let first = try ServiceProcess(executable: "appointment-booker", environment: environment(port: firstPort))

@@ -21,14 +21,11 @@ struct ServiceSkeletonTests {
         let tokens = try TestTokens()
         let metricsPort = freePort()
         try await withTestDatabase(schema: identity.schema, migrate: false) { db in
-            let environment = EnvironmentReader([
-                "HTTP_PORT": "0", "METRICS_PORT": "\(metricsPort)",
-                "POSTGRES_HOST": db.configuration.host, "POSTGRES_PORT": "\(db.configuration.port)",
-                "POSTGRES_USER": db.configuration.username, "POSTGRES_DATABASE": db.configuration.database,
-                "KAFKA_BROKERS": TestInfrastructure.current.kafkaBrokers, "KAFKA_GROUP_ID": "skeleton-\(uniqueSuffix())",
-                "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL, "READING_KEY": TestSecrets.readingKey, "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL,
-                "LOG_LEVEL": "warning",
-            ])
+            let environment = EnvironmentReader(
+                ServiceEnvironment(db, tokens: tokens).variables([
+                    "METRICS_PORT": "\(metricsPort)", "KAFKA_GROUP_ID": "skeleton-\(uniqueSuffix())", "READING_KEY": TestSecrets.readingKey,
+                    "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL, "LOG_LEVEL": "warning",
+                ]))
             let app = try await build(environment, PrometheusCollectorRegistry(), Logger(label: identity.name))
             try await app.test(.live) { client in
                 try await client.execute(uri: "/health", method: .get) { response in
