@@ -71,10 +71,13 @@ struct AppointmentBench: ServiceBench {
         var partners: [UUID] = []
         for index in 0..<max(1, bookings / 2_000 + 1) {
             partners.append(
-                try await makePartner(index: index, hours: ("00:00", "24:00"), base: base, adminToken: adminToken, usersTopic: topics["APPOINTMENT_USERS_TOPIC"], tokens: tokens))
+                try await makePartner(
+                    index: index, hours: ("00:00", "24:00"), base: base, adminToken: adminToken, usersTopic: topics["APPOINTMENT_USERS_TOPIC"],
+                    tokens: tokens))
         }
         let listed = try await makePartner(
-            index: partners.count, hours: ("09:00", "18:00"), base: base, adminToken: adminToken, usersTopic: topics["APPOINTMENT_USERS_TOPIC"], tokens: tokens)
+            index: partners.count, hours: ("09:00", "18:00"), base: base, adminToken: adminToken, usersTopic: topics["APPOINTMENT_USERS_TOPIC"],
+            tokens: tokens)
         var slots: [(UUID, String)] = []
         for partner in partners {
             var day = Date().addingTimeInterval(86_400)
@@ -125,7 +128,8 @@ struct AppointmentBench: ServiceBench {
         let made = try await runConcurrently(0..<bookings, concurrency: concurrency) { index in
             let cards = (0..<3).map { "\"\(deck[(index + $0) % 78])\"" }.joined(separator: ",")
             return try await call(
-                .POST, "\(base)/v1/readings/tarot", body: #"{"cards":[\#(cards)]}"#, token: tarotReaders[index % tarotReaders.count]).status == 201
+                .POST, "\(base)/v1/readings/tarot", body: #"{"cards":[\#(cards)]}"#, token: tarotReaders[index % tarotReaders.count]
+            ).status == 201
         }
         results.tarotPerSecond = Double(bookings) / (ContinuousClock.now - started).seconds
         results.unexpectedAnswers += bookings - made
@@ -147,7 +151,8 @@ struct AppointmentBench: ServiceBench {
         try await withProducer(brokers: brokers) { producer in
             try await producer.send(KafkaOutgoingMessage(topic: usersTopic, key: event.key, value: try event.encoded()))
         }
-        let profile = #"{"accountId":"\#(partner)","name":"Bench \#(index)","description":"","contact":"bench","languages":["en"],"timeZone":"Asia/Bangkok"}"#
+        let profile =
+            #"{"accountId":"\#(partner)","name":"Bench \#(index)","description":"","contact":"bench","languages":["en"],"timeZone":"Asia/Bangkok"}"#
         let deadline = ContinuousClock.now + .seconds(60)
         while try await call(.POST, "\(base)/v1/admin/partners", body: profile, token: adminToken).status != 201 {
             guard ContinuousClock.now < deadline else { throw BenchError("the partner's role event was not applied") }

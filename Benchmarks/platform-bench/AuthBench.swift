@@ -21,7 +21,8 @@ struct AuthBench {
         await signer.add(eddsa: try EdDSA.PrivateKey(d: pair.privateKey, curve: .ed25519))
         let now = Date()
         let token = try await signer.sign(
-            AccessTokenClaims(userId: "u1", role: .user, entitlements: ["tarot"], issuer: "bench", issuedAt: now,
+            AccessTokenClaims(
+                userId: "u1", role: .user, entitlements: ["tarot"], issuer: "bench", issuedAt: now,
                 expiresAt: now.addingTimeInterval(3_600)))
         let verifier = try await AccessTokenVerifier(publicKey: pair.publicKey, issuer: "bench")
         return await rateAsync { _ = try? await verifier.verify(token) }

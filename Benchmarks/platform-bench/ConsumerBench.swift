@@ -61,7 +61,9 @@ struct ConsumerBench {
     }
 
     /// Runs an `EventConsumerService` on a fresh database until every event is applied.
-    private func consume(topic: String, handler: any EventHandler & BatchCounting, producer: KafkaProducer) async throws -> (rate: Double, averageBatch: Double) {
+    private func consume(
+        topic: String, handler: any EventHandler & BatchCounting, producer: KafkaProducer
+    ) async throws -> (rate: Double, averageBatch: Double) {
         let logger = Logger(label: "bench")
         return try await withBenchDatabase { client in
             try await MigrationRunner(schema: "bench", serviceMigrations: [Self.effects]).run(on: client, logger: logger)
@@ -116,7 +118,9 @@ struct ConsumerBench {
             defer { try? FileManager.default.removeItem(atPath: file) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: psql)
-            process.arguments = ["-h", postgresHost, "-p", "\(postgresPort)", "-U", postgresUser, "-d", database, "-q", "-v", "ON_ERROR_STOP=1", "-f", file]
+            process.arguments = [
+                "-h", postgresHost, "-p", "\(postgresPort)", "-U", postgresUser, "-d", database, "-q", "-v", "ON_ERROR_STOP=1", "-f", file,
+            ]
             process.standardOutput = FileHandle.nullDevice
             let started = ContinuousClock.now
             try process.run()

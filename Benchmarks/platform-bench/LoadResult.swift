@@ -22,30 +22,30 @@ struct LoadResult: Sendable {
                 .map { "wrk.headers[\"\($0.key)\"] = \"\($0.value)\"" }.joined(separator: "\n")
             // The body as a Lua long string: JSON has no "]]" here.
             try """
-                wrk.method = "POST"
-                wrk.body = [[\(post.body)]]
-                \(headers)
-                """.write(to: file, atomically: true, encoding: .utf8)
+            wrk.method = "POST"
+            wrk.body = [[\(post.body)]]
+            \(headers)
+            """.write(to: file, atomically: true, encoding: .utf8)
             arguments += ["-s", file.path]
             script = file
         } else if !bearerTokens.isEmpty {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("wrk-\(UUID().uuidString).lua")
             let list = bearerTokens.map { "\"\($0)\"" }.joined(separator: ",\n")
             try """
-                local tokens = {\(list)}
-                local requests = {}
-                local i = 0
-                -- Formatted once per thread, so the client spends no more per request than on a plain URL.
-                init = function(args)
-                  for n, token in ipairs(tokens) do
-                    requests[n] = wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. token })
-                  end
-                end
-                request = function()
-                  i = i + 1
-                  return requests[(i % #requests) + 1]
-                end
-                """.write(to: file, atomically: true, encoding: .utf8)
+            local tokens = {\(list)}
+            local requests = {}
+            local i = 0
+            -- Formatted once per thread, so the client spends no more per request than on a plain URL.
+            init = function(args)
+              for n, token in ipairs(tokens) do
+                requests[n] = wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. token })
+              end
+            end
+            request = function()
+              i = i + 1
+              return requests[(i % #requests) + 1]
+            end
+            """.write(to: file, atomically: true, encoding: .utf8)
             arguments += ["-s", file.path]
             script = file
         }

@@ -82,7 +82,8 @@ struct PlacesBench: ServiceBench {
                     if runs >= 1 && unsent == 0 { break }
                     try await Task.sleep(for: .milliseconds(50))
                 }
-                let status = try await client.query("SELECT coalesce(last_error, 'ok') FROM import_areas", logger: logger)
+                let status =
+                    try await client.query("SELECT coalesce(last_error, 'ok') FROM import_areas", logger: logger)
                     .decode(String.self).collectAll().first ?? "?"
                 guard status == "ok" else { throw BenchError("the bench import failed: \(status)") }
             }
@@ -133,7 +134,8 @@ struct PlacesBench: ServiceBench {
                     let latitude = south + (Double(index / side) + 0.5) * (north - south) / Double(side)
                     let longitude = west + (Double(index % side) + 0.5) * (east - west) / Double(side)
                     elements.append(
-                        #"{"type":"node","id":\#(id),"lat":\#(latitude),"lon":\#(longitude),"tags":{"amenity":"cafe","name":"Cafe \#(id)","opening_hours":"Mo-Fr 08:00-18:00"}}"#)
+                        #"{"type":"node","id":\#(id),"lat":\#(latitude),"lon":\#(longitude),"tags":{"amenity":"cafe","name":"Cafe \#(id)","opening_hours":"Mo-Fr 08:00-18:00"}}"#
+                    )
                     id += 1
                 }
                 let key = String(format: "%.6f,%.6f,%.6f,%.6f", south, west, north, east)

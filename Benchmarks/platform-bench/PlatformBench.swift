@@ -19,7 +19,8 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Events in the outbox measurement.") var outboxCount = 50_000
     @Option(help: "Path of librdkafka's rdkafka_performance.") var reference = "/usr/local/bin/rdkafka_performance"
     @Option(help: "bcrypt cost for the auth rows (the service's BCRYPT_COST).") var bcryptCost = 12
-    @Option(help: "Which groups of rows to measure (comma-separated: kafka, outbox, consumer, auth, weather, places, warnings, appointments, analytics).")
+    @Option(
+        help: "Which groups of rows to measure (comma-separated: kafka, outbox, consumer, auth, weather, places, warnings, appointments, analytics).")
     var only = "kafka,outbox,consumer,auth,weather,places,warnings,appointments,analytics"
     @Option(help: "Events in the idempotent-consumer rows.") var consumerEvents = 100_000
     @Option(help: "Messages per poll in the idempotent-consumer rows (CONSUMER_BATCH_SIZE).") var consumerBatchSize = 2_000
@@ -78,8 +79,12 @@ struct PlatformBench: AsyncParsableCommand {
         if groups.contains("auth") {
             progress("auth: password checks at bcrypt cost \(bcryptCost) and access-token verifications")
             let auth = AuthBench(bcryptCost: UInt8(bcryptCost))
-            table.add("auth: password checks at bcrypt cost \(bcryptCost) (/s, bounds logins/s)", swift: await auth.passwordChecksPerSecond(), reference: nil, target: "-")
-            table.add("auth: access-token verifications (/s, per request in every service)", swift: try await auth.tokenVerificationsPerSecond(), reference: nil, target: "-")
+            table.add(
+                "auth: password checks at bcrypt cost \(bcryptCost) (/s, bounds logins/s)", swift: await auth.passwordChecksPerSecond(),
+                reference: nil, target: "-")
+            table.add(
+                "auth: access-token verifications (/s, per request in every service)", swift: try await auth.tokenVerificationsPerSecond(),
+                reference: nil, target: "-")
         }
         if groups.contains("weather") {
             try await addWeatherRows(to: &table)
@@ -124,7 +129,8 @@ extension PlatformBench {
                     "analytics: top features page, no cache, \(load) connection(s) vs GET /health at \(connections) (p50 / p99 ms)", uncachedFeatures,
                     reference: health)
                 table.addLatency(
-                    "analytics: home page, no cache, \(load) connection(s) vs GET /health at \(connections) (p50 / p99 ms)", uncachedHome, reference: health)
+                    "analytics: home page, no cache, \(load) connection(s) vs GET /health at \(connections) (p50 / p99 ms)", uncachedHome,
+                    reference: health)
             }
             table.add(
                 "analytics: top features / home page, cached (req/s)",

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The bench's output: one row per measurement, with the reference client's figure and the ratio where there is one.
 struct ResultTable {
     private var rows: [(name: String, swift: String, reference: String, ratio: String, target: String)] = []
@@ -41,5 +43,3 @@ struct ResultTable {
         return groups.joined(separator: ",")
     }
 }
-
-import Foundation

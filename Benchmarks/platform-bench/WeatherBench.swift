@@ -41,7 +41,12 @@ struct WeatherBench: ServiceBench {
         let tracked = catalogue.rows.filter { $0.population >= threshold }
         progress("preparing fake Open-Meteo answers for \(tracked.count) cities")
         let answers = Dictionary(
-            tracked.map { (OpenMeteoKey.of(latitude: $0.latitude, longitude: $0.longitude), OpenMeteoFake.answer(for: [($0.latitude, $0.longitude, $0.timeZone)])) },
+            tracked.map {
+                (
+                    OpenMeteoKey.of(latitude: $0.latitude, longitude: $0.longitude),
+                    OpenMeteoFake.answer(for: [($0.latitude, $0.longitude, $0.timeZone)])
+                )
+            },
             uniquingKeysWith: { first, _ in first })
         let database = "bench_weather_\(UUID().uuidString.prefix(8).lowercased())"
         let admin = PostgresConfiguration(
@@ -65,11 +70,16 @@ struct WeatherBench: ServiceBench {
             var users: [String] = []
             for index in 0..<200 { users.append(try await tokens.token(userId: "bench-user-\(index)")) }
             let base = serviceEnvironment(database: database, tokens: tokens)
-            let service = try ServiceProcess.start(binary: binary, environment: base.variables(httpPort: "\(port)", [
-                "WEATHER_CITY_CATALOGUE": cataloguePath, "OPEN_METEO_BASE_URL": fake.baseURL, "WEATHER_FORECASTS_TOPIC": topics["WEATHER_FORECASTS_TOPIC"],
-                "WEATHER_MAP_MIN_POPULATION": "\(threshold)", "WEATHER_REFRESH_BATCH": "\(tracked.count + 100)",
-                "WEATHER_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
-            ]))
+            let service = try ServiceProcess.start(
+                binary: binary,
+                environment: base.variables(
+                    httpPort: "\(port)",
+                    [
+                        "WEATHER_CITY_CATALOGUE": cataloguePath, "OPEN_METEO_BASE_URL": fake.baseURL,
+                        "WEATHER_FORECASTS_TOPIC": topics["WEATHER_FORECASTS_TOPIC"],
+                        "WEATHER_MAP_MIN_POPULATION": "\(threshold)", "WEATHER_REFRESH_BATCH": "\(tracked.count + 100)",
+                        "WEATHER_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
+                    ]))
             defer { service.stop() }
             progress("weather-fetcher importing the catalogue, then refreshing \(tracked.count) cities")
             try await service.waitReady(port: port)
@@ -90,7 +100,8 @@ struct WeatherBench: ServiceBench {
             results.searchMilliseconds = search
             let city = tracked.first!.id
             progress("wrk: \(loadSeconds) s on /v1/cities/\(city)/weather, then \(loadSeconds) s on /health, \(connections) connections")
-            results.weather = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/v1/cities/\(city)/weather", seconds: loadSeconds, connections: connections)
+            results.weather = try LoadResult.wrk(
+                url: "http://127.0.0.1:\(port)/v1/cities/\(city)/weather", seconds: loadSeconds, connections: connections)
             progress("wrk: \(loadSeconds) s on the same route with 200 users' tokens")
             results.weatherSignedIn = try LoadResult.wrk(
                 url: "http://127.0.0.1:\(port)/v1/cities/\(city)/weather", seconds: loadSeconds, connections: connections,
@@ -109,10 +120,11 @@ struct WeatherBench: ServiceBench {
         var times: [Double] = []
         for letter in "abcdefghijklmnopqrstuvwxyz" {
             let rows = try await client.query(
-                PostgresQuery(unsafeSQL: """
-                    EXPLAIN (ANALYZE, FORMAT JSON) SELECT id, name FROM cities WHERE search_key LIKE '\(letter)%'
-                    ORDER BY search_key, population DESC, id LIMIT 21
-                    """), logger: logger)
+                PostgresQuery(
+                    unsafeSQL: """
+                        EXPLAIN (ANALYZE, FORMAT JSON) SELECT id, name FROM cities WHERE search_key LIKE '\(letter)%'
+                        ORDER BY search_key, population DESC, id LIMIT 21
+                        """), logger: logger)
             for try await json in rows.decode(String.self) {
                 let plan = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
                 if let time = plan?.first?["Execution Time"] as? Double { times.append(time) }

@@ -37,15 +37,17 @@ public actor AppSession {
     public static func install(
         app: Operations.CreateInstallAccount.Input.Body.JsonPayload.AppPayload, installId: String, auth: Client, store: any TokenStore
     ) -> AppSession {
-        AppSession(auth: auth, store: store, start: { auth in
-            switch try await auth.createInstallAccount(body: .json(.init(app: app, installId: installId))) {
-            case .created(let answer): return try answer.body.json
-            case .tooManyRequests(let answer): throw SessionError.refused(status: 429, error: try? answer.body.json)
-            case .badRequest(let answer): throw SessionError.refused(status: 400, error: try? answer.body.json)
-            case .contentTooLarge, .unsupportedMediaType: throw SessionError.refused(status: 400, error: nil)
-            case .undocumented(let status, _): throw SessionError.refused(status: status, error: nil)
-            }
-        })
+        AppSession(
+            auth: auth, store: store,
+            start: { auth in
+                switch try await auth.createInstallAccount(body: .json(.init(app: app, installId: installId))) {
+                case .created(let answer): return try answer.body.json
+                case .tooManyRequests(let answer): throw SessionError.refused(status: 429, error: try? answer.body.json)
+                case .badRequest(let answer): throw SessionError.refused(status: 400, error: try? answer.body.json)
+                case .contentTooLarge, .unsupportedMediaType: throw SessionError.refused(status: 400, error: nil)
+                case .undocumented(let status, _): throw SessionError.refused(status: status, error: nil)
+                }
+            })
     }
 
     /// The account the session belongs to, starting the session if it can.

@@ -36,8 +36,9 @@ public struct FileTokenStore: TokenStore {
         // Written beside the file, readable by its owner only from the first byte, then renamed over it.
         let partial = url.appendingPathExtension("partial")
         try? FileManager.default.removeItem(at: partial)
-        guard FileManager.default.createFile(
-            atPath: partial.path, contents: try JSONEncoder.tokens.encode(tokens), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: partial.path, contents: try JSONEncoder.tokens.encode(tokens), attributes: [.posixPermissions: 0o600])
         else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path]) }
         guard rename(partial.path, url.path) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])

@@ -48,7 +48,8 @@ public struct WholeBodyTransport: ClientTransport {
         }
         let length: HTTPBody.Length = answer.headers.first(name: "content-length").flatMap { Int64($0) }.map { .known($0) } ?? .unknown
         let responseBody: HTTPBody? =
-            [.head, .connect, .trace].contains(request.method) ? nil : HTTPBody(answer.body.map { $0.readableBytesView }, length: length, iterationBehavior: .single)
+            [.head, .connect, .trace].contains(request.method)
+            ? nil : HTTPBody(answer.body.map { $0.readableBytesView }, length: length, iterationBehavior: .single)
         return (HTTPResponse(status: .init(code: Int(answer.status.code)), headerFields: fields), responseBody)
     }
 

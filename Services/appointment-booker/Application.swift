@@ -31,7 +31,8 @@ package func buildApplication(
         configuration: configuration, cache: slotListings
     ).add(to: runtime.hotRoutes(on: router))
     let readings = ReadingService(
-        content: try ReadingContent.bundled(), key: configuration.readingKey, store: ReadingStore(client: client, logger: runtime.logger, dailyLimit: configuration.readingsPerAccountDay),
+        content: try ReadingContent.bundled(), key: configuration.readingKey,
+        store: ReadingStore(client: client, logger: runtime.logger, dailyLimit: configuration.readingsPerAccountDay),
         worship: WorshipPlaceStore(client: client, logger: runtime.logger),
         worshipRequests: WorshipRequestStore(
             client: client, topic: configuration.placeRequestsTopic, perHour: configuration.worshipRequestsPerHour, logger: runtime.logger),
@@ -49,17 +50,18 @@ package func buildApplication(
         prayers: PrayerStore(client: client, logger: runtime.logger),
         dailyHoroscopes: DailyHoroscopeStore(client: client, logger: runtime.logger),
         payments: PartnerPaymentStore(client: client, logger: runtime.logger),
-        applications: PartnerApplicationStore(client: client, topic: configuration.partnerApplicationsTopic, logger: runtime.logger))
-        .registerHandlers(
-            on: runtime.apiRoutes(
-                on: router,
-                access: [
-                    .members("/v1/me/bookings"), .members("/v1/me/partner-application"), .init(prefix: "/v1/me"), .members("/v1/bookings"),
-                    .init(prefix: "/v1/partner", roles: [.partner]), .init(prefix: "/v1/admin", roles: [.admin]),
-                ],
-                // The payment provider's notifications (B6) are signed over the raw body: checked before it is read.
-                before: [PathFilteredMiddleware(["/v1/payments/webhook"], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret))]),
-            configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
+        applications: PartnerApplicationStore(client: client, topic: configuration.partnerApplicationsTopic, logger: runtime.logger)
+    )
+    .registerHandlers(
+        on: runtime.apiRoutes(
+            on: router,
+            access: [
+                .members("/v1/me/bookings"), .members("/v1/me/partner-application"), .init(prefix: "/v1/me"), .members("/v1/bookings"),
+                .init(prefix: "/v1/partner", roles: [.partner]), .init(prefix: "/v1/admin", roles: [.admin]),
+            ],
+            // The payment provider's notifications (B6) are signed over the raw body: checked before it is read.
+            before: [PathFilteredMiddleware(["/v1/payments/webhook"], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret))]),
+        configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
 
     let consumer = try runtime.makeConsumer(
         topics: [

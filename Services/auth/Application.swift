@@ -67,5 +67,6 @@ package func buildApplication(
         topics: [ConsumedTopic(TopicCatalogue.partnerApplications, name: configuration.partnerApplicationsTopic)],
         handler: PartnerApplicationsHandler(mail: mail, usersTopic: configuration.usersTopic))
     return runtime.makeApplication(
-        router: router, consumers: [applications], services: [mailSender, bootstrap], startupTasks: [{ client, logger in try await guests.run(client: client, logger: logger) }])
+        router: router, consumers: [applications], services: [mailSender, bootstrap],
+        startupTasks: [{ client, logger in try await guests.run(client: client, logger: logger) }])
 }

@@ -43,7 +43,8 @@ package func buildApplication(
     let limits = AccountDayLimits(placesRated: configuration.ratingsPerAccountDay, placesAdded: configuration.addedPerAccountDay)
     let areas = ImportAreaStore(client: client, logger: runtime.logger)
 
-    let index = configuration.nearbyFromMemory ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), logger: runtime.logger) : nil
+    let index =
+        configuration.nearbyFromMemory ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), logger: runtime.logger) : nil
     let nearbyPlaces = NearbyPlaces(index: index, pinCache: .pins(ttl: configuration.pinCacheTTL), users: users)
 
     let coverage = configuration.onDemand ? ImportCoverage(tileDegrees: configuration.onDemandTileDegrees) : nil

@@ -95,4 +95,3 @@ func makeProvider(_ configuration: WeatherConfiguration, http: HTTPClient, logge
             baseURL: configuration.worldWeatherOnlineBaseURL, apiKey: configuration.worldWeatherOnlineKey!)
     }
 }
-

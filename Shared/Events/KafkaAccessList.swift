@@ -1,4 +1,5 @@
 import PlatformCore
+
 /// The broker's access rules for the platform, made from the topic catalogue (X1, X3): each service's principal
 /// may write only the topics it owns (and the dead-letter topics of what it reads), read only what it consumes,
 /// and use only consumer groups named after it (`weather-fetcher`, `weather-fetcher-replay-...`); the admin
@@ -69,7 +70,8 @@ public enum KafkaAccessList {
 
                 """
             for grant in grants {
-                let resource = grant.resourceType == "cluster"
+                let resource =
+                    grant.resourceType == "cluster"
                     ? "{type: cluster}" : "{type: \(grant.resourceType), name: '\(grant.name)', patternType: \(grant.patternType)}"
                 text += "      - resource: \(resource)\n        operations: [\(grant.operations.joined(separator: ", "))]\n"
             }

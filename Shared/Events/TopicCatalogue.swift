@@ -1,4 +1,5 @@
 import PlatformCore
+
 /// An event type name, e.g. `forecast.updated`. Struct-wrapped rather than an enum so that a consumer can
 /// still read (and dead-letter) events of a type it does not know, such as ones from a newer producer.
 public struct EventType: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {

@@ -22,9 +22,11 @@ public enum UUIDText {
                 octet += 1
                 index += 2
             }
-            return UUID(uuid: (
-                octets[0], octets[1], octets[2], octets[3], octets[4], octets[5], octets[6], octets[7],
-                octets[8], octets[9], octets[10], octets[11], octets[12], octets[13], octets[14], octets[15]))
+            return UUID(
+                uuid: (
+                    octets[0], octets[1], octets[2], octets[3], octets[4], octets[5], octets[6], octets[7],
+                    octets[8], octets[9], octets[10], octets[11], octets[12], octets[13], octets[14], octets[15]
+                ))
         }
     }
 

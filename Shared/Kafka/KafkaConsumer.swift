@@ -53,9 +53,10 @@ public final class KafkaConsumer: Sendable {
         client = Mutex(try ConsumerClient(configuration: configuration, logger: logger))
         idle = Mutex(IdleWatch(limit: .milliseconds(configuration.idleRejoinMilliseconds)))
         partitionCounts = PartitionCountWatch(topics: configuration.topics, expected: configuration.expectedPartitions, logger: logger)
-        rebuilds = Dictionary(uniqueKeysWithValues: RebuildReason.allCases.map {
-            ($0, Counter(label: "kafka_consumer_rebuilds_total", dimensions: [("group", configuration.groupId), ("reason", $0.rawValue)]))
-        })
+        rebuilds = Dictionary(
+            uniqueKeysWithValues: RebuildReason.allCases.map {
+                ($0, Counter(label: "kafka_consumer_rebuilds_total", dimensions: [("group", configuration.groupId), ("reason", $0.rawValue)]))
+            })
         unassignedSeconds = Gauge(label: "kafka_consumer_unassigned_seconds", dimensions: [("group", configuration.groupId)])
     }
 
@@ -283,8 +284,9 @@ public final class KafkaConsumer: Sendable {
         for partition in context.assignedPartitions {
             var low: Int64 = 0
             var high: Int64 = 0
-            guard rd_kafka_get_watermark_offsets(handle.pointer, partition.topic, partition.partition, &low, &high)
-                == RD_KAFKA_RESP_ERR_NO_ERROR, high >= 0
+            guard
+                rd_kafka_get_watermark_offsets(handle.pointer, partition.topic, partition.partition, &low, &high)
+                    == RD_KAFKA_RESP_ERR_NO_ERROR, high >= 0
             else { continue }
             let list = rd_kafka_topic_partition_list_new(1)
             defer { rd_kafka_topic_partition_list_destroy(list) }

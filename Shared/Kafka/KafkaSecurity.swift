@@ -30,13 +30,15 @@ public struct KafkaSecurity: Sendable {
     public init() {}
 
     public init(environment: EnvironmentReader) throws(ConfigError) {
-        securityProtocol = try environment.parsed(
-            "KAFKA_SECURITY_PROTOCOL", expected: "plaintext, ssl, sasl_plaintext or sasl_ssl",
-            { SecurityProtocol(rawValue: $0.lowercased()) }) ?? .plaintext
+        securityProtocol =
+            try environment.parsed(
+                "KAFKA_SECURITY_PROTOCOL", expected: "plaintext, ssl, sasl_plaintext or sasl_ssl",
+                { SecurityProtocol(rawValue: $0.lowercased()) }) ?? .plaintext
         if securityProtocol.usesSASL {
-            saslMechanism = try environment.parsed(
-                "KAFKA_SASL_MECHANISM", expected: "SCRAM-SHA-512, SCRAM-SHA-256 or PLAIN",
-                { ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"].contains($0.uppercased()) ? $0.uppercased() : nil }) ?? "SCRAM-SHA-512"
+            saslMechanism =
+                try environment.parsed(
+                    "KAFKA_SASL_MECHANISM", expected: "SCRAM-SHA-512, SCRAM-SHA-256 or PLAIN",
+                    { ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"].contains($0.uppercased()) ? $0.uppercased() : nil }) ?? "SCRAM-SHA-512"
             saslUsername = try environment.requiredString("KAFKA_SASL_USERNAME")
             saslPassword = Secret(try environment.requiredString("KAFKA_SASL_PASSWORD"))
         }

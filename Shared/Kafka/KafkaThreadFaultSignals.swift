@@ -15,12 +15,16 @@ enum KafkaThreadFaultSignals {
     /// Adds the interceptor to `conf`, before `rd_kafka_new` starts the threads.
     static func install(on conf: OpaquePointer) {
         // Spelled out in full: a C function pointer cannot capture, not even the enum's metatype.
-        _ = rd_kafka_conf_interceptor_add_on_new(conf, KafkaThreadFaultSignals.interceptorName, { client, _, _, _, _ in
-            rd_kafka_interceptor_add_on_thread_start(client, KafkaThreadFaultSignals.interceptorName, { _, _, _, _ in
-                KafkaThreadFaultSignals.unblockInThisThread()
-                return RD_KAFKA_RESP_ERR_NO_ERROR
+        _ = rd_kafka_conf_interceptor_add_on_new(
+            conf, KafkaThreadFaultSignals.interceptorName,
+            { client, _, _, _, _ in
+                rd_kafka_interceptor_add_on_thread_start(
+                    client, KafkaThreadFaultSignals.interceptorName,
+                    { _, _, _, _ in
+                        KafkaThreadFaultSignals.unblockInThisThread()
+                        return RD_KAFKA_RESP_ERR_NO_ERROR
+                    }, nil)
             }, nil)
-        }, nil)
     }
 
     static let faultSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT]

@@ -148,23 +148,25 @@ private final class PollThreadControl: Sendable {
 }
 
 /// librdkafka calls this on the poll thread once per message; the opaque is the message's (unretained) batch.
-private let deliveryReportCallback: @convention(c) (
-    OpaquePointer?, UnsafePointer<rd_kafka_message_t>?, UnsafeMutableRawPointer?
-) -> Void = { _, message, _ in
-    guard let message, let opaque = message.pointee._private else { return }
-    Unmanaged<DeliveryBatch>.fromOpaque(opaque).takeUnretainedValue().report(message.pointee.err)
-}
+private let deliveryReportCallback:
+    @convention(c) (
+        OpaquePointer?, UnsafePointer<rd_kafka_message_t>?, UnsafeMutableRawPointer?
+    ) -> Void = { _, message, _ in
+        guard let message, let opaque = message.pointee._private else { return }
+        Unmanaged<DeliveryBatch>.fromOpaque(opaque).takeUnretainedValue().report(message.pointee.err)
+    }
 
 /// librdkafka calls this on the poll thread for client-level errors; the opaque is the client's signals, which
 /// the `ProducerClient` keeps alive for as long as the handle.
-private let producerErrorCallback: @convention(c) (
-    OpaquePointer?, Int32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?
-) -> Void = { _, code, _, opaque in
-    guard let opaque else { return }
-    let signals = Unmanaged<ProducerSignals>.fromOpaque(opaque).takeUnretainedValue()
-    if code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN.rawValue { signals.reportedLostBrokers() }
-    if code == RD_KAFKA_RESP_ERR__FATAL.rawValue { signals.reportedFatal() }
-}
+private let producerErrorCallback:
+    @convention(c) (
+        OpaquePointer?, Int32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?
+    ) -> Void = { _, code, _, opaque in
+        guard let opaque else { return }
+        let signals = Unmanaged<ProducerSignals>.fromOpaque(opaque).takeUnretainedValue()
+        if code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN.rawValue { signals.reportedLostBrokers() }
+        if code == RD_KAFKA_RESP_ERR__FATAL.rawValue { signals.reportedFatal() }
+    }
 
 private func withOptionalBytes<Result>(
     _ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> Result

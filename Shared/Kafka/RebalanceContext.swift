@@ -86,10 +86,11 @@ final class RebalanceContext: Sendable {
 
 /// librdkafka calls this from inside `rd_kafka_consumer_poll`, i.e. on the consumer's own thread, between
 /// batches: no handler of this consumer is running then, so revocation never races an in-flight handler.
-let rebalanceCallback: @convention(c) (
-    OpaquePointer?, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?, UnsafeMutableRawPointer?
-) -> Void = { handle, code, partitions, opaque in
-    guard let handle, let partitions, let opaque else { return }
-    Unmanaged<RebalanceContext>.fromOpaque(opaque).takeUnretainedValue()
-        .rebalance(handle: handle, code: code, partitions: partitions)
-}
+let rebalanceCallback:
+    @convention(c) (
+        OpaquePointer?, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?, UnsafeMutableRawPointer?
+    ) -> Void = { handle, code, partitions, opaque in
+        guard let handle, let partitions, let opaque else { return }
+        Unmanaged<RebalanceContext>.fromOpaque(opaque).takeUnretainedValue()
+            .rebalance(handle: handle, code: code, partitions: partitions)
+    }

@@ -81,20 +81,24 @@ public struct PlatformConfiguration: Sendable {
         kafkaSecurity = try KafkaSecurity(environment: environment)
         kafkaDebug = environment.string("KAFKA_DEBUG", default: "")
         consumerGroupId = environment.string("KAFKA_GROUP_ID", default: identity.name)
-        startPosition = try environment.parsed(
-            "KAFKA_START_POSITION", expected: "committed, beginning or timestamp:<epoch milliseconds>", Self.parseStartPosition)
+        startPosition =
+            try environment.parsed(
+                "KAFKA_START_POSITION", expected: "committed, beginning or timestamp:<epoch milliseconds>", Self.parseStartPosition)
             ?? .committed
         sessionTimeoutMilliseconds = try environment.int("KAFKA_SESSION_TIMEOUT_MS", default: 6_000, range: 1_000...300_000)
         messageTimeoutMilliseconds = try environment.int("KAFKA_MESSAGE_TIMEOUT_MS", default: 30_000, range: 1_000...900_000)
         fetchWaitMaxMilliseconds = try environment.int("KAFKA_FETCH_WAIT_MAX_MS", default: 500, range: 1...30_000)
         idleRejoinMilliseconds = try environment.int("KAFKA_IDLE_REJOIN_MS", default: 30_000, range: 5_000...3_600_000)
         consumerUnassignedLimit = try environment.milliseconds("KAFKA_UNASSIGNED_READY_LIMIT_MS", default: 60_000, range: 1_000...3_600_000)
-        trustedProxies = try environment.parsed(
-            "TRUSTED_PROXIES", expected: "comma-separated IP addresses or networks such as 10.0.0.0/8", Self.parseNetworks) ?? []
-        traceTrustedCallers = try environment.parsed(
-            "TRACE_TRUSTED_CALLERS", expected: "comma-separated IP addresses or networks such as 10.0.0.0/8", Self.parseNetworks) ?? []
-        trustedProxyHeader = try environment.parsed(
-            "TRUSTED_PROXY_HEADER", expected: "x-forwarded-for or forwarded", { ClientAddress.Header(rawValue: $0.lowercased()) })
+        trustedProxies =
+            try environment.parsed(
+                "TRUSTED_PROXIES", expected: "comma-separated IP addresses or networks such as 10.0.0.0/8", Self.parseNetworks) ?? []
+        traceTrustedCallers =
+            try environment.parsed(
+                "TRACE_TRUSTED_CALLERS", expected: "comma-separated IP addresses or networks such as 10.0.0.0/8", Self.parseNetworks) ?? []
+        trustedProxyHeader =
+            try environment.parsed(
+                "TRUSTED_PROXY_HEADER", expected: "x-forwarded-for or forwarded", { ClientAddress.Header(rawValue: $0.lowercased()) })
             ?? .xForwardedFor
         outbox = try OutboxRelayConfiguration(environment: environment)
         retryPolicy = RetryPolicy(
@@ -104,9 +108,10 @@ public struct PlatformConfiguration: Sendable {
         consumerBatchSize = try environment.int("CONSUMER_BATCH_SIZE", default: 2_000, range: 1...100_000)
         consumerPauseLimit = try environment.milliseconds("CONSUMER_PAUSE_LIMIT_MS", default: 30_000, range: 1_000...3_600_000)
         tokenIssuer = environment.string("AUTH_ISSUER", default: "mobile-backend-auth")
-        logLevel = try environment.parsed("LOG_LEVEL", expected: "trace, debug, info, notice, warning, error or critical") {
-            Logger.Level(rawValue: $0.lowercased())
-        } ?? .info
+        logLevel =
+            try environment.parsed("LOG_LEVEL", expected: "trace, debug, info, notice, warning, error or critical") {
+                Logger.Level(rawValue: $0.lowercased())
+            } ?? .info
     }
 
     static func parseNetworks(_ text: String) -> [IPNetwork]? {

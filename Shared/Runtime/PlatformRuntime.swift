@@ -76,7 +76,9 @@ public final class PlatformRuntime: Sendable {
         }
         var consumerConfiguration = configuration.consumer(topics: topics.map(\.name))
         if let groupId { consumerConfiguration.groupId = groupId }
-        consumerConfiguration.expectedPartitions = Dictionary(topics.compactMap { topic in topic.partitions.map { (topic.name, $0) } }) { first, _ in first }
+        consumerConfiguration.expectedPartitions = Dictionary(topics.compactMap { topic in topic.partitions.map { (topic.name, $0) } }) { first, _ in
+            first
+        }
         let consumer = try KafkaConsumer(configuration: consumerConfiguration, logger: logger)
         let consumerService = EventConsumerService(
             consumer: consumer, processor: IdempotentProcessor(client: postgres, ledger: ledger), handler: handler,

@@ -57,20 +57,24 @@ public struct ReadinessProbe: Sendable {
     }
 
     /// `ok`, or what keeps the service's consumers from applying events.
-    static func checkConsumers(_ consumers: [ConsumerHealth], pauseLimit consumerPauseLimit: Duration, unassignedLimit consumerUnassignedLimit: Duration) -> String {
+    static func checkConsumers(
+        _ consumers: [ConsumerHealth], pauseLimit consumerPauseLimit: Duration, unassignedLimit consumerUnassignedLimit: Duration
+    ) -> String {
         // A topic that does not exist is never made by a client: an operator must create it (stack.sh, platformctl
         // create-topics). A few seconds of grace cover a broker that is coming back.
         if let missing = consumers.first(where: { ($0.topicMissingFor ?? .zero) > .seconds(5) }), let waited = missing.topicMissingFor {
             return "a subscribed topic of \(missing.topics) is missing (for \(waited.components.seconds) s): create it with platformctl create-topics"
         }
         if let short = consumers.lazy.flatMap({ $0.partitionShortfall() }).first {
-            return "topic \(short.topic) has \(short.found) partitions, the catalogue gives it \(short.expected): re-create it with platformctl create-topics on an empty broker, or add partitions"
+            return
+                "topic \(short.topic) has \(short.found) partitions, the catalogue gives it \(short.expected): re-create it with platformctl create-topics on an empty broker, or add partitions"
         }
         // A member that holds nothing while its topics have partitions applies nothing: with no more instances
         // than partitions (the deployment's maximum) that is a stuck member, not a spare one. It rejoins by itself
         // (KAFKA_IDLE_REJOIN_MS); until it holds a partition again the orchestrator should not count on it.
         if let idle = consumers.first(where: { ($0.unassignedFor ?? .zero) > consumerUnassignedLimit }), let waited = idle.unassignedFor {
-            return "the consumer of \(idle.topics) has held no partition for \(waited.components.seconds) s although its topics have partitions; it rejoins the group by itself"
+            return
+                "the consumer of \(idle.topics) has held no partition for \(waited.components.seconds) s although its topics have partitions; it rejoins the group by itself"
         }
         let pauses = consumers.compactMap(\.longestPause)
         guard let longest = pauses.min(by: { $0.since < $1.since }), ContinuousClock.now - longest.since > consumerPauseLimit

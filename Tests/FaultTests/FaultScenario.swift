@@ -35,14 +35,15 @@ struct ProbeSetup: Sendable {
         let base = ServiceEnvironment(
             postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser, database: database, brokers: brokers,
             publicKey: publicKey)
-        return base.variables([
-            "KAFKA_GROUP_ID": group, "PROBE_TOPIC": topic, "OUTBOX_IDLE_INTERVAL_MS": "20", "KAFKA_FETCH_WAIT_MAX_MS": "100",
-            "KAFKA_MESSAGE_TIMEOUT_MS": "15000", "OUTBOX_REPUBLISH_WINDOW_SECONDS": "120", "OUTBOX_STEP_TIMEOUT_MS": "20000",
-            "CONSUMER_STEP_TIMEOUT_MS": "5000", "LOG_LEVEL": ProcessInfo.processInfo.environment["FAULT_LOG_LEVEL"] ?? "warning",
-            "LOG_FORMAT": "text",
-            // FAULT_KAFKA_DEBUG=cgrp,topic (say) passes librdkafka's debug contexts on to the probes.
-            "KAFKA_DEBUG": ProcessInfo.processInfo.environment["FAULT_KAFKA_DEBUG"] ?? "",
-        ].merging(extra) { $1 })
+        return base.variables(
+            [
+                "KAFKA_GROUP_ID": group, "PROBE_TOPIC": topic, "OUTBOX_IDLE_INTERVAL_MS": "20", "KAFKA_FETCH_WAIT_MAX_MS": "100",
+                "KAFKA_MESSAGE_TIMEOUT_MS": "15000", "OUTBOX_REPUBLISH_WINDOW_SECONDS": "120", "OUTBOX_STEP_TIMEOUT_MS": "20000",
+                "CONSUMER_STEP_TIMEOUT_MS": "5000", "LOG_LEVEL": ProcessInfo.processInfo.environment["FAULT_LOG_LEVEL"] ?? "warning",
+                "LOG_FORMAT": "text",
+                // FAULT_KAFKA_DEBUG=cgrp,topic (say) passes librdkafka's debug contexts on to the probes.
+                "KAFKA_DEBUG": ProcessInfo.processInfo.environment["FAULT_KAFKA_DEBUG"] ?? "",
+            ].merging(extra) { $1 })
     }
 
     var topic: String { topics["PROBE_TOPIC"] }
@@ -101,7 +102,8 @@ func render(_ outcomes: [FaultOutcome]) -> String {
         [
             outcome.scenario, "\(outcome.events)", "\(outcome.appliedOnce)", "\(outcome.lost)", "\(outcome.doubled)",
             String(format: "%.1f s", outcome.recovery.seconds),
-            outcome.error.map { "FAILED: \($0.prefix(300))" } ?? (outcome.passed ? "ok" : "FAILED") + (outcome.note.isEmpty ? "" : " (\(outcome.note))"),
+            outcome.error.map { "FAILED: \($0.prefix(300))" } ?? (outcome.passed ? "ok" : "FAILED")
+                + (outcome.note.isEmpty ? "" : " (\(outcome.note))"),
         ]
     }
     let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

@@ -36,7 +36,10 @@ struct FaultSuiteTests {
         let table = render(outcomes)
         print("\n" + table + "\n")
         for outcome in outcomes {
-            #expect(outcome.passed, "\(outcome.scenario): \(outcome.error ?? "lost \(outcome.lost), doubled \(outcome.doubled), applied once \(outcome.appliedOnce) of \(outcome.events)")")
+            #expect(
+                outcome.passed,
+                "\(outcome.scenario): \(outcome.error ?? "lost \(outcome.lost), doubled \(outcome.doubled), applied once \(outcome.appliedOnce) of \(outcome.events)")"
+            )
         }
     }
 

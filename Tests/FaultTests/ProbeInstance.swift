@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
+import TestSupport
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
-import TestSupport
 
 /// One `pipeline-probe` process, kept running the way an orchestrator keeps a pod running: when it exits (a
 /// trap, a kill -9) it is started again with the same environment, and the restarts are counted.
@@ -32,9 +33,10 @@ final class ProbeInstance: Sendable {
 
     /// `FAULT_PROBE_WRAPPER`: a command the probe runs under, by hand (valgrind on the Kafka layer, say:
     /// `valgrind --error-exitcode=86 --log-file=/tmp/probe-%p.log`).
-    private static let wrapper: [String] = ProcessInfo.processInfo.environment["FAULT_PROBE_WRAPPER"].map {
-        $0.split(separator: " ").map(String.init)
-    } ?? []
+    private static let wrapper: [String] =
+        ProcessInfo.processInfo.environment["FAULT_PROBE_WRAPPER"].map {
+            $0.split(separator: " ").map(String.init)
+        } ?? []
 
     private func launch() throws {
         let process = ChildProcess()
@@ -134,7 +136,7 @@ final class ProbeInstance: Sendable {
                 let answer = try await LoopbackHTTP.send("POST", url)
                 guard answer.status == 202 else { throw ProbeError("emit answered \(answer.status): \(answer.text)") }
                 return
-            } catch where ContinuousClock.now < deadline && !(error is ProbeError) {
+            } catch  where ContinuousClock.now < deadline && !(error is ProbeError) {
                 try await Task.sleep(for: .milliseconds(200))
             }
         }

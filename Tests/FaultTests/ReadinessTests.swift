@@ -36,22 +36,25 @@ struct ReadinessTests {
                 try await client.execute(uri: "/ready", method: .get) { ($0.status, String(buffer: $0.body)) }
             }
             // No client creates a topic (X5): until an operator does, /ready names the missing one.
-            #expect(try await eventually(timeout: .seconds(30)) {
-                let (status, body) = try await ready()
-                return status == .serviceUnavailable && body.contains("missing") && body.contains(TopicCatalogue.users.name)
-            })
+            #expect(
+                try await eventually(timeout: .seconds(30)) {
+                    let (status, body) = try await ready()
+                    return status == .serviceUnavailable && body.contains("missing") && body.contains(TopicCatalogue.users.name)
+                })
             // Made with fewer partitions than the catalogue gives them (a broker's default, say): /ready names one.
             let catalogue = TopicCatalogue.all.map(\.name)
             try await createTopics(catalogue, partitions: 2, brokers: broker.address)
-            #expect(try await eventually(timeout: .seconds(60)) {
-                let (status, body) = try await ready()
-                return status == .serviceUnavailable && body.contains("has 2 partitions, the catalogue gives it 6")
-            })
+            #expect(
+                try await eventually(timeout: .seconds(60)) {
+                    let (status, body) = try await ready()
+                    return status == .serviceUnavailable && body.contains("has 2 partitions, the catalogue gives it 6")
+                })
             broker.stop()
-            #expect(try await eventually(timeout: .seconds(30)) {
-                let (status, body) = try await ready()
-                return status == .serviceUnavailable && body.contains("kafka") && body.contains("broker unreachable")
-            })
+            #expect(
+                try await eventually(timeout: .seconds(30)) {
+                    let (status, body) = try await ready()
+                    return status == .serviceUnavailable && body.contains("kafka") && body.contains("broker unreachable")
+                })
             try broker.start()
             // The memory broker came back empty: the operator's stack script re-creates the topics, as the catalogue says.
             for topic in TopicCatalogue.all {
@@ -59,10 +62,11 @@ struct ReadinessTests {
             }
             #expect(try await eventually(timeout: .seconds(60)) { try await ready().0 == .ok })
             try cluster.stop()
-            #expect(try await eventually(timeout: .seconds(30)) {
-                let (status, body) = try await ready()
-                return status == .serviceUnavailable && body.contains("\"postgres\"") && !body.contains("\"postgres\":\"ok\"")
-            })
+            #expect(
+                try await eventually(timeout: .seconds(30)) {
+                    let (status, body) = try await ready()
+                    return status == .serviceUnavailable && body.contains("\"postgres\"") && !body.contains("\"postgres\":\"ok\"")
+                })
             try cluster.start()
             #expect(try await eventually(timeout: .seconds(60)) { try await ready().0 == .ok })
         }

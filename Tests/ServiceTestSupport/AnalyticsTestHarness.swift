@@ -1,3 +1,4 @@
+import AnalyticsAggregator
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -7,8 +8,6 @@ import PlatformHTTP
 import PostgresNIO
 import TestSupport
 import Testing
-
-import AnalyticsAggregator
 
 /// Runs the real analytics-aggregator on a fresh database with its own telemetry, users and user-cities topics
 /// on the real broker. Auth's and weather's sides are played by publishing their events; tokens are minted
@@ -133,9 +132,10 @@ package struct AnalyticsTestHarness: ServiceHarnessing {
             try await verifySurveyAccount(user, mailbox: mailbox)
             // Registration and verification may be applied in two batches: the caller's survey starts verified.
             let key = user.uuidString.lowercased()
-            #expect(try await eventually {
-                try await count("SELECT count(*)::int FROM survey_accounts WHERE user_id = '\(key)' AND verified_at IS NOT NULL") == 1
-            }, "the account's verification was applied")
+            #expect(
+                try await eventually {
+                    try await count("SELECT count(*)::int FROM survey_accounts WHERE user_id = '\(key)' AND verified_at IS NOT NULL") == 1
+                }, "the account's verification was applied")
         }
     }
 

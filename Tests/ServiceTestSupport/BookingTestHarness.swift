@@ -1,3 +1,4 @@
+import AppointmentBooker
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
@@ -10,8 +11,6 @@ import PostgresNIO
 import Prometheus
 import TestSupport
 import Testing
-
-import AppointmentBooker
 
 /// Runs the real appointment-booker on a fresh database, with its own `auth.users` and
 /// `appointments.bookings` topics on the real broker. Auth's side is played by publishing its events;
@@ -82,7 +81,9 @@ package struct BookingTestHarness: ServiceHarnessing {
 
     /// Books with many requests at once over separate connections (AsyncHTTPClient; the test client sends one
     /// request at a time): `requests` pairs of slot and token; each answer's status and error code, in order.
-    package func bookConcurrently(_ partner: UUID, _ requests: [(slot: String, token: String, key: String?)]) async throws -> [(HTTPResponse.Status, String?, String?)] {
+    package func bookConcurrently(
+        _ partner: UUID, _ requests: [(slot: String, token: String, key: String?)]
+    ) async throws -> [(HTTPResponse.Status, String?, String?)] {
         try await postConcurrently(
             requests.map { request in
                 (
@@ -137,12 +138,17 @@ package struct BookingTestHarness: ServiceHarnessing {
     ) async throws -> UUID {
         let partner = UUID()
         try await publish(EventTypes.userRoleChanged, UserRoleChanged(userId: partner, role: "partner"), user: partner)
-        #expect(try await eventually { try await count("SELECT count(*)::int FROM accounts WHERE user_id = '\(partner.uuidString.lowercased())' AND role = 'partner'") == 1 })
+        #expect(
+            try await eventually {
+                try await count("SELECT count(*)::int FROM accounts WHERE user_id = '\(partner.uuidString.lowercased())' AND role = 'partner'") == 1
+            })
         let admin = try await adminToken()
         var (status, body) = try await request(
             .post, "/v1/admin/partners",
-            json: ["accountId": partner.uuidString, "name": name, "description": "Tarot and palms", "contact": "+66 2 000 0000",
-                "languages": ["th", "en"], "timeZone": timeZone], bearer: admin)
+            json: [
+                "accountId": partner.uuidString, "name": name, "description": "Tarot and palms", "contact": "+66 2 000 0000",
+                "languages": ["th", "en"], "timeZone": timeZone,
+            ], bearer: admin)
         #expect(status == .created, "\(body.raw ?? "")")
         (status, body) = try await request(
             .patch, "/v1/admin/partners/\(partner)", json: ["approved": approved, "feeStatus": feePaid ? "paid" : "unpaid"], bearer: admin)

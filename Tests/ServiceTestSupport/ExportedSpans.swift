@@ -39,7 +39,8 @@ package struct ExportedSpans {
             guard let body = try? JSONSerialization.jsonObject(with: Data(request.body.utf8)) as? [String: Any] else { continue }
             for resourceSpans in body["resourceSpans"] as? [[String: Any]] ?? [] {
                 let attributes = (resourceSpans["resource"] as? [String: Any])?["attributes"] as? [[String: Any]] ?? []
-                let service = attributes.first { $0["key"] as? String == "service.name" }
+                let service =
+                    attributes.first { $0["key"] as? String == "service.name" }
                     .flatMap { ($0["value"] as? [String: Any])?["stringValue"] as? String } ?? "?"
                 for scope in resourceSpans["scopeSpans"] as? [[String: Any]] ?? [] {
                     for span in scope["spans"] as? [[String: Any]] ?? [] {

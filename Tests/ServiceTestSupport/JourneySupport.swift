@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 
 /// Steps the app journeys and the lifecycle tests share, every token from auth's routes.
 extension AuthTestHarness {
@@ -13,7 +13,9 @@ extension AuthTestHarness {
         let body = Data(
             #"{"paymentId":"pay_\#(UUID().uuidString.prefix(8))","userId":"\#(user)","entitlement":"\#(entitlement)","status":"paid","amountCents":299}"#
                 .utf8)
-        let signature = "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(Self.webhookSecret.utf8)))
+        let signature =
+            "sha256="
+            + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(Self.webhookSecret.utf8)))
             .map { String(format: "%02x", $0) }.joined()
         let (status, answer) = try await request(.post, "/v1/payments/webhook", body: body, headers: [HTTPField.Name("X-Signature")!: signature])
         #expect(status == .ok, "\(answer)")
@@ -27,14 +29,17 @@ extension BookingTestHarness {
         let teller = try await auth.install("horoscope")
         let (status, body) = try await auth.request(.patch, "/v1/admin/users/\(teller.id)", body: Data(#"{"role": "partner"}"#.utf8), bearer: admin)
         #expect(status == .ok, "\(body)")
-        #expect(try await eventually {
-            try await count("SELECT count(*)::int FROM accounts WHERE user_id = '\(teller.id)' AND role = 'partner'") == 1
-        })
+        #expect(
+            try await eventually {
+                try await count("SELECT count(*)::int FROM accounts WHERE user_id = '\(teller.id)' AND role = 'partner'") == 1
+            })
         let partnerToken = try await auth.refreshed(teller).access
         var (answer, json) = try await request(
             .post, "/v1/admin/partners",
-            json: ["accountId": teller.id, "name": "Madame Journey", "description": "Tarot", "contact": "+66 2 000 0000", "languages": ["th"],
-                "timeZone": "Asia/Bangkok"], bearer: admin)
+            json: [
+                "accountId": teller.id, "name": "Madame Journey", "description": "Tarot", "contact": "+66 2 000 0000", "languages": ["th"],
+                "timeZone": "Asia/Bangkok",
+            ], bearer: admin)
         #expect(answer == .created, "\(json.raw ?? "")")
         (answer, json) = try await request(.patch, "/v1/admin/partners/\(teller.id)", json: ["approved": true, "feeStatus": "paid"], bearer: admin)
         #expect(answer == .ok, "\(json.raw ?? "")")

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 
 /// The real auth service for the tests of issue 29, publishing its account events to a topic of the test's own
 /// that the service under test reads; with a fake OpenID Connect provider when the test signs in for real.

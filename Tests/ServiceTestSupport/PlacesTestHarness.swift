@@ -3,14 +3,13 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PlacesImporter
 import PlatformCore
 import PlatformHTTP
 import PostgresNIO
 import Prometheus
 import TestSupport
 import Testing
-
-import PlacesImporter
 
 /// Runs the real places-importer on a fresh database (PostGIS installed by its migration, as the test role
 /// may), its own places topic, and one fake server answering as Overpass, Yelp and Nominatim by path.

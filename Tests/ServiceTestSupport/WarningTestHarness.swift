@@ -12,7 +12,6 @@ import PostgresNIO
 import Prometheus
 import TestSupport
 import Testing
-
 import WarningDetector
 
 /// Runs the real warning-detector on a fresh database with its own forecast, favourite and warning topics on

@@ -7,9 +7,8 @@ import PostgresNIO
 import Prometheus
 import TestSupport
 import Testing
-import WeatherFetcherFixtures
-
 import WeatherFetcher
+import WeatherFetcherFixtures
 
 /// Runs the real weather-fetcher (its own buildApplication) on a fresh database with the test catalogue,
 /// its own forecast and warning topics on the real broker, and a fake provider on loopback.

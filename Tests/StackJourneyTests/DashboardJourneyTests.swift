@@ -2,8 +2,8 @@ import AppointmentsContract
 import AuthContract
 import Foundation
 import PlatformClient
-import Testing
 import TestSupport
+import Testing
 
 extension StackJourneys {
     /// The admin dashboard's people through the running stack (issue 31; U1, U2, U5, B1, N2), with the generated
@@ -38,7 +38,9 @@ extension StackJourneys {
                 }
             }
 
-            let partner = try await report.step("the teller signs in") { try await JourneyPeople.signIn(stack, email: teller, password: "tarot-Cards-42") }
+            let partner = try await report.step("the teller signs in") {
+                try await JourneyPeople.signIn(stack, email: teller, password: "tarot-Cards-42")
+            }
             try await report.eventually("appointment-booker learned the partner from auth's event: the admin adds the profile") {
                 try await JourneyPeople.addPartnerProfile(admin: admin, accountId: tellerId)
             }
@@ -47,7 +49,9 @@ extension StackJourneys {
                 try #require(profile.name == "Madame Journey" && profile.approved == false)
             }
 
-            let second = try await report.step("the invited admin signs in") { try await JourneyPeople.signIn(stack, email: colleague, password: "numbers-Stats-42") }
+            let second = try await report.step("the invited admin signs in") {
+                try await JourneyPeople.signIn(stack, email: colleague, password: "numbers-Stats-42")
+            }
             try await report.step("the invited admin finds the teller and reads the dashboard's home numbers") {
                 let found = try await second.auth.searchAccounts(query: .init(query: teller)).ok.body.json
                 try #require(found.accounts.map(\.id) == [tellerId] && found.accounts.first?.role == .partner)

@@ -7,8 +7,8 @@ import HTTPTypes
 import OpenAPIRuntime
 import PlacesContract
 import PlatformClient
-import Testing
 import TestSupport
+import Testing
 import WarningsContract
 import WeatherContract
 
@@ -23,7 +23,9 @@ extension StackJourneys {
         /// Bangkok, where the fake Overpass has a temple.
         static let here = (lat: 13.7563, lon: 100.5018)
 
-        @Test("install → free horoscope → tarot refused → paid by webhook → tarot → temples → booking → reminder push → cancel → OpenID Connect → deleted")
+        @Test(
+            "install → free horoscope → tarot refused → paid by webhook → tarot → temples → booking → reminder push → cancel → OpenID Connect → deleted"
+        )
         func horoscopeApp() async throws {
             let report = JourneyReport(app: "horoscope")
             defer { report.finish() }
@@ -104,7 +106,8 @@ extension StackJourneys {
             let phone = JourneyPeople.deviceToken()
             apns.issue(phone, to: "com.example.horoscope")
             try await report.step("register the phone for the horoscope app's pushes") {
-                let change = WarningsContract.Components.Schemas.DeviceChange(timeZone: "Asia/Bangkok", installId: "install-\(uniqueSuffix())", app: .horoscope)
+                let change = WarningsContract.Components.Schemas.DeviceChange(
+                    timeZone: "Asia/Bangkok", installId: "install-\(uniqueSuffix())", app: .horoscope)
                 _ = try await app.warnings.registerDevice(path: .init(token: phone), body: .json(change)).ok
             }
 
@@ -113,7 +116,8 @@ extension StackJourneys {
             }
             let booking = try await report.step("book the teller's first free slot two days ahead") {
                 let from = Date().addingTimeInterval(2 * 86_400).formatted(.iso8601.year().month().day())
-                let slots = try await app.appointments.listSlots(path: .init(partnerId: partnerId), query: .init(from: from, days: 3)).ok.body.json.slots
+                let slots = try await app.appointments.listSlots(path: .init(partnerId: partnerId), query: .init(from: from, days: 3)).ok.body.json
+                    .slots
                 let first = try #require(slots.first.flatMap { try? Date($0.startsAt, strategy: .iso8601) })
                 return try await app.appointments.bookSlot(path: .init(partnerId: partnerId), body: .json(.init(startsAt: first))).created.body.json
             }
@@ -137,7 +141,8 @@ extension StackJourneys {
                 let readings = try await member.appointments.listMyReadings().ok.body.json.readings
                 let bookings = try await member.appointments.listMyBookings().ok.body.json.bookings
                 let devices = try await member.warnings.listDevices().ok.body.json.devices
-                return readings.contains { $0.id == reading.id } && bookings.contains { $0.id == booking.id } && devices.contains { $0.token == phone }
+                return readings.contains { $0.id == reading.id } && bookings.contains { $0.id == booking.id }
+                    && devices.contains { $0.token == phone }
                     ? true : nil
             }
             try await report.step("the paid feature came along: the signed-in account reads tarot") {

@@ -44,7 +44,8 @@ final class JourneyReport: @unchecked Sendable {
         let width = max(4, rows.map(\.name.count).max() ?? 0)
         var text = "journey: \(app)\n" + "step".padding(toLength: width, withPad: " ", startingAt: 0) + "      ms  result\n"
         for row in rows {
-            text += row.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            text +=
+                row.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 + String(format: " %8.0f  %@\n", row.milliseconds, row.passed ? "ok" : "FAILED")
         }
         print(text)

@@ -1,8 +1,8 @@
 import AppointmentsContract
 import Foundation
 import PlatformClient
-import Testing
 import TestSupport
+import Testing
 
 extension StackJourneys {
     /// A fortune teller joins by themselves (B6) through the running stack, with the generated clients only: an

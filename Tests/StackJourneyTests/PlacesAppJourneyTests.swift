@@ -1,8 +1,8 @@
 import Foundation
 import PlacesContract
 import PlatformClient
-import Testing
 import TestSupport
+import Testing
 
 extension StackJourneys {
     /// The "where I work" app's journey through the running stack (issue 31; P2, P3, P4, U9), with nothing but the

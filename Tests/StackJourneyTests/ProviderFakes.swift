@@ -6,7 +6,8 @@ import TestSupport
 /// request without a User-Agent (its usage policy) and answers only the address it knows.
 enum ProviderFakes {
     /// Bangkok's temple, the one place of worship the fake Overpass knows (B4).
-    static let temple = #"{"type":"node","id":7001,"lat":13.7563,"lon":100.5018,"tags":{"amenity":"place_of_worship","religion":"buddhist","name":"Wat Journey"}}"#
+    static let temple =
+        #"{"type":"node","id":7001,"lat":13.7563,"lon":100.5018,"tags":{"amenity":"place_of_worship","religion":"buddhist","name":"Wat Journey"}}"#
 
     /// The places providers of every journey on one server (a running stack has one address for each): Overpass
     /// answers the temple to a query for places of worship and the fixtures' workplaces to any other, each inside the

@@ -1,7 +1,7 @@
 import Foundation
 import PlatformClient
-import Testing
 import TestSupport
+import Testing
 
 /// The six services started as docker-compose starts them (its commands and environment, through
 /// `scripts/compose-smoke.py --serve`), against the test run's Postgres and broker, for one journey (issue 31).
@@ -59,7 +59,8 @@ struct RunningStack: Sendable {
         defer { try? log.close() }
         let stack = ChildProcess()
         stack.executableURL = URL(fileURLWithPath: python)
-        stack.arguments = [repositoryRoot.appendingPathComponent("scripts/compose-smoke.py").path, build, "--serve", state.path]
+        stack.arguments =
+            [repositoryRoot.appendingPathComponent("scripts/compose-smoke.py").path, build, "--serve", state.path]
             + settings.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
             // JOURNEY_WITHOUT=service[,service]: leave services out, to see a journey fail when its path is broken.
             + (environment["JOURNEY_WITHOUT"] ?? "").split(separator: ",").flatMap { ["--without", String($0)] }

@@ -2,8 +2,8 @@ import AnalyticsContract
 import AuthContract
 import Foundation
 import PlatformClient
-import Testing
 import TestSupport
+import Testing
 
 extension StackJourneys {
     /// The hotel survey app's journey through the running stack (issue 31; U4, N4, N2), with the generated clients
@@ -38,7 +38,8 @@ extension StackJourneys {
             try await report.step("a wrong PIN three times, then even the right one waits for a reset") {
                 for attemptsLeft in [2, 1] {
                     let refused = try await auth.loginSurvey(body: .json(.init(email: email, pin: "zz99"))).unauthorized.body.json
-                    try #require(refused.error.code == "wrong_pin" && refused.error.details?.additionalProperties["attemptsLeft"] == "\(attemptsLeft)")
+                    try #require(
+                        refused.error.code == "wrong_pin" && refused.error.details?.additionalProperties["attemptsLeft"] == "\(attemptsLeft)")
                 }
                 let third = try await auth.loginSurvey(body: .json(.init(email: email, pin: "zz99"))).forbidden.body.json
                 try #require(third.error.code == "pin_tries_exhausted", "the third wrong PIN uses the last try")

@@ -3,8 +3,8 @@ import Crypto
 import Foundation
 import PlatformClient
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import WarningsContract
 import WeatherContract
 

@@ -19,7 +19,8 @@ extension TestDatabase {
             let sql = "SELECT count(*)::int FROM \"\(table)\" WHERE \"\(column)\"::text ILIKE '%' || $1 || '%'"
             var bindings = PostgresBindings()
             bindings.append(id.lowercased())
-            let count = try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).decode(Int.self).collectAll().first ?? 0
+            let count =
+                try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).decode(Int.self).collectAll().first ?? 0
             if count > 0 { found.append("\(table).\(column)") }
         }
         return found

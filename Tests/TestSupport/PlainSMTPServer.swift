@@ -24,9 +24,10 @@ final class PlainSMTPServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(SMTPSessionHandler { message in
-                        store.messages.withLock { $0.append(message) }
-                    })
+                    try channel.pipeline.syncOperations.addHandler(
+                        SMTPSessionHandler { message in
+                            store.messages.withLock { $0.append(message) }
+                        })
                 }
             }
         channel = try Self.bind(bootstrap, port: fixedPort)
@@ -38,7 +39,7 @@ final class PlainSMTPServer: Sendable {
         while true {
             do {
                 return try bootstrap.bind(host: "127.0.0.1", port: port).wait()
-            } catch where port != 0 && attempt < 50 {
+            } catch  where port != 0 && attempt < 50 {
                 attempt += 1
                 Thread.sleep(forTimeInterval: 0.1)
             }
@@ -74,7 +75,9 @@ private final class SMTPSessionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         pending += unwrapInboundIn(data).readableBytesView
         var start = 0
-        while let end = pending[start...].indices.first(where: { pending[$0] == UInt8(ascii: "\r") && $0 + 1 < pending.count && pending[$0 + 1] == UInt8(ascii: "\n") }) {
+        while let end = pending[start...].indices.first(where: {
+            pending[$0] == UInt8(ascii: "\r") && $0 + 1 < pending.count && pending[$0 + 1] == UInt8(ascii: "\n")
+        }) {
             handle(Array(pending[start..<end]), context: context)
             start = end + 2
         }

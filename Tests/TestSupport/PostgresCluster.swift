@@ -38,8 +38,10 @@ public final class PostgresCluster: Sendable {
     public func start() throws {
         try run(
             "\(binaries)/pg_ctl",
-            ["-D", "\(directory)/data", "-l", "\(directory)/postgres.log", "-w", "-t", "60", "-o",
-             "-h 127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c max_connections=200\(serverOptions)", "start"])
+            [
+                "-D", "\(directory)/data", "-l", "\(directory)/postgres.log", "-w", "-t", "60", "-o",
+                "-h 127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c max_connections=200\(serverOptions)", "start",
+            ])
     }
 
     /// Fast shutdown: sessions are cut, as in a database restart or failover.

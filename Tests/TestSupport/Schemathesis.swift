@@ -37,7 +37,8 @@ public enum Schemathesis {
         let seed = ProcessInfo.processInfo.environment["SCHEMATHESIS_SEED"] ?? "20261123"
         var arguments = [
             "--config-file", config, "--no-color", "run", "\(baseURL)/openapi.yaml", "--checks", "all", "--max-examples", "\(maxExamples)",
-            "--seed", seed, "--workers", "1", "--request-timeout", "30", "--wait-for-schema", "30", "--phases", "examples,coverage,fuzzing", "--warnings", "off",
+            "--seed", seed, "--workers", "1", "--request-timeout", "30", "--wait-for-schema", "30", "--phases", "examples,coverage,fuzzing",
+            "--warnings", "off",
             "--report-dir", FileManager.default.temporaryDirectory.appendingPathComponent("schemathesis-\(UUID().uuidString)").path,
         ]
         if let bearer { arguments += ["--header", "Authorization: Bearer \(bearer)"] }

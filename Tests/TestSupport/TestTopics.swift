@@ -17,9 +17,10 @@ public func createTopics(_ names: [String], partitions: Int, brokers: String) as
     // The benches pass their own broker; the tests' default one says why it is missing.
     if brokers == TestInfrastructure.current.kafkaBrokers { try TestInfrastructure.current.check() }
     let admin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "test-admin"))
-    try await admin.createTopics(names.flatMap {
-        [KafkaTopicSpec(name: $0, partitions: partitions), KafkaTopicSpec(name: Topic.deadLetterName(of: $0), partitions: 1)]
-    })
+    try await admin.createTopics(
+        names.flatMap {
+            [KafkaTopicSpec(name: $0, partitions: partitions), KafkaTopicSpec(name: Topic.deadLetterName(of: $0), partitions: 1)]
+        })
 }
 
 /// A producer on the test broker; closed after `body`.

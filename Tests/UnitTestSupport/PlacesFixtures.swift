@@ -46,14 +46,14 @@ public enum PlacesFixtures {
     ) -> String {
         let attributes = businessURL.map { #","attributes":{"business_temp_closed":null,"menu_url":null,"business_url":"\#($0)"}"# } ?? ""
         return """
-        {"id":"\(id)","alias":"\(id)-berlin","name":"\(name)","image_url":"https://s3-media1.fl.yelpcdn.com/bphoto/x/o.jpg",\
-        "is_closed":false,"url":"https://www.yelp.com/biz/\(id)","review_count":120,\
-        "categories":[{"alias":"\(alias)","title":"Coffee & Tea"}],"rating":4.0,\
-        "coordinates":{"latitude":\(latitude),"longitude":\(longitude)},"transactions":[],"price":"€€",\
-        "location":{"address1":"Unter den Linden 42","address2":"","address3":null,"city":"Berlin","zip_code":"10117",\
-        "country":"DE","state":"BE","display_address":["Unter den Linden 42","10117 Berlin","Germany"]},\
-        "phone":"\(phone)","display_phone":"+49 30 1234567","distance":120.5\(attributes)}
-        """
+            {"id":"\(id)","alias":"\(id)-berlin","name":"\(name)","image_url":"https://s3-media1.fl.yelpcdn.com/bphoto/x/o.jpg",\
+            "is_closed":false,"url":"https://www.yelp.com/biz/\(id)","review_count":120,\
+            "categories":[{"alias":"\(alias)","title":"Coffee & Tea"}],"rating":4.0,\
+            "coordinates":{"latitude":\(latitude),"longitude":\(longitude)},"transactions":[],"price":"€€",\
+            "location":{"address1":"Unter den Linden 42","address2":"","address3":null,"city":"Berlin","zip_code":"10117",\
+            "country":"DE","state":"BE","display_address":["Unter den Linden 42","10117 Berlin","Germany"]},\
+            "phone":"\(phone)","display_phone":"+49 30 1234567","distance":120.5\(attributes)}
+            """
     }
 
     /// Nominatim `format=jsonv2&extratags=1` for an address it knows.

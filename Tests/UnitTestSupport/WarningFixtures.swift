@@ -40,7 +40,9 @@ public enum WarningFixtures {
     }
 
     /// Heat from hour `from` to hour `to` (inclusive) at `celsius`.
-    public static func heat(_ celsius: Double, hours range: ClosedRange<Int>, city: ForecastCity = berlin, fetchedAt: Date = Date()) -> ForecastUpdated {
+    public static func heat(
+        _ celsius: Double, hours range: ClosedRange<Int>, city: ForecastCity = berlin, fetchedAt: Date = Date()
+    ) -> ForecastUpdated {
         forecast(city, fetchedAt: fetchedAt) { index, hour in
             if range.contains(index) { hour.temperatureC = celsius }
         }

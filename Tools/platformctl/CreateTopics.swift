@@ -37,9 +37,11 @@ struct CreateTopics: AsyncParsableCommand {
             print("\(topic.name)\t\(topic.partitions) partition(s)\(configs)")
         }
         if telemetryRetentionDays > 0 {
-            FileHandle.standardError.write(Data((
-                "warning: \(TopicCatalogue.telemetry.name) keeps \(telemetryRetentionDays) days: a rebuild of the aggregates after "
-                    + "that reads less than the live numbers hold and refuses to switch (analytics-aggregator rebuild --allow-shorter-log)\n").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    ("warning: \(TopicCatalogue.telemetry.name) keeps \(telemetryRetentionDays) days: a rebuild of the aggregates after "
+                        + "that reads less than the live numbers hold and refuses to switch (analytics-aggregator rebuild --allow-shorter-log)\n")
+                        .utf8))
         }
     }
 }

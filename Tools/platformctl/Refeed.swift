@@ -54,9 +54,10 @@ struct Refeed: AsyncParsableCommand {
                 }
                 if (range[0].map { stamp >= $0 } ?? true) && (range[1].map { stamp < $0 } ?? true) { chosen.append(message) }
             }
-            try await producer.send(chosen.map {
-                KafkaOutgoingMessage(topic: target, key: $0.key, value: $0.value, headers: $0.headers.filter { !$0.name.hasPrefix("dlq-") })
-            })
+            try await producer.send(
+                chosen.map {
+                    KafkaOutgoingMessage(topic: target, key: $0.key, value: $0.value, headers: $0.headers.filter { !$0.name.hasPrefix("dlq-") })
+                })
             copied += chosen.count
             FileHandle.standardError.write(Data("copied \(copied)\n".utf8))
         }

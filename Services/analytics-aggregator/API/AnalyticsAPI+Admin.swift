@@ -81,7 +81,8 @@ extension AnalyticsAPI {
         // Digits only and a day of the calendar (no Feb 30): Postgres' date parser would refuse either with a 5xx.
         guard CivilDate.isWellFormed(text) else { throw JSONBody.schemaViolation([field: "must be a day YYYY-MM-DD"]) }
         guard CivilDate(parsing: text) != nil else {
-            throw APIError(.unprocessableContent, code: "bad_day", message: "\(field) must lie between 1970 and 2200", details: [field: "out of range"])
+            throw APIError(
+                .unprocessableContent, code: "bad_day", message: "\(field) must lie between 1970 and 2200", details: [field: "out of range"])
         }
         return text
     }

@@ -55,7 +55,8 @@ extension AnalyticsAPI {
         }
         let below = HotelSurvey.isBelowGood(points: points)
         return .created(
-            .init(body: .json(.init(service: input.path.service, points: points, askWhy: below, message: below ? HotelSurvey.belowGoodMessage : nil))))
+            .init(body: .json(.init(service: input.path.service, points: points, askWhy: below, message: below ? HotelSurvey.belowGoodMessage : nil)))
+        )
     }
 
     func explainService(_ input: Operations.ExplainService.Input) async throws -> Operations.ExplainService.Output {
@@ -90,7 +91,8 @@ extension AnalyticsAPI {
                         stars: result.stars, points: result.points, askWhy: asks, couponCode: result.coupon,
                         couponStatus: .init(result.couponStatus),
                         message: asks
-                            ? "\(HotelSurvey.belowGoodMessage) \(HotelSurvey.thanks(result.couponStatus))" : HotelSurvey.thanks(result.couponStatus)))))
+                            ? "\(HotelSurvey.belowGoodMessage) \(HotelSurvey.thanks(result.couponStatus))" : HotelSurvey.thanks(result.couponStatus)))
+            ))
     }
 
     func explainOverall(_ input: Operations.ExplainOverall.Input) async throws -> Operations.ExplainOverall.Output {

@@ -12,7 +12,9 @@ extension AnalyticsAPI {
         }
         let app = input.query.app
         if app != nil, !source.isCountedPerApp {
-            throw APIError(.unprocessableContent, code: "not_per_app", message: "\(metric.rawValue) are not counted per app", details: ["app": "not for this metric"])
+            throw APIError(
+                .unprocessableContent, code: "not_per_app", message: "\(metric.rawValue) are not counted per app",
+                details: ["app": "not for this metric"])
         }
         let period = try Self.trendPeriod(from: input.query.from, to: input.query.to)
         let stats = self.stats

@@ -58,7 +58,8 @@ actor AnswerCache<Value: Sendable> {
         do {
             return try await withTimeLimit(readLimit, compute)
         } catch is StepTimeout {
-            throw APIError(.serviceUnavailable, code: "busy", message: "the numbers could not be read in time; try again", headers: [.retryAfter: "1"])
+            throw APIError(
+                .serviceUnavailable, code: "busy", message: "the numbers could not be read in time; try again", headers: [.retryAfter: "1"])
         }
     }
 

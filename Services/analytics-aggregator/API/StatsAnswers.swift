@@ -1,4 +1,3 @@
-
 /// The dashboard's answers through `AnswerCache`, one cache per kind of page, keyed by the page's parameters.
 struct StatsAnswers: Sendable {
     typealias Schemas = Components.Schemas

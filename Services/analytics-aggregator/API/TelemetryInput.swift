@@ -101,7 +101,9 @@ struct TelemetryRules: Sendable {
             event.platform = platform
         }
         if let version = input.appVersion {
-            guard let version = Self.text(version, max: 32) else { return .failure(.init("invalid_version", "appVersion must be 1 to 32 characters")) }
+            guard let version = Self.text(version, max: 32) else {
+                return .failure(.init("invalid_version", "appVersion must be 1 to 32 characters"))
+            }
             event.appVersion = version
         }
         switch kind {
@@ -125,7 +127,9 @@ struct TelemetryRules: Sendable {
             }
             event.cityId = city
             if let name = input.cityName {
-                guard let name = Self.text(name, max: 200) else { return .failure(.init("invalid_city_name", "cityName must be 1 to 200 characters")) }
+                guard let name = Self.text(name, max: 200) else {
+                    return .failure(.init("invalid_city_name", "cityName must be 1 to 200 characters"))
+                }
                 event.cityName = name
             }
         }

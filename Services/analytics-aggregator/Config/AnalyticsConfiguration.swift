@@ -38,9 +38,10 @@ struct AnalyticsConfiguration: Sendable {
     var userCitiesTopic: String
 
     init(environment: EnvironmentReader) throws(ConfigError) {
-        appKeys = try environment.parsed("TELEMETRY_APP_KEYS", expected: "app=key[,key];app=key with apps weather, places, horoscope, survey") {
-            AppKeys(parsing: $0)
-        } ?? AppKeys(keysByApp: [:])
+        appKeys =
+            try environment.parsed("TELEMETRY_APP_KEYS", expected: "app=key[,key];app=key with apps weather, places, horoscope, survey") {
+                AppKeys(parsing: $0)
+            } ?? AppKeys(keysByApp: [:])
         maxAgeDays = try environment.int("TELEMETRY_MAX_AGE_DAYS", default: 30, range: 1...3650)
         maxSkewSeconds = try environment.int("TELEMETRY_MAX_SKEW_SECONDS", default: 300, range: 0...86_400)
         eventsPerMinutePerApp = try environment.int("TELEMETRY_EVENTS_PER_MINUTE_PER_APP", default: 600_000, range: 1...100_000_000)

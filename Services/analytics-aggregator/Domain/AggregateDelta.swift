@@ -131,7 +131,9 @@ struct AggregateDelta: Equatable {
     }
 
     mutating func add(_ explained: SurveyExplained, at time: Date) {
-        reasons.append(SurveyReason(part: explained.part, service: explained.service, points: explained.points, stars: explained.stars, why: explained.why, at: time))
+        reasons.append(
+            SurveyReason(
+                part: explained.part, service: explained.service, points: explained.points, stars: explained.stars, why: explained.why, at: time))
     }
 
     /// One counted event, its payload decoded.
@@ -149,11 +151,20 @@ struct AggregateDelta: Equatable {
         for event in events {
             switch event.header.type {
             case EventTypes.telemetryRecorded:
-                decoded.append((event.header.id, .telemetry(try event.payload(as: TelemetryRecorded.self), day: CivilDate(clamping: event.header.occurredAt).description)))
+                decoded.append(
+                    (
+                        event.header.id,
+                        .telemetry(try event.payload(as: TelemetryRecorded.self), day: CivilDate(clamping: event.header.occurredAt).description)
+                    ))
             case EventTypes.pollAnswered:
-                decoded.append((event.header.id, .poll(try event.payload(as: PollAnswered.self), day: CivilDate(clamping: event.header.occurredAt).description)))
+                decoded.append(
+                    (event.header.id, .poll(try event.payload(as: PollAnswered.self), day: CivilDate(clamping: event.header.occurredAt).description)))
             case EventTypes.surveySubmitted:
-                decoded.append((event.header.id, .survey(try event.payload(as: SurveySubmitted.self), day: CivilDate(clamping: event.header.occurredAt).description)))
+                decoded.append(
+                    (
+                        event.header.id,
+                        .survey(try event.payload(as: SurveySubmitted.self), day: CivilDate(clamping: event.header.occurredAt).description)
+                    ))
             case EventTypes.surveyExplained:
                 let explained = try event.payload(as: SurveyExplained.self)
                 guard ["service", "overall"].contains(explained.part) else {

@@ -11,22 +11,30 @@ enum HotelSurvey {
 
     // The seed leaves the five questions blank ("Q1: ... Q5:"); these are the hotel's own wording.
     static let services = [
-        Service(id: "rooms", name: "Rooms", questions: [
-            "How clean was your room?", "How comfortable was the bed?", "How quiet was your room?",
-            "How well equipped was the bathroom?", "How was the view and the light?",
-        ]),
-        Service(id: "dining", name: "Dining", questions: [
-            "How good was the food?", "How wide was the choice?", "How friendly was the staff?",
-            "How quick was the service?", "How good value were the prices?",
-        ]),
-        Service(id: "spa-pool", name: "Spa/Pool", questions: [
-            "How clean were the spa and pool?", "How good were the treatments?", "How convenient were the opening hours?",
-            "How friendly was the staff?", "How relaxing was it?",
-        ]),
-        Service(id: "gym", name: "Gym", questions: [
-            "How well equipped was the gym?", "How clean was it?", "How convenient were the opening hours?",
-            "How crowded was it?", "How helpful was the staff?",
-        ]),
+        Service(
+            id: "rooms", name: "Rooms",
+            questions: [
+                "How clean was your room?", "How comfortable was the bed?", "How quiet was your room?",
+                "How well equipped was the bathroom?", "How was the view and the light?",
+            ]),
+        Service(
+            id: "dining", name: "Dining",
+            questions: [
+                "How good was the food?", "How wide was the choice?", "How friendly was the staff?",
+                "How quick was the service?", "How good value were the prices?",
+            ]),
+        Service(
+            id: "spa-pool", name: "Spa/Pool",
+            questions: [
+                "How clean were the spa and pool?", "How good were the treatments?", "How convenient were the opening hours?",
+                "How friendly was the staff?", "How relaxing was it?",
+            ]),
+        Service(
+            id: "gym", name: "Gym",
+            questions: [
+                "How well equipped was the gym?", "How clean was it?", "How convenient were the opening hours?",
+                "How crowded was it?", "How helpful was the staff?",
+            ]),
     ]
 
     static let points: [String: Int] = ["excellent": 20, "good": 10, "fair": 5, "poor": 0]

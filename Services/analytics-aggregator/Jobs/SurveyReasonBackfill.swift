@@ -47,7 +47,8 @@ struct SurveyReasonBackfill: Service {
             }
             for (user, event, at) in events {
                 // When the reason was given is not kept: the submission's time stands for it.
-                try await Outbox.enqueue(SurveyStore.explainedEnvelope(event, user: user, at: at), toTopicNamed: topic, on: connection, logger: logger)
+                try await Outbox.enqueue(
+                    SurveyStore.explainedEnvelope(event, user: user, at: at), toTopicNamed: topic, on: connection, logger: logger)
             }
             return events.count
         }

@@ -50,14 +50,15 @@ extension StatsQueries {
                 total = all
             }
             if items.isEmpty, offset > 0 {
-                total = try await connection.tracedQuery(
-                    """
-                    SELECT count(DISTINCT (app, feature))::bigint FROM feature_uses_daily
-                    WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app))
-                      AND (\(range.from)::date IS NULL OR day >= \(range.from)::date) AND (\(range.to)::date IS NULL OR day <= \(range.to)::date)
-                      AND (\(pattern)::text IS NULL OR lower(feature) LIKE \(pattern))
-                    """, logger: logger
-                ).decode(Int.self).collectAll().first ?? 0
+                total =
+                    try await connection.tracedQuery(
+                        """
+                        SELECT count(DISTINCT (app, feature))::bigint FROM feature_uses_daily
+                        WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app))
+                          AND (\(range.from)::date IS NULL OR day >= \(range.from)::date) AND (\(range.to)::date IS NULL OR day <= \(range.to)::date)
+                          AND (\(pattern)::text IS NULL OR lower(feature) LIKE \(pattern))
+                        """, logger: logger
+                    ).decode(Int.self).collectAll().first ?? 0
             }
             return (items, total)
         }
@@ -87,13 +88,14 @@ extension StatsQueries {
                 total = all
             }
             if items.isEmpty, offset > 0 {
-                total = try await connection.tracedQuery(
-                    """
-                    SELECT count(DISTINCT city_id)::bigint FROM city_views_daily
-                    WHERE generation = \(generation)
-                      AND (\(range.from)::date IS NULL OR day >= \(range.from)::date) AND (\(range.to)::date IS NULL OR day <= \(range.to)::date)
-                    """, logger: logger
-                ).decode(Int.self).collectAll().first ?? 0
+                total =
+                    try await connection.tracedQuery(
+                        """
+                        SELECT count(DISTINCT city_id)::bigint FROM city_views_daily
+                        WHERE generation = \(generation)
+                          AND (\(range.from)::date IS NULL OR day >= \(range.from)::date) AND (\(range.to)::date IS NULL OR day <= \(range.to)::date)
+                        """, logger: logger
+                    ).decode(Int.self).collectAll().first ?? 0
             }
             return (items, total)
         }

@@ -35,13 +35,16 @@ struct StatsQueries: Sendable {
             generation, on: connection)
         return .init(
             downloads: .init(total: byApp.reduce(0) { $0 + $1.count }, byApp: byApp, byPlatform: byPlatform),
-            topFeatures: try await features(app: nil, prefix: nil, limit: 5, offset: 0, generation: generation, withTotal: false, on: connection).items,
+            topFeatures: try await features(app: nil, prefix: nil, limit: 5, offset: 0, generation: generation, withTotal: false, on: connection)
+                .items,
             poll: try await poll(generation: generation, on: connection),
             topLocations: try await locations(limit: 5, offset: 0, generation: generation, withTotal: false, on: connection).items,
             survey: try await survey(generation: generation, on: connection))
     }
 
-    func downloads(app: String?, platform: String?, from: String?, to: String?, limit: Int, offset: Int) async throws -> (
+    func downloads(
+        app: String?, platform: String?, from: String?, to: String?, limit: Int, offset: Int
+    ) async throws -> (
         items: [Schemas.DownloadPage.ItemsPayloadPayload], total: Int
     ) {
         try await snapshot { connection in
@@ -122,25 +125,29 @@ struct StatsQueries: Sendable {
                     uses: Int64(uses)))
         }
         guard withTotal else { return (items, items.count) }
-        let total = try await connection.tracedQuery(
-            """
-            SELECT count(*)::bigint FROM features WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app))
-              AND (\(pattern)::text IS NULL OR lower(feature) LIKE \(pattern))
-            """, logger: logger
-        ).decode(Int.self).collectAll().first ?? 0
+        let total =
+            try await connection.tracedQuery(
+                """
+                SELECT count(*)::bigint FROM features WHERE generation = \(generation) AND (\(app)::text IS NULL OR app = \(app))
+                  AND (\(pattern)::text IS NULL OR lower(feature) LIKE \(pattern))
+                """, logger: logger
+            ).decode(Int.self).collectAll().first ?? 0
         return (items, total)
     }
 
     func locations(limit: Int, offset: Int) async throws -> (items: [Schemas.Location], total: Int) {
         try await snapshot { connection in
-            try await locations(limit: limit, offset: offset, generation: try await Generations.current(on: connection, logger: logger), on: connection)
+            try await locations(
+                limit: limit, offset: offset, generation: try await Generations.current(on: connection, logger: logger), on: connection)
         }
     }
 
     /// Cities by views, ranked like features (ties share a rank, counted on the index). The name is the catalogue's,
     /// as weather's favourite events carry it; a name sent with telemetry (by any client) only fills in for a city
     /// no favourite named yet, and never overrides the catalogue's.
-    private func locations(limit: Int, offset: Int, generation: Int, withTotal: Bool = true, on connection: PostgresConnection) async throws -> (
+    private func locations(
+        limit: Int, offset: Int, generation: Int, withTotal: Bool = true, on connection: PostgresConnection
+    ) async throws -> (
         items: [Schemas.Location], total: Int
     ) {
         let rows = try await connection.tracedQuery(
@@ -156,7 +163,8 @@ struct StatsQueries: Sendable {
             items.append(.init(rank: Int64(rank), cityId: Int64(city), name: name, views: Int64(views)))
         }
         guard withTotal else { return (items, items.count) }
-        let total = try await connection.tracedQuery("SELECT count(*)::bigint FROM city_views WHERE generation = \(generation)", logger: logger)
+        let total =
+            try await connection.tracedQuery("SELECT count(*)::bigint FROM city_views WHERE generation = \(generation)", logger: logger)
             .decode(Int.self).collectAll().first ?? 0
         return (items, total)
     }
@@ -199,7 +207,8 @@ struct StatsQueries: Sendable {
     }
 
     /// One page of the survey's reasons (N4), newest first, with how many match.
-    func surveyReasons(service: String?, range: DayRange? = nil, limit: Int, offset: Int) async throws -> (items: [Schemas.SurveyReason], total: Int) {
+    func surveyReasons(service: String?, range: DayRange? = nil, limit: Int, offset: Int) async throws -> (items: [Schemas.SurveyReason], total: Int)
+    {
         try await snapshot { connection in
             let generation = try await Generations.current(on: connection, logger: logger)
             let reasons = try await SurveyReasons.page(
@@ -255,13 +264,14 @@ struct StatsQueries: Sendable {
         let submissions = stars.values.reduce(0, +)
         // Coupons issued, not submissions: one waits for a verified address and a mailbox gets one (issue 27).
         // In a range: the coupons of the overall ratings given on its days (UTC).
-        let coupons = try await connection.tracedQuery(
-            """
-            SELECT count(*)::bigint FROM survey_overall WHERE coupon_code IS NOT NULL
-              AND (\(from)::date IS NULL OR (submitted_at AT TIME ZONE 'UTC')::date >= \(from)::date)
-              AND (\(to)::date IS NULL OR (submitted_at AT TIME ZONE 'UTC')::date <= \(to)::date)
-            """, logger: logger
-        ).decode(Int.self).collectAll().first ?? 0
+        let coupons =
+            try await connection.tracedQuery(
+                """
+                SELECT count(*)::bigint FROM survey_overall WHERE coupon_code IS NOT NULL
+                  AND (\(from)::date IS NULL OR (submitted_at AT TIME ZONE 'UTC')::date >= \(from)::date)
+                  AND (\(to)::date IS NULL OR (submitted_at AT TIME ZONE 'UTC')::date <= \(to)::date)
+                """, logger: logger
+            ).decode(Int.self).collectAll().first ?? 0
         return .init(
             services: services,
             overall: .init(

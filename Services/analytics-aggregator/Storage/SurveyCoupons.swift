@@ -31,12 +31,13 @@ struct SurveyCoupons: Sendable {
         // Accounts of one mailbox take turns, so two verified at once cannot both be the first.
         try await connection.tracedQuery(
             "SELECT pg_advisory_xact_lock(hashtextextended(\("survey-coupon:" + mailbox), 0))", logger: logger)
-        let earlier = try await connection.tracedQuery(
-            """
-            SELECT count(*)::bigint FROM survey_coupon_mailboxes
-            WHERE mailbox_key = \(mailbox) AND user_id <> \(user) AND issued_at > now() - make_interval(days => \(windowDays)::int)
-            """, logger: logger
-        ).decode(Int.self).collectAll().first ?? 0
+        let earlier =
+            try await connection.tracedQuery(
+                """
+                SELECT count(*)::bigint FROM survey_coupon_mailboxes
+                WHERE mailbox_key = \(mailbox) AND user_id <> \(user) AND issued_at > now() - make_interval(days => \(windowDays)::int)
+                """, logger: logger
+            ).decode(Int.self).collectAll().first ?? 0
         guard earlier == 0 else { return (.mailboxAlreadyRewarded, nil) }
         try await connection.tracedQuery(
             "INSERT INTO survey_coupon_mailboxes (user_id, mailbox_key) VALUES (\(user), \(mailbox)) ON CONFLICT (user_id) DO NOTHING",

@@ -51,9 +51,10 @@ extension StatsQueries {
                 SELECT coalesce(sum(\(source.column)), 0)::bigint FROM \(source.table)
                 WHERE generation = $1 AND day BETWEEN $2::date AND $3::date\(appFilter)
                 """
-            let previousTotal = try await connection.tracedQuery(
-                Self.query(totalSQL, generation, previous.from.description, previous.to.description, app), logger: logger
-            ).decode(Int.self).collectAll().first ?? 0
+            let previousTotal =
+                try await connection.tracedQuery(
+                    Self.query(totalSQL, generation, previous.from.description, previous.to.description, app), logger: logger
+                ).decode(Int.self).collectAll().first ?? 0
             return TrendCounts(perDay: perDay, previousTotal: previousTotal)
         }
     }

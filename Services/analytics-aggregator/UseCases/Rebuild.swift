@@ -44,9 +44,10 @@ struct Rebuild {
             try await MigrationRunner(schema: runtime.configuration.postgres.schema, serviceMigrations: AnalyticsAggregatorMigrations.all)
                 .run(on: runtime.postgres, logger: logger)
             try await runtime.postgres.withConnection { lockHolder in
-                let locked = try await lockHolder.query(
-                    "SELECT pg_try_advisory_lock(\(Generations.rebuildLock))", logger: logger
-                ).decode(Bool.self).collectAll().first ?? false
+                let locked =
+                    try await lockHolder.query(
+                        "SELECT pg_try_advisory_lock(\(Generations.rebuildLock))", logger: logger
+                    ).decode(Bool.self).collectAll().first ?? false
                 guard locked else { throw RebuildError("another rebuild is running (it holds the rebuild lock); let it finish first") }
                 let unlock: PostgresQuery = "SELECT pg_advisory_unlock(\(Generations.rebuildLock))"
                 do {

@@ -18,7 +18,8 @@ extension BookingAPI {
         let booking: Booking
         do {
             booking = try await BookSlot(partners: partners, bookings: bookings, choice: slotChoice)(
-                user, partner: partnerId, startsAt: body.startsAt, idempotencyKey: key, booker: try Self.booker(name: body.name, contact: body.contact),
+                user, partner: partnerId, startsAt: body.startsAt, idempotencyKey: key,
+                booker: try Self.booker(name: body.name, contact: body.contact),
                 now: Date())
         } catch let refusal as BookingRefusal {
             throw BookingErrors.answer(for: refusal)

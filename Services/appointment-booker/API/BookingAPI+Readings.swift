@@ -11,7 +11,10 @@ extension BookingAPI {
         return .ok(
             .init(
                 body: .json(
-                    .init(cards: readings.content.cards.map { .init(id: $0.id, name: $0.name.text(language), arcana: $0.arcana == "major" ? .major : .minor) }))))
+                    .init(
+                        cards: readings.content.cards.map {
+                            .init(id: $0.id, name: $0.name.text(language), arcana: $0.arcana == "major" ? .major : .minor)
+                        }))))
     }
 
     func readTarot(_ input: Operations.ReadTarot.Input) async throws -> Operations.ReadTarot.Output {
@@ -33,7 +36,11 @@ extension BookingAPI {
         let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
         let reading = readings.engine.tarot(cards: cards, user: user, on: day)
         return .created(
-            .init(body: .json(try await kept(reading, user: user, inputs: cards.map(\.id).joined(separator: ","), day: day, language: input.headers.acceptLanguage, position: position))))
+            .init(
+                body: .json(
+                    try await kept(
+                        reading, user: user, inputs: cards.map(\.id).joined(separator: ","), day: day, language: input.headers.acceptLanguage,
+                        position: position))))
     }
 
     func shakeFortuneStick(_ input: Operations.ShakeFortuneStick.Input) async throws -> Operations.ShakeFortuneStick.Output {
@@ -71,7 +78,9 @@ extension BookingAPI {
             throw JSONBody.validationError(["signs": "give two signs or two names, not both"])
         }
         return .created(
-            .init(body: .json(try await kept(reading, user: user, inputs: inputs, day: day, language: input.headers.acceptLanguage, position: position))))
+            .init(
+                body: .json(try await kept(reading, user: user, inputs: inputs, day: day, language: input.headers.acceptLanguage, position: position))
+            ))
     }
 
     func readPhoneNumber(_ input: Operations.ReadPhoneNumber.Input) async throws -> Operations.ReadPhoneNumber.Output {
@@ -124,7 +133,8 @@ extension BookingAPI {
                 body: .json(
                     .init(
                         stored.reading, id: stored.id, language: Language(acceptLanguage: input.headers.acceptLanguage),
-                        shareUrl: readings.sharing.url(shareId: stored.shareId), places: nil, ceremony: readings.content.ceremony(after: stored.reading)))))
+                        shareUrl: readings.sharing.url(shareId: stored.shareId), places: nil,
+                        ceremony: readings.content.ceremony(after: stored.reading)))))
     }
 
     // MARK: Helpers
@@ -146,7 +156,8 @@ extension BookingAPI {
         let stored = try await BookingErrors.answeringReadingLimit { try await readings.keep(reading, user: user, inputs: inputs, day: day) }
         return .init(
             stored.reading, id: stored.id, language: Language(acceptLanguage: header), shareUrl: readings.sharing.url(shareId: stored.shareId),
-            places: try await readings.placesToPray(after: stored.reading, near: position), ceremony: readings.content.ceremony(after: stored.reading))
+            places: try await readings.placesToPray(after: stored.reading, near: position), ceremony: readings.content.ceremony(after: stored.reading)
+        )
     }
 
 }

@@ -11,7 +11,8 @@ extension Components.Schemas.Partner {
             id: AccountKey.of(partner.id), name: partner.name, description: partner.description,
             contact: showingContact ? partner.contact : nil, contactRequires: showingContact ? nil : .contactFortuneTeller,
             photoUrl: partner.photoURL, languages: partner.languages.compactMap(Components.Schemas.Language.init(rawValue:)),
-            timeZone: partner.timeZone, approved: partner.approved, feeStatus: Components.Schemas.PaymentStatus(rawValue: partner.feeStatus) ?? .unpaid,
+            timeZone: partner.timeZone, approved: partner.approved,
+            feeStatus: Components.Schemas.PaymentStatus(rawValue: partner.feeStatus) ?? .unpaid,
             promoted: partner.promoted, listed: partner.listed, feeMarkedBy: partner.feeMarkedBy.flatMap(FeeMarkedByPayload.init(rawValue:)))
     }
 }

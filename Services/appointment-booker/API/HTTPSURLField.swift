@@ -8,7 +8,7 @@ enum HTTPSURLField {
     static func problem(_ value: String, limit: Int = 500) -> String? {
         let message = "must be an https URL (with a host) of at most \(limit) characters"
         guard RequestText.length(value) <= limit, let url = URL(string: value),
-              url.scheme?.lowercased() == "https", let host = url.host, !host.isEmpty
+            url.scheme?.lowercased() == "https", let host = url.host, !host.isEmpty
         else { return message }
         return nil
     }

@@ -10,7 +10,9 @@ enum ProfileInput {
     ) throws -> ProfileChanges {
         var problems: [String: String] = [:]
         func length(_ value: String?, _ field: String, _ range: ClosedRange<Int>) {
-            if let value, !range.contains(RequestText.length(value)) { problems[field] = "must be \(range.lowerBound) to \(range.upperBound) characters" }
+            if let value, !range.contains(RequestText.length(value)) {
+                problems[field] = "must be \(range.lowerBound) to \(range.upperBound) characters"
+            }
         }
         length(name, "name", 1...100)
         length(description, "description", 0...2000)

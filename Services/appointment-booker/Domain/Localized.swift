@@ -19,7 +19,8 @@ enum Language: String, Sendable, CaseIterable {
     case thai = "th"
 
     init(acceptLanguage header: String?) {
-        let first = header?.split(separator: ",").first?.split(separator: ";").first?
+        let first =
+            header?.split(separator: ",").first?.split(separator: ";").first?
             .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         self = first == "th" || first.hasPrefix("th-") ? .thai : .english
     }

@@ -74,7 +74,9 @@ struct ReadingContent: Sendable {
             signs: signs.signs, verdicts: signs.verdicts, cards: tarot.cards, positions: tarot.positions, sticks: sticks.sticks,
             digits: numbers.digits, sumQuality: numbers.sumQuality, roots: numbers.roots, elements: compatibility.elements,
             names: compatibility.names, ceremonies: ceremonies.ceremonies,
-            version: "signs-\(signs.version).tarot-\(tarot.version).sticks-\(sticks.version).numbers-\(numbers.version).compatibility-\(compatibility.version)")
+            version:
+                "signs-\(signs.version).tarot-\(tarot.version).sticks-\(sticks.version).numbers-\(numbers.version).compatibility-\(compatibility.version)"
+        )
         try content.checkComplete()
         return content
     }
@@ -117,7 +119,9 @@ struct ReadingContent: Sendable {
         let pairs = ["fire", "earth", "air", "water"].flatMap { a in ["fire", "earth", "air", "water"].map { b in Self.elementKey(a, b) } }
         if !Set(pairs).allSatisfy({ elements[$0]?.text.isComplete == true }) { problems.append("every element pair") }
         if names.isEmpty || !names.allSatisfy(\.isComplete) { problems.append("name compatibility texts") }
-        if Set(verdicts.keys) != Set(Verdict.allCases.map(\.rawValue)) || !verdicts.values.allSatisfy(\.isComplete) { problems.append("verdict texts") }
+        if Set(verdicts.keys) != Set(Verdict.allCases.map(\.rawValue)) || !verdicts.values.allSatisfy(\.isComplete) {
+            problems.append("verdict texts")
+        }
         if Set(ceremonies.keys) != Set(LifeArea.allCases.map(\.rawValue)) || !ceremonies.values.allSatisfy(\.isComplete) {
             problems.append("a complete ceremony per life area")
         }

@@ -110,8 +110,11 @@ struct ReadingEngine: Sendable {
             let quality = Verdict(rawValue: content.sumQuality[a + b]) ?? .neutral
             if quality == .good { good += 1 }
             if quality == .bad { bad += 1 }
-            let qualityText = quality == .good ? Localized(en: "a lucky pair", th: "คู่มงคล") : quality == .bad
-                ? Localized(en: "a pair to watch", th: "คู่ที่ต้องระวัง") : Localized(en: "a calm pair", th: "คู่ที่สงบ")
+            let qualityText =
+                quality == .good
+                ? Localized(en: "a lucky pair", th: "คู่มงคล")
+                : quality == .bad
+                    ? Localized(en: "a pair to watch", th: "คู่ที่ต้องระวัง") : Localized(en: "a calm pair", th: "คู่ที่สงบ")
             parts.append(
                 .init(
                     label: Localized(en: "\(a)\(b)", th: "\(a)\(b)"),

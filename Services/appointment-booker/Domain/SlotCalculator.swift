@@ -43,7 +43,8 @@ struct SlotCalculator: Sendable {
     func hours(on day: CivilDate, availability: Availability, clock: ZonedClock) -> [Interval] {
         func interval(_ start: LocalTime, _ end: LocalTime) -> Interval {
             let startInstant = clock.firstInstant(of: day, start)
-            let endInstant = end == .endOfDay ? clock.firstInstant(of: day.adding(days: 1), LocalTime(minutes: 0) ?? end) : clock.lastInstant(of: day, end)
+            let endInstant =
+                end == .endOfDay ? clock.firstInstant(of: day.adding(days: 1), LocalTime(minutes: 0) ?? end) : clock.lastInstant(of: day, end)
             return Interval(start: startInstant, end: endInstant)
         }
         let exceptions = availability.exceptions.filter { $0.date == day }

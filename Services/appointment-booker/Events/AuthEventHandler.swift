@@ -22,7 +22,8 @@ struct AuthEventHandler: EventHandler {
                 AccountKey.of(registered.userId), role: try Self.role(registered.role), at: time, on: connection, logger: logger)
         case EventTypes.userRoleChanged:
             let changed = try event.payload(as: UserRoleChanged.self)
-            try await AccountStateStore.setRole(try Self.role(changed.role), of: AccountKey.of(changed.userId), at: time, on: connection, logger: logger)
+            try await AccountStateStore.setRole(
+                try Self.role(changed.role), of: AccountKey.of(changed.userId), at: time, on: connection, logger: logger)
         case EventTypes.userBanned:
             let ban = try event.payload(as: UserBanned.self)
             let user = AccountKey.of(ban.userId)

@@ -157,7 +157,7 @@ package enum AppointmentBookerMigrations {
             [
                 // U6: the name and contact a user chose to share with the fortune teller when booking; erased
                 // with the account.
-                "ALTER TABLE bookings ADD COLUMN booker_name text, ADD COLUMN booker_contact text",
+                "ALTER TABLE bookings ADD COLUMN booker_name text, ADD COLUMN booker_contact text"
             ]),
         Migration(
             "0005_worship_requests",

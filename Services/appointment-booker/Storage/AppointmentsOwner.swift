@@ -17,7 +17,8 @@ struct AppointmentsOwner: AccountDataOwner {
             of: user, reason: "account deleted", topic: bookingsTopic, on: connection, logger: logger)
         if cancelled > 0 { logger.info("deleted account's appointments cancelled", metadata: ["bookings": "\(cancelled)"]) }
         try await connection.tracedQuery(
-            "UPDATE bookings SET user_id = 'erased:' || gen_random_uuid(), idempotency_key = NULL, booker_name = NULL, booker_contact = NULL WHERE user_id = \(user)", logger: logger)
+            "UPDATE bookings SET user_id = 'erased:' || gen_random_uuid(), idempotency_key = NULL, booker_name = NULL, booker_contact = NULL WHERE user_id = \(user)",
+            logger: logger)
         for table in ["readings", "daily_horoscopes", "account_entitlements", "accounts", "partner_applications"] {
             try await connection.tracedQuery("DELETE FROM \(unescaped: table) WHERE user_id = \(user)", logger: logger)
         }

@@ -36,12 +36,13 @@ struct ReadingStore: Sendable {
                 WHERE user_id = \(user) AND kind = \(reading.kind.rawValue) AND inputs = \(inputs) AND local_date = \(day.description)::date
                 """, logger: logger)
             if let stored = try await Self.decode(existing).first { return stored }
-            let (kept, oldestAgesOutIn) = try await connection.tracedQuery(
-                """
-                SELECT count(*)::bigint, coalesce(extract(epoch FROM min(created_at) + interval '1 day' - now()), 0)::float8
-                FROM readings WHERE user_id = \(user) AND created_at > now() - interval '1 day'
-                """, logger: logger
-            ).decode((Int, Double).self).collectAll().first ?? (0, 0)
+            let (kept, oldestAgesOutIn) =
+                try await connection.tracedQuery(
+                    """
+                    SELECT count(*)::bigint, coalesce(extract(epoch FROM min(created_at) + interval '1 day' - now()), 0)::float8
+                    FROM readings WHERE user_id = \(user) AND created_at > now() - interval '1 day'
+                    """, logger: logger
+                ).decode((Int, Double).self).collectAll().first ?? (0, 0)
             guard kept < limit else { throw TooManyReadings(limit: limit, retryAfterSeconds: oldestAgesOutIn) }
             let inserted = try await connection.tracedQuery(
                 """

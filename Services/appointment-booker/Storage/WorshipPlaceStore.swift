@@ -52,7 +52,9 @@ struct WorshipPlaceStore: Sendable {
             """, logger: logger)
         var places: [Nearby] = []
         for try await (name, lat, lon, address, distance) in rows.decode((String, Double, Double, String?, Double).self) {
-            places.append(Nearby(name: name, latitude: lat, longitude: lon, address: address, distanceMeters: Int(exactly: min(distance, radius).rounded()) ?? 0))
+            places.append(
+                Nearby(
+                    name: name, latitude: lat, longitude: lon, address: address, distanceMeters: Int(exactly: min(distance, radius).rounded()) ?? 0))
         }
         return places
     }

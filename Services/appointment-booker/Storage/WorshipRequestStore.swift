@@ -31,9 +31,10 @@ struct WorshipRequestStore: Sendable {
             if let current = try await Self.standing(try await connection.tracedQuery(Self.standingQuery(cell), logger: logger)) {
                 return current
             }
-            let lastHour = try await connection.tracedQuery(
-                "SELECT count(*)::int FROM worship_requests WHERE requested_at > now() - interval '1 hour'", logger: logger
-            ).decode(Int.self).collectAll().first ?? 0
+            let lastHour =
+                try await connection.tracedQuery(
+                    "SELECT count(*)::int FROM worship_requests WHERE requested_at > now() - interval '1 hour'", logger: logger
+                ).decode(Int.self).collectAll().first ?? 0
             // Past the hour's limit nobody is asked: a later reading asks.
             guard lastHour < perHour else { return .looking }
             try await connection.tracedQuery(

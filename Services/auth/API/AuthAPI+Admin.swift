@@ -45,7 +45,8 @@ extension AuthAPI {
         if let name = body.displayName, RequestText.length(name) > 100 {
             throw JSONBody.schemaViolation(["displayName": "is at most 100 characters"])
         }
-        guard try await admin.update(id: id, displayName: body.displayName.map(RequestText.withoutNUL), role: body.role?.domain, banned: body.banned) else {
+        guard try await admin.update(id: id, displayName: body.displayName.map(RequestText.withoutNUL), role: body.role?.domain, banned: body.banned)
+        else {
             throw AuthErrors.unknownAccount
         }
         return .ok(.message("account updated"))

@@ -17,8 +17,9 @@ extension AuthAPI {
         if let zone, zone.count > 64 || TimeZone(identifier: zone) == nil {
             throw JSONBody.validationError(["timeZone": "must be an IANA time zone such as Asia/Bangkok"])
         }
-        guard try await auth.accounts.updateProfile(
-            of: id, displayName: name, language: body.language?.rawValue, timeZone: zone, zodiacSign: body.zodiacSign?.rawValue)
+        guard
+            try await auth.accounts.updateProfile(
+                of: id, displayName: name, language: body.language?.rawValue, timeZone: zone, zodiacSign: body.zodiacSign?.rawValue)
         else { throw Self.noAccount }
         return .ok(.init(body: .json(try await profile(of: id))))
     }

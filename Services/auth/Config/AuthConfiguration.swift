@@ -94,7 +94,8 @@ struct AuthConfiguration: Sendable {
         guestsPerAddress = AttemptLimit(maxFailures: try environment.int("GUESTS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         installsPerAddress = AttemptLimit(maxFailures: try environment.int("INSTALLS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         installsPerHour = AttemptLimit(maxFailures: try environment.int("INSTALLS_PER_HOUR", default: 20_000, range: 1...10_000_000), window: 3_600)
-        resetLinkBaseURL = environment.string("AUTH_RESET_URL")
+        resetLinkBaseURL =
+            environment.string("AUTH_RESET_URL")
             ?? environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")
         dashboardOrigins = environment.string("DASHBOARD_ORIGINS", default: "http://127.0.0.1:8085,http://localhost:8085")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -104,12 +105,16 @@ struct AuthConfiguration: Sendable {
         // Keys come over https only: a JWKS fetched in the clear lets anyone on the path mint logins. Plain http
         // is allowed for a provider on this machine's loopback when OIDC_ALLOW_HTTP_LOOPBACK says so (tests).
         let httpLoopback = try environment.bool("OIDC_ALLOW_HTTP_LOOPBACK", default: false)
-        if let jwks = try environment.parsed("OIDC_JWKS_URL", expected: "an https URL (http only for loopback with OIDC_ALLOW_HTTP_LOOPBACK)", { text in
-            URL(string: text).flatMap { url in
-                url.scheme == "https" || (httpLoopback && url.scheme == "http" && ["127.0.0.1", "::1", "[::1]", "localhost"].contains(url.host ?? ""))
-                    ? url : nil
-            }
-        }) {
+        if let jwks = try environment.parsed(
+            "OIDC_JWKS_URL", expected: "an https URL (http only for loopback with OIDC_ALLOW_HTTP_LOOPBACK)",
+            { text in
+                URL(string: text).flatMap { url in
+                    url.scheme == "https"
+                        || (httpLoopback && url.scheme == "http" && ["127.0.0.1", "::1", "[::1]", "localhost"].contains(url.host ?? ""))
+                        ? url : nil
+                }
+            })
+        {
             oidc = OIDCVerifier.Configuration(
                 jwksURL: jwks, issuer: try environment.requiredString("OIDC_ISSUER"),
                 audiences: try Self.oidcAudiences(environment),

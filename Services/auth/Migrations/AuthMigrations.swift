@@ -107,19 +107,19 @@ package enum AuthMigrations {
             "0006_attempt_reservations",
             [
                 // U7: a try is recorded before it is evaluated and given back by id when it did not fail.
-                "ALTER TABLE failed_attempts ADD COLUMN id bigserial PRIMARY KEY",
+                "ALTER TABLE failed_attempts ADD COLUMN id bigserial PRIMARY KEY"
             ]),
         Migration(
             "0007_used_oidc_nonces",
             [
                 // U5: an ID token's nonce logs in once; rows are kept until the token would have expired.
-                "CREATE TABLE used_oidc_nonces (nonce_hash text PRIMARY KEY, expires_at timestamptz NOT NULL)",
+                "CREATE TABLE used_oidc_nonces (nonce_hash text PRIMARY KEY, expires_at timestamptz NOT NULL)"
             ]),
         Migration(
             "0008_sent_mail_bodies_dropped",
             [
                 // Mails sent (or given up) before the queue dropped bodies keep no links or codes either.
-                "UPDATE outgoing_mail SET body = '' WHERE sent_at IS NOT NULL OR attempts >= 20",
+                "UPDATE outgoing_mail SET body = '' WHERE sent_at IS NOT NULL OR attempts >= 20"
             ]),
         Migration(
             "0009_email_verification",
@@ -141,7 +141,7 @@ package enum AuthMigrations {
             [
                 // Issue 29: a token replaced by its successor (`rotated`) presented again is a theft; one whose session
                 // ended (logout, new password, ban, a theft found) is merely invalid. Older rows count as rotated.
-                "ALTER TABLE refresh_tokens ADD COLUMN revoked_reason text CHECK (revoked_reason IN ('rotated', 'ended'))",
+                "ALTER TABLE refresh_tokens ADD COLUMN revoked_reason text CHECK (revoked_reason IN ('rotated', 'ended'))"
             ]),
         Migration(
             "0011_install_accounts",
@@ -168,7 +168,7 @@ package enum AuthMigrations {
             "0013_failed_attempts_by_subject",
             [
                 // Issue 29: an ended account's counted tries are found by its id, in whatever case the subject spells it.
-                "CREATE INDEX failed_attempts_by_lower_subject ON failed_attempts (lower(subject) text_pattern_ops)",
+                "CREATE INDEX failed_attempts_by_lower_subject ON failed_attempts (lower(subject) text_pattern_ops)"
             ]),
     ]
 }

@@ -98,7 +98,8 @@ struct SMTPClient: Sendable {
             try Self.expect(235, try await connection.command(encode(credentials.password.value)), after: "the password")
         } else {
             throw Failure(
-                description: "SMTP server \(configuration.host) offers no AUTH mechanism this client speaks (PLAIN, LOGIN); it offers \(mechanisms.sorted())"
+                description:
+                    "SMTP server \(configuration.host) offers no AUTH mechanism this client speaks (PLAIN, LOGIN); it offers \(mechanisms.sorted())"
             )
         }
     }

@@ -72,13 +72,14 @@ struct AccountEndStore: Sendable {
             // (a fortune teller's profile and appointments) that no merge carries.
             guard install.1 == AccountKind.install.rawValue, install.2 == UserRole.user.rawValue else { return .notAnInstall }
             let held = target.3
-            let carried = try await connection.tracedQuery(
-                """
-                UPDATE accounts AS i SET display_name = coalesce(i.display_name, f.display_name), language = coalesce(i.language, f.language),
-                    time_zone = coalesce(i.time_zone, f.time_zone), zodiac_sign = coalesce(i.zodiac_sign, f.zodiac_sign)
-                FROM accounts AS f WHERE i.id = \(into) AND f.id = \(from) RETURNING f.entitlements
-                """, logger: logger
-            ).decode([String].self).collectAll().first ?? []
+            let carried =
+                try await connection.tracedQuery(
+                    """
+                    UPDATE accounts AS i SET display_name = coalesce(i.display_name, f.display_name), language = coalesce(i.language, f.language),
+                        time_zone = coalesce(i.time_zone, f.time_zone), zodiac_sign = coalesce(i.zodiac_sign, f.zodiac_sign)
+                    FROM accounts AS f WHERE i.id = \(into) AND f.id = \(from) RETURNING f.entitlements
+                    """, logger: logger
+                ).decode([String].self).collectAll().first ?? []
             try await connection.tracedQuery("UPDATE payments SET account_id = \(into) WHERE account_id = \(from)", logger: logger)
             for entitlement in carried.compactMap(Entitlement.init(rawValue:)) where !held.contains(entitlement.rawValue) {
                 _ = try await admin.grant(entitlement, to: into, source: "merge", on: connection)

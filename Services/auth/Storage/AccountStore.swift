@@ -116,12 +116,13 @@ struct AccountStore: Sendable {
     func createInstall(app: InstallApp, installId: String) async throws -> Account {
         try await client.inTransaction(logger: logger) { connection -> Account in
             let id = UUID()
-            let created = try await connection.tracedQuery(
-                """
-                INSERT INTO accounts (id, kind, role, app, install_id) VALUES (\(id), 'install', 'user', \(app.rawValue), \(installId))
-                RETURNING created_at
-                """, logger: logger
-            ).decode(Date.self).collectAll().first ?? Date()
+            let created =
+                try await connection.tracedQuery(
+                    """
+                    INSERT INTO accounts (id, kind, role, app, install_id) VALUES (\(id), 'install', 'user', \(app.rawValue), \(installId))
+                    RETURNING created_at
+                    """, logger: logger
+                ).decode(Date.self).collectAll().first ?? Date()
             try await Outbox.enqueue(
                 EventEnvelope(
                     type: EventTypes.userRegistered, producer: "auth", key: id.uuidString,

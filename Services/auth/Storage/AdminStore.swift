@@ -15,7 +15,8 @@ struct AdminStore: Sendable {
     let usersTopic: String
 
     func search(prefix: String?, limit: Int, offset: Int) async throws -> [Account] {
-        let pattern = (prefix ?? "").lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+        let pattern =
+            (prefix ?? "").lowercased().replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
         let rows = try await client.tracedQuery(
             """
@@ -130,7 +131,9 @@ struct AdminStore: Sendable {
     /// unless its refund came first; a refund is its own notification and revokes the entitlement unless another
     /// payment for it still stands. The account row is locked first, so racing notifications for one account
     /// decide in turn.
-    func record(paymentId: String, accountId: UUID, entitlement: Entitlement, status: String, amountCents: Int64) async throws
+    func record(
+        paymentId: String, accountId: UUID, entitlement: Entitlement, status: String, amountCents: Int64
+    ) async throws
         -> PaymentOutcome
     {
         try await client.inTransaction(logger: logger) { connection -> PaymentOutcome in

@@ -52,9 +52,10 @@ struct EmailVerificationStore: Sendable {
     /// Uses the code: the account is verified and `user.email-verified` published, once.
     func verify(code: String, account: Account, email: EmailAddress) async throws -> Outcome {
         try await client.inTransaction(logger: logger) { connection -> Outcome in
-            let verified = try await connection.tracedQuery(
-                "SELECT email_verified_at IS NOT NULL FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger
-            ).decode(Bool.self).collectAll().first ?? false
+            let verified =
+                try await connection.tracedQuery(
+                    "SELECT email_verified_at IS NOT NULL FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger
+                ).decode(Bool.self).collectAll().first ?? false
             guard !verified else { return .alreadyVerified }
             guard try await codes.consume(code: code, for: account.id, on: connection) else { return .invalidCode }
             try await connection.tracedQuery("UPDATE accounts SET email_verified_at = now() WHERE id = \(account.id)", logger: logger)

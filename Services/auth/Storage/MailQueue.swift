@@ -6,7 +6,9 @@ import PostgresNIO
 struct MailQueue: Sendable {
     let sealer: MailSealer
 
-    func enqueue(to recipient: String, subject: String, body: String, on connection: PostgresConnection, logger: Logger)
+    func enqueue(
+        to recipient: String, subject: String, body: String, on connection: PostgresConnection, logger: Logger
+    )
         async throws
     {
         let sealed = try sealer.seal(body)

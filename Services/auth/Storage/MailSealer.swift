@@ -22,8 +22,8 @@ struct MailSealer: Sendable {
     func open(_ stored: String) throws -> String {
         guard stored.hasPrefix(Self.prefix) else { return stored }
         guard let combined = Data(base64Encoded: String(stored.dropFirst(Self.prefix.count))),
-              let box = try? ChaChaPoly.SealedBox(combined: combined),
-              let plain = try? ChaChaPoly.open(box, using: key)
+            let box = try? ChaChaPoly.SealedBox(combined: combined),
+            let plain = try? ChaChaPoly.open(box, using: key)
         else { throw Unreadable() }
         return String(decoding: plain, as: UTF8.self)
     }

@@ -69,7 +69,9 @@ struct NearbyRoutes {
     }
 
     static func paging(_ query: Parameters) throws -> (page: Int, pageSize: Int) {
-        (try QueryParameter.integer(query, "page", default: 1, range: Paging.pages),
-         try QueryParameter.integer(query, "pageSize", default: 50, range: Paging.pageSizes))
+        (
+            try QueryParameter.integer(query, "page", default: 1, range: Paging.pages),
+            try QueryParameter.integer(query, "pageSize", default: 50, range: Paging.pageSizes)
+        )
     }
 }

@@ -75,12 +75,16 @@ enum NewPlaceRules {
     static func candidate(from body: Components.Schemas.NewPlace) throws -> PlaceCandidate {
         var problems: [String: String] = [:]
         let name = RequestText.trimmed(body.name)
-        if name.isEmpty { problems["name"] = "must not be blank" } else if RequestText.length(body.name) > maxNameLength {
+        if name.isEmpty {
+            problems["name"] = "must not be blank"
+        } else if RequestText.length(body.name) > maxNameLength {
             problems["name"] = "must be at most \(maxNameLength) characters"
         }
         let address = body.address.map(RequestText.trimmed)
         if let address, let given = body.address {
-            if address.isEmpty { problems["address"] = "must not be blank" } else if RequestText.length(given) > maxAddressLength {
+            if address.isEmpty {
+                problems["address"] = "must not be blank"
+            } else if RequestText.length(given) > maxAddressLength {
                 problems["address"] = "must be at most \(maxAddressLength) characters"
             }
         }

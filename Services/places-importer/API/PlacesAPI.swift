@@ -121,7 +121,9 @@ struct PlacesAPI: APIProtocol {
         let name = RequestText.trimmed(body.name)
         let box = GeoBox(south: body.south, west: body.west, north: body.north, east: body.east)
         var outside = BoxRanges.problems(south: box.south, west: box.west, north: box.north, east: box.east)
-        if name.isEmpty { outside["name"] = "must not be blank" } else if RequestText.length(body.name) > 100 {
+        if name.isEmpty {
+            outside["name"] = "must not be blank"
+        } else if RequestText.length(body.name) > 100 {
             outside["name"] = "must be at most 100 characters"
         }
         guard outside.isEmpty else { throw JSONBody.schemaViolation(outside) }

@@ -85,9 +85,10 @@ struct PlacesConfiguration: Sendable {
         matchDistanceMetres = Double(try environment.int("PLACES_MATCH_DISTANCE_METRES", default: 50, range: 1...1_000))
         maxRadiusMetres = try environment.int("PLACES_MAX_RADIUS_METRES", default: 50_000, range: 100...500_000)
         maxBoxDegrees = Double(try environment.int("PLACES_MAX_BOX_MILLIDEGREES", default: 1_000, range: 1...180_000)) / 1_000
-        nearbyFromMemory = try environment.parsed("PLACES_NEARBY_SOURCE", expected: "memory or postgis") { text in
-            ["memory": true, "postgis": false][text]
-        } ?? true
+        nearbyFromMemory =
+            try environment.parsed("PLACES_NEARBY_SOURCE", expected: "memory or postgis") { text in
+                ["memory": true, "postgis": false][text]
+            } ?? true
         nearbyRefresh = try environment.milliseconds("PLACES_NEARBY_REFRESH_MS", default: 1_000, range: 10...600_000)
         pinCacheTTL = try environment.milliseconds("PLACES_PIN_CACHE_MS", default: 5_000, range: 0...600_000)
         onDemand = try environment.bool("PLACES_ON_DEMAND", default: true)

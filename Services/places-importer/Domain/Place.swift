@@ -52,8 +52,10 @@ struct PlaceCandidate: Sendable, Equatable {
     /// Changes when anything the catalogue stores from this source changes: a re-import of identical data
     /// is recognised and writes nothing.
     var fingerprint: String {
-        [name, category.rawValue, String(format: "%.6f,%.6f", latitude, longitude), address ?? "", openingHours ?? "", phone ?? "",
-         website ?? "", internetAccess ?? ""].joined(separator: "\u{1F}")
+        [
+            name, category.rawValue, String(format: "%.6f,%.6f", latitude, longitude), address ?? "", openingHours ?? "", phone ?? "",
+            website ?? "", internetAccess ?? "",
+        ].joined(separator: "\u{1F}")
     }
 }
 

@@ -60,7 +60,8 @@ struct ImportScheduler: Service {
             try await released.value
             logger.info("import interrupted by shutdown; area left due", metadata: ["area": "\(area.name)"])
         } catch {
-            logger.warning("could not give back an interrupted import's claim", metadata: ["area": "\(area.name)", "error": "\(String(reflecting: error))"])
+            logger.warning(
+                "could not give back an interrupted import's claim", metadata: ["area": "\(area.name)", "error": "\(String(reflecting: error))"])
         }
     }
 }

@@ -29,11 +29,13 @@ struct NominatimClient: Sendable {
     }
 
     func url(for address: String) -> String {
-        ProviderURL.make(base: baseURL, path: "/search", query: [
-            URLQueryItem(name: "q", value: address), URLQueryItem(name: "format", value: "jsonv2"),
-            URLQueryItem(name: "limit", value: "1"), URLQueryItem(name: "extratags", value: "1"),
-            URLQueryItem(name: "addressdetails", value: "1"),
-        ])
+        ProviderURL.make(
+            base: baseURL, path: "/search",
+            query: [
+                URLQueryItem(name: "q", value: address), URLQueryItem(name: "format", value: "jsonv2"),
+                URLQueryItem(name: "limit", value: "1"), URLQueryItem(name: "extratags", value: "1"),
+                URLQueryItem(name: "addressdetails", value: "1"),
+            ])
     }
 
     /// The best match, or nil when Nominatim knows no such address.
@@ -42,11 +44,14 @@ struct NominatimClient: Sendable {
     }
 
     func reverseURL(latitude: Double, longitude: Double) -> String {
-        ProviderURL.make(base: baseURL, path: "/reverse", query: [
-            URLQueryItem(name: "lat", value: String(format: "%.6f", latitude)), URLQueryItem(name: "lon", value: String(format: "%.6f", longitude)),
-            URLQueryItem(name: "format", value: "jsonv2"), URLQueryItem(name: "extratags", value: "1"),
-            URLQueryItem(name: "addressdetails", value: "1"),
-        ])
+        ProviderURL.make(
+            base: baseURL, path: "/reverse",
+            query: [
+                URLQueryItem(name: "lat", value: String(format: "%.6f", latitude)),
+                URLQueryItem(name: "lon", value: String(format: "%.6f", longitude)),
+                URLQueryItem(name: "format", value: "jsonv2"), URLQueryItem(name: "extratags", value: "1"),
+                URLQueryItem(name: "addressdetails", value: "1"),
+            ])
     }
 
     /// What is at the coordinates (Nominatim's reverse geocoding), or nil when it knows nothing there.

@@ -28,7 +28,8 @@ struct OverpassProvider: PlacesProvider {
     }
 
     func places(in tile: GeoBox, placesOfWorship: Bool) async throws -> [PlaceCandidate] {
-        let form = "data=" + (Self.query(for: tile, placesOfWorship: placesOfWorship).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let form =
+            "data=" + (Self.query(for: tile, placesOfWorship: placesOfWorship).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         let body = try await http.send(
             .POST, ProviderURL.make(base: baseURL, path: "/api/interpreter", query: []),
             headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form)

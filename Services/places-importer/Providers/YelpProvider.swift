@@ -20,14 +20,16 @@ struct YelpProvider: PlacesProvider {
     static let categories = "coffee,cafes,coworkingspace,sharedofficespaces,libraries,bars,pubs"
 
     func url(for tile: GeoBox, offset: Int) -> String {
-        ProviderURL.make(base: baseURL, path: "/v3/businesses/search", query: [
-            URLQueryItem(name: "latitude", value: String(format: "%.6f", tile.centre.latitude)),
-            URLQueryItem(name: "longitude", value: String(format: "%.6f", tile.centre.longitude)),
-            URLQueryItem(name: "radius", value: String(min(Self.maxRadiusMetres, tile.coveringRadiusMetres.rounded(.up)).roundedClampedInt)),
-            URLQueryItem(name: "categories", value: Self.categories),
-            URLQueryItem(name: "limit", value: String(Self.pageSize)),
-            URLQueryItem(name: "offset", value: String(offset)),
-        ])
+        ProviderURL.make(
+            base: baseURL, path: "/v3/businesses/search",
+            query: [
+                URLQueryItem(name: "latitude", value: String(format: "%.6f", tile.centre.latitude)),
+                URLQueryItem(name: "longitude", value: String(format: "%.6f", tile.centre.longitude)),
+                URLQueryItem(name: "radius", value: String(min(Self.maxRadiusMetres, tile.coveringRadiusMetres.rounded(.up)).roundedClampedInt)),
+                URLQueryItem(name: "categories", value: Self.categories),
+                URLQueryItem(name: "limit", value: String(Self.pageSize)),
+                URLQueryItem(name: "offset", value: String(offset)),
+            ])
     }
 
     /// Yelp is asked for workplaces only: places of worship come from OpenStreetMap.

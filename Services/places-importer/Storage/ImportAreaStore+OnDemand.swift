@@ -23,16 +23,18 @@ extension ImportAreaStore {
         let box = tile.box
         return try await client.inTransaction(logger: logger) { connection in
             try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtext('places-importer on-demand tiles'))", logger: logger)
-            let existing = try await connection.tracedQuery("SELECT count(*) FROM import_areas WHERE name = \(tile.areaName)", logger: logger)
+            let existing =
+                try await connection.tracedQuery("SELECT count(*) FROM import_areas WHERE name = \(tile.areaName)", logger: logger)
                 .decode(Int.self).collectAll().first ?? 0
             if existing > 0 { return .alreadyQueued }
-            let (everyone, mine) = try await connection.tracedQuery(
-                """
-                SELECT count(*), count(*) FILTER (WHERE requested_by = \(user))
-                FROM import_areas WHERE on_demand AND created_at > now() - interval '1 hour'
-                """,
-                logger: logger
-            ).decode((Int, Int).self).collectAll().first ?? (0, 0)
+            let (everyone, mine) =
+                try await connection.tracedQuery(
+                    """
+                    SELECT count(*), count(*) FILTER (WHERE requested_by = \(user))
+                    FROM import_areas WHERE on_demand AND created_at > now() - interval '1 hour'
+                    """,
+                    logger: logger
+                ).decode((Int, Int).self).collectAll().first ?? (0, 0)
             if everyone >= perHour { return .refusedForEveryone }
             if mine >= perUserPerHour { return .refusedForUser }
             try await connection.tracedQuery(

@@ -29,13 +29,14 @@ struct PlaceChangeFeed: Sendable {
     /// Every place when `watermark` is nil, else those written by transactions it had not seen finish.
     func changes(since watermark: Watermark?) async throws -> Batch {
         // Taken before the read: whatever had finished then, the read sees.
-        let snapshot = try await client.tracedQuery(
-            """
-            SELECT pg_snapshot_xmax(s)::text, ARRAY(SELECT pg_snapshot_xip(s)::text)
-            FROM pg_current_snapshot() AS s
-            """,
-            logger: logger
-        ).decode((String, [String]).self).collectAll().first ?? ("0", [])
+        let snapshot =
+            try await client.tracedQuery(
+                """
+                SELECT pg_snapshot_xmax(s)::text, ARRAY(SELECT pg_snapshot_xip(s)::text)
+                FROM pg_current_snapshot() AS s
+                """,
+                logger: logger
+            ).decode((String, [String]).self).collectAll().first ?? ("0", [])
         let rows = try await client.tracedQuery(
             """
             SELECT \(unescaped: PlaceStore.columns), p.match_name, p.closed_at IS NOT NULL OR p.review = 'rejected' FROM places p

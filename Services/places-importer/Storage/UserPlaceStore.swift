@@ -65,7 +65,9 @@ struct UserPlaceStore: Sendable {
             """,
             logger: logger)
         var result: [Pinned] = []
-        for try await row in rows.decode((UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String, String).self) {
+        for try await row in rows.decode(
+            (UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String, String).self)
+        {
             let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11))
             result.append(Pinned(place: place, pin: row.12, distanceMetres: nil))
         }
@@ -158,12 +160,13 @@ struct UserPlaceStore: Sendable {
         try await client.inTransaction(logger: logger) { connection in
             // One user's ratings are counted one after another.
             try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("places-rated:" + user), 0))", logger: logger)
-            let (rated, oldestAgesOutIn) = try await connection.tracedQuery(
-                """
-                SELECT count(*)::bigint, coalesce(extract(epoch FROM min(rated_at) + interval '1 day' - now()), 0)::float8
-                FROM place_ratings WHERE user_id = \(user) AND place_id <> \(placeId) AND rated_at > now() - interval '1 day'
-                """, logger: logger
-            ).decode((Int, Double).self).collectAll().first ?? (0, 0)
+            let (rated, oldestAgesOutIn) =
+                try await connection.tracedQuery(
+                    """
+                    SELECT count(*)::bigint, coalesce(extract(epoch FROM min(rated_at) + interval '1 day' - now()), 0)::float8
+                    FROM place_ratings WHERE user_id = \(user) AND place_id <> \(placeId) AND rated_at > now() - interval '1 day'
+                    """, logger: logger
+                ).decode((Int, Double).self).collectAll().first ?? (0, 0)
             try check(RecentCount(count: rated, oldestAgesOutInSeconds: oldestAgesOutIn))
             return try await rate(placeId: placeId, user: user, rating: rating, on: connection)
         }
@@ -182,9 +185,10 @@ struct UserPlaceStore: Sendable {
             logger: logger)
         let aggregate = try await aggregate(placeId: placeId, on: connection)
         // A place awaiting review is not announced to anyone, its ratings neither (X3).
-        let approved = try await connection.tracedQuery(
-            "SELECT review = 'approved' FROM places WHERE id = \(placeId)", logger: logger
-        ).decode(Bool.self).collectAll().first ?? false
+        let approved =
+            try await connection.tracedQuery(
+                "SELECT review = 'approved' FROM places WHERE id = \(placeId)", logger: logger
+            ).decode(Bool.self).collectAll().first ?? false
         guard approved else { return aggregate }
         let envelope = EventEnvelope(
             type: EventTypes.placeRated, producer: ServiceIdentity.placesImporter.name, key: placeId.uuidString,
@@ -223,12 +227,13 @@ struct UserPlaceStore: Sendable {
         try await client.inTransaction(logger: logger) { connection in
             // One user's additions are counted one after another.
             try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("places-added:" + user), 0))", logger: logger)
-            let (added, oldestAgesOutIn) = try await connection.tracedQuery(
-                """
-                SELECT count(*)::bigint, coalesce(extract(epoch FROM min(created_at) + interval '1 day' - now()), 0)::float8
-                FROM places WHERE added_by = \(user) AND created_at > now() - interval '1 day'
-                """, logger: logger
-            ).decode((Int, Double).self).collectAll().first ?? (0, 0)
+            let (added, oldestAgesOutIn) =
+                try await connection.tracedQuery(
+                    """
+                    SELECT count(*)::bigint, coalesce(extract(epoch FROM min(created_at) + interval '1 day' - now()), 0)::float8
+                    FROM places WHERE added_by = \(user) AND created_at > now() - interval '1 day'
+                    """, logger: logger
+                ).decode((Int, Double).self).collectAll().first ?? (0, 0)
             try check(RecentCount(count: added, oldestAgesOutInSeconds: oldestAgesOutIn))
             let placeId = UUID()
             try await connection.tracedQuery(

@@ -62,7 +62,9 @@ enum NewsRules {
         var outside: [String: String] = [:]
         func checked(_ value: String, _ field: String, max: Int) -> String {
             let trimmed = RequestText.trimmed(value)
-            if trimmed.isEmpty { outside[field] = "must not be blank" } else if RequestText.length(value) > max {
+            if trimmed.isEmpty {
+                outside[field] = "must not be blank"
+            } else if RequestText.length(value) > max {
                 outside[field] = "must be at most \(max) characters"
             }
             return trimmed

@@ -69,11 +69,12 @@ struct WarningConfiguration: Sendable {
         _ environment: EnvironmentReader, _ name: String, _ kind: WarningRule.Kind, _ fallback: [Double], rising: Bool
     ) throws(ConfigError) -> WarningRule {
         let expected = rising ? "three increasing numbers (Moderate,Severe,Extreme)" : "three decreasing numbers (Moderate,Severe,Extreme)"
-        let thresholds = try environment.parsed(name, expected: expected) { text -> [Double]? in
-            let numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.count == 3, numbers.allSatisfy(\.isFinite) else { return nil }
-            return numbers == (rising ? numbers.sorted() : numbers.sorted(by: >)) ? numbers : nil
-        } ?? fallback
+        let thresholds =
+            try environment.parsed(name, expected: expected) { text -> [Double]? in
+                let numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard numbers.count == 3, numbers.allSatisfy(\.isFinite) else { return nil }
+                return numbers == (rising ? numbers.sorted() : numbers.sorted(by: >)) ? numbers : nil
+            } ?? fallback
         return WarningRule(kind: kind, thresholds: thresholds, rising: rising)
     }
 }
@@ -94,14 +95,16 @@ struct PushConfiguration: Sendable {
     var credentialsComplete: Bool { !credentials.isEmpty }
 
     init(environment: EnvironmentReader) throws(ConfigError) {
-        baseURL = try environment.parsed("PUSH_BASE_URL", expected: "an http(s) URL") { text in
-            URL(string: text).flatMap { ["http", "https"].contains($0.scheme ?? "") && $0.host != nil ? text : nil }
-        } ?? "https://api.push.apple.com"
+        baseURL =
+            try environment.parsed("PUSH_BASE_URL", expected: "an http(s) URL") { text in
+                URL(string: text).flatMap { ["http", "https"].contains($0.scheme ?? "") && $0.host != nil ? text : nil }
+            } ?? "https://api.push.apple.com"
         var topics: [PushApp: String] = [:]
         var credentials: [PushApp: PushCredentials] = [:]
         for app in PushApp.allCases {
             let prefix = "PUSH_\(app.rawValue.uppercased())_"
-            topics[app] = environment.string(prefix + "TOPIC")
+            topics[app] =
+                environment.string(prefix + "TOPIC")
                 ?? (app == .weather ? environment.string("PUSH_TOPIC", default: app.defaultTopic) : app.defaultTopic)
             if let teamId = environment.string(prefix + "TEAM_ID") ?? environment.string("PUSH_TEAM_ID"),
                 let keyId = environment.string(prefix + "KEY_ID") ?? environment.string("PUSH_KEY_ID"),

@@ -25,7 +25,8 @@ enum ForecastValidation {
             try check(text.utf8.count <= maxTextLength, "\(name) is longer than \(maxTextLength) bytes")
         }
         try EventDecodingError.checkStorable(forecast.fetchedAt, field: "fetchedAt")
-        try check(temperatureC.contains(forecast.currentTemperatureC), "currentTemperatureC \(forecast.currentTemperatureC) is outside \(temperatureC)")
+        try check(
+            temperatureC.contains(forecast.currentTemperatureC), "currentTemperatureC \(forecast.currentTemperatureC) is outside \(temperatureC)")
         try check(forecast.hours.count <= maxHours, "\(forecast.hours.count) hours is more than \(maxHours)")
         for (index, hour) in forecast.hours.enumerated() {
             try check(

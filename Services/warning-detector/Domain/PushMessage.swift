@@ -14,7 +14,8 @@ enum PushMessage {
         let title: String, body: String
         if thai, let status = WarningWording.thaiStatus(kind: warning.kind, severity: warning.severity) {
             title = "ระวัง! \(status)"
-            body = (WarningWording.thaiDescription(kind: warning.kind, english: warning.statusDescription) ?? status)
+            body =
+                (WarningWording.thaiDescription(kind: warning.kind, english: warning.statusDescription) ?? status)
                 + " ตั้งแต่\(from) ถึง\(until)"
         } else {
             title = "Watch out! \(warning.status)"

@@ -47,13 +47,15 @@ enum WarningReconciliation {
                     if after != before { changes.append(.updated(after)) }
                 } else {
                     let number = nextNumber.next() ?? 0
-                    changes.append(.issued(Warning(
-                        id: newId(), cityId: city.id, kind: detection.kind.rawValue,
-                        announcementNumber: "\(year(of: item.forecast.fetchedAt))-\(String(format: "%06ld", number))",
-                        location: city.name, region: [city.region, city.country].filter { !$0.isEmpty }.joined(separator: ", "),
-                        latitude: city.latitude, longitude: city.longitude, timeZone: city.timeZone,
-                        severity: detection.severity.capName, status: detection.status, statusDescription: detection.statusDescription,
-                        onset: detection.onset, ends: detection.ends)))
+                    changes.append(
+                        .issued(
+                            Warning(
+                                id: newId(), cityId: city.id, kind: detection.kind.rawValue,
+                                announcementNumber: "\(year(of: item.forecast.fetchedAt))-\(String(format: "%06ld", number))",
+                                location: city.name, region: [city.region, city.country].filter { !$0.isEmpty }.joined(separator: ", "),
+                                latitude: city.latitude, longitude: city.longitude, timeZone: city.timeZone,
+                                severity: detection.severity.capName, status: detection.status, statusDescription: detection.statusDescription,
+                                onset: detection.onset, ends: detection.ends)))
                 }
             }
             for warning in cityLive where !item.detected.contains(where: { $0.kind.rawValue == warning.kind }) {

@@ -50,12 +50,15 @@ struct ForecastsHandler: EventHandler {
             for start in stride(from: 0, to: events.count, by: chunk) {
                 let slice = Array(events[start..<min(events.count, start + chunk)])
                 group.addTask {
-                    (start, try slice.map { event in
-                        guard event.header.type == EventTypes.forecastUpdated else { return nil }
-                        let forecast = try event.payload(as: ForecastUpdated.self)
-                        try ForecastValidation.validate(forecast)
-                        return forecast
-                    })
+                    (
+                        start,
+                        try slice.map { event in
+                            guard event.header.type == EventTypes.forecastUpdated else { return nil }
+                            let forecast = try event.payload(as: ForecastUpdated.self)
+                            try ForecastValidation.validate(forecast)
+                            return forecast
+                        }
+                    )
                 }
             }
             var decoded = [ForecastUpdated?](repeating: nil, count: events.count)

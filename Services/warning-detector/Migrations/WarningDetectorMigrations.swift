@@ -129,7 +129,7 @@ package enum WarningDetectorMigrations {
             "0005_daily_extremes",
             [
                 // A5: the daily message quotes the day's highest and lowest temperature from the forecast's hours.
-                "ALTER TABLE city_forecasts ADD COLUMN days jsonb NOT NULL DEFAULT '[]'",
+                "ALTER TABLE city_forecasts ADD COLUMN days jsonb NOT NULL DEFAULT '[]'"
             ]),
         Migration(
             "0006_devices_by_zone",
@@ -176,13 +176,13 @@ package enum WarningDetectorMigrations {
             "0007_device_install_ids",
             [
                 // A push token moves to another account only with proof that it is the same app install.
-                "ALTER TABLE devices ADD COLUMN install_id text",
+                "ALTER TABLE devices ADD COLUMN install_id text"
             ]),
         Migration(
             "0008_push_trace",
             [
                 // Issue 20: a delivery's send continues the trace of the event that decided it.
-                "ALTER TABLE push_deliveries ADD COLUMN trace_parent text",
+                "ALTER TABLE push_deliveries ADD COLUMN trace_parent text"
             ]),
         Migration(
             "0009_city_zone_lock",
@@ -202,7 +202,7 @@ package enum WarningDetectorMigrations {
                     RETURN NULL;
                 END
                 $$
-                """,
+                """
             ]),
         Migration(
             "0010_push_per_app",

@@ -65,7 +65,8 @@ struct PushQueue: Sendable {
     /// would refuse the token under the other topic), once per device and booking start (a moved booking is
     /// reminded again), its text in the device's time zone and language.
     static func enqueue(reminder: AppointmentReminderDue, on connection: PostgresConnection, logger: Logger) async throws -> Int {
-        let dedupeKey = "appointment:\(reminder.bookingId.uuidString.lowercased()):\(reminder.startsAt.timeIntervalSince1970.rounded(.down).roundedClampedInt)"
+        let dedupeKey =
+            "appointment:\(reminder.bookingId.uuidString.lowercased()):\(reminder.startsAt.timeIntervalSince1970.rounded(.down).roundedClampedInt)"
         return try await enqueue(
             toHoroscopeDevicesOf: reminder.userId, kind: "appointment-reminder", dedupeKey: dedupeKey, on: connection, logger: logger
         ) { zone, language in PushMessage.appointmentReminder(reminder, timeZone: zone, language: language) }

@@ -50,8 +50,9 @@ struct WarningStore: Sendable {
                     events.append(try event(EventTypes.warningUpdated, warning.notice, of: item))
                 case .cancelled(let warning):
                     changes.cancelled.append(warning)
-                    events.append(try event(
-                        EventTypes.warningCancelled, WarningCancelled(warningId: warning.id, cityId: warning.cityId), of: item))
+                    events.append(
+                        try event(
+                            EventTypes.warningCancelled, WarningCancelled(warningId: warning.id, cityId: warning.cityId), of: item))
                 }
             }
         }

@@ -35,7 +35,9 @@ struct WeatherAPI: APIProtocol {
             if search.isUnanchored, search.literalCount < CitySearchPattern.minimumUnanchoredLetters {
                 throw APIError(
                     .unprocessableContent, code: "query_too_short",
-                    message: "a search that may match anywhere in a name (match=contains, or a leading *) needs at least \(CitySearchPattern.minimumUnanchoredLetters) letters")
+                    message:
+                        "a search that may match anywhere in a name (match=contains, or a leading *) needs at least \(CitySearchPattern.minimumUnanchoredLetters) letters"
+                )
             }
             pattern = search
         } else {

@@ -59,9 +59,10 @@ struct WeatherConfiguration: Sendable {
     var shareLinkDays: Int
 
     init(environment: EnvironmentReader) throws(ConfigError) {
-        provider = try environment.parsed("WEATHER_PROVIDER", expected: "open-meteo or worldweatheronline") {
-            ProviderChoice(rawValue: $0.lowercased())
-        } ?? .openMeteo
+        provider =
+            try environment.parsed("WEATHER_PROVIDER", expected: "open-meteo or worldweatheronline") {
+                ProviderChoice(rawValue: $0.lowercased())
+            } ?? .openMeteo
         openMeteoBaseURL = try Self.url(environment, "OPEN_METEO_BASE_URL", default: "https://api.open-meteo.com")
         worldWeatherOnlineBaseURL = try Self.url(environment, "WWO_BASE_URL", default: "https://api.worldweatheronline.com")
         worldWeatherOnlineKey = environment.string("WWO_API_KEY").map(Secret.init)

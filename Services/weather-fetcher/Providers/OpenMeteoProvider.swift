@@ -1,6 +1,6 @@
 import Foundation
-import PlatformCore
 import NIOCore
+import PlatformCore
 import PlatformHTTP
 
 /// Open-Meteo's forecast API (https://open-meteo.com/en/docs), the default provider (W6): no key, many
@@ -24,19 +24,21 @@ struct OpenMeteoProvider: WeatherProvider {
 
     func url(for cities: [City]) -> String {
         let coordinates = { (values: [Double]) in values.map { String(format: "%.4f", $0) }.joined(separator: ",") }
-        return ProviderURL.make(base: baseURL, path: "/v1/forecast", query: [
-            URLQueryItem(name: "latitude", value: coordinates(cities.map(\.latitude))),
-            URLQueryItem(name: "longitude", value: coordinates(cities.map(\.longitude))),
-            URLQueryItem(name: "current", value: Self.currentFields.joined(separator: ",")),
-            URLQueryItem(name: "hourly", value: Self.hourlyFields.joined(separator: ",")),
-            URLQueryItem(name: "daily", value: Self.dailyFields.joined(separator: ",")),
-            URLQueryItem(name: "timezone", value: cities.map(\.timeZone).joined(separator: ",")),
-            URLQueryItem(name: "timeformat", value: "unixtime"),
-            URLQueryItem(name: "forecast_days", value: "6"),
-            URLQueryItem(name: "wind_speed_unit", value: "kmh"),
-            URLQueryItem(name: "temperature_unit", value: "celsius"),
-            URLQueryItem(name: "precipitation_unit", value: "mm"),
-        ])
+        return ProviderURL.make(
+            base: baseURL, path: "/v1/forecast",
+            query: [
+                URLQueryItem(name: "latitude", value: coordinates(cities.map(\.latitude))),
+                URLQueryItem(name: "longitude", value: coordinates(cities.map(\.longitude))),
+                URLQueryItem(name: "current", value: Self.currentFields.joined(separator: ",")),
+                URLQueryItem(name: "hourly", value: Self.hourlyFields.joined(separator: ",")),
+                URLQueryItem(name: "daily", value: Self.dailyFields.joined(separator: ",")),
+                URLQueryItem(name: "timezone", value: cities.map(\.timeZone).joined(separator: ",")),
+                URLQueryItem(name: "timeformat", value: "unixtime"),
+                URLQueryItem(name: "forecast_days", value: "6"),
+                URLQueryItem(name: "wind_speed_unit", value: "kmh"),
+                URLQueryItem(name: "temperature_unit", value: "celsius"),
+                URLQueryItem(name: "precipitation_unit", value: "mm"),
+            ])
     }
 
     func fetch(_ cities: [City]) async throws -> [Int: WeatherReport] {

@@ -14,17 +14,19 @@ struct WorldWeatherOnlineProvider: WeatherProvider {
     var maxCitiesPerRequest: Int { 1 }
 
     func url(for city: City) -> String {
-        ProviderURL.make(base: baseURL, path: "/premium/v1/weather.ashx", query: [
-            URLQueryItem(name: "key", value: apiKey.value),
-            URLQueryItem(name: "q", value: String(format: "%.4f,%.4f", city.latitude, city.longitude)),
-            URLQueryItem(name: "format", value: "json"),
-            URLQueryItem(name: "num_of_days", value: "6"),
-            URLQueryItem(name: "tp", value: "1"),
-            URLQueryItem(name: "cc", value: "yes"),
-            URLQueryItem(name: "fx", value: "yes"),
-            URLQueryItem(name: "mca", value: "no"),
-            URLQueryItem(name: "show_comments", value: "no"),
-        ])
+        ProviderURL.make(
+            base: baseURL, path: "/premium/v1/weather.ashx",
+            query: [
+                URLQueryItem(name: "key", value: apiKey.value),
+                URLQueryItem(name: "q", value: String(format: "%.4f,%.4f", city.latitude, city.longitude)),
+                URLQueryItem(name: "format", value: "json"),
+                URLQueryItem(name: "num_of_days", value: "6"),
+                URLQueryItem(name: "tp", value: "1"),
+                URLQueryItem(name: "cc", value: "yes"),
+                URLQueryItem(name: "fx", value: "yes"),
+                URLQueryItem(name: "mca", value: "no"),
+                URLQueryItem(name: "show_comments", value: "no"),
+            ])
     }
 
     func fetch(_ cities: [City]) async throws -> [Int: WeatherReport] {

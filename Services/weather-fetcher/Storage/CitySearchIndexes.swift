@@ -24,7 +24,8 @@ enum CitySearchIndexes {
 
     /// Runs `fill` without the indexes when the catalogue is empty (the first import), then builds them.
     static func aroundFirstImport(on connection: PostgresConnection, logger: Logger, _ fill: () async throws -> Void) async throws {
-        let empty = try await connection.tracedQuery("SELECT NOT EXISTS (SELECT 1 FROM cities)", logger: logger)
+        let empty =
+            try await connection.tracedQuery("SELECT NOT EXISTS (SELECT 1 FROM cities)", logger: logger)
             .decode(Bool.self).collectAll().first ?? false
         if empty { try await connection.tracedQuery(PostgresQuery(unsafeSQL: drop), logger: logger) }
         try await fill()

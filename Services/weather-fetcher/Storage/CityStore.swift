@@ -64,8 +64,10 @@ struct CityStore: Sendable {
         }
         try await connection.copyFrom(
             table: "cities_staged",
-            columns: ["id", "name", "ascii_name", "search_key", "country_code", "country", "region", "latitude", "longitude",
-                      "time_zone", "population"],
+            columns: [
+                "id", "name", "ascii_name", "search_key", "country_code", "country", "region", "latitude", "longitude",
+                "time_zone", "population",
+            ],
             logger: logger
         ) { writer in
             try await writer.write(rows.buffer)

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 
 /// Marks every socket the process holds close-on-exec (X4). SwiftNIO opens its sockets without
 /// `SOCK_CLOEXEC`, so a crashing service hands its listening socket to the runtime's crash reporter

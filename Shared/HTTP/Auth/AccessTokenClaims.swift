@@ -1,6 +1,6 @@
 import Foundation
-import PlatformCore
 import JWTKit
+import PlatformCore
 
 /// The claims of an access token issued by the auth service. Every service verifies them with the public key only.
 public struct AccessTokenClaims: JWTPayload, Equatable {

@@ -24,7 +24,9 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try APIError(error.status, code: Self.code(for: error.status), message: error.status.reasonPhrase)
                 .response(from: request, context: context)
         } catch {
-            context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))", "path": "\(RequestLogMiddleware.redacted(path: request.uri.path))"])
+            context.logger.error(
+                "unhandled error",
+                metadata: ["error": "\(String(reflecting: error))", "path": "\(RequestLogMiddleware.redacted(path: request.uri.path))"])
             return try APIError(.internalServerError, code: "internal_error", message: "the server could not complete the request")
                 .response(from: request, context: context)
         }

@@ -52,10 +52,11 @@ public struct MigrationRunner: Sendable {
                 try await connection.tracedQuery(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: logger)
             }
             try await connection.tracedQuery(
-                PostgresQuery(unsafeSQL: """
-                    CREATE TABLE IF NOT EXISTS \(schema).schema_migrations (
-                        id text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
-                    """), logger: logger)
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(schema).schema_migrations (
+                            id text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
+                        """), logger: logger)
             var applied: [String: String] = [:]
             let rows = try await connection.tracedQuery(
                 PostgresQuery(unsafeSQL: "SELECT id, checksum FROM \(schema).schema_migrations"), logger: logger)

@@ -59,7 +59,8 @@ public struct PostgresConfiguration: Sendable {
             schema: schema,
             maxConnections: try environment.int("POSTGRES_MAX_CONNECTIONS", default: 10, range: 1...500)
         )
-        tls = try environment.parsed("POSTGRES_TLS", expected: "disable, require or verify-full") { TLSMode(rawValue: $0.lowercased()) }
+        tls =
+            try environment.parsed("POSTGRES_TLS", expected: "disable, require or verify-full") { TLSMode(rawValue: $0.lowercased()) }
             ?? .disable
         tlsCAFile = try environment.parsed("POSTGRES_TLS_CA_FILE", expected: "a readable PEM file") { path in
             FileManager.default.isReadableFile(atPath: path) ? path : nil

@@ -21,11 +21,13 @@ extension EventConsumerService {
             let token = UUID()
             let (attempt, done) = await gate.withShared { () -> (CrashGuard.Attempt?, Bool) in
                 guard
-                    let attempt = await self.retryingUntilStopped(batch, "record the attempt", {
-                        try await self.crashGuard.begin(
-                            topic: batch.topic, partition: batch.partition, first: first.offset, last: last.offset, token: token,
-                            logger: self.logger)
-                    })
+                    let attempt = await self.retryingUntilStopped(
+                        batch, "record the attempt",
+                        {
+                            try await self.crashGuard.begin(
+                                topic: batch.topic, partition: batch.partition, first: first.offset, last: last.offset, token: token,
+                                logger: self.logger)
+                        })
                 else { return (nil, false) }
                 guard attempt.isFresh else { return (attempt, false) }
                 return (attempt, await self.applyTogether(messages, of: batch, token: attempt.token))
@@ -134,17 +136,21 @@ extension EventConsumerService {
         if crashes >= crashGuard.maxCrashes {
             guard
                 await deadLetter(message, error: CrashLoop(crashes: crashes), reason: .crashLoop, attempts: crashes),
-                await retryingUntilStopped(batch, "clear the attempt", {
-                    try await guardRows.clear(topic: topic, partition: partition, logger: logger)
-                }) != nil
+                await retryingUntilStopped(
+                    batch, "clear the attempt",
+                    {
+                        try await guardRows.clear(topic: topic, partition: partition, logger: logger)
+                    }) != nil
             else { return false }
         } else {
             let token = UUID()
             guard
-                await retryingUntilStopped(batch, "record the attempt", {
-                    try await guardRows.narrow(
-                        topic: topic, partition: partition, offset: message.offset, crashes: crashes, token: token, logger: logger)
-                }) != nil,
+                await retryingUntilStopped(
+                    batch, "record the attempt",
+                    {
+                        try await guardRows.narrow(
+                            topic: topic, partition: partition, offset: message.offset, crashes: crashes, token: token, logger: logger)
+                    }) != nil,
                 await applyOne(message, of: batch),
                 await retryingUntilStopped(batch, "clear the attempt", { try await guardRows.finish(token, logger: logger) }) != nil
             else { return false }
@@ -200,7 +206,9 @@ extension EventConsumerService {
                 "topic": "\(message.topic)", "partition": "\(message.partition)", "offset": "\(message.offset)",
                 "reason": "\(reason.rawValue)", "error": "\(String(reflecting: error))",
             ])
-        let published: Void? = await retryingUntilStopped(PartitionBatch(topic: message.topic, partition: message.partition, messages: []), "dead-letter") {
+        let published: Void? = await retryingUntilStopped(
+            PartitionBatch(topic: message.topic, partition: message.partition, messages: []), "dead-letter"
+        ) {
             try await self.deadLetters.publish(message, error: error, reason: reason, attempts: attempts)
         }
         guard published != nil else { return false }

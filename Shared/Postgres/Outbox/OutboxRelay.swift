@@ -74,7 +74,8 @@ public final class OutboxRelay: Service, Sendable {
                     await producer.rebuild(reason: "\(consecutiveFailures) publish failures in a row: \(error)")
                     consecutiveFailures = 0
                 }
-                logger.warning("outbox relay could not publish; retrying", metadata: ["error": "\(String(reflecting: error))", "retryIn": "\(backoff)"])
+                logger.warning(
+                    "outbox relay could not publish; retrying", metadata: ["error": "\(String(reflecting: error))", "retryIn": "\(backoff)"])
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, configuration.maxBackoff)
             }

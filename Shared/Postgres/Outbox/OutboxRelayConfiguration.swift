@@ -1,4 +1,5 @@
 import PlatformCore
+
 /// How the outbox relay batches and how long sent rows are kept.
 public struct OutboxRelayConfiguration: Sendable {
     /// Rows published per transaction.

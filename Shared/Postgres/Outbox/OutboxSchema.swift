@@ -49,13 +49,13 @@ public enum OutboxSchema {
                     started_at timestamptz NOT NULL DEFAULT now(),
                     PRIMARY KEY (consumer_group, topic, partition)
                 )
-                """,
+                """
             ]),
         Migration(
             "0000_platform_outbox_trace",
             [
                 // The W3C trace context of the request that wrote the event, sent as its `traceparent` header.
-                "ALTER TABLE outbox ADD COLUMN trace_parent text",
+                "ALTER TABLE outbox ADD COLUMN trace_parent text"
             ]),
     ]
 }

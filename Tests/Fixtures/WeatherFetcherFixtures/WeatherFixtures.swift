@@ -5,17 +5,39 @@ import WeatherFetcher
 /// Test data in the formats the real sources use: the catalogue TSV of `scripts/build-city-catalogue.py`
 /// (rows copied from GeoNames) and provider answers in Open-Meteo's and WorldWeatherOnline's JSON.
 package enum WeatherFixtures {
-    package static let berlin = City(id: 2950159, name: "Berlin", asciiName: "Berlin", countryCode: "DE", country: "Germany", region: "Berlin", latitude: 52.52437, longitude: 13.41053, timeZone: "Europe/Berlin", population: 3426354)
-    package static let bern = City(id: 2661552, name: "Bern", asciiName: "Bern", countryCode: "CH", country: "Switzerland", region: "Bern", latitude: 46.94809, longitude: 7.44744, timeZone: "Europe/Zurich", population: 121631)
-    package static let bergen = City(id: 3161732, name: "Bergen", asciiName: "Bergen", countryCode: "NO", country: "Norway", region: "Vestland", latitude: 60.39299, longitude: 5.32415, timeZone: "Europe/Oslo", population: 213585)
-    package static let zurich = City(id: 2657896, name: "Zürich", asciiName: "Zurich", countryCode: "CH", country: "Switzerland", region: "Zurich", latitude: 47.36667, longitude: 8.55, timeZone: "Europe/Zurich", population: 341730)
-    package static let lodz = City(id: 3093133, name: "Łódź", asciiName: "Lodz", countryCode: "PL", country: "Poland", region: "Lodz Voivodeship", latitude: 51.77058, longitude: 19.47395, timeZone: "Europe/Warsaw", population: 768755)
-    package static let saoPaulo = City(id: 3448439, name: "São Paulo", asciiName: "Sao Paulo", countryCode: "BR", country: "Brazil", region: "Sao Paulo", latitude: -23.5475, longitude: -46.63611, timeZone: "America/Sao_Paulo", population: 10021295)
-    package static let sydney = City(id: 2147714, name: "Sydney", asciiName: "Sydney", countryCode: "AU", country: "Australia", region: "New South Wales", latitude: -33.86785, longitude: 151.20732, timeZone: "Australia/Sydney", population: 4627345)
-    package static let suva = City(id: 2198148, name: "Suva", asciiName: "Suva", countryCode: "FJ", country: "Fiji", region: "Central", latitude: -18.14161, longitude: 178.44149, timeZone: "Pacific/Fiji", population: 77366)
-    package static let honolulu = City(id: 5856195, name: "Honolulu", asciiName: "Honolulu", countryCode: "US", country: "United States", region: "Hawaii", latitude: 21.30694, longitude: -157.85833, timeZone: "Pacific/Honolulu", population: 371657)
-    package static let sanJose = City(id: 5392171, name: "San Jose", asciiName: "San Jose", countryCode: "US", country: "United States", region: "California", latitude: 37.33939, longitude: -121.89496, timeZone: "America/Los_Angeles", population: 1026908)
-    package static let sanJoseCostaRica = City(id: 3621849, name: "San José", asciiName: "San Jose", countryCode: "CR", country: "Costa Rica", region: "San Jose", latitude: 9.93333, longitude: -84.08333, timeZone: "America/Costa_Rica", population: 335007)
+    package static let berlin = City(
+        id: 2950159, name: "Berlin", asciiName: "Berlin", countryCode: "DE", country: "Germany", region: "Berlin", latitude: 52.52437,
+        longitude: 13.41053, timeZone: "Europe/Berlin", population: 3426354)
+    package static let bern = City(
+        id: 2661552, name: "Bern", asciiName: "Bern", countryCode: "CH", country: "Switzerland", region: "Bern", latitude: 46.94809,
+        longitude: 7.44744, timeZone: "Europe/Zurich", population: 121631)
+    package static let bergen = City(
+        id: 3161732, name: "Bergen", asciiName: "Bergen", countryCode: "NO", country: "Norway", region: "Vestland", latitude: 60.39299,
+        longitude: 5.32415, timeZone: "Europe/Oslo", population: 213585)
+    package static let zurich = City(
+        id: 2657896, name: "Zürich", asciiName: "Zurich", countryCode: "CH", country: "Switzerland", region: "Zurich", latitude: 47.36667,
+        longitude: 8.55, timeZone: "Europe/Zurich", population: 341730)
+    package static let lodz = City(
+        id: 3093133, name: "Łódź", asciiName: "Lodz", countryCode: "PL", country: "Poland", region: "Lodz Voivodeship", latitude: 51.77058,
+        longitude: 19.47395, timeZone: "Europe/Warsaw", population: 768755)
+    package static let saoPaulo = City(
+        id: 3448439, name: "São Paulo", asciiName: "Sao Paulo", countryCode: "BR", country: "Brazil", region: "Sao Paulo", latitude: -23.5475,
+        longitude: -46.63611, timeZone: "America/Sao_Paulo", population: 10021295)
+    package static let sydney = City(
+        id: 2147714, name: "Sydney", asciiName: "Sydney", countryCode: "AU", country: "Australia", region: "New South Wales", latitude: -33.86785,
+        longitude: 151.20732, timeZone: "Australia/Sydney", population: 4627345)
+    package static let suva = City(
+        id: 2198148, name: "Suva", asciiName: "Suva", countryCode: "FJ", country: "Fiji", region: "Central", latitude: -18.14161,
+        longitude: 178.44149, timeZone: "Pacific/Fiji", population: 77366)
+    package static let honolulu = City(
+        id: 5856195, name: "Honolulu", asciiName: "Honolulu", countryCode: "US", country: "United States", region: "Hawaii", latitude: 21.30694,
+        longitude: -157.85833, timeZone: "Pacific/Honolulu", population: 371657)
+    package static let sanJose = City(
+        id: 5392171, name: "San Jose", asciiName: "San Jose", countryCode: "US", country: "United States", region: "California", latitude: 37.33939,
+        longitude: -121.89496, timeZone: "America/Los_Angeles", population: 1026908)
+    package static let sanJoseCostaRica = City(
+        id: 3621849, name: "San José", asciiName: "San Jose", countryCode: "CR", country: "Costa Rica", region: "San Jose", latitude: 9.93333,
+        longitude: -84.08333, timeZone: "America/Costa_Rica", population: 335007)
 
     package static let cities = [berlin, bern, bergen, zurich, lodz, saoPaulo, sydney, suva, honolulu, sanJose, sanJoseCostaRica]
     /// A few of GeoNames' alternate names (W1), in the file's comma-separated column.
@@ -30,9 +52,11 @@ package enum WeatherFixtures {
         ]
         for city in cities {
             lines.append(
-                [String(city.id), city.name, city.asciiName, city.countryCode, city.country, "01", city.region,
-                 String(format: "%.5f", city.latitude), String(format: "%.5f", city.longitude), city.timeZone,
-                 String(city.population), alternateNames[city.id] ?? ""].joined(separator: "\t"))
+                [
+                    String(city.id), city.name, city.asciiName, city.countryCode, city.country, "01", city.region,
+                    String(format: "%.5f", city.latitude), String(format: "%.5f", city.longitude), city.timeZone,
+                    String(city.population), alternateNames[city.id] ?? "",
+                ].joined(separator: "\t"))
         }
         return lines.joined(separator: "\n") + "\n"
     }

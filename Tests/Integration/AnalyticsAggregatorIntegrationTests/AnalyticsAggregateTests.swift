@@ -112,7 +112,8 @@ struct AnalyticsAggregateTests {
             let home = try await harness.stats("/v1/admin/stats/home")
             #expect(home["downloads"]["total"].int == dataset.downloads)
             #expect(home["topFeatures"].array.map { $0["name"].string ?? "" } == ["radar", "search-12", "search-11", "search-10", "search-09"])
-            let platforms = Dictionary(uniqueKeysWithValues: home["downloads"]["byPlatform"].array.map { ($0["key"].string ?? "", $0["count"].int ?? 0) })
+            let platforms = Dictionary(
+                uniqueKeysWithValues: home["downloads"]["byPlatform"].array.map { ($0["key"].string ?? "", $0["count"].int ?? 0) })
             #expect(platforms == ["ios": 20, "android": 20, "web": 20])
 
             let locations = try await harness.stats("/v1/admin/stats/locations")["items"].array
@@ -164,9 +165,12 @@ struct AnalyticsAggregateTests {
             try await harness.registerSurveyAccount(guest)
             #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: guestToken).0 == .ok })
             for (service, answers) in [("rooms", Array(repeating: "excellent", count: 5)), ("spa-pool", ["good", "good", "fair", "poor", "poor"])] {
-                #expect(try await harness.request(.post, "/v1/survey/services/\(service)", json: ["answers": answers], bearer: guestToken).0 == .created)
+                #expect(
+                    try await harness.request(.post, "/v1/survey/services/\(service)", json: ["answers": answers], bearer: guestToken).0 == .created)
             }
-            #expect(try await harness.request(.post, "/v1/survey/services/spa-pool/why", json: ["why": "Cold water."], bearer: guestToken).0 == .noContent)
+            #expect(
+                try await harness.request(.post, "/v1/survey/services/spa-pool/why", json: ["why": "Cold water."], bearer: guestToken).0 == .noContent
+            )
             #expect(try await harness.request(.post, "/v1/survey/overall", json: ["stars": 4], bearer: guestToken).0 == .created)
             #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey")["overall"]["submissions"].int == 1 })
             #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey/reasons")["total"].int == 1 })
@@ -206,9 +210,10 @@ struct AnalyticsAggregateTests {
             #expect(home["poll"][0]["yes"].int == 1)
             // Every day/app/platform row as before, today's web installs of the weather app 30 more.
             func rows(_ page: JSONValue) -> [String: Int] {
-                Dictionary(uniqueKeysWithValues: page["items"].array.map {
-                    ("\($0["day"].string ?? "") \($0["app"].string ?? "") \($0["platform"].string ?? "")", $0["count"].int ?? 0)
-                })
+                Dictionary(
+                    uniqueKeysWithValues: page["items"].array.map {
+                        ("\($0["day"].string ?? "") \($0["app"].string ?? "") \($0["platform"].string ?? "")", $0["count"].int ?? 0)
+                    })
             }
             var expected = rows(downloadsBefore)
             let today = Date().formatted(Date.ISO8601FormatStyle().year().month().day())

@@ -1,7 +1,7 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Telemetry ingest (N1) against the real broker and Postgres: idempotent by event id, each event judged on
 /// its own, bad batches refused with a JSON error and nothing else lost, late events on their own day.

@@ -49,10 +49,11 @@ struct AnalyticsPollSurveyTests {
             #expect(anonymous == .unauthorized)
 
             // The three answers are keyed by user, so they may be applied in any order: wait for all of them.
-            #expect(try await eventually {
-                let first = try await harness.stats("/v1/poll/results")["questions"][0]
-                return first["yes"].int == 2 && first["no"].int == 1
-            })
+            #expect(
+                try await eventually {
+                    let first = try await harness.stats("/v1/poll/results")["questions"][0]
+                    return first["yes"].int == 2 && first["no"].int == 1
+                })
             let results = try await harness.stats("/v1/poll/results")["questions"]
             #expect(results[0]["no"].int == 1)
             #expect(results[0]["yesPercent"].double == 66.7 && results[0]["noPercent"].double == 33.3)
@@ -122,7 +123,9 @@ struct AnalyticsPollSurveyTests {
             let otherToken = try await harness.userToken(other.uuidString)
             try await harness.registerSurveyAccount(other)
             #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: otherToken).0 == .ok })
-            #expect(try await harness.request(.post, "/v1/survey/services/gym", json: ["answers": Array(repeating: "poor", count: 5)], bearer: otherToken).0 == .created)
+            #expect(
+                try await harness.request(.post, "/v1/survey/services/gym", json: ["answers": Array(repeating: "poor", count: 5)], bearer: otherToken)
+                    .0 == .created)
             // Stars outside 1-5 are refused before anything is stored (the guest can still rate afterwards).
             for stars in [0, 6] {
                 let (badStars, badBody) = try await harness.request(.post, "/v1/survey/overall", json: ["stars": stars], bearer: otherToken)
@@ -139,17 +142,25 @@ struct AnalyticsPollSurveyTests {
             let thirdToken = try await harness.userToken(third.uuidString)
             try await harness.registerSurveyAccount(third)
             #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: thirdToken).0 == .ok })
-            #expect(try await harness.request(.post, "/v1/survey/services/rooms", json: ["answers": Array(repeating: "excellent", count: 5)], bearer: thirdToken).0 == .created)
+            #expect(
+                try await harness.request(
+                    .post, "/v1/survey/services/rooms", json: ["answers": Array(repeating: "excellent", count: 5)], bearer: thirdToken
+                ).0 == .created)
             let (_, three) = try await harness.request(.post, "/v1/survey/overall", json: ["stars": 3], bearer: thirdToken)
             #expect(three["stars"].int == 3 && three["askWhy"].bool == true)
-            #expect(try await harness.request(.post, "/v1/survey/overall/why", json: ["why": "Noisy corridor at night."], bearer: thirdToken).0 == .noContent)
+            #expect(
+                try await harness.request(.post, "/v1/survey/overall/why", json: ["why": "Noisy corridor at night."], bearer: thirdToken).0
+                    == .noContent)
 
             // A fourth guest's 0 points suggest no star at all (one star per full 100 points), which asks why.
             let fourth = UUID()
             let fourthToken = try await harness.userToken(fourth.uuidString)
             try await harness.registerSurveyAccount(fourth)
             #expect(try await eventually { try await harness.request(.get, "/v1/survey", bearer: fourthToken).0 == .ok })
-            #expect(try await harness.request(.post, "/v1/survey/services/gym", json: ["answers": Array(repeating: "poor", count: 5)], bearer: fourthToken).0 == .created)
+            #expect(
+                try await harness.request(
+                    .post, "/v1/survey/services/gym", json: ["answers": Array(repeating: "poor", count: 5)], bearer: fourthToken
+                ).0 == .created)
             let (_, suggested) = try await harness.request(.get, "/v1/survey", bearer: fourthToken)
             #expect(suggested["overall"]["suggestedStars"].int == 0, "\(suggested.raw ?? "")")
             let (_, none) = try await harness.request(.post, "/v1/survey/overall", json: [:] as [String: Int], bearer: fourthToken)
@@ -168,8 +179,10 @@ struct AnalyticsPollSurveyTests {
             // The reasons, for admins: newest first, by service or the stay's ratings, a page at a time (N4).
             #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey/reasons")["items"].count == 3 })
             let reasons = try await harness.stats("/v1/admin/stats/survey/reasons")
-            #expect(reasons["items"].array.compactMap { $0["why"].string } == ["Noisy corridor at night.", "The pool was cold.", "The pool was cold."])
-            #expect(reasons["items"][0]["part"].string == "overall" && reasons["items"][0]["stars"].int == 3 && reasons["items"][0]["service"].raw == nil)
+            #expect(
+                reasons["items"].array.compactMap { $0["why"].string } == ["Noisy corridor at night.", "The pool was cold.", "The pool was cold."])
+            #expect(
+                reasons["items"][0]["part"].string == "overall" && reasons["items"][0]["stars"].int == 3 && reasons["items"][0]["service"].raw == nil)
             #expect(reasons["items"][2]["part"].string == "service" && reasons["items"][2]["service"].string == "spa-pool")
             #expect(reasons["items"][2]["points"].int == 70 && reasons["items"][2]["explainedAt"].string != nil)
             #expect(reasons["items"].array.allSatisfy { $0["userId"].raw == nil }, "no one's id")

@@ -1,7 +1,7 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 27: user keys and event ids are kept for a configured time; the dashboard's counts stay.
 @Suite("analytics retention of user keys and event ids")
@@ -27,7 +27,8 @@ struct AnalyticsRetentionTests {
 
             // Age radar's members and every event id past their retention.
             _ = try await harness.count(
-                "WITH aged AS (UPDATE feature_users SET added_at = now() - interval '2 days' WHERE feature = 'radar' RETURNING 1) SELECT count(*)::int FROM aged")
+                "WITH aged AS (UPDATE feature_users SET added_at = now() - interval '2 days' WHERE feature = 'radar' RETURNING 1) SELECT count(*)::int FROM aged"
+            )
             _ = try await harness.count(
                 "WITH aged AS (UPDATE applied_events SET applied_at = now() - interval '32 days' RETURNING 1) SELECT count(*)::int FROM aged")
             #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM applied_events") == 0 })
@@ -42,10 +43,11 @@ struct AnalyticsRetentionTests {
             #expect(try await harness.stats("/v1/admin/stats/home")["downloads"]["total"].int == 1, "counts are kept")
             // A later user of radar still counts, in the sketch.
             try await harness.ingestAll([AnalyticsTestHarness.event("feature_used", user: "user-4", feature: "radar")])
-            #expect(try await eventually {
-                let after = try await harness.stats("/v1/admin/stats/features?pageSize=10")["items"].array
-                return after.first { $0["name"].string == "radar" }?["users"].int == 4
-            })
+            #expect(
+                try await eventually {
+                    let after = try await harness.stats("/v1/admin/stats/features?pageSize=10")["items"].array
+                    return after.first { $0["name"].string == "radar" }?["users"].int == 4
+                })
         }
     }
 }

@@ -88,7 +88,10 @@ struct AnalyticsTrendTests {
             let weeks = TwoWeeks()
             try await harness.ingestAll(weeks.weather)
             #expect(
-                try await eventually { try await harness.count("SELECT coalesce(sum(uses), 0)::bigint FROM feature_uses_daily") == 5 + (0..<14).map(TwoWeeks.radarUses(day:)).reduce(0, +) })
+                try await eventually {
+                    try await harness.count("SELECT coalesce(sum(uses), 0)::bigint FROM feature_uses_daily") == 5
+                        + (0..<14).map(TwoWeeks.radarUses(day:)).reduce(0, +)
+                })
             #expect(try await eventually { try await harness.count("SELECT coalesce(sum(views), 0)::bigint FROM city_views_daily") == 5 })
 
             let thisWeek = try await harness.stats("/v1/admin/stats/features?from=\(weeks.day(6))&to=\(weeks.day(0))")

@@ -1,7 +1,7 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// The admin dashboard (N5) in a real headless Chromium (Debian's package, driven by Playwright from the
 /// project's venv) against the real analytics-aggregator and auth, each on its own port: auth allows the
@@ -58,12 +58,15 @@ struct DashboardBrowserTests {
                     let installs = (0..<(day % 3 + 1)).map { _ in AnalyticsTestHarness.event("install", at: time, platform: "web") }
                     pastInstalls += installs.count
                     events += installs
-                    events += (0..<(day % 2 + 1)).map { _ in AnalyticsTestHarness.event("feature_used", user: "user-0", at: time, feature: "search-\(day)") }
+                    events += (0..<(day % 2 + 1)).map { _ in
+                        AnalyticsTestHarness.event("feature_used", user: "user-0", at: time, feature: "search-\(day)")
+                    }
                     if day % 4 != 0 { events.append(AnalyticsTestHarness.event("city_viewed", at: time, city: 1_609_350 + day % 3)) }
                 }
                 try await analytics.ingestAll(events)
                 _ = try await analytics.request(
-                    .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]], bearer: try await analytics.userToken())
+                    .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]], bearer: try await analytics.userToken()
+                )
                 #expect(try await analytics.waitForDownloads(7 + pastInstalls))
                 // A survey guest who rated the gym poorly and said why (N4: the reasons page).
                 let guest = UUID()
@@ -92,7 +95,8 @@ struct DashboardBrowserTests {
                 #expect(output.status == 0, "\(output.text)")
                 let lines = output.text.split(separator: "\n").map(String.init)
                 for step in [
-                    "wrong-password", "reset-link", "non-admin-refused", "admin-home-charts", "numbers-match-api", "screenshot", "live-update", "drill-down", "search",
+                    "wrong-password", "reset-link", "non-admin-refused", "admin-home-charts", "numbers-match-api", "screenshot", "live-update",
+                    "drill-down", "search",
                     "drill-downs", "trends", "change-password", "logout", "no-page-errors",
                 ] {
                     #expect(lines.contains { $0 == "ok \(step)" || $0.hasPrefix("ok \(step) ") }, "step \(step): \(output.text)")

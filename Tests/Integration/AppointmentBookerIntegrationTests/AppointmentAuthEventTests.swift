@@ -42,10 +42,13 @@ struct AppointmentAuthEventTests {
                 let (status, _) = try await harness.book(partner, try await harness.futureSlot(partner, index: index), bearer: token)
                 #expect(status == .created)
             }
-            _ = try await harness.book(partner, try await harness.futureSlot(partner, index: 2), bearer: try await harness.bookerToken(other.uuidString))
+            _ = try await harness.book(
+                partner, try await harness.futureSlot(partner, index: 2), bearer: try await harness.bookerToken(other.uuidString))
             let ban = try await harness.publish(EventTypes.userBanned, UserBanned(userId: user, banned: true), user: user)
             #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM bookings WHERE status = 'cancelled'") == 2 })
-            #expect(try await harness.count("SELECT count(*)::int FROM bookings WHERE cancelled_by = 'system' AND user_id = '\(user.uuidString.lowercased())'") == 2)
+            #expect(
+                try await harness.count(
+                    "SELECT count(*)::int FROM bookings WHERE cancelled_by = 'system' AND user_id = '\(user.uuidString.lowercased())'") == 2)
             #expect(try await harness.count("SELECT count(*)::int FROM bookings WHERE status = 'booked'") == 1, "another user's booking stays")
             let (refused, body) = try await harness.book(partner, try await harness.futureSlot(partner, index: 3), bearer: token)
             #expect(refused == .forbidden && body["error"]["code"].string == "account_banned")
@@ -87,10 +90,12 @@ struct AppointmentAuthEventTests {
             let user = UUID()
             let now = Date()
             try await harness.publish(EventTypes.userBanned, UserBanned(userId: user, banned: false), user: user, occurredAt: now)
-            try await harness.publish(EventTypes.userBanned, UserBanned(userId: user, banned: true), user: user, occurredAt: now.addingTimeInterval(-60))
+            try await harness.publish(
+                EventTypes.userBanned, UserBanned(userId: user, banned: true), user: user, occurredAt: now.addingTimeInterval(-60))
             try await harness.publish(EventTypes.userRoleChanged, UserRoleChanged(userId: user, role: "partner"), user: user, occurredAt: now)
             try await harness.publish(
-                EventTypes.userRegistered, UserRegistered(userId: user, kind: "horoscope", role: "user"), user: user, occurredAt: now.addingTimeInterval(-120))
+                EventTypes.userRegistered, UserRegistered(userId: user, kind: "horoscope", role: "user"), user: user,
+                occurredAt: now.addingTimeInterval(-120))
             try await harness.publish(
                 EventTypes.entitlementGranted, EntitlementGranted(userId: user, entitlement: "contact_fortune_teller", source: "admin"),
                 user: user, occurredAt: now)
@@ -98,8 +103,12 @@ struct AppointmentAuthEventTests {
                 EventTypes.entitlementRevoked, EntitlementRevoked(userId: user, entitlement: "contact_fortune_teller"), user: user,
                 occurredAt: now.addingTimeInterval(-30))
             #expect(try await harness.waitProcessed(atLeast: 6))
-            #expect(try await harness.count("SELECT count(*)::int FROM accounts WHERE user_id = '\(user.uuidString.lowercased())' AND NOT banned AND role = 'partner'") == 1)
-            #expect(try await harness.count("SELECT count(*)::int FROM account_entitlements WHERE user_id = '\(user.uuidString.lowercased())' AND granted") == 1)
+            #expect(
+                try await harness.count(
+                    "SELECT count(*)::int FROM accounts WHERE user_id = '\(user.uuidString.lowercased())' AND NOT banned AND role = 'partner'") == 1)
+            #expect(
+                try await harness.count(
+                    "SELECT count(*)::int FROM account_entitlements WHERE user_id = '\(user.uuidString.lowercased())' AND granted") == 1)
         }
     }
 
@@ -109,7 +118,10 @@ struct AppointmentAuthEventTests {
             let (user, next) = (UUID(), UUID())
             try await harness.publish(EventTypes.userRoleChanged, UserRoleChanged(userId: user, role: "wizard"), user: user)
             try await harness.publish(EventTypes.userRoleChanged, UserRoleChanged(userId: next, role: "partner"), user: user)
-            #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM accounts WHERE user_id = '\(next.uuidString.lowercased())'") == 1 })
+            #expect(
+                try await eventually {
+                    try await harness.count("SELECT count(*)::int FROM accounts WHERE user_id = '\(next.uuidString.lowercased())'") == 1
+                })
             #expect(try await harness.count("SELECT count(*)::int FROM accounts WHERE user_id = '\(user.uuidString.lowercased())'") == 0)
         }
     }

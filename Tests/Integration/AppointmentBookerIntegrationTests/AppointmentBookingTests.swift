@@ -53,7 +53,8 @@ struct AppointmentBookingTests {
         }
     }
 
-    @Test("B2: 200 concurrent requests over four slots of one partner: four bookings, 196 conflicts, never a 5xx (no deadlock between racing inserts)")
+    @Test(
+        "B2: 200 concurrent requests over four slots of one partner: four bookings, 196 conflicts, never a 5xx (no deadlock between racing inserts)")
     func test_B2_sustainedContention() async throws {
         try await BookingTestHarness.run { harness in
             let partner = try await harness.listedPartner()
@@ -154,7 +155,9 @@ struct AppointmentBookingTests {
             (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: [:], bearer: try await harness.bookerToken())
             #expect(status == .notFound, "a stranger does not learn the booking exists")
             (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: ["reason": "ill"], bearer: partnerToken)
-            #expect(status == .ok && body["status"].string == "cancelled" && body["cancelledBy"].string == "partner" && body["cancelReason"].string == "ill")
+            #expect(
+                status == .ok && body["status"].string == "cancelled" && body["cancelledBy"].string == "partner"
+                    && body["cancelReason"].string == "ill")
             (status, body) = try await harness.request(.post, "/v1/bookings/\(id)/cancel", json: ["reason": "ill"], bearer: partnerToken)
             #expect(status == .conflict && body["error"]["code"].string == "already_cancelled")
             #expect(try await harness.slots(partner, from: String(slot.prefix(10))).contains(slot))

@@ -14,8 +14,10 @@ struct AppointmentPartnerApplicationTests {
     static let secret = "whsec-applications-0123456789abcdef0123"
 
     static func application(terms: String, name: String = "Madame Apply") -> [String: Any] {
-        ["name": name, "description": "Tarot in Thai and English", "contact": "LINE: madame", "languages": ["th", "en"],
-         "timeZone": "Asia/Bangkok", "termsVersion": terms]
+        [
+            "name": name, "description": "Tarot in Thai and English", "contact": "LINE: madame", "languages": ["th", "en"],
+            "timeZone": "Asia/Bangkok", "termsVersion": terms,
+        ]
     }
 
     @Test("B6: apply with the current terms, wait, get approved by an admin, pay the fee: listed; each step published for auth")
@@ -51,7 +53,8 @@ struct AppointmentPartnerApplicationTests {
             (status, body) = try await harness.request(
                 .post, "/v1/admin/partner-applications/\(applicant)/decision", json: ["approve": false], bearer: admin)
             #expect(status == .conflict && body["error"]["code"].string == "already_decided")
-            (status, body) = try await harness.request(.post, "/v1/admin/partner-applications/\(UUID())/decision", json: ["approve": true], bearer: admin)
+            (status, body) = try await harness.request(
+                .post, "/v1/admin/partner-applications/\(UUID())/decision", json: ["approve": true], bearer: admin)
             #expect(status == .notFound && body["error"]["code"].string == "application_not_found")
             #expect(try await harness.request(.get, "/v1/admin/partner-applications?status=pending", bearer: admin).1["applications"].count == 0)
 
@@ -73,9 +76,10 @@ struct AppointmentPartnerApplicationTests {
             (status, _) = try await harness.notifyPayment(
                 "pay_fee_apply", reference: "fee:\(applicant.uuidString.lowercased())", status: "paid", secret: Self.secret)
             #expect(status == .ok)
-            #expect(try await eventually {
-                try await harness.request(.get, "/v1/partners").1["partners"].array.contains { $0["name"].string == "Madame Apply" }
-            })
+            #expect(
+                try await eventually {
+                    try await harness.request(.get, "/v1/partners").1["partners"].array.contains { $0["name"].string == "Madame Apply" }
+                })
         }
     }
 
@@ -84,11 +88,13 @@ struct AppointmentPartnerApplicationTests {
         try await BookingTestHarness.run { harness in
             let applicant = UUID()
             let token = try await harness.bookerToken(applicant.uuidString, entitlements: [])
-            var (status, body) = try await harness.request(.post, "/v1/me/partner-application", json: Self.application(terms: "2026-11"), bearer: token)
+            var (status, body) = try await harness.request(
+                .post, "/v1/me/partner-application", json: Self.application(terms: "2026-11"), bearer: token)
             #expect(status == .created)
             let admin = try await harness.adminToken()
             (status, body) = try await harness.request(
-                .post, "/v1/admin/partner-applications/\(applicant)/decision", json: ["approve": false, "reason": "Add a photo, please."], bearer: admin)
+                .post, "/v1/admin/partner-applications/\(applicant)/decision", json: ["approve": false, "reason": "Add a photo, please."],
+                bearer: admin)
             #expect(status == .ok && body["status"].string == "rejected")
             (_, body) = try await harness.request(.get, "/v1/me/partner-application", bearer: token)
             #expect(body["status"].string == "rejected" && body["reason"].string == "Add a photo, please.")

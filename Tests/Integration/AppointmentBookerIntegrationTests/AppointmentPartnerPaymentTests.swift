@@ -68,7 +68,8 @@ struct AppointmentPartnerPaymentTests {
 
             // An admin's override is one, and says so.
             let admin = try await harness.adminToken()
-            (status, body) = try await harness.request(.patch, "/v1/admin/partners/\(partner)/ads/\(adId)", json: ["paymentStatus": "paid"], bearer: admin)
+            (status, body) = try await harness.request(
+                .patch, "/v1/admin/partners/\(partner)/ads/\(adId)", json: ["paymentStatus": "paid"], bearer: admin)
             #expect(status == .ok && body["markedBy"].string == "admin")
             (status, body) = try await harness.request(.patch, "/v1/admin/partners/\(partner)", json: ["feeStatus": "refunded"], bearer: admin)
             #expect(status == .ok && body["feeStatus"].string == "refunded" && body["feeMarkedBy"].string == "admin" && body["listed"].bool == false)

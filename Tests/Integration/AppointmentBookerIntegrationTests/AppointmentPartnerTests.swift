@@ -109,7 +109,8 @@ struct AppointmentPartnerTests {
                 .post, "/v1/admin/partners/\(yan)/ads",
                 json: ["startsAt": iso.string(from: now.addingTimeInterval(-7200)), "endsAt": iso.string(from: now.addingTimeInterval(-3600))],
                 bearer: admin)
-            _ = try await harness.request(.patch, "/v1/admin/partners/\(yan)/ads/\(try #require(body["id"].string))", json: ["paymentStatus": "paid"], bearer: admin)
+            _ = try await harness.request(
+                .patch, "/v1/admin/partners/\(yan)/ads/\(try #require(body["id"].string))", json: ["paymentStatus": "paid"], bearer: admin)
             (status, body) = try await harness.request(.get, "/v1/partners")
             #expect(body["partners"].array.compactMap { $0["name"].string } == ["Amara", "Yan", "Zed"], "unpaid and ended ads do not promote")
             (status, body) = try await harness.request(.patch, "/v1/admin/partners/\(zed)/ads/\(ad)", json: ["paymentStatus": "paid"], bearer: admin)
@@ -133,11 +134,13 @@ struct AppointmentPartnerTests {
             let partner = try await harness.listedPartner()
             let token = try await harness.partnerToken(partner)
             var (status, body) = try await harness.request(
-                .put, "/v1/partners/\(partner)/availability", json: ["weekly": [["weekday": 1, "start": "17:00", "end": "09:00"]], "exceptions": []],
+                .put, "/v1/partners/\(partner)/availability",
+                json: ["weekly": [["weekday": 1, "start": "17:00", "end": "09:00"]], "exceptions": []],
                 bearer: token)
             #expect(status == .unprocessableContent && body["error"]["details"]["weekly[0].end"].string != nil)
             (status, body) = try await harness.request(
-                .put, "/v1/partners/\(partner)/availability", json: ["weekly": [["weekday": 8, "start": "25:00", "end": "09:00"]], "exceptions": []],
+                .put, "/v1/partners/\(partner)/availability",
+                json: ["weekly": [["weekday": 8, "start": "25:00", "end": "09:00"]], "exceptions": []],
                 bearer: token)
             #expect(status == .badRequest && body["error"]["details"]["weekly[0].weekday"].string != nil)
             (status, body) = try await harness.request(

@@ -72,7 +72,9 @@ struct AppointmentReadingTests {
             let user = UUID()
             let free = try await harness.bookerToken(user.uuidString, entitlements: [])
             var (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "sun", "moon"]], bearer: free)
-            #expect(status == .forbidden && body["error"]["code"].string == "entitlement_required" && body["error"]["details"]["entitlement"].string == "tarot")
+            #expect(
+                status == .forbidden && body["error"]["code"].string == "entitlement_required"
+                    && body["error"]["details"]["entitlement"].string == "tarot")
             (status, body) = try await harness.request(.post, "/v1/readings/compatibility", json: ["signs": ["leo", "aries"]], bearer: free)
             #expect(status == .forbidden && body["error"]["details"]["entitlement"].string == "compatibility")
             (status, body) = try await harness.request(.post, "/v1/readings/phone-number", json: ["number": "0812345678"], bearer: free)
@@ -83,7 +85,8 @@ struct AppointmentReadingTests {
             (status, body) = try await harness.request(.post, "/v1/readings/fortune-stick", json: [:], bearer: guest)
             #expect(status == .forbidden && body["error"]["details"]["entitlement"].string == "fortune_stick")
             let paid = try await harness.bookerToken(user.uuidString, entitlements: ["tarot", "fortune_stick", "compatibility", "phone_number"])
-            (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "ace-of-cups", "king-of-swords"]], bearer: paid)
+            (status, body) = try await harness.request(
+                .post, "/v1/readings/tarot", json: ["cards": ["fool", "ace-of-cups", "king-of-swords"]], bearer: paid)
             #expect(status == .created && body["parts"].count == 3 && body["kind"].string == "tarot", "\(body.raw ?? "")")
             (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "fool", "sun"]], bearer: paid)
             #expect(status == .unprocessableContent && body["error"]["code"].string == "cards_not_distinct")
@@ -106,7 +109,8 @@ struct AppointmentReadingTests {
                 EventTypes.entitlementGranted, EntitlementGranted(userId: buyer, entitlement: "phone_number", source: "payment"), user: buyer)
             #expect(try await harness.waitProcessed(atLeast: 2))
             (status, body) = try await harness.request(
-                .post, "/v1/readings/phone-number", json: ["number": "0812345678"], bearer: try await harness.bookerToken(buyer.uuidString, entitlements: []))
+                .post, "/v1/readings/phone-number", json: ["number": "0812345678"],
+                bearer: try await harness.bookerToken(buyer.uuidString, entitlements: []))
             #expect(status == .created, "\(body.raw ?? "")")
         }
     }
@@ -129,8 +133,9 @@ struct AppointmentReadingTests {
             }
             for invalid in ["081234567", "08123456789", "081234567a", "081-234-567x"] {
                 let (status, body) = try await harness.request(.post, "/v1/readings/phone-number", json: ["number": invalid], bearer: paid)
-                #expect(status == .badRequest && body["error"]["code"].string == "invalid_phone_number"
-                    && body["error"]["details"]["number"].string == PhoneNumberRule.rule, "\(invalid)")
+                #expect(
+                    status == .badRequest && body["error"]["code"].string == "invalid_phone_number"
+                        && body["error"]["details"]["number"].string == PhoneNumberRule.rule, "\(invalid)")
             }
         }
     }
@@ -142,10 +147,14 @@ struct AppointmentReadingTests {
             let (_, tarot) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["star", "tower", "world"]], bearer: paid)
             let (_, phone) = try await harness.request(.post, "/v1/readings/phone-number", json: ["number": "0899999999"], bearer: paid)
             var (status, body) = try await harness.request(.get, "/v1/me/readings?pageSize=1", bearer: paid)
-            #expect(status == .ok && body["readings"].count == 1 && body["readings"][0]["id"].string == phone["id"].string && body["hasMore"].bool == true)
+            #expect(
+                status == .ok && body["readings"].count == 1 && body["readings"][0]["id"].string == phone["id"].string && body["hasMore"].bool == true
+            )
             let share = try #require(tarot["shareUrl"].string)
             (status, body) = try await harness.request(.get, try Self.sharedReadingPath(share), headers: [.acceptLanguage: "th"])
-            #expect(status == .ok && body["id"].string == tarot["id"].string && body["language"].string == "th" && body["title"].string == "ไพ่ทาโรต์: อดีต ปัจจุบัน อนาคต")
+            #expect(
+                status == .ok && body["id"].string == tarot["id"].string && body["language"].string == "th"
+                    && body["title"].string == "ไพ่ทาโรต์: อดีต ปัจจุบัน อนาคต")
             #expect(try #require(tarot["shareText"].string).hasSuffix(share))
             (status, _) = try await harness.request(.get, "/v1/shared/readings/AAAAAAAAAA")
             #expect(status == .notFound)
@@ -170,14 +179,18 @@ struct AppointmentReadingTests {
                 .first { engine.horoscope(sign: $0.0, on: $0.1).verdict == .bad })
     }
 
-    @Test("B4: after a bad reading, places of worship near the caller (from places-importer's events; other places never) and how to remove the bad luck")
+    @Test(
+        "B4: after a bad reading, places of worship near the caller (from places-importer's events; other places never) and how to remove the bad luck"
+    )
     func test_B4_placesToPrayFromEvents() async throws {
         try await BookingTestHarness.run { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
             let content = try ReadingContent.bundled()
             let (sign, day) = try Self.badHoroscope(engine, content)
             let temple = UUID(), cafe = UUID(), far = UUID()
-            for (id, name, category, latitude) in [(temple, "Wat Test", "worship", 13.7563), (cafe, "Cafe Test", "cafe", 13.7564), (far, "Far Shrine", "worship", 15.0)] {
+            for (id, name, category, latitude) in [
+                (temple, "Wat Test", "worship", 13.7563), (cafe, "Cafe Test", "cafe", 13.7564), (far, "Far Shrine", "worship", 15.0),
+            ] {
                 try await harness.publish(
                     EventEnvelope(
                         type: EventTypes.placeUpserted, producer: "places-importer", key: id.uuidString,
@@ -224,7 +237,8 @@ struct AppointmentReadingTests {
                 .post, "/v1/readings/phone-number",
                 json: ["number": badNumber.digits.map(String.init).joined(), "latitude": 15.0, "longitude": 100.5018],
                 bearer: try await harness.bookerToken(entitlements: ["phone_number"]))
-            #expect(status == .created && body["verdict"].string == "bad" && body["placesToPray"][0]["name"].string == "Far Shrine", "\(body.raw ?? "")")
+            #expect(
+                status == .created && body["verdict"].string == "bad" && body["placesToPray"][0]["name"].string == "Far Shrine", "\(body.raw ?? "")")
             // The shared reading carries the ceremony too.
             let shareUrl = try #require(body["shareUrl"].string)
             (status, body) = try await harness.request(.get, try Self.sharedReadingPath(shareUrl))
@@ -248,7 +262,8 @@ struct AppointmentReadingTests {
             let asked = try await collect(2, from: requests, timeout: .seconds(5))
             await requests.close()
             #expect(asked.count == 1, "one request per cell")
-            let wanted = try #require(try asked.first.map { try EventCoding.decoder.decode(EventEnvelope<WorshipPlacesWanted>.self, from: Data($0.value)) })
+            let wanted = try #require(
+                try asked.first.map { try EventCoding.decoder.decode(EventEnvelope<WorshipPlacesWanted>.self, from: Data($0.value)) })
             #expect(wanted.type == EventTypes.worshipPlacesWanted && wanted.payload.requestId == "18.7,98.9" && wanted.key == "18.7,98.9")
             #expect(wanted.payload.latitude == 18.7883 && wanted.payload.radiusMeters == 20_000)
 
@@ -292,7 +307,8 @@ struct AppointmentReadingTests {
             let content = try ReadingContent.bundled()
             let (sign, day) = try Self.badHoroscope(engine, content)
             for (latitude, longitude) in [(10.05, 10.05), (20.05, 20.05), (30.05, 30.05)] {
-                let (status, body) = try await harness.request(.get, "/v1/horoscope/\(sign.id)?date=\(day)&latitude=\(latitude)&longitude=\(longitude)")
+                let (status, body) = try await harness.request(
+                    .get, "/v1/horoscope/\(sign.id)?date=\(day)&latitude=\(latitude)&longitude=\(longitude)")
                 #expect(status == .ok && body["placesStatus"].string == "looking")
             }
             #expect(try await harness.count("SELECT count(*)::int FROM worship_requests") == 1, "one cell asked; the others wait")
@@ -308,7 +324,10 @@ struct AppointmentReadingTests {
             (status, body) = try await harness.request(.get, "/v1/prayers", headers: [.acceptLanguage: "th"])
             #expect(body["prayers"][0]["title"].string == "บทสวดยามเช้า")
             let admin = try await harness.adminToken()
-            let prayer: [String: Any] = ["titleEn": "Safe travels", "titleTh": "เดินทางปลอดภัย", "textEn": "May the road be kind.", "textTh": "ขอให้เส้นทางปลอดภัย", "mediaUrl": "https://media.example.com/safe.mp3"]
+            let prayer: [String: Any] = [
+                "titleEn": "Safe travels", "titleTh": "เดินทางปลอดภัย", "textEn": "May the road be kind.", "textTh": "ขอให้เส้นทางปลอดภัย",
+                "mediaUrl": "https://media.example.com/safe.mp3",
+            ]
             (status, body) = try await harness.request(.post, "/v1/admin/prayers", json: prayer, bearer: try await harness.bookerToken())
             #expect(status == .forbidden)
             (status, body) = try await harness.request(.post, "/v1/admin/prayers", json: prayer, bearer: admin)

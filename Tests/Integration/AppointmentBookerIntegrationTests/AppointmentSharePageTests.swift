@@ -69,7 +69,8 @@ struct AppointmentSharePageTests {
             let shareId = try #require(url.split(separator: "/").last.map(String.init))
 
             // Seven days later the page is gone, and so is the app's JSON of it.
-            #expect(try await harness.count("UPDATE readings SET created_at = now() - interval '8 days' WHERE share_id = '\(shareId)' RETURNING 1") == 1)
+            #expect(
+                try await harness.count("UPDATE readings SET created_at = now() - interval '8 days' WHERE share_id = '\(shareId)' RETURNING 1") == 1)
             let expired = try await Self.page(harness, url)
             #expect(expired.status == .gone && expired.html.contains("expired"))
             let (status, _) = try await harness.request(.get, "/v1/shared/readings/\(shareId)")

@@ -61,7 +61,8 @@ struct AppointmentTimeZoneTests {
             #expect(try await harness.slots(partner, from: day).isEmpty)
             // The hour after the last slot starts at the window's end (04:00 local): not a slot.
             let last = try #require(expected.last.flatMap(parse.date(from:)))
-            let (late, body) = try await harness.book(partner, parse.string(from: last.addingTimeInterval(3_600)), bearer: try await harness.bookerToken())
+            let (late, body) = try await harness.book(
+                partner, parse.string(from: last.addingTimeInterval(3_600)), bearer: try await harness.bookerToken())
             #expect(late == .unprocessableContent && body["error"]["code"].string == "outside_availability")
             let (unknown, error) = try await harness.request(.get, "/v1/partners/\(partner)/slots?from=\(day)&tz=Mars/Olympus")
             #expect(unknown == .unprocessableContent && error["error"]["code"].string == "unknown_time_zone")

@@ -169,16 +169,22 @@ struct AuthAdminTests {
             let (userId, _, refresh) = try await surveyUser(auth, email: "payer@hotel.com")
             let payload = Data(#"{"paymentId":"pay_1","userId":"\#(userId)","entitlement":"compatibility","status":"paid","amountCents":499}"#.utf8)
             func signature(_ secret: String) -> String {
-                "sha256=" + HMAC<SHA256>.authenticationCode(for: payload, using: SymmetricKey(data: Data(secret.utf8)))
+                "sha256="
+                    + HMAC<SHA256>.authenticationCode(for: payload, using: SymmetricKey(data: Data(secret.utf8)))
                     .map { String(format: "%02x", $0) }.joined()
             }
-            var (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("wrong")])
+            var (status, body) = try await auth.request(
+                .post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("wrong")])
             #expect(status == .unauthorized && body["error.code"] == "bad_signature")
             (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload)
             #expect(status == .unauthorized)
-            (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("whsec-test-0123456789abcdef0123456789")])
+            (status, body) = try await auth.request(
+                .post, "/v1/payments/webhook", body: payload,
+                headers: [HTTPField.Name("X-Signature")!: signature("whsec-test-0123456789abcdef0123456789")])
             #expect(status == .ok && body["message"] == "payment recorded")
-            (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature("whsec-test-0123456789abcdef0123456789")])
+            (status, body) = try await auth.request(
+                .post, "/v1/payments/webhook", body: payload,
+                headers: [HTTPField.Name("X-Signature")!: signature("whsec-test-0123456789abcdef0123456789")])
             #expect(status == .ok && body["message"] == "payment already recorded")
             let admin = try await auth.adminToken()
             (status, body) = try await auth.request(.get, "/v1/admin/users/\(userId)/payments", bearer: admin)
@@ -192,10 +198,14 @@ struct AuthAdminTests {
             #expect(try await verifier.verify(try #require(body["accessToken"])).has(entitlement: "compatibility"))
 
             // The refund is a notification of its own about the same payment: it revokes, once.
-            let refund = Data(#"{"paymentId":"pay_1","userId":"\#(userId)","entitlement":"compatibility","status":"refunded","amountCents":499}"#.utf8)
+            let refund = Data(
+                #"{"paymentId":"pay_1","userId":"\#(userId)","entitlement":"compatibility","status":"refunded","amountCents":499}"#.utf8)
             func signed(_ body: Data) -> HTTPFields {
-                [HTTPField.Name("X-Signature")!: "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data("whsec-test-0123456789abcdef0123456789".utf8)))
-                    .map { String(format: "%02x", $0) }.joined()]
+                [
+                    HTTPField.Name("X-Signature")!: "sha256="
+                        + HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data("whsec-test-0123456789abcdef0123456789".utf8)))
+                        .map { String(format: "%02x", $0) }.joined()
+                ]
             }
             for expected in ["payment recorded", "payment already recorded"] {
                 (status, body) = try await auth.request(.post, "/v1/payments/webhook", body: refund, headers: signed(refund))
@@ -217,7 +227,9 @@ struct AuthAdminTests {
             (status, _) = try await auth.request(.post, "/v1/payments/webhook", body: late, headers: signed(late))
             #expect(status == .ok)
             #expect(try await outboxCount(auth, type: "entitlement.granted") == 1, "the refunded payment granted nothing")
-            #expect(try await auth.count("SELECT count(*)::int FROM accounts WHERE 'tarot' = ANY(entitlements) OR 'compatibility' = ANY(entitlements)") == 0)
+            #expect(
+                try await auth.count("SELECT count(*)::int FROM accounts WHERE 'tarot' = ANY(entitlements) OR 'compatibility' = ANY(entitlements)")
+                    == 0)
         }
     }
 }

@@ -55,7 +55,9 @@ struct AuthAttemptLimitTests {
         }
     }
 
-    @Test("U7: password checks are a bounded pool: past BCRYPT_MAX_CONCURRENCY running and BCRYPT_MAX_QUEUE waiting, 429 busy with Retry-After, never a 5xx")
+    @Test(
+        "U7: password checks are a bounded pool: past BCRYPT_MAX_CONCURRENCY running and BCRYPT_MAX_QUEUE waiting, 429 busy with Retry-After, never a 5xx"
+    )
     func test_U7_bcryptPoolBounded() async throws {
         // One check at a time and no queue, each check about 280 ms of CPU: two of twenty parallel requests that
         // overlap at all make a refusal. Beside a loaded suite arrivals can spread, so up to three bursts are sent.
@@ -77,9 +79,12 @@ struct AuthAttemptLimitTests {
             var checked = 0
             for answer in answers where answer.0 == 401 { checked += 1 }
             let recorded = try await auth.count("SELECT count(*)::int FROM failed_attempts WHERE kind = 'dashboard_password'")
-            let rows = recorded == checked ? [] : try await auth.db.client.query(
-                "SELECT id::text || ' ' || kind || ' ' || at::text FROM failed_attempts ORDER BY id", logger: auth.db.logger
-            ).decode(String.self).collectAll()
+            let rows =
+                recorded == checked
+                ? []
+                : try await auth.db.client.query(
+                    "SELECT id::text || ' ' || kind || ' ' || at::text FROM failed_attempts ORDER BY id", logger: auth.db.logger
+                ).decode(String.self).collectAll()
             #expect(recorded == checked, "\(recorded) failures recorded for \(checked) checked passwords: \(answers) \(rows)")
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// auth answers CORS for the admin dashboard's origins only (N5): the dashboard's page, served by
 /// analytics-aggregator, calls auth from the browser.

@@ -89,9 +89,11 @@ struct AuthDashboardTests {
             let (_, login) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
             let access = try #require(login["accessToken"])
             let path = "/v1/dashboard/password/change"
-            var (status, body) = try await auth.post(path, ["currentPassword": "Start1234", "newPassword": "Better123", "confirmation": "Better124"], bearer: access)
+            var (status, body) = try await auth.post(
+                path, ["currentPassword": "Start1234", "newPassword": "Better123", "confirmation": "Better124"], bearer: access)
             #expect(status == .unprocessableContent && body["error.code"] == "confirmation_mismatch")
-            (status, body) = try await auth.post(path, ["currentPassword": "Start1234", "newPassword": "Better123", "confirmation": "Better123"], bearer: access)
+            (status, body) = try await auth.post(
+                path, ["currentPassword": "Start1234", "newPassword": "Better123", "confirmation": "Better123"], bearer: access)
             #expect(status == .ok && body["refreshToken"] != nil)
             let (otherRefresh, _) = try await auth.post("/v1/sessions/refresh", ["refreshToken": try #require(other["refreshToken"])])
             #expect(otherRefresh == .unauthorized, "the session signed in elsewhere ended")
@@ -111,11 +113,14 @@ struct AuthDashboardTests {
             #expect(status == .accepted)
             let link = try #require(try await waitForResetLink(in: auth.smtp))
             let token = String(link.split(separator: "=").last!)
-            (status, body) = try await auth.post("/v1/dashboard/password/reset", ["token": token, "newPassword": "Fresh1234", "confirmation": "Fresh1235"])
+            (status, body) = try await auth.post(
+                "/v1/dashboard/password/reset", ["token": token, "newPassword": "Fresh1234", "confirmation": "Fresh1235"])
             #expect(status == .unprocessableContent && body["error.message"] == "two entered passwords are not the same")
-            (status, _) = try await auth.post("/v1/dashboard/password/reset", ["token": token, "newPassword": "Fresh1234", "confirmation": "Fresh1234"])
+            (status, _) = try await auth.post(
+                "/v1/dashboard/password/reset", ["token": token, "newPassword": "Fresh1234", "confirmation": "Fresh1234"])
             #expect(status == .ok)
-            (status, body) = try await auth.post("/v1/dashboard/password/reset", ["token": token, "newPassword": "Other1234", "confirmation": "Other1234"])
+            (status, body) = try await auth.post(
+                "/v1/dashboard/password/reset", ["token": token, "newPassword": "Other1234", "confirmation": "Other1234"])
             #expect(status == .gone && body["error.code"] == "reset_link_invalid", "a link works once")
             let (login, _) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Fresh1234"])
             #expect(login == .ok)
@@ -126,9 +131,11 @@ struct AuthDashboardTests {
             #expect(try await eventually { auth.smtp.mailbox.components(separatedBy: "https://dashboard.test/reset?token=").count == 3 })
             try await auth.db.client.query("UPDATE password_resets SET expires_at = now() - interval '1 second'", logger: auth.db.logger)
             let second = try #require(try await waitForResetLink(in: auth.smtp, occurrence: 2))
-            (status, _) = try await auth.post("/v1/dashboard/password/reset", [
-                "token": String(second.split(separator: "=").last!), "newPassword": "Later1234", "confirmation": "Later1234",
-            ])
+            (status, _) = try await auth.post(
+                "/v1/dashboard/password/reset",
+                [
+                    "token": String(second.split(separator: "=").last!), "newPassword": "Later1234", "confirmation": "Later1234",
+                ])
             #expect(status == .gone)
         }
     }
@@ -149,9 +156,10 @@ struct AuthDashboardTests {
             #expect(logged.contains("/v1/dashboard/password/reset"), "the request is logged")
             #expect(logged.contains("token=REDACTED") && logged.contains("lang=en"), "other parameters are kept")
             #expect(!logged.contains(token), "the token is in the log")
-            #expect(try await eventually {
-                try await auth.count("SELECT count(*)::int FROM outgoing_mail WHERE sent_at IS NOT NULL AND body = ''") == 1
-            }, "the sent mail's body is dropped")
+            #expect(
+                try await eventually {
+                    try await auth.count("SELECT count(*)::int FROM outgoing_mail WHERE sent_at IS NOT NULL AND body = ''") == 1
+                }, "the sent mail's body is dropped")
             #expect(try await auth.count("SELECT count(*)::int FROM outgoing_mail WHERE body LIKE '%' || 'token=' || '%'") == 0)
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 import PostgresNIO
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 @testable import Auth
 
@@ -103,9 +103,10 @@ struct AuthEmailVerificationTests {
                 let code = try #require(try await Self.confirmationCode(auth))
                 (status, _) = try await auth.post("/v1/survey/verify-email", ["email": email, "code": code])
                 #expect(status == .ok)
-                #expect(try await eventually(timeout: .seconds(60)) {
-                    try await analytics.request(.get, "/v1/survey", bearer: token).1["overall"]["couponStatus"].string == "issued"
-                })
+                #expect(
+                    try await eventually(timeout: .seconds(60)) {
+                        try await analytics.request(.get, "/v1/survey", bearer: token).1["overall"]["couponStatus"].string == "issued"
+                    })
                 let coupon = try await analytics.request(.get, "/v1/survey", bearer: token).1["overall"]["couponCode"].string
                 #expect(coupon?.hasPrefix("HOTEL50-") == true)
             }

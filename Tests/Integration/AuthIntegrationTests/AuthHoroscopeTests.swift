@@ -62,7 +62,8 @@ struct AuthHoroscopeTests {
                         "SELECT app FROM accounts WHERE external_subject LIKE \("%|" + subject)", logger: auth.db.logger)
                     return try await rows.decode(String?.self).collectAll().first ?? nil
                 }
-                var (status, body) = try await login(auth, try await idp.idToken(subject: "wendy", audience: ["weather-client"], nonce: "w-1"), nonce: "w-1")
+                var (status, body) = try await login(
+                    auth, try await idp.idToken(subject: "wendy", audience: ["weather-client"], nonce: "w-1"), nonce: "w-1")
                 #expect(status == .ok, "\(body)")
                 #expect(try await app(of: "wendy") == "weather")
                 (status, _) = try await login(auth, try await idp.idToken(subject: "pete", audience: ["places-client"], nonce: "p-1"), nonce: "p-1")
@@ -73,7 +74,8 @@ struct AuthHoroscopeTests {
                     nonce: "h-1")
                 let hana = try await app(of: "hana")
                 #expect(status == .ok && hana == "horoscope", "azp picks the app among several audiences")
-                (status, body) = try await login(auth, try await idp.idToken(subject: "mallory", audience: ["someone-else"], nonce: "x-1"), nonce: "x-1")
+                (status, body) = try await login(
+                    auth, try await idp.idToken(subject: "mallory", audience: ["someone-else"], nonce: "x-1"), nonce: "x-1")
                 #expect(status == .unauthorized && body["error.code"] == "invalid_id_token")
             }
         }
@@ -128,10 +130,12 @@ struct AuthHoroscopeTests {
             let admin = AdminStore(client: auth.db.client, logger: auth.db.logger, usersTopic: "test.users.unused")
             try await GuestUpgrade(admin: admin).run(client: auth.db.client, logger: auth.db.logger)
             try await GuestUpgrade(admin: admin).run(client: auth.db.client, logger: auth.db.logger)
-            #expect(try await auth.count(
-                "SELECT count(*)::int FROM accounts WHERE id = '\(guest)' AND role = 'user' AND kind = 'install' AND app = 'horoscope'") == 1)
-            #expect(try await auth.count("SELECT count(*)::int FROM outbox WHERE event_type = 'user.role-changed' AND key = '\(guest.uuidString)'") == 1,
-                    "one event, however often it runs")
+            #expect(
+                try await auth.count(
+                    "SELECT count(*)::int FROM accounts WHERE id = '\(guest)' AND role = 'user' AND kind = 'install' AND app = 'horoscope'") == 1)
+            #expect(
+                try await auth.count("SELECT count(*)::int FROM outbox WHERE event_type = 'user.role-changed' AND key = '\(guest.uuidString)'") == 1,
+                "one event, however often it runs")
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import PostgresNIO
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29: an app install gets a real account without a form, and the other services take its tokens.
 @Suite("Install accounts for the apps without a sign-in")
@@ -20,8 +20,10 @@ struct AuthInstallTests {
             (status, body) = try await auth.post("/v1/installs", ["app": "weather", "installId": "ios-4F2A-1"])
             #expect(status == .created && body["account.id"] != first, "an install id is no key to someone's account")
 
-            for bad in [["app": "dashboard", "installId": "x"], ["app": "places", "installId": ""], ["app": "places", "installId": "a b"],
-                        ["app": "places", "installId": String(repeating: "a", count: 129)], ["app": "places"]] {
+            for bad in [
+                ["app": "dashboard", "installId": "x"], ["app": "places", "installId": ""], ["app": "places", "installId": "a b"],
+                ["app": "places", "installId": String(repeating: "a", count: 129)], ["app": "places"],
+            ] {
                 (status, _) = try await auth.post("/v1/installs", bad)
                 #expect(status == .badRequest, "\(bad)")
             }

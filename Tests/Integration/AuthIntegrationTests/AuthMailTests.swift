@@ -71,7 +71,8 @@ struct AuthMailTests {
         }
         // A recipient with a line break cannot add commands.
         await #expect(throws: SMTPClient.Failure.self) {
-            try await Self.client(sink, .startTLS, certificate: certificate).send(to: "a@example.com>\r\nRCPT TO:<b@example.com", subject: "s", body: "b")
+            try await Self.client(sink, .startTLS, certificate: certificate).send(
+                to: "a@example.com>\r\nRCPT TO:<b@example.com", subject: "s", body: "b")
         }
         #expect(sink.mailbox.isEmpty && plain.mailbox.isEmpty && sink.sessions.isEmpty)
     }

@@ -26,7 +26,10 @@ struct AuthPartnerApplicationTests {
                 type: EventTypes.partnerApproved, producer: "appointment-booker", key: applicant.uuidString,
                 payload: PartnerApproved(userId: applicant))
             try await publishEnvelope(approved, to: auth.partnerApplicationsTopic)
-            #expect(try await eventually { try await auth.count("SELECT count(*)::int FROM accounts WHERE id = '\(applicant)' AND role = 'partner'") == 1 })
+            #expect(
+                try await eventually {
+                    try await auth.count("SELECT count(*)::int FROM accounts WHERE id = '\(applicant)' AND role = 'partner'") == 1
+                })
             // The same event again changes nothing (applied once); an admin's approval leaves the admin an admin.
             try await publishEnvelope(approved, to: auth.partnerApplicationsTopic)
             let admin = try #require(try await auth.adminAccountId())

@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import HTTPTypes
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29: a signed-in user reads and edits their profile and sees their own payments.
 @Suite("The signed-in account's profile and payments")
@@ -46,7 +46,9 @@ struct AuthProfileTests {
             let payerId = try #require(payer["account.id"])
             let (payerToken, otherToken): (String, String) = (try #require(payer["accessToken"]), try #require(other["accessToken"]))
             let payload = Data(#"{"paymentId":"pay_me_1","userId":"\#(payerId)","entitlement":"tarot","status":"paid","amountCents":299}"#.utf8)
-            let signature = "sha256=" + HMAC<SHA256>.authenticationCode(for: payload, using: SymmetricKey(data: Data(secret.utf8)))
+            let signature =
+                "sha256="
+                + HMAC<SHA256>.authenticationCode(for: payload, using: SymmetricKey(data: Data(secret.utf8)))
                 .map { String(format: "%02x", $0) }.joined()
             var (status, body) = try await auth.request(
                 .post, "/v1/payments/webhook", body: payload, headers: [HTTPField.Name("X-Signature")!: signature])

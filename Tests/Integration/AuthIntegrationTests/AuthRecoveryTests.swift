@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Recovery flows that cannot be guessed or flooded (issue 15, U2, U4): one live code or link per account,
 /// used codes never come back, a new PIN ends every session, and recovery mails are limited per account and
@@ -30,8 +30,9 @@ struct AuthRecoveryTests {
             // The sign-up's confirmation code, the PIN code and the reset link.
             #expect(try await auth.count("SELECT count(*)::int FROM outgoing_mail WHERE sent_at IS NULL") == 3)
             #expect(try await auth.count("SELECT count(*)::int FROM outgoing_mail WHERE body LIKE 'sealed-v1:%'") == 3)
-            #expect(try await auth.count(
-                "SELECT count(*)::int FROM outgoing_mail WHERE body LIKE '%code is%' OR body LIKE '%token=%' OR body LIKE '%Hello%'") == 0)
+            #expect(
+                try await auth.count(
+                    "SELECT count(*)::int FROM outgoing_mail WHERE body LIKE '%code is%' OR body LIKE '%token=%' OR body LIKE '%Hello%'") == 0)
         }
     }
 
@@ -127,7 +128,8 @@ struct AuthRecoveryTests {
         try await AuthTestHarness.run(extraEnvironment: ["SIGNUPS_PER_ADDRESS": "2"]) { auth in
             var statuses: [Int] = []
             for index in 0..<3 {
-                let (status, _) = try await auth.post("/v1/survey/signup", ["email": "guest\(index)@hotel.com", "pin": "ab12", "pinConfirmation": "ab12"])
+                let (status, _) = try await auth.post(
+                    "/v1/survey/signup", ["email": "guest\(index)@hotel.com", "pin": "ab12", "pinConfirmation": "ab12"])
                 statuses.append(Int(status.code))
             }
             #expect(statuses == [201, 201, 429])

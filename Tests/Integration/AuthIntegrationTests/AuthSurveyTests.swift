@@ -36,15 +36,19 @@ struct AuthSurveyTests {
             (status, body) = try await auth.post("/v1/survey/forgot-pin/start", ["email": "guest@hotel.com"])
             #expect(status == .accepted && body["next"] == "forgot_pin")
             let code = try #require(try await waitForPinCode(in: auth.smtp))
-            (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": "000000x", "pin": "cd34", "pinConfirmation": "cd34"])
+            (status, body) = try await auth.post(
+                "/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": "000000x", "pin": "cd34", "pinConfirmation": "cd34"])
             #expect(status == .unprocessableContent && body["error.code"] == "invalid_code" && body["error.details.attemptsLeft"] == "4")
             for attempt in 1...3 {
-                (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd4\(attempt)"])
+                (status, body) = try await auth.post(
+                    "/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd4\(attempt)"])
                 #expect(status == .unprocessableContent && body["error.code"] == "pins_differ" && body["error.details.next"] == "retry")
             }
-            (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd34"])
+            (status, body) = try await auth.post(
+                "/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd34"])
             #expect(status == .ok && body["next"] == "login" && body["email"] == "guest@hotel.com")
-            (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "ef56", "pinConfirmation": "ef56"])
+            (status, body) = try await auth.post(
+                "/v1/survey/forgot-pin", ["email": "guest@hotel.com", "code": code, "pin": "ef56", "pinConfirmation": "ef56"])
             #expect(status == .unprocessableContent && body["error.code"] == "invalid_code", "a code works once")
             (status, body) = try await auth.post("/v1/survey/login", ["email": "guest@hotel.com", "pin": "cd34"])
             #expect(status == .ok && body["next"] == "welcome" && body["accessToken"] != nil)
@@ -58,10 +62,12 @@ struct AuthSurveyTests {
             _ = try await auth.post("/v1/survey/forgot-pin/start", ["email": "lock@hotel.com"])
             let code = try #require(try await waitForPinCode(in: auth.smtp))
             for attempt in 1...5 {
-                let (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "lock@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd4\(attempt)"])
+                let (status, body) = try await auth.post(
+                    "/v1/survey/forgot-pin", ["email": "lock@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd4\(attempt)"])
                 #expect(status == .unprocessableContent && body["error.details.next"] == (attempt == 5 ? "login" : "retry"))
             }
-            let (status, body) = try await auth.post("/v1/survey/forgot-pin", ["email": "lock@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd34"])
+            let (status, body) = try await auth.post(
+                "/v1/survey/forgot-pin", ["email": "lock@hotel.com", "code": code, "pin": "cd34", "pinConfirmation": "cd34"])
             #expect(status == .unprocessableContent && body["error.code"] == "forgot_pin_tries_exhausted")
         }
     }
@@ -70,7 +76,8 @@ struct AuthSurveyTests {
     func test_U4_signUpEmailTries() async throws {
         try await AuthTestHarness.run { auth in
             for attempt in 1...3 {
-                let (status, body) = try await auth.post("/v1/survey/signup", ["email": "not-an-email-\(attempt)", "pin": "ab12", "pinConfirmation": "ab12"])
+                let (status, body) = try await auth.post(
+                    "/v1/survey/signup", ["email": "not-an-email-\(attempt)", "pin": "ab12", "pinConfirmation": "ab12"])
                 #expect(status == .unprocessableContent && body["error.details.next"] == (attempt == 3 ? "login" : "retry"))
             }
         }

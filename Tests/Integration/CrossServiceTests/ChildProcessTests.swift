@@ -1,7 +1,7 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// The tests' own process starter (Foundation's crashes the runner now and then, see `ChildProcess`).
 @Suite("Test support: child processes")

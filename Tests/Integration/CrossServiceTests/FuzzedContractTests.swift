@@ -119,7 +119,8 @@ struct FuzzedContractTests {
                 case let role?: token = try await harness.tokens.token(userId: UUID().uuidString, role: role)
                 case nil: token = nil
                 }
-                try await fuzz(port: harness.port, bearer: token, headers: ["X-App-Key": AnalyticsTestHarness.weatherKey],
+                try await fuzz(
+                    port: harness.port, bearer: token, headers: ["X-App-Key": AnalyticsTestHarness.weatherKey],
                     excludedPaths: ["/v1/admin/stream"])
             }
         }

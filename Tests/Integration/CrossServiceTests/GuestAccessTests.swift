@@ -22,7 +22,8 @@ struct GuestAccessTests {
             var (status, body) = try await warnings.request(
                 .put, "/v1/me/devices/\(token)", json: ["timeZone": "Asia/Bangkok"], bearer: try await warnings.token(role: .guest))
             #expect(status == .forbidden && body["error"]["code"].string == "guests_not_allowed", "\(body.raw ?? "")")
-            (status, _) = try await warnings.request(.put, "/v1/me/devices/\(token)", json: ["timeZone": "Asia/Bangkok"], bearer: try await warnings.token())
+            (status, _) = try await warnings.request(
+                .put, "/v1/me/devices/\(token)", json: ["timeZone": "Asia/Bangkok"], bearer: try await warnings.token())
             #expect(status == .ok)
         }
         try await PlacesTestHarness.run { places in

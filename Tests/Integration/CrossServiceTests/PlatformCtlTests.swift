@@ -35,9 +35,10 @@ struct PlatformCtlTests {
 
     static func send(_ topic: String, keys: [String], headers: [KafkaHeader] = []) async throws {
         try await withProducer { producer in
-            try await producer.send(keys.enumerated().map { index, key in
-                KafkaOutgoingMessage(topic: topic, key: key, value: Array("{\"n\":\(index),\"key\":\"\(key)\"}".utf8), headers: headers)
-            })
+            try await producer.send(
+                keys.enumerated().map { index, key in
+                    KafkaOutgoingMessage(topic: topic, key: key, value: Array("{\"n\":\(index),\"key\":\"\(key)\"}".utf8), headers: headers)
+                })
         }
     }
 
@@ -96,7 +97,9 @@ struct PlatformCtlTests {
                 let middle = Date()
                 try await Task.sleep(for: .milliseconds(500))
                 try await Self.send(source, keys: ["new-1", "new-2", "new-3"], headers: [KafkaHeader(name: "trace", value: Array("t7".utf8))])
-                let output = try await Self.platformctl(["refeed", "--from", source, "--to", target, "--since", Self.iso(middle), "--idle-seconds", "3"])
+                let output = try await Self.platformctl([
+                    "refeed", "--from", source, "--to", target, "--since", Self.iso(middle), "--idle-seconds", "3",
+                ])
                 #expect(output.status == 0 && output.text.contains("3 message(s) copied"), "\(output.text)")
                 let copied = Self.dumped(try await Self.platformctl(["dump", "--topic", target, "--idle-seconds", "3"]))
                 #expect(Set(copied.compactMap { $0["key"] as? String }) == ["new-1", "new-2", "new-3"] && copied.count == 3)
@@ -175,7 +178,8 @@ struct PlatformCtlTests {
         #expect(checked.status == 0, "\(checked.text)")
         for name in rebuildSources {
             let line = checked.lines.first { $0.hasPrefix("\(name)\t") }
-            #expect(line?.contains("ok: keeps every event") == true || line?.contains("unknown: the broker did not describe") == true, "\(checked.text)")
+            #expect(
+                line?.contains("ok: keeps every event") == true || line?.contains("unknown: the broker did not describe") == true, "\(checked.text)")
         }
     }
 }

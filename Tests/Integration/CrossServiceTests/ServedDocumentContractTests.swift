@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Each service against its own document (X3), one suite over the six: `/openapi.yaml` is the checked-in file
 /// byte for byte, a known path asked with a method it lacks is 405 naming the methods it has, and an unknown
@@ -44,7 +44,8 @@ struct ServedDocumentContractTests {
         },
     ]
 
-    @Test("X3: /openapi.yaml is the checked-in openapi.yaml, byte for byte; another method is 405 with Allow; an unknown path 404",
+    @Test(
+        "X3: /openapi.yaml is the checked-in openapi.yaml, byte for byte; another method is 405 with Allow; an unknown path 404",
         arguments: services)
     func served(_ service: Service) async throws {
         let document = Array(try Data(contentsOf: RepositoryFiles.openAPIDocument(of: service.executable)))

@@ -34,10 +34,12 @@ struct ServiceProcessTests {
         try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
             let run = try ServiceProcess(
                 executable: "appointment-booker",
-                environment: ServiceEnvironment(db, tokens: tokens).variables(httpPort: "\(port)", [
-                    "METRICS_PORT": "0", "READING_KEY": TestSecrets.readingKey,
-                    "KAFKA_GROUP_ID": "process-\(uniqueSuffix())",
-                ]))
+                environment: ServiceEnvironment(db, tokens: tokens).variables(
+                    httpPort: "\(port)",
+                    [
+                        "METRICS_PORT": "0", "READING_KEY": TestSecrets.readingKey,
+                        "KAFKA_GROUP_ID": "process-\(uniqueSuffix())",
+                    ]))
             let ready = try await eventually(timeout: .seconds(30)) {
                 await httpStatus("http://127.0.0.1:\(port)/ready") == 200
             }
@@ -53,10 +55,12 @@ struct ServiceProcessTests {
         let tokens = try TestTokens()
         let port = freePort()
         try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
-            let environment = ServiceEnvironment(db, tokens: tokens).variables(httpPort: "\(port)", [
-                "METRICS_PORT": "0", "READING_KEY": TestSecrets.readingKey,
-                "KAFKA_GROUP_ID": "crash-\(uniqueSuffix())",
-            ])
+            let environment = ServiceEnvironment(db, tokens: tokens).variables(
+                httpPort: "\(port)",
+                [
+                    "METRICS_PORT": "0", "READING_KEY": TestSecrets.readingKey,
+                    "KAFKA_GROUP_ID": "crash-\(uniqueSuffix())",
+                ])
             let first = try ServiceProcess(executable: "appointment-booker", environment: environment)
             let ready = try await eventually(timeout: .seconds(30)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
             #expect(ready, "service did not become ready: \(first.standardError.suffix(2_000))")
@@ -85,18 +89,22 @@ struct ServiceProcessTests {
         }
     }
 
-    @Test("X4: an instance started after a member of its group was killed -9 reads /ready 503 while it holds no partition, 200 once the group drops the dead one")
+    @Test(
+        "X4: an instance started after a member of its group was killed -9 reads /ready 503 while it holds no partition, 200 once the group drops the dead one"
+    )
     func test_X4_stallAfterAKilledMember() async throws {
         let tokens = try TestTokens()
         let group = "stall-\(uniqueSuffix())"
         try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
             func environment(port: Int) -> [String: String] {
-                ServiceEnvironment(db, tokens: tokens).variables(httpPort: "\(port)", [
-                    "METRICS_PORT": "0", "READING_KEY": TestSecrets.readingKey,
-                    "KAFKA_GROUP_ID": group,
-                    // The dead member keeps its partitions until its session ends: long enough to see the stall.
-                    "KAFKA_SESSION_TIMEOUT_MS": "12000", "KAFKA_UNASSIGNED_READY_LIMIT_MS": "1000",
-                ])
+                ServiceEnvironment(db, tokens: tokens).variables(
+                    httpPort: "\(port)",
+                    [
+                        "METRICS_PORT": "0", "READING_KEY": TestSecrets.readingKey,
+                        "KAFKA_GROUP_ID": group,
+                        // The dead member keeps its partitions until its session ends: long enough to see the stall.
+                        "KAFKA_SESSION_TIMEOUT_MS": "12000", "KAFKA_UNASSIGNED_READY_LIMIT_MS": "1000",
+                    ])
             }
             let (firstPort, secondPort) = (freePort(), freePort())
             let first = try ServiceProcess(executable: "appointment-booker", environment: environment(port: firstPort))

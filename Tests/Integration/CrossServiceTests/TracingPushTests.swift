@@ -67,7 +67,8 @@ struct TracingPushTests {
                                 environment: environment(warningDB, port: warningPort).merging(topics.byVariable) { $1 }.merging([
                                     "KAFKA_GROUP_ID": "warnings-trace-\(suffix)", "PUSH_BASE_URL": apns.baseURL,
                                     "PUSH_CA_FILE": certificate.certificateFile, "PUSH_TEAM_ID": "TEAM123456", "PUSH_KEY_ID": "KEY7654321",
-                                    "PUSH_SIGNING_KEY": P256.Signing.PrivateKey().pemRepresentation, "PUSH_TOPIC": "com.example.weather", "PUSH_TICK_MS": "50",
+                                    "PUSH_SIGNING_KEY": P256.Signing.PrivateKey().pemRepresentation, "PUSH_TOPIC": "com.example.weather",
+                                    "PUSH_TICK_MS": "50",
                                     "DAILY_FORECAST_ENABLED": "false",
                                 ]) { $1 })
                             defer {
@@ -81,7 +82,9 @@ struct TracingPushTests {
                             let user = UUID().uuidString
                             let bearer = try await tokens.token(userId: user, role: .user)
                             let deviceToken = (0..<2).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "") }.joined().lowercased()
-                            #expect(try await Self.send("PUT", "http://127.0.0.1:\(warningPort)/v1/me/devices/\(deviceToken)", bearer: bearer, body: "{}") == 200)
+                            #expect(
+                                try await Self.send("PUT", "http://127.0.0.1:\(warningPort)/v1/me/devices/\(deviceToken)", bearer: bearer, body: "{}")
+                                    == 200)
 
                             // 1. The favourite: weather-fetcher's request -> outbox -> broker -> warning-detector's handler.
                             let favouriteTrace = ExportedSpans.newTraceId()

@@ -27,10 +27,12 @@ struct TracingTests {
                 // Loopback is not trusted here, so the test is a caller from the internet.
                 let auth = try ServiceProcess(
                     executable: "auth",
-                    environment: ExportedSpans.serviceEnvironment(db: authDB, port: port, receiver: receiver, tokens: tokens, [
-                        "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL, "BCRYPT_COST": "4", "KAFKA_GROUP_ID": "auth-\(uniqueSuffix())",
-                        "TRACE_TRUSTED_CALLERS": "192.0.2.0/24",
-                    ]))
+                    environment: ExportedSpans.serviceEnvironment(
+                        db: authDB, port: port, receiver: receiver, tokens: tokens,
+                        [
+                            "AUTH_SIGNING_KEY": tokens.privateKeyBase64URL, "BCRYPT_COST": "4", "KAFKA_GROUP_ID": "auth-\(uniqueSuffix())",
+                            "TRACE_TRUSTED_CALLERS": "192.0.2.0/24",
+                        ]))
                 let ready = try await eventually(timeout: .seconds(60)) { await httpStatus("http://127.0.0.1:\(port)/ready") == 200 }
                 #expect(ready, "auth did not become ready: \(auth.standardError.suffix(2_000))")
                 _ = try await LoopbackHTTP.send(
@@ -95,7 +97,8 @@ struct TracingTests {
                     ).decode((Int, Int, String?).self) { relayed = "\(sent) of \(all) sent, trace \(trace ?? "none")" }
                     #expect(
                         traced.passed,
-                        "spans of \(traceId): \(traced.spans); auth's outbox: \(relayed); analytics-aggregator: \(analytics.standardError.suffix(2_000))")
+                        "spans of \(traceId): \(traced.spans); auth's outbox: \(relayed); analytics-aggregator: \(analytics.standardError.suffix(2_000))"
+                    )
                     let consumer = traced.spans.first { $0.name == "handle user.registered" }
                     #expect(traced.spans.contains { $0.service == "auth" && $0.spanId == consumer?.parentSpanId })
                     #expect(auth.standardError.contains("\"trace_id\":\"\(traceId)\""), "auth's lines do not carry the trace id")

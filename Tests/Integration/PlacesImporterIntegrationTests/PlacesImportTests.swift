@@ -80,12 +80,16 @@ struct PlacesImportTests {
             #expect(yelpRequests.map { $0.query["offset"] } == ["0", "50"])
             #expect(yelpRequests.allSatisfy { $0.headers["authorization"] == "Bearer yelp-secret" && $0.query["limit"] == "50" })
             #expect(try await places.count("SELECT count(*) FROM places WHERE match_name = 'cafeeinstein'") == 1)
-            #expect(try await places.count(
-                "SELECT count(*) FROM place_sources s JOIN places p ON p.id = s.place_id WHERE p.match_name = 'cafeeinstein'") == 2)
+            #expect(
+                try await places.count(
+                    "SELECT count(*) FROM place_sources s JOIN places p ON p.id = s.place_id WHERE p.match_name = 'cafeeinstein'") == 2)
             #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Outside The Tile'") == 0)
-            #expect(try await places.count("SELECT count(*) FROM places WHERE website LIKE '%yelp.com%'") == 0, "a Yelp page is not the business's website")
+            #expect(
+                try await places.count("SELECT count(*) FROM places WHERE website LIKE '%yelp.com%'") == 0,
+                "a Yelp page is not the business's website")
             #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Filler 1' AND website IS NULL") == 1)
-            #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'Filler 2' AND website = 'https://filler-two.example'") == 1,
+            #expect(
+                try await places.count("SELECT count(*) FROM places WHERE name = 'Filler 2' AND website = 'https://filler-two.example'") == 1,
                 "the business's own site when Yelp has one")
             #expect(try await places.count("SELECT count(*) FROM places") == 4 + 49)
         }
@@ -96,7 +100,9 @@ struct PlacesImportTests {
         let calls = Mutex<[ContinuousClock.Instant]>([])
         try await PlacesTestHarness.run(provider: { request in
             guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
-            let number = calls.withLock { $0.append(.now); return $0.count }
+            let number = calls.withLock {
+                $0.append(.now); return $0.count
+            }
             if number == 1 { return .init(status: 429, headers: ["Retry-After": "1"], body: "rate_limited") }
             return .init(body: PlacesFixtures.overpass())
         }) { places in
@@ -115,7 +121,9 @@ struct PlacesImportTests {
             extraEnvironment: ["PLACES_TILE_MILLIDEGREES": "10", "PLACES_PROVIDER_MAX_ATTEMPTS": "1"],
             provider: { request in
                 guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
-                let number = tiles.withLock { $0 += 1; return $0 }
+                let number = tiles.withLock {
+                    $0 += 1; return $0
+                }
                 if number == 1 { return .init(body: PlacesFixtures.overpass(elements: [PlacesFixtures.einstein])) }
                 if number == 2 { return .init(body: PlacesFixtures.overpass(elements: [PlacesFixtures.balzac])) }
                 return .init(body: #"{"version":0.6,"elements":[{"type":"node","id":"#)
@@ -151,7 +159,8 @@ struct PlacesImportTests {
         ) { places in
             let area = try await places.importArea()
             #expect(area["lastStatus"].string == "succeeded", "the tile imports: \(area)")
-            #expect(try await places.count("SELECT count(*) FROM places") == 3, "NUL stripped, long texts cut; bad coordinates and empty names skipped")
+            #expect(
+                try await places.count("SELECT count(*) FROM places") == 3, "NUL stripped, long texts cut; bad coordinates and empty names skipped")
             #expect(try await places.count("SELECT count(*) FROM places WHERE name = 'NulCafe' AND phone = ''") == 1)
             #expect(try await places.count("SELECT max(length(name)) FROM places") == 300)
         }

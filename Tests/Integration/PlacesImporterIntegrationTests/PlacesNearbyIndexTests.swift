@@ -3,8 +3,8 @@ import Logging
 import NIOCore
 import PostgresNIO
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 @testable import PlacesImporter
 
@@ -17,7 +17,9 @@ struct PlacesNearbyIndexTests {
         var hasMore: Bool
     }
 
-    static func insert(_ db: TestDatabase, name: String, latitude: Double, longitude: Double, on connection: PostgresConnection? = nil) async throws -> UUID {
+    static func insert(
+        _ db: TestDatabase, name: String, latitude: Double, longitude: Double, on connection: PostgresConnection? = nil
+    ) async throws -> UUID {
         let id = UUID()
         let query: PostgresQuery = """
             INSERT INTO places (id, name, match_name, category, location, primary_provider, primary_provider_id)
@@ -127,7 +129,10 @@ struct PlacesNearbyIndexTests {
                 #expect(try await feed.changes(since: everything.watermark).places.isEmpty)
                 try await other.query("ROLLBACK", logger: logger)
             }
-            #expect(index.snapshot?.near(latitude: 52.6, longitude: 13.5, radiusMetres: 10, viewer: "anyone", limit: 10, offset: 0).map(\.entry.id) == [first])
+            #expect(
+                index.snapshot?.near(latitude: 52.6, longitude: 13.5, radiusMetres: 10, viewer: "anyone", limit: 10, offset: 0).map(\.entry.id) == [
+                    first
+                ])
         }
     }
 

@@ -30,10 +30,11 @@ struct PlacesOnDemandTests {
             (_, body) = try await places.request(.get, "/v1/places?lat=52.55&lon=13.35&radius=500", bearer: bob)
             #expect(try await places.count("SELECT count(*) FROM import_areas WHERE on_demand") == 1)
             // The scheduler imports it like any area; once done, the list has the places and says so.
-            #expect(try await eventually {
-                let (_, body) = try await places.request(.get, path, bearer: alice)
-                return body["importing"].bool == false && body["places"].array.contains { $0["name"].string == "Café Einstein" }
-            })
+            #expect(
+                try await eventually {
+                    let (_, body) = try await places.request(.get, path, bearer: alice)
+                    return body["importing"].bool == false && body["places"].array.contains { $0["name"].string == "Café Einstein" }
+                })
             let request = try #require(places.provider.requests.first { $0.path == "/api/interpreter" })
             #expect((request.body.removingPercentEncoding ?? "").contains("52.500000,13.300000,52.600000,13.400000"), "the tile's box")
         }
@@ -47,10 +48,11 @@ struct PlacesOnDemandTests {
             let berlin = "/v1/places?lat=52.5172&lon=13.3890&radius=1000", munich = "/v1/places?lat=48.1374&lon=11.5755&radius=1000"
             // Ask until each tile is queued (the coverage is read shortly after start), and no more.
             for (path, token, queued) in [(berlin, alice, 1), (munich, bob, 2)] {
-                #expect(try await eventually {
-                    _ = try await places.request(.get, path, bearer: token)
-                    return try await places.count("SELECT count(*)::int FROM import_areas WHERE on_demand") == queued
-                })
+                #expect(
+                    try await eventually {
+                        _ = try await places.request(.get, path, bearer: token)
+                        return try await places.count("SELECT count(*)::int FROM import_areas WHERE on_demand") == queued
+                    })
             }
             // Berlin was last asked about half an hour ago, Munich two hours ago (the TTL is one hour).
             let berlinTile = "name = 'nearby 52.5000,13.3000'", munichTile = "name = 'nearby 48.1000,11.5000'"
@@ -58,11 +60,13 @@ struct PlacesOnDemandTests {
             _ = try await places.count("UPDATE import_areas SET last_requested_at = now() - interval '2 hours' WHERE \(munichTile)")
             // Someone opens the app in Berlin again: the tile is marked as asked for.
             _ = try await places.request(.get, berlin, bearer: bob)
-            #expect(try await places.count(
-                "SELECT count(*)::int FROM import_areas WHERE \(berlinTile) AND last_requested_at > now() - interval '1 minute'") == 1)
-            #expect(try await eventually {
-                try await places.count("SELECT count(*)::int FROM import_areas WHERE \(munichTile)") == 0
-            }, "the tile nobody asked about was not dropped")
+            #expect(
+                try await places.count(
+                    "SELECT count(*)::int FROM import_areas WHERE \(berlinTile) AND last_requested_at > now() - interval '1 minute'") == 1)
+            #expect(
+                try await eventually {
+                    try await places.count("SELECT count(*)::int FROM import_areas WHERE \(munichTile)") == 0
+                }, "the tile nobody asked about was not dropped")
             try await Task.sleep(for: .milliseconds(600))  // three more expiry rounds
             #expect(try await places.count("SELECT count(*)::int FROM import_areas WHERE \(berlinTile)") == 1)
         }
@@ -84,9 +88,10 @@ struct PlacesOnDemandTests {
             #expect(try await places.count("SELECT count(*) FROM import_areas WHERE on_demand") == 2)
             // Inside an area an admin imported: no tile, not importing.
             try await places.importArea()
-            #expect(try await eventually {
-                try await places.request(.get, "/v1/places?lat=52.52&lon=13.39&radius=500", bearer: carol).1["importing"].bool == false
-            })
+            #expect(
+                try await eventually {
+                    try await places.request(.get, "/v1/places?lat=52.52&lon=13.39&radius=500", bearer: carol).1["importing"].bool == false
+                })
             #expect(try await places.count("SELECT count(*) FROM import_areas WHERE on_demand") == 2)
         }
     }
@@ -126,10 +131,11 @@ struct PlacesOnDemandTests {
                 .post, "/v1/places", json: ["name": "Frank's Desk", "latitude": 52.5190, "longitude": 13.3950, "category": "coworking"],
                 bearer: user)
             #expect(added == .created)
-            #expect(try await eventually {
-                let listed = try await names()
-                return listed.contains("Café Einstein") && listed.contains("Frank's Desk")
-            })
+            #expect(
+                try await eventually {
+                    let listed = try await names()
+                    return listed.contains("Café Einstein") && listed.contains("Frank's Desk")
+                })
 
             elements.withLock { $0.removeAll { $0 == PlacesFixtures.einstein } }
             let second = try await places.importArea()
@@ -162,7 +168,8 @@ extension PlacesOnDemandTests {
         let provider: FakeHTTPServer.Handler = { request in
             guard request.path == "/v3/businesses/search" else { return await PlacesTestHarness.defaultProvider(request) }
             let (includeYelpOnly, total) = page.withLock { $0 }
-            let first = includeYelpOnly
+            let first =
+                includeYelpOnly
                 ? PlacesFixtures.yelpBusiness(id: "yelp-only", name: "Yelp Only", latitude: 52.5150, longitude: 13.3850)
                 : PlacesFixtures.yelpBusiness(id: "other", name: "Another Cafe", latitude: 52.5151, longitude: 13.3851)
             let rest: [String] = (1..<50).map { (index: Int) -> String in

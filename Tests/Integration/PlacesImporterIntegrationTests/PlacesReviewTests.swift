@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 @testable import PlacesImporter
 
@@ -10,13 +10,15 @@ import TestSupport
 @Suite("Member-added places wait for an admin's review")
 struct PlacesReviewTests {
     /// Both nearby sources: the in-memory index and PostGIS must hide the same places.
-    @Test("X3, P4: a pending place is the adder's alone; approval lists and publishes it; rejection hides it for good",
-          arguments: ["memory", "postgis"])
+    @Test(
+        "X3, P4: a pending place is the adder's alone; approval lists and publishes it; rejection hides it for good",
+        arguments: ["memory", "postgis"])
     func test_X3_pendingUntilApproved(source: String) async throws {
         try await PlacesTestHarness.run(extraEnvironment: ["PLACES_NEARBY_SOURCE": source]) { places in
             let (adder, other, admin) = (try await places.token(), try await places.token(), try await places.token(role: .admin))
             func listed(_ token: String, box: Bool = false) async throws -> [String] {
-                let path = box
+                let path =
+                    box
                     ? "/v1/places/in-box?south=52.49&west=13.39&north=52.51&east=13.41"
                     : "/v1/places?lat=52.5&lon=13.4&radius=500"
                 let (status, body) = try await places.request(.get, path, bearer: token)

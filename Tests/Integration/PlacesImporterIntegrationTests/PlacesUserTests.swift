@@ -2,14 +2,14 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
+
+@testable import PlacesImporter
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-@testable import PlacesImporter
 
 /// Nearby places with pins, ratings and aggregates, adding places (P2-P4), and bad input (X3).
 @Suite("places-importer: nearby, pins, ratings, adding")
@@ -40,7 +40,8 @@ struct PlacesUserTests {
             #expect(body["places"].array.compactMap { $0["name"].string } == ["Café Einstein", "Staatsbibliothek zu Berlin"])
             (_, body) = try await places.request(.get, "/v1/places/in-box?south=52.515&west=13.38&north=52.53&east=13.41&pageSize=2", bearer: user)
             #expect(body["places"].array.compactMap { $0["name"].string } == ["Balzac Coffee", "Café Einstein"] && body["hasMore"].bool == true)
-            (_, body) = try await places.request(.get, "/v1/places/in-box?south=52.515&west=13.38&north=52.53&east=13.41&pageSize=2&page=2", bearer: user)
+            (_, body) = try await places.request(
+                .get, "/v1/places/in-box?south=52.515&west=13.38&north=52.53&east=13.41&pageSize=2&page=2", bearer: user)
             #expect(body["places"].array.compactMap { $0["name"].string } == ["Staatsbibliothek zu Berlin", "St. Oberholz"])
         }
     }
@@ -63,13 +64,15 @@ struct PlacesUserTests {
             #expect(status == .ok && body["pin"].string == "green")
             let pins = { (token: String) async throws -> [String: String] in
                 let (_, body) = try await places.request(.get, "/v1/places?lat=52.52&lon=13.40&radius=3000", bearer: token)
-                return Dictionary(uniqueKeysWithValues: body["places"].array.compactMap { place in
-                    place["name"].string.map { ($0, place["pin"].string ?? "") }
-                })
+                return Dictionary(
+                    uniqueKeysWithValues: body["places"].array.compactMap { place in
+                        place["name"].string.map { ($0, place["pin"].string ?? "") }
+                    })
             }
-            #expect(try await pins(alice) == [
-                "Café Einstein": "blue", "Balzac Coffee": "blue", "Staatsbibliothek zu Berlin": "green", "St. Oberholz": "red",
-            ])
+            #expect(
+                try await pins(alice) == [
+                    "Café Einstein": "blue", "Balzac Coffee": "blue", "Staatsbibliothek zu Berlin": "green", "St. Oberholz": "red",
+                ])
             #expect(try await pins(bob).values.allSatisfy { $0 == "red" })
             (_, body) = try await places.request(.delete, "/v1/places/\(library)/pin", bearer: alice)
             #expect(body["pin"].string == "red")
@@ -80,7 +83,9 @@ struct PlacesUserTests {
         }
     }
 
-    @Test("P3: each out-of-range rating field is named (400); an unknown choice or a missing score is 400; re-rating replaces; the place shows every user's aggregate")
+    @Test(
+        "P3: each out-of-range rating field is named (400); an unknown choice or a missing score is 400; re-rating replaces; the place shows every user's aggregate"
+    )
     func test_P3_ratings() async throws {
         try await PlacesTestHarness.run { places in
             try await places.importArea()
@@ -89,8 +94,10 @@ struct PlacesUserTests {
             let einstein = try await Self.placeId(places, named: "Café Einstein")
             var (status, body) = try await places.request(
                 .put, "/v1/places/\(einstein)/rating",
-                json: ["noise": 7, "outlets": -1, "wifi": 3, "cost": 2, "seating": 1, "menuOptions": ["lunch", "lunch"], "businessType": "bar",
-                       "notes": String(repeating: "x", count: 1_001)],
+                json: [
+                    "noise": 7, "outlets": -1, "wifi": 3, "cost": 2, "seating": 1, "menuOptions": ["lunch", "lunch"], "businessType": "bar",
+                    "notes": String(repeating: "x", count: 1_001),
+                ],
                 bearer: alice)
             #expect(status == .badRequest && body["error"]["code"].string == "invalid_request")
             let fields = Set(((body["error"]["details"].raw as? [String: Any]) ?? [:]).keys)
@@ -172,8 +179,10 @@ struct PlacesUserTests {
             let user = try await places.token()
             var (status, body) = try await places.request(
                 .post, "/v1/places",
-                json: ["name": "My Kitchen Table", "latitude": 52.49, "longitude": 13.42, "category": "other", "pinColour": "purple",
-                       "rating": Self.goodRating],
+                json: [
+                    "name": "My Kitchen Table", "latitude": 52.49, "longitude": 13.42, "category": "other", "pinColour": "purple",
+                    "rating": Self.goodRating,
+                ],
                 bearer: user)
             #expect(status == .created && body["pin"].string == "purple" && body["userAdded"].bool == true)
             #expect(try await places.count("SELECT count(*) FROM place_ratings") == 1)
@@ -203,8 +212,10 @@ struct PlacesUserTests {
             // Saving what the user reviewed: the looked-up name and contact, with their own edits, are what is stored.
             (status, body) = try await places.request(
                 .post, "/v1/places",
-                json: ["name": "Betahaus Café", "latitude": 52.5301, "longitude": 13.4012, "address": "Rudi-Dutschke-Straße 12, 10969 Berlin",
-                       "openingHours": "Mo-Sa 08:00-22:00", "phone": "+49 30 6098 9000", "website": "https://betahaus.example", "category": "cafe"],
+                json: [
+                    "name": "Betahaus Café", "latitude": 52.5301, "longitude": 13.4012, "address": "Rudi-Dutschke-Straße 12, 10969 Berlin",
+                    "openingHours": "Mo-Sa 08:00-22:00", "phone": "+49 30 6098 9000", "website": "https://betahaus.example", "category": "cafe",
+                ],
                 bearer: user)
             #expect(status == .created && body["name"].string == "Betahaus Café" && body["openingHours"].string == "Mo-Sa 08:00-22:00")
             #expect(body["phone"].string == "+49 30 6098 9000" && body["website"].string == "https://betahaus.example")
@@ -302,14 +313,26 @@ struct PlacesUserTests {
                 ("POST", "/v1/places", ["name": "X", "latitude": 52], user, 422, "validation_failed"),
                 ("POST", "/v1/places", ["name": "X"], user, 422, "validation_failed"),
                 ("POST", "/v1/places", ["name": "\u{0} \t", "latitude": 52, "longitude": 13], user, 400, "invalid_request"),
-                ("POST", "/v1/places", ["name": "Nul\u{0}Cafe", "latitude": 52, "longitude": 13, "rating": PlacesUserTests.goodRating.merging(["notes": "a\u{0}b"]) { $1 }], user, 201, ""),
+                (
+                    "POST", "/v1/places",
+                    [
+                        "name": "Nul\u{0}Cafe", "latitude": 52, "longitude": 13,
+                        "rating": PlacesUserTests.goodRating.merging(["notes": "a\u{0}b"]) { $1 },
+                    ], user, 201, ""
+                ),
                 ("POST", "/v1/places", ["name": "Null", "latitude": 52, "longitude": 13, "category": NSNull()], user, 400, "invalid_request"),
                 ("POST", "/v1/places", ["name": "Extra", "latitude": 52, "longitude": 13, "extra": 1], user, 400, "invalid_request"),
                 ("PUT", "/v1/places/\(unknown)/pin", ["colour": "red"], user, 400, "invalid_request"),
                 ("POST", "/v1/admin/import-areas", ["name": "a", "south": 1, "west": 1, "north": 2, "east": 2], user, 403, "forbidden"),
-                ("PUT", "/v1/places/\(unknown)/rating", ["noise": 9, "outlets": 0, "wifi": 0, "cost": 0, "seating": 0, "businessType": "bar"], user, 400, "invalid_request"),
+                (
+                    "PUT", "/v1/places/\(unknown)/rating", ["noise": 9, "outlets": 0, "wifi": 0, "cost": 0, "seating": 0, "businessType": "bar"],
+                    user, 400, "invalid_request"
+                ),
                 ("POST", "/v1/places", ["name": "\r\n", "latitude": 52, "longitude": 13], user, 400, "invalid_request"),
-                ("POST", "/v1/places", ["name": String(repeating: "e\u{301}", count: 101), "latitude": 52, "longitude": 13], user, 400, "invalid_request"),
+                (
+                    "POST", "/v1/places", ["name": String(repeating: "e\u{301}", count: 101), "latitude": 52, "longitude": 13], user, 400,
+                    "invalid_request"
+                ),
             ]
             for (method, path, json, bearer, expected, code) in cases {
                 let (status, body) = try await places.request(.init(rawValue: method)!, path, json: json, bearer: bearer)
@@ -322,7 +345,8 @@ struct PlacesUserTests {
             #expect(status == .unprocessableContent && body["error"]["details"]["box"].string != nil)
             let raw = try await places.client.execute(
                 uri: "/v1/places", method: .post, headers: [.authorization: "Bearer \(user)", .contentType: "application/json"],
-                body: ByteBuffer(string: "{not json")) { ($0.status, String(buffer: $0.body)) }
+                body: ByteBuffer(string: "{not json")
+            ) { ($0.status, String(buffer: $0.body)) }
             #expect(raw.0 == .badRequest && raw.1.contains("invalid_json"))
             for bad in [["name": String(repeating: "a", count: 101)], ["south": -91.0]] as [[String: Any]] {
                 let area = ["name": "a", "south": 1, "west": 1, "north": 2, "east": 2].merging(bad) { $1 }
@@ -332,7 +356,8 @@ struct PlacesUserTests {
             // No Content-Type: the generated layer still reads the body as JSON, so nulls are refused there too.
             let untyped = try await places.client.execute(
                 uri: "/v1/places", method: .post, headers: [.authorization: "Bearer \(user)"],
-                body: ByteBuffer(string: #"{"name":"No type","latitude":52,"longitude":13,"category":null}"#)) { ($0.status, String(buffer: $0.body)) }
+                body: ByteBuffer(string: #"{"name":"No type","latitude":52,"longitude":13,"category":null}"#)
+            ) { ($0.status, String(buffer: $0.body)) }
             #expect(untyped.0 == .badRequest && untyped.1.contains("null"))
         }
     }

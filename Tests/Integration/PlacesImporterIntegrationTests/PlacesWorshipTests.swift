@@ -31,13 +31,16 @@ struct PlacesWorshipTests {
             #expect(try await eventually { try await places.finishedRuns() == 2 })
             #expect(try await places.count("SELECT count(*) FROM places WHERE category = 'worship' AND name = 'Wat Test Berlin'") == 1)
             #expect(worshipQueries.value > 0)
-            #expect(try await eventually {
-                try await places.count(
-                    "SELECT count(*) FROM outbox WHERE event_type = 'place.upserted' AND convert_from(payload, 'UTF8')::jsonb #>> '{payload,category}' = 'worship'") == 1
-            })
+            #expect(
+                try await eventually {
+                    try await places.count(
+                        "SELECT count(*) FROM outbox WHERE event_type = 'place.upserted' AND convert_from(payload, 'UTF8')::jsonb #>> '{payload,category}' = 'worship'"
+                    ) == 1
+                })
             let (status, body) = try await places.request(.get, "/v1/admin/import-areas", bearer: try await places.token(role: .admin))
             #expect(status == .ok)
-            let flags = Dictionary(uniqueKeysWithValues: body["areas"].array.compactMap { area in area["name"].string.map { ($0, area["placesOfWorship"].bool) } })
+            let flags = Dictionary(
+                uniqueKeysWithValues: body["areas"].array.compactMap { area in area["name"].string.map { ($0, area["placesOfWorship"].bool) } })
             #expect(flags["mitte"] == true && flags["tiergarten"] == false)
             // An admin turns it on for an area through the API.
             let (saved, answer) = try await places.request(
@@ -77,7 +80,9 @@ struct PlacesWorshipTests {
         }
     }
 
-    @Test("B4, P2: appointment-booker's request imports the places of worship around its point and is answered with them; the places app never lists them")
+    @Test(
+        "B4, P2: appointment-booker's request imports the places of worship around its point and is answered with them; the places app never lists them"
+    )
     func test_B4_worshipImportedOnRequest() async throws {
         let handler: FakeHTTPServer.Handler = { request in
             guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }

@@ -41,10 +41,10 @@ struct KafkaThreadSignalTests {
         var masks: [String: UInt64] = [:]
         for task in tasks {
             guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
-                  name.hasPrefix("rdk:"),
-                  let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
-                  let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+                name.hasPrefix("rdk:"),
+                let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+                let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
             else { continue }
             masks["\(name.trimmingCharacters(in: .whitespacesAndNewlines)) (\(task))"] = mask
         }

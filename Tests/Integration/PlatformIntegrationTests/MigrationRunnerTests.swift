@@ -17,10 +17,11 @@ struct MigrationRunnerTests {
         try await withTestDatabase(schema: "weather_fetcher", migrate: false) { db in
             let runner = MigrationRunner(schema: "weather_fetcher", serviceMigrations: migrations)
             let first = try await runner.run(on: db.client, logger: logger)
-            #expect(first == [
-                "0000_platform_outbox", "0000_platform_consumer_attempts", "0000_platform_outbox_trace", "0000_platform_erased_accounts",
-                "0000_platform_erased_accounts_by_time", "0001_cities", "0002_city_index",
-            ])
+            #expect(
+                first == [
+                    "0000_platform_outbox", "0000_platform_consumer_attempts", "0000_platform_outbox_trace", "0000_platform_erased_accounts",
+                    "0000_platform_erased_accounts_by_time", "0001_cities", "0002_city_index",
+                ])
             let second = try await runner.run(on: db.client, logger: logger)
             #expect(second.isEmpty)
             // Tables landed in the service's schema and are reachable unqualified through search_path.
@@ -43,10 +44,11 @@ struct MigrationRunnerTests {
                 async let b = runner.run(on: second, logger: logger)
                 return try await a + b
             }
-            #expect(applied.sorted() == [
-                "0000_platform_consumer_attempts", "0000_platform_erased_accounts", "0000_platform_erased_accounts_by_time",
-                "0000_platform_outbox", "0000_platform_outbox_trace", "0001_cities", "0002_city_index",
-            ])
+            #expect(
+                applied.sorted() == [
+                    "0000_platform_consumer_attempts", "0000_platform_erased_accounts", "0000_platform_erased_accounts_by_time",
+                    "0000_platform_outbox", "0000_platform_outbox_trace", "0001_cities", "0002_city_index",
+                ])
         }
     }
 

@@ -111,15 +111,20 @@ struct OutboxRelayTests {
                             configuration.batchSize = 7  // many small batches, so the relays interleave
                             configuration.idleInterval = .milliseconds(5)
                             let relays = [
-                                OutboxRelay(client: db.client, producer: firstProducer, configuration: configuration, startGate: StartGate(open: true), logger: logger),
-                                OutboxRelay(client: secondClient, producer: secondProducer, configuration: configuration, startGate: StartGate(open: true), logger: logger),
+                                OutboxRelay(
+                                    client: db.client, producer: firstProducer, configuration: configuration, startGate: StartGate(open: true),
+                                    logger: logger),
+                                OutboxRelay(
+                                    client: secondClient, producer: secondProducer, configuration: configuration, startGate: StartGate(open: true),
+                                    logger: logger),
                             ]
                             try await withThrowingTaskGroup(of: Void.self) { group in
                                 for relay in relays { group.addTask { try await relay.run() } }
                                 for sequence in 0..<perKey {
                                     try await db.client.withTransaction(logger: logger) { connection in
                                         for key in keys {
-                                            try await Outbox.enqueue(countedEvent(sequence, key: key), toTopicNamed: topic, on: connection, logger: logger)
+                                            try await Outbox.enqueue(
+                                                countedEvent(sequence, key: key), toTopicNamed: topic, on: connection, logger: logger)
                                         }
                                     }
                                 }

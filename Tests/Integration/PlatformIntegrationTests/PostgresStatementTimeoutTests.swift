@@ -17,10 +17,11 @@ struct PostgresStatementTimeoutTests {
             let base = db.configuration
             func configuration(_ extra: [String: String]) throws -> PostgresConfiguration {
                 try PostgresConfiguration(
-                    environment: EnvironmentReader([
-                        "POSTGRES_HOST": base.host, "POSTGRES_PORT": "\(base.port)", "POSTGRES_USER": base.username,
-                        "POSTGRES_DATABASE": base.database,
-                    ].merging(extra) { $1 }),
+                    environment: EnvironmentReader(
+                        [
+                            "POSTGRES_HOST": base.host, "POSTGRES_PORT": "\(base.port)", "POSTGRES_USER": base.username,
+                            "POSTGRES_DATABASE": base.database,
+                        ].merging(extra) { $1 }),
                     defaultSchema: "svc")
             }
             try await withRunningClient(try configuration([:]).makeClient(logger: logger)) { client in

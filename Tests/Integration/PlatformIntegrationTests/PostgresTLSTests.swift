@@ -5,10 +5,10 @@ import TestSupport
 import Testing
 
 @testable import PlatformCore
-@testable import PlatformKafka
 @testable import PlatformEvents
-@testable import PlatformPostgres
 @testable import PlatformHTTP
+@testable import PlatformKafka
+@testable import PlatformPostgres
 @testable import PlatformRuntime
 
 /// `POSTGRES_TLS` against a Postgres of the test's own that serves TLS with a certificate made for the run.

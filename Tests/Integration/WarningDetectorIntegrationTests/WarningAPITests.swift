@@ -41,8 +41,10 @@ struct WarningAPITests {
         try await WarningTestHarness.run { harness in
             let admin = try await harness.token("admin-1", role: .admin)
             let items: [[String: Any]] = [
-                ["name": "Storm season", "body": "Expect gales.", "date": "2026-11-20", "time": "09:15", "location": "Berlin",
-                 "timeZone": "Europe/Berlin"],
+                [
+                    "name": "Storm season", "body": "Expect gales.", "date": "2026-11-20", "time": "09:15", "location": "Berlin",
+                    "timeZone": "Europe/Berlin",
+                ],
                 ["name": "First snow", "body": "Snow reached the city.", "date": "2026-11-22", "time": "18:00", "location": "Munich"],
                 ["name": "Heatwave review", "body": "The summer in numbers.", "date": "2026-09-01", "time": "12:00", "location": "Rome"],
             ]
@@ -119,9 +121,19 @@ struct WarningAPITests {
                 ("GET", "/v1/news/not-a-uuid", nil, nil, 400, "invalid_request"),
                 ("GET", "/v1/news/\(UUID())", nil, nil, 404, "news_not_found"),
                 ("POST", "/v1/admin/news", ["name": "x"], nil, 401, "unauthorized"),
-                ("POST", "/v1/admin/news", ["name": " ", "body": "b", "location": "l", "date": "2026-2-30", "time": "10:00"], admin, 400, "invalid_request"),
-                ("POST", "/v1/admin/news", ["name": "n", "body": "b", "location": "l", "date": "2026-02-30", "time": "10:00"], admin, 422, "validation_failed"),
-                ("POST", "/v1/admin/news", ["name": "n", "body": "b", "location": "l", "date": "2026-02-28", "time": "10:00", "timeZone": "Mars/Base"], admin, 422, "validation_failed"),
+                (
+                    "POST", "/v1/admin/news", ["name": " ", "body": "b", "location": "l", "date": "2026-2-30", "time": "10:00"], admin, 400,
+                    "invalid_request"
+                ),
+                (
+                    "POST", "/v1/admin/news", ["name": "n", "body": "b", "location": "l", "date": "2026-02-30", "time": "10:00"], admin, 422,
+                    "validation_failed"
+                ),
+                (
+                    "POST", "/v1/admin/news",
+                    ["name": "n", "body": "b", "location": "l", "date": "2026-02-28", "time": "10:00", "timeZone": "Mars/Base"], admin, 422,
+                    "validation_failed"
+                ),
                 ("GET", "/v1/admin/push-deliveries", nil, user, 403, "forbidden"),
                 ("GET", "/v1/admin/push-deliveries?limit=0", nil, admin, 400, "invalid_request"),
                 ("GET", "/v1/admin/push-deliveries?userId=\(String(repeating: "u", count: 201))", nil, admin, 400, "invalid_request"),

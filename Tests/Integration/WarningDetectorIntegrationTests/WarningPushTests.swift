@@ -95,11 +95,13 @@ struct WarningPushTests {
             #expect(try await eventually { Self.sentTokens(harness).count >= 2 })
             let requests = harness.push.requests
             let thaiBody = try #require(requests.first { $0.path.hasSuffix(thai.token) }).body
-            #expect(thaiBody.contains("ระวัง! เตือนภัยอากาศร้อนจัด ระดับรุนแรง") && thaiBody.contains("ตั้งแต่วัน")
-                && thaiBody.contains("Asia/Bangkok") && thaiBody.contains("36 °C"), "\(thaiBody)")
+            #expect(
+                thaiBody.contains("ระวัง! เตือนภัยอากาศร้อนจัด ระดับรุนแรง") && thaiBody.contains("ตั้งแต่วัน")
+                    && thaiBody.contains("Asia/Bangkok") && thaiBody.contains("36 °C"), "\(thaiBody)")
             let englishBody = try #require(requests.first { $0.path.hasSuffix(english.token) }).body
-            #expect(englishBody.contains("Watch out! Severe heat warning") && englishBody.contains("From ")
-                && englishBody.contains("Europe/London") && !englishBody.contains("Z\""), "\(englishBody)")
+            #expect(
+                englishBody.contains("Watch out! Severe heat warning") && englishBody.contains("From ")
+                    && englishBody.contains("Europe/London") && !englishBody.contains("Z\""), "\(englishBody)")
         }
     }
 
@@ -122,9 +124,11 @@ struct WarningPushTests {
             try await harness.publishForecast(WarningFixtures.forecast { index, hour in if index == 2 { hour.snowfallCm = 4 } })
             #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(dead)'") == 0 })
             #expect(try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE status = 'token-removed'") == 1)
-            #expect(try await eventually {
-                try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE device_token = '\(alive.token)' AND status = 'sent'") == 1
-            })
+            #expect(
+                try await eventually {
+                    try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE device_token = '\(alive.token)' AND status = 'sent'")
+                        == 1
+                })
             let attempts = try await harness.count("SELECT attempts FROM push_deliveries WHERE device_token = '\(alive.token)'")
             #expect(attempts >= 2, "the 503s were retried")
             var body: JSONValue
@@ -152,8 +156,9 @@ struct WarningPushTests {
                 try await Task.sleep(for: .milliseconds(800))
             }
             let device = try await #require(registration.withLock { $0 }).value
-            #expect(try await harness.count(
-                "SELECT count(*)::int FROM devices WHERE token = '\(device.token)' AND effective_zone = 'Pacific/Fiji'") == 1)
+            #expect(
+                try await harness.count(
+                    "SELECT count(*)::int FROM devices WHERE token = '\(device.token)' AND effective_zone = 'Pacific/Fiji'") == 1)
         }
     }
 
@@ -180,7 +185,9 @@ struct WarningPushTests {
             // Without a zone of its own, a device's day follows its current city's, learnt from the city's forecast.
             let suvaFollower = try await harness.device(currentCityId: Self.suva.id)
             #expect(try await harness.waitProcessed(atLeast: 3))
-            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(suvaFollower.token)' AND effective_zone = 'Pacific/Fiji'") == 1)
+            #expect(
+                try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(suvaFollower.token)' AND effective_zone = 'Pacific/Fiji'")
+                    == 1)
             let earlyBird = try await harness.device(currentCityId: 424_242)
             #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(earlyBird.token)' AND effective_zone = 'UTC'") == 1)
             // The round reads the due zones' devices through their index, not the whole table.
@@ -210,12 +217,15 @@ struct WarningPushTests {
             #expect(Set(alerts.compactMap { $0["subtitle"] as? String }) == ["Berlin", "Suva"])
             // Berlin's day (Nov 24 local) holds hours 1...24 of the forecast (from 22:00 UTC the day before): 1.5 °C to 13 °C.
             // Suva (UTC+12) is already on Nov 24 too; its hours are all 18 °C.
-            #expect(Set(alerts.compactMap { $0["body"] as? String }) == ["Max 13 °C, min 2 °C, Partly cloudy", "Max 18 °C, min 18 °C, Partly cloudy"])
+            #expect(
+                Set(alerts.compactMap { $0["body"] as? String }) == ["Max 13 °C, min 2 °C, Partly cloudy", "Max 18 °C, min 18 °C, Partly cloudy"])
             #expect(!Self.sentTokens(harness).contains(elsewhere.token) && !Self.sentTokens(harness).contains(quiet.token))
         }
     }
 
-    @Test("Issue 29, B2: a reminder goes under the horoscope app's topic to its devices only, in their zone and language; a token refused for the topic is kept")
+    @Test(
+        "Issue 29, B2: a reminder goes under the horoscope app's topic to its devices only, in their zone and language; a token refused for the topic is kept"
+    )
     func test_B2_reminderPerApp() async throws {
         let apns = StrictAPNs()
         try await WarningTestHarness.run(push: apns.handler) { harness in
@@ -248,13 +258,15 @@ struct WarningPushTests {
             let english = try #require(requests.first { $0.path.hasSuffix(englishTablet.token) })
             #expect(english.body.contains("Tuesday 28 December, 13:20"), "London time, in English: \(english.body)")
             #expect(!english.body.contains("2027-12-28T13:20:00Z\"}\"") && !english.body.contains("Starts 2027"))
-            #expect(try await eventually {
-                try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE status = 'sent' AND app = 'horoscope'") == 2
-            })
-            #expect(try await eventually {
-                try await harness.count(
-                    "SELECT count(*)::int FROM push_deliveries WHERE status = 'failed' AND last_error = 'DeviceTokenNotForTopic'") == 1
-            })
+            #expect(
+                try await eventually {
+                    try await harness.count("SELECT count(*)::int FROM push_deliveries WHERE status = 'sent' AND app = 'horoscope'") == 2
+                })
+            #expect(
+                try await eventually {
+                    try await harness.count(
+                        "SELECT count(*)::int FROM push_deliveries WHERE status = 'failed' AND last_error = 'DeviceTokenNotForTopic'") == 1
+                })
             #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(misfiled.token)'") == 1, "the token is kept")
         }
     }

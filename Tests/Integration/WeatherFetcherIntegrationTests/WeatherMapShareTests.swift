@@ -69,10 +69,11 @@ struct WeatherMapShareTests {
             try await Self.publish(
                 EventTypes.warningIssued, Self.notice(WeatherFixtures.bern, ends: Date().addingTimeInterval(-60)),
                 cityId: WeatherFixtures.bern.id, to: weather.warningsTopic)
-            #expect(try await eventually {
-                let (_, body) = try await weather.get("/v1/map")
-                return Self.flagged(body, "Berlin") == true
-            })
+            #expect(
+                try await eventually {
+                    let (_, body) = try await weather.get("/v1/map")
+                    return Self.flagged(body, "Berlin") == true
+                })
             #expect(try await eventually { try await weather.count("SELECT count(*) FROM city_warnings") == 2 })
             var (_, body) = try await weather.get("/v1/map")
             #expect(Self.flagged(body, "Bern") == false, "Bern's warning already ended")
@@ -86,30 +87,34 @@ struct WeatherMapShareTests {
             var status: HTTPStatusCode
             (status, body) = try await weather.getStatus("/v1/cities/\(WeatherFixtures.berlin.id)/share?kind=warning")
             #expect(status == 200)
-            #expect(JSONValue(body)["text"].string
-                == "Weather App: Watch out!! There is a warning in Berlin which is Severe wind warning Gusts up to 95 km/h")
+            #expect(
+                JSONValue(body)["text"].string
+                    == "Weather App: Watch out!! There is a warning in Berlin which is Severe wind warning Gusts up to 95 km/h")
             // An update changes it in place; a cancel removes it.
             try await Self.publish(
                 EventTypes.warningUpdated,
                 Self.notice(WeatherFixtures.berlin, id: warningId, ends: Date().addingTimeInterval(7_200), status: "Extreme wind warning"),
                 cityId: WeatherFixtures.berlin.id, to: weather.warningsTopic)
-            #expect(try await eventually {
-                let (_, body) = try await weather.get("/v1/cities/\(WeatherFixtures.berlin.id)/weather")
-                return JSONValue(body)["warnings"][0]["status"].string == "Extreme wind warning" && JSONValue(body)["warnings"].count == 1
-            })
+            #expect(
+                try await eventually {
+                    let (_, body) = try await weather.get("/v1/cities/\(WeatherFixtures.berlin.id)/weather")
+                    return JSONValue(body)["warnings"][0]["status"].string == "Extreme wind warning" && JSONValue(body)["warnings"].count == 1
+                })
             try await Self.publish(
                 EventTypes.warningCancelled, WarningCancelled(warningId: warningId, cityId: WeatherFixtures.berlin.id),
                 cityId: WeatherFixtures.berlin.id, to: weather.warningsTopic)
-            #expect(try await eventually {
-                let (_, body) = try await weather.get("/v1/map")
-                return Self.flagged(body, "Berlin") == false
-            })
+            #expect(
+                try await eventually {
+                    let (_, body) = try await weather.get("/v1/map")
+                    return Self.flagged(body, "Berlin") == false
+                })
         }
     }
 
     @Test("W10: home, forecast and app share texts for a real city")
     func test_W10_shareTexts() async throws {
-        try await WeatherTestHarness.run(extraEnvironment: ["WEATHER_APP_NAME": "Skies", "WEATHER_APP_LINK": "https://apps.example/skies"]) { weather in
+        try await WeatherTestHarness.run(extraEnvironment: ["WEATHER_APP_NAME": "Skies", "WEATHER_APP_LINK": "https://apps.example/skies"]) {
+            weather in
             let berlin = WeatherFixtures.berlin.id
             var (_, body) = try await weather.get("/v1/cities/\(berlin)/share")
             #expect(JSONValue(body)["text"].string == "Skies: The weather today in Berlin is 12°C Partly cloudy")
@@ -128,7 +133,9 @@ struct WeatherMapShareTests {
     func test_W10_sharePages() async throws {
         let base = "https://weather.example.com/w"
         try await WeatherTestHarness.run(
-            extraEnvironment: ["WEATHER_APP_NAME": "Skies", "WEATHER_APP_LINK": "https://apps.example/skies", "PUBLIC_BASE_URL": base + "/", "SHARE_LINK_DAYS": "7"]
+            extraEnvironment: [
+                "WEATHER_APP_NAME": "Skies", "WEATHER_APP_LINK": "https://apps.example/skies", "PUBLIC_BASE_URL": base + "/", "SHARE_LINK_DAYS": "7",
+            ]
         ) { weather in
             let berlin = WeatherFixtures.berlin.id
             var (_, body) = try await weather.get("/v1/cities/\(berlin)/share")

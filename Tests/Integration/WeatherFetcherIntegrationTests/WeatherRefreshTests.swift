@@ -87,10 +87,12 @@ struct WeatherRefreshTests {
             let firstRound = try await weather.count("SELECT (extract(epoch FROM max(fetched_at)) * 1000)::bigint FROM city_weather")
             // A later round (at least the 2 s interval later) stores newer data for every one of the same cities
             // (no new rows). The margin absorbs the millisecond rounding of `firstRound`.
-            #expect(try await eventually(timeout: .seconds(20)) {
-                try await weather.count(
-                    "SELECT count(*) FROM city_weather WHERE fetched_at > to_timestamp(\(firstRound) / 1000.0) + interval '500 milliseconds'") == 4
-            })
+            #expect(
+                try await eventually(timeout: .seconds(20)) {
+                    try await weather.count(
+                        "SELECT count(*) FROM city_weather WHERE fetched_at > to_timestamp(\(firstRound) / 1000.0) + interval '500 milliseconds'")
+                        == 4
+                })
             #expect(weather.provider.requests.count >= 2)
             #expect(try await weather.count("SELECT count(*) FROM city_weather") == 4)
             // Two more schedulers (other instances) claim at the same moment as the service's own: each due

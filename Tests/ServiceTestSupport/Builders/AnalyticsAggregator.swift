@@ -1,6 +1,6 @@
+import AnalyticsAggregator
 import Hummingbird
 import PlatformPostgres
-import AnalyticsAggregator
 
 package let buildAnalyticsAggregator: ApplicationBuilder = { try await buildApplication(environment: $0, registry: $1, logger: $2) }
 /// Its migrations, for a test database made from a migrated template.

@@ -134,7 +134,8 @@ struct AnalyticsUnitTests {
         let ingest = TelemetryIngest(
             producer: producer, topic: "analytics.telemetry", rules: TelemetryRules(maxAge: 86_400, maxSkew: 300),
             logger: Logger(label: "no-broker"))
-        let event = #"{"id": "\#(UUID())", "kind": "install", "occurredAt": "\#(Date().ISO8601Format())", "deviceId": "d", "platform": "ios", "appVersion": "1.0"}"#
+        let event =
+            #"{"id": "\#(UUID())", "kind": "install", "occurredAt": "\#(Date().ISO8601Format())", "deviceId": "d", "platform": "ios", "appVersion": "1.0"}"#
         let input = try JSONDecoder().decode(TelemetryInput.self, from: Data(event.utf8))
         await #expect(throws: TelemetryRefusal.brokerUnavailable) { try await ingest.ingest([input], app: "weather") }
         let answer = TelemetryErrors.answer(for: .brokerUnavailable)
@@ -155,7 +156,11 @@ struct AnalyticsUnitTests {
 struct AnswerCacheTests {
     final class Counter: Sendable {
         let value = Mutex(0)
-        func next() -> Int { value.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            value.withLock {
+                $0 += 1; return $0
+            }
+        }
     }
 
     @Test("N5: one read per moment, the previous answer a little past it, a new one long past it")
@@ -187,7 +192,8 @@ struct AnswerCacheTests {
         // A PostgresClient whose run() is not running: a lease on it waits, as on a pool stopped during shutdown.
         let configuration = PostgresConfiguration(
             host: "127.0.0.1", port: freePort(), username: "nobody", password: nil, database: "none", schema: "public", maxConnections: 1)
-        let stats = StatsQueries(client: configuration.makeClient(logger: Logger(label: "stopped-pool")), exactUsersLimit: 10, logger: Logger(label: "t"))
+        let stats = StatsQueries(
+            client: configuration.makeClient(logger: Logger(label: "stopped-pool")), exactUsersLimit: 10, logger: Logger(label: "t"))
         let snapshot = HomeSnapshot(stats: stats, maxAge: .milliseconds(100), readLimit: .milliseconds(300))
         // Bounded from outside too (20 s): without the read limit this test fails instead of hanging the run.
         let error = await #expect(throws: StepTimeout.self) { try await withTimeLimit(.seconds(20)) { try await snapshot.body() } }

@@ -8,7 +8,9 @@ import Testing
 struct AppointmentDocumentTests {
     @Test("X3: the document's closed sets are the domain's")
     func test_X3_closedSets() {
-        #expect(Set(Components.Schemas.AvailabilityException.KindPayload.allCases.map(\.rawValue)) == Set(Availability.Exception.Kind.allCases.map(\.rawValue)))
+        #expect(
+            Set(Components.Schemas.AvailabilityException.KindPayload.allCases.map(\.rawValue))
+                == Set(Availability.Exception.Kind.allCases.map(\.rawValue)))
         #expect(Set(Components.Schemas.Booking.CancelledByPayload.allCases.map(\.rawValue)) == Set(["user", "partner", "admin", "system"]))
     }
 }

@@ -74,7 +74,9 @@ struct BookSlotTests {
     func partnerAndGuest() async throws {
         let unlisted = try Self.partner(listed: false)
         let book = Self.useCase(unlisted)
-        #expect(await Self.refusal { try await book(Self.user, partner: UUID(), startsAt: Self.monday, idempotencyKey: nil, now: Self.now) } == .partnerNotFound)
+        #expect(
+            await Self.refusal { try await book(Self.user, partner: UUID(), startsAt: Self.monday, idempotencyKey: nil, now: Self.now) }
+                == .partnerNotFound)
         #expect(
             await Self.refusal { try await book(Self.user, partner: unlisted.id, startsAt: Self.monday, idempotencyKey: nil, now: Self.now) }
                 == .partnerNotBookable)
@@ -90,7 +92,9 @@ struct BookSlotTests {
         let book = Self.useCase(partner)
         _ = try await book(Self.user, partner: partner.id, startsAt: Self.monday, idempotencyKey: nil, now: Self.now)
         let other = AuthenticatedUser(id: "user-2", role: .user, entitlements: [BookSlot.entitlement])
-        #expect(await Self.refusal { try await book(other, partner: partner.id, startsAt: Self.monday, idempotencyKey: nil, now: Self.now) } == .slotTaken)
+        #expect(
+            await Self.refusal { try await book(other, partner: partner.id, startsAt: Self.monday, idempotencyKey: nil, now: Self.now) } == .slotTaken
+        )
     }
 
     @Test("B2: a retry with the same Idempotency-Key gets the first booking, even once the slot began; another slot under it is refused")
@@ -144,7 +148,9 @@ struct BookSlotLimitTests {
             partners: MemoryPartners(partners: [first.id: first, second.id: second]), bookings: bookings,
             choice: SlotChoice(slots: SlotCalculator(slotMinutes: 60), horizonDays: 60))
         func slot(_ hour: Int) -> Date { BookSlotTests.monday.addingTimeInterval(Double(hour) * 3_600) }
-        for hour in 0..<2 { _ = try await book(BookSlotTests.user, partner: first.id, startsAt: slot(hour), idempotencyKey: nil, now: BookSlotTests.now) }
+        for hour in 0..<2 {
+            _ = try await book(BookSlotTests.user, partner: first.id, startsAt: slot(hour), idempotencyKey: nil, now: BookSlotTests.now)
+        }
         let third = await BookSlotTests.refusal {
             try await book(BookSlotTests.user, partner: first.id, startsAt: slot(2), idempotencyKey: nil, now: BookSlotTests.now)
         }

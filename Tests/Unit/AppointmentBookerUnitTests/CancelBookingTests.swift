@@ -22,7 +22,11 @@ struct CancelBookingTests {
         let moved = Mutex(false)
         bookings.beforeWrite.withLock {
             $0 = { id in
-                guard moved.withLock({ done in defer { done = true }; return !done }) else { return }
+                guard
+                    moved.withLock({ done in
+                        defer { done = true }; return !done
+                    })
+                else { return }
                 bookings.move(id, by: seconds)
             }
         }

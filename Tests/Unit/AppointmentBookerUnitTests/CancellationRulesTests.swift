@@ -10,7 +10,8 @@ struct CancellationRulesTests {
 
     static func booking(startingIn seconds: TimeInterval, status: String = "booked") -> Booking {
         Booking(
-            id: UUID(), partnerId: UUID(), userId: "user-1", startsAt: now.addingTimeInterval(seconds), endsAt: now.addingTimeInterval(seconds + 3_600),
+            id: UUID(), partnerId: UUID(), userId: "user-1", startsAt: now.addingTimeInterval(seconds),
+            endsAt: now.addingTimeInterval(seconds + 3_600),
             status: status, cancelledBy: nil, cancelReason: nil, createdAt: now, timeZone: "UTC")
     }
 

@@ -38,7 +38,8 @@ struct MoveBookingTests {
         let (move, bookings, booking) = try setup()
         let other = Booking(
             id: UUID(), partnerId: booking.partnerId, userId: "user-2", startsAt: Self.monday.addingTimeInterval(3_600),
-            endsAt: Self.monday.addingTimeInterval(7_200), status: "booked", cancelledBy: nil, cancelReason: nil, createdAt: Self.now, timeZone: "UTC")
+            endsAt: Self.monday.addingTimeInterval(7_200), status: "booked", cancelledBy: nil, cancelReason: nil, createdAt: Self.now, timeZone: "UTC"
+        )
         bookings.insert(other)
         await #expect(throws: BookingRefusal.slotTaken) { _ = try await move(booking, to: other.startsAt, by: .admin, now: Self.now) }
         await #expect(throws: BookingRefusal.outsideAvailability) {

@@ -29,7 +29,8 @@ struct ReadingEngineTests {
         for (index, card) in content.cards.enumerated() {
             let others = [content.cards[(index + 1) % 78], content.cards[(index + 2) % 78]]
             let reading = engine.tarot(cards: [card] + others, user: "u", on: day)
-            #expect(reading.parts.count == 3 && reading.parts.allSatisfy { $0.text.isComplete && $0.text.en.contains(card.name.en) || $0.text.en != "" })
+            #expect(
+                reading.parts.count == 3 && reading.parts.allSatisfy { $0.text.isComplete && $0.text.en.contains(card.name.en) || $0.text.en != "" })
             #expect(reading.parts[0].text.en.contains(card.name.en) && reading.parts[0].text.th.contains(card.name.th))
         }
     }

@@ -12,7 +12,8 @@ struct SlotCalculatorTests {
     func slots(_ zone: String, _ day: String, _ start: String, _ end: String, shownIn shown: String? = nil) throws -> [String] {
         let clock = try #require(ZonedClock(identifier: zone))
         let date = try #require(CivilDate(parsing: day))
-        let window = Availability.WeeklyWindow(weekday: date.weekday, start: try #require(LocalTime(parsing: start)), end: try #require(LocalTime(parsing: end)))
+        let window = Availability.WeeklyWindow(
+            weekday: date.weekday, start: try #require(LocalTime(parsing: start)), end: try #require(LocalTime(parsing: end)))
         let display = try #require(ZonedClock(identifier: shown ?? zone))
         return hourly.slots(on: date, availability: Availability(weekly: [window], exceptions: []), clock: clock).map { display.format($0.start) }
     }

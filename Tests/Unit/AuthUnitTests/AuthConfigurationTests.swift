@@ -15,7 +15,8 @@ struct AuthConfigurationTests {
         let base = ["SMTP_HOST": "smtp.example.com", "SMTP_PORT": "587"]
         let secured = try SMTPConfiguration(
             environment: EnvironmentReader(base.merging(["SMTP_TLS": "starttls", "SMTP_USERNAME": "u", "SMTP_PASSWORD": "p"]) { $1 }))
-        #expect(secured.security == .startTLS && secured.credentials?.username == "u" && "\(secured.credentials?.password as Any)".contains("redacted"))
+        #expect(
+            secured.security == .startTLS && secured.credentials?.username == "u" && "\(secured.credentials?.password as Any)".contains("redacted"))
         #expect(throws: ConfigError.self) {
             try SMTPConfiguration(environment: EnvironmentReader(base.merging(["SMTP_USERNAME": "u", "SMTP_PASSWORD": "p"]) { $1 }))
         }
@@ -32,15 +33,17 @@ struct AuthConfigurationTests {
         let reply = SMTPReply(code: 250, lines: ["smtp.test", "SIZE 1000", "STARTTLS", "AUTH LOGIN PLAIN CRAM-MD5", "AUTH=XOAUTH2"])
         let extensions = SMTPExtensions(ehloReply: reply)
         #expect(extensions.offersStartTLS && extensions.authMechanisms == ["LOGIN", "PLAIN", "CRAM-MD5", "XOAUTH2"])
-        #expect(SMTPExtensions(ehloReply: SMTPReply(code: 250, lines: ["only a greeting"])) == SMTPExtensions(ehloReply: SMTPReply(code: 250, lines: [])))
+        #expect(
+            SMTPExtensions(ehloReply: SMTPReply(code: 250, lines: ["only a greeting"])) == SMTPExtensions(ehloReply: SMTPReply(code: 250, lines: [])))
     }
 
     @Test("U6: an access token lives at most an hour, so a revocation reaches token-only checks within it")
     func test_U6_accessTokenLifetimeBounded() async throws {
         let tokens = try TestTokens()
         let environment = ["AUTH_SIGNING_KEY": tokens.privateKeyBase64URL]
-        #expect(try AuthConfiguration(environment: EnvironmentReader(environment.merging(["ACCESS_TOKEN_TTL_SECONDS": "3600"]) { $1 }))
-            .accessTokenLifetime == 3_600)
+        #expect(
+            try AuthConfiguration(environment: EnvironmentReader(environment.merging(["ACCESS_TOKEN_TTL_SECONDS": "3600"]) { $1 }))
+                .accessTokenLifetime == 3_600)
         #expect(throws: ConfigError.self) {
             try AuthConfiguration(environment: EnvironmentReader(environment.merging(["ACCESS_TOKEN_TTL_SECONDS": "86400"]) { $1 }))
         }

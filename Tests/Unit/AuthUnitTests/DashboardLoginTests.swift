@@ -120,10 +120,12 @@ struct DashboardLoginTests {
     func test_U7_banned() async throws {
         try await accounts.add(email: "admin@example.com", password: "Start1234", banned: true, hasher: .fast)
         let login = login()
-        #expect(await refusal { try await login.run(email: "admin@example.com", password: "Wrong1234", clientKey: "a") } as? DashboardLogin.Refusal
-            == .wrongPassword(attemptsLeft: 4))
-        #expect(await refusal { try await login.run(email: "admin@example.com", password: "Start1234", clientKey: "a") } as? DashboardLogin.Refusal
-            == .banned)
+        #expect(
+            await refusal { try await login.run(email: "admin@example.com", password: "Wrong1234", clientKey: "a") } as? DashboardLogin.Refusal
+                == .wrongPassword(attemptsLeft: 4))
+        #expect(
+            await refusal { try await login.run(email: "admin@example.com", password: "Start1234", clientKey: "a") } as? DashboardLogin.Refusal
+                == .banned)
     }
 
     @Test("U7: when the password checks are full, the request counts as no try at all")

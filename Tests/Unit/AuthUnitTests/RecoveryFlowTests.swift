@@ -112,7 +112,10 @@ struct RecoveryFlowTests {
             accounts: accounts, pinResets: secrets, codes: codes, hasher: .fast, limit: AttemptLimit(maxFailures: 5, window: 1_800))
         var answers: [String] = []
         for _ in 0..<6 {
-            answers.append(await outcome { _ = try await finish.run(email: "guest@hotel.com", code: "000000", pin: "Cd34", confirmation: "Cd34", clientKey: client) })
+            answers.append(
+                await outcome {
+                    _ = try await finish.run(email: "guest@hotel.com", code: "000000", pin: "Cd34", confirmation: "Cd34", clientKey: client)
+                })
         }
         #expect(answers == (0...4).reversed().map { "invalidCode(attemptsLeft: \($0))" } + ["triesExhausted"])
         #expect(attempts.count(.address, subject: client) == 5 && attempts.count(.codeCheck, subject: "all") == 5)

@@ -34,7 +34,8 @@ struct AppSessionTests {
 
     @Test("a token with less than a minute left is renewed once by its refresh token, and the new pair is kept")
     func renewsBeforeExpiry() async throws {
-        let store = MemoryTokenStore(SessionTokens(accessToken: "old", refreshToken: "r-old", expiresAt: Date().addingTimeInterval(30), accountId: "x"))
+        let store = MemoryTokenStore(
+            SessionTokens(accessToken: "old", refreshToken: "r-old", expiresAt: Date().addingTimeInterval(30), accountId: "x"))
         let transport = ScriptedTransport { operation, _, body, call in
             operation == "refreshSession" ? (.ok, sessionJSON(access: "new\(call)", refresh: "r-new\(call)")) : (.notFound, errorJSON)
         }
@@ -94,12 +95,15 @@ struct AppSessionTests {
 
     @Test("a 401 invalid_token renews the token and sends the request once more; a second 401 goes to the caller")
     func retryAfterUnauthorized() async throws {
-        let store = MemoryTokenStore(SessionTokens(accessToken: "revoked", refreshToken: "r1", expiresAt: Date().addingTimeInterval(600), accountId: "x"))
+        let store = MemoryTokenStore(
+            SessionTokens(accessToken: "revoked", refreshToken: "r1", expiresAt: Date().addingTimeInterval(600), accountId: "x"))
         let transport = ScriptedTransport { operation, request, _, _ in
             switch operation {
             case "refreshSession": return (.ok, sessionJSON(access: "renewed", refresh: "r2"))
             case "getProfile" where request.headerFields[.authorization] == "Bearer renewed":
-                return (.ok, #"{"account":{"id":"7f0c8e5e-0d55-4a57-9f3e-1c1d7c3a9e01","kind":"install","role":"user","entitlements":[],"banned":false}}"#)
+                return (
+                    .ok, #"{"account":{"id":"7f0c8e5e-0d55-4a57-9f3e-1c1d7c3a9e01","kind":"install","role":"user","entitlements":[],"banned":false}}"#
+                )
             default: return (.unauthorized, invalidTokenJSON)
             }
         }
@@ -124,7 +128,8 @@ struct AppSessionTests {
 
     @Test("a 401 that is not about the token (a spent install refresh token) is not sent again, and keeps its body")
     func otherUnauthorizedNotRetried() async throws {
-        let store = MemoryTokenStore(SessionTokens(accessToken: "fine", refreshToken: "r1", expiresAt: Date().addingTimeInterval(600), accountId: "x"))
+        let store = MemoryTokenStore(
+            SessionTokens(accessToken: "fine", refreshToken: "r1", expiresAt: Date().addingTimeInterval(600), accountId: "x"))
         let transport = ScriptedTransport { _, _, _, _ in (.unauthorized, errorJSON) }
         let client = Client(serverURL: auth, transport: transport, middlewares: [SessionMiddleware(session: session(transport, store: store))])
         guard case .unauthorized(let answer) = try await client.mergeInstallAccount(body: .json(.init(installRefreshToken: "spent"))) else {
@@ -137,7 +142,8 @@ struct AppSessionTests {
 
     @Test("many requests turned away with one revoked token share one renewal (a refresh token works once)")
     func concurrentUnauthorizedShareRenewal() async throws {
-        let store = MemoryTokenStore(SessionTokens(accessToken: "revoked", refreshToken: "r1", expiresAt: Date().addingTimeInterval(600), accountId: "x"))
+        let store = MemoryTokenStore(
+            SessionTokens(accessToken: "revoked", refreshToken: "r1", expiresAt: Date().addingTimeInterval(600), accountId: "x"))
         let transport = ScriptedTransport { operation, request, _, call in
             switch operation {
             case "refreshSession":

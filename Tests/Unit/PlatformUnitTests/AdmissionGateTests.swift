@@ -1,8 +1,7 @@
+import PlatformCore
 import Synchronization
 import Testing
 import UnitTestSupport
-
-import PlatformCore
 
 @Suite("The admission gate (bcrypt in auth, address lookups in places)")
 struct AdmissionGateTests {

@@ -1,14 +1,15 @@
 import Foundation
 import Logging
 import Prometheus
-@testable import PlatformCore
-@testable import PlatformKafka
-@testable import PlatformEvents
-@testable import PlatformPostgres
-@testable import PlatformHTTP
-@testable import PlatformRuntime
 import Testing
 import UnitTestSupport
+
+@testable import PlatformCore
+@testable import PlatformEvents
+@testable import PlatformHTTP
+@testable import PlatformKafka
+@testable import PlatformPostgres
+@testable import PlatformRuntime
 
 @Suite("Configuration from the environment")
 struct ConfigurationTests {
@@ -58,11 +59,13 @@ struct ConfigurationTests {
         }
     }
 
-    @Test("X4: a malformed value fails naming the variable", arguments: [
-        ("HTTP_PORT", "eighty"), ("HTTP_PORT", "70000"), ("POSTGRES_PORT", "-1"), ("KAFKA_START_POSITION", "yesterday"),
-        ("POSTGRES_SCHEMA", "Robert'); DROP TABLE"), ("LOG_LEVEL", "loud"), ("OUTBOX_BATCH_SIZE", "0"),
-        ("KAFKA_FETCH_WAIT_MAX_MS", "0"),
-    ])
+    @Test(
+        "X4: a malformed value fails naming the variable",
+        arguments: [
+            ("HTTP_PORT", "eighty"), ("HTTP_PORT", "70000"), ("POSTGRES_PORT", "-1"), ("KAFKA_START_POSITION", "yesterday"),
+            ("POSTGRES_SCHEMA", "Robert'); DROP TABLE"), ("LOG_LEVEL", "loud"), ("OUTBOX_BATCH_SIZE", "0"),
+            ("KAFKA_FETCH_WAIT_MAX_MS", "0"),
+        ])
     func test_X4_malformedValueNamesVariable(variable: String, value: String) throws {
         #expect {
             try PlatformConfiguration(identity: .auth, environment: EnvironmentReader([variable: value]))

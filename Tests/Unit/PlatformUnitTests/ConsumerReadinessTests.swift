@@ -1,10 +1,10 @@
 import Testing
 
 @testable import PlatformCore
-@testable import PlatformKafka
 @testable import PlatformEvents
-@testable import PlatformPostgres
 @testable import PlatformHTTP
+@testable import PlatformKafka
+@testable import PlatformPostgres
 @testable import PlatformRuntime
 
 /// What `/ready` says of a service's consumers (X4), from their health as the consumers report it.

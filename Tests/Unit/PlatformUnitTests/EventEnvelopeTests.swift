@@ -37,12 +37,15 @@ struct EventEnvelopeTests {
         for _ in 0..<500 {
             let id = UUID()
             for text in [id.uuidString, id.uuidString.lowercased()] {
-                let json = #"{"id":"\#(text)","type":"t","schemaVersion":1,"occurredAt":"2026-11-24T10:00:00Z","producer":"p","key":"k","payload":{}}"#
+                let json =
+                    #"{"id":"\#(text)","type":"t","schemaVersion":1,"occurredAt":"2026-11-24T10:00:00Z","producer":"p","key":"k","payload":{}}"#
                 #expect(try ReceivedEvent(bytes: Array(json.utf8)).header.id == id)
             }
         }
-        for bad in ["", "x", String(repeating: "0", count: 36), "0000000-00000-0000-0000-000000000000", "g0000000-0000-0000-0000-000000000000",
-            "00000000-0000-0000-0000-0000000000000", "00000000-0000-0000-0000-00000000000é"] {
+        for bad in [
+            "", "x", String(repeating: "0", count: 36), "0000000-00000-0000-0000-000000000000", "g0000000-0000-0000-0000-000000000000",
+            "00000000-0000-0000-0000-0000000000000", "00000000-0000-0000-0000-00000000000é",
+        ] {
             let json = #"{"id":"\#(bad)","type":"t","schemaVersion":1,"occurredAt":"2026-11-24T10:00:00Z","producer":"p","key":"k","payload":{}}"#
             #expect(throws: EventDecodingError.self, "\(bad)") { try ReceivedEvent(bytes: Array(json.utf8)) }
         }

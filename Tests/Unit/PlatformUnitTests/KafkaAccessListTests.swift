@@ -16,7 +16,8 @@ struct KafkaAccessListTests {
         #expect(grants.contains { $0.resourceType == "group" && $0.name == "weather-fetcher" && $0.patternType == "prefix" })
         // auth reads only the fortune tellers' applications (B6), in its own group.
         let auth = KafkaAccessList.grants(for: "auth")
-        #expect(Set(auth.filter { $0.resourceType == "topic" && $0.operations.contains("Read") }.map(\.name)) == ["appointments.partner-applications"])
+        #expect(
+            Set(auth.filter { $0.resourceType == "topic" && $0.operations.contains("Read") }.map(\.name)) == ["appointments.partner-applications"])
         #expect(auth.contains { $0.resourceType == "group" && $0.name == "auth" })
     }
 

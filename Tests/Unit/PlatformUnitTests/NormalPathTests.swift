@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 @testable import PlatformCore
-@testable import PlatformKafka
 @testable import PlatformEvents
-@testable import PlatformPostgres
 @testable import PlatformHTTP
+@testable import PlatformKafka
+@testable import PlatformPostgres
 @testable import PlatformRuntime
 
 /// X3: access rules compare the path the router will match, so every other spelling of a path is refused

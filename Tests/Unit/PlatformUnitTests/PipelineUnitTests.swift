@@ -1,11 +1,12 @@
 import Foundation
-@testable import PlatformCore
-@testable import PlatformKafka
-@testable import PlatformEvents
-@testable import PlatformPostgres
-@testable import PlatformHTTP
-@testable import PlatformRuntime
 import Testing
+
+@testable import PlatformCore
+@testable import PlatformEvents
+@testable import PlatformHTTP
+@testable import PlatformKafka
+@testable import PlatformPostgres
+@testable import PlatformRuntime
 
 @Suite("Event pipeline: pure rules")
 struct PipelineUnitTests {

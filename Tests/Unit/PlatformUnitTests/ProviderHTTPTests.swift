@@ -4,10 +4,10 @@ import Testing
 import UnitTestSupport
 
 @testable import PlatformCore
-@testable import PlatformKafka
 @testable import PlatformEvents
-@testable import PlatformPostgres
 @testable import PlatformHTTP
+@testable import PlatformKafka
+@testable import PlatformPostgres
 @testable import PlatformRuntime
 
 /// The pieces of the provider HTTP client that decide when to call a provider again (W6, P1), and the

@@ -12,11 +12,13 @@ struct TracingConfigurationTests {
             try PlatformTracing.bootstrap(
                 service: "t", environment: EnvironmentReader(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SDK_DISABLED": "true"]))
                 == nil)
-        #expect(throws: ConfigError.malformed(
-            variable: "OTEL_EXPORTER_OTLP_PROTOCOL", value: "grpc", expected: "http/protobuf or http/json (the gRPC exporter is not built)")
+        #expect(
+            throws: ConfigError.malformed(
+                variable: "OTEL_EXPORTER_OTLP_PROTOCOL", value: "grpc", expected: "http/protobuf or http/json (the gRPC exporter is not built)")
         ) {
             try PlatformTracing.bootstrap(
-                service: "t", environment: EnvironmentReader(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"]))
+                service: "t",
+                environment: EnvironmentReader(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"]))
         }
     }
 }

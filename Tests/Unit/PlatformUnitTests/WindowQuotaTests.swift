@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 @testable import PlatformCore
-@testable import PlatformKafka
 @testable import PlatformEvents
-@testable import PlatformPostgres
 @testable import PlatformHTTP
+@testable import PlatformKafka
+@testable import PlatformPostgres
 @testable import PlatformRuntime
 
 /// X3: public writes are bounded per key and window (`WindowQuota`).

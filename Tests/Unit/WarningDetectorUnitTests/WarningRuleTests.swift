@@ -101,7 +101,8 @@ struct WarningRuleTests {
 
     @Test("A5: push payloads carry the seed's title and the APNs alert shape")
     func test_A5_payloads() throws {
-        let daily = PushMessage.dailyForecast(city: WarningFixtures.berlin, today: nil, temperatureC: 21.4, condition: "clear", description: "Clear sky")
+        let daily = PushMessage.dailyForecast(
+            city: WarningFixtures.berlin, today: nil, temperatureC: 21.4, condition: "clear", description: "Clear sky")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(daily.utf8)) as? [String: Any])
         let alert = try #require((object["aps"] as? [String: Any])?["alert"] as? [String: Any])
         #expect(alert["title"] as? String == "Look! Weather around you!" && alert["subtitle"] as? String == "Berlin")

@@ -59,7 +59,9 @@ struct WeatherPresentationTests {
         #expect(rightNow.dewPoint == "5°C" && rightNow.humidity == "71%")
         #expect(rightNow.sunrise == "07:12 AM" && rightNow.sunset == "04:05 PM")
         #expect(rightNow.visibilityMiles == 6.2 && rightNow.visibility == "6.2 mi")
-        #expect(presenter.current(report.current) == CurrentDTO(condition: .partlyCloudy, description: "Partly cloudy", temperatureC: 12.3, temperature: "12°C"))
+        #expect(
+            presenter.current(report.current)
+                == CurrentDTO(condition: .partlyCloudy, description: "Partly cloudy", temperatureC: 12.3, temperature: "12°C"))
     }
 
     @Test("W3: compass points, miles and 12-hour times convert exactly")

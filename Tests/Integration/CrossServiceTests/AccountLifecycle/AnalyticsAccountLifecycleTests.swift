@@ -1,13 +1,15 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29 through auth, the broker and analytics-aggregator: poll answers and a member's place among a feature's
 /// users follow an install into its account; deleted, the answers go and the counts stay without the member's key.
 @Suite("Account lifecycle: analytics-aggregator")
 struct AnalyticsAccountLifecycleTests {
-    @Test("Issue 29 (N2, N3): poll answers and feature users follow an install into its account; deletion erases the answers and anonymises the feature users")
+    @Test(
+        "Issue 29 (N2, N3): poll answers and feature users follow an install into its account; deletion erases the answers and anonymises the feature users"
+    )
     func test_mergeThenDelete() async throws {
         let idp = FakeIdentityProvider()
         try await idp.serve {
@@ -18,15 +20,17 @@ struct AnalyticsAccountLifecycleTests {
                         .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": true]]], bearer: install.access)
                     #expect(status.code < 300, "\(body.raw ?? "")")
                     try await analytics.ingestAll([AnalyticsTestHarness.event("feature_used", user: install.id, feature: "pins")])
-                    #expect(try await eventually {
-                        try await analytics.count("SELECT count(*)::int FROM feature_users WHERE user_key = 'u:\(install.id)'") >= 1
-                    })
+                    #expect(
+                        try await eventually {
+                            try await analytics.count("SELECT count(*)::int FROM feature_users WHERE user_key = 'u:\(install.id)'") >= 1
+                        })
 
                     let member = try await auth.signIn(idp, subject: "fay-\(UUID())", app: "places")
                     #expect(try await auth.merge(install: install, into: member.access).0 == .ok)
-                    #expect(try await eventually {
-                        try await analytics.count("SELECT count(*)::int FROM poll_answers WHERE user_id = '\(member.id)'") == 1
-                    }, "the install's answer is the account's")
+                    #expect(
+                        try await eventually {
+                            try await analytics.count("SELECT count(*)::int FROM poll_answers WHERE user_id = '\(member.id)'") == 1
+                        }, "the install's answer is the account's")
                     #expect(try await analytics.count("SELECT count(*)::int FROM feature_users WHERE user_key = 'u:\(member.id)'") >= 1)
                     (status, _) = try await analytics.request(
                         .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": false]]], bearer: install.access)
@@ -35,8 +39,9 @@ struct AnalyticsAccountLifecycleTests {
 
                     #expect(try await auth.deleteOwnAccount(bearer: member.access).0 == .noContent)
                     #expect(try await eventually { try await analytics.count("SELECT count(*)::int FROM poll_answers") == 0 })
-                    #expect(try await analytics.count("SELECT count(*)::int FROM feature_users WHERE user_key LIKE 'erased:%'") >= 1,
-                            "the feature keeps its user count without the key")
+                    #expect(
+                        try await analytics.count("SELECT count(*)::int FROM feature_users WHERE user_key LIKE 'erased:%'") >= 1,
+                        "the feature keeps its user count without the key")
                     (status, body) = try await analytics.request(
                         .post, "/v1/poll/answers", json: ["answers": [["questionId": "benefit", "answer": false]]], bearer: member.access)
                     #expect(status == .unauthorized && body["error"]["code"].string == "invalid_token")

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29 through auth, the broker and appointment-booker, every token from auth: an admin deletes a fortune
 /// teller (their future appointments are cancelled with events, their profile stays empty under a new id), and a
@@ -34,9 +34,10 @@ struct AppointmentAccountLifecycleTests {
 
                 (status, _) = try await auth.request(.delete, "/v1/admin/users/\(teller.id)", bearer: admin)
                 #expect(status == .noContent)
-                #expect(try await eventually {
-                    try await booking.count("SELECT count(*)::int FROM bookings WHERE status = 'cancelled'") == 1
-                }, "the deleted partner's future appointment is cancelled")
+                #expect(
+                    try await eventually {
+                        try await booking.count("SELECT count(*)::int FROM bookings WHERE status = 'cancelled'") == 1
+                    }, "the deleted partner's future appointment is cancelled")
                 #expect(try await booking.count("SELECT count(*)::int FROM outbox WHERE event_type = 'appointment.cancelled'") == 1)
                 #expect(try await booking.count("SELECT count(*)::int FROM partners WHERE name = 'Deleted partner' AND contact = ''") == 1)
                 #expect(try await booking.db.columnsMentioning(teller.id).isEmpty)
@@ -62,18 +63,21 @@ struct AppointmentAccountLifecycleTests {
                 try await auth.pay("contact_fortune_teller", for: first.id)
                 let install = try await auth.refreshed(first)
                 #expect(try await booking.request(.get, "/v1/horoscope/leo", bearer: install.access).0 == .ok)
-                #expect(try await booking.request(
-                    .put, "/v1/me/daily-horoscope", json: ["enabled": true, "sign": "leo", "localTime": "07:00", "timeZone": "Asia/Bangkok"],
-                    bearer: install.access).0 == .ok)
+                #expect(
+                    try await booking.request(
+                        .put, "/v1/me/daily-horoscope", json: ["enabled": true, "sign": "leo", "localTime": "07:00", "timeZone": "Asia/Bangkok"],
+                        bearer: install.access
+                    ).0 == .ok)
                 let slot = try await booking.futureSlot(partner, fromDay: 2)
                 #expect(try await eventually { try await booking.book(partner, slot, bearer: install.access).0 == .created })
 
                 let lasting = try await auth.install("horoscope")
                 let (status, body) = try await auth.merge(install: install, into: lasting.access)
                 #expect(status == .ok, "\(body)")
-                #expect(try await eventually {
-                    try await booking.request(.get, "/v1/me/bookings", bearer: lasting.access).1["bookings"].count == 1
-                }, "the appointment is the lasting account's")
+                #expect(
+                    try await eventually {
+                        try await booking.request(.get, "/v1/me/bookings", bearer: lasting.access).1["bookings"].count == 1
+                    }, "the appointment is the lasting account's")
                 let (_, readings) = try await booking.request(.get, "/v1/me/readings", bearer: lasting.access)
                 #expect(readings["readings"].count == 1)
                 let (_, daily) = try await booking.request(.get, "/v1/me/daily-horoscope", bearer: lasting.access)

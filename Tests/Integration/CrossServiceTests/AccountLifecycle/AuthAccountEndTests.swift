@@ -1,13 +1,15 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29 in auth itself: who may delete which account and how they prove it, the merge's refusals, and the
 /// one event each end publishes.
 @Suite("Account lifecycle: auth")
 struct AuthAccountEndTests {
-    @Test("Issue 29 (U7): a survey account deletes itself only with its PIN, a dashboard account only with its password; install accounts need only their token")
+    @Test(
+        "Issue 29 (U7): a survey account deletes itself only with its PIN, a dashboard account only with its password; install accounts need only their token"
+    )
     func test_reauthentication() async throws {
         try await LifecycleAuth.run { auth, _ in
             _ = try await auth.post("/v1/survey/signup", ["email": "leaving@hotel.com", "pin": "Ab12", "pinConfirmation": "Ab12"])

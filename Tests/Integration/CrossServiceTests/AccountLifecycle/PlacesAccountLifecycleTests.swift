@@ -1,7 +1,7 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29 through auth, the broker and places-importer: a member's saved places, pins, ratings and added places
 /// follow an install into its account; deleted, the personal ones go and the shared ones stay without their author.
@@ -12,7 +12,9 @@ struct PlacesAccountLifecycleTests {
         "notes": "quiet upstairs",
     ]
 
-    @Test("Issue 29 (P2-P4): pins, saved places, ratings and added places follow an install into its account; deletion keeps the rating and the place anonymised")
+    @Test(
+        "Issue 29 (P2-P4): pins, saved places, ratings and added places follow an install into its account; deletion keeps the rating and the place anonymised"
+    )
     func test_mergeThenDelete() async throws {
         let idp = FakeIdentityProvider()
         try await idp.serve {
@@ -32,9 +34,10 @@ struct PlacesAccountLifecycleTests {
                     let member = try await auth.signIn(idp, subject: "erin-\(UUID())", app: "places")
                     #expect(try await auth.merge(install: install, into: member.access).0 == .ok)
                     let byMember = "user_id = '\(member.id)'"
-                    #expect(try await eventually {
-                        try await places.count("SELECT count(*)::int FROM saved_places WHERE \(byMember)") == 1
-                    })
+                    #expect(
+                        try await eventually {
+                            try await places.count("SELECT count(*)::int FROM saved_places WHERE \(byMember)") == 1
+                        })
                     #expect(try await places.count("SELECT count(*)::int FROM pin_colours WHERE \(byMember)") == 1)
                     #expect(try await places.count("SELECT count(*)::int FROM place_ratings WHERE \(byMember)") == 1)
                     #expect(try await places.count("SELECT count(*)::int FROM places WHERE added_by = '\(member.id)'") == 1)
@@ -45,7 +48,9 @@ struct PlacesAccountLifecycleTests {
                     #expect(try await eventually { try await places.request(.get, "/v1/places/\(place)", bearer: member.access).0 == .unauthorized })
                     #expect(try await places.count("SELECT count(*)::int FROM saved_places") == 0)
                     #expect(try await places.count("SELECT count(*)::int FROM pin_colours") == 0)
-                    #expect(try await places.count("SELECT count(*)::int FROM place_ratings WHERE user_id LIKE 'erased:%'") == 1, "the rating stays, named by nobody")
+                    #expect(
+                        try await places.count("SELECT count(*)::int FROM place_ratings WHERE user_id LIKE 'erased:%'") == 1,
+                        "the rating stays, named by nobody")
                     #expect(try await places.count("SELECT count(*)::int FROM places WHERE added_by IS NULL AND name = 'Kitchen Desk'") == 1)
                     #expect(try await places.db.columnsMentioning(member.id).isEmpty)
                 }

@@ -1,7 +1,7 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29 through auth, the broker and warning-detector: devices and notification settings follow an install into
 /// the account it signs in to, and go with that account.
@@ -24,9 +24,10 @@ struct WarningAccountLifecycleTests {
 
                     let member = try await auth.signIn(idp, subject: "dave-\(UUID())", app: "weather")
                     #expect(try await auth.merge(install: install, into: member.access).0 == .ok)
-                    #expect(try await eventually {
-                        try await warnings.request(.get, "/v1/me/devices", bearer: member.access).1["devices"].count == 1
-                    }, "the install's phone is the account's")
+                    #expect(
+                        try await eventually {
+                            try await warnings.request(.get, "/v1/me/devices", bearer: member.access).1["devices"].count == 1
+                        }, "the install's phone is the account's")
                     (_, body) = try await warnings.request(.get, "/v1/me/notification-settings", bearer: member.access)
                     #expect(body["currentLocation"]["warnings"].bool == false, "\(body.raw ?? "")")
                     #expect(try await warnings.request(.get, "/v1/me/devices", bearer: install.access).0 == .unauthorized)

@@ -1,7 +1,7 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29 through auth, the broker and weather-fetcher: an install's favourites and recents follow it into the
 /// account it signs in to, and go with that account when it is deleted.
@@ -9,7 +9,9 @@ import TestSupport
 struct WeatherAccountLifecycleTests {
     static let berlin = 2950159, bern = 2661552
 
-    @Test("Issue 29 (W7, W8): an install merged into its OpenID Connect account brings its cities; deleting the account erases them and its tokens stop working")
+    @Test(
+        "Issue 29 (W7, W8): an install merged into its OpenID Connect account brings its cities; deleting the account erases them and its tokens stop working"
+    )
     func test_mergeThenDelete() async throws {
         let idp = FakeIdentityProvider()
         try await idp.serve {
@@ -22,9 +24,10 @@ struct WeatherAccountLifecycleTests {
                     let member = try await auth.signIn(idp, subject: "carol-\(UUID())", app: "weather")
                     var (status, body) = try await auth.merge(install: install, into: member.access)
                     #expect(status == .ok && body["account.id"]?.lowercased() == member.id, "\(body)")
-                    #expect(try await eventually {
-                        "\(try await weather.get("/v1/me/favourites", bearer: member.access).1)".contains("\(Self.berlin)")
-                    }, "the install's favourite is the account's")
+                    #expect(
+                        try await eventually {
+                            "\(try await weather.get("/v1/me/favourites", bearer: member.access).1)".contains("\(Self.berlin)")
+                        }, "the install's favourite is the account's")
                     let (_, recents) = try await weather.get("/v1/me/recent-cities", bearer: member.access)
                     #expect("\(recents)".contains("\(Self.bern)"), "and so is its recent city")
                     #expect(try await weather.get("/v1/me/favourites", bearer: install.access).0 == .unauthorized)

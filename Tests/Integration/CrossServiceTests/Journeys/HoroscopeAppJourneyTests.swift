@@ -1,14 +1,15 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29: the horoscope app from nothing but its name and an install id, through auth (payments by the
 /// provider's signed webhook), appointment-booker and warning-detector (its pushes, on a fake APNs that binds each
 /// token to one app), wired by the real broker as in production.
 @Suite("App journey: horoscope")
 struct HoroscopeAppJourneyTests {
-    @Test("Issue 29 (B1-B5, U5, U6, U8, U9, A7): an install reads, pays, books a fortune teller and gets its reminder and daily horoscope on its phone")
+    @Test(
+        "Issue 29 (B1-B5, U5, U6, U8, U9, A7): an install reads, pays, books a fortune teller and gets its reminder and daily horoscope on its phone")
     func test_horoscopeAppJourney() async throws {
         let apns = StrictAPNs()
         try await LifecycleAuth.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": AuthTestHarness.webhookSecret]) { auth, users in
@@ -23,13 +24,15 @@ struct HoroscopeAppJourneyTests {
 
                     var (status, body) = try await booking.request(.get, "/v1/horoscope/leo", bearer: install.access)
                     #expect(status == .ok, "free horoscope: \(body.raw ?? "")")
-                    let (changed, me) = try await auth.request(.patch, "/v1/me", body: Data(#"{"zodiacSign": "leo", "language": "th"}"#.utf8), bearer: install.access)
+                    let (changed, me) = try await auth.request(
+                        .patch, "/v1/me", body: Data(#"{"zodiacSign": "leo", "language": "th"}"#.utf8), bearer: install.access)
                     #expect(changed == .ok && me["zodiacSign"] == "leo", "\(me)")
 
                     let phone = String(repeating: "e5", count: 32)
                     apns.issue(phone, to: "com.example.horoscope")
                     (status, body) = try await warnings.request(
-                        .put, "/v1/me/devices/\(phone)", json: ["app": "horoscope", "timeZone": "Asia/Bangkok", "language": "th"], bearer: install.access)
+                        .put, "/v1/me/devices/\(phone)", json: ["app": "horoscope", "timeZone": "Asia/Bangkok", "language": "th"],
+                        bearer: install.access)
                     #expect(status == .ok, "device: \(body.raw ?? "")")
                     // The same person's weather app on another phone: nothing of the horoscope app may reach it.
                     let weatherPhone = String(repeating: "f6", count: 32)
@@ -41,7 +44,8 @@ struct HoroscopeAppJourneyTests {
                         .put, "/v1/me/daily-horoscope", json: ["enabled": true, "sign": "leo", "localTime": "00:00", "timeZone": "Asia/Bangkok"],
                         bearer: install.access)
                     #expect(status == .ok, "daily horoscope: \(body.raw ?? "")")
-                    #expect(try await eventually { apns.sent(to: phone).contains { $0.contains("daily-horoscope") } }, "today's horoscope on the phone")
+                    #expect(
+                        try await eventually { apns.sent(to: phone).contains { $0.contains("daily-horoscope") } }, "today's horoscope on the phone")
 
                     try await auth.pay("fortune_stick", for: install.id)
                     try await auth.pay("contact_fortune_teller", for: install.id)
@@ -59,7 +63,8 @@ struct HoroscopeAppJourneyTests {
                     #expect(try await eventually { try await booking.book(partner, slot, bearer: app.access).0 == .created }, "booked")
                     (status, body) = try await booking.request(.get, "/v1/me/bookings", bearer: app.access)
                     #expect(status == .ok && "\(body.raw ?? "")".contains(teller.id), "my bookings: \(body.raw ?? "")")
-                    #expect(try await eventually { apns.sent(to: phone).contains { $0.contains("appointment-reminder") } }, "the reminder on the phone")
+                    #expect(
+                        try await eventually { apns.sent(to: phone).contains { $0.contains("appointment-reminder") } }, "the reminder on the phone")
                     #expect(apns.sent(to: phone).allSatisfy { $0.contains("ดวงวันนี้") || $0.contains("ใกล้ถึงเวลานัดหมาย") }, "in Thai")
                     #expect(apns.sent(to: weatherPhone).isEmpty, "never the weather app's phone")
                     let booked = try #require(body["bookings"][0]["id"].string)

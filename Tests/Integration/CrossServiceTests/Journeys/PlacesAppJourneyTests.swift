@@ -1,7 +1,7 @@
 import Foundation
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29: the Where-I-Work app from nothing but its name and an install id, through auth, places-importer and
 /// analytics-aggregator (the poll).
@@ -21,15 +21,17 @@ struct PlacesAppJourneyTests {
                         bearer: app.access)
                     #expect(status == .created, "add: \(body.raw ?? "")")
                     let place = try #require(body["id"].string)
-                    (status, body) = try await places.request(.put, "/v1/places/\(place)/rating", json: PlacesAccountLifecycleTests.rating, bearer: app.access)
+                    (status, body) = try await places.request(
+                        .put, "/v1/places/\(place)/rating", json: PlacesAccountLifecycleTests.rating, bearer: app.access)
                     #expect(status.code < 300, "rate: \(body.raw ?? "")")
                     (status, body) = try await places.request(.put, "/v1/places/\(place)/pin", json: ["colour": "green"], bearer: app.access)
                     #expect(status.code < 300, "pin: \(body.raw ?? "")")
                     (status, body) = try await places.request(.put, "/v1/places/\(place)/saved", bearer: app.access)
                     #expect(status.code < 300, "save: \(body.raw ?? "")")
                     (status, body) = try await places.request(.get, "/v1/places/\(place)", bearer: app.access)
-                    #expect(status == .ok && body["place"]["name"].string == "Journey Desk" && body["place"]["pin"].string == "green"
-                        && body["myRating"]["wifi"].int == 5, "own place, pending review, is the member's to see: \(body.raw ?? "")")
+                    #expect(
+                        status == .ok && body["place"]["name"].string == "Journey Desk" && body["place"]["pin"].string == "green"
+                            && body["myRating"]["wifi"].int == 5, "own place, pending review, is the member's to see: \(body.raw ?? "")")
                     (status, body) = try await places.request(.get, "/v1/places?lat=52.5&lon=13.4&radius=2000", bearer: app.access)
                     #expect(status == .ok && "\(body.raw ?? "")".contains(place), "the map shows the member's own place with its pin")
                     (status, body) = try await places.request(.delete, "/v1/places/\(place)/saved", bearer: app.access)

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import ServiceTestSupport
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29: the weather app from nothing but its name and an install id, through auth, weather-fetcher and
 /// warning-detector wired by the real broker as in production (forecasts, warnings, favourites, accounts).
@@ -44,9 +44,10 @@ struct WeatherAppJourneyTests {
                         .put, "/v1/me/devices/\(device)", json: ["app": "weather", "currentCityId": Self.berlin, "timeZone": "Europe/Berlin"],
                         bearer: app.access)
                     #expect(answer == .ok, "device: \(json.raw ?? "")")
-                    #expect(try await eventually {
-                        try await warnings.request(.get, "/v1/me/notification-settings", bearer: app.access).1["favourites"].count == 1
-                    }, "the favourite reached warning-detector through the broker")
+                    #expect(
+                        try await eventually {
+                            try await warnings.request(.get, "/v1/me/notification-settings", bearer: app.access).1["favourites"].count == 1
+                        }, "the favourite reached warning-detector through the broker")
                     (answer, json) = try await warnings.request(
                         .put, "/v1/me/notification-settings", json: ["favourites": [["cityId": Self.berlin, "warnings": false]]], bearer: app.access)
                     #expect(answer == .ok, "settings: \(json.raw ?? "")")
