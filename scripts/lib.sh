@@ -66,7 +66,7 @@ start_postgres() {
     "${run[@]}" "$bin/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
   fi
   "${run[@]}" "$bin/pg_ctl" -D "$data" -l "$logfile" -w -t 60 \
-    -o "-h 127.0.0.1 -p $port -k $data -c fsync=${PG_FSYNC:-on} -c max_connections=${PG_MAX_CONNECTIONS:-500} -c shared_buffers=256MB" start >/dev/null
+    -o "-h 127.0.0.1 -p $port -k $data -c fsync=${PG_FSYNC:-on} -c max_connections=${PG_MAX_CONNECTIONS:-500} -c shared_buffers=256MB ${PG_OPTIONS:-}" start >/dev/null
 }
 
 stop_postgres() { # stop_postgres DATA_DIR
@@ -111,7 +111,8 @@ infra_parent() {
 }
 
 # start_throwaway_infra: a PostgreSQL cluster and a Tansu broker on free loopback ports in a temp dir, torn
-# down on exit. Exports TEST_POSTGRES_HOST/PORT/USER, TEST_KAFKA_BROKERS and TANSU_BIN; sets $infra_dir.
+# down on exit. Exports TEST_POSTGRES_HOST/PORT/USER, TEST_KAFKA_BROKERS and TEST_PYTHON; sets $infra_dir.
+# The tests that need a cluster or broker of their own start it with scripts/throwaway.sh, these same functions.
 start_throwaway_infra() {
   infra_dir="$(mktemp -d "$(infra_parent)/platform-infra.XXXXXX")"
   chmod 755 "$infra_dir"
@@ -127,8 +128,7 @@ start_throwaway_infra() {
   start_tansu "$kafka_port" "$infra_dir/tansu.log" "$infra_dir/tansu.pid"
   export TEST_POSTGRES_HOST=127.0.0.1 TEST_POSTGRES_PORT="$pg_port" TEST_POSTGRES_USER=postgres
   export TEST_KAFKA_BROKERS="127.0.0.1:$kafka_port"
-  TANSU_BIN="$(tansu_bin)"
-  export TANSU_BIN TEST_PYTHON="$VENV/bin/python"
+  export TEST_PYTHON="$VENV/bin/python"
 }
 
 stop_throwaway_infra() {

@@ -1,44 +1,34 @@
 import Foundation
 
-/// A Tansu broker of a test's own, for tests that stop and restart the broker. Memory storage: a restart
-/// starts with an empty log, like a broker that lost its disk, so callers recreate their topics.
-public final class BrokerProcess: @unchecked Sendable {
-    // @unchecked: `process` is only touched by the test that owns this object, from one task at a time.
+/// A Tansu broker of a test's own, for tests that stop and restart the broker, started and stopped by
+/// `scripts/throwaway.sh` as the test command starts its own. Memory storage: a restart starts with an empty
+/// log, like a broker that lost its disk, so callers recreate their topics.
+public final class BrokerProcess: Sendable {
     public let port: Int
-    private var process: ChildProcess?
+    private let directory: String
 
     public init(port: Int) {
         self.port = port
+        directory = NSTemporaryDirectory() + "broker-\(port)-\(uniqueSuffix())"
     }
 
     public var address: String { "127.0.0.1:\(port)" }
 
+    /// Returns once the broker listens.
     public func start() throws {
-        guard let binary = TestInfrastructure.current.tansuBinary else {
-            throw TestInfrastructure.Missing(description: "TANSU_BIN is not set: run the tests with scripts/test.sh")
-        }
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = [
-            "broker", "--listener-url", "tcp://127.0.0.1:\(port)", "--advertised-listener-url", "tcp://127.0.0.1:\(port)",
-            "--storage-engine", "memory://tansu/",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        try waitForPort(port, timeout: 20)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Throwaway.run(["broker-start", "\(port)", "\(directory)/tansu.log", "\(directory)/tansu.pid"])
     }
 
+    /// Kills the broker (it has nothing to save) and waits for it to go; nothing when it is not running.
     public func stop() {
-        guard let process, process.isRunning else { return }
-        // Tansu does not exit on SIGTERM; its memory log has nothing to save, so kill it outright.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        self.process = nil
+        try? Throwaway.run(["broker-stop", "\(directory)/tansu.pid"])
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 }
 
 public func waitForPort(_ port: Int, timeout: TimeInterval) throws {

@@ -1,12 +1,11 @@
 import Foundation
 
 /// A PostgreSQL cluster of a test's own, for tests that stop and restart the database (the shared one serves
-/// every other test at once). initdb and postgres refuse to run as root, so as root they run as `postgres`,
-/// as scripts/lib.sh does.
+/// every other test at once), started and stopped by `scripts/throwaway.sh`: the same start as the test command's
+/// own cluster.
 public final class PostgresCluster: Sendable {
     public let port: Int
     public let directory: String
-    private let binaries: String
     /// Extra `-c` settings for the server (TLS: see `init(certificate:)`).
     private let serverOptions: String
 
@@ -14,55 +13,53 @@ public final class PostgresCluster: Sendable {
     public init(certificate: TestCertificate? = nil) throws {
         port = freePort()
         directory = NSTemporaryDirectory() + "fault-pg-\(uniqueSuffix())"
-        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-        guard let newest = versions.sorted(by: { $0.compare($1, options: .numeric) == .orderedAscending }).last else {
-            throw ClusterError("no PostgreSQL under /usr/lib/postgresql (scripts/install-deps.sh installs it)")
-        }
-        binaries = "/usr/lib/postgresql/\(newest)/bin"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if let certificate {
             // Postgres refuses a key file others may read.
             try certificate.certificatePEM.write(toFile: "\(directory)/server.crt", atomically: true, encoding: .utf8)
             try certificate.privateKeyPEM.write(toFile: "\(directory)/server.key", atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: "\(directory)/server.key")
-            serverOptions = " -c ssl=on -c ssl_cert_file=\(directory)/server.crt -c ssl_key_file=\(directory)/server.key"
+            serverOptions = "-c ssl=on -c ssl_cert_file=\(directory)/server.crt -c ssl_key_file=\(directory)/server.key"
         } else {
             serverOptions = ""
         }
-        if getuid() == 0 { try run("/bin/chown", ["-R", "postgres:postgres", directory], asPostgres: false) }
-        try run(
-            "\(binaries)/initdb", ["-D", "\(directory)/data", "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8"])
+        // The server runs as `postgres` when the tests run as root: it must read the certificate and key.
+        if getuid() == 0 { try Throwaway.run(["/bin/chown", "-R", "postgres:postgres", directory]) }
         try start()
     }
 
     public func start() throws {
-        try run(
-            "\(binaries)/pg_ctl",
-            [
-                "-D", "\(directory)/data", "-l", "\(directory)/postgres.log", "-w", "-t", "60", "-o",
-                "-h 127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c max_connections=200\(serverOptions)", "start",
-            ])
+        try Throwaway.run(
+            ["postgres-start", "\(directory)/data", "\(port)", "\(directory)/postgres.log"],
+            environment: ["PG_FSYNC": "off", "PG_MAX_CONNECTIONS": "200", "PG_OPTIONS": serverOptions])
     }
 
     /// Fast shutdown: sessions are cut, as in a database restart or failover.
     public func stop() throws {
-        try run("\(binaries)/pg_ctl", ["-D", "\(directory)/data", "-m", "fast", "-w", "stop"])
+        try Throwaway.run(["postgres-stop", "\(directory)/data"])
     }
 
     public func destroy() {
         try? stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
+}
 
-    private func run(_ executable: String, _ arguments: [String], asPostgres: Bool = true) throws {
-        let command = (asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [executable] + arguments
+/// `scripts/throwaway.sh`, or another command, run to its end.
+enum Throwaway {
+    static let script = RepositoryFiles.root.appendingPathComponent("scripts/throwaway.sh").path
+
+    /// Runs the script with `arguments`, or `arguments` itself when its first is a path.
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws {
+        let command = arguments.first?.hasPrefix("/") == true ? arguments : ["/bin/bash", script] + arguments
         // Through Python's subprocess, which closes inherited descriptors: Foundation's Process notices a child's
-        // exit by a descriptor the child inherits, and the server pg_ctl leaves running would keep it open forever.
+        // exit by a descriptor the child inherits, and a server the command leaves running would keep it open forever.
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)"] + command
-        // A file, not a pipe: the server started by pg_ctl would hold a pipe open, and reading it would never end.
-        let errorFile = "\(directory).\(uniqueSuffix()).err"
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        // A file, not a pipe: a server the command starts would hold a pipe open, and reading it would never end.
+        let errorFile = NSTemporaryDirectory() + "throwaway-\(uniqueSuffix()).err"
         _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errorFile) }
         process.standardOutput = FileHandle.nullDevice
@@ -71,7 +68,7 @@ public final class PostgresCluster: Sendable {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let output = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
-            throw ClusterError("\(executable) \(arguments.joined(separator: " ")) failed: \(output)")
+            throw ClusterError("\(command.joined(separator: " ")) failed: \(output)")
         }
     }
 }

@@ -10,7 +10,6 @@ public struct TestInfrastructure: Sendable {
     public let postgresPort: Int
     public let postgresUser: String
     public let kafkaBrokers: String
-    public let tansuBinary: String?
     public let buildDirectory: String?
     /// Why the infrastructure is not there, nil when it is.
     public let missing: String?
@@ -31,14 +30,14 @@ public struct TestInfrastructure: Sendable {
             let brokers = environment.string("TEST_KAFKA_BROKERS")
         else {
             return TestInfrastructure(
-                postgresHost: "127.0.0.1", postgresPort: 1, postgresUser: "postgres", kafkaBrokers: "127.0.0.1:1", tansuBinary: nil,
+                postgresHost: "127.0.0.1", postgresPort: 1, postgresUser: "postgres", kafkaBrokers: "127.0.0.1:1",
                 buildDirectory: nil,
                 missing: "TEST_POSTGRES_HOST, TEST_POSTGRES_PORT and TEST_KAFKA_BROKERS are not set: run the tests with scripts/test.sh, "
                     + "which starts a throw-away PostgreSQL and Tansu broker for them")
         }
         return TestInfrastructure(
             postgresHost: host, postgresPort: port, postgresUser: environment.string("TEST_POSTGRES_USER", default: "postgres"),
-            kafkaBrokers: brokers, tansuBinary: environment.string("TANSU_BIN"),
+            kafkaBrokers: brokers,
             buildDirectory: environment.string("TEST_BUILD_DIR"), missing: nil)
     }()
 
