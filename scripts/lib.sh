@@ -101,7 +101,7 @@ stop_pidfile() { # stop_pidfile PIDFILE [SIGNAL]: SIGNAL (default TERM), then KI
 
 # infra_parent: where a throw-away cluster keeps its files. Memory (/dev/shm) when it has room: every test
 # copies a template database and drops it, and on ext4 the kernel's search for free inodes for those files
-# was about a seventh of the test run's CPU (perf). A container's small /dev/shm (64 MB by default) falls
+# costs about a seventh of the test run's CPU. A container's small /dev/shm (64 MB by default) falls
 # back to /tmp. The exit trap removes it; a run killed with SIGKILL leaves it in memory until removed by hand
 # (`rm -rf /dev/shm/platform-infra.*`) or a reboot.
 infra_parent() {
@@ -120,8 +120,8 @@ start_throwaway_infra() {
   read -r pg_port kafka_port < <(free_ports 2)
   trap 'stop_throwaway_infra' EXIT
   log "starting PostgreSQL on 127.0.0.1:$pg_port"
-  # 1,000 connections: the suites start together, each test with its own database and pools, and 500 were
-  # used up at the start of a run ("sorry, too many clients already").
+  # 1,000 connections: the suites start together, each test with its own database and pools, which use up
+  # 500 at the start of a run ("sorry, too many clients already").
   PG_FSYNC="${PG_FSYNC:-off}" PG_MAX_CONNECTIONS="${PG_MAX_CONNECTIONS:-1000}" \
     start_postgres "$infra_dir/pgdata" "$pg_port" "$infra_dir/postgres.log"
   log "starting Tansu on 127.0.0.1:$kafka_port"

@@ -31,7 +31,7 @@ swift build --build-tests
 log "creating the catalogue's topics on the test broker (platformctl create-topics, as scripts/stack.sh does)"
 "$root/.build/debug/platformctl" create-topics --brokers "$TEST_KAFKA_BROKERS" >/dev/null
 # The test binary itself rather than `swift test`, which cannot pass it a bound on how many tests run at once:
-# with every suite at once on two cores, requests and Kafka joins of unrelated tests ran out of time.
+# with every suite at once on two cores, requests and Kafka joins of unrelated tests run out of time.
 # scripts/run-tests.py watches the run's event stream: a phase in which no test starts or ends for STALL seconds is
 # taken for hung, its unfinished tests are named and run once more alone (see the script).
 run_tests() { # run_tests LIMIT STALL ARGUMENTS...
@@ -47,19 +47,18 @@ if [ $# -gt 0 ]; then
   log "running tests ($*)"
   run_tests "${TEST_TIME_LIMIT:-2400}" 1200 "$@" || status=$?
 else
-  # The fault suite runs after the rest, alone: its scenarios time recoveries and wait on them, and sharing
-  # two cores with the API fuzzers made a broker-restart scenario miss its deadline once. The shutdown suite
-  # (built executables stopped with work in flight) runs alone too: beside the fuzzers, its restarted consumer
-  # once applied nothing for two minutes and the suite's own load timed other tests' connections out.
-  # The API fuzzers and the browser run in phases of their own too: each keeps a core busy, and beside the
-  # other suites on two cores the browser's 30-second steps and the relays' publishes ran out of time.
+  # The fault suite runs after the rest, alone: its scenarios time recoveries and wait on them, and on two
+  # shared cores a recovery can miss its deadline. The shutdown suite (built executables stopped with work in
+  # flight) runs alone too: its restarted consumers need the CPU to rejoin their group in time, and its own load
+  # would time other tests' connections out. The API fuzzers and the browser run in phases of their own: each
+  # keeps a core busy, and the browser's 30-second steps need the rest.
   # The unit targets first: rules tested in-process with nothing running, a failure there is found in seconds.
   log "running the unit targets (nothing running: no Postgres, broker, child process or server)"
   run_tests 300 120 --filter UnitTests || status=$?
   log "running tests (all but the unit targets, the fuzzers, the browser, the shutdown and fault suites)"
   # Each phase within a limit (about four times what a run takes here). Most of this phase's tests wait on the
-  # broker and the database more than they compute: 24 at once keep two cores busy (about 93%), where 6 left
-  # half of them idle and took 1.6-1.8 times as long.
+  # broker and the database more than they compute: 24 at once keep two cores busy, where 6 leave half of them
+  # idle (docs/benchmarks.md, the test command's main pass).
   TEST_PARALLEL_WIDTH="${MAIN_PASS_WIDTH:-24}" run_tests "${TEST_TIME_LIMIT:-1800}" 300 \
     --skip UnitTests --skip FaultTests --skip ServiceShutdownTests --skip ContractTests --skip DashboardBrowserTests \
     --skip StackJourneyTests || status=$?

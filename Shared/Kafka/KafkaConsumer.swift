@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// It heals one librdkafka fault by itself: after a broker lost a subscribed topic (a memory broker's restart,
 /// a topic deleted and created again), librdkafka (seen with 2.8) can spin in its join state machine for good, asking for
-/// metadata it then ignores, and never reads again (measured in the fault suite: one run in four under load).
+/// metadata it then ignores, and never reads again (the fault suite's broker-restart scenarios provoke it).
 /// A consumer whose topic was reported missing and that holds no partitions `missingTopicRebuildMilliseconds`
 /// later is replaced by a fresh client, which joins normally.
 ///

@@ -19,7 +19,7 @@ import FoundationNetworking
 @Suite("The built service executables stop gracefully with work in flight")
 struct ServiceShutdownTests {
     /// Each run has a consumer group of its own: a group on the shared broker carries the state other tests
-    /// left in it (CI once saw this suite's consumer receive nothing for three minutes in the default group).
+    /// left in it, and a consumer joining it can wait minutes for partitions.
     static func baseEnvironment(_ db: TestDatabase, tokens: TestTokens, port: Int, group: String) -> [String: String] {
         ServiceEnvironment(db, tokens: tokens).variables(
             httpPort: "\(port)",

@@ -4,8 +4,8 @@ import NIOCore
 import NIOHTTP1
 
 /// HTTP to the services and servers a test started, with a deadline on every request. Foundation's URLSession on
-/// Linux was seen leaving a request unanswered for good, its timeout never firing, with its socket in CLOSE-WAIT
-/// and watched by nothing: the whole suite then waited on that one test. AsyncHTTPClient's deadline does fire.
+/// Linux can leave a request unanswered for good, its timeout never firing, with its socket in CLOSE-WAIT and
+/// watched by nothing: the whole suite would then wait on that one test. AsyncHTTPClient's deadline does fire.
 public enum LoopbackHTTP {
     public struct Answer: Sendable {
         public var status: Int

@@ -4,7 +4,7 @@ import Synchronization
 /// A TCP port on 127.0.0.1 that nothing listens on right now, for a server a test starts and must name first (a
 /// child process, a cluster). It is taken below the kernel's ephemeral range: a port from `bind(0)` comes from
 /// that range, and before the server binds it an outgoing connection (to Postgres, the broker) may take it as
-/// its source port, which failed a service's start with EADDRINUSE once. No port is handed out twice in a run.
+/// its source port, and the service's start fails with EADDRINUSE. No port is handed out twice in a run.
 /// On a machine whose ephemeral range leaves fewer than 4,000 ports below it, the kernel's `bind(0)` choice.
 public func freePort() -> Int {
     guard let (low, high) = PortPicker.range else { return PortPicker.kernelsChoice() }

@@ -3,7 +3,7 @@ import PlatformCore
 import PlatformHTTP
 
 /// The home page's numbers, encoded, shared by every live stream of this process: one set of queries per
-/// interval however many dashboards are open (each stream used to run its own every half second).
+/// interval however many dashboards are open, not one set per stream every half second.
 ///
 /// The shared read is an unstructured task, which no stream's cancellation reaches (nor should one stream's
 /// end cancel the read the others wait for), so it is bounded by `readLimit`: a read that never answered (its

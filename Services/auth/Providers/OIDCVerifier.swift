@@ -93,8 +93,8 @@ actor OIDCVerifier {
             return keys
         }
         do {
-            // AsyncHTTPClient with a deadline, as for every other provider: Foundation's URLSession on Linux was seen
-            // holding a connection to the provider with no request sent and its timeout never firing (a CI hang).
+            // AsyncHTTPClient with a deadline, as for every other provider: Foundation's URLSession on Linux can hold a
+            // connection to the provider with no request sent and its timeout never firing.
             var request = HTTPClientRequest(url: configuration.jwksURL.absoluteString)
             request.headers.add(name: "Accept", value: "application/json")
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))

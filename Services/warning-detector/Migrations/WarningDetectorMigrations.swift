@@ -187,9 +187,9 @@ package enum WarningDetectorMigrations {
         Migration(
             "0009_city_zone_lock",
             [
-                // A5: a device registered while its city's first forecast was being stored read no zone (the
-                // forecast was not committed) and the forecast's trigger did not see the device (not committed
-                // either): the device kept UTC (seen in CI). Both now take the city's transaction lock first
+                // A5: a device registered while its city's first forecast is being stored reads no zone (the
+                // forecast is not committed) and the forecast's trigger does not see the device (not committed
+                // either): the device would keep UTC. Both take the city's transaction lock first
                 // (`UserStore.register` before its statement, this trigger before its update), so whichever
                 // commits second sees the other. Lock key space 7153, the city id.
                 """

@@ -203,7 +203,7 @@ struct AnswerCacheTests {
     @Test("N5: a read that never answers gives its waiters 503 busy after the read limit, not a wait for good, cached or not")
     func stuckRead() async throws {
         // As when the service's pool stops under a read during shutdown: the read ignores cancellation and never
-        // returns. Before the limit, a dashboard request (and the server's shutdown waiting for it) hung for good.
+        // returns. Without the limit, a dashboard request (and the server's shutdown waiting for it) would wait for good.
         let parked = Mutex<[CheckedContinuation<Void, Never>]>([])
         let never: @Sendable () async throws -> Int = {
             await withCheckedContinuation { continuation in parked.withLock { $0.append(continuation) } }
