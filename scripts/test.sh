@@ -26,6 +26,8 @@ mkdir -p "$TEST_ARTIFACTS_DIR"
 cd "$root"
 log "building (also links the service executables, which the process tests start as operators would)"
 swift build --build-tests
+log "checking every file that lists the services against the registry (platformctl check-services)"
+"$root/.build/debug/platformctl" check-services --root "$root"
 # No client creates a topic (allow.auto.create.topics=false): the run's broker gets the catalogue's topics as the
 # stack's broker does; tests with topics of their own create them.
 log "creating the catalogue's topics on the test broker (platformctl create-topics, as scripts/stack.sh does)"

@@ -9,7 +9,9 @@ struct PlatformCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "platformctl",
         abstract: "Operate the mobile backend platform's Kafka topics and keys.",
-        subcommands: [CreateTopics.self, CheckRetention.self, GenerateKeys.self, DumpTopic.self, Refeed.self, Rewind.self, KafkaACLs.self])
+        subcommands: [
+            CreateTopics.self, CheckRetention.self, CheckServices.self, GenerateKeys.self, DumpTopic.self, Refeed.self, Rewind.self, KafkaACLs.self,
+        ])
 }
 
 /// Options every Kafka subcommand shares.

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Holds the files that list the services to the registry (`ServiceIdentity.all`): each must name every service,
+/// with its port, schema and extensions where the file sets them. A service added to the registry and nowhere else
+/// makes the check list every file to update; `platformctl check-services` runs it in the test command.
+public struct ServiceRegistryCheck: Sendable {
+    /// The repository's root.
+    public let root: URL
+    public let services: [ServiceIdentity]
+
+    public init(root: URL, services: [ServiceIdentity] = ServiceIdentity.all) {
+        self.root = root
+        self.services = services
+    }
+
+    /// One thing a file must say of a service.
+    struct Rule: Sendable {
+        let file: String
+        let says: String
+        let holds: @Sendable (_ text: String) -> Bool
+    }
+
+    /// Files that run, deploy, watch or document every service, by what each must name of a service.
+    static func rules(for service: ServiceIdentity) -> [Rule] {
+        let (name, schema, port) = (service.name, service.schema, service.defaultPort)
+        let namesIt: @Sendable (String) -> Bool = { mentions(name, in: $0) }
+        var rules = [
+            "Package.swift", "Dockerfile", "deploy/k8s/kustomization.yaml", "deploy/kafka/kafka-users.yaml", "deploy/observability/podmonitor.yaml",
+            "scripts/dashboards.py",
+            "scripts/compose-smoke.py", "scripts/journeys-on-stack.sh", "scripts/stack_broker_fault.py", "scripts/validate_deploy.py",
+        ].map { Rule(file: $0, says: "names \(name)", holds: namesIt) }
+        rules += [
+            Rule(file: "Services/\(name)/openapi.yaml", says: "exists (its API)", holds: { _ in true }),
+            Rule(file: "Services/\(name)/README.md", says: "exists (its rules, events and settings)", holds: { _ in true }),
+            Rule(file: "deploy/k8s/\(name).yaml", says: "runs \(name) with role \(schema)") {
+                $0.contains("command: [\"\(name)\"]") && $0.contains("value: \(schema)")
+            },
+            Rule(file: "deploy/k8s/kustomization.yaml", says: "lists \(name).yaml") { $0.contains("- \(name).yaml") },
+            Rule(file: "deploy/k8s/platform-config.yaml", says: "names the secret \(name)-db") { $0.contains("\(name)-db") },
+            Rule(file: "docker-compose.yml", says: "runs \(name) with role \(schema) on port \(port)") {
+                $0.contains("command: [\"\(name)\"]") && $0.contains("POSTGRES_USER: \(schema)") && $0.contains("\"\(port):8080\"")
+            },
+            Rule(file: "deploy/postgres/init.sh", says: "makes role and schema \(schema)") { mentions(schema, in: $0) },
+            Rule(file: "scripts/stack.sh", says: "starts \(name) on port \(port)") { stackStarts(name, port: port, in: $0) },
+            Rule(file: "README.md", says: "has a row for \(name) with \(schema) and \(port)") { text in
+                text.split(separator: "\n").contains { $0.hasPrefix("| [`\(name)`]") && $0.contains("`\(schema)`") && $0.contains("\(port)") }
+            },
+        ]
+        for ext in service.extensions {
+            let statement = "CREATE EXTENSION IF NOT EXISTS \(ext) SCHEMA \(schema)"
+            rules += ["deploy/postgres/init.sh", "scripts/stack.sh"].map { file in
+                Rule(file: file, says: "creates \(ext) in \(schema)") { $0.contains(statement) }
+            }
+        }
+        return rules
+    }
+
+    /// What a file fails to say, one line each (`file: does not …`); empty when every file holds to the registry.
+    public func problems() -> [String] {
+        var texts: [String: String?] = [:]
+        var problems: [String] = []
+        for service in services {
+            for rule in Self.rules(for: service) {
+                if texts[rule.file] == nil {
+                    texts[rule.file] = try? String(contentsOf: root.appendingPathComponent(rule.file), encoding: .utf8)
+                }
+                guard let text = texts[rule.file] ?? nil else {
+                    problems.append("\(rule.file): missing (\(service.name): it \(rule.says))")
+                    continue
+                }
+                if !rule.holds(text) { problems.append("\(rule.file): does not say that it \(rule.says)") }
+            }
+        }
+        return problems
+    }
+
+    /// How many files the rules read.
+    public var fileCount: Int { Set(services.flatMap { Self.rules(for: $0).map(\.file) }).count }
+
+    /// Whether `word` stands in `text` on its own (not inside a longer name: `auth` is not in `authorization`).
+    static func mentions(_ word: String, in text: String) -> Bool {
+        var searchRange = text.startIndex..<text.endIndex
+        while let found = text.range(of: word, range: searchRange) {
+            let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
+            let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
+            if !isNamePart(before) && !isNamePart(after) { return true }
+            searchRange = found.upperBound..<text.endIndex
+        }
+        return false
+    }
+
+    private static func isNamePart(_ character: Character?) -> Bool {
+        guard let character else { return false }
+        return character.isLetter || character.isNumber || character == "_" || character == "-"
+    }
+
+    /// The stack script's `SERVICES=(…)` holds the service at the place its default port list holds the port.
+    static func stackStarts(_ name: String, port: Int, in text: String) -> Bool {
+        guard let services = list(after: "SERVICES=(", closing: ")", in: text, separator: " "),
+            let ports = list(after: "STACK_SERVICE_PORTS:-", closing: "}", in: text, separator: ","),
+            let index = services.firstIndex(of: name)
+        else { return false }
+        return ports.indices.contains(index) && ports[index] == "\(port)"
+    }
+
+    private static func list(after opening: String, closing: Character, in text: String, separator: Character) -> [String]? {
+        guard let start = text.range(of: opening)?.upperBound else { return nil }
+        guard let end = text[start...].firstIndex(of: closing) else { return nil }
+        return text[start..<end].split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}

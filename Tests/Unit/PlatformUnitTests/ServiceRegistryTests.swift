@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import UnitTestSupport
+
+@testable import PlatformEvents
+
+/// One registry of the services (`ServiceIdentity.all`): the files that run, deploy, watch or document the
+/// services are held to it, so a service is added in one place and the check names every file to update.
+@Suite("The registry of the services")
+struct ServiceRegistryTests {
+    @Test("every file that lists the services agrees with the registry: names, ports, schemas, extensions")
+    func filesAgree() {
+        #expect(ServiceRegistryCheck(root: RepositoryFiles.root).problems() == [])
+    }
+
+    @Test("a seventh service in the registry alone makes the check list every file to update")
+    func seventhService() throws {
+        let seventh = ServiceIdentity(name: "loyalty-points", schema: "loyalty_points", defaultPort: 8087, extensions: ["hstore"])
+        let problems = ServiceRegistryCheck(root: RepositoryFiles.root, services: ServiceIdentity.all + [seventh]).problems()
+        let files = Set(problems.map { String($0.prefix { $0 != ":" }) })
+        #expect(files == Set(ServiceRegistryCheck.rules(for: seventh).map(\.file)))
+        #expect(files.count >= 18)
+        #expect(problems.contains("scripts/stack.sh: does not say that it creates hstore in loyalty_points"))
+        #expect(problems.contains { $0.hasPrefix("Services/loyalty-points/openapi.yaml: missing") })
+    }
+
+    @Test("a name counts only on its own: auth is not in authorization, nor weather in weather-fetcher")
+    func mentions() {
+        #expect(ServiceRegistryCheck.mentions("auth", in: "values: [weather-fetcher, auth, places-importer]"))
+        #expect(!ServiceRegistryCheck.mentions("auth", in: "Authorization: auth-token authorization"))
+        #expect(!ServiceRegistryCheck.mentions("weather", in: "weather-fetcher"))
+        #expect(ServiceRegistryCheck.stackStarts("auth", port: 8084, in: "SERVICES=(a auth)\nPORTS=${STACK_SERVICE_PORTS:-1,8084}"))
+        #expect(!ServiceRegistryCheck.stackStarts("auth", port: 8084, in: "SERVICES=(auth a)\nPORTS=${STACK_SERVICE_PORTS:-1,8084}"))
+    }
+}
