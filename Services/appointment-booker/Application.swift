@@ -50,7 +50,8 @@ package func buildApplication(
         prayers: PrayerStore(client: client, logger: runtime.logger),
         dailyHoroscopes: DailyHoroscopeStore(client: client, logger: runtime.logger),
         payments: PartnerPaymentStore(client: client, logger: runtime.logger),
-        applications: PartnerApplicationStore(client: client, topic: configuration.partnerApplicationsTopic, logger: runtime.logger)
+        applications: PartnerApplicationStore(client: client, topic: configuration.partnerApplicationsTopic, logger: runtime.logger),
+        accountStates: PostgresAccountStates(client: client, logger: runtime.logger)
     )
     .registerHandlers(
         on: runtime.apiRoutes(

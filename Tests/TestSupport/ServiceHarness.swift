@@ -58,8 +58,7 @@ public struct ServiceHarness: Sendable {
         try await topics.create(partitions: 2, brokers: brokers)
         let topics = topics.overridden(by: extra)
         try await withTestDatabase(schema: service.schema, migrations: service.migrations) { db in
-            var shared = commonEnvironment(service, db: db, tokens: tokens)
-            shared["KAFKA_BROKERS"] = brokers
+            var shared = commonEnvironment(service, db: db, tokens: tokens, brokers: brokers)
             if let port { shared.merge(["HTTP_PORT": "\(port)", "METRICS_PORT": "0"]) { $1 } }
             let variables = EnvironmentReader(
                 shared.merging(topics.byVariable) { $1 }.merging(environment) { $1 }.merging(extra) { $1 })
@@ -112,8 +111,10 @@ public struct ServiceHarness: Sendable {
 
     /// What every service started by a test reads: its database, the test broker with a consumer group of its own
     /// read from the beginning, the test key's public half, a 20 ms outbox poll, and its log level.
-    public static func commonEnvironment(_ service: ServiceUnderTest, db: TestDatabase, tokens: TestTokens) -> [String: String] {
-        ServiceEnvironment(db, tokens: tokens).variables([
+    public static func commonEnvironment(
+        _ service: ServiceUnderTest, db: TestDatabase, tokens: TestTokens, brokers: String = TestInfrastructure.current.kafkaBrokers
+    ) -> [String: String] {
+        ServiceEnvironment(db, tokens: tokens, brokers: brokers).variables([
             "KAFKA_GROUP_ID": "\(service.label)-\(uniqueSuffix())", "KAFKA_START_POSITION": "beginning", "OUTBOX_IDLE_INTERVAL_MS": "20",
             "LOG_LEVEL": ProcessInfo.processInfo.environment[service.logLevelVariable] ?? "warning",
         ])

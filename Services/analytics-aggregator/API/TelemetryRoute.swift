@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import PlatformHTTP
-import PlatformPostgres
 
 /// `POST /v1/telemetry` (N1), registered by hand: the batch is read with its own 256 KiB limit (the
 /// services' usual is 64 KiB) and decoded leniently so that each event is judged on its own. The answer

@@ -17,12 +17,15 @@ struct BookingAPI: APIProtocol {
     let dailyHoroscopes: DailyHoroscopeStore
     let payments: PartnerPaymentStore
     let applications: PartnerApplicationStore
+    /// The account checks over the states auth's events left.
+    let checkAccount: CheckAccount
 
     init(
         partners: PartnerStore, bookings: BookingStore, configuration: BookingConfiguration, slotListings: SlotListingCache,
         readings: ReadingService, prayers: PrayerStore, dailyHoroscopes: DailyHoroscopeStore, payments: PartnerPaymentStore,
-        applications: PartnerApplicationStore
+        applications: PartnerApplicationStore, accountStates: any AccountStates
     ) {
+        checkAccount = CheckAccount(states: accountStates)
         self.payments = payments
         self.applications = applications
         self.readings = readings
@@ -50,9 +53,6 @@ struct BookingAPI: APIProtocol {
 
     /// A partner's stored zone (checked when written; UTC should the system's zone data drop it).
     var slotChoice: SlotChoice { SlotChoice(slots: slots, horizonDays: configuration.horizonDays) }
-
-    /// The account checks over the states auth's events left in this service's database.
-    var checkAccount: CheckAccount { CheckAccount(states: PostgresAccountStates(client: bookings.client, logger: bookings.logger)) }
 
     /// The page and page size after the shared range check.
     static func paging(_ page: Int?, _ pageSize: Int?) throws -> (page: Int, size: Int, offset: Int) {

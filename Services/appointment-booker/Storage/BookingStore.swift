@@ -3,7 +3,6 @@ import Logging
 import Metrics
 import PlatformCore
 import PlatformEvents
-import PlatformHTTP
 import PlatformPostgres
 import PostgresNIO
 

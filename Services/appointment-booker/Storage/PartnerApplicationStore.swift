@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PlatformCore
 import PlatformEvents
-import PlatformHTTP
 import PlatformPostgres
 import PostgresNIO
 

@@ -1,7 +1,6 @@
 import Foundation
 import PlatformCore
 import PlatformHTTP
-import PlatformPostgres
 
 /// Admin-only account management (U5, U6): search, edit, ban, grant entitlements, payment status. The admin
 /// role is checked by the middleware for every `/v1/admin` path before the request is read.
@@ -31,9 +30,8 @@ extension AuthAPI {
             case .partner: .partner
             case .admin: .admin
             }
-        let invitations = PostgresInvitations(accounts: auth.accounts, resets: auth.resets, linkBase: auth.configuration.resetLinkBaseURL)
         let invited = try await AuthErrors.answering {
-            try await InviteAccount(invitations: invitations).run(email: RequestText.trimmed(body.email), role: role)
+            try await InviteAccount(invitations: auth.invitations).run(email: RequestText.trimmed(body.email), role: role)
         }
         return .created(.init(body: .json(.init(accountId: invited.id.uuidString))))
     }

@@ -47,6 +47,11 @@ struct AuthContext: Sendable {
         ResetPassword(resets: resets, tries: tries, hasher: hasher, addressLimit: configuration.addressLimit)
     }
 
+    /// Invited accounts made with their choose-your-password link in one transaction.
+    var invitations: PostgresInvitations {
+        PostgresInvitations(accounts: accounts, resets: resets, linkBase: configuration.resetLinkBaseURL)
+    }
+
     /// The tries a mailed code's check takes (forgot-PIN, email confirmation).
     var codeChecks: LimitedCodeCheck { LimitedCodeCheck(tries: tries, address: configuration.addressLimit, budget: configuration.codeChecks) }
 

@@ -1,5 +1,4 @@
 import Foundation
-import PlatformHTTP
 import PlatformPostgres
 import PostgresNIO
 
