@@ -163,7 +163,8 @@ struct CatalogueRows {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         rows = text.split(separator: "\n").dropFirst(2).compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 11, let id = Int(fields[0]), let latitude = Double(fields[7]), let longitude = Double(fields[8]),
+            // The catalogue may carry more columns after the population (alternate names).
+            guard fields.count >= 11, let id = Int(fields[0]), let latitude = Double(fields[7]), let longitude = Double(fields[8]),
                 let population = Int(fields[10])
             else { return nil }
             return Row(id: id, latitude: latitude, longitude: longitude, timeZone: String(fields[9]), population: population)
@@ -173,6 +174,7 @@ struct CatalogueRows {
     /// The population of the `count`-th biggest city.
     func populationThreshold(forBiggest count: Int) -> Int {
         let sorted = rows.map(\.population).sorted(by: >)
+        guard !sorted.isEmpty, count > 0 else { return 0 }
         return sorted[min(count, sorted.count) - 1]
     }
 }
