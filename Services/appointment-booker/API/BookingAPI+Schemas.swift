@@ -33,7 +33,7 @@ extension Components.Schemas.Booking {
         self.init(
             id: AccountKey.of(booking.id), partnerId: AccountKey.of(booking.partnerId), userId: booking.userId,
             startsAt: clock.format(BookingTime.seconds(booking.startsAt)), endsAt: clock.format(BookingTime.seconds(booking.endsAt)),
-            status: booking.status == "cancelled" ? .cancelled : .booked,
+            status: booking.status == .cancelled ? .cancelled : .booked,
             cancelledBy: booking.cancelledBy.flatMap(CancelledByPayload.init(rawValue:)), cancelReason: booking.cancelReason,
             createdAt: booking.createdAt, bookerName: booking.booker.name, bookerContact: booking.booker.contact)
     }

@@ -7,7 +7,7 @@ struct Booking: Sendable, Equatable {
     var userId: String
     var startsAt: Date
     var endsAt: Date
-    var status: String
+    var status: BookingStatus
     var cancelledBy: String?
     var cancelReason: String?
     var createdAt: Date
@@ -29,6 +29,11 @@ extension Booking {
     func isAskedAgain(partner: UUID, startsAt: Date) -> Bool {
         partnerId == partner && BookingTime.seconds(self.startsAt) == BookingTime.seconds(startsAt)
     }
+}
+
+/// A booking is live until cancelled; a cancelled one stays for its history.
+enum BookingStatus: String, Sendable {
+    case booked, cancelled
 }
 
 /// Who acts on a booking, as the token says.

@@ -11,7 +11,7 @@ enum CancellationRules {
     }
 
     static func check(_ booking: Booking, by actor: BookingActor, reason: String?, now: Date, cutoffSeconds: Double) throws(Refusal) {
-        guard booking.status == "booked" else { throw .alreadyCancelled }
+        guard booking.status == .booked else { throw .alreadyCancelled }
         guard booking.startsAt > now else { throw .alreadyStarted }
         switch actor {
         case .user where booking.startsAt.timeIntervalSince(now) < cutoffSeconds:

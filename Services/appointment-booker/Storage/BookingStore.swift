@@ -28,7 +28,9 @@ struct BookingStore: Sendable {
         {
             bookings.append(
                 Booking(
-                    id: id, partnerId: partner, userId: user, startsAt: start, endsAt: end, status: status, cancelledBy: by,
+                    id: id, partnerId: partner, userId: user, startsAt: start, endsAt: end,
+                    // The table's check allows these two; anything else is read as not live.
+                    status: BookingStatus(rawValue: status) ?? .cancelled, cancelledBy: by,
                     cancelReason: reason, createdAt: created, timeZone: zone, booker: Booker(name: name, contact: contact)))
         }
         return bookings
@@ -230,7 +232,7 @@ struct BookingStore: Sendable {
     ) async throws {
         let payload = AppointmentChanged(
             bookingId: booking.id, partnerId: booking.partnerId, userId: booking.userId, startsAt: booking.startsAt,
-            endsAt: booking.endsAt, status: booking.status, changedBy: actor.rawValue, reason: booking.cancelReason)
+            endsAt: booking.endsAt, status: booking.status.rawValue, changedBy: actor.rawValue, reason: booking.cancelReason)
         try await Outbox.enqueue(
             EventEnvelope(type: type, producer: "appointment-booker", key: AccountKey.of(booking.partnerId), payload: payload),
             toTopicNamed: topic, on: connection, logger: logger)

@@ -28,7 +28,7 @@ struct MoveBooking: Sendable {
     }
 
     static func check(_ booking: Booking, now: Date) throws(Refusal) {
-        guard booking.status == "booked" else { throw .cancelled }
+        guard booking.status == .booked else { throw .cancelled }
         guard booking.startsAt > now else { throw .alreadyStarted }
     }
 }

@@ -38,8 +38,8 @@ struct CancelBookingTests {
     func cancels() async throws {
         let (bookings, booking) = booked(startingIn: 2 * 86_400)
         let cancelled = try #require(try await cancel(bookings)(booking.id, by: .user, reason: "ill", now: Self.now))
-        #expect(cancelled.status == "cancelled" && cancelled.cancelledBy == "user" && cancelled.cancelReason == "ill")
-        #expect(try await bookings.find(booking.id)?.status == "cancelled")
+        #expect(cancelled.status == .cancelled && cancelled.cancelledBy == "user" && cancelled.cancelReason == "ill")
+        #expect(try await bookings.find(booking.id)?.status == .cancelled)
     }
 
     @Test("B2: a refusal leaves the booking as it was; an unknown booking is nil")
@@ -48,7 +48,7 @@ struct CancelBookingTests {
         await #expect(throws: CancellationRules.Refusal.cutoffPassed) {
             _ = try await cancel(bookings)(booking.id, by: .user, reason: nil, now: Self.now)
         }
-        #expect(try await bookings.find(booking.id)?.status == "booked")
+        #expect(try await bookings.find(booking.id)?.status == .booked)
         #expect(try await cancel(bookings)(UUID(), by: .admin, reason: nil, now: Self.now) == nil)
     }
 
@@ -59,7 +59,7 @@ struct CancelBookingTests {
         await #expect(throws: CancellationRules.Refusal.cutoffPassed) {
             _ = try await cancel(bookings)(booking.id, by: .user, reason: nil, now: Self.now)
         }
-        #expect(try await bookings.find(booking.id)?.status == "booked")
+        #expect(try await bookings.find(booking.id)?.status == .booked)
     }
 
     @Test("B2: a booking moved meanwhile but still cancellable is cancelled at its new time")
@@ -67,7 +67,7 @@ struct CancelBookingTests {
         let (bookings, booking) = booked(startingIn: 3 * 86_400)
         moveOnce(bookings, by: 86_400)
         let cancelled = try #require(try await cancel(bookings)(booking.id, by: .user, reason: nil, now: Self.now))
-        #expect(cancelled.startsAt == booking.startsAt.addingTimeInterval(86_400) && cancelled.status == "cancelled")
+        #expect(cancelled.startsAt == booking.startsAt.addingTimeInterval(86_400) && cancelled.status == .cancelled)
     }
 
     @Test("a booking changed before every write is busy, not cancelled on a stale judgement")
@@ -77,6 +77,6 @@ struct CancelBookingTests {
         await #expect(throws: BookingRefusal.busy) {
             _ = try await cancel(bookings)(booking.id, by: .admin, reason: nil, now: Self.now)
         }
-        #expect(try await bookings.find(booking.id)?.status == "booked")
+        #expect(try await bookings.find(booking.id)?.status == .booked)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 struct CancellationRulesTests {
     static let now = Date(timeIntervalSince1970: 1_894_000_000)
 
-    static func booking(startingIn seconds: TimeInterval, status: String = "booked") -> Booking {
+    static func booking(startingIn seconds: TimeInterval, status: BookingStatus = .booked) -> Booking {
         Booking(
             id: UUID(), partnerId: UUID(), userId: "user-1", startsAt: now.addingTimeInterval(seconds),
             endsAt: now.addingTimeInterval(seconds + 3_600),
@@ -32,6 +32,6 @@ struct CancellationRulesTests {
         #expect(Self.refusal(Self.booking(startingIn: 3_600), by: .partner, reason: "ill") == nil)
         #expect(Self.refusal(Self.booking(startingIn: 60), by: .admin) == nil)
         #expect(Self.refusal(Self.booking(startingIn: -60), by: .admin) == .alreadyStarted)
-        #expect(Self.refusal(Self.booking(startingIn: 2 * 86_400, status: "cancelled"), by: .admin) == .alreadyCancelled)
+        #expect(Self.refusal(Self.booking(startingIn: 2 * 86_400, status: .cancelled), by: .admin) == .alreadyCancelled)
     }
 }

@@ -41,18 +41,18 @@ final class MemoryBookings: BookingRepository {
             return first.isAskedAgain(partner: partner, startsAt: startsAt) ? .replayed(first) : .keyReused
         }
         return try rows.withLock { rows in
-            let held = rows.filter { $0.userId == user && $0.status == "booked" }
+            let held = rows.filter { $0.userId == user && $0.status == .booked }
             if let refusal = limits.refusal(
                 all: held.count, withPartner: held.filter { $0.partnerId == partner }.count, soonestEndsIn: 3_600)
             {
                 throw refusal
             }
             let overlaps = rows.contains {
-                $0.partnerId == partner && $0.status == "booked" && $0.startsAt < endsAt && startsAt < $0.endsAt
+                $0.partnerId == partner && $0.status == .booked && $0.startsAt < endsAt && startsAt < $0.endsAt
             }
             if overlaps { return .taken }
             let booking = Booking(
-                id: UUID(), partnerId: partner, userId: user, startsAt: startsAt, endsAt: endsAt, status: "booked", cancelledBy: nil,
+                id: UUID(), partnerId: partner, userId: user, startsAt: startsAt, endsAt: endsAt, status: .booked, cancelledBy: nil,
                 cancelReason: nil, createdAt: Date(), timeZone: "UTC", booker: booker)
             rows.append(booking)
             if let idempotencyKey { keys.withLock { $0["\(user)\u{1F}\(idempotencyKey)"] = booking.id } }
@@ -74,9 +74,9 @@ extension MemoryBookings: BookingCancellation {
     func cancel(_ booking: Booking, by actor: BookingActor, reason: String?) async throws -> Booking? {
         beforeWrite.withLock { $0 }?(booking.id)
         return rows.withLock { rows in
-            guard let index = rows.firstIndex(where: { $0.id == booking.id && $0.status == "booked" && $0.startsAt == booking.startsAt })
+            guard let index = rows.firstIndex(where: { $0.id == booking.id && $0.status == .booked && $0.startsAt == booking.startsAt })
             else { return nil }
-            rows[index].status = "cancelled"
+            rows[index].status = .cancelled
             (rows[index].cancelledBy, rows[index].cancelReason) = (actor.rawValue, reason)
             return rows[index]
         }
@@ -97,7 +97,7 @@ extension MemoryBookings: BookingCancellation {
     func markCancelled(_ id: UUID) {
         rows.withLock { rows in
             guard let index = rows.firstIndex(where: { $0.id == id }) else { return }
-            rows[index].status = "cancelled"
+            rows[index].status = .cancelled
         }
     }
 }
@@ -107,10 +107,10 @@ extension MemoryBookings: BookingMoves {
     func move(_ id: UUID, startsAt: Date, endsAt: Date, by actor: BookingActor) async throws -> MoveOutcome {
         beforeWrite.withLock { $0 }?(id)
         return rows.withLock { rows in
-            guard let index = rows.firstIndex(where: { $0.id == id && $0.status == "booked" && $0.startsAt > clock() }) else { return .changed }
+            guard let index = rows.firstIndex(where: { $0.id == id && $0.status == .booked && $0.startsAt > clock() }) else { return .changed }
             let row = rows[index]
             let overlaps = rows.contains {
-                $0.id != id && $0.partnerId == row.partnerId && $0.status == "booked" && $0.startsAt < endsAt && startsAt < $0.endsAt
+                $0.id != id && $0.partnerId == row.partnerId && $0.status == .booked && $0.startsAt < endsAt && startsAt < $0.endsAt
             }
             if overlaps { return .taken }
             (rows[index].startsAt, rows[index].endsAt) = (startsAt, endsAt)

@@ -17,7 +17,7 @@ struct MoveBookingTests {
         let bookings = MemoryBookings(clock: { Self.now })
         let booking = Booking(
             id: UUID(), partnerId: partner.id, userId: "user-1", startsAt: Self.monday, endsAt: Self.monday.addingTimeInterval(3_600),
-            status: "booked", cancelledBy: nil, cancelReason: nil, createdAt: Self.now, timeZone: "UTC")
+            status: .booked, cancelledBy: nil, cancelReason: nil, createdAt: Self.now, timeZone: "UTC")
         bookings.insert(booking)
         let move = MoveBooking(
             partners: MemoryPartners(partners: [partner.id: partner]), bookings: bookings,
@@ -38,7 +38,7 @@ struct MoveBookingTests {
         let (move, bookings, booking) = try setup()
         let other = Booking(
             id: UUID(), partnerId: booking.partnerId, userId: "user-2", startsAt: Self.monday.addingTimeInterval(3_600),
-            endsAt: Self.monday.addingTimeInterval(7_200), status: "booked", cancelledBy: nil, cancelReason: nil, createdAt: Self.now, timeZone: "UTC"
+            endsAt: Self.monday.addingTimeInterval(7_200), status: .booked, cancelledBy: nil, cancelReason: nil, createdAt: Self.now, timeZone: "UTC"
         )
         bookings.insert(other)
         await #expect(throws: BookingRefusal.slotTaken) { _ = try await move(booking, to: other.startsAt, by: .admin, now: Self.now) }
@@ -52,7 +52,7 @@ struct MoveBookingTests {
     func cancelledOrBegun() async throws {
         let (move, _, booking) = try setup()
         var cancelled = booking
-        cancelled.status = "cancelled"
+        cancelled.status = .cancelled
         await #expect(throws: MoveBooking.Refusal.cancelled) { _ = try await move(cancelled, to: Self.monday, by: .admin, now: Self.now) }
         await #expect(throws: MoveBooking.Refusal.alreadyStarted) {
             _ = try await move(booking, to: Self.monday.addingTimeInterval(7_200), by: .admin, now: Self.monday.addingTimeInterval(60))
