@@ -50,17 +50,16 @@ final class ProbeInstance: Sendable {
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let chunk = handle.availableData
-            guard let self, !chunk.isEmpty else { return }
+        process.terminationHandler = { [weak self] _ in self?.relaunchUnlessStopped() }
+        try process.run()
+        ServiceProcess.drain(pipe.fileHandleForReading) { [weak self] chunk in
+            guard let self else { return }
             Self.logFile?.write(chunk)
             self.state.withLock { state in
                 state.log.append(chunk)
                 if state.log.count > 200_000 { state.log.removeFirst(state.log.count - 100_000) }
             }
         }
-        process.terminationHandler = { [weak self] _ in self?.relaunchUnlessStopped() }
-        try process.run()
         state.withLock { $0.process = process }
     }
 

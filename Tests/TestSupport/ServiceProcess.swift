@@ -27,12 +27,11 @@ public final class ServiceProcess: @unchecked Sendable {
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let chunk = handle.availableData
-            guard let self, !chunk.isEmpty else { return }
+        try process.run()
+        Self.drain(pipe.fileHandleForReading) { [weak self] chunk in
+            guard let self else { return }
             self.lock.withLock { self.errorData.append(chunk) }
         }
-        try process.run()
     }
 
     public var standardError: String { lock.withLock { String(decoding: errorData, as: UTF8.self) } }
@@ -56,5 +55,18 @@ public final class ServiceProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Reads `handle` to its end on a thread of its own, passing each chunk to `take`. A blocking read, not
+    /// `readabilityHandler`: tearing down the dispatch read source behind that handler races the descriptor's close
+    /// and crashes the whole test process in libdispatch's event loop (swift-corelibs-libdispatch issue 949).
+    public static func drain(_ handle: FileHandle, _ take: @escaping @Sendable (Data) -> Void) {
+        Thread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                take(chunk)
+            }
+        }.start()
     }
 }
