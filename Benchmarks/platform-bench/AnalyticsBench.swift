@@ -61,7 +61,7 @@ struct AnalyticsBench: ServiceBench {
         let environment = serviceEnvironment(database: database, tokens: tokens).variables(topics.byVariable).merging([
             "TELEMETRY_APP_KEYS": "weather=\(Self.appKey)",
             // The load comes from one address with one key: the write quotas would answer it 429 after a few batches.
-            "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "100000000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "100000000",
+            "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "10000000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "100000000",
             "KAFKA_START_POSITION": "beginning", "LOG_LEVEL": "warning",
         ]) { $1 }
         let service = try ServiceProcess.start(binary: binary, environment: environment.merging(["HTTP_PORT": "\(port)"]) { $1 })
