@@ -108,17 +108,15 @@ extension BookingAPI {
     /// The booking when the caller is its user, its partner or an admin; 404 otherwise (its existence is not told).
     func visibleBooking(_ text: String, to caller: AuthenticatedUser) async throws -> Booking {
         let id = try Self.uuid(text, field: "bookingId")
-        guard let booking = try await bookings.find(id), (try? Self.actor(caller, on: booking)) != nil else {
+        guard let booking = try await bookings.find(id), BookingActor.of(caller, on: booking) != nil else {
             throw BookingErrors.bookingNotFound
         }
         return booking
     }
 
-    /// How the caller stands to a booking: admin, its partner, its user; 404 for anyone else.
+    /// How the caller stands to a booking it may see (`visibleBooking`); 404 for anyone else.
     static func actor(_ caller: AuthenticatedUser, on booking: Booking) throws -> BookingActor {
-        if caller.role == .admin { return .admin }
-        if caller.role == .partner, AccountKey.of(caller.id) == AccountKey.of(booking.partnerId) { return .partner }
-        if AccountKey.of(caller.id) == booking.userId { return .user }
-        throw BookingErrors.bookingNotFound
+        guard let actor = BookingActor.of(caller, on: booking) else { throw BookingErrors.bookingNotFound }
+        return actor
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 
 /// An appointment of a user with a partner (B2). `booked` until cancelled; a moved booking keeps its id.
 struct Booking: Sendable, Equatable {
@@ -39,4 +40,13 @@ enum BookingStatus: String, Sendable {
 /// Who acts on a booking, as the token says.
 enum BookingActor: String, Sendable {
     case user, partner, admin, system
+
+    /// How a caller stands to a booking (B2, B3): any admin, the booking's partner, its user; nil for anyone else,
+    /// who is not told the booking exists.
+    static func of(_ caller: AuthenticatedUser, on booking: Booking) -> BookingActor? {
+        if caller.role == .admin { return .admin }
+        if caller.role == .partner, AccountKey.of(caller.id) == AccountKey.of(booking.partnerId) { return .partner }
+        if AccountKey.of(caller.id) == booking.userId { return .user }
+        return nil
+    }
 }

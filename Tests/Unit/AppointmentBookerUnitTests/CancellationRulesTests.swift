@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import Testing
 
 @testable import AppointmentBooker
@@ -33,5 +34,16 @@ struct CancellationRulesTests {
         #expect(Self.refusal(Self.booking(startingIn: 60), by: .admin) == nil)
         #expect(Self.refusal(Self.booking(startingIn: -60), by: .admin) == .alreadyStarted)
         #expect(Self.refusal(Self.booking(startingIn: 2 * 86_400, status: .cancelled), by: .admin) == .alreadyCancelled)
+    }
+
+    @Test("B2, B3: an admin, the booking's partner and its user act on it; anyone else is not told it exists")
+    func actors() {
+        let booking = Self.booking(startingIn: 86_400)
+        let partner = AuthenticatedUser(id: booking.partnerId.uuidString.uppercased(), role: .partner, entitlements: [])
+        #expect(BookingActor.of(AuthenticatedUser(id: "anyone", role: .admin, entitlements: []), on: booking) == .admin)
+        #expect(BookingActor.of(partner, on: booking) == .partner, "a partner's id matches in any case")
+        #expect(BookingActor.of(AuthenticatedUser(id: "user-1", role: .user, entitlements: []), on: booking) == .user)
+        #expect(BookingActor.of(AuthenticatedUser(id: "user-2", role: .user, entitlements: []), on: booking) == nil)
+        #expect(BookingActor.of(AuthenticatedUser(id: UUID().uuidString, role: .partner, entitlements: []), on: booking) == nil)
     }
 }
