@@ -34,10 +34,8 @@ extension AnalyticsAPI {
         }
         do {
             _ = try await polls.answer(user: Self.accountKey(user), answers: body.answers.map { ($0.questionId, $0.answer) })
-        } catch let error as PollStore.AlreadyAnswered {
-            throw APIError(
-                .conflict, code: "already_answered", message: "each question is answered once",
-                details: ["questions": error.questions.sorted().joined(separator: ",")])
+        } catch let refusal as PollStore.AlreadyAnswered {
+            throw SurveyErrors.answer(for: refusal)
         }
         return .created(.init(body: .json(.init(message: PollQuestions.thankYou, answered: body.answers.map(\.questionId)))))
     }

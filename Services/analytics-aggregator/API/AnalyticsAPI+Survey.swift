@@ -7,9 +7,7 @@ extension AnalyticsAPI {
     func surveyTaker() async throws -> String {
         let user = try RequestScope.requireMember()
         let key = Self.accountKey(user)
-        guard try await surveys.isSurveyAccount(key) else {
-            throw APIError(.forbidden, code: "not_a_survey_account", message: "the hotel survey is for survey accounts")
-        }
+        guard try await surveys.isSurveyAccount(key) else { throw SurveyErrors.notSurveyAccount }
         return key
     }
 
@@ -46,12 +44,8 @@ extension AnalyticsAPI {
         guard let points = HotelSurvey.score(ratings) else {
             throw JSONBody.schemaViolation(["answers": "must be five of excellent, good, fair, poor"])
         }
-        do {
+        try await SurveyErrors.answering(.service) {
             try await surveys.submitService(user: user, service: service, ratings: ratings, points: points)
-        } catch is SurveyStore.AlreadySubmitted {
-            throw APIError(.conflict, code: "already_submitted", message: "this service was rated already")
-        } catch is SurveyStore.SurveyClosed {
-            throw APIError(.conflict, code: "survey_closed", message: "the overall rating was given: the survey is closed")
         }
         let below = HotelSurvey.isBelowGood(points: points)
         return .created(
@@ -63,26 +57,16 @@ extension AnalyticsAPI {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let why = try Self.why(body.why)
-        switch try await surveys.explainService(user: user, service: input.path.service.rawValue, why: why) {
-        case .stored: return .noContent(.init())
-        case .notSubmitted: throw APIError(.notFound, code: "not_submitted", message: "this service was not rated yet")
-        case .notBelowGood: throw APIError(.unprocessableContent, code: "not_below_good", message: "the service was rated 75 points or more")
-        case .alreadyExplained: throw APIError(.conflict, code: "already_explained", message: "the reason was given already")
-        }
+        let outcome = try await surveys.explainService(user: user, service: input.path.service.rawValue, why: why)
+        if let refusal = SurveyErrors.answer(for: outcome, .service) { throw refusal }
+        return .noContent(.init())
     }
 
     func submitOverall(_ input: Operations.SubmitOverall.Input) async throws -> Operations.SubmitOverall.Output {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         if let stars = body.stars, !(1...5).contains(stars) { throw JSONBody.schemaViolation(["stars": "must be 1 to 5"]) }
-        let result: SurveyStore.Overall
-        do {
-            result = try await surveys.submitOverall(user: user, stars: body.stars)
-        } catch is SurveyStore.AlreadySubmitted {
-            throw APIError(.conflict, code: "already_submitted", message: "the overall rating was given already")
-        } catch is SurveyStore.NoServiceRated {
-            throw APIError(.unprocessableContent, code: "no_service_rated", message: "rate at least one service first")
-        }
+        let result = try await SurveyErrors.answering(.overall) { try await surveys.submitOverall(user: user, stars: body.stars) }
         let asks = HotelSurvey.asksWhy(stars: result.stars)
         return .created(
             .init(
@@ -99,12 +83,8 @@ extension AnalyticsAPI {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let why = try Self.why(body.why)
-        switch try await surveys.explainOverall(user: user, why: why) {
-        case .stored: return .noContent(.init())
-        case .notSubmitted: throw APIError(.notFound, code: "not_submitted", message: "the overall rating was not given yet")
-        case .notBelowGood: throw APIError(.unprocessableContent, code: "not_below_good", message: "the rating was more than three stars")
-        case .alreadyExplained: throw APIError(.conflict, code: "already_explained", message: "the reason was given already")
-        }
+        if let refusal = SurveyErrors.answer(for: try await surveys.explainOverall(user: user, why: why), .overall) { throw refusal }
+        return .noContent(.init())
     }
 
     /// The reason as stored, trimmed: over 2,000 code points is 400 (the document's limit), blank is 422.

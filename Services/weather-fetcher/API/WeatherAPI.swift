@@ -48,7 +48,7 @@ struct WeatherAPI: APIProtocol {
         do {
             found = try await cities.search(pattern, limit: pageSize + 1, offset: (page - 1) * pageSize)
         } catch is CityStore.SearchTooBroad {
-            throw APIError(.unprocessableContent, code: "search_too_broad", message: "the search matches too much to answer in time; narrow it")
+            throw WeatherErrors.searchTooBroad
         }
         return .ok(
             .init(
@@ -62,7 +62,7 @@ struct WeatherAPI: APIProtocol {
             throw JSONBody.schemaViolation(["lat": "must be in -90...90", "lon": "must be in -180...180"])
         }
         guard let (city, distance) = try await cities.nearest(latitude: latitude, longitude: longitude) else {
-            throw APIError(.notFound, code: "catalogue_empty", message: "the city catalogue has not been imported")
+            throw WeatherErrors.catalogueEmpty
         }
         return .ok(.init(body: .json(.init(city: CityDTO(city), distanceKm: Units.rounded(distance, places: 2)))))
     }
@@ -80,21 +80,11 @@ struct WeatherAPI: APIProtocol {
         do {
             text = try await shareTexts.text(CityShareTexts.Kind(rawValue: kind.rawValue) ?? .home, day: dayIndex, city: city)
         } catch let unavailable as CityShareTexts.Unavailable {
-            throw Self.apiError(unavailable)
+            throw WeatherErrors.answer(for: unavailable)
         }
         // The app's own link is the text's link; the others get a public page of their own (W10).
         let url = kind == .app ? nil : sharePages.url(id: try await sharedTexts.keep(cityId: city.id, kind: kind.rawValue, text: text))
         return .ok(.init(body: .json(.init(kind: .init(rawValue: kind.rawValue) ?? .home, text: text, url: url))))
-    }
-
-    static func apiError(_ unavailable: CityShareTexts.Unavailable) -> APIError {
-        switch unavailable {
-        case .noAppLink: APIError(.notFound, code: "no_app_link", message: "no app link is configured (WEATHER_APP_LINK)")
-        case .noActiveWarning(let city): APIError(.notFound, code: "no_active_warning", message: "\(city) has no active warning")
-        case .weatherUnavailable:
-            APIError(.serviceUnavailable, code: "weather_unavailable", message: "no weather data for this city yet", headers: [.retryAfter: "30"])
-        case .noForecastForDay(let day): APIError(.notFound, code: "no_forecast_for_day", message: "the provider has no forecast for day \(day)")
-        }
     }
 
     func getMap(_ input: Operations.GetMap.Input) async throws -> Operations.GetMap.Output {

@@ -1,0 +1,19 @@
+import PlatformHTTP
+
+/// weather-fetcher's refusals as HTTP: the one place the stores' and use cases' outcomes become HTTP errors.
+enum WeatherErrors {
+    /// A search Postgres cancelled at its statement timeout.
+    static let searchTooBroad = APIError(
+        .unprocessableContent, code: "search_too_broad", message: "the search matches too much to answer in time; narrow it")
+    static let catalogueEmpty = APIError(.notFound, code: "catalogue_empty", message: "the city catalogue has not been imported")
+
+    static func answer(for unavailable: CityShareTexts.Unavailable) -> APIError {
+        switch unavailable {
+        case .noAppLink: APIError(.notFound, code: "no_app_link", message: "no app link is configured (WEATHER_APP_LINK)")
+        case .noActiveWarning(let city): APIError(.notFound, code: "no_active_warning", message: "\(city) has no active warning")
+        case .weatherUnavailable:
+            APIError(.serviceUnavailable, code: "weather_unavailable", message: "no weather data for this city yet", headers: [.retryAfter: "30"])
+        case .noForecastForDay(let day): APIError(.notFound, code: "no_forecast_for_day", message: "the provider has no forecast for day \(day)")
+        }
+    }
+}
