@@ -38,7 +38,7 @@ extension BookingAPI {
             name: body.name, description: body.description, contact: body.contact, photoURL: body.photoUrl,
             languages: body.languages?.map(\.rawValue), timeZone: body.timeZone)
         changes.approved = body.approved
-        changes.feeStatus = body.feeStatus?.rawValue
+        changes.feeStatus = body.feeStatus.flatMap { PaymentStatus(rawValue: $0.rawValue) }
         guard let partner = try await partners.update(id, changes) else { throw BookingErrors.partnerNotFound }
         slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(partner))))
@@ -67,7 +67,10 @@ extension BookingAPI {
         let partner = try Self.uuid(input.path.partnerId, field: "partnerId")
         let adId = try Self.uuid(input.path.adId, field: "adId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard let ad = try await partners.setAdPayment(partner: partner, ad: adId, status: body.paymentStatus.rawValue) else {
+        guard
+            let ad = try await partners.setAdPayment(
+                partner: partner, ad: adId, status: PaymentStatus(rawValue: body.paymentStatus.rawValue) ?? .unpaid)
+        else {
             throw BookingErrors.adNotFound
         }
         return .ok(.init(body: .json(.init(ad))))

@@ -12,7 +12,7 @@ extension Components.Schemas.Partner {
             contact: showingContact ? partner.contact : nil, contactRequires: showingContact ? nil : .contactFortuneTeller,
             photoUrl: partner.photoURL, languages: partner.languages.compactMap(Components.Schemas.Language.init(rawValue:)),
             timeZone: partner.timeZone, approved: partner.approved,
-            feeStatus: Components.Schemas.PaymentStatus(rawValue: partner.feeStatus) ?? .unpaid,
+            feeStatus: Components.Schemas.PaymentStatus(rawValue: partner.feeStatus.rawValue) ?? .unpaid,
             promoted: partner.promoted, listed: partner.listed, feeMarkedBy: partner.feeMarkedBy.flatMap(FeeMarkedByPayload.init(rawValue:)))
     }
 }
@@ -43,7 +43,7 @@ extension Components.Schemas.Ad {
     init(_ ad: Ad) {
         self.init(
             id: AccountKey.of(ad.id), partnerId: AccountKey.of(ad.partnerId), startsAt: ad.startsAt, endsAt: ad.endsAt,
-            paymentStatus: Components.Schemas.PaymentStatus(rawValue: ad.paymentStatus) ?? .unpaid, active: ad.active,
+            paymentStatus: Components.Schemas.PaymentStatus(rawValue: ad.paymentStatus.rawValue) ?? .unpaid, active: ad.active,
             checkoutReference: ad.checkoutReference, markedBy: ad.markedBy.flatMap(MarkedByPayload.init(rawValue:)))
     }
 }

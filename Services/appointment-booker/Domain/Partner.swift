@@ -11,7 +11,7 @@ struct Partner: Sendable, Equatable {
     var languages: [String]
     var timeZone: String
     var approved: Bool
-    var feeStatus: String
+    var feeStatus: PaymentStatus
     /// A paid ad is running now.
     var promoted: Bool
     var listed: Bool
@@ -26,7 +26,7 @@ struct Ad: Sendable, Equatable {
     var partnerId: UUID
     var startsAt: Date
     var endsAt: Date
-    var paymentStatus: String
+    var paymentStatus: PaymentStatus
     var active: Bool
     /// Who marked the payment: `provider` (its signed notification) or `admin` (an override); nil while unpaid.
     var markedBy: String?
@@ -44,5 +44,11 @@ struct ProfileChanges: Sendable {
     var languages: [String]?
     var timeZone: String?
     var approved: Bool?
-    var feeStatus: String?
+    var feeStatus: PaymentStatus?
+}
+
+/// Where a partner's fee or an ad's payment stands (B6): the provider's notification or an admin sets it; a refund
+/// ends what the payment bought.
+enum PaymentStatus: String, Sendable {
+    case unpaid, paid, refunded
 }

@@ -26,7 +26,10 @@ struct PartnerStore: Sendable {
             partners.append(
                 Partner(
                     id: id, name: name, description: description, contact: contact, photoURL: photo, languages: languages, timeZone: zone,
-                    approved: approved, feeStatus: fee, promoted: promoted, listed: listed, availability: StoredAvailability.decode(availability),
+                    approved: approved,
+                    // The table's check allows these three; anything else is read as not paid.
+                    feeStatus: PaymentStatus(rawValue: fee) ?? .unpaid, promoted: promoted, listed: listed,
+                    availability: StoredAvailability.decode(availability),
                     feeMarkedBy: feeMarkedBy))
         }
         return partners
@@ -79,14 +82,15 @@ struct PartnerStore: Sendable {
 
     /// Applies the fields given; nil when there is no such partner.
     func update(_ id: UUID, _ changes: ProfileChanges) async throws -> Partner? {
+        let fee = changes.feeStatus?.rawValue
         let rows = try await client.tracedQuery(
             """
             UPDATE partners SET name = coalesce(\(changes.name), name), description = coalesce(\(changes.description), description),
                 contact = coalesce(\(changes.contact), contact), photo_url = coalesce(\(changes.photoURL), photo_url),
                 languages = coalesce(\(changes.languages), languages), time_zone = coalesce(\(changes.timeZone), time_zone),
-                approved = coalesce(\(changes.approved), approved), fee_status = coalesce(\(changes.feeStatus), fee_status),
+                approved = coalesce(\(changes.approved), approved), fee_status = coalesce(\(fee), fee_status),
                 -- An admin's fee status is an override, and says so.
-                fee_marked_by = CASE WHEN \(changes.feeStatus)::text IS NULL THEN fee_marked_by WHEN \(changes.feeStatus) = 'unpaid' THEN NULL
+                fee_marked_by = CASE WHEN \(fee)::text IS NULL THEN fee_marked_by WHEN \(fee) = 'unpaid' THEN NULL
                                      ELSE 'admin' END
             WHERE id = \(id) RETURNING id
             """, logger: logger)
@@ -110,7 +114,10 @@ struct PartnerStore: Sendable {
     static func decodeAds(_ rows: PostgresRowSequence) async throws -> [Ad] {
         var ads: [Ad] = []
         for try await (id, partner, start, end, status, active, markedBy) in rows.decode((UUID, UUID, Date, Date, String, Bool, String?).self) {
-            ads.append(Ad(id: id, partnerId: partner, startsAt: start, endsAt: end, paymentStatus: status, active: active, markedBy: markedBy))
+            ads.append(
+                Ad(
+                    id: id, partnerId: partner, startsAt: start, endsAt: end, paymentStatus: PaymentStatus(rawValue: status) ?? .unpaid,
+                    active: active, markedBy: markedBy))
         }
         return ads
     }
@@ -126,8 +133,9 @@ struct PartnerStore: Sendable {
         ).first
     }
 
-    func setAdPayment(partner: UUID, ad: UUID, status: String) async throws -> Ad? {
-        try await Self.decodeAds(
+    func setAdPayment(partner: UUID, ad: UUID, status payment: PaymentStatus) async throws -> Ad? {
+        let status = payment.rawValue
+        return try await Self.decodeAds(
             client.tracedQuery(
                 """
                 UPDATE ads SET payment_status = \(status), marked_by = CASE WHEN \(status) = 'unpaid' THEN NULL ELSE 'admin' END

@@ -19,7 +19,7 @@ struct BookSlotTests {
             weekday: 1, start: try #require(LocalTime(parsing: "09:00")), end: try #require(LocalTime(parsing: "17:00")))
         return Partner(
             id: UUID(), name: "Madame Sroy", description: "", contact: "", photoURL: nil, languages: ["th"], timeZone: "UTC",
-            approved: true, feeStatus: "paid", promoted: false, listed: listed, availability: Availability(weekly: [window], exceptions: []))
+            approved: true, feeStatus: .paid, promoted: false, listed: listed, availability: Availability(weekly: [window], exceptions: []))
     }
 
     static func useCase(_ partner: Partner, bookings: MemoryBookings = MemoryBookings(), horizonDays: Int = 60) -> BookSlot {

@@ -25,7 +25,7 @@ struct PartnerAndWorshipRulesTests {
     func test_U6_contactDisclosure() {
         let partner = Partner(
             id: UUID(), name: "Madame Sroy", description: "", contact: "+66 81 234 5678", photoURL: nil, languages: ["th"],
-            timeZone: "Asia/Bangkok", approved: true, feeStatus: "paid", promoted: false, listed: true,
+            timeZone: "Asia/Bangkok", approved: true, feeStatus: .paid, promoted: false, listed: true,
             availability: Availability(weekly: [], exceptions: []))
         let itself = AuthenticatedUser(id: partner.id.uuidString.uppercased(), role: .partner, entitlements: [])
         let otherPartner = AuthenticatedUser(id: UUID().uuidString, role: .partner, entitlements: [])
