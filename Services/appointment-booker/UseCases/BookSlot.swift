@@ -40,7 +40,10 @@ struct BookSlot: Sendable {
 
     /// U6: the token names the entitlement and no revocation came since; the account is not banned.
     static func checkMayBook(_ user: AuthenticatedUser, state: AccountState) throws(BookingRefusal) {
-        if state.banned { throw .accountBanned }
-        guard state.allows(entitlement, claimed: user.has(entitlement: entitlement)) else { throw .entitlementRequired }
+        do {
+            try state.checkMayUse(entitlement, claimed: user.has(entitlement: entitlement))
+        } catch {
+            throw error == .accountBanned ? .accountBanned : .entitlementRequired
+        }
     }
 }

@@ -24,6 +24,6 @@ struct CheckAccount: Sendable {
         guard let caller, caller.role == .user else { return false }
         let entitlement = ContactDisclosure.entitlement
         let state = try await states.state(of: AccountKey.of(caller.id))
-        return !state.banned && state.allows(entitlement, claimed: caller.has(entitlement: entitlement))
+        return (try? state.checkMayUse(entitlement, claimed: caller.has(entitlement: entitlement))) != nil
     }
 }
