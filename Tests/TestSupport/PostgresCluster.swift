@@ -24,7 +24,7 @@ public final class PostgresCluster: Sendable {
             serverOptions = ""
         }
         // The server runs as `postgres` when the tests run as root: it must read the certificate and key.
-        if getuid() == 0 { try Throwaway.run(["/bin/chown", "-R", "postgres:postgres", directory]) }
+        if getuid() == 0 { try Throwaway.runCommand(["/bin/chown", "-R", "postgres:postgres", directory]) }
         try start()
     }
 
@@ -42,34 +42,6 @@ public final class PostgresCluster: Sendable {
     public func destroy() {
         try? stop()
         try? FileManager.default.removeItem(atPath: directory)
-    }
-}
-
-/// `scripts/throwaway.sh`, or another command, run to its end.
-enum Throwaway {
-    static let script = RepositoryFiles.root.appendingPathComponent("scripts/throwaway.sh").path
-
-    /// Runs the script with `arguments`, or `arguments` itself when its first is a path.
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws {
-        let command = arguments.first?.hasPrefix("/") == true ? arguments : ["/bin/bash", script] + arguments
-        // Through Python's subprocess, which closes inherited descriptors: Foundation's Process notices a child's
-        // exit by a descriptor the child inherits, and a server the command leaves running would keep it open forever.
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)"] + command
-        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        // A file, not a pipe: a server the command starts would hold a pipe open, and reading it would never end.
-        let errorFile = NSTemporaryDirectory() + "throwaway-\(uniqueSuffix()).err"
-        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: errorFile) }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let output = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
-            throw ClusterError("\(command.joined(separator: " ")) failed: \(output)")
-        }
     }
 }
 
