@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// The appointment-booker API generated from `openapi.yaml` (B1-B3, U6): listed partners and their slots

@@ -1,6 +1,6 @@
 import Foundation
 import JWTKit
-import Synchronization
+import PlatformHTTP
 
 /// APNs token-based provider authentication (A5): an ES256 JWT with the team id as issuer and the key id in
 /// its header. APNs refuses tokens older than an hour and throttles tokens renewed more often than every
@@ -16,27 +16,25 @@ final class ProviderTokenSigner: Sendable {
     private let keys: JWTKeyCollection
     private let teamId: String
     private let keyId: String
-    private let lifetime: Duration
-    private let current = Mutex<(token: String, made: ContinuousClock.Instant)?>(nil)
+    /// The one token in use, under the one key there is.
+    private let current: TTLCache<String, String>
 
     init(teamId: String, keyId: String, signingKeyPEM: String, lifetime: Duration = .seconds(3_000)) async throws {
         keys = JWTKeyCollection()
         await keys.add(ecdsa: try ES256PrivateKey(pem: signingKeyPEM), kid: JWKIdentifier(string: keyId))
         self.teamId = teamId
         self.keyId = keyId
-        self.lifetime = lifetime
+        current = TTLCache(ttl: lifetime, capacity: 1)
     }
 
     func token() async throws -> String {
-        let now = ContinuousClock.now
-        if let current = current.withLock({ $0 }), now - current.made < lifetime { return current.token }
-        let token = try await keys.sign(Claims(iss: IssuerClaim(value: teamId), iat: IssuedAtClaim(value: Date())), kid: JWKIdentifier(string: keyId))
-        current.withLock { $0 = (token, now) }
-        return token
+        try await current.value(for: keyId) {
+            try await keys.sign(Claims(iss: IssuerClaim(value: teamId), iat: IssuedAtClaim(value: Date())), kid: JWKIdentifier(string: keyId))
+        }
     }
 
     /// The provider said the token expired or is invalid: the next send signs a new one.
     func discard() {
-        current.withLock { $0 = nil }
+        current.invalidate(keyId)
     }
 }

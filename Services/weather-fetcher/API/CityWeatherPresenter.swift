@@ -40,7 +40,7 @@ struct CityWeatherPresenter {
     func hours(_ report: WeatherReport) -> [HourDTO] {
         let endOfDay = clock.startOfNextDay(after: now)
         return report.hourly
-            .filter { $0.time > now && $0.time < endOfDay && clock.calendar.component(.minute, from: $0.time) == 0 }
+            .filter { $0.time > now && $0.time < endOfDay && clock.minute($0.time) == 0 }
             .map { hour in
                 HourDTO(
                     time: hour.time, hour: clock.hourLabel(hour.time), temperatureC: Units.rounded(hour.temperatureC),

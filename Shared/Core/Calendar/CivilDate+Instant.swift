@@ -26,6 +26,13 @@ extension CivilDate {
         self.init(daysSinceEpoch: (held / 86_400).rounded(.down).roundedClampedInt)
     }
 
+    /// Whole seconds since the epoch of `date`, held to `years` like `init(clamping:in:)`: an instant from
+    /// outside never reaches an `Int` conversion out of range.
+    public static func epochSeconds(clamping date: Date) -> Int {
+        let seconds = date.timeIntervalSince1970.isFinite ? date.timeIntervalSince1970 : secondsInYears.lowerBound
+        return min(max(seconds, secondsInYears.lowerBound), secondsInYears.upperBound).rounded(.down).roundedClampedInt
+    }
+
     private static func localSeconds(_ date: Date, in zone: TimeZone) -> Double? {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite else { return nil }

@@ -128,7 +128,7 @@ struct WeatherRefreshTests {
             let clock = try #require(LocalClock(identifier: "Europe/Berlin"))
             #expect(json["daily"][0]["date"].string == clock.dayKey(Date()))
             let hours = json["hourly"].array.compactMap { $0["hour"].string }
-            let nextHour = clock.calendar.component(.hour, from: Date()) + 1
+            let nextHour = clock.hour(Date()) + 1
             #expect(hours.count == max(0, 24 - nextHour), "from the next hour to 11 PM: \(hours)")
             #expect(weather.provider.requests.count == 1)
             // Fresh data is served from Postgres without asking the provider again.
