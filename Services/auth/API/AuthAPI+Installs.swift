@@ -12,11 +12,9 @@ extension AuthAPI {
             installId.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._:-".unicodeScalars.contains($0)) })
         else { throw JSONBody.schemaViolation(["installId": "1 to 128 letters, digits or . _ : -"]) }
         guard let app = InstallApp(rawValue: body.app.rawValue) else { throw JSONBody.schemaViolation(["app": "weather, places or horoscope"]) }
-        let addressTry = try await auth.takeTry(.installAccount, subject: RequestScope.clientKey, limit: auth.configuration.installsPerAddress)
-        _ = try await auth.givingBack([addressTry]) {
-            try await auth.takeTry(.installAccount, subject: "all", limit: auth.configuration.installsPerHour)
+        let account = try await AuthErrors.answering {
+            try await auth.installAccounts.install(app: app, installId: installId, clientKey: RequestScope.clientKey)
         }
-        let account = try await auth.accounts.createInstall(app: app, installId: installId)
         return .created(.session(try await auth.startSession(for: account)))
     }
 }

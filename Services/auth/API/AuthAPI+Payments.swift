@@ -19,11 +19,21 @@ extension AuthAPI {
         guard outside.isEmpty, let accountId else { throw JSONBody.schemaViolation(outside) }
         switch try await admin.record(
             paymentId: paymentId, accountId: accountId, entitlement: notification.entitlement.domain,
-            status: notification.status.rawValue, amountCents: notification.amountCents)
+            status: notification.status.domain, amountCents: notification.amountCents)
         {
         case .recorded: return .ok(.message("payment recorded"))
         case .duplicate: return .ok(.message("payment already recorded"))
         case .unknownAccount: throw AuthErrors.unknownAccount
+        }
+    }
+}
+
+extension Operations.ReceivePaymentNotification.Input.Body.JsonPayload.StatusPayload {
+    /// The generated enum and the domain's name the same two statuses.
+    var domain: PaymentStatus {
+        switch self {
+        case .paid: .paid
+        case .refunded: .refunded
         }
     }
 }

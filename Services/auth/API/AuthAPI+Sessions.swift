@@ -5,17 +5,8 @@ import PlatformHTTP
 extension AuthAPI {
     func refreshSession(_ input: Operations.RefreshSession.Input) async throws -> Operations.RefreshSession.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard let token = nonEmpty(body.refreshToken), token.count <= 128 else { throw AuthErrors.invalidRefreshToken }
-        switch try await auth.sessions.rotate(token) {
-        case .invalid:
-            throw AuthErrors.invalidRefreshToken
-        case .reused:
-            throw AuthErrors.refreshTokenReused
-        case .rotated(let accountId, let newToken):
-            guard let account = try await auth.accounts.credentials(id: accountId)?.account else { throw AuthErrors.invalidRefreshToken }
-            guard !account.banned else { throw AuthErrors.banned }
-            return .ok(.session(try await auth.session(for: account, refreshToken: newToken)))
-        }
+        let (account, refreshToken) = try await AuthErrors.answering { try await auth.refreshSession.run(refreshToken: body.refreshToken) }
+        return .ok(.session(try await auth.session(for: account, refreshToken: refreshToken)))
     }
 
     /// Ends the session of the given refresh token; the app asks for confirmation before calling this (D26).

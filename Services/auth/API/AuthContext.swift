@@ -70,18 +70,31 @@ struct AuthContext: Sendable {
         try await givingBack(tries) { try await AuthErrors.answering { try await hasher.verify(secret, against: hash) } }
     }
 
+    var installAccounts: OpenInstallAccount {
+        OpenInstallAccount(
+            installs: accounts, tries: tries,
+            limits: .init(
+                installsPerAddress: configuration.installsPerAddress, guestsPerAddress: configuration.guestsPerAddress,
+                everyone: configuration.installsPerHour, address: configuration.addressLimit))
+    }
+
+    var refreshSession: RefreshSession { RefreshSession(tokens: sessions, accounts: accounts) }
+
+    func externalLogin(_ verifier: any IDTokenVerifying) -> ExternalLogin {
+        ExternalLogin(verifier: verifier, identities: accounts, tries: tries, addressLimit: configuration.addressLimit)
+    }
+
+    func endAccount(_ ends: any AccountEnds) -> EndAccount {
+        EndAccount(
+            accounts: accounts, ends: ends, tries: tries, hasher: hasher,
+            limits: .init(passwordCeiling: configuration.accountCeiling, pinCeiling: configuration.pinAccountCeiling))
+    }
+
     var recoveryMail: RequestRecoveryMail {
         RequestRecoveryMail(
             accounts: accounts, tries: tries,
             limits: .init(
                 address: configuration.addressLimit, mailsPerAddress: configuration.recoveryMailsPerAddress,
                 mailsPerAccount: configuration.recoveryMailsPerAccount))
-    }
-
-    func checkNotLocked(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws {
-        let now = Date()
-        if let until = limit.lockedUntil(failures: try await attempts.failures(kind, subject: subject, within: limit.window), now: now) {
-            throw AuthErrors.tooManyAttempts(until: until, now: now)
-        }
     }
 }

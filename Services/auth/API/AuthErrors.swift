@@ -51,6 +51,12 @@ enum AuthErrors {
             throw answer(refusal)
         } catch let refusal as EmailConfirmation.Refusal {
             throw answer(refusal)
+        } catch let refusal as RefreshSession.Refusal {
+            throw answer(refusal)
+        } catch let refusal as ExternalLogin.Refusal {
+            throw answer(refusal)
+        } catch let refusal as EndAccount.Refusal {
+            throw answer(refusal)
         }
     }
 

@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import JWTKit
 import Logging
+import PlatformCore
+import PlatformHTTP
 
 /// Verifies OpenID Connect ID tokens (U5: "login through an external identity provider") against the provider's
 /// JWKS fetched from a configured URL. Keys are cached for `cacheLifetime`; a token signed with a key the cache
@@ -43,10 +45,17 @@ actor OIDCVerifier {
         case providerUnreachable
     }
 
+    /// The provider's keys as last fetched, with the algorithm each `kid` must be used with.
+    private struct Keys: Sendable {
+        let collection: JWTKeyCollection
+        let algorithms: [String: String]
+    }
+
     let configuration: Configuration
     private let logger: Logger
-    private var keys: (collection: JWTKeyCollection, algorithms: [String: String])?
-    private var fetchedAt: Date = .distantPast
+    /// The last good key set, kept with no expiry: past `cacheLifetime` it is refetched, but served on while the
+    /// provider is unreachable. Its entry's `stored` instant is when it was fetched.
+    private let keys = TTLCache<String, Keys>(ttl: nil, capacity: 1)
 
     init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
@@ -65,7 +74,7 @@ actor OIDCVerifier {
             throw .providerUnreachable
         } catch {
             // Perhaps the provider rotated its keys: refetch once, then decide.
-            guard Date().timeIntervalSince(fetchedAt) >= configuration.minimumRefetchInterval else { throw .invalidToken }
+            guard age(of: keys.entry(for: Self.keySet)) >= configuration.minimumRefetchInterval else { throw .invalidToken }
             claims = try await verified(token, kid: kid, alg: alg, forceRefresh: true)
         }
         guard claims.iss.value == configuration.issuer else { throw .wrongIssuer }
@@ -88,9 +97,18 @@ actor OIDCVerifier {
         }
     }
 
-    private func currentKeys(forceRefresh: Bool) async throws(Failure) -> (collection: JWTKeyCollection, algorithms: [String: String]) {
-        if !forceRefresh, let keys, Date().timeIntervalSince(fetchedAt) < configuration.cacheLifetime {
-            return keys
+    private static let keySet = "jwks"
+
+    /// Seconds since the key set was fetched; never fetched is infinitely old.
+    private func age(of entry: TTLCache<String, Keys>.Entry?) -> TimeInterval {
+        guard let entry else { return .infinity }
+        return (ContinuousClock.now - entry.stored).seconds
+    }
+
+    private func currentKeys(forceRefresh: Bool) async throws(Failure) -> Keys {
+        let last = keys.entry(for: Self.keySet)
+        if !forceRefresh, let last, age(of: last) < configuration.cacheLifetime {
+            return last.value
         }
         do {
             // AsyncHTTPClient with a deadline, as for every other provider: Foundation's URLSession on Linux can hold a
@@ -104,14 +122,20 @@ actor OIDCVerifier {
             }
             let collection = JWTKeyCollection()
             try await collection.add(jwksJSON: keySet.normalizedJSON)
-            let loaded = (collection, keySet.algorithms)
-            keys = loaded
-            fetchedAt = Date()
+            let loaded = Keys(collection: collection, algorithms: keySet.algorithms)
+            keys.store(loaded, for: Self.keySet)
             return loaded
         } catch {
             logger.warning("could not fetch the identity provider's JWKS", metadata: ["error": "\(error)"])
-            if let keys { return keys }  // keep serving with the last good keys
+            if let last { return last.value }  // keep serving with the last good keys
             throw .providerUnreachable
         }
+    }
+}
+
+extension OIDCVerifier: IDTokenVerifying {
+    func identity(of token: String, nonce: String?) async throws(Failure) -> VerifiedIdentity {
+        let (claims, app) = try await verify(token, nonce: nonce)
+        return VerifiedIdentity(issuer: claims.iss.value, subject: claims.sub.value, expires: claims.exp.value, name: claims.name, app: app)
     }
 }

@@ -131,7 +131,7 @@ struct AdminStore: Sendable {
     /// payment for it still stands. The account row is locked first, so racing notifications for one account
     /// decide in turn.
     func record(
-        paymentId: String, accountId: UUID, entitlement: Entitlement, status: String, amountCents: Int64
+        paymentId: String, accountId: UUID, entitlement: Entitlement, status: PaymentStatus, amountCents: Int64
     ) async throws
         -> PaymentOutcome
     {
@@ -143,17 +143,17 @@ struct AdminStore: Sendable {
             let rows = try await connection.tracedQuery(
                 """
                 INSERT INTO payments (payment_id, account_id, entitlement, status, amount_cents)
-                VALUES (\(paymentId), \(accountId), \(entitlement.rawValue), \(status), \(amountCents))
+                VALUES (\(paymentId), \(accountId), \(entitlement.rawValue), \(status.rawValue), \(amountCents))
                 ON CONFLICT (payment_id, status) DO NOTHING RETURNING payment_id
                 """, logger: logger)
             var inserted = false
             for try await _ in rows.decode(String.self) { inserted = true }
             guard inserted else { return .duplicate }
             let standing = try await standingPayments(for: entitlement, of: accountId, on: connection)
-            if status == "paid", standing > 0 {
-                _ = try await grant(entitlement, to: accountId, source: "payment", on: connection)
-            } else if status == "refunded", standing == 0 {
-                _ = try await revoke(entitlement, from: accountId, on: connection)
+            switch status.change(standing: standing) {
+            case .grant: _ = try await grant(entitlement, to: accountId, source: "payment", on: connection)
+            case .revoke: _ = try await revoke(entitlement, from: accountId, on: connection)
+            case .none: break
             }
             return .recorded
         }

@@ -4,6 +4,8 @@ import Foundation
 /// the costly or guessable check runs, and given back when the check succeeded or never ran.
 struct TryLedger: Sendable {
     let attempts: any AttemptRecording
+    /// The time a lock is judged at; a test gives its memory store's clock.
+    var now: @Sendable () -> Date = { Date() }
 
     /// The subject has used up its tries until `until`.
     struct Exhausted: Error, Equatable {
@@ -15,6 +17,12 @@ struct TryLedger: Sendable {
         case .taken(let attempt): return attempt
         case .locked(let until): throw Exhausted(until: until)
         }
+    }
+
+    /// Throws `Exhausted` while the subject's failures lock it, taking no try.
+    func checkNotLocked(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws {
+        let failures = try await attempts.failures(kind, subject: subject, within: limit.window)
+        if let until = limit.lockedUntil(failures: failures, now: now()) { throw Exhausted(until: until) }
     }
 
     func release(_ tries: AttemptTry...) async throws {

@@ -93,6 +93,11 @@ final class MemoryCredentials: CredentialRepository {
         accounts.withLock { $0[id]?.passwordHash = hash }
     }
 
+    /// False when there was no such account.
+    func remove(_ id: UUID) -> Bool { accounts.withLock { $0.removeValue(forKey: id) != nil } }
+
+    func setBanned(_ id: UUID) { accounts.withLock { $0[id]?.account.banned = true } }
+
     func pinHash(of id: UUID) -> String? { accounts.withLock { $0[id]?.pinHash } }
 
     func setPinHash(_ hash: String, for id: UUID) { accounts.withLock { $0[id]?.pinHash = hash } }

@@ -1,0 +1,59 @@
+import Foundation
+import PlatformCore
+
+/// The end of an account (issue 29): its owner deletes it, re-authenticated where it has a password or PIN
+/// (an install or OpenID Connect account has only its token to show); an admin deletes a user's or partner's,
+/// never their own here nor another admin's (demoted first).
+struct EndAccount: Sendable {
+    let accounts: any CredentialRepository
+    let ends: any AccountEnds
+    let tries: TryLedger
+    let hasher: PasswordHasher
+    let limits: Limits
+
+    struct Limits: Sendable {
+        /// Wrong passwords per dashboard account from every address together.
+        let passwordCeiling: AttemptLimit
+        /// Wrong PINs per survey account from every address together.
+        let pinCeiling: AttemptLimit
+    }
+
+    enum Refusal: Error, Equatable {
+        /// The caller's own account is gone.
+        case noAccount
+        /// The account an admin named does not exist.
+        case unknownAccount
+        case ownAccount
+        case adminAccount
+        case reauthenticationFailed
+    }
+
+    func deleteOwn(_ id: UUID, password: String?, pin: String?) async throws {
+        guard let stored = try await accounts.credentials(id: id) else { throw Refusal.noAccount }
+        try await reauthenticate(stored, password: password, pin: pin)
+        guard try await ends.delete(id, by: "self") else { throw Refusal.noAccount }
+    }
+
+    func delete(_ id: UUID, byAdmin caller: String) async throws {
+        guard AccountKey.of(id) != AccountKey.of(caller) else { throw Refusal.ownAccount }
+        guard let target = try await accounts.credentials(id: id)?.account else { throw Refusal.unknownAccount }
+        guard target.role != .admin else { throw Refusal.adminAccount }
+        guard try await ends.delete(id, by: "admin") else { throw Refusal.unknownAccount }
+    }
+
+    /// The password of a dashboard account, the PIN of a survey account; a try against the account's ceiling is
+    /// taken before the check and given back when it passes or never ran.
+    private func reauthenticate(_ stored: StoredCredentials, password: String?, pin: String?) async throws {
+        let (secret, hash, limit) =
+            stored.passwordHash != nil
+            ? (password, stored.passwordHash, limits.passwordCeiling)
+            : (pin, stored.pinHash, limits.pinCeiling)
+        guard let hash else { return }
+        guard let secret = nonEmpty(secret) else { throw Refusal.reauthenticationFailed }
+        let attempt = try await tries.take(.accountCeiling, subject: stored.account.id.uuidString, limit: limit)
+        guard try await tries.givingBack([attempt], { try await hasher.verify(secret, against: hash) }) else {
+            throw Refusal.reauthenticationFailed
+        }
+        try await tries.release(attempt)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import Auth
+
+/// The rules of install and guest accounts, session renewal, OpenID Connect login, an account's end and a
+/// payment's effect (U1, U5, U6, U7, issue 29) over memory stores. The integration tests keep the HTTP answers,
+/// the real provider's keys and the transactions.
+@Suite("auth: sign-in, session and account-end rules")
+struct SignInRuleTests {
+    let credentials = MemoryCredentials()
+    let attempts = MemoryAttempts()
+    var signIns: MemorySignIns { MemorySignIns(credentials: credentials) }
+    var tries: TryLedger { TryLedger(attempts: attempts, now: { [attempts] in attempts.now }) }
+
+    static func limit(_ failures: Int) -> AttemptLimit { AttemptLimit(maxFailures: failures, window: 3_600) }
+
+    func refusal(_ body: () async throws -> Void) async -> (any Error)? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("issue 29: installs are bounded per address and for everyone; a guest needs an address not locked out")
+    func test_installLimits() async throws {
+        let open = OpenInstallAccount(
+            installs: signIns, tries: tries,
+            limits: .init(installsPerAddress: Self.limit(2), guestsPerAddress: Self.limit(1), everyone: Self.limit(4), address: Self.limit(3)))
+        _ = try await open.install(app: .weather, installId: "a", clientKey: "10.0.0.1")
+        _ = try await open.install(app: .places, installId: "b", clientKey: "10.0.0.1")
+        #expect(await refusal { _ = try await open.install(app: .weather, installId: "c", clientKey: "10.0.0.1") } is TryLedger.Exhausted)
+        _ = try await open.guest(clientKey: "10.0.0.2")
+        #expect(await refusal { _ = try await open.guest(clientKey: "10.0.0.2") } is TryLedger.Exhausted, "one guest per address")
+        _ = try await open.install(app: .weather, installId: "d", clientKey: "10.0.0.3")
+        // Four accounts made by everyone: the fifth is refused, and the address's try it took is given back.
+        #expect(await refusal { _ = try await open.install(app: .weather, installId: "e", clientKey: "10.0.0.4") } is TryLedger.Exhausted)
+        #expect(attempts.count(.installAccount, subject: "10.0.0.4") == 0)
+        // Three failed logins lock the address: no guest from it, and no try taken.
+        for _ in 0..<3 { _ = try await tries.take(.address, subject: "10.0.0.5", limit: Self.limit(3)) }
+        #expect(await refusal { _ = try await open.guest(clientKey: "10.0.0.5") } is TryLedger.Exhausted)
+        #expect(attempts.count(.guestSession, subject: "10.0.0.5") == 0)
+    }
+
+    @Test("U7: a refresh token renews once, its reuse is told, a banned account gets no new tokens")
+    func test_U7_refresh() async throws {
+        let signIns = signIns
+        let refresh = RefreshSession(tokens: signIns, accounts: credentials)
+        let account = try await signIns.createInstall(app: .weather, installId: "x")
+        signIns.addRefreshToken("first", for: account.id)
+        let renewed = try await refresh.run(refreshToken: "first")
+        #expect(renewed.account.id == account.id && renewed.refreshToken != "first")
+        #expect(await refusal { _ = try await refresh.run(refreshToken: "first") } as? RefreshSession.Refusal == .reused)
+        for token in [nil, "", "  ", "unknown", String(repeating: "a", count: 129)] {
+            #expect(await refusal { _ = try await refresh.run(refreshToken: token) } as? RefreshSession.Refusal == .invalidToken)
+        }
+        credentials.setBanned(account.id)
+        #expect(await refusal { _ = try await refresh.run(refreshToken: renewed.refreshToken) } as? RefreshSession.Refusal == .banned)
+    }
+
+    @Test("U5: an ID token logs in once per nonce, an unreachable provider costs no try, a bad token does")
+    func test_U5_externalLogin() async throws {
+        let signIns = signIns
+        let identity = VerifiedIdentity(issuer: "https://id.example", subject: "s1", expires: .distantFuture, name: "Ann\u{0}", app: .horoscope)
+        let login = ExternalLogin(
+            verifier: ScriptedVerifier(verdicts: ["good": .success(identity), "down": .failure(.providerUnreachable)]),
+            identities: signIns, tries: tries, addressLimit: Self.limit(2))
+        let first = try await login.run(idToken: "good", nonce: "n1", clientKey: "a")
+        #expect(try await login.run(idToken: "good", nonce: "n2", clientKey: "a").id == first.id, "the identity's own account")
+        #expect(await refusal { _ = try await login.run(idToken: "good", nonce: "n1", clientKey: "a") } as? ExternalLogin.Refusal == .invalidToken)
+        #expect(
+            await refusal { _ = try await login.run(idToken: "down", nonce: nil, clientKey: "b") } as? ExternalLogin.Refusal == .providerUnreachable)
+        #expect(attempts.count(.address, subject: "b") == 0)
+        // The replayed nonce above kept its try: one more bad token uses up the address.
+        #expect(await refusal { _ = try await login.run(idToken: "forged", nonce: nil, clientKey: "a") } as? ExternalLogin.Refusal == .invalidToken)
+        #expect(await refusal { _ = try await login.run(idToken: "good", nonce: "n3", clientKey: "a") } is TryLedger.Exhausted)
+        credentials.setBanned(first.id)
+        #expect(await refusal { _ = try await login.run(idToken: "good", nonce: "n4", clientKey: "c") } as? ExternalLogin.Refusal == .banned)
+    }
+
+    @Test("issue 29: an owner re-authenticates with their password or PIN; an admin deletes neither themselves nor an admin")
+    func test_accountEnd() async throws {
+        let signIns = signIns
+        let end = EndAccount(
+            accounts: credentials, ends: signIns, tries: tries, hasher: .fast,
+            limits: .init(passwordCeiling: Self.limit(2), pinCeiling: Self.limit(2)))
+        let admin = try await credentials.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        let other = try await credentials.add(email: "other@example.com", password: "Start1234", hasher: .fast)
+        let surveyor = try await credentials.add(email: "s@example.com", kind: .survey, role: .user, password: "1234", hasher: .fast)
+        let install = try await signIns.createInstall(app: .weather, installId: "i")
+        #expect(await refusal { try await end.deleteOwn(admin.id, password: nil, pin: nil) } as? EndAccount.Refusal == .reauthenticationFailed)
+        #expect(
+            await refusal { try await end.deleteOwn(admin.id, password: "Wrong1234", pin: nil) } as? EndAccount.Refusal == .reauthenticationFailed)
+        #expect(await refusal { try await end.deleteOwn(surveyor.id, password: "1234", pin: nil) } as? EndAccount.Refusal == .reauthenticationFailed)
+        try await end.deleteOwn(surveyor.id, password: nil, pin: "1234")
+        try await end.deleteOwn(install.id, password: nil, pin: nil)
+        #expect(await refusal { try await end.deleteOwn(install.id, password: nil, pin: nil) } as? EndAccount.Refusal == .noAccount)
+        #expect(await refusal { try await end.delete(admin.id, byAdmin: admin.id.uuidString.uppercased()) } as? EndAccount.Refusal == .ownAccount)
+        #expect(await refusal { try await end.delete(other.id, byAdmin: admin.id.uuidString) } as? EndAccount.Refusal == .adminAccount)
+        #expect(await refusal { try await end.delete(UUID(), byAdmin: admin.id.uuidString) } as? EndAccount.Refusal == .unknownAccount)
+        #expect(signIns.deleted.map(\.by) == ["self", "self"])
+        // The wrong password's try stands against the account's ceiling; the right one gives its own back.
+        #expect(attempts.count(.accountCeiling, subject: admin.id.uuidString) == 1)
+    }
+
+    @Test("U6: a paid payment grants while it stands; a refund takes back only when none stands")
+    func test_U6_paymentEffect() {
+        #expect(PaymentStatus.paid.change(standing: 1) == .grant)
+        #expect(PaymentStatus.paid.change(standing: 0) == .none, "its refund came first")
+        #expect(PaymentStatus.refunded.change(standing: 0) == .revoke)
+        #expect(PaymentStatus.refunded.change(standing: 1) == .none, "another payment stands")
+    }
+}
