@@ -59,13 +59,15 @@ package func buildApplication(
     NearbyRoutes(nearbyPlaces: nearbyPlaces, configuration: configuration, onDemand: onDemand)
         .add(to: runtime.hotRoutes(on: router, token: .required))
     let api = runtime.apiRoutes(on: router, token: .required, access: [.init(prefix: "/v1/admin", roles: [.admin])])
+    let lookups = AddressLookups(
+        nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),
+        perAccountHour: configuration.lookupsPerAccountHour, queue: configuration.lookupQueue)
     try PlacesAPI(
-        places: places, users: users, rate: RatePlace(places: users, limits: limits), add: AddPlace(places: users, limits: limits),
+        places: places, users: users, rate: RatePlace(places: users, limits: limits),
+        add: AddPlace(places: users, limits: limits, addresses: lookups),
         areas: areas,
         reviews: PlaceReviewStore(client: runtime.postgres, logger: runtime.logger, places: places), nearbyPlaces: nearbyPlaces,
-        lookups: AddressLookups(
-            nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),
-            perAccountHour: configuration.lookupsPerAccountHour, queue: configuration.lookupQueue),
+        lookups: lookups,
         maxAreaDegrees: 5
     ).registerHandlers(on: api)
     let scheduler = ImportScheduler(

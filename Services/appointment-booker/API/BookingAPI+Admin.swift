@@ -83,9 +83,4 @@ extension BookingAPI {
         let found = try await bookings.list(.anyone(partner: partner), limit: paging.size + 1, offset: paging.offset)
         return .ok(.init(body: .json(.init(page: found, paging: paging))))
     }
-
-    /// The UTC year of `date`, 0 outside the years a day can name.
-    static func year(of date: Date) -> Int {
-        CivilDate(date)?.components.year ?? 0
-    }
 }

@@ -42,17 +42,9 @@ extension BookingAPI {
         }
     }
 
-    /// An ad's window: ends after it starts, runs a year at most, within the years bookings know.
+    /// An ad's window as `AdWindow` allows it, else 422 naming the fields.
     static func checkAdWindow(startsAt: Date, endsAt: Date) throws {
-        var problems: [String: String] = [:]
-        for (field, date) in [("startsAt", startsAt), ("endsAt", endsAt)] where CivilDate.years.contains(Self.year(of: date)) == false {
-            problems[field] = "must be in the years \(CivilDate.years.lowerBound)...\(CivilDate.years.upperBound)"
-        }
-        if endsAt <= startsAt {
-            problems["endsAt"] = "must be after startsAt"
-        } else if endsAt.timeIntervalSince(startsAt) > 366 * 86_400 {
-            problems["endsAt"] = "an ad runs a year at most"
-        }
+        let problems = AdWindow.problems(startsAt: startsAt, endsAt: endsAt)
         guard problems.isEmpty else { throw JSONBody.validationError(problems) }
     }
 }

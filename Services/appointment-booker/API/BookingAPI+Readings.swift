@@ -20,17 +20,11 @@ extension BookingAPI {
     func readTarot(_ input: Operations.ReadTarot.Input) async throws -> Operations.ReadTarot.Output {
         let user = try await purchaser(for: .tarot)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard body.cards.count == 3 else { throw JSONBody.schemaViolation(["cards": "must name exactly 3 cards"]) }
-        let cards = try body.cards.enumerated().map { index, id in
-            guard let card = readings.content.card(id) else {
-                throw APIError(
-                    .unprocessableContent, code: "unknown_card", message: "\(id) is not a card of the deck (see /v1/readings/tarot/cards)",
-                    details: ["cards[\(index)]": "is not a card of the deck"])
-            }
-            return card
-        }
-        guard Set(cards.map(\.id)).count == 3 else {
-            throw APIError(.unprocessableContent, code: "cards_not_distinct", message: "pick three different cards")
+        let cards: [ReadingContent.Card]
+        do {
+            cards = try TarotDraw(ids: body.cards, deck: readings.content.card).cards
+        } catch {
+            throw BookingErrors.answer(for: error)
         }
         let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
         let day = try ReadingRequest.day(tz: input.query.tz, date: nil)

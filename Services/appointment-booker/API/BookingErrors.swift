@@ -110,4 +110,16 @@ extension BookingErrors {
         case .reasonRequired: reasonRequired
         }
     }
+
+    /// The HTTP answer to three cards a tarot reading cannot be drawn from.
+    static func answer(for refusal: TarotDraw.Refusal) -> APIError {
+        switch refusal {
+        case .notThree: JSONBody.schemaViolation(["cards": "must name exactly 3 cards"])
+        case .unknownCard(let index, let id):
+            APIError(
+                .unprocessableContent, code: "unknown_card", message: "\(id) is not a card of the deck (see /v1/readings/tarot/cards)",
+                details: ["cards[\(index)]": "is not a card of the deck"])
+        case .notDistinct: APIError(.unprocessableContent, code: "cards_not_distinct", message: "pick three different cards")
+        }
+    }
 }

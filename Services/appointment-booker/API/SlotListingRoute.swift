@@ -62,11 +62,11 @@ struct SlotListingRoute {
         // `key` checked the day's shape (400); a day outside the years is 422 here.
         let first = try key.from.map { try CivilDate.requested($0, field: "from") } ?? partnerClock.localDate(of: now)
         let earliest = now + Int(configuration.slotsCacheTTL.components.seconds) + 1
-        let candidates = slots.slots(from: first, days: key.days, availability: partner.availability, clock: partnerClock)
-            .filter { $0.start > earliest && $0.start <= now + configuration.horizonDays * 86_400 }
+        let choice = SlotChoice(slots: slots, horizonDays: configuration.horizonDays)
+        let candidates = choice.offered(from: first, days: key.days, of: partner, after: earliest, now: now)
         let taken = try await bookings.liveIntervals(
             partner: partner.id, from: candidates.first?.start ?? now, to: candidates.last?.end ?? now)
-        let free = candidates.filter { slot in !taken.contains { $0.overlaps(slot) } }
+        let free = SlotChoice.free(candidates, taken: taken)
         return SlotList(
             partnerId: AccountKey.of(partner.id), timeZone: shown.zone.identifier, slotMinutes: configuration.slotMinutes,
             slots: free.map { .init(startsAt: shown.format($0.start), endsAt: shown.format($0.end)) })

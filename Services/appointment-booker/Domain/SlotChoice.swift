@@ -15,6 +15,18 @@ struct SlotChoice: Sendable {
         guard slots.isSlot(slot, availability: partner.availability, clock: partner.clock) else { throw .outsideAvailability }
         return slot
     }
+
+    /// The slots offered from `first` for `days` days: computed in the partner's zone, starting after `after` (now,
+    /// or later when the answer is kept for a while) and within the horizon.
+    func offered(from first: CivilDate, days: Int, of partner: Partner, after: Int, now: Int) -> [SlotCalculator.Interval] {
+        slots.slots(from: first, days: days, availability: partner.availability, clock: partner.clock)
+            .filter { $0.start > after && $0.start <= now + horizonDays * 86_400 }
+    }
+
+    /// Those of `offered` that no live booking overlaps.
+    static func free(_ offered: [SlotCalculator.Interval], taken: [SlotCalculator.Interval]) -> [SlotCalculator.Interval] {
+        offered.filter { slot in !taken.contains { $0.overlaps(slot) } }
+    }
 }
 
 /// Booking times as whole seconds since 1970: what slots are computed in.

@@ -60,13 +60,12 @@ struct PlacesAPI: APIProtocol {
     func addPlace(_ input: Operations.AddPlace.Input) async throws -> Operations.AddPlace.Output {
         let user = try RequestScope.requireMember().id
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        var candidate = try NewPlaceRules.candidate(from: body)
+        let candidate = try NewPlaceRules.candidate(from: body)
         let rating = try body.rating.map(Rating.init(validating:))
         let colour = body.pinColour.map(PinColour.init)
-        if body.latitude == nil, let address = candidate.address {
-            try await locate(&candidate, address: address, account: user)
+        let placeId = try await PlacesErrors.answering {
+            try await add(candidate, user: user, rating: rating, colour: colour, locatingAddress: body.latitude == nil)
         }
-        let placeId = try await PlacesErrors.answering { try await add(candidate, user: user, rating: rating, colour: colour) }
         nearbyPlaces.userChanged(user)
         try await nearbyPlaces.placesChanged()
         guard let place = try await places.find(placeId) else {
@@ -127,12 +126,7 @@ struct PlacesAPI: APIProtocol {
             outside["name"] = "must be at most 100 characters"
         }
         guard outside.isEmpty else { throw JSONBody.schemaViolation(outside) }
-        var problems: [String: String] = [:]
-        if !box.isValid { problems["box"] = "south must be below north and west left of east" }
-        if box.north - box.south > maxAreaDegrees || box.east - box.west > maxAreaDegrees {
-            problems["box"] = "may span at most \(maxAreaDegrees)° each way"
-        }
-        guard problems.isEmpty else { throw JSONBody.validationError(problems) }
+        if let problem = ImportAreaBox.problem(box, maxDegrees: maxAreaDegrees) { throw JSONBody.validationError(["box": problem]) }
         try await areas.upsert(name: name, box: box, placesOfWorship: body.placesOfWorship ?? false, runNow: true)
         return .ok(try await areaList())
     }
@@ -164,35 +158,12 @@ struct PlacesAPI: APIProtocol {
         return .init(body: .json(.init(placeId: place.id.uuidString, pin: Components.Schemas.Pin(rawValue: pin) ?? .red)))
     }
 
-    private func locate(_ candidate: inout PlaceCandidate, address: String, account: String) async throws {
-        let match: NominatimClient.Match?
-        do {
-            match = try await lookups.lookup(address, account: account)
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw APIError(
-                .serviceUnavailable, code: "address_lookup_unavailable",
-                message: "the address lookup did not answer; give coordinates or try again", headers: [.retryAfter: "30"])
-        }
-        guard let match else {
-            throw APIError(.unprocessableContent, code: "address_not_found", message: "no place is known at that address")
-        }
-        // The lookup places the address and fills what the user left out; what the user gave is kept.
-        candidate.latitude = match.latitude
-        candidate.longitude = match.longitude
-        candidate.openingHours = candidate.openingHours ?? match.openingHours
-        candidate.phone = candidate.phone ?? match.phone
-        candidate.website = candidate.website ?? match.website
-    }
-
-    /// The place, if `viewer` may see it: approved, or added by them (X3: others learn of a member's place only
-    /// once an admin approved it, so for them it does not exist).
+    /// The place, if `viewer` may see it (`Place.isVisible(to:)`).
     private func requirePlace(_ text: String, visibleTo viewer: String) async throws -> Place {
         guard let id = UUID(uuidString: text) else {
             throw JSONBody.schemaViolation(["placeId": "must be a UUID"])
         }
-        guard let place = try await places.find(id), place.review == .approved || place.addedBy == viewer else {
+        guard let place = try await places.find(id), place.isVisible(to: viewer) else {
             throw APIError(.notFound, code: "place_not_found", message: "no place with id \(id)")
         }
         return place

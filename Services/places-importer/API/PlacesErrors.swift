@@ -21,6 +21,11 @@ enum PlacesErrors {
             APIError.tooManyRequests(
                 code: "too_many_places", message: "this account has added \(added) places in the last 24 hours, the most it may",
                 retryAfterSeconds: retryAfter)
+        case .addressNotFound: APIError(.unprocessableContent, code: "address_not_found", message: "no place is known at that address")
+        case .lookupUnavailable:
+            APIError(
+                .serviceUnavailable, code: "address_lookup_unavailable",
+                message: "the address lookup did not answer; give coordinates or try again", headers: [.retryAfter: "30"])
         }
     }
 }

@@ -26,4 +26,8 @@ struct RecentCount: Sendable, Equatable {
 enum PlacesRefusal: Error, Equatable {
     case tooManyRatings(rated: Int, retryAfterSeconds: Double)
     case tooManyPlaces(added: Int, retryAfterSeconds: Double)
+    /// A place given by its address alone, at an address the lookup does not know.
+    case addressNotFound
+    /// The address lookup did not answer.
+    case lookupUnavailable
 }

@@ -40,3 +40,20 @@ struct AddressLookups: Sendable {
         }
     }
 }
+
+extension AddressLookups: AddressLocating {
+    /// A quota or queue refusal stays the 429 it is; anything else from Nominatim is the lookup not answering.
+    func locate(_ address: String, account: String) async throws -> LocatedAddress? {
+        let match: NominatimClient.Match?
+        do {
+            match = try await lookup(address, account: account)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw PlacesRefusal.lookupUnavailable
+        }
+        return match.map {
+            LocatedAddress(latitude: $0.latitude, longitude: $0.longitude, openingHours: $0.openingHours, phone: $0.phone, website: $0.website)
+        }
+    }
+}

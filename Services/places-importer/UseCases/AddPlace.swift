@@ -1,11 +1,23 @@
 import Foundation
 
-/// Adds a user's place (P4) within the account's daily limit (X3); it waits for an admin's review.
+/// Adds a user's place (P4) within the account's daily limit (X3); it waits for an admin's review. A place given
+/// by its address alone is placed by the address lookup first.
 struct AddPlace: Sendable {
     let places: any UserPlaceRepository
     let limits: AccountDayLimits
+    /// Where an address is looked up; without one, a place needs its coordinates.
+    var addresses: (any AddressLocating)? = nil
 
-    func callAsFunction(_ candidate: PlaceCandidate, user: String, rating: Rating?, colour: PinColour?) async throws -> UUID {
+    /// `locatingAddress`: the member gave no coordinates, so the candidate's address places it.
+    func callAsFunction(
+        _ candidate: PlaceCandidate, user: String, rating: Rating?, colour: PinColour?, locatingAddress: Bool = false
+    ) async throws -> UUID {
+        var candidate = candidate
+        if locatingAddress, let address = candidate.address {
+            guard let addresses else { throw PlacesRefusal.lookupUnavailable }
+            guard let located = try await addresses.locate(address, account: user) else { throw PlacesRefusal.addressNotFound }
+            candidate.place(at: located)
+        }
         let limits = limits
         return try await places.add(candidate, user: user, rating: rating, colour: colour) { recent in
             if let refusal = limits.refusalToAdd(recent) { throw refusal }

@@ -63,7 +63,7 @@ final class MemoryUserPlaces: UserPlaceRepository {
     private struct State {
         var recent: RecentCount
         var rated: [UUID] = []
-        var added: [String] = []
+        var added: [PlaceCandidate] = []
     }
     private let state: Mutex<State>
 
@@ -71,7 +71,8 @@ final class MemoryUserPlaces: UserPlaceRepository {
 
     func setRecent(_ recent: RecentCount) { state.withLock { $0.recent = recent } }
     var rated: [UUID] { state.withLock { $0.rated } }
-    var added: [String] { state.withLock { $0.added } }
+    var added: [String] { state.withLock { $0.added.map(\.name) } }
+    var addedCandidates: [PlaceCandidate] { state.withLock { $0.added } }
 
     func rate(
         placeId: UUID, user: String, rating: Rating, check: @Sendable (RecentCount) throws -> Void
@@ -85,7 +86,7 @@ final class MemoryUserPlaces: UserPlaceRepository {
         _ candidate: PlaceCandidate, user: String, rating: Rating?, colour: PinColour?, check: @Sendable (RecentCount) throws -> Void
     ) async throws -> UUID {
         try check(state.withLock { $0.recent })
-        state.withLock { $0.added.append(candidate.name) }
+        state.withLock { $0.added.append(candidate) }
         return UUID()
     }
 }

@@ -1,0 +1,22 @@
+/// The three cards a tarot reading is drawn from (B4): each a card of the deck, all three different.
+struct TarotDraw: Sendable {
+    let cards: [ReadingContent.Card]
+
+    enum Refusal: Error, Equatable {
+        case notThree
+        /// The position in the request of a card the deck does not have.
+        case unknownCard(index: Int, id: String)
+        case notDistinct
+    }
+
+    init(ids: [String], deck: (String) -> ReadingContent.Card?) throws(Refusal) {
+        guard ids.count == 3 else { throw .notThree }
+        var cards: [ReadingContent.Card] = []
+        for (index, id) in ids.enumerated() {
+            guard let card = deck(id) else { throw .unknownCard(index: index, id: id) }
+            cards.append(card)
+        }
+        guard Set(cards.map(\.id)).count == 3 else { throw .notDistinct }
+        self.cards = cards
+    }
+}
