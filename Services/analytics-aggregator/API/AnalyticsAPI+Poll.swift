@@ -19,23 +19,8 @@ extension AnalyticsAPI {
     func answerPoll(_ input: Operations.AnswerPoll.Input) async throws -> Operations.AnswerPoll.Output {
         let user = try RequestScope.requireMember()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard (1...10).contains(body.answers.count) else { throw JSONBody.schemaViolation(["answers": "must hold 1 to 10 answers"]) }
-        var unknown: [String: String] = [:], twice: [String: String] = [:]
-        var seen: Set<String> = []
-        for (index, answer) in body.answers.enumerated() {
-            if PollQuestions.find(answer.questionId) == nil {
-                unknown["answers[\(index)].questionId"] = "is not a question of the poll"
-            } else if !seen.insert(answer.questionId).inserted {
-                twice["answers[\(index)].questionId"] = "is answered twice"
-            }
-        }
-        for (code, problems) in [("unknown_question", unknown), ("duplicate_question", twice)] where !problems.isEmpty {
-            throw APIError(.unprocessableContent, code: code, message: JSONBody.validationError(problems).message, details: problems)
-        }
-        do {
-            _ = try await polls.answer(user: Self.accountKey(user), answers: body.answers.map { ($0.questionId, $0.answer) })
-        } catch let refusal as PollStore.AlreadyAnswered {
-            throw SurveyErrors.answer(for: refusal)
+        try await SurveyErrors.answering {
+            try await AnswerPoll(polls: polls).run(user: Self.accountKey(user), answers: body.answers.map { ($0.questionId, $0.answer) })
         }
         return .created(.init(body: .json(.init(message: PollQuestions.thankYou, answered: body.answers.map(\.questionId)))))
     }

@@ -3,12 +3,12 @@ import PlatformHTTP
 
 /// The hotel survey (N4), for auth's survey accounts (known from its `user.registered` events).
 extension AnalyticsAPI {
+    var survey: TakeSurvey { TakeSurvey(surveys: surveys) }
+
     /// The caller, who must be one of auth's survey accounts.
     func surveyTaker() async throws -> String {
         let user = try RequestScope.requireMember()
-        let key = Self.accountKey(user)
-        guard try await surveys.isSurveyAccount(key) else { throw SurveyErrors.notSurveyAccount }
-        return key
+        return try await SurveyErrors.answering { try await survey.taker(Self.accountKey(user)) }
     }
 
     func getSurvey(_ input: Operations.GetSurvey.Input) async throws -> Operations.GetSurvey.Output {
@@ -39,15 +39,9 @@ extension AnalyticsAPI {
     func submitService(_ input: Operations.SubmitService.Input) async throws -> Operations.SubmitService.Output {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let service = input.path.service.rawValue
-        let ratings = body.answers.map(\.rawValue)
-        guard let points = HotelSurvey.score(ratings) else {
-            throw JSONBody.schemaViolation(["answers": "must be five of excellent, good, fair, poor"])
+        let (points, below) = try await SurveyErrors.answering {
+            try await survey.submitService(user: user, service: input.path.service.rawValue, ratings: body.answers.map(\.rawValue))
         }
-        try await SurveyErrors.answering(.service) {
-            try await surveys.submitService(user: user, service: service, ratings: ratings, points: points)
-        }
-        let below = HotelSurvey.isBelowGood(points: points)
         return .created(
             .init(body: .json(.init(service: input.path.service, points: points, askWhy: below, message: below ? HotelSurvey.belowGoodMessage : nil)))
         )
@@ -56,9 +50,8 @@ extension AnalyticsAPI {
     func explainService(_ input: Operations.ExplainService.Input) async throws -> Operations.ExplainService.Output {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let why = try Self.why(body.why)
-        let outcome = try await surveys.explainService(user: user, service: input.path.service.rawValue, why: why)
-        if let refusal = SurveyErrors.answer(for: outcome, .service) { throw refusal }
+        try Self.checkLength(why: body.why)
+        try await SurveyErrors.answering { try await survey.explainService(user: user, service: input.path.service.rawValue, why: body.why) }
         return .noContent(.init())
     }
 
@@ -66,7 +59,7 @@ extension AnalyticsAPI {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         if let stars = body.stars, !(1...5).contains(stars) { throw JSONBody.schemaViolation(["stars": "must be 1 to 5"]) }
-        let result = try await SurveyErrors.answering(.overall) { try await surveys.submitOverall(user: user, stars: body.stars) }
+        let result = try await SurveyErrors.answering { try await survey.submitOverall(user: user, stars: body.stars) }
         let asks = HotelSurvey.asksWhy(stars: result.stars)
         return .created(
             .init(
@@ -82,17 +75,14 @@ extension AnalyticsAPI {
     func explainOverall(_ input: Operations.ExplainOverall.Input) async throws -> Operations.ExplainOverall.Output {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let why = try Self.why(body.why)
-        if let refusal = SurveyErrors.answer(for: try await surveys.explainOverall(user: user, why: why), .overall) { throw refusal }
+        try Self.checkLength(why: body.why)
+        try await SurveyErrors.answering { try await survey.explainOverall(user: user, why: body.why) }
         return .noContent(.init())
     }
 
-    /// The reason as stored, trimmed: over 2,000 code points is 400 (the document's limit), blank is 422.
-    static func why(_ text: String) throws -> String {
+    /// Over 2,000 code points is 400 (the document's limit); a blank reason is the survey's refusal (422).
+    static func checkLength(why text: String) throws {
         guard RequestText.length(text) <= 2000 else { throw JSONBody.schemaViolation(["why": "must be at most 2000 characters"]) }
-        let trimmed = RequestText.trimmed(text)
-        guard !trimmed.isEmpty else { throw APIError(.unprocessableContent, code: "blank_why", message: "say why in a few words") }
-        return trimmed
     }
 }
 

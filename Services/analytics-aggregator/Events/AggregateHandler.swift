@@ -45,12 +45,7 @@ struct AggregateHandler: EventHandler {
         let ids = counted.map(\.id)
         let positions = Dictionary(events.compactMap { event in event.position.map { (event.header.id, $0) } }) { first, _ in first }
         for generation in generations {
-            let rows = try await connection.tracedQuery(
-                """
-                INSERT INTO applied_events (generation, event_id) SELECT \(generation), id FROM unnest(\(ids)::uuid[]) AS t(id)
-                ON CONFLICT DO NOTHING RETURNING event_id
-                """, logger: logger)
-            var fresh = Set(try await rows.decode(UUID.self).collectAll())
+            var fresh = try await AppliedEvents.markNew(ids, generation: generation, on: connection, logger: logger)
             // An id twice in one batch counts once: only its first occurrence is new.
             let new = counted.filter { fresh.remove($0.id) != nil }
             guard !new.isEmpty else { continue }

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PlatformCore
-import PlatformPostgres
 import PostgresNIO
 import ServiceLifecycle
 
@@ -36,32 +35,11 @@ struct AggregateRetention: Service {
 
     /// One pass: features whose oldest member passed the retention become sketches; old event ids go.
     func sweep() async throws -> (features: Int, eventIds: Int) {
-        let stale = try await client.tracedQuery(
-            """
-            SELECT DISTINCT generation, app, feature FROM feature_users
-            WHERE added_at < now() - make_interval(days => \(userKeysDays)::int) ORDER BY 1, 2, 3
-            """, logger: logger
-        ).decode((Int, String, String).self).collectAll()
-        for (generation, app, feature) in stale {
-            try await client.inTransaction(logger: logger) { connection in
-                try await writer.retireMembers(.init(app: app, feature: feature), generation: generation, on: connection, logger: logger)
-            }
+        let stale = try await FeatureMemberRetention.staleFeatures(olderThanDays: userKeysDays, on: client, logger: logger)
+        for (generation, key) in stale {
+            try await FeatureMemberRetention.retire(key, generation: generation, writer: writer, on: client, logger: logger)
         }
-        var dropped = 0
-        while true {
-            let rows = try await client.tracedQuery(
-                """
-                WITH old AS (
-                    SELECT generation, event_id FROM applied_events
-                    WHERE applied_at < now() - make_interval(days => \(appliedIdsDays)::int) LIMIT \(batch)
-                )
-                DELETE FROM applied_events a USING old WHERE a.generation = old.generation AND a.event_id = old.event_id
-                RETURNING 1
-                """, logger: logger
-            ).decode(Int.self).collectAll()
-            dropped += rows.count
-            if rows.count < batch { break }
-        }
+        let dropped = try await AppliedEvents.dropOlderThan(days: appliedIdsDays, batch: batch, on: client, logger: logger)
         return (stale.count, dropped)
     }
 }

@@ -102,6 +102,27 @@ enum Generations {
                 logger: logger)
         }
     }
+
+    /// Runs `body` holding the rebuild lock on a connection of its own (a killed rebuild's lock goes with its
+    /// connection); throws `RebuildLockHeld` at once when another rebuild holds it.
+    static func withRebuildLock(on client: PostgresClient, logger: Logger, _ body: () async throws -> Void) async throws {
+        try await client.withConnection { holder in
+            let locked =
+                try await holder.tracedQuery("SELECT pg_try_advisory_lock(\(rebuildLock))", logger: logger)
+                .decode(Bool.self).collectAll().first ?? false
+            guard locked else { throw RebuildLockHeld() }
+            let unlock: PostgresQuery = "SELECT pg_advisory_unlock(\(rebuildLock))"
+            do {
+                try await body()
+            } catch {
+                _ = try? await holder.tracedQuery(unlock, logger: logger)
+                throw error
+            }
+            _ = try await holder.tracedQuery(unlock, logger: logger)
+        }
+    }
+
+    struct RebuildLockHeld: Error {}
 }
 
 struct RebuildError: Error, CustomStringConvertible {

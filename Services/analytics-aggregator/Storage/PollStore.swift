@@ -11,13 +11,7 @@ struct PollStore: Sendable {
     let topic: String
     let logger: Logger
 
-    enum AnswerOutcome {
-        case stored
-        /// The question ids the user had answered before; nothing was stored.
-        case alreadyAnswered([String])
-    }
-
-    func answer(user: String, answers: [(question: String, answer: Bool)]) async throws -> AnswerOutcome {
+    func answer(user: String, answers: [(question: String, answer: Bool)]) async throws {
         try await client.inTransaction(logger: logger) { connection in
             let questions = answers.map(\.question), values = answers.map(\.answer)
             let inserted = try await connection.tracedQuery(
@@ -30,7 +24,7 @@ struct PollStore: Sendable {
             guard inserted.count == answers.count else {
                 let before = questions.filter { !inserted.contains($0) }
                 // Rolls back the ones that were new: the request is all or nothing.
-                throw AlreadyAnswered(questions: before)
+                throw SurveyRefusal.alreadyAnswered(before)
             }
             let envelopes = answers.map { answer in
                 EventEnvelope(
@@ -38,12 +32,7 @@ struct PollStore: Sendable {
                     payload: PollAnswered(userId: user, questionId: answer.question, answer: answer.answer))
             }
             try await Outbox.enqueue(all: envelopes, toTopicNamed: topic, on: connection, logger: logger)
-            return .stored
         }
-    }
-
-    struct AlreadyAnswered: Error {
-        let questions: [String]
     }
 
     /// The user's answers by question id.

@@ -14,40 +14,19 @@ struct SurveyStore: Sendable {
     let coupons: SurveyCoupons
     let logger: Logger
 
-    struct Status {
-        var services: [String: Int] = [:]
-        var overall: Overall?
-    }
-
-    /// The overall rating as given, with its coupon when one was issued.
-    struct Overall: Sendable {
-        var stars: Int
-        var points: Int
-        var coupon: String?
-        var couponStatus: SurveyCoupons.Status
-    }
-
-    enum ExplainOutcome {
-        case stored, notSubmitted, notBelowGood, alreadyExplained
-    }
-
-    struct AlreadySubmitted: Error {}
-    struct SurveyClosed: Error {}
-    struct NoServiceRated: Error {}
-
     func isSurveyAccount(_ user: String) async throws -> Bool {
         let rows = try await client.tracedQuery("SELECT 1 FROM survey_accounts WHERE user_id = \(user)", logger: logger)
         return try await !rows.decode(Int.self).collectAll().isEmpty
     }
 
-    func status(of user: String) async throws -> Status {
-        var status = Status()
+    func status(of user: String) async throws -> SurveyStatus {
+        var status = SurveyStatus()
         let services = try await client.tracedQuery("SELECT service, points FROM survey_services WHERE user_id = \(user)", logger: logger)
         for try await (service, points) in services.decode((String, Int).self) { status.services[service] = points }
         let overall = try await client.tracedQuery(
             "SELECT stars, points, coupon_code, coupon_status FROM survey_overall WHERE user_id = \(user)", logger: logger)
         for try await (stars, points, coupon, couponStatus) in overall.decode((Int, Int, String?, String).self) {
-            status.overall = Overall(stars: stars, points: points, coupon: coupon, couponStatus: .init(rawValue: couponStatus) ?? .issued)
+            status.overall = SurveyOverall(stars: stars, points: points, coupon: coupon, couponStatus: .init(rawValue: couponStatus) ?? .issued)
         }
         return status
     }
@@ -61,14 +40,14 @@ struct SurveyStore: Sendable {
             let closed = try await connection.tracedQuery(
                 "SELECT 1 FROM survey_overall WHERE user_id = \(user)", logger: logger
             ).decode(Int.self).collectAll()
-            guard closed.isEmpty else { throw SurveyClosed() }
+            guard closed.isEmpty else { throw SurveyRefusal.closed }
             let inserted = try await connection.tracedQuery(
                 """
                 INSERT INTO survey_services (user_id, service, answers, points) VALUES (\(user), \(service), \(ratings), \(points))
                 ON CONFLICT DO NOTHING RETURNING service
                 """, logger: logger
             ).decode(String.self).collectAll()
-            guard !inserted.isEmpty else { throw AlreadySubmitted() }
+            guard !inserted.isEmpty else { throw SurveyRefusal.alreadySubmitted(.service) }
             let event = SurveySubmitted(
                 userId: user, part: "service", service: service, points: points, belowGood: HotelSurvey.isBelowGood(points: points))
             try await Outbox.enqueue(envelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
@@ -77,7 +56,7 @@ struct SurveyStore: Sendable {
 
     /// Stores the overall rating with a fresh coupon when the account's address is verified (else the coupon
     /// waits for it); `stars` nil: one per 100 points of the rated services.
-    func submitOverall(user: String, stars ownStars: Int?) async throws -> Overall {
+    func submitOverall(user: String, stars ownStars: Int?) async throws -> SurveyOverall {
         for _ in 0..<5 {
             do {
                 return try await submitOverallOnce(user: user, stars: ownStars)
@@ -92,17 +71,17 @@ struct SurveyStore: Sendable {
 
     struct CouponClash: Error {}
 
-    private func submitOverallOnce(user: String, stars ownStars: Int?) async throws -> Overall {
+    private func submitOverallOnce(user: String, stars ownStars: Int?) async throws -> SurveyOverall {
         try await client.inTransaction(logger: logger) { connection in
             try await lockGuest(user, on: connection)
             let rated = try await connection.tracedQuery(
                 "SELECT count(*)::bigint, coalesce(sum(points), 0)::bigint FROM survey_services WHERE user_id = \(user)", logger: logger
             ).decode((Int, Int).self).collectAll()
-            guard let (count, points) = rated.first, count > 0 else { throw NoServiceRated() }
+            guard let (count, points) = rated.first, count > 0 else { throw SurveyRefusal.noServiceRated }
             let stars = ownStars ?? HotelSurvey.suggestedStars(totalPoints: points)
             let done = try await connection.tracedQuery("SELECT 1 FROM survey_overall WHERE user_id = \(user)", logger: logger)
                 .decode(Int.self).collectAll()
-            guard done.isEmpty else { throw AlreadySubmitted() }
+            guard done.isEmpty else { throw SurveyRefusal.alreadySubmitted(.overall) }
             let (couponStatus, coupon) = try await coupons.decide(for: user, on: connection, logger: logger)
             let inserted = try await connection.tracedQuery(
                 """
@@ -111,15 +90,15 @@ struct SurveyStore: Sendable {
                 ON CONFLICT (user_id) DO NOTHING RETURNING user_id
                 """, logger: logger
             ).decode(String.self).collectAll()
-            guard !inserted.isEmpty else { throw AlreadySubmitted() }
+            guard !inserted.isEmpty else { throw SurveyRefusal.alreadySubmitted(.overall) }
             let event = SurveySubmitted(userId: user, part: "overall", points: points, stars: stars, belowGood: HotelSurvey.asksWhy(stars: stars))
             try await Outbox.enqueue(envelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
-            return Overall(stars: stars, points: points, coupon: coupon, couponStatus: couponStatus)
+            return SurveyOverall(stars: stars, points: points, coupon: coupon, couponStatus: couponStatus)
         }
     }
 
     /// Keeps the reason and publishes it (`survey.explained`) in one transaction, once per rated part.
-    func explainService(user: String, service: String, why: String) async throws -> ExplainOutcome {
+    func explainService(user: String, service: String, why: String) async throws -> SurveyExplainOutcome {
         try await client.inTransaction(logger: logger) { connection in
             let rows = try await connection.tracedQuery(
                 """
@@ -141,7 +120,7 @@ struct SurveyStore: Sendable {
         }
     }
 
-    func explainOverall(user: String, why: String) async throws -> ExplainOutcome {
+    func explainOverall(user: String, why: String) async throws -> SurveyExplainOutcome {
         try await client.inTransaction(logger: logger) { connection in
             let rows = try await connection.tracedQuery(
                 """

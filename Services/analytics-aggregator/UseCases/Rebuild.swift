@@ -43,20 +43,12 @@ struct Rebuild {
             defer { group.cancelAll() }
             try await MigrationRunner(schema: runtime.configuration.postgres.schema, serviceMigrations: AnalyticsAggregatorMigrations.all)
                 .run(on: runtime.postgres, logger: logger)
-            try await runtime.postgres.withConnection { lockHolder in
-                let locked =
-                    try await lockHolder.query(
-                        "SELECT pg_try_advisory_lock(\(Generations.rebuildLock))", logger: logger
-                    ).decode(Bool.self).collectAll().first ?? false
-                guard locked else { throw RebuildError("another rebuild is running (it holds the rebuild lock); let it finish first") }
-                let unlock: PostgresQuery = "SELECT pg_advisory_unlock(\(Generations.rebuildLock))"
-                do {
+            do {
+                try await Generations.withRebuildLock(on: runtime.postgres, logger: logger) {
                     try await rebuild(runtime: runtime, configuration: configuration)
-                } catch {
-                    _ = try? await lockHolder.query(unlock, logger: logger)
-                    throw error
                 }
-                _ = try await lockHolder.query(unlock, logger: logger)
+            } catch is Generations.RebuildLockHeld {
+                throw RebuildError("another rebuild is running (it holds the rebuild lock); let it finish first")
             }
         }
     }

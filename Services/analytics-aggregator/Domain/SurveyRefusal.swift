@@ -1,0 +1,26 @@
+/// Why the poll or the hotel survey refused a submission (N3, N4).
+enum SurveyRefusal: Error, Equatable {
+    /// A survey answer is about one service or about the whole stay.
+    enum Part: Sendable, Equatable {
+        case service, overall
+    }
+
+    case notSurveyAccount
+    /// Not five ratings of excellent, good, fair or poor.
+    case malformedRatings
+    case alreadySubmitted(Part)
+    /// The overall rating was given: the survey takes nothing more.
+    case closed
+    case noServiceRated
+    case notSubmitted(Part)
+    case notBelowGood(Part)
+    case alreadyExplained
+    case blankWhy
+    /// Not 1 to 10 answers.
+    case answerCount
+    /// Answer index and why, for questions the poll does not have.
+    case unknownQuestions([String: String])
+    case answeredTwice([String: String])
+    /// The questions answered before; nothing was stored.
+    case alreadyAnswered([String])
+}

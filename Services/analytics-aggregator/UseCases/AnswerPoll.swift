@@ -1,0 +1,21 @@
+/// The weather app's poll (N3): 1 to 10 answers, each to a question of the poll and once per request; each
+/// question is answered once per user (the store's rule, all or nothing).
+struct AnswerPoll: Sendable {
+    let polls: any PollAnswers
+
+    func run(user: String, answers: [(question: String, answer: Bool)]) async throws {
+        guard (1...10).contains(answers.count) else { throw SurveyRefusal.answerCount }
+        var unknown: [String: String] = [:], twice: [String: String] = [:]
+        var seen: Set<String> = []
+        for (index, answer) in answers.enumerated() {
+            if PollQuestions.find(answer.question) == nil {
+                unknown["answers[\(index)].questionId"] = "is not a question of the poll"
+            } else if !seen.insert(answer.question).inserted {
+                twice["answers[\(index)].questionId"] = "is answered twice"
+            }
+        }
+        guard unknown.isEmpty else { throw SurveyRefusal.unknownQuestions(unknown) }
+        guard twice.isEmpty else { throw SurveyRefusal.answeredTwice(twice) }
+        try await polls.answer(user: user, answers: answers)
+    }
+}
