@@ -68,5 +68,5 @@ package func buildApplication(
         handler: PartnerApplicationsHandler(mail: mail, usersTopic: configuration.usersTopic))
     return runtime.makeApplication(
         router: router, consumers: [applications], services: [mailSender, bootstrap],
-        startupTasks: [{ client, logger in try await guests.run(client: client, logger: logger) }])
+        startupTasks: [{ _, logger in try await guests.run(logger: logger) }])
 }

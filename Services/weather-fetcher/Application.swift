@@ -71,7 +71,9 @@ package func buildApplication(
         refresher: refresher, store: store, schedule: configuration.refresh, startGate: runtime.startGate, logger: runtime.logger)
     var startupTasks: [PlatformRuntime.StartupTask] = []
     if let path = configuration.catalogueFile {
-        startupTasks.append { client, logger in try await CatalogueImport.run(path: path, client: client, logger: logger) }
+        startupTasks.append { client, logger in
+            try await CatalogueImport.run(path: path, into: CityStore(client: client, logger: logger), logger: logger)
+        }
     } else {
         runtime.logger.warning("WEATHER_CITY_CATALOGUE is not set: no city catalogue is imported at start")
     }

@@ -27,9 +27,7 @@ struct PartnerApplicationsHandler: EventHandler {
     }
 
     private func alertAdmins(_ applied: PartnerApplied, on connection: PostgresConnection, logger: Logger) async throws {
-        let admins = try await connection.tracedQuery(
-            "SELECT email FROM accounts WHERE role = 'admin' AND NOT banned AND email IS NOT NULL ORDER BY email", logger: logger
-        ).decode(String.self).collectAll()
+        let admins = try await PartnerPromotions.adminAddresses(on: connection, logger: logger)
         let name = applied.name.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
         for admin in admins {
             try await mail.enqueue(
@@ -46,17 +44,9 @@ struct PartnerApplicationsHandler: EventHandler {
     }
 
     private func makePartner(_ user: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        let changed = try await connection.tracedQuery(
-            "UPDATE accounts SET role = 'partner' WHERE id = \(user) AND role = 'user' RETURNING id", logger: logger
-        ).collectAll()
-        guard !changed.isEmpty else {
+        guard try await PartnerPromotions.makePartner(user, usersTopic: usersTopic, on: connection, logger: logger) else {
             logger.info("approved partner's account not made a partner: unknown, or not a user account")
             return
         }
-        try await Outbox.enqueue(
-            EventEnvelope(
-                type: EventTypes.userRoleChanged, producer: "auth", key: user.uuidString,
-                payload: UserRoleChanged(userId: user, role: UserRole.partner.rawValue)),
-            toTopicNamed: usersTopic, on: connection, logger: logger)
     }
 }

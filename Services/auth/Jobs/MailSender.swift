@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PlatformCore
-import PlatformPostgres
 import PostgresNIO
 import ServiceLifecycle
 
@@ -27,49 +26,29 @@ struct MailSender: Service {
         }
     }
 
-    /// Tries per mail before it is given up (and its body dropped: a link nobody received need not be kept).
-    static let maxAttempts = 20
-
     /// Sends the next due mail; false when none was due.
     func sendNext() async throws -> Bool {
-        try await client.inTransaction(logger: logger) { connection -> Bool in
-            let rows = try await connection.tracedQuery(
-                """
-                SELECT id, recipient, subject, body, attempts FROM outgoing_mail
-                WHERE sent_at IS NULL AND next_attempt_at <= now() AND attempts < \(Self.maxAttempts)
-                ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
-                """, logger: logger)
-            var due: (Int64, String, String, String, Int)?
-            for try await row in rows.decode((Int64, String, String, String, Int).self) { due = row }
-            guard let (id, recipient, subject, body, attempts) = due else { return false }
+        try await OutgoingMail(client: client, logger: logger).deliverNext { due in
             let plain: String
             do {
-                plain = try sealer.open(body)
+                plain = try sealer.open(due.sealedBody)
             } catch {
-                // Sealed with a key this instance does not have: no retry can send it.
-                try await connection.tracedQuery(
-                    "UPDATE outgoing_mail SET attempts = \(Self.maxAttempts), body = '', last_error = \(String(describing: error)) WHERE id = \(id)",
-                    logger: logger)
-                logger.error("queued mail cannot be opened; given up", metadata: ["mailId": "\(id)", "error": "\(error)"])
-                return true
+                logger.error("queued mail cannot be opened; given up", metadata: ["mailId": "\(due.id)", "error": "\(error)"])
+                return .givenUp(reason: String(describing: error))
             }
             do {
-                try await smtp.send(to: recipient, subject: subject, body: plain)
-                // The body holds a reset link or code: once delivered, the queue keeps only that it was sent.
-                try await connection.tracedQuery("UPDATE outgoing_mail SET sent_at = now(), body = '' WHERE id = \(id)", logger: logger)
-                logger.info("mail sent", metadata: ["mailId": "\(id)"])
+                try await smtp.send(to: due.recipient, subject: due.subject, body: plain)
+                logger.info("mail sent", metadata: ["mailId": "\(due.id)"])
+                return .sent
             } catch {
-                let delay = min(3_600, 5 << min(attempts, 10))  // 5 s, 10 s, ... capped at an hour
-                try await connection.tracedQuery(
-                    """
-                    UPDATE outgoing_mail SET attempts = attempts + 1, last_error = \(String(describing: error)),
-                        next_attempt_at = now() + make_interval(secs => \(delay)),
-                        body = CASE WHEN attempts + 1 >= \(Self.maxAttempts) THEN '' ELSE body END
-                    WHERE id = \(id)
-                    """, logger: logger)
-                logger.warning("mail not sent; will retry", metadata: ["mailId": "\(id)", "error": "\(error)"])
+                logger.warning("mail not sent; will retry", metadata: ["mailId": "\(due.id)", "error": "\(error)"])
+                return .failed(reason: String(describing: error), retryInSeconds: Self.retryDelay(afterAttempts: due.attempts))
             }
-            return true
         }
+    }
+
+    /// 5 s, 10 s, 20 s ... capped at an hour: with `OutgoingMail.maxAttempts` tries, about a day in all.
+    static func retryDelay(afterAttempts attempts: Int) -> Int {
+        min(3_600, 5 << min(max(attempts, 0), 10))
     }
 }

@@ -170,4 +170,17 @@ struct AdminStore: Sendable {
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
+
+    /// Up to `limit` accounts of the role `guest` (horoscope guests from before issue 29).
+    func oldGuests(limit: Int) async throws -> [UUID] {
+        try await client.tracedQuery("SELECT id FROM accounts WHERE role = 'guest' ORDER BY id LIMIT \(limit)", logger: logger)
+            .decode(UUID.self).collectAll()
+    }
+
+    /// An old guest becomes an install account of the horoscope app with the role `user` (`user.role-changed` published).
+    func makeHoroscopeInstall(_ id: UUID) async throws {
+        try await client.tracedQuery(
+            "UPDATE accounts SET kind = 'install', app = 'horoscope', install_id = coalesce(install_id, 'guest') WHERE id = \(id)", logger: logger)
+        _ = try await update(id: id, displayName: nil, role: .user, banned: nil)
+    }
 }

@@ -3,7 +3,6 @@ import Logging
 import PlatformCore
 import PlatformEvents
 import PlatformHTTP
-import PlatformPostgres
 import PostgresNIO
 import ServiceLifecycle
 
@@ -24,8 +23,6 @@ struct DailyForecastScheduler: Service {
             try await runOnce(now: Date())
         }
     }
-
-    typealias Due = (String, String, String, Int, String, Double, String, String, String)
 
     /// Queues what is due at `now`; how many messages it queued.
     @discardableResult
@@ -48,43 +45,18 @@ struct DailyForecastScheduler: Service {
         return queued
     }
 
-    /// Each device whose local day began within `window` of `now`, with each city it follows (current location
-    /// first) and the settings and forecast there. Postgres picks the time zones whose day began that recently
-    /// and reads only their devices through the `devices_by_zone` index (the zone a device's day follows, kept
-    /// by triggers), so a round costs the devices due, not every device every minute (A5).
-    func due(now: Date) async throws -> [Due] {
-        let windowSeconds = Double(window.components.seconds)
-        return try await client.tracedQuery(
-            """
-            WITH due_zones AS (
-                SELECT name FROM pg_timezone_names
-                WHERE (\(now)::timestamptz AT TIME ZONE name)::time < make_interval(secs => \(windowSeconds))::time
-            )
-            SELECT d.token, d.user_id, d.effective_zone, f.city_id, f.city::text,
-                f.temperature_c, f.condition, f.description, f.days::text
-            FROM devices d
-            JOIN LATERAL (
-                SELECT d.current_city_id AS city_id, 0 AS settings_row
-                UNION
-                SELECT fav.city_id, fav.city_id FROM favourites fav WHERE fav.user_id = d.user_id
-            ) followed ON followed.city_id IS NOT NULL
-            JOIN city_forecasts f ON f.city_id = followed.city_id
-            WHERE d.app = 'weather' AND d.effective_zone = ANY(ARRAY(SELECT name FROM due_zones))
-                AND COALESCE(
-                    (SELECT s.forecasts FROM notification_settings s WHERE s.user_id = d.user_id AND s.city_id = followed.settings_row), true)
-            """,
-            logger: logger
-        ).decode(Due.self).collectAll()
+    func due(now: Date) async throws -> [DailyForecastTargets.Target] {
+        try await DailyForecastTargets.due(now: now, window: window, on: client, logger: logger)
     }
 
     /// `yyyy-MM-dd` of `now` in the zone when its local day began less than `window` ago, else nil.
     static func localDay(of now: Date, timeZone identifier: String, within window: Duration) -> String? {
         guard let zone = TimeZone(identifier: identifier) else { return nil }
-        // Calendar finds when the day began (a zone may skip its midnight); CivilDate names the day.
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let start = calendar.startOfDay(for: now)
-        guard now.timeIntervalSince(start) < window.seconds else { return nil }
-        return CivilDate(now, in: zone)?.description
+        let clock = ZonedClock(zone: zone)
+        let instant = CivilDate.epochSeconds(clamping: now)
+        // When the day began: a zone may skip its midnight, so the first instant the day shows, not 00:00.
+        let day = clock.localDate(of: instant)
+        guard Double(instant - clock.firstInstant(of: day, minute: 0)) < window.seconds else { return nil }
+        return day.description
     }
 }

@@ -9,7 +9,7 @@ import PlatformPostgres
 /// recorded per city, so the scheduler retries them sooner and readers see the old data as stale.
 struct CityRefresher: Sendable {
     let provider: any WeatherProvider
-    let store: WeatherStore
+    let store: any WeatherReports
     let schedule: RefreshSchedule
     /// Topic name of forecast events (tests use their own).
     let topic: String

@@ -5,7 +5,7 @@ import PlatformHTTP
 /// Answers "what is the weather in this city" (W3, W6): the stored data when it is fresh, otherwise a
 /// refresh on demand, bounded by a timeout; when the provider fails, the last known data, marked stale.
 struct CityWeatherReader: Sendable {
-    let store: WeatherStore
+    let store: any WeatherReports
     let refresher: CityRefresher
     let schedule: RefreshSchedule
     let onDemandTimeout: Duration

@@ -128,8 +128,8 @@ struct AuthHoroscopeTests {
             try await auth.db.client.query(
                 "INSERT INTO accounts (id, kind, role) VALUES (\(guest), 'horoscope', 'guest')", logger: auth.db.logger)
             let admin = AdminStore(client: auth.db.client, logger: auth.db.logger, usersTopic: "test.users.unused")
-            try await GuestUpgrade(admin: admin).run(client: auth.db.client, logger: auth.db.logger)
-            try await GuestUpgrade(admin: admin).run(client: auth.db.client, logger: auth.db.logger)
+            try await GuestUpgrade(admin: admin).run(logger: auth.db.logger)
+            try await GuestUpgrade(admin: admin).run(logger: auth.db.logger)
             #expect(
                 try await auth.count(
                     "SELECT count(*)::int FROM accounts WHERE id = '\(guest)' AND role = 'user' AND kind = 'install' AND app = 'horoscope'") == 1)
