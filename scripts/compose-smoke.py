@@ -175,8 +175,11 @@ def main() -> int:
     subprocess.run(psql + ["DROP DATABASE IF EXISTS platform WITH (FORCE)"], check=True, capture_output=True)
     for service in services:
         subprocess.run(psql + [f"DROP ROLE IF EXISTS {service.replace('-', '_')}"], check=True, capture_output=True)
-    # init.sh with the postgres service's environment, as the test cluster's superuser.
+    # init.sh with the postgres service's environment, as the test cluster's superuser; the bootstrap it runs is
+    # the file compose mounts at /platform/bootstrap.sql.
     postgres_env = {name: resolve(value, env) for name, value in compose["services"]["postgres"]["environment"].items()}
+    mounts = [str(v).split(":") for v in compose["services"]["postgres"]["volumes"]]
+    postgres_env["BOOTSTRAP_SQL"] = next(os.path.join(root, host) for host, target, *_ in mounts if target == "/platform/bootstrap.sql")
     subprocess.run(
         ["bash", os.path.join(root, "deploy", "postgres", "init.sh")],
         env={**os.environ, **postgres_env, "POSTGRES_USER": superuser, "PGHOST": postgres_host, "PGPORT": postgres_port},

@@ -37,25 +37,9 @@ bootstrap_database() {
   local psql=("$(pg_bin)/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -q)
   "${psql[@]}" -d postgres -tc "SELECT 1 FROM pg_database WHERE datname = 'platform'" | grep -q 1 \
     || "${psql[@]}" -d postgres -c "CREATE DATABASE platform"
-  for service in "${SERVICES[@]}"; do
-    local schema
-    schema="$(schema_of "$service")"
-    # One role per service, owning one schema and granted nothing else (X1).
-    "${psql[@]}" -d platform <<SQL
-DO \$\$ BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '$schema') THEN CREATE ROLE $schema LOGIN; END IF;
-END \$\$;
-CREATE SCHEMA IF NOT EXISTS $schema AUTHORIZATION $schema;
-REVOKE ALL ON SCHEMA public FROM $schema;
-GRANT CONNECT ON DATABASE platform TO $schema;
-SQL
-  done
-  # PostGIS for places-importer (P2), in its own schema; only a superuser may create it.
-  "${psql[@]}" -d platform -c "CREATE EXTENSION IF NOT EXISTS postgis SCHEMA places_importer"
-  # btree_gist for appointment-booker's no-double-booking exclusion constraint (B2), in its schema.
-  "${psql[@]}" -d platform -c "CREATE EXTENSION IF NOT EXISTS btree_gist SCHEMA appointment_booker"
-  # pg_trgm for weather-fetcher's contains search (W1, X3), in its schema.
-  "${psql[@]}" -d platform -c "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA weather_fetcher"
+  # Roles, schemas and extensions from the registry of the services (platformctl render-services), the same file
+  # the compose deployment runs; no passwords here (the local cluster trusts loopback).
+  "${psql[@]}" -d platform -f "$root/deploy/postgres/bootstrap.sql"
 }
 
 dev_keys() {

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Holds the files that list the services to the registry (`ServiceIdentity.all`): each must name every service,
-/// with its port, schema and extensions where the file sets them. A service added to the registry and nowhere else
-/// makes the check list every file to update; `platformctl check-services` runs it in the test command.
+/// with its port and schema where the file sets them, and the files rendered from it (`renderedFiles`, written by
+/// `platformctl render-services`) must be current. A service added to the registry and nowhere else makes the check
+/// list every file to update; `platformctl check-services` runs it in the test command.
 public struct ServiceRegistryCheck: Sendable {
     /// The repository's root.
     public let root: URL
@@ -40,20 +41,27 @@ public struct ServiceRegistryCheck: Sendable {
             Rule(file: "docker-compose.yml", says: "runs \(name) with role \(schema) on port \(port)") {
                 $0.contains("command: [\"\(name)\"]") && $0.contains("POSTGRES_USER: \(schema)") && $0.contains("\"\(port):8080\"")
             },
-            Rule(file: "deploy/postgres/init.sh", says: "makes role and schema \(schema)") { mentions(schema, in: $0) },
             Rule(file: "scripts/stack.sh", says: "starts \(name) on port \(port)") { stackStarts(name, port: port, in: $0) },
             Rule(file: "README.md", says: "has a row for \(name) with \(schema) and \(port)") { text in
                 text.split(separator: "\n").contains { $0.hasPrefix("| [`\(name)`]") && $0.contains("`\(schema)`") && $0.contains("\(port)") }
             },
         ]
-        for ext in service.extensions {
-            let statement = "CREATE EXTENSION IF NOT EXISTS \(ext) SCHEMA \(schema)"
-            rules += ["deploy/postgres/init.sh", "scripts/stack.sh"].map { file in
-                Rule(file: file, says: "creates \(ext) in \(schema)") { $0.contains(statement) }
-            }
-        }
         return rules
     }
+
+    /// The files rendered from the registry, by what they must hold.
+    public func renderedFiles() -> [(path: String, text: String)] {
+        [(DatabaseBootstrap.path, DatabaseBootstrap.sql(for: services))]
+    }
+
+    /// Files that run a rendered file, by what they must say.
+    static let renderedFileUsers: [Rule] = [
+        Rule(file: "scripts/stack.sh", says: "runs \(DatabaseBootstrap.path)") { $0.contains(DatabaseBootstrap.path) },
+        Rule(file: "deploy/postgres/init.sh", says: "runs the mounted bootstrap.sql") { $0.contains("/platform/bootstrap.sql") },
+        Rule(file: "docker-compose.yml", says: "mounts \(DatabaseBootstrap.path)") {
+            $0.contains("./\(DatabaseBootstrap.path):/platform/bootstrap.sql")
+        },
+    ]
 
     /// What a file fails to say, one line each (`file: does not …`); empty when every file holds to the registry.
     public func problems() -> [String] {
@@ -71,11 +79,21 @@ public struct ServiceRegistryCheck: Sendable {
                 if !rule.holds(text) { problems.append("\(rule.file): does not say that it \(rule.says)") }
             }
         }
+        for rule in Self.renderedFileUsers {
+            let text = try? String(contentsOf: root.appendingPathComponent(rule.file), encoding: .utf8)
+            if !(text.map(rule.holds) ?? false) { problems.append("\(rule.file): does not say that it \(rule.says)") }
+        }
+        for (path, rendered) in renderedFiles() {
+            let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            if text != rendered { problems.append("\(path): stale (run `platformctl render-services`)") }
+        }
         return problems
     }
 
     /// How many files the rules read.
-    public var fileCount: Int { Set(services.flatMap { Self.rules(for: $0).map(\.file) }).count }
+    public var fileCount: Int {
+        Set(services.flatMap { Self.rules(for: $0).map(\.file) } + Self.renderedFileUsers.map(\.file) + renderedFiles().map(\.path)).count
+    }
 
     /// Whether `word` stands in `text` on its own (not inside a longer name: `auth` is not in `authorization`).
     static func mentions(_ word: String, in text: String) -> Bool {
