@@ -7,6 +7,9 @@ import Synchronization
 ///
 /// Times are `ContinuousClock` instants, passed in so that a test can move its own; an entry that must end
 /// earlier than `ttl` (at a wall-clock minute, at a token's expiry) says so with `notAfter`.
+///
+/// The hot routes' lookups are `@inlinable` so that each service specializes them for its own keys and values:
+/// across the module boundary they would otherwise run as unspecialized generic code on every request.
 public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     public struct Entry: Sendable {
         public var value: Value
@@ -14,15 +17,20 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         /// Nil: valid until dropped.
         public var expires: ContinuousClock.Instant?
 
+        @inlinable
         func isLive(at now: ContinuousClock.Instant) -> Bool { expires.map { $0 > now } ?? true }
     }
 
-    private struct State {
-        var entries: [Key: Entry] = [:]
+    @usableFromInline
+    struct State {
+        @usableFromInline var entries: [Key: Entry] = [:]
         /// Bumped by every invalidation: a load that started before one is returned but not kept.
-        var generation = 0
+        @usableFromInline var generation = 0
+
+        @usableFromInline init() {}
 
         /// Past `capacity` entries the expired ones go and, if it is still full, it starts afresh.
+        @inlinable
         mutating func insert(_ entry: Entry, for key: Key, capacity: Int) {
             if entries[key] == nil, entries.count >= capacity {
                 entries = entries.filter { $0.value.isLive(at: entry.stored) }
@@ -34,7 +42,7 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
 
     public let ttl: Duration?
     public let capacity: Int
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
 
     public init(ttl: Duration?, capacity: Int) {
         self.ttl = ttl
@@ -42,8 +50,10 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     }
 
     /// Whether anything is kept at all (a zero TTL turns the cache off).
+    @inlinable
     public var isEnabled: Bool { ttl.map { $0 > .zero } ?? true }
 
+    @inlinable
     public func entry(for key: Key, now: ContinuousClock.Instant = .now) -> Entry? {
         guard isEnabled else { return nil }
         return state.withLock { state in
@@ -56,11 +66,13 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         }
     }
 
+    @inlinable
     public func value(for key: Key, now: ContinuousClock.Instant = .now) -> Value? {
         entry(for: key, now: now)?.value
     }
 
     /// Keeps `value` for `ttl`, or until `notAfter` when that comes first.
+    @inlinable
     public func store(_ value: Value, for key: Key, now: ContinuousClock.Instant = .now, notAfter: ContinuousClock.Instant? = nil) {
         guard isEnabled else { return }
         let entry = newEntry(value, now: now, notAfter: notAfter)
@@ -68,6 +80,7 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     }
 
     /// The kept value, or `load`'s, kept unless an invalidation came while it loaded (it may predate the change).
+    @inlinable
     public func value(
         for key: Key, now: ContinuousClock.Instant = .now, load: () async throws -> Value
     ) async rethrows -> Value {
@@ -85,6 +98,7 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         return value
     }
 
+    @inlinable
     public func invalidate(_ key: Key) {
         state.withLock { state in
             state.entries[key] = nil
@@ -101,7 +115,8 @@ public final class TTLCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     }
 
     /// Kept for `ttl`, or until `notAfter` when that comes first.
-    private func newEntry(_ value: Value, now: ContinuousClock.Instant, notAfter: ContinuousClock.Instant?) -> Entry {
+    @usableFromInline
+    func newEntry(_ value: Value, now: ContinuousClock.Instant, notAfter: ContinuousClock.Instant?) -> Entry {
         Entry(value: value, stored: now, expires: [ttl.map { now + $0 }, notAfter].compactMap { $0 }.min())
     }
 }
