@@ -38,7 +38,7 @@ package func buildApplication(
     }
     let places = PlaceStore(
         client: client, logger: runtime.logger, matchDistanceMetres: configuration.matchDistanceMetres,
-        topic: environment.string("PLACES_TOPIC", default: TopicCatalogue.places.name))
+        topic: configuration.placesTopic)
     let users = UserPlaceStore(client: client, logger: runtime.logger, places: places)
     let limits = AccountDayLimits(placesRated: configuration.ratingsPerAccountDay, placesAdded: configuration.addedPerAccountDay)
     let areas = ImportAreaStore(client: client, logger: runtime.logger)
@@ -100,8 +100,8 @@ package func buildApplication(
     }
     let accountEvents = try runtime.makeConsumer(
         topics: [
-            ConsumedTopic(TopicCatalogue.users, name: environment.string("PLACES_USERS_TOPIC")),
-            ConsumedTopic(TopicCatalogue.placeRequests, name: environment.string("PLACES_REQUESTS_TOPIC")),
+            ConsumedTopic(TopicCatalogue.users, name: configuration.usersTopic),
+            ConsumedTopic(TopicCatalogue.placeRequests, name: configuration.requestsTopic),
         ],
         handler: AccountEventsRouter(lifecycle: runtime.accountLifecycle(MemberPlacesOwner()), next: WorshipRequestsHandler()))
     return runtime.makeApplication(router: router, consumers: [accountEvents], services: services)

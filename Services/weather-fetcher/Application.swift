@@ -30,12 +30,12 @@ package func buildApplication(
     let cities = CityStore(client: client, logger: runtime.logger, shortSearches: .standard(), searchClient: searchClient)
     let refresher = CityRefresher(
         provider: provider, store: store, schedule: configuration.refresh,
-        topic: environment.string("WEATHER_FORECASTS_TOPIC", default: TopicCatalogue.forecasts.name), logger: runtime.logger)
+        topic: configuration.forecastsTopic, logger: runtime.logger)
     let reader = CityWeatherReader(
         store: store, refresher: refresher, schedule: configuration.refresh, onDemandTimeout: configuration.onDemandTimeout)
     let userCities = UserCityStore(
         client: client, logger: runtime.logger, recentLimit: 10,
-        userCitiesTopic: environment.string("WEATHER_USER_CITIES_TOPIC", default: TopicCatalogue.userCities.name))
+        userCitiesTopic: configuration.userCitiesTopic)
 
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
     // Public routes personalise when a token comes; a bad token is refused. The /v1/me operations require one.
@@ -63,8 +63,8 @@ package func buildApplication(
 
     let warningsConsumer = try runtime.makeConsumer(
         topics: [
-            ConsumedTopic(TopicCatalogue.warnings, name: environment.string("WEATHER_WARNINGS_TOPIC")),
-            ConsumedTopic(TopicCatalogue.users, name: environment.string("WEATHER_USERS_TOPIC")),
+            ConsumedTopic(TopicCatalogue.warnings, name: configuration.warningsTopic),
+            ConsumedTopic(TopicCatalogue.users, name: configuration.usersTopic),
         ],
         handler: AccountEventsRouter(lifecycle: runtime.accountLifecycle(UserCitiesOwner()), next: WarningsTopicHandler()))
     let scheduler = RefreshScheduler(

@@ -30,6 +30,7 @@ import PlatformEvents
 /// | `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_AUDIENCES` | none: ID-token login answers 503 until set (all three together; the JWKS over https). `OIDC_AUDIENCES`: one OpenID Connect client per app, `weather=CLIENT_ID,places=CLIENT_ID,horoscope=CLIENT_ID`; `OIDC_AUDIENCE` alone is the horoscope app's |
 /// | `OIDC_REQUIRE_NONCE` | `true`: the app sends the nonce of its authentication request, the token must carry it, once |
 /// | `OIDC_ALLOW_HTTP_LOOPBACK` | `false`: a JWKS URL on http://127.0.0.1 is accepted only with this (tests) |
+/// | `OIDC_MIN_REFETCH_SECONDS` | `30` (0-3600): a token under an unknown key refetches the key set at most this often |
 /// | `AUTH_USERS_TOPIC` | the catalogue's `auth.users`: where account events are published (tests use topics of their own) |
 /// | `AUTH_PARTNER_APPLICATIONS_TOPIC` | the catalogue's `appointments.partner-applications`: fortune tellers' applications, mailed to admins; approvals make partners (B6) |
 /// | `BOOTSTRAP_ADMIN_EMAIL`, `BOOTSTRAP_ADMIN_PASSWORD` | none: when both are set, that admin is created at start if missing |

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// places-importer's own settings, read once at start-up.
@@ -31,6 +32,8 @@ import PlatformHTTP
 /// | `PLACES_ON_DEMAND_TILE_MILLIDEGREES` | `100` (0.1°): the on-demand tile's edge |
 /// | `PLACES_ON_DEMAND_TILES_PER_HOUR`, `PLACES_ON_DEMAND_TILES_PER_USER_HOUR` | `60`, `5`: new on-demand tiles an hour, for everyone and per user |
 /// | `PLACES_ON_DEMAND_TILE_TTL_HOURS`, `PLACES_ON_DEMAND_EXPIRY_INTERVAL_MS` | `720`, `3600000`: an on-demand tile nobody asked about for this long stops being imported (checked this often) |
+/// | `PLACES_TOPIC` | the catalogue's name: the topic of the places' changes |
+/// | `PLACES_USERS_TOPIC`, `PLACES_REQUESTS_TOPIC` | the catalogue's names: the accounts and place requests consumed |
 struct PlacesConfiguration: Sendable {
     var overpassBaseURL: String
     var yelpBaseURL: String
@@ -58,6 +61,10 @@ struct PlacesConfiguration: Sendable {
     var onDemandTilesPerUserHour: Int
     var onDemandTileTTL: Duration
     var onDemandExpiryInterval: Duration
+    var placesTopic: String
+    /// nil: the catalogue's name.
+    var usersTopic: String?
+    var requestsTopic: String?
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         overpassBaseURL = try Self.url(environment, "PLACES_OVERPASS_BASE_URL", default: "https://overpass-api.de")
@@ -97,6 +104,9 @@ struct PlacesConfiguration: Sendable {
         onDemandTilesPerUserHour = try environment.int("PLACES_ON_DEMAND_TILES_PER_USER_HOUR", default: 5, range: 0...1_000)
         onDemandTileTTL = .seconds(try environment.int("PLACES_ON_DEMAND_TILE_TTL_HOURS", default: 720, range: 1...87_600) * 3_600)
         onDemandExpiryInterval = try environment.milliseconds("PLACES_ON_DEMAND_EXPIRY_INTERVAL_MS", default: 3_600_000, range: 100...86_400_000)
+        placesTopic = environment.string("PLACES_TOPIC", default: TopicCatalogue.places.name)
+        usersTopic = environment.string("PLACES_USERS_TOPIC")
+        requestsTopic = environment.string("PLACES_REQUESTS_TOPIC")
     }
 
     /// An import area from `PLACES_IMPORT_AREAS`; `:worship` after the box asks for places of worship too.

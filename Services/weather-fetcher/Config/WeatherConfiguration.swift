@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// weather-fetcher's own settings, read once at start-up.
@@ -31,6 +32,8 @@ import PlatformHTTP
 /// | `WEATHER_APP_NAME`, `WEATHER_APP_LINK` | `Weather App`, none (share texts, W10) |
 /// | `PUBLIC_BASE_URL` | `http://localhost:8081`: where the public reaches this service; share links start with it |
 /// | `SHARE_LINK_DAYS` | `30`: how long a shared weather text's page is shown (1-3650); then 410 |
+/// | `WEATHER_FORECASTS_TOPIC`, `WEATHER_USER_CITIES_TOPIC` | the catalogue's names: topics of `forecast.updated` and of favourites |
+/// | `WEATHER_WARNINGS_TOPIC`, `WEATHER_USERS_TOPIC` | the catalogue's names: the warnings and accounts consumed |
 struct WeatherConfiguration: Sendable {
     enum ProviderChoice: String, Sendable {
         case openMeteo = "open-meteo"
@@ -57,6 +60,11 @@ struct WeatherConfiguration: Sendable {
     var publicBaseURL: String
     /// `SHARE_LINK_DAYS`: a shared text's page is shown this long after it was shared.
     var shareLinkDays: Int
+    var forecastsTopic: String
+    var userCitiesTopic: String
+    /// nil: the catalogue's name.
+    var warningsTopic: String?
+    var usersTopic: String?
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         provider =
@@ -95,6 +103,10 @@ struct WeatherConfiguration: Sendable {
         appLink = environment.string("WEATHER_APP_LINK")
         publicBaseURL = try environment.publicBaseURL(default: "http://localhost:8081")
         shareLinkDays = try environment.int("SHARE_LINK_DAYS", default: 30, range: 1...3_650)
+        forecastsTopic = environment.string("WEATHER_FORECASTS_TOPIC", default: TopicCatalogue.forecasts.name)
+        userCitiesTopic = environment.string("WEATHER_USER_CITIES_TOPIC", default: TopicCatalogue.userCities.name)
+        warningsTopic = environment.string("WEATHER_WARNINGS_TOPIC")
+        usersTopic = environment.string("WEATHER_USERS_TOPIC")
     }
 
     private static func url(_ environment: EnvironmentReader, _ name: String, default fallback: String) throws(ConfigError) -> String {

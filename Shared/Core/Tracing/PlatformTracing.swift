@@ -9,7 +9,8 @@ import Tracing
 /// `TracingMiddleware`) travels with each outbox row, as a `traceparent` Kafka header, into the consumer's
 /// span in the receiving service. Spans are exported with swift-otel over OTLP/HTTP when the standard
 /// `OTEL_EXPORTER_OTLP_ENDPOINT` is set (and `OTEL_EXPORTER_OTLP_PROTOCOL`, `OTEL_SERVICE_NAME`... as the
-/// OpenTelemetry specification names them); without it the no-op tracer costs nothing and nothing is traced.
+/// OpenTelemetry specification names them), unless `OTEL_SDK_DISABLED` is `true`; without it the no-op tracer costs
+/// nothing and nothing is traced.
 public enum PlatformTracing {
     /// Bootstraps the process's tracer when an OTLP endpoint is configured; the exporter's service, to run
     /// beside the application, or nil when tracing is off. Call once per process.
