@@ -1,12 +1,19 @@
 /// Names a service: its executable name, the Postgres schema (and role) it owns, its default HTTP port and the
-/// database extensions its schema needs. `all` is the registry of the services: `ServiceRegistryCheck` holds every
-/// file that lists them (the stack script, the database bootstrap, compose, Kubernetes, dashboards) to it.
+/// database extensions its schema needs; the topics it writes and reads come from the topic catalogue. `all` is the
+/// registry of the services: `ServiceRegistryCheck` renders the database bootstrap and the broker's access rules
+/// from it and holds every other file that lists them (the stack script, compose, Kubernetes, dashboards) to it.
 public struct ServiceIdentity: Sendable, Hashable {
     public let name: String
     public let schema: String
     public let defaultPort: Int
     /// Extensions created in the schema by a superuser before the service's migrations run.
     public let extensions: [String]
+
+    /// The topics it writes, from the topic catalogue (each topic names its one producer).
+    public var produces: [Topic] { TopicCatalogue.all.filter { $0.producer == name } }
+
+    /// The topics it reads, from the topic catalogue.
+    public var consumes: [Topic] { TopicCatalogue.all.filter { $0.consumers.contains(name) } }
 
     public init(name: String, schema: String, defaultPort: Int, extensions: [String] = []) {
         self.name = name

@@ -51,7 +51,10 @@ public struct ServiceRegistryCheck: Sendable {
 
     /// The files rendered from the registry, by what they must hold.
     public func renderedFiles() -> [(path: String, text: String)] {
-        [(DatabaseBootstrap.path, DatabaseBootstrap.sql(for: services))]
+        [
+            (DatabaseBootstrap.path, DatabaseBootstrap.sql(for: services)),
+            ("deploy/kafka/kafka-users.yaml", KafkaAccessList.strimziUsers(services: services.map(\.name))),
+        ]
     }
 
     /// Files that run a rendered file, by what they must say.

@@ -7,8 +7,9 @@ struct RenderServices: ParsableCommand {
         commandName: "render-services",
         abstract: "Write the files rendered from the registry of the services (ServiceIdentity.all).",
         discussion: """
-            Today that is the database bootstrap (deploy/postgres/bootstrap.sql), which the local stack and the compose \
-            deployment both run. `check-services` fails while a rendered file differs from what this writes.
+            The database bootstrap (deploy/postgres/bootstrap.sql, run by the local stack and the compose deployment) and \
+            the broker's access rules (deploy/kafka/kafka-users.yaml, as `kafka-acls` prints them with the default \
+            namespace and cluster). `check-services` fails while a rendered file differs from what this writes.
             """)
 
     @Option(help: "The repository's root.") var root = "."
