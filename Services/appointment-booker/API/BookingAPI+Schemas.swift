@@ -34,7 +34,7 @@ extension Components.Schemas.Booking {
             id: AccountKey.of(booking.id), partnerId: AccountKey.of(booking.partnerId), userId: booking.userId,
             startsAt: clock.format(BookingTime.seconds(booking.startsAt)), endsAt: clock.format(BookingTime.seconds(booking.endsAt)),
             status: booking.status == .cancelled ? .cancelled : .booked,
-            cancelledBy: booking.cancelledBy.flatMap(CancelledByPayload.init(rawValue:)), cancelReason: booking.cancelReason,
+            cancelledBy: booking.cancelledBy.flatMap { CancelledByPayload(rawValue: $0.rawValue) }, cancelReason: booking.cancelReason,
             createdAt: booking.createdAt, bookerName: booking.booker.name, bookerContact: booking.booker.contact)
     }
 }

@@ -4,7 +4,7 @@ import PlatformCore
 /// entitlements granted or revoked after its token was issued. A token alone is not enough once these say
 /// otherwise.
 struct AccountState: Sendable, Equatable {
-    var role: String?
+    var role: UserRole?
     var banned: Bool
     /// Entitlements whose newest event was a revocation.
     var revoked: Set<String>
@@ -23,7 +23,7 @@ struct AccountState: Sendable, Equatable {
     /// U5: a partner token acts as the partner until the events ban the account or give it another role.
     func checkActsAsPartner() throws(AccountRefusal) {
         if banned { throw .accountBanned }
-        if let role, role != UserRole.partner.rawValue { throw .notAPartner }
+        if let role, role != .partner { throw .notAPartner }
     }
 
     /// U6: a paid feature needs an account not banned that holds the entitlement (`allows`).

@@ -9,7 +9,7 @@ struct Booking: Sendable, Equatable {
     var startsAt: Date
     var endsAt: Date
     var status: BookingStatus
-    var cancelledBy: String?
+    var cancelledBy: BookingActor?
     var cancelReason: String?
     var createdAt: Date
     /// The partner's zone, in which the booking's times are shown.

@@ -48,8 +48,8 @@ struct AuthEventHandler: EventHandler {
     }
 
     /// A role this platform knows, else a permanent error (the event is dead-lettered with the reason).
-    static func role(_ text: String) throws(EventDecodingError) -> String {
+    static func role(_ text: String) throws(EventDecodingError) -> UserRole {
         guard let role = UserRole(rawValue: text) else { throw EventDecodingError(reason: "unknown role \(text)") }
-        return role.rawValue
+        return role
     }
 }

@@ -9,20 +9,20 @@ import PostgresNIO
 /// delivered out of order end in the same state.
 enum AccountStateStore {
     /// Sets the role if this event is not older than the one that set it; true when the row changed.
-    static func setRole(_ role: String, of user: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
+    static func setRole(_ role: UserRole, of user: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.tracedQuery(
             """
-            INSERT INTO accounts (user_id, role, role_changed_at) VALUES (\(user), \(role), \(time))
+            INSERT INTO accounts (user_id, role, role_changed_at) VALUES (\(user), \(role.rawValue), \(time))
             ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, role_changed_at = excluded.role_changed_at
             WHERE accounts.role_changed_at IS NULL OR accounts.role_changed_at <= excluded.role_changed_at
             """, logger: logger)
     }
 
     /// A registration sets the role only when no role change came first (events of one user can be replayed).
-    static func register(_ user: String, role: String, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
+    static func register(_ user: String, role: UserRole, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.tracedQuery(
             """
-            INSERT INTO accounts (user_id, role, role_changed_at) VALUES (\(user), \(role), \(time))
+            INSERT INTO accounts (user_id, role, role_changed_at) VALUES (\(user), \(role.rawValue), \(time))
             ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, role_changed_at = excluded.role_changed_at
             WHERE accounts.role_changed_at IS NULL OR accounts.role_changed_at < excluded.role_changed_at
             """, logger: logger)
@@ -70,7 +70,7 @@ enum AccountStateStore {
         try await connection.tracedQuery("INSERT INTO accounts (user_id) VALUES (\(user)) ON CONFLICT (user_id) DO NOTHING", logger: logger)
         let rows = try await connection.tracedQuery("SELECT role, banned FROM accounts WHERE user_id = \(user) FOR SHARE", logger: logger)
         var state = AccountState.unknown
-        for try await (role, banned) in rows.decode((String, Bool).self) { (state.role, state.banned) = (role, banned) }
+        for try await (role, banned) in rows.decode((String, Bool).self) { (state.role, state.banned) = (UserRole(rawValue: role), banned) }
         let entitlements = try await connection.tracedQuery(
             "SELECT entitlement, granted FROM account_entitlements WHERE user_id = \(user)", logger: logger)
         for try await (entitlement, granted) in entitlements.decode((String, Bool).self) {
@@ -88,7 +88,7 @@ enum AccountStateStore {
             FROM (SELECT \(user)::text AS user_id) asked LEFT JOIN accounts a ON a.user_id = asked.user_id
             """, logger: logger)
         for try await (role, banned, revoked, granted) in rows.decode((String?, Bool, [String], [String]).self) {
-            return AccountState(role: role, banned: banned, revoked: Set(revoked), granted: Set(granted))
+            return AccountState(role: role.flatMap(UserRole.init(rawValue:)), banned: banned, revoked: Set(revoked), granted: Set(granted))
         }
         return .unknown
     }

@@ -30,7 +30,7 @@ struct BookingStore: Sendable {
                 Booking(
                     id: id, partnerId: partner, userId: user, startsAt: start, endsAt: end,
                     // The table's check allows these two; anything else is read as not live.
-                    status: BookingStatus(rawValue: status) ?? .cancelled, cancelledBy: by,
+                    status: BookingStatus(rawValue: status) ?? .cancelled, cancelledBy: by.flatMap(BookingActor.init(rawValue:)),
                     cancelReason: reason, createdAt: created, timeZone: zone, booker: Booker(name: name, contact: contact)))
         }
         return bookings

@@ -71,16 +71,20 @@ extension AuthAPI {
         return .ok(.init(body: .json(.init(payments: history.payments, paidEntitlements: history.paid))))
     }
 
-    /// An account's payments as the document shows them, with the features paid for: an entitlement is paid while
-    /// one of its payments has no refund.
+    /// An account's payments as the document shows them, with the features paid for
+    /// (`ProviderPaymentStatus.paidEntitlements`).
     static func paymentHistory(
         _ payments: [AdminStore.Payment]
     ) -> (payments: [Components.Schemas.Payment], paid: [Components.Schemas.Entitlement]) {
-        let refunded = Set(payments.filter { $0.status == "refunded" }.map(\.paymentId))
-        let paid = Set(payments.filter { $0.status == "paid" && !refunded.contains($0.paymentId) }.map(\.entitlement))
+        let typed = payments.compactMap { payment in
+            Entitlement(rawValue: payment.entitlement).flatMap { entitlement in
+                ProviderPaymentStatus(rawValue: payment.status).map { (payment.paymentId, entitlement, $0) }
+            }
+        }
+        let paid = ProviderPaymentStatus.paidEntitlements(typed)
         return (
             payments.compactMap(Components.Schemas.Payment.init),
-            paid.sorted().compactMap { Entitlement(rawValue: $0).map(Components.Schemas.Entitlement.init) }
+            paid.sorted { $0.rawValue < $1.rawValue }.map(Components.Schemas.Entitlement.init)
         )
     }
 

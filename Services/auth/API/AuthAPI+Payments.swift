@@ -30,7 +30,7 @@ extension AuthAPI {
 
 extension Operations.ReceivePaymentNotification.Input.Body.JsonPayload.StatusPayload {
     /// The generated enum and the domain's name the same two statuses.
-    var domain: PaymentStatus {
+    var domain: ProviderPaymentStatus {
         switch self {
         case .paid: .paid
         case .refunded: .refunded

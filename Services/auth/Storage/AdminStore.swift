@@ -131,7 +131,7 @@ struct AdminStore: Sendable {
     /// payment for it still stands. The account row is locked first, so racing notifications for one account
     /// decide in turn.
     func record(
-        paymentId: String, accountId: UUID, entitlement: Entitlement, status: PaymentStatus, amountCents: Int64
+        paymentId: String, accountId: UUID, entitlement: Entitlement, status: ProviderPaymentStatus, amountCents: Int64
     ) async throws
         -> PaymentOutcome
     {

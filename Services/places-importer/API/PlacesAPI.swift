@@ -80,25 +80,17 @@ struct PlacesAPI: APIProtocol {
         let user = try RequestScope.requireMember().id
         let query = input.query
         let match: NominatimClient.Match?
-        do {
-            switch (query.address.map(RequestText.trimmed), query.latitude, query.longitude) {
-            case (let address?, nil, nil) where !address.isEmpty:
-                guard RequestText.length(address) <= 300 else { throw JSONBody.schemaViolation(["address": "is at most 300 characters"]) }
-                match = try await lookups.lookup(address, account: user)
-            case (nil, let latitude?, let longitude?):
-                guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                    throw JSONBody.schemaViolation(["latitude": "must be in -90...90", "longitude": "must be in -180...180"])
-                }
-                match = try await lookups.reverse(latitude: latitude, longitude: longitude, account: user)
-            default:
-                throw JSONBody.validationError(["address": "give an address, or latitude and longitude"])
+        switch (query.address.map(RequestText.trimmed), query.latitude, query.longitude) {
+        case (let address?, nil, nil) where !address.isEmpty:
+            guard RequestText.length(address) <= 300 else { throw JSONBody.schemaViolation(["address": "is at most 300 characters"]) }
+            match = try await PlacesErrors.answering { try await lookups.lookup(address, account: user) }
+        case (nil, let latitude?, let longitude?):
+            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                throw JSONBody.schemaViolation(["latitude": "must be in -90...90", "longitude": "must be in -180...180"])
             }
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw APIError(
-                .serviceUnavailable, code: "address_lookup_unavailable", message: "the lookup did not answer; try again",
-                headers: [.retryAfter: "30"])
+            match = try await PlacesErrors.answering { try await lookups.reverse(latitude: latitude, longitude: longitude, account: user) }
+        default:
+            throw JSONBody.validationError(["address": "give an address, or latitude and longitude"])
         }
         guard let match else { throw APIError(.notFound, code: "address_not_found", message: "nothing is known there") }
         return .ok(

@@ -26,6 +26,12 @@ enum PlacesErrors {
             APIError(
                 .serviceUnavailable, code: "address_lookup_unavailable",
                 message: "the address lookup did not answer; give coordinates or try again", headers: [.retryAfter: "30"])
+        case .lookupsUsedUp(let limit, let retryAfter):
+            APIError.rateLimited("this account used its \(limit) address look-ups this hour", retryAfter: retryAfter)
+        case .lookupBusy:
+            APIError(
+                .tooManyRequests, code: "lookup_busy", message: "too many address look-ups are waiting; try again in a moment",
+                headers: [.retryAfter: "5"])
         }
     }
 }

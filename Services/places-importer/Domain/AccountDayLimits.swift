@@ -30,4 +30,8 @@ enum PlacesRefusal: Error, Equatable {
     case addressNotFound
     /// The address lookup did not answer.
     case lookupUnavailable
+    /// The account used its lookups of the hour (`limit`); the next one frees after `retryAfter`.
+    case lookupsUsedUp(limit: Int, retryAfter: Duration)
+    /// Too many lookups wait for the one running.
+    case lookupBusy
 }

@@ -5,7 +5,8 @@ import PlatformHTTP
 /// Nominatim look-ups on behalf of members (P4), shared fairly: Nominatim's public instance allows about one
 /// request a second for the whole service, so one member must not take it from everyone. Each account has
 /// `PLACES_LOOKUPS_PER_ACCOUNT_HOUR` look-ups an hour, and at most `PLACES_LOOKUP_QUEUE` wait for the one
-/// running; beyond either, 429 with `Retry-After` instead of a queue that grows without bound.
+/// running; beyond either, a `PlacesRefusal` (429 with `Retry-After`) instead of a queue that grows without bound.
+/// Anything else that keeps Nominatim from answering is `PlacesRefusal.lookupUnavailable`.
 struct AddressLookups: Sendable {
     let nominatim: NominatimClient
     let perAccount: WindowQuota
@@ -28,31 +29,22 @@ struct AddressLookups: Sendable {
     private func admitted(
         _ account: String, _ body: () async throws -> NominatimClient.Match?
     ) async throws -> NominatimClient.Match? {
-        if let wait = perAccount.take(for: account) {
-            throw APIError.rateLimited("this account used its \(perAccount.limit) address look-ups this hour", retryAfter: wait)
-        }
+        if let wait = perAccount.take(for: account) { throw PlacesRefusal.lookupsUsedUp(limit: perAccount.limit, retryAfter: wait) }
         do {
             return try await gate.run(throwing: body)
         } catch is AdmissionGate.Full {
-            throw APIError(
-                .tooManyRequests, code: "lookup_busy", message: "too many address look-ups are waiting; try again in a moment",
-                headers: [.retryAfter: "5"])
+            throw PlacesRefusal.lookupBusy
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw PlacesRefusal.lookupUnavailable
         }
     }
 }
 
 extension AddressLookups: AddressLocating {
-    /// A quota or queue refusal stays the 429 it is; anything else from Nominatim is the lookup not answering.
     func locate(_ address: String, account: String) async throws -> LocatedAddress? {
-        let match: NominatimClient.Match?
-        do {
-            match = try await lookup(address, account: account)
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw PlacesRefusal.lookupUnavailable
-        }
-        return match.map {
+        try await lookup(address, account: account).map {
             LocatedAddress(latitude: $0.latitude, longitude: $0.longitude, openingHours: $0.openingHours, phone: $0.phone, website: $0.website)
         }
     }

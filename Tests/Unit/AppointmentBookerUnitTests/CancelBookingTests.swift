@@ -38,7 +38,7 @@ struct CancelBookingTests {
     func cancels() async throws {
         let (bookings, booking) = booked(startingIn: 2 * 86_400)
         let cancelled = try #require(try await cancel(bookings)(booking.id, by: .user, reason: "ill", now: Self.now))
-        #expect(cancelled.status == .cancelled && cancelled.cancelledBy == "user" && cancelled.cancelReason == "ill")
+        #expect(cancelled.status == .cancelled && cancelled.cancelledBy == .user && cancelled.cancelReason == "ill")
         #expect(try await bookings.find(booking.id)?.status == .cancelled)
     }
 

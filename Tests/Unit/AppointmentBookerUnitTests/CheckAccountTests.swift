@@ -33,13 +33,13 @@ struct CheckAccountTests {
         let account = AccountKey.of(Self.partner.id)
         #expect(await Self.refusal { try await Self.check().activePartner(Self.partner) } == nil)
         #expect(
-            await Self.refusal { try await Self.check([account: .init(role: "partner", banned: false, revoked: [])]).activePartner(Self.partner) }
+            await Self.refusal { try await Self.check([account: .init(role: .partner, banned: false, revoked: [])]).activePartner(Self.partner) }
                 == nil)
         #expect(
-            await Self.refusal { try await Self.check([account: .init(role: "user", banned: false, revoked: [])]).activePartner(Self.partner) }
+            await Self.refusal { try await Self.check([account: .init(role: .user, banned: false, revoked: [])]).activePartner(Self.partner) }
                 == .notAPartner)
         #expect(
-            await Self.refusal { try await Self.check([account: .init(role: "partner", banned: true, revoked: [])]).activePartner(Self.partner) }
+            await Self.refusal { try await Self.check([account: .init(role: .partner, banned: true, revoked: [])]).activePartner(Self.partner) }
                 == .accountBanned)
     }
 

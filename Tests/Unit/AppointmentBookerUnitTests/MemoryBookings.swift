@@ -77,7 +77,7 @@ extension MemoryBookings: BookingCancellation {
             guard let index = rows.firstIndex(where: { $0.id == booking.id && $0.status == .booked && $0.startsAt == booking.startsAt })
             else { return nil }
             rows[index].status = .cancelled
-            (rows[index].cancelledBy, rows[index].cancelReason) = (actor.rawValue, reason)
+            (rows[index].cancelledBy, rows[index].cancelReason) = (actor, reason)
             return rows[index]
         }
     }

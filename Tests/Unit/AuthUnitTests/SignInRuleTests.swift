@@ -107,9 +107,14 @@ struct SignInRuleTests {
 
     @Test("U6: a paid payment grants while it stands; a refund takes back only when none stands")
     func test_U6_paymentEffect() {
-        #expect(PaymentStatus.paid.change(standing: 1) == .grant)
-        #expect(PaymentStatus.paid.change(standing: 0) == .none, "its refund came first")
-        #expect(PaymentStatus.refunded.change(standing: 0) == .revoke)
-        #expect(PaymentStatus.refunded.change(standing: 1) == .none, "another payment stands")
+        #expect(ProviderPaymentStatus.paid.change(standing: 1) == .grant)
+        #expect(ProviderPaymentStatus.paid.change(standing: 0) == .none, "its refund came first")
+        #expect(ProviderPaymentStatus.refunded.change(standing: 0) == .revoke)
+        #expect(ProviderPaymentStatus.refunded.change(standing: 1) == .none, "another payment stands")
+        let payments: [(paymentId: String, entitlement: Entitlement, status: ProviderPaymentStatus)] = [
+            ("p1", .tarot, .paid), ("p1", .tarot, .refunded), ("p2", .tarot, .paid), ("p3", .compatibility, .paid),
+            ("p3", .compatibility, .refunded), ("p4", .fortuneStick, .refunded),
+        ]
+        #expect(ProviderPaymentStatus.paidEntitlements(payments) == [.tarot], "p2 stands for tarot; p3 was refunded; p4's refund came alone")
     }
 }
