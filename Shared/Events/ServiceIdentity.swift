@@ -8,6 +8,15 @@ public struct ServiceIdentity: Sendable, Hashable {
     public let defaultPort: Int
     /// Extensions created in the schema by a superuser before the service's migrations run.
     public let extensions: [String]
+    /// Settings the service cannot start without, beyond the platform's (`platformRequiredSettings`): no default,
+    /// so every deployment must set them. Each service's unit tests hold its `Config` type to this list.
+    public let requiredSettings: [String]
+
+    /// Settings every service needs: the key that verifies access tokens.
+    public static let platformRequiredSettings = ["AUTH_PUBLIC_KEY"]
+
+    /// The platform's required settings and its own.
+    public var allRequiredSettings: [String] { Self.platformRequiredSettings + requiredSettings }
 
     /// The topics it writes, from the topic catalogue (each topic names its one producer).
     public var produces: [Topic] { TopicCatalogue.all.filter { $0.producer == name } }
@@ -15,11 +24,12 @@ public struct ServiceIdentity: Sendable, Hashable {
     /// The topics it reads, from the topic catalogue.
     public var consumes: [Topic] { TopicCatalogue.all.filter { $0.consumers.contains(name) } }
 
-    public init(name: String, schema: String, defaultPort: Int, extensions: [String] = []) {
+    public init(name: String, schema: String, defaultPort: Int, extensions: [String] = [], requiredSettings: [String] = []) {
         self.name = name
         self.schema = schema
         self.defaultPort = defaultPort
         self.extensions = extensions
+        self.requiredSettings = requiredSettings
     }
 
     public static let weatherFetcher = ServiceIdentity(
@@ -27,10 +37,10 @@ public struct ServiceIdentity: Sendable, Hashable {
     public static let warningDetector = ServiceIdentity(name: "warning-detector", schema: "warning_detector", defaultPort: 8082)
     public static let placesImporter = ServiceIdentity(
         name: "places-importer", schema: "places_importer", defaultPort: 8083, extensions: ["postgis"])
-    public static let auth = ServiceIdentity(name: "auth", schema: "auth", defaultPort: 8084)
+    public static let auth = ServiceIdentity(name: "auth", schema: "auth", defaultPort: 8084, requiredSettings: ["AUTH_SIGNING_KEY"])
     public static let analyticsAggregator = ServiceIdentity(name: "analytics-aggregator", schema: "analytics_aggregator", defaultPort: 8085)
     public static let appointmentBooker = ServiceIdentity(
-        name: "appointment-booker", schema: "appointment_booker", defaultPort: 8086, extensions: ["btree_gist"])
+        name: "appointment-booker", schema: "appointment_booker", defaultPort: 8086, extensions: ["btree_gist"], requiredSettings: ["READING_KEY"])
 
     public static let all: [ServiceIdentity] = [
         weatherFetcher, warningDetector, placesImporter, auth, analyticsAggregator, appointmentBooker,

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Holds the files that list the services to the registry (`ServiceIdentity.all`): each must name every service,
-/// with its port and schema where the file sets them, and the files rendered from it (`renderedFiles`, written by
+/// with its port and schema where the file sets them and its required settings where the file starts it, and the
+/// files rendered from it (`renderedFiles`, written by
 /// `platformctl render-services`) must be current. A service added to the registry and nowhere else makes the check
 /// list every file to update; `platformctl check-services` runs it in the test command.
 public struct ServiceRegistryCheck: Sendable {
@@ -46,6 +47,13 @@ public struct ServiceRegistryCheck: Sendable {
                 text.split(separator: "\n").contains { $0.hasPrefix("| [`\(name)`]") && $0.contains("`\(schema)`") && $0.contains("\(port)") }
             },
         ]
+        for setting in service.allRequiredSettings {
+            rules += [
+                Rule(file: "docker-compose.yml", says: "requires \(setting) (`${\(setting):?...}`)") { $0.contains("\(setting): ${\(setting):?") },
+                Rule(file: "deploy/k8s/\(name).yaml", says: "sets \(setting)") { mentions(setting, in: $0) },
+                Rule(file: "scripts/stack.sh", says: "sets \(setting)") { mentions(setting, in: $0) },
+            ]
+        }
         return rules
     }
 
