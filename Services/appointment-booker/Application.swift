@@ -5,6 +5,7 @@ import OpenAPIHummingbird
 import PlatformCore
 import PlatformEvents
 import PlatformHTTP
+import PlatformPostgres
 import PlatformRuntime
 import Prometheus
 
@@ -69,9 +70,15 @@ package func buildApplication(
             ConsumedTopic(TopicCatalogue.users, name: configuration.usersTopic),
             ConsumedTopic(TopicCatalogue.places, name: configuration.placesTopic),
         ],
-        handler: EventRouter(
-            auth: AuthEventHandler(bookingsTopic: configuration.bookingsTopic),
-            lifecycle: runtime.accountLifecycle(AppointmentsOwner(bookingsTopic: configuration.bookingsTopic))))
+        handler: TopicHandlers([
+            (
+                TopicCatalogue.users,
+                UsersTopicHandler(
+                    bookingsTopic: configuration.bookingsTopic,
+                    lifecycle: runtime.accountLifecycle(AppointmentsOwner(bookingsTopic: configuration.bookingsTopic)))
+            ),
+            (TopicCatalogue.places, PlacesTopicHandler()),
+        ]))
     let reminders = ReminderScheduler(
         client: client, lead: configuration.reminderLead, tick: configuration.reminderTick, topic: configuration.bookingsTopic,
         startGate: runtime.startGate, logger: runtime.logger)

@@ -58,15 +58,11 @@ struct CityWeatherRoute {
             throw APIError(.unprocessableContent, code: "unknown_time_zone", message: "the city's time zone is unknown")
         }
         let report = latest.report
-        let age = now.timeIntervalSince(report.fetchedAt)
-        let minutes = max(0, (age / 60).rounded(.towardZero).roundedClampedInt)
-        let tooOld = age > configuration.staleAfter.seconds
+        let freshness = Freshness(fetchedAt: report.fetchedAt, failedSince: latest.failedSince, now: now, staleAfter: configuration.staleAfter)
         return CityWeatherDTO(
-            city: CityDTO(city), provider: report.provider, updatedAt: report.fetchedAt, updatedMinutesAgo: minutes,
-            updated: CityWeatherPresenter.updatedText(minutes: minutes), stale: tooOld || latest.failedSince != nil,
-            staleReason: latest.failedSince != nil
-                ? "the provider did not answer the last refresh; showing the last known data"
-                : (tooOld ? "the data is older than the refresh schedule allows" : nil),
+            city: CityDTO(city), provider: report.provider, updatedAt: report.fetchedAt, updatedMinutesAgo: freshness.minutesAgo,
+            updated: CityWeatherPresenter.updatedText(minutes: freshness.minutesAgo), stale: freshness.isStale,
+            staleReason: freshness.staleReason,
             current: presenter.current(report.current), rightNow: presenter.rightNow(report),
             hourly: presenter.hours(report), daily: presenter.days(report), hasActiveWarning: !active.isEmpty,
             warnings: active.map {

@@ -118,4 +118,17 @@ struct RefreshRuleTests {
         #expect(try await stale.weather(for: berlin, now: Self.now)?.report.fetchedAt == Self.now.addingTimeInterval(-900))
         #expect(failing.failed == [1])
     }
+
+    @Test("W3: data is stale after a failed refresh or past the schedule's limit, saying why; its age in whole minutes")
+    func test_W3_freshness() {
+        let fetched = Self.now.addingTimeInterval(-150)
+        let fresh = Freshness(fetchedAt: fetched, failedSince: nil, now: Self.now, staleAfter: .seconds(2_700))
+        #expect(fresh == Freshness(fetchedAt: fetched, failedSince: nil, now: Self.now, staleAfter: .seconds(151)))
+        #expect(fresh.minutesAgo == 2 && !fresh.isStale)
+        let old = Freshness(fetchedAt: fetched, failedSince: nil, now: Self.now, staleAfter: .seconds(149))
+        #expect(old.staleReason == "the data is older than the refresh schedule allows")
+        let failed = Freshness(fetchedAt: fetched, failedSince: Self.now, now: Self.now, staleAfter: .seconds(2_700))
+        #expect(failed.staleReason == "the provider did not answer the last refresh; showing the last known data")
+        #expect(Freshness(fetchedAt: Self.now.addingTimeInterval(60), failedSince: nil, now: Self.now, staleAfter: .seconds(1)).minutesAgo == 0)
+    }
 }

@@ -7,13 +7,16 @@ import PlatformPostgres
 import PostgresNIO
 
 /// Applies auth's `auth.users` events (U5, U6) inside the idempotent consumer's transaction, so each applies
-/// once: roles (who is a partner), bans, and entitlement grants and revocations. Each fact keeps its event's
+/// once: account deletions and merges (`AppointmentsOwner`), roles (who is a partner), bans, and entitlement grants
+/// and revocations. Each fact keeps its event's
 /// time, so a replayed or late event cannot undo a newer one. A new ban cancels the user's future bookings
 /// and publishes the cancellations. Events this service does not need (logins, verified addresses) are skipped.
-struct AuthEventHandler: EventHandler {
+struct UsersTopicHandler: EventHandler {
     let bookingsTopic: String
+    let lifecycle: AccountLifecycleEvents
 
     func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws {
+        if try await lifecycle.apply(event, on: connection, logger: logger) { return }
         let time = event.header.occurredAt
         switch event.header.type {
         case EventTypes.userRegistered:

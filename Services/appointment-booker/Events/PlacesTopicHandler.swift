@@ -3,14 +3,10 @@ import PlatformEvents
 import PlatformPostgres
 import PostgresNIO
 
-/// The one consumer's handler: auth's account events to `AuthEventHandler`, places-importer's places to the
-/// places-of-worship read model (B4), with places-importer's answers to its requests; ratings are skipped; account deletions and merges to `AppointmentsOwner`.
-struct EventRouter: EventHandler {
-    let auth: AuthEventHandler
-    let lifecycle: AccountLifecycleEvents
-
+/// places-importer's `places.places` events: places of worship into the read model the horoscope's bad-luck advice
+/// reads (B4), with places-importer's answers to this service's requests; ratings are not needed here.
+struct PlacesTopicHandler: EventHandler {
     func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws {
-        if try await lifecycle.apply(event, on: connection, logger: logger) { return }
         switch event.header.type {
         case EventTypes.placeUpserted:
             try await WorshipPlaceStore.apply(try event.payload(as: PlaceUpserted.self), on: connection, logger: logger)
@@ -19,7 +15,7 @@ struct EventRouter: EventHandler {
         case EventTypes.placeRated:
             return
         default:
-            try await auth.handle(event, connection: connection, logger: logger)
+            throw EventDecodingError(reason: "appointment-booker does not handle \(event.header.type) events")
         }
     }
 }
