@@ -12,6 +12,8 @@ struct NearbyRoutes {
     /// Nil when on-demand imports are off (`PLACES_ON_DEMAND=false`): lists then carry no `importing`.
     let onDemand: OnDemandImports?
 
+    var limits: NearbyLimits { NearbyLimits(maxRadiusMetres: configuration.maxRadiusMetres, maxBoxDegrees: configuration.maxBoxDegrees) }
+
     func add(to group: RouterGroup<PlatformRequestContext>) {
         group.get("v1/places", use: Self.withDocumentCodes(nearby))
         group.get("v1/places/in-box", use: Self.withDocumentCodes(inBox))
@@ -39,10 +41,7 @@ struct NearbyRoutes {
         let latitude = try QueryParameter.double(query, "lat", range: -90...90)
         let longitude = try QueryParameter.double(query, "lon", range: -180...180)
         let radius = try QueryParameter.integer(query, "radius", default: 1_000, range: 1...50_000)
-        guard radius <= configuration.maxRadiusMetres else {
-            throw APIError(
-                .unprocessableContent, code: "radius_too_large", message: "this service answers radii up to \(configuration.maxRadiusMetres) m")
-        }
+        do { try limits.check(radiusMetres: radius) } catch { throw PlacesErrors.answer(for: error) }
         let area = NearbyPlaces.Area.circle(latitude: latitude, longitude: longitude, radiusMetres: Double(radius))
         let importing = await onDemand?.importing(latitude: latitude, longitude: longitude, user: user)
         return JSONResponse.ok(try await nearbyPlaces.page(area, user: user, page: page, pageSize: pageSize, importing: importing))
@@ -56,13 +55,7 @@ struct NearbyRoutes {
         let box = GeoBox(
             south: try QueryParameter.double(query, "south", range: -90...90), west: try QueryParameter.double(query, "west", range: -180...180),
             north: try QueryParameter.double(query, "north", range: -90...90), east: try QueryParameter.double(query, "east", range: -180...180))
-        guard box.isValid else {
-            throw APIError(.unprocessableContent, code: "invalid_box", message: "south must be below north and west left of east")
-        }
-        guard box.north - box.south <= configuration.maxBoxDegrees, box.east - box.west <= configuration.maxBoxDegrees else {
-            throw APIError(
-                .unprocessableContent, code: "box_too_large", message: "a box may span at most \(configuration.maxBoxDegrees)° each way")
-        }
+        do { try limits.check(box) } catch { throw PlacesErrors.answer(for: error) }
         let centre = box.centre
         let importing = await onDemand?.importing(latitude: centre.latitude, longitude: centre.longitude, user: user)
         return JSONResponse.ok(try await nearbyPlaces.page(.box(box), user: user, page: page, pageSize: pageSize, importing: importing))

@@ -32,6 +32,12 @@ enum PlacesErrors {
             APIError(
                 .tooManyRequests, code: "lookup_busy", message: "too many address look-ups are waiting; try again in a moment",
                 headers: [.retryAfter: "5"])
+        case .radiusTooLarge(let maxMetres):
+            APIError(.unprocessableContent, code: "radius_too_large", message: "this service answers radii up to \(maxMetres) m")
+        case .invalidBox:
+            APIError(.unprocessableContent, code: "invalid_box", message: "south must be below north and west left of east")
+        case .boxTooLarge(let maxDegrees):
+            APIError(.unprocessableContent, code: "box_too_large", message: "a box may span at most \(maxDegrees)° each way")
         }
     }
 }

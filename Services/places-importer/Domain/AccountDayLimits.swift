@@ -34,4 +34,9 @@ enum PlacesRefusal: Error, Equatable {
     case lookupsUsedUp(limit: Int, retryAfter: Duration)
     /// Too many lookups wait for the one running.
     case lookupBusy
+    /// A nearby radius beyond the limit (`NearbyLimits`).
+    case radiusTooLarge(maxMetres: Int)
+    /// A box whose south is not below its north or whose west is not left of its east.
+    case invalidBox
+    case boxTooLarge(maxDegrees: Double)
 }

@@ -72,4 +72,14 @@ struct PlaceRulesTests {
         place.addedBy = nil
         #expect(place.isVisible(to: "anyone"))
     }
+
+    @Test("P2: a nearby question reaches up to the radius limit, a box up to its span each way and the right way round")
+    func test_P2_nearbyLimits() throws {
+        let limits = NearbyLimits(maxRadiusMetres: 5_000, maxBoxDegrees: 1)
+        try limits.check(radiusMetres: 5_000)
+        #expect(throws: PlacesRefusal.radiusTooLarge(maxMetres: 5_000)) { try limits.check(radiusMetres: 5_001) }
+        try limits.check(GeoBox(south: 52, west: 13, north: 53, east: 14))
+        #expect(throws: PlacesRefusal.boxTooLarge(maxDegrees: 1)) { try limits.check(GeoBox(south: 52, west: 13, north: 53.5, east: 14)) }
+        #expect(throws: PlacesRefusal.invalidBox) { try limits.check(GeoBox(south: 53, west: 13, north: 52, east: 14)) }
+    }
 }
