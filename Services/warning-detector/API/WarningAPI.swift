@@ -76,12 +76,11 @@ struct WarningAPI: APIProtocol {
         if body.currentLocation == nil && body.favourites == nil {
             throw JSONBody.validationError(["body": "give currentLocation, favourites or both"])
         }
-        if let current = body.currentLocation {
-            try await users.setSetting(userId: user, cityId: UserStore.currentLocation, forecasts: current.forecasts, warnings: current.warnings)
+        let current = body.currentLocation.map {
+            UserStore.SettingChange(cityId: UserStore.currentLocation, forecasts: $0.forecasts, warnings: $0.warnings)
         }
-        for favourite in favourites {
-            try await users.setSetting(userId: user, cityId: favourite.cityId, forecasts: favourite.forecasts, warnings: favourite.warnings)
-        }
+        let changes = favourites.map { UserStore.SettingChange(cityId: $0.cityId, forecasts: $0.forecasts, warnings: $0.warnings) }
+        try await users.setSettings(userId: user, (current.map { [$0] } ?? []) + changes)
         return .ok(.init(try await users.settings(userId: user)))
     }
 

@@ -54,18 +54,30 @@ struct UserStore: Sendable {
             favourites: favourites.map { ($0, stored[$0.id] ?? Setting()) })
     }
 
-    /// Sets one row (current location or a favourite's city); settings for a city that is not (yet) a
-    /// favourite are kept and apply once it is.
-    func setSetting(userId: String, cityId: Int, forecasts: Bool?, warnings: Bool?) async throws {
-        try await client.tracedQuery(
-            """
-            INSERT INTO notification_settings (user_id, city_id, forecasts, warnings)
-            VALUES (\(userId), \(cityId), \(forecasts ?? true), \(warnings ?? true))
-            ON CONFLICT (user_id, city_id) DO UPDATE SET
-                forecasts = COALESCE(\(forecasts), notification_settings.forecasts),
-                warnings = COALESCE(\(warnings), notification_settings.warnings)
-            """,
-            logger: logger)
+    /// One row of settings to change: the current location (`currentLocation`) or a favourite's city; nil keeps a
+    /// value as it is (on by default).
+    struct SettingChange: Sendable {
+        var cityId: Int
+        var forecasts: Bool?
+        var warnings: Bool?
+    }
+
+    /// Applies every change or none, in one transaction; settings for a city that is not (yet) a favourite are kept
+    /// and apply once it is. A city named twice takes its last change.
+    func setSettings(userId: String, _ changes: [SettingChange]) async throws {
+        try await client.inTransaction(logger: logger) { connection in
+            for change in changes {
+                try await connection.tracedQuery(
+                    """
+                    INSERT INTO notification_settings (user_id, city_id, forecasts, warnings)
+                    VALUES (\(userId), \(change.cityId), \(change.forecasts ?? true), \(change.warnings ?? true))
+                    ON CONFLICT (user_id, city_id) DO UPDATE SET
+                        forecasts = COALESCE(\(change.forecasts), notification_settings.forecasts),
+                        warnings = COALESCE(\(change.warnings), notification_settings.warnings)
+                    """,
+                    logger: logger)
+            }
+        }
     }
 
     struct Device: Sendable, Equatable {
