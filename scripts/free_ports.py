@@ -4,7 +4,7 @@ broker, the compose smoke run's services).
 
 Ports are taken below the kernel's ephemeral range: a port the kernel hands out for bind(0) comes from that
 range, and between closing the probe and the server binding it, an outgoing connection (a service's to Postgres
-or the broker) could take it as its source port (seen once: appointment-booker, EADDRINUSE). Where fewer than
+or the broker) could take it as its source port (the server then fails with EADDRINUSE). Where fewer than
 4,000 ports lie below that range, the kernel's choice. No port is handed out twice by one process.
 
 usage: free_ports.py N    prints N distinct ports, space-separated

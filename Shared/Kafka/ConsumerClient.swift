@@ -37,8 +37,8 @@ final class ConsumerClient: Sendable {
     }
 
     /// Releases a client that holds no partitions without the leave-group dance, which a client stuck before
-    /// joining may never finish. Blocks. (An asynchronous close bounded in time, `rd_kafka_consumer_close_queue`
-    /// served until a deadline and then a destroy without close, was tried: the test process died just after it.)
+    /// joining may never finish. Blocks. (Not an asynchronous close bounded in time: destroying a client while
+    /// `rd_kafka_consumer_close_queue` is still being served is not safe.)
     func abandon() {
         rd_kafka_destroy_flags(handle.pointer, Int32(RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE))
         _ = context  // keeps the rebalance opaque alive until the client is gone

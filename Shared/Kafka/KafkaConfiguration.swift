@@ -91,7 +91,7 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// `topic.metadata.refresh.interval.ms`: how often the client asks the broker about its topics. A member
     /// that joined while a subscribed topic did not exist (a broker restarted before the topics were made again)
     /// is assigned nothing and learns of the topic only at this refresh: librdkafka's 5 minutes left a restarted
-    /// stack's groups idle that long (seen in the fault suite), 10 s brings them back soon after the topics.
+    /// stack's groups idle that long, 10 s brings them back soon after the topics.
     public var metadataRefreshMilliseconds: Int = 10_000
     /// How long a member may hold no partition, although its topics have partitions, before it joins again as a
     /// new member (doubling while it keeps getting none, up to ten minutes; see `KafkaConsumer`).

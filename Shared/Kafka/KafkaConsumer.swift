@@ -9,7 +9,7 @@ import Synchronization
 /// trip, and only when the reader asks for more, so rebalances happen between handlers, never during one.
 ///
 /// It heals one librdkafka fault by itself: after a broker lost a subscribed topic (a memory broker's restart,
-/// a topic deleted and created again), librdkafka (seen with 2.8) can spin in its join state machine for good, asking for
+/// a topic deleted and created again), librdkafka can spin in its join state machine for good, asking for
 /// metadata it then ignores, and never reads again (the fault suite's broker-restart scenarios provoke it).
 /// A consumer whose topic was reported missing and that holds no partitions `missingTopicRebuildMilliseconds`
 /// later is replaced by a fresh client, which joins normally.
@@ -149,7 +149,7 @@ public final class KafkaConsumer: Sendable {
     /// partition and either a subscribed topic was reported missing for `missingTopicRebuildMilliseconds`, or it
     /// has held none for `idleRejoinMilliseconds` although its topics have partitions: a member that joined while
     /// the topics did not exist (a broker restarted before they were made again) is assigned nothing, and
-    /// librdkafka did not rejoin when they appeared (seen in the fault suite). An idle member that finds the
+    /// librdkafka does not rejoin when they appear. An idle member that finds the
     /// topics still missing records them as missing (readiness reports it); one in a group with more members
     /// than partitions rejoins with a doubling wait, up to ten minutes, so it does not keep the group rebalancing.
     private func rebuildIfStuck() {
