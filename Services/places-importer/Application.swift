@@ -81,7 +81,7 @@ package func buildApplication(
                     logger.warning("place index refresh failed", metadata: ["error": "\(String(reflecting: error))"])
                 }
             }),
-        areas: areas, worshipRequests: WorshipRequestStore(client: client, topic: places.topic, logger: runtime.logger),
+        areas: areas, worshipRequests: WorshipAreaRequests(client: client, topic: places.topic, logger: runtime.logger),
         configuredAreas: configuration.areas, interval: configuration.importInterval, tick: configuration.importTick,
         startGate: runtime.startGate, logger: runtime.logger)
     var services: [any Service] = [HTTPClientService(client: http), scheduler]

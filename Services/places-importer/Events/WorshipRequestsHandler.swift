@@ -22,7 +22,7 @@ struct WorshipRequestsHandler: EventHandler {
         guard (1...64).contains(wanted.requestId.utf8.count) else {
             throw EventDecodingError(reason: "a worship request id must be 1 to 64 bytes")
         }
-        try await WorshipRequestStore.record(wanted, on: connection, logger: logger)
+        try await WorshipAreaRequests.record(wanted, on: connection, logger: logger)
         logger.info("places of worship requested", metadata: ["request": "\(wanted.requestId)"])
     }
 }

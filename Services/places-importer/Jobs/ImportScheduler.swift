@@ -10,7 +10,7 @@ struct ImportScheduler: Service {
     let importer: AreaImporter
     let areas: ImportAreaStore
     /// Answers the requests for places of worship that waited for an area (B4).
-    let worshipRequests: WorshipRequestStore
+    let worshipRequests: WorshipAreaRequests
     let configuredAreas: [PlacesConfiguration.ConfiguredArea]
     let interval: Duration
     let tick: Duration

@@ -8,7 +8,7 @@ import PostgresNIO
 /// of worship included, due at once, expiring like an on-demand tile), and is answered with the places of worship
 /// within its radius when that area's run succeeds. A request whose answer was lost (a crash between the run and
 /// the answer) is asked again by appointment-booker within the hour, which runs the area again.
-struct WorshipRequestStore: Sendable {
+struct WorshipAreaRequests: Sendable {
     let client: PostgresClient
     /// Where answers go: the places topic, which appointment-booker reads.
     let topic: String
