@@ -76,27 +76,33 @@ public struct ServiceRegistryCheck: Sendable {
 
     /// What a file fails to say, one line each (`file: does not …`); empty when every file holds to the registry.
     public func problems() -> [String] {
-        var texts: [String: String?] = [:]
+        var texts: [String: String] = [:]
+        var unreadable: Set<String> = []
+        /// Each file is read once, whichever rules and rendered files need it.
+        func text(of file: String) -> String? {
+            if let known = texts[file] { return known }
+            guard !unreadable.contains(file), let read = try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8) else {
+                unreadable.insert(file)
+                return nil
+            }
+            texts[file] = read
+            return read
+        }
         var problems: [String] = []
         for service in services {
             for rule in Self.rules(for: service) {
-                if texts[rule.file] == nil {
-                    texts[rule.file] = try? String(contentsOf: root.appendingPathComponent(rule.file), encoding: .utf8)
-                }
-                guard let text = texts[rule.file] ?? nil else {
+                guard let text = text(of: rule.file) else {
                     problems.append("\(rule.file): missing (\(service.name): it \(rule.says))")
                     continue
                 }
                 if !rule.holds(text) { problems.append("\(rule.file): does not say that it \(rule.says)") }
             }
         }
-        for rule in Self.renderedFileUsers {
-            let text = try? String(contentsOf: root.appendingPathComponent(rule.file), encoding: .utf8)
-            if !(text.map(rule.holds) ?? false) { problems.append("\(rule.file): does not say that it \(rule.says)") }
+        for rule in Self.renderedFileUsers where !(text(of: rule.file).map(rule.holds) ?? false) {
+            problems.append("\(rule.file): does not say that it \(rule.says)")
         }
-        for (path, rendered) in renderedFiles() {
-            let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-            if text != rendered { problems.append("\(path): stale (run `platformctl render-services`)") }
+        for (path, rendered) in renderedFiles() where text(of: path) != rendered {
+            problems.append("\(path): stale (run `platformctl render-services`)")
         }
         return problems
     }

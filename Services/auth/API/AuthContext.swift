@@ -55,21 +55,6 @@ struct AuthContext: Sendable {
     /// The tries a mailed code's check takes (forgot-PIN, email confirmation).
     var codeChecks: LimitedCodeCheck { LimitedCodeCheck(tries: tries, address: configuration.addressLimit, budget: configuration.codeChecks) }
 
-    /// Takes one try before the check it limits (see `AttemptStore.reserve`); 429 with `Retry-After` when none is left.
-    func takeTry(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> AttemptTry {
-        try await AuthErrors.answering { try await tries.take(kind, subject: subject, limit: limit) }
-    }
-
-    /// Runs `body`; when it throws, the tries taken for this request are given back first (`TryLedger.givingBack`).
-    func givingBack<Value: Sendable>(_ tries: [AttemptTry], _ body: () async throws -> Value) async throws -> Value {
-        try await self.tries.givingBack(tries, body)
-    }
-
-    /// Checks a password or PIN, giving `tries` back when the bcrypt pool refuses.
-    func verify(_ secret: String, against hash: String, tries: [AttemptTry]) async throws -> Bool {
-        try await givingBack(tries) { try await AuthErrors.answering { try await hasher.verify(secret, against: hash) } }
-    }
-
     var installAccounts: OpenInstallAccount {
         OpenInstallAccount(
             installs: accounts, tries: tries,
