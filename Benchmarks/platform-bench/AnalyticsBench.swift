@@ -42,12 +42,8 @@ struct AnalyticsBench: ServiceBench {
 
     func run() async throws -> Results {
         let logger = Logger(label: "bench")
-        let database = "bench_analytics_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
-        }
+        let databases = DatabaseServer(host: postgresHost, port: postgresPort, user: postgresUser)
+        let database = try await databases.createDatabase(prefix: "bench_analytics")
         let topics = ServiceTopics(
             ["ANALYTICS_TELEMETRY_TOPIC": "telemetry", "ANALYTICS_USERS_TOPIC": "users", "ANALYTICS_USER_CITIES_TOPIC": "cities"],
             prefix: "bench")
@@ -64,12 +60,10 @@ struct AnalyticsBench: ServiceBench {
             "TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS": "10000000", "TELEMETRY_EVENTS_PER_MINUTE_PER_APP": "100000000",
             "KAFKA_START_POSITION": "beginning", "LOG_LEVEL": "warning",
         ]) { $1 }
-        let service = try ServiceProcess.start(binary: binary, environment: environment.merging(["HTTP_PORT": "\(port)"]) { $1 })
+        let service = try startService(binary: binary, environment: environment.merging(["HTTP_PORT": "\(port)"]) { $1 })
         defer { service.stop() }
         try await service.waitReady(port: port)
-        let client = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "analytics_aggregator"
-        ).makeClient(logger: logger)
+        let client = databases.configuration(database: database, schema: "analytics_aggregator").makeClient(logger: logger)
         let results = try await withRunningClient(client) { client -> Results in
             var results = Results()
             progress("analytics: aggregating them")
@@ -95,7 +89,7 @@ struct AnalyticsBench: ServiceBench {
         // The same pages without the answer cache: every request runs its queries.
         var measured = results
         let uncachedPort = freePort()
-        let uncached = try ServiceProcess.start(
+        let uncached = try startService(
             binary: binary, environment: environment.merging(["HTTP_PORT": "\(uncachedPort)", "STATS_CACHE_MS": "0"]) { $1 })
         defer { uncached.stop() }
         try await uncached.waitReady(port: uncachedPort)
@@ -110,9 +104,7 @@ struct AnalyticsBench: ServiceBench {
             measured.uncached.append((features, home, load))
         }
         uncached.stop()
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
-        }
+        try await databases.dropDatabase(database)
         return measured
     }
 

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import Logging
 import NIOCore
 import NIOHTTP1
 import PlatformEvents
@@ -39,13 +38,8 @@ struct AppointmentBench: ServiceBench {
     }
 
     func run() async throws -> Results {
-        let logger = Logger(label: "bench")
-        let database = "bench_appointments_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
-        }
+        let databases = DatabaseServer(host: postgresHost, port: postgresPort, user: postgresUser)
+        let database = try await databases.createDatabase(prefix: "bench_appointments")
         let topics = ServiceTopics(["APPOINTMENT_USERS_TOPIC": "users", "APPOINTMENT_BOOKINGS_TOPIC": "bookings"], prefix: "bench")
         try await topics.create(partitions: 6, brokers: brokers)
         let tokens = try TestTokens()
@@ -54,7 +48,7 @@ struct AppointmentBench: ServiceBench {
         let users = signed
         let adminToken = try await tokens.token(userId: UUID().uuidString, role: .admin)
         let port = freePort()
-        let service = try ServiceProcess.start(
+        let service = try startService(
             binary: binary,
             environment: serviceEnvironment(database: database, tokens: tokens).variables(httpPort: "\(port)", topics.byVariable).merging([
                 "READING_KEY": UUID().uuidString + UUID().uuidString,
@@ -134,9 +128,7 @@ struct AppointmentBench: ServiceBench {
         results.tarotPerSecond = Double(bookings) / (ContinuousClock.now - started).seconds
         results.unexpectedAnswers += bookings - made
         service.stop()
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
-        }
+        try await databases.dropDatabase(database)
         return results
     }
 

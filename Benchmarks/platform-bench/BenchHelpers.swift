@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 import TestSupport
@@ -32,4 +33,14 @@ extension ServiceBench {
             postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser, database: database, brokers: brokers,
             publicKey: tokens.publicKeyBase64URL)
     }
+}
+
+/// A release service started for the bench: the bench's own environment (a profiler's settings, say) under the
+/// service's, `/metrics` on any free port (the HTTP port + 1000 may be taken by a second instance), its log on the
+/// bench's standard error.
+func startService(binary: String, environment: [String: String]) throws -> ServiceProcess {
+    try ServiceProcess(
+        executableURL: URL(fileURLWithPath: binary),
+        environment: ProcessInfo.processInfo.environment.merging(["METRICS_PORT": "0"]) { $1 }.merging(environment) { $1 },
+        passingStandardError: true)
 }

@@ -7,6 +7,7 @@ import PlatformKafka
 import PlatformPostgres
 import PostgresNIO
 import Synchronization
+import TestSupport
 
 /// The idempotent consumer end to end with a trivial handler (one upserted row per event): `events` envelopes
 /// pre-produced to a 6-partition topic, then timed from the first applied event until all are applied, next to
@@ -141,19 +142,11 @@ struct ConsumerBench {
         _ body: @Sendable (PostgresClient, String) async throws -> Result
     ) async throws -> Result {
         let logger = Logger(label: "bench")
-        let database = "bench_consumer_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
-        }
-        let configuration = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "bench",
-            maxConnections: 10)
+        let databases = DatabaseServer(host: postgresHost, port: postgresPort, user: postgresUser)
+        let database = try await databases.createDatabase(prefix: "bench_consumer")
+        let configuration = databases.configuration(database: database, schema: "bench")
         let result = try await withRunningClient(configuration.makeClient(logger: logger)) { try await body($0, database) }
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
-        }
+        try await databases.dropDatabase(database)
         return result
     }
 

@@ -6,6 +6,7 @@ import PlatformHTTP
 import PlatformKafka
 import PlatformPostgres
 import PostgresNIO
+import TestSupport
 
 /// Outbox relay throughput: rows committed to the outbox, then timed until the relay has every one acknowledged
 /// by the broker and marked sent.
@@ -18,14 +19,9 @@ struct OutboxBench {
 
     func run() async throws -> Double {
         let logger = Logger(label: "bench")
-        let database = "bench_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
-        }
-        let configuration = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "bench")
+        let databases = DatabaseServer(host: postgresHost, port: postgresPort, user: postgresUser)
+        let database = try await databases.createDatabase(prefix: "bench")
+        let configuration = databases.configuration(database: database, schema: "bench")
         let topic = "bench.outbox.\(UUID().uuidString.prefix(8).lowercased())"
         let kafkaAdmin = try KafkaAdmin(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
         try await kafkaAdmin.createTopics([KafkaTopicSpec(name: topic, partitions: 3)])
@@ -48,9 +44,7 @@ struct OutboxBench {
             try await producer.close()
             return Double(published) / elapsed.seconds
         }
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
-        }
+        try await databases.dropDatabase(database)
         return rate
     }
 

@@ -37,12 +37,8 @@ struct PlacesBench: ServiceBench {
     func run() async throws -> Results {
         let logger = Logger(label: "bench")
         let answers = prepareAnswers()
-        let database = "bench_places_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
-        }
+        let databases = DatabaseServer(host: postgresHost, port: postgresPort, user: postgresUser)
+        let database = try await databases.createDatabase(prefix: "bench_places")
         let topics = ServiceTopics(["PLACES_TOPIC": "places"], prefix: "bench")
         try await topics.create(partitions: 6, brokers: brokers)
         let tokens = try TestTokens()
@@ -64,7 +60,7 @@ struct PlacesBench: ServiceBench {
                     "PLACES_OVERPASS_BASE_URL": fake.baseURL, "PLACES_TOPIC": topics["PLACES_TOPIC"], "PLACES_TILE_MILLIDEGREES": "100",
                     "PLACES_PROVIDER_REQUESTS_PER_SECOND": "10000", "LOG_LEVEL": "warning",
                 ])
-            let service = try ServiceProcess.start(
+            let service = try startService(
                 binary: binary,
                 environment: environment.merging([
                     "PLACES_IMPORT_AREAS": "bench:\(a.south),\(a.west),\(a.north),\(a.east)", "PLACES_IMPORT_TICK_MS": "20",
@@ -73,8 +69,7 @@ struct PlacesBench: ServiceBench {
             progress("places-importer importing \(places) places in \(answers.count) tiles")
             try await service.waitReady(port: port)
             let started = ContinuousClock.now
-            let configuration = PostgresConfiguration(
-                host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "places_importer")
+            let configuration = databases.configuration(database: database, schema: "places_importer")
             try await withRunningClient(configuration.makeClient(logger: logger)) { client in
                 while true {
                     let runs = try await queryInt(client, "SELECT coalesce(sum(runs), 0)::int FROM import_areas")
@@ -94,7 +89,7 @@ struct PlacesBench: ServiceBench {
             results.health = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/health", seconds: loadSeconds, connections: connections)
             service.stop()
             let postgisPort = freePort()
-            let postgis = try ServiceProcess.start(
+            let postgis = try startService(
                 binary: binary, environment: environment.merging(["HTTP_PORT": "\(postgisPort)", "PLACES_NEARBY_SOURCE": "postgis"]) { $1 })
             defer { postgis.stop() }
             try await postgis.waitReady(port: postgisPort)
@@ -104,9 +99,7 @@ struct PlacesBench: ServiceBench {
                 bearerTokens: users)
             return results
         }
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
-        }
+        try await databases.dropDatabase(database)
         return measured
     }
 

@@ -41,12 +41,8 @@ struct WarningBench: ServiceBench {
     func run() async throws -> Results {
         let logger = Logger(label: "bench")
         let suffix = UUID().uuidString.prefix(8).lowercased()
-        let database = "bench_warnings_\(suffix)"
-        let admin = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
-        }
+        let databases = DatabaseServer(host: postgresHost, port: postgresPort, user: postgresUser)
+        let database = try await databases.createDatabase(prefix: "bench_warnings")
         let topics = ServiceTopics(
             ["WARNING_FORECASTS_TOPIC": "forecasts", "WARNING_USER_CITIES_TOPIC": "user-cities", "WARNING_WARNINGS_TOPIC": "warnings"],
             prefix: "bench")
@@ -58,12 +54,11 @@ struct WarningBench: ServiceBench {
             "DAILY_FORECAST_ENABLED": "false", "OUTBOX_IDLE_INTERVAL_MS": "20", "LOG_LEVEL": "warning",
         ]) { $1 }
         if let fetchWaitMilliseconds { environment["KAFKA_FETCH_WAIT_MAX_MS"] = "\(fetchWaitMilliseconds)" }
-        let service = try ServiceProcess.start(binary: binary, environment: environment)
+        let service = try startService(binary: binary, environment: environment)
         defer { service.stop() }
         try await service.waitReady(port: port)
         var results = Results()
-        let configuration = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "warning_detector")
+        let configuration = databases.configuration(database: database, schema: "warning_detector")
         let producerConfiguration = KafkaProducerConfiguration(broker: KafkaBrokerConfiguration(bootstrapServers: brokers, clientId: "bench"))
         let producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
         results.eventsPerSecond = try await withRunningClient(configuration.makeClient(logger: logger)) { client -> Double in
@@ -107,9 +102,7 @@ struct WarningBench: ServiceBench {
         }
         try await producer.close()
         service.stop()
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
-        }
+        try await databases.dropDatabase(database)
         return results
     }
 

@@ -48,12 +48,8 @@ struct WeatherBench: ServiceBench {
                 )
             },
             uniquingKeysWith: { first, _ in first })
-        let database = "bench_weather_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = PostgresConfiguration(
-            host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: "postgres", schema: "public")
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: logger)
-        }
+        let databases = DatabaseServer(host: postgresHost, port: postgresPort, user: postgresUser)
+        let database = try await databases.createDatabase(prefix: "bench_weather")
         let topics = ServiceTopics(["WEATHER_FORECASTS_TOPIC": "forecasts"], prefix: "bench")
         try await topics.create(partitions: 6, brokers: brokers)
         let answerBox = answers
@@ -70,7 +66,7 @@ struct WeatherBench: ServiceBench {
             var users: [String] = []
             for index in 0..<200 { users.append(try await tokens.token(userId: "bench-user-\(index)")) }
             let base = serviceEnvironment(database: database, tokens: tokens)
-            let service = try ServiceProcess.start(
+            let service = try startService(
                 binary: binary,
                 environment: base.variables(
                     httpPort: "\(port)",
@@ -84,8 +80,7 @@ struct WeatherBench: ServiceBench {
             progress("weather-fetcher importing the catalogue, then refreshing \(tracked.count) cities")
             try await service.waitReady(port: port)
             let started = ContinuousClock.now
-            let configuration = PostgresConfiguration(
-                host: postgresHost, port: postgresPort, username: postgresUser, password: nil, database: database, schema: "weather_fetcher")
+            let configuration = databases.configuration(database: database, schema: "weather_fetcher")
             let (rate, search) = try await withRunningClient(configuration.makeClient(logger: logger)) { client in
                 while true {
                     let stored = try await queryInt(client, "SELECT count(*) FROM city_weather")
@@ -109,9 +104,7 @@ struct WeatherBench: ServiceBench {
             results.health = try LoadResult.wrk(url: "http://127.0.0.1:\(port)/health", seconds: loadSeconds, connections: connections)
             return results
         }
-        try await withRunningClient(admin.makeClient(logger: logger)) { client in
-            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(database) WITH (FORCE)"), logger: logger)
-        }
+        try await databases.dropDatabase(database)
         return measured
     }
 

@@ -78,17 +78,6 @@ struct EffectCounter: Sendable {
     }
 }
 
-/// Creates a database for a scenario on `host:port`, with the probe's schema left to the probe's migrations.
-func createDatabase(host: String, port: Int, user: String) async throws -> String {
-    let name = "fault_\(uniqueSuffix())"
-    let admin = PostgresConfiguration(
-        host: host, port: port, username: user, password: nil, database: "postgres", schema: "public", maxConnections: 1)
-    try await withRunningClient(admin.makeClient(logger: Logger(label: "fault-suite"))) { client in
-        try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: Logger(label: "fault-suite"))
-    }
-    return name
-}
-
 /// Waits until the probes applied `count` events, or fails after `timeout`.
 func waitApplied(_ count: Int, counter: EffectCounter, timeout: Duration, context: @autoclosure () -> String) async throws {
     let done = try await eventually(timeout: timeout, interval: .milliseconds(100)) { try await counter.applied() >= count }

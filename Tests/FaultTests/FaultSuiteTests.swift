@@ -175,7 +175,7 @@ struct FaultSuiteTests {
     static func restartPostgres() async throws -> FaultOutcome {
         let cluster = try PostgresCluster()
         defer { cluster.destroy() }
-        let database = try await createDatabase(host: "127.0.0.1", port: cluster.port, user: "postgres")
+        let database = try await DatabaseServer(host: "127.0.0.1", port: cluster.port, user: "postgres").createDatabase(prefix: "fault")
         let setup = ProbeSetup(
             postgresHost: "127.0.0.1", postgresPort: cluster.port, postgresUser: "postgres", database: database,
             brokers: TestInfrastructure.current.kafkaBrokers, group: "fault-\(uniqueSuffix())",
@@ -258,8 +258,9 @@ struct FaultSuiteTests {
         _ body: @Sendable (ProbeSetup, EffectCounter) async throws -> FaultOutcome
     ) async throws -> FaultOutcome {
         let infrastructure = TestInfrastructure.current
-        let database = try await createDatabase(
-            host: infrastructure.postgresHost, port: infrastructure.postgresPort, user: infrastructure.postgresUser)
+        let database = try await DatabaseServer(
+            host: infrastructure.postgresHost, port: infrastructure.postgresPort, user: infrastructure.postgresUser
+        ).createDatabase(prefix: "fault")
         let setup = ProbeSetup(
             postgresHost: infrastructure.postgresHost, postgresPort: infrastructure.postgresPort,
             postgresUser: infrastructure.postgresUser, database: database, brokers: brokers,

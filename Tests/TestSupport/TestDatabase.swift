@@ -40,7 +40,7 @@ public func withTestDatabase<Result: Sendable>(
     try infrastructure.check()
     let logger = Logger(label: "test-db")
     let name = "t_\(uniqueSuffix())"
-    let admin = TestDatabaseServer(infrastructure: infrastructure, logger: logger)
+    let admin = DatabaseServer(infrastructure: infrastructure, logger: logger)
     let template = migrate ? try await TemplateDatabases.shared.template(schema: schema, migrations: migrations, server: admin) : nil
     try await admin.createDatabase(name, template: template)
     let configuration = admin.configuration(database: name, schema: schema, maxConnections: 8)
@@ -57,15 +57,26 @@ public func withTestDatabase<Result: Sendable>(
     return result
 }
 
-/// The test cluster's `postgres` database, from which databases are made and dropped.
-struct TestDatabaseServer: Sendable {
-    let infrastructure: TestInfrastructure
+/// A cluster's `postgres` database, from which databases are made and dropped: the test run's throw-away cluster,
+/// and the bench's and the fault suite's, which are given theirs.
+public struct DatabaseServer: Sendable {
+    public let host: String
+    public let port: Int
+    public let user: String
     let logger: Logger
 
-    func configuration(database: String, schema: String, maxConnections: Int) -> PostgresConfiguration {
+    public init(host: String, port: Int, user: String, logger: Logger = Logger(label: "test-db")) {
+        (self.host, self.port, self.user, self.logger) = (host, port, user, logger)
+    }
+
+    init(infrastructure: TestInfrastructure, logger: Logger) {
+        self.init(host: infrastructure.postgresHost, port: infrastructure.postgresPort, user: infrastructure.postgresUser, logger: logger)
+    }
+
+    /// How a client reaches `database` as the cluster's user, with `schema` as its search path.
+    public func configuration(database: String, schema: String, maxConnections: Int = 10) -> PostgresConfiguration {
         PostgresConfiguration(
-            host: infrastructure.postgresHost, port: infrastructure.postgresPort, username: infrastructure.postgresUser,
-            password: nil, database: database, schema: schema, maxConnections: maxConnections)
+            host: host, port: port, username: user, password: nil, database: database, schema: schema, maxConnections: maxConnections)
     }
 
     func execute(_ sql: String) async throws {
@@ -73,6 +84,13 @@ struct TestDatabaseServer: Sendable {
             client in
             try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger)
         }
+    }
+
+    /// A new empty database named `<prefix>_<random>`, for a service to migrate as it starts.
+    public func createDatabase(prefix: String) async throws -> String {
+        let name = "\(prefix)_\(uniqueSuffix())"
+        try await createDatabase(name, template: nil)
+        return name
     }
 
     /// A template is refused while a connection to it is still closing; that lasts milliseconds, so it tries again.
@@ -89,7 +107,7 @@ struct TestDatabaseServer: Sendable {
         }
     }
 
-    func dropDatabase(_ name: String) async throws {
+    public func dropDatabase(_ name: String) async throws {
         try await execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 }
@@ -101,7 +119,7 @@ actor TemplateDatabases {
     static let shared = TemplateDatabases()
     private var made: [String: Task<String, any Error>] = [:]
 
-    func template(schema: String, migrations: [Migration], server: TestDatabaseServer) async throws -> String {
+    func template(schema: String, migrations: [Migration], server: DatabaseServer) async throws -> String {
         let key = ([schema] + migrations.flatMap { [$0.id] + $0.statements }).joined(separator: "\u{1F}")
         if let task = made[key] { return try await task.value }
         let task = Task { try await Self.make(schema: schema, migrations: migrations, server: server) }
@@ -115,7 +133,7 @@ actor TemplateDatabases {
         }
     }
 
-    private static func make(schema: String, migrations: [Migration], server: TestDatabaseServer) async throws -> String {
+    private static func make(schema: String, migrations: [Migration], server: DatabaseServer) async throws -> String {
         let name = "template_\(uniqueSuffix())"
         try await server.createDatabase(name, template: nil)
         let configuration = server.configuration(database: name, schema: schema, maxConnections: 1)
