@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""Every setting written in one place: the type that reads it.
+"""Every setting written in one place: the table in the doc comment of the type that reads it.
 
-- A service reads its settings only in its `Config/` type, and every variable that type (or a platform type in
-  `Shared/`) reads is named in a comment of the file that reads it: that comment is the setting's one description.
+- A service reads its settings only in its `Config/` type. Every file that reads a variable carries a doc-comment
+  table (`/// | variable | default |`) with a row naming that variable: the row is the setting's one description.
+- A default written as a literal in the code (`default: 500`, `default: "127.0.0.1"`, `default: true`) must be the
+  one its row shows, so the table cannot drift from the code.
+- `docs/settings.md` is rendered from those tables (`--write` renders it; without it, a stale file is a problem):
+  the operators' reference is generated, never kept by hand.
 - The READMEs and `docs/` name only settings something reads (the services, the platform, the tests, the tools,
   the scripts, the deployments) or a library's standard variables: a renamed or removed setting leaves no stale
   mention behind.
@@ -15,29 +19,96 @@ import sys
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 os.chdir(root)
 
-READ = re.compile(r'environment\.[A-Za-z]+\(\s*"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)"')
-LITERAL = re.compile(r'"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)"')
-NAME = re.compile(r'\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b')
-MENTION = re.compile(r'`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?:=[^`]*)?`')
+VARIABLE = r'[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+'
+READ = re.compile(r'environment\.[A-Za-z]+\(\s*"(' + VARIABLE + r')"')
+READ_WITH_DEFAULT = re.compile(
+    r'environment\.[A-Za-z]+\(\s*"(' + VARIABLE + r')",\s*default:\s*(-?[0-9][0-9_]*(?:\.[0-9]+)?|"[^"\\]*"|true|false)\s*[,)]')
+LITERAL = re.compile(r'"(' + VARIABLE + r')"')
+NAME = re.compile(r'\b(' + VARIABLE + r')\b')
+MENTION = re.compile(r'`(' + VARIABLE + r')(?:=[^`]*)?`')
+CODE_SPAN = re.compile(r'`([^`]*)`')
+TABLE_ROW = re.compile(r'^\s*///\s*(\|.*\|)\s*$')
 # Read by libraries or the system, not by this code: OpenTelemetry's standard variables, the dynamic loader.
 STANDARD = re.compile(r'^(OTEL_[A-Z_]+|LD_PRELOAD)$')
+GENERATED = "docs/settings.md"
+# The platform's readers first, in the order an operator meets them; then each service's Config types.
+PLATFORM_ORDER = [
+    "Shared/Runtime/PlatformConfiguration.swift", "Shared/Postgres/Client/PostgresConfiguration.swift",
+    "Shared/Postgres/Outbox/OutboxRelayConfiguration.swift", "Shared/Kafka/KafkaSecurity.swift",
+    "Shared/HTTP/Auth/AccessTokenVerifier.swift", "Shared/Runtime/ServiceMain.swift",
+]
 
 
 def swift_files(*tops):
-    return [f for top in tops for f in glob.glob(f"{top}/**/*.swift", recursive=True)]
+    return sorted(f for top in tops for f in glob.glob(f"{top}/**/*.swift", recursive=True))
+
+
+def table_rows(text):
+    """The doc-comment table's rows as (names, default text), header and rule left out."""
+    rows = []
+    for line in text.split("\n"):
+        match = TABLE_ROW.match(line)
+        if not match:
+            continue
+        cells = [cell.strip() for cell in match.group(1).strip("|").split("|")]
+        if len(cells) < 2 or cells[0] == "variable" or set(cells[0]) <= set("-: "):
+            continue
+        rows.append((NAME.findall(cells[0]), " | ".join(cells[1:]), cells))
+    return rows
+
+
+def literal_text(literal):
+    return literal[1:-1] if literal.startswith('"') else literal.replace("_", "")
 
 
 problems = []
+readers = {}
 for path in swift_files("Services", "Shared"):
     text = open(path).read()
-    reads = set(READ.findall(text))
+    reads = sorted(set(READ.findall(text)) - {name for name in READ.findall(text) if STANDARD.match(name)})
     if not reads:
         continue
     if path.startswith("Services/") and "/Config/" not in path:
-        problems += [f"{path}: reads {name} outside its Config type" for name in sorted(reads)]
+        problems += [f"{path}: reads {name} outside its Config type" for name in reads]
         continue
-    comments = "\n".join(line for line in text.split("\n") if line.strip().startswith("//"))
-    problems += [f"{path}: reads {name} but no comment of the file names it" for name in sorted(reads) if name not in comments]
+    rows = table_rows(text)
+    described = {name: default for names, default, _ in rows for name in names}
+    problems += [f"{path}: reads {name} but no row of its settings table names it" for name in reads if name not in described]
+    for name, literal in READ_WITH_DEFAULT.findall(text):
+        value = literal_text(literal)
+        if value and name in described and not described[name].startswith("see ") and value not in [span.replace("_", "") for span in CODE_SPAN.findall(described[name])]:
+            problems.append(f"{path}: {name} defaults to {value} in the code, its table row says: {described[name]}")
+    readers[path] = rows
+
+
+def render():
+    platform = [path for path in PLATFORM_ORDER if path in readers]
+    problems.extend(f"{path}: reads settings but is not in PLATFORM_ORDER" for path in readers
+                    if path.startswith("Shared/") and path not in platform)
+    lines = [
+        "# Settings", "",
+        f"Generated by `scripts/check-settings.py --write` from the tables in the doc comments of the types that read",
+        "the settings (the one source; the test command fails when this file is stale). How configuration works:",
+        "[operations.md](operations.md#configuration).", "",
+        "## The platform, the same for every service", "",
+    ]
+    sections = [(path, path) for path in platform]
+    sections += [(path, f"{path.split('/')[1]}: `{os.path.basename(path)}`") for path in readers if path.startswith("Services/")]
+    for path, title in sections:
+        if path.startswith("Services/") and (path == sections[len(platform)][0]):
+            lines += ["## Each service's own", ""]
+        heading = f"### {path.split('/')[1]}" if path.startswith("Services/") else f"### `{os.path.basename(path)[:-6]}`"
+        lines += [heading, "", f"Read by [`{path}`](../{path}).", "", "| variable | default |", "|---|---|"]
+        lines += [f"| {' | '.join(cells)} |" for _, _, cells in readers[path]]
+        lines.append("")
+    return "\n".join(lines)
+
+
+rendered = render()
+if "--write" in sys.argv:
+    open(GENERATED, "w").write(rendered)
+elif not os.path.exists(GENERATED) or open(GENERATED).read() != rendered:
+    problems.append(f"{GENERATED} is stale: run scripts/check-settings.py --write")
 
 known = set()
 for path in swift_files("Services", "Shared", "Tests", "Tools", "Benchmarks", "Clients"):
@@ -56,4 +127,5 @@ for problem in problems:
     print(problem, file=sys.stderr)
 if problems:
     sys.exit(1)
-print(f"settings: read in their Config types and described there; {len(documents)} documents name only settings that exist")
+print(f"settings: described once, in the tables of the {len(readers)} files that read them, defaults as in the code; "
+      f"{GENERATED} current; {len(documents)} documents name only settings that exist")

@@ -14,8 +14,10 @@ log "checking the alert rules (promtool, with their unit tests) and the Grafana 
 "$VENV/bin/python" "$root/scripts/check-observability.py"
 log "checking the API documents (OpenAPI 3.1, shared components as in Shared/OpenAPI)"
 "$VENV/bin/python" "$root/scripts/openapi-shared.py" --check
-log "checking that every setting is described once, in the type that reads it, and the docs name only real ones"
+log "checking that every setting is described once, in the type that reads it, docs/settings.md rendered from it"
 "$VENV/bin/python" "$root/scripts/check-settings.py"
+log "checking that every route the docs name is in an openapi.yaml or registered in the code"
+"$VENV/bin/python" "$root/scripts/check-routes.py"
 log "checking the Swift formatting (swift format lint --strict, settings in .swift-format)"
 (cd "$root" && swift format lint --strict --recursive --configuration .swift-format Shared Services Tests Benchmarks Tools Clients Plugins)
 start_throwaway_infra

@@ -9,28 +9,30 @@ import PlatformPostgres
 ///
 /// | variable | default |
 /// |---|---|
-/// | `HTTP_HOST`, `HTTP_PORT` | `127.0.0.1`, the service's port |
+/// | `HTTP_HOST`, `HTTP_PORT` | `127.0.0.1`, the service's port: where the HTTP API listens |
 /// | `METRICS_HOST`, `METRICS_PORT` | `HTTP_HOST`, the HTTP port + 1000 (`0`, any free port, when `HTTP_PORT` is `0`): `/metrics` is served there only, never on the public listener |
 /// | `POSTGRES_*` | see `PostgresConfiguration` |
-/// | `KAFKA_BROKERS` | `127.0.0.1:9092` |
+/// | `KAFKA_BROKERS` | `127.0.0.1:9092`: the bootstrap servers |
 /// | `KAFKA_SECURITY_PROTOCOL`, `KAFKA_SASL_*`, `KAFKA_SSL_CA_FILE` | plaintext: see `KafkaSecurity` |
-/// | `KAFKA_GROUP_ID` | the service name |
+/// | `KAFKA_GROUP_ID` | the service name: the consumer group (change it to replay) |
 /// | `KAFKA_START_POSITION` | `committed` (or `beginning`, or `timestamp:<epoch ms>`) |
-/// | `KAFKA_SESSION_TIMEOUT_MS` | `6000` |
-/// | `KAFKA_MESSAGE_TIMEOUT_MS` | `30000` |
-/// | `KAFKA_FETCH_WAIT_MAX_MS` | `500` |
+/// | `KAFKA_DEBUG` | empty: librdkafka debug contexts (`cgrp,metadata,topic`...) on stderr, for diagnosing a client |
+/// | `KAFKA_SESSION_TIMEOUT_MS` | `6000`: the group session timeout (Tansu joins take about half of it) |
+/// | `KAFKA_MESSAGE_TIMEOUT_MS` | `30000`: how long a publish may wait for the broker |
+/// | `KAFKA_FETCH_WAIT_MAX_MS` | `500`: librdkafka's `fetch.wait.max.ms`, how long the broker may hold an empty fetch. Kafka answers as soon as data arrives; Tansu holds multi-partition fetches this long, so on Tansu it is the consumers' latency (the local stack sets `100`) |
 /// | `KAFKA_IDLE_REJOIN_MS` | `30000`: a consumer holding no partition this long, although its topics have partitions, joins again as a new member (the wait doubles, up to ten minutes, while it keeps getting none) |
 /// | `KAFKA_UNASSIGNED_READY_LIMIT_MS` | `60000`: a consumer holding no partition longer than this, although its topics have partitions, makes `/ready` answer 503 (run no more instances than a topic has partitions) |
-/// | `TRACE_TRUSTED_CALLERS` | none: IP networks whose incoming `traceparent` is continued; everyone else starts a trace of their own |
+/// | `TRACE_TRUSTED_CALLERS` | none: IP networks whose incoming `traceparent` is continued; everyone else starts a trace of their own. The check sees the connection's peer: behind an ingress, list the ingress only if it strips clients' `traceparent` |
 /// | `OUTBOX_*` | see `OutboxRelayConfiguration` |
-/// | `CONSUMER_MAX_ATTEMPTS` | `5` (tries of an event whose handler fails with an unclassified error) |
-/// | `CONSUMER_BATCH_SIZE` | `2000` (messages per poll; librdkafka hands them out a partition at a time, so a poll must be large to span partitions) |
-/// | `CONSUMER_MAX_CRASHES` | `3` (times one message may take the process down before it is dead-lettered) |
-/// | `CONSUMER_STEP_TIMEOUT_MS` | `30000` (a batch's transaction taking longer is cancelled and retried) |
-/// | `CONSUMER_PAUSE_LIMIT_MS` | `30000` (a partition paused longer makes `/ready` answer 503) |
-/// | `TRUSTED_PROXIES` | none: comma-separated addresses or networks (`10.0.0.0/8, ::1`) whose forwarded client address is believed |
-/// | `TRUSTED_PROXY_HEADER` | `x-forwarded-for` (or `forwarded`): the one header those proxies write |
-/// | `LOG_LEVEL` | `info` |
+/// | `CONSUMER_MAX_ATTEMPTS` | `5`: tries of an event whose handler fails with an unclassified error, before dead-lettering |
+/// | `CONSUMER_BATCH_SIZE` | `2000`: messages per poll (librdkafka hands them out a partition at a time, so a poll must be large to span partitions) |
+/// | `CONSUMER_MAX_CRASHES` | `3`: times one message may take the process down before it is dead-lettered unread |
+/// | `CONSUMER_STEP_TIMEOUT_MS` | `30000`: a batch's transaction taking longer is cancelled and retried (a query begun as Postgres goes down may never return) |
+/// | `CONSUMER_PAUSE_LIMIT_MS` | `30000`: a partition paused on transient failures longer than this makes `/ready` answer 503 |
+/// | `TRUSTED_PROXIES` | none: comma-separated addresses or networks (`10.0.0.0/8, ::1`) whose forwarded header names the client; per-address limits and request logs then use the client's address |
+/// | `TRUSTED_PROXY_HEADER` | `x-forwarded-for` (or `forwarded`): the one header those proxies write; the other is never read |
+/// | `AUTH_ISSUER` | `mobile-backend-auth`: the issuer auth signs with and every service expects |
+/// | `LOG_LEVEL` | `info` (`trace` … `critical`) |
 public struct PlatformConfiguration: Sendable {
     public var identity: ServiceIdentity
     public var httpHost: String

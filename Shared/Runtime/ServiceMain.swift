@@ -10,8 +10,11 @@ import ServiceLifecycle
 
 /// The whole of a service's `main.swift`: bootstrap logging and metrics once for the process, build the
 /// application from the environment, and run it until SIGTERM/SIGINT. A configuration error ends the process
-/// with exit code 2 and a message naming the variable, before anything starts. Logs are JSON lines unless
-/// `LOG_FORMAT=text` asks for swift-log's plain lines.
+/// with exit code 2 and a message naming the variable, before anything starts.
+///
+/// | variable | default |
+/// |---|---|
+/// | `LOG_FORMAT` | `json`: one object per line on stderr (`time`, `level`, `logger`, `message`, `source`, then the metadata such as `userId`, `eventId`, `topic`); `text`: swift-log's plain lines |
 public enum ServiceMain {
     public typealias Builder = @Sendable (EnvironmentReader, PrometheusCollectorRegistry, Logger) async throws -> any ApplicationProtocol
 

@@ -27,7 +27,9 @@ import PlatformEvents
 /// | `SMTP_TLS_CA_FILE` | none: the system's roots; a PEM file of the CA that signed the server's certificate |
 /// | `SMTP_USERNAME`, `SMTP_PASSWORD` | none: `AUTH PLAIN` or `AUTH LOGIN` when set (both together, only with `SMTP_TLS`) |
 /// | `PAYMENT_WEBHOOK_SECRET` | none: the payment webhook answers 503 until it is set |
-/// | `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_AUDIENCES` | none: ID-token login answers 503 until set (all three together; the JWKS over https). `OIDC_AUDIENCES`: one OpenID Connect client per app, `weather=CLIENT_ID,places=CLIENT_ID,horoscope=CLIENT_ID`; `OIDC_AUDIENCE` alone is the horoscope app's |
+/// | `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_AUDIENCES` | none: ID-token login answers 503 until set (all three together; the JWKS over https). `OIDC_AUDIENCES`: one OpenID Connect client per app, `weather=CLIENT_ID,places=CLIENT_ID,horoscope=CLIENT_ID` |
+/// | `OIDC_AUDIENCE` | none: the horoscope app's client id alone, when `OIDC_AUDIENCES` is not set |
+/// | `INSTALLS_PER_ADDRESS`, `INSTALLS_PER_HOUR` | `20`, `20000`: install accounts an hour per client address, and for everyone |
 /// | `OIDC_REQUIRE_NONCE` | `true`: the app sends the nonce of its authentication request, the token must carry it, once |
 /// | `OIDC_ALLOW_HTTP_LOOPBACK` | `false`: a JWKS URL on http://127.0.0.1 is accepted only with this (tests) |
 /// | `OIDC_MIN_REFETCH_SECONDS` | `30` (0-3600): a token under an unknown key refetches the key set at most this often |

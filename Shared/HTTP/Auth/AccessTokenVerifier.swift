@@ -7,6 +7,11 @@ import PlatformCore
 /// A verified token is remembered until it expires (at most `cacheCapacity` tokens; a full cache starts over, which costs one verification per token again): an
 /// Ed25519 check costs about 0.2 ms of CPU, more than the rest of a typical request, and a client sends the
 /// same token for its whole 15-minute life. Expiry is still enforced on every request.
+///
+/// | variable | default |
+/// |---|---|
+/// | `AUTH_PUBLIC_KEY` | **required**: the Ed25519 public key (base64url, the JWK `x`) that verifies access tokens |
+/// | `AUTH_ISSUER` | see `PlatformConfiguration` |
 public struct AccessTokenVerifier: Sendable {
     private let keys: JWTKeyCollection
     private let issuer: String

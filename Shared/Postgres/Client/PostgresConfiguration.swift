@@ -6,6 +6,16 @@ import PostgresNIO
 
 /// Where a service's database is and which schema it owns. The schema becomes the connection's
 /// `search_path`, so a service's SQL names its tables unqualified and cannot stray into another schema.
+///
+/// | variable | default |
+/// |---|---|
+/// | `POSTGRES_HOST`, `POSTGRES_PORT` | `127.0.0.1`, `5432`: the database server |
+/// | `POSTGRES_DATABASE` | `platform` |
+/// | `POSTGRES_SCHEMA` | the service's schema: the schema (and `search_path`) the service owns |
+/// | `POSTGRES_USER`, `POSTGRES_PASSWORD` | the schema name, none: the service's role |
+/// | `POSTGRES_MAX_CONNECTIONS` | `10`: the pool size |
+/// | `POSTGRES_STATEMENT_TIMEOUT_MS` | `60000` (`0`: none): Postgres cancels any statement of the service that runs longer, so no request holds a backend for long; migrations lift it for their transaction |
+/// | `POSTGRES_TLS`, `POSTGRES_TLS_CA_FILE` | `disable`, none: `require` (encrypted) or `verify-full` (encrypted, the server's certificate checked against the CA file or the system's roots, and its name against `POSTGRES_HOST`) |
 public struct PostgresConfiguration: Sendable {
     public var host: String
     public var port: Int
@@ -41,10 +51,7 @@ public struct PostgresConfiguration: Sendable {
         self.maxConnections = maxConnections
     }
 
-    /// Reads `POSTGRES_HOST`, `POSTGRES_PORT`, `POSTGRES_USER`, `POSTGRES_PASSWORD`, `POSTGRES_DATABASE`,
-    /// `POSTGRES_SCHEMA`, `POSTGRES_MAX_CONNECTIONS`, `POSTGRES_TLS`, `POSTGRES_TLS_CA_FILE` and
-    /// `POSTGRES_STATEMENT_TIMEOUT_MS` (0: none); the user and
-    /// schema default to `defaultSchema`.
+    /// Reads the settings of the type's table; the user and schema default to `defaultSchema`.
     public init(environment: EnvironmentReader, defaultSchema: String) throws(ConfigError) {
         let schema = environment.string("POSTGRES_SCHEMA", default: defaultSchema)
         guard SQLIdentifier.isValid(schema) else {

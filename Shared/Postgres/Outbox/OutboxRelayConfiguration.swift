@@ -1,6 +1,16 @@
 import PlatformCore
 
 /// How the outbox relay batches and how long sent rows are kept.
+///
+/// | variable | default |
+/// |---|---|
+/// | `OUTBOX_BATCH_SIZE` | `1000`: rows per relay transaction |
+/// | `OUTBOX_IDLE_INTERVAL_MS` | `50`: the relay's pause when the outbox is empty |
+/// | `OUTBOX_RETENTION_SECONDS` | `86400`: how long sent rows are kept |
+/// | `OUTBOX_STALL_LIMIT_MS` | `60000`: a relay without progress while rows wait for longer than this makes `/ready` answer 503 |
+/// | `OUTBOX_FAILURES_BEFORE_REBUILD` | `1`: failed publishes in a row after which the producer is rebuilt |
+/// | `OUTBOX_REPUBLISH_WINDOW_SECONDS` | `0` (the local stack sets `300`): after a producer rebuild, rows sent this recently are published again (for brokers that lose acknowledged messages) |
+/// | `OUTBOX_STEP_TIMEOUT_MS` | `60000`: one relay batch taking longer is abandoned and retried |
 public struct OutboxRelayConfiguration: Sendable {
     /// Rows published per transaction.
     public var batchSize: Int = 1_000
@@ -26,8 +36,7 @@ public struct OutboxRelayConfiguration: Sendable {
 
     public init() {}
 
-    /// Reads `OUTBOX_BATCH_SIZE`, `OUTBOX_IDLE_INTERVAL_MS`, `OUTBOX_RETENTION_SECONDS`, `OUTBOX_STALL_LIMIT_MS`
-    /// `OUTBOX_FAILURES_BEFORE_REBUILD`, `OUTBOX_REPUBLISH_WINDOW_SECONDS` and `OUTBOX_STEP_TIMEOUT_MS`.
+    /// Reads the settings of the type's table.
     public init(environment: EnvironmentReader) throws(ConfigError) {
         batchSize = try environment.int("OUTBOX_BATCH_SIZE", default: batchSize, range: 1...10_000)
         idleInterval = try environment.milliseconds("OUTBOX_IDLE_INTERVAL_MS", default: 50, range: 1...60_000)
