@@ -135,11 +135,15 @@ is_running() {
 start_service() {
   local service=$1 port=${PORTS[$1]} pidfile="$STATE_DIR/$1.pid"
   if is_running "$service"; then return 0; fi
-  local keys
-  keys="$(grep AUTH_PUBLIC_KEY "$STATE_DIR/keys.env")"
+  # The settings the registry says the service refuses to start without, each from the generated keys.
+  local required=() setting line
+  for setting in $("$root/.build/$BUILD_CONFIGURATION/platformctl" required-settings "$service"); do
+    line="$(grep "^$setting=" "$STATE_DIR/keys.env")" || { echo "$service requires $setting, which $STATE_DIR/keys.env lacks" >&2; return 1; }
+    required+=("$line")
+  done
   (
     export HTTP_PORT="$port" METRICS_PORT="${METRICS_PORTS[$service]}" POSTGRES_HOST=127.0.0.1 POSTGRES_PORT="$PG_PORT" POSTGRES_DATABASE=platform
-    export KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" "$keys"
+    export KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT" "${required[@]}"
     # Tansu holds a multi-partition fetch for the whole wait even when data arrives (see docs/benchmarks.md).
     export KAFKA_FETCH_WAIT_MAX_MS="${KAFKA_FETCH_WAIT_MAX_MS:-100}"
     # The memory broker forgets acknowledged messages when it restarts: after a producer rebuild the outbox
@@ -149,13 +153,11 @@ start_service() {
     # debug build takes minutes, during which the crashed process still holds its port.
     export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,interactive=no,symbolicate=fast}"
     if [ "$service" = auth ]; then
-      export "$(grep AUTH_SIGNING_KEY "$STATE_DIR/keys.env")"
       # The local mail sink, plain SMTP on loopback (development only: production sets SMTP_TLS and a login).
       export SMTP_HOST=127.0.0.1 SMTP_PORT="$MAIL_PORT" AUTH_RESET_URL="http://127.0.0.1:${PORTS[analytics-aggregator]}/dashboard/reset-password"
     fi
     [ "$service" = weather-fetcher ] && export WEATHER_CITY_CATALOGUE="$root/data/generated/cities15000.tsv"
     [ "$service" = analytics-aggregator ] && export "$(cat "$STATE_DIR/telemetry.env")"
-    [ "$service" = appointment-booker ] && export "$(grep '^READING_KEY=' "$STATE_DIR/keys.env")"
     [ -f "$root/.env.$service" ] && set -a && source "$root/.env.$service" && set +a
     # The journey profile wins over .env files: its fakes are what the journeys check against.
     if [ -f "$STATE_DIR/journeys/settings.env" ]; then

@@ -30,6 +30,7 @@ public struct ServiceRegistryCheck: Sendable {
             "Package.swift", "Dockerfile", "deploy/k8s/kustomization.yaml", "deploy/kafka/kafka-users.yaml", "deploy/observability/podmonitor.yaml",
             "scripts/dashboards.py",
             "scripts/compose-smoke.py", "scripts/journeys-on-stack.sh", "scripts/stack_broker_fault.py", "scripts/validate_deploy.py",
+            "docs/architecture.md", "docs/operations.md",
         ].map { Rule(file: $0, says: "names \(name)", holds: namesIt) }
         rules += [
             Rule(file: "Services/\(name)/openapi.yaml", says: "exists (its API)", holds: { _ in true }),
@@ -51,7 +52,8 @@ public struct ServiceRegistryCheck: Sendable {
             rules += [
                 Rule(file: "docker-compose.yml", says: "requires \(setting) (`${\(setting):?...}`)") { $0.contains("\(setting): ${\(setting):?") },
                 Rule(file: "deploy/k8s/\(name).yaml", says: "sets \(setting)") { mentions(setting, in: $0) },
-                Rule(file: "scripts/stack.sh", says: "sets \(setting)") { mentions(setting, in: $0) },
+                // The stack exports what `platformctl required-settings` names from what `generate-keys` wrote.
+                Rule(file: "Tools/platformctl/GenerateKeys.swift", says: "generates \(setting) for the stack") { mentions(setting, in: $0) },
             ]
         }
         return rules
@@ -62,12 +64,13 @@ public struct ServiceRegistryCheck: Sendable {
         [
             (DatabaseBootstrap.path, DatabaseBootstrap.sql(for: services)),
             ("deploy/kafka/kafka-users.yaml", KafkaAccessList.strimziUsers(services: services.map(\.name))),
-        ]
+        ] + KedaOverlays.files(for: services)
     }
 
     /// Files that run a rendered file, by what they must say.
     static let renderedFileUsers: [Rule] = [
         Rule(file: "scripts/stack.sh", says: "runs \(DatabaseBootstrap.path)") { $0.contains(DatabaseBootstrap.path) },
+        Rule(file: "scripts/stack.sh", says: "exports what `platformctl required-settings` names") { $0.contains("required-settings \"$service\"") },
         Rule(file: "deploy/postgres/init.sh", says: "runs the mounted bootstrap.sql") { $0.contains("/platform/bootstrap.sql") },
         Rule(file: "docker-compose.yml", says: "mounts \(DatabaseBootstrap.path)") {
             $0.contains("./\(DatabaseBootstrap.path):/platform/bootstrap.sql")

@@ -10,7 +10,8 @@ struct PlatformCtl: AsyncParsableCommand {
         commandName: "platformctl",
         abstract: "Operate the mobile backend platform's Kafka topics and keys.",
         subcommands: [
-            CreateTopics.self, CheckRetention.self, CheckServices.self, RenderServices.self, GenerateKeys.self, DumpTopic.self, Refeed.self,
+            CreateTopics.self, CheckRetention.self, CheckServices.self, RenderServices.self, RequiredSettings.self, GenerateKeys.self, DumpTopic.self,
+            Refeed.self,
             Rewind.self, KafkaACLs.self,
         ])
 }
