@@ -25,7 +25,7 @@ package func buildApplication(
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
     TelemetryRoute(
         ingest: TelemetryIngest(
-            producer: runtime.producer, topic: configuration.telemetryTopic,
+            log: KafkaTelemetryLog(producer: runtime.producer, topic: configuration.telemetryTopic),
             rules: TelemetryRules(maxAge: TimeInterval(configuration.maxAgeDays * 86_400), maxSkew: TimeInterval(configuration.maxSkewSeconds)),
             logger: runtime.logger),
         keys: configuration.appKeys,
@@ -50,10 +50,7 @@ package func buildApplication(
 
     let consumer = try runtime.makeConsumer(
         topics: AnalyticsTopics.consumed(configuration),
-        handler: AggregateHandler(
-            writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit), target: nil,
-            coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays),
-            lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner())),
+        handler: AnalyticsTopics.handlers(configuration, target: nil, lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner())),
         ledger: .handler)
     let retention = AggregateRetention(
         client: client, writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit),

@@ -7,20 +7,20 @@ extension AnalyticsAPI {
     func getTrend(_ input: Operations.GetTrend.Input) async throws -> Operations.GetTrend.Output {
         _ = try RequestScope.requireRole([.admin])
         let metric = input.query.metric
-        guard let source = StatsQueries.TrendSource(rawValue: metric.rawValue) else {
+        guard let measure = TrendMeasure(rawValue: metric.rawValue) else {
             throw JSONBody.schemaViolation(["metric": "is not a measure the trends count"])
         }
         let app = input.query.app
-        if app != nil, !source.isCountedPerApp {
-            throw APIError(
-                .unprocessableContent, code: "not_per_app", message: "\(metric.rawValue) are not counted per app",
-                details: ["app": "not for this metric"])
+        do {
+            try measure.check(app: app?.rawValue)
+        } catch {
+            throw TrendErrors.answer(for: error)
         }
         let period = try Self.trendPeriod(from: input.query.from, to: input.query.to)
         let stats = self.stats
         let key = "\(metric.rawValue)|\(app?.rawValue ?? "")|\(period.from)|\(period.to)"
         let trend = try await cache.trends.value(for: key) {
-            let counts = try await stats.trend(source, app: app?.rawValue, period: period)
+            let counts = try await stats.trend(measure, app: app?.rawValue, period: period)
             let points = period.series(counts.perDay)
             let total = points.reduce(0) { $0 + $1.count }
             let previous = period.previous

@@ -64,7 +64,6 @@ struct TelemetryRejection: Encodable, Equatable {
 
 /// The rules of N1 for one event, against the server's clock.
 struct TelemetryRules: Sendable {
-    static let kinds: Set<String> = ["install", "feature_used", "screen_viewed", "city_viewed"]
     static let platforms: Set<String> = ["ios", "android", "web"]
 
     var maxAge: TimeInterval
@@ -78,7 +77,7 @@ struct TelemetryRules: Sendable {
         guard let idText = input.id, let id = UUIDText.parse(idText) ?? UUID(uuidString: idText) else {
             return .failure(.init("invalid_id", "id must be a UUID"))
         }
-        guard let kind = input.kind, Self.kinds.contains(kind) else {
+        guard let kindText = input.kind, let kind = TelemetryKind(rawValue: kindText) else {
             return .failure(.init("invalid_kind", "kind must be one of install, feature_used, screen_viewed, city_viewed"))
         }
         guard let timeText = input.occurredAt, let time = Self.date(timeText),
@@ -91,7 +90,7 @@ struct TelemetryRules: Sendable {
         guard let device = Self.text(input.deviceId, max: 128) else {
             return .failure(.init("invalid_device", "deviceId must be 1 to 128 characters"))
         }
-        var event = TelemetryRecorded(app: app, clientEventId: id, kind: kind, deviceId: device)
+        var event = TelemetryRecorded(app: app, clientEventId: id, kind: kind.rawValue, deviceId: device)
         if let user = input.userId {
             guard let user = Self.text(user, max: 128) else { return .failure(.init("invalid_user", "userId must be 1 to 128 characters")) }
             event.userId = user
@@ -107,21 +106,21 @@ struct TelemetryRules: Sendable {
             event.appVersion = version
         }
         switch kind {
-        case "install":
+        case .install:
             guard event.platform != nil, event.appVersion != nil else {
                 return .failure(.init("missing_field", "an install needs platform and appVersion"))
             }
-        case "feature_used":
+        case .featureUsed:
             guard let feature = Self.text(input.feature, max: 100) else {
                 return .failure(.init("missing_field", "feature_used needs feature (1 to 100 characters)"))
             }
             event.feature = feature
-        case "screen_viewed":
+        case .screenViewed:
             guard let screen = Self.text(input.screen, max: 100) else {
                 return .failure(.init("missing_field", "screen_viewed needs screen (1 to 100 characters)"))
             }
             event.screen = screen
-        default:
+        case .cityViewed:
             guard let city = input.cityId, (1...Int(Int32.max)).contains(city) else {
                 return .failure(.init("missing_field", "city_viewed needs cityId (a positive 32-bit integer)"))
             }

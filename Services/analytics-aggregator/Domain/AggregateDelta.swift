@@ -85,24 +85,25 @@ struct AggregateDelta: Equatable {
     }
 
     mutating func add(_ event: TelemetryRecorded, day: String) {
-        switch event.kind {
-        case "install":
+        switch TelemetryKind(rawValue: event.kind) {
+        case .install:
             downloads[DownloadKey(day: day, app: event.app, platform: event.platform ?? "unknown"), default: 0] += 1
-        case "feature_used":
+        case .featureUsed:
             guard let feature = event.feature else { return }
             let key = FeatureKey(app: event.app, feature: feature)
             featureUses[key, default: 0] += 1
             featureUsers[key, default: []].insert(event.userKey)
             featureUsesByDay[FeatureDayKey(day: day, app: event.app, feature: feature), default: 0] += 1
-        case "city_viewed":
+        case .cityViewed:
             guard let city = event.cityId else { return }
             var views = cities[city] ?? CityViews()
             views.views += 1
             if let name = event.cityName { views.name = views.name.map { min($0, name) } ?? name }
             cities[city] = views
             cityViewsByDay[CityDayKey(day: day, city: city), default: 0] += 1
-        default:
-            // Screen views are kept on the topic for replays; no aggregate reads them yet.
+        case .screenViewed, nil:
+            // Screen views are kept on the topic for replays; no aggregate reads them yet. A kind the ingest never
+            // accepted counts nowhere.
             return
         }
     }

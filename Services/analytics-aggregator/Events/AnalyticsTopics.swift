@@ -1,4 +1,5 @@
 import PlatformEvents
+import PlatformPostgres
 
 /// The topics analytics-aggregator reads: its own telemetry (ingest, poll, survey), auth's accounts (who takes
 /// the survey) and weather's favourites (city names).
@@ -9,5 +10,15 @@ enum AnalyticsTopics {
             ConsumedTopic(TopicCatalogue.users, name: configuration.usersTopic),
             ConsumedTopic(TopicCatalogue.userCities, name: configuration.userCitiesTopic),
         ]
+    }
+
+    /// The handler of the three: the live consumer's (`target` nil: the current and building generations) or a
+    /// rebuild's (only generation `target`).
+    static func handlers(_ configuration: AnalyticsConfiguration, target: Int?, lifecycle: AccountLifecycleEvents) -> AnalyticsTopicHandlers {
+        AnalyticsTopicHandlers(
+            telemetry: TelemetryTopicHandler(writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit), target: target),
+            users: UsersTopicHandler(coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays), lifecycle: lifecycle),
+            userCities: UserCitiesTopicHandler(),
+            traced: target == nil)
     }
 }

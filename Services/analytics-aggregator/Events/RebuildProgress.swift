@@ -6,10 +6,10 @@ import Synchronization
 
 /// Wraps the rebuild's handler to count what it applied, for the progress lines.
 final class RebuildProgress: EventHandler, Sendable {
-    let inner: AggregateHandler
+    let inner: AnalyticsTopicHandlers
     private let applied = Atomic<Int>(0)
 
-    init(inner: AggregateHandler) {
+    init(inner: AnalyticsTopicHandlers) {
         self.inner = inner
     }
 

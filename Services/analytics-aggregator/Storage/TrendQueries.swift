@@ -5,41 +5,18 @@ import PostgresNIO
 /// The dashboard's trends (N5): one measure per day over a range and the previous period's total, read from the
 /// current generation's daily tables in one snapshot.
 extension StatsQueries {
-    /// A measure's daily table and its count column; only these, so no caller's text reaches the SQL.
-    enum TrendSource: String, Sendable {
-        case downloads, featureUses, cityViews
-
-        fileprivate var table: String {
-            switch self {
-            case .downloads: "downloads_daily"
-            case .featureUses: "feature_uses_daily"
-            case .cityViews: "city_views_daily"
-            }
-        }
-
-        fileprivate var column: String {
-            switch self {
-            case .downloads: "downloads"
-            case .featureUses: "uses"
-            case .cityViews: "views"
-            }
-        }
-
-        var isCountedPerApp: Bool { self != .cityViews }
-    }
-
     struct TrendCounts: Sendable {
         let perDay: [String: Int]
         let previousTotal: Int
     }
 
-    func trend(_ source: TrendSource, app: String?, period: TrendPeriod) async throws -> TrendCounts {
+    func trend(_ measure: TrendMeasure, app: String?, period: TrendPeriod) async throws -> TrendCounts {
         try await snapshot { connection in
             let generation = try await Generations.current(on: connection, logger: logger)
             let previous = period.previous
-            let appFilter = source.isCountedPerApp ? " AND ($4::text IS NULL OR app = $4)" : " AND $4::text IS NULL"
+            let appFilter = measure.isCountedPerApp ? " AND ($4::text IS NULL OR app = $4)" : " AND $4::text IS NULL"
             let sql = """
-                SELECT to_char(day, 'YYYY-MM-DD'), sum(\(source.column))::bigint FROM \(source.table)
+                SELECT to_char(day, 'YYYY-MM-DD'), sum(\(measure.column))::bigint FROM \(measure.table)
                 WHERE generation = $1 AND day BETWEEN $2::date AND $3::date\(appFilter)
                 GROUP BY day
                 """
@@ -48,7 +25,7 @@ extension StatsQueries {
                 Self.query(sql, generation, period.from.description, period.to.description, app), logger: logger)
             for try await (day, count) in rows.decode((String, Int).self) { perDay[day] = count }
             let totalSQL = """
-                SELECT coalesce(sum(\(source.column)), 0)::bigint FROM \(source.table)
+                SELECT coalesce(sum(\(measure.column)), 0)::bigint FROM \(measure.table)
                 WHERE generation = $1 AND day BETWEEN $2::date AND $3::date\(appFilter)
                 """
             let previousTotal =
@@ -66,5 +43,24 @@ extension StatsQueries {
         bindings.append(to)
         bindings.append(app)
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+}
+
+/// A measure's daily table and its count column; only these, so no caller's text reaches the SQL.
+extension TrendMeasure {
+    fileprivate var table: String {
+        switch self {
+        case .downloads: "downloads_daily"
+        case .featureUses: "feature_uses_daily"
+        case .cityViews: "city_views_daily"
+        }
+    }
+
+    fileprivate var column: String {
+        switch self {
+        case .downloads: "downloads"
+        case .featureUses: "uses"
+        case .cityViews: "views"
+        }
     }
 }

@@ -2,15 +2,12 @@ import Crypto
 import Foundation
 import Logging
 import PlatformEvents
-import PlatformKafka
-import PlatformPostgres
 
 /// Checks a batch event by event and puts the good events on the telemetry topic (N1). The envelope id is
 /// derived from the app and the app's event id, so a batch sent again carries the same ids and the
 /// aggregates (which apply an event id once) count it once.
 struct TelemetryIngest: Sendable {
-    let producer: KafkaProducer
-    let topic: String
+    let log: any TelemetryLog
     let rules: TelemetryRules
     let logger: Logger
 
@@ -23,11 +20,10 @@ struct TelemetryIngest: Sendable {
     /// Throws `TelemetryRefusal` when no event is valid or the broker does not take the batch.
     func ingest(_ inputs: [TelemetryInput], app: String, now: Date = Date()) async throws -> Outcome {
         var rejected: [TelemetryRejection] = []
-        var messages: [KafkaOutgoingMessage] = []
-        messages.reserveCapacity(inputs.count)
+        var accepted: [EventEnvelope<TelemetryRecorded>] = []
+        accepted.reserveCapacity(inputs.count)
         var seen: Set<UUID> = []
         var duplicates = 0
-        let encoder = EventCoding.encoder
         for (index, input) in inputs.enumerated() {
             switch rules.check(input, app: app, now: now) {
             case .failure(let failure):
@@ -38,20 +34,20 @@ struct TelemetryIngest: Sendable {
                     duplicates += 1
                     continue
                 }
-                let envelope = EventEnvelope(
-                    id: id, type: EventTypes.telemetryRecorded, occurredAt: time, producer: ServiceIdentity.analyticsAggregator.name,
-                    key: event.userKey, payload: event)
-                messages.append(KafkaOutgoingMessage(topic: topic, key: event.userKey, value: Array(try encoder.encode(envelope))))
+                accepted.append(
+                    EventEnvelope(
+                        id: id, type: EventTypes.telemetryRecorded, occurredAt: time, producer: ServiceIdentity.analyticsAggregator.name,
+                        key: event.userKey, payload: event))
             }
         }
-        if messages.isEmpty { throw TelemetryRefusal.noValidEvents(rejected) }
+        if accepted.isEmpty { throw TelemetryRefusal.noValidEvents(rejected) }
         do {
-            try await producer.send(messages)
+            try await log.append(accepted)
         } catch {
-            logger.warning("telemetry batch not taken by the broker", metadata: ["error": "\(error)", "events": "\(messages.count)"])
+            logger.warning("telemetry batch not taken by the broker", metadata: ["error": "\(error)", "events": "\(accepted.count)"])
             throw TelemetryRefusal.brokerUnavailable
         }
-        return Outcome(accepted: messages.count + duplicates, duplicates: duplicates, rejected: rejected)
+        return Outcome(accepted: accepted.count + duplicates, duplicates: duplicates, rejected: rejected)
     }
 
     /// A UUID (version 5 layout) from SHA-256 of the app and the app's event id.

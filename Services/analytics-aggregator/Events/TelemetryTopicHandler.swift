@@ -4,35 +4,24 @@ import PlatformEvents
 import PlatformPostgres
 import PostgresNIO
 
-/// The consumer's handler (N2): telemetry, poll answers and survey submissions into the aggregates of every
-/// generation being kept (or of one, for a rebuild), each event once per generation; plus the facts that
-/// are not counts (auth's survey accounts, the names weather's favourites give cities). It keeps its own
-/// "applied" marks (`applied_events`), per generation, so its consumer runs with the `.handler` ledger.
-struct AggregateHandler: EventHandler {
+/// analytics' own `analytics.telemetry` events (N2): telemetry, poll answers, survey submissions and their reasons
+/// into the aggregates of every generation being kept (or of one, for a rebuild), each event once per generation.
+/// It keeps its own "applied" marks (`applied_events`), per generation, so its consumer runs with the `.handler`
+/// ledger. A batch is folded in memory first (`AggregateDelta`): one statement per aggregate table per batch.
+struct TelemetryTopicHandler: EventHandler {
     let writer: AggregateWriter
     /// nil: the live consumer (current and building generations); a number: only that one (a rebuild).
     let target: Int?
-    /// When a survey account's coupon is issued (its address verified, once per mailbox).
-    var coupons = SurveyCoupons()
-    /// Account deletions and merges (issue 29).
-    let lifecycle: AccountLifecycleEvents
 
     func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws {
         try await handle(batch: [event], connection: connection, logger: logger)
     }
 
     func handle(batch events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
-        // The live consumer gives each traced event a span of its trace; a rebuild re-reads old events, whose
-        // traces are long closed.
-        guard target == nil else { return try await apply(events, connection: connection, logger: logger) }
-        try await EventTracing.handlingTogether(events) { _ in try await apply(events, connection: connection, logger: logger) }
-    }
-
-    private func apply(_ events: [ReceivedEvent], connection: PostgresConnection, logger: Logger) async throws {
+        try TopicCatalogue.telemetry.requireOwnTypes(events)
         // Decoded once, before anything is written: a payload that does not decode fails the batch, which the
         // consumer then applies one event at a time, dead-lettering that one.
         let counted = try AggregateDelta.decode(events)
-        try await FactsStore.apply(events, coupons: coupons, lifecycle: lifecycle, on: connection, logger: logger)
         guard !counted.isEmpty else { return }
         let generations: [Int]
         if let target {

@@ -1,0 +1,51 @@
+import Foundation
+import PlatformEvents
+
+/// What a batch of auth's `auth.users` events says that analytics keeps (N4, issue 29): the survey accounts
+/// registered, the survey accounts whose address was verified (each may earn a coupon), and the accounts deleted
+/// or merged. Decoded once, before anything is written; auth's other account events say nothing analytics keeps.
+struct SurveyAccountFacts {
+    struct Registered: Equatable {
+        var user: String
+        var at: Date
+    }
+
+    struct Verified: Equatable {
+        var user: String
+        var mailboxKey: String
+        var at: Date
+    }
+
+    var registered: [Registered] = []
+    /// In one order (by mailbox, then user) whatever the batch, so two partitions' batches take the locks alike.
+    var verified: [Verified] = []
+    /// Deletions and merges, in the batch's order, for `AccountLifecycleEvents`.
+    var ended: [ReceivedEvent] = []
+
+    var isEmpty: Bool { registered.isEmpty && verified.isEmpty && ended.isEmpty }
+
+    /// Throws when a payload analytics reads does not decode (the consumer then dead-letters that event).
+    init(decoding events: [ReceivedEvent]) throws {
+        for event in events {
+            switch event.header.type {
+            case EventTypes.userRegistered:
+                let registered = try event.payload(as: UserRegistered.self)
+                guard registered.kind == Self.surveyKind else { continue }
+                self.registered.append(Registered(user: registered.userId.uuidString.lowercased(), at: event.header.occurredAt))
+            case EventTypes.userEmailVerified:
+                let confirmed = try event.payload(as: UserEmailVerified.self)
+                guard confirmed.kind == Self.surveyKind, !confirmed.mailboxKey.isEmpty, confirmed.mailboxKey.count <= 128 else { continue }
+                verified.append(
+                    Verified(user: confirmed.userId.uuidString.lowercased(), mailboxKey: confirmed.mailboxKey, at: event.header.occurredAt))
+            case EventTypes.userDeleted, EventTypes.userMerged:
+                ended.append(event)
+            default:
+                continue
+            }
+        }
+        verified.sort { ($0.mailboxKey, $0.user) < ($1.mailboxKey, $1.user) }
+    }
+
+    /// The account kind auth gives the hotel survey's accounts.
+    static let surveyKind = "survey"
+}
