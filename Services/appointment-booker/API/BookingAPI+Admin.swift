@@ -19,15 +19,13 @@ extension BookingAPI {
         let profile = try ProfileInput.check(
             name: body.name, description: body.description, contact: body.contact, photoURL: body.photoUrl,
             languages: body.languages.map(\.rawValue), timeZone: body.timeZone)
-        switch try await partners.create(
-            id: id, name: profile.name ?? body.name, description: profile.description ?? "", contact: profile.contact ?? body.contact,
-            photoURL: profile.photoURL, languages: profile.languages ?? [], timeZone: body.timeZone)
-        {
-        case .created(let partner):
-            return .created(.init(headers: .init(location: "/v1/partners/\(partner.id)"), body: .json(.init(partner))))
-        case .notAPartner: throw BookingErrors.notAPartner
-        case .exists: throw BookingErrors.partnerExists
+        let partner = try await BookingErrors.answeringPartnerRules {
+            try await AddPartner(profiles: partners, accounts: checkAccount.states)(
+                NewPartner(
+                    id: id, name: profile.name ?? body.name, description: profile.description ?? "", contact: profile.contact ?? body.contact,
+                    photoURL: profile.photoURL, languages: profile.languages ?? [], timeZone: body.timeZone))
         }
+        return .created(.init(headers: .init(location: "/v1/partners/\(partner.id)"), body: .json(.init(partner))))
     }
 
     func updatePartner(_ input: Operations.UpdatePartner.Input) async throws -> Operations.UpdatePartner.Output {
@@ -39,7 +37,7 @@ extension BookingAPI {
             languages: body.languages?.map(\.rawValue), timeZone: body.timeZone)
         changes.approved = body.approved
         changes.feeStatus = body.feeStatus.flatMap { PaymentStatus(rawValue: $0.rawValue) }
-        guard let partner = try await partners.update(id, changes) else { throw BookingErrors.partnerNotFound }
+        let partner = try await BookingErrors.answeringPartnerRules { try await EditPartner(profiles: partners)(id, changes, by: .admin) }
         slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(partner))))
     }
@@ -55,9 +53,8 @@ extension BookingAPI {
         _ = try RequestScope.requireRole([.admin])
         let id = try Self.uuid(input.path.partnerId, field: "partnerId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        try Self.checkAdWindow(startsAt: body.startsAt, endsAt: body.endsAt)
-        guard let ad = try await partners.addAd(partner: id, startsAt: body.startsAt, endsAt: body.endsAt) else {
-            throw BookingErrors.partnerNotFound
+        let ad = try await BookingErrors.answeringPartnerRules {
+            try await AddAd(ads: partners)(to: id, startsAt: body.startsAt, endsAt: body.endsAt)
         }
         return .created(.init(body: .json(.init(ad))))
     }
@@ -67,12 +64,8 @@ extension BookingAPI {
         let partner = try Self.uuid(input.path.partnerId, field: "partnerId")
         let adId = try Self.uuid(input.path.adId, field: "adId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard
-            let ad = try await partners.setAdPayment(
-                partner: partner, ad: adId, status: PaymentStatus(rawValue: body.paymentStatus.rawValue) ?? .unpaid)
-        else {
-            throw BookingErrors.adNotFound
-        }
+        let status = PaymentStatus(rawValue: body.paymentStatus.rawValue) ?? .unpaid
+        let ad = try await BookingErrors.answeringPartnerRules { try await MarkAdPayment(ads: partners)(adId, of: partner, as: status) }
         return .ok(.init(body: .json(.init(ad))))
     }
 

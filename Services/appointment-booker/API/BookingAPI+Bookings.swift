@@ -43,10 +43,7 @@ extension BookingAPI {
     /// Its partner or an admin moves a booking to another free slot of the same partner.
     func moveBooking(_ input: Operations.MoveBooking.Input) async throws -> Operations.MoveBooking.Output {
         let caller = try RequestScope.requireUser()
-        let booking = try await visibleBooking(input.path.bookingId, to: caller)
-        let actor = try Self.actor(caller, on: booking)
-        guard actor != .user else { throw APIError.forbidden }
-        if actor == .partner { try await checkActivePartner(caller) }
+        let (booking, actor) = try await authorizedChange(input.path.bookingId, by: caller, for: .move)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let move = MoveBooking(partners: partners, bookings: bookings, choice: slotChoice)
         do {
@@ -63,9 +60,7 @@ extension BookingAPI {
     /// Its user before the cut-off, its partner with a reason, or an admin, cancels a booking not yet begun.
     func cancelBooking(_ input: Operations.CancelBooking.Input) async throws -> Operations.CancelBooking.Output {
         let caller = try RequestScope.requireUser()
-        let booking = try await visibleBooking(input.path.bookingId, to: caller)
-        let actor = try Self.actor(caller, on: booking)
-        if actor == .partner { try await checkActivePartner(caller) }
+        let (booking, actor) = try await authorizedChange(input.path.bookingId, by: caller, for: .cancel)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         if let reason = body.reason, RequestText.length(reason) > 500 { throw JSONBody.schemaViolation(["reason": "is at most 500 characters"]) }
         let reason = RequestText.nonBlank(body.reason)
@@ -105,6 +100,21 @@ extension BookingAPI {
         }
     }
 
+    /// The booking `caller` may make `change` to, and how it stands to it (`AuthorizeBookingChange`): 404 for a
+    /// booking it does not see, 403 for a change it may not make or an account that is no longer an active partner.
+    func authorizedChange(
+        _ text: String, by caller: AuthenticatedUser, for change: BookingChangeRules.Change
+    ) async throws -> (booking: Booking, actor: BookingActor) {
+        let id = try Self.uuid(text, field: "bookingId")
+        do {
+            return try await AuthorizeBookingChange(bookings: bookings, accounts: checkAccount)(id, by: caller, for: change)
+        } catch let refusal as BookingChangeRules.Refusal {
+            throw refusal == .notVisible ? BookingErrors.bookingNotFound : APIError.forbidden
+        } catch let refusal as AccountRefusal {
+            throw BookingErrors.answer(for: refusal)
+        }
+    }
+
     /// The booking when the caller is its user, its partner or an admin; 404 otherwise (its existence is not told).
     func visibleBooking(_ text: String, to caller: AuthenticatedUser) async throws -> Booking {
         let id = try Self.uuid(text, field: "bookingId")
@@ -112,11 +122,5 @@ extension BookingAPI {
             throw BookingErrors.bookingNotFound
         }
         return booking
-    }
-
-    /// How the caller stands to a booking it may see (`visibleBooking`); 404 for anyone else.
-    static func actor(_ caller: AuthenticatedUser, on booking: Booking) throws -> BookingActor {
-        guard let actor = BookingActor.of(caller, on: booking) else { throw BookingErrors.bookingNotFound }
-        return actor
     }
 }

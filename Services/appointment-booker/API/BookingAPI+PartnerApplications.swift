@@ -16,15 +16,15 @@ extension BookingAPI {
         let profile = try ProfileInput.check(
             name: body.name, description: body.description, contact: body.contact, photoURL: body.photoUrl,
             languages: body.languages.map(\.rawValue), timeZone: body.timeZone)
-        guard body.termsVersion == configuration.partnerTermsVersion else { throw BookingErrors.termsNotCurrent(configuration.partnerTermsVersion) }
-        let application = PartnerApplication(
-            userId: id, name: profile.name ?? body.name, description: profile.description ?? "", contact: profile.contact ?? body.contact,
-            photoURL: profile.photoURL, languages: profile.languages ?? [], timeZone: body.timeZone, termsVersion: body.termsVersion,
-            termsAcceptedAt: Date(), status: .pending, reason: nil, appliedAt: Date(), decidedAt: nil)
-        switch try await applications.apply(application) {
-        case .applied(let stored): return .created(.init(body: .json(.init(stored))))
-        case .exists: throw BookingErrors.applicationExists
+        let apply = ApplyAsPartner(applications: applications, termsVersion: configuration.partnerTermsVersion)
+        let applied = try await BookingErrors.answeringPartnerRules {
+            try await apply(
+                NewPartner(
+                    id: id, name: profile.name ?? body.name, description: profile.description ?? "", contact: profile.contact ?? body.contact,
+                    photoURL: profile.photoURL, languages: profile.languages ?? [], timeZone: body.timeZone),
+                acceptingTerms: body.termsVersion, now: Date())
         }
+        return .created(.init(body: .json(.init(applied))))
     }
 
     func getMyPartnerApplication(_ input: Operations.GetMyPartnerApplication.Input) async throws -> Operations.GetMyPartnerApplication.Output {
@@ -52,13 +52,11 @@ extension BookingAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let reason = body.reason.map(RequestText.withoutNUL)
         if let reason, RequestText.length(reason) > 500 { throw JSONBody.schemaViolation(["reason": "must be at most 500 characters"]) }
-        switch try await applications.decide(id, approve: body.approve, reason: reason, by: admin.id) {
-        case .decided(let application):
-            slotListings.invalidate(partner: id)
-            return .ok(.init(body: .json(.init(application))))
-        case .notFound: throw BookingErrors.applicationNotFound
-        case .alreadyDecided: throw BookingErrors.alreadyDecided
+        let decided = try await BookingErrors.answeringPartnerRules {
+            try await DecidePartnerApplication(applications: applications)(id, approve: body.approve, reason: reason, by: admin.id)
         }
+        slotListings.invalidate(partner: id)
+        return .ok(.init(body: .json(.init(decided))))
     }
 }
 

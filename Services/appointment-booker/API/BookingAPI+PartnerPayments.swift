@@ -15,8 +15,9 @@ extension BookingAPI {
     func createMyAd(_ input: Operations.CreateMyAd.Input) async throws -> Operations.CreateMyAd.Output {
         let id = try Self.signedInPartner()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        try Self.checkAdWindow(startsAt: body.startsAt, endsAt: body.endsAt)
-        guard let ad = try await partners.addAd(partner: id, startsAt: body.startsAt, endsAt: body.endsAt) else { throw BookingErrors.noProfile }
+        let ad = try await BookingErrors.answeringPartnerRules(missingPartner: BookingErrors.noProfile) {
+            try await AddAd(ads: partners)(to: id, startsAt: body.startsAt, endsAt: body.endsAt)
+        }
         return .created(.init(body: .json(.init(ad))))
     }
 
@@ -29,22 +30,21 @@ extension BookingAPI {
         if body.amountCents < 0 { problems["amountCents"] = "must be at least 0" }
         if RequestText.length(body.reference) > 100 { problems["reference"] = "is at most 100 characters" }
         guard problems.isEmpty else { throw JSONBody.schemaViolation(problems) }
-        guard let purchase = PartnerCheckout(reference: body.reference) else { throw BookingErrors.unknownPurchase }
-        let outcome = try await payments.record(
-            .init(paymentId: paymentId, purchase: purchase, reference: body.reference, status: body.status.rawValue, amountCents: body.amountCents))
+        let status: PaymentNotification.Status =
+            switch body.status {
+            case .paid: .paid
+            case .refunded: .refunded
+            }
+        let record = RecordPartnerPayment(payments: payments)
+        let outcome = try await BookingErrors.answeringPartnerRules {
+            try await record(paymentId: paymentId, reference: body.reference, status: status, amountCents: body.amountCents)
+        }
         switch outcome {
-        case .applied:
+        case .applied(let purchase):
             // A paid or refunded fee lists the partner or not: its slots are asked again.
             if case .fee(let partner) = purchase { slotListings.invalidate(partner: partner) }
             return .ok(.init(body: .json(.init(message: "payment recorded"))))
         case .duplicate: return .ok(.init(body: .json(.init(message: "payment already recorded"))))
-        case .unknownPurchase: throw BookingErrors.unknownPurchase
         }
-    }
-
-    /// An ad's window as `AdWindow` allows it, else 422 naming the fields.
-    static func checkAdWindow(startsAt: Date, endsAt: Date) throws {
-        let problems = AdWindow.problems(startsAt: startsAt, endsAt: endsAt)
-        guard problems.isEmpty else { throw JSONBody.validationError(problems) }
     }
 }

@@ -19,7 +19,9 @@ extension BookingAPI {
         let changes = try ProfileInput.check(
             name: body.name, description: body.description, contact: body.contact, photoURL: body.photoUrl,
             languages: body.languages?.map(\.rawValue), timeZone: body.timeZone)
-        guard let partner = try await partners.update(id, changes) else { throw BookingErrors.noProfile }
+        let partner = try await BookingErrors.answeringPartnerRules(missingPartner: BookingErrors.noProfile) {
+            try await EditPartner(profiles: partners)(id, changes, by: .partner)
+        }
         slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(partner))))
     }

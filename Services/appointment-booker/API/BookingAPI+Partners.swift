@@ -37,7 +37,7 @@ extension BookingAPI {
         if caller.role == .partner { try await checkActivePartner(caller) }
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let availability = try AvailabilityInput.parse(body)
-        guard try await partners.setAvailability(id, availability) else { throw BookingErrors.partnerNotFound }
+        try await BookingErrors.answeringPartnerRules { try await ReplaceAvailability(profiles: partners)(of: id, with: availability) }
         slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(availability))))
     }

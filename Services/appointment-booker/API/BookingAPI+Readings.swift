@@ -20,20 +20,20 @@ extension BookingAPI {
     func readTarot(_ input: Operations.ReadTarot.Input) async throws -> Operations.ReadTarot.Output {
         let user = try await purchaser(for: .tarot)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let cards: [ReadingContent.Card]
+        let draw: TarotDraw
         do {
-            cards = try TarotDraw(ids: body.cards, deck: readings.content.card).cards
+            draw = try TarotDraw(ids: body.cards, deck: readings.content.card)
         } catch {
             throw BookingErrors.answer(for: error)
         }
         let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
         let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
-        let reading = readings.engine.tarot(cards: cards, user: user, on: day)
+        let reading = readings.engine.tarot(cards: draw.cards, user: user, on: day)
         return .created(
             .init(
                 body: .json(
                     try await kept(
-                        reading, user: user, inputs: cards.map(\.id).joined(separator: ","), day: day, language: input.headers.acceptLanguage,
+                        reading, user: user, inputs: draw.inputs, day: day, language: input.headers.acceptLanguage,
                         position: position))))
     }
 
@@ -52,25 +52,16 @@ extension BookingAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
         let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
-        let reading: Reading
-        let inputs: String
-        switch (body.signs, body.names) {
-        case (let signs?, nil):
-            guard signs.count == 2, let first = readings.content.sign(signs[0].rawValue), let second = readings.content.sign(signs[1].rawValue) else {
-                throw JSONBody.schemaViolation(["signs": "must name exactly 2 signs"])
-            }
-            reading = readings.engine.compatibility(first, second, on: day)
-            inputs = "signs:" + [first.id, second.id].sorted().joined(separator: ",")
-        case (nil, let names?):
-            let clean = names.map { RequestText.trimmed($0) }
-            guard clean.count == 2, clean.allSatisfy({ (1...100).contains(RequestText.length($0)) }) else {
-                throw JSONBody.validationError(["names": "give two names of 1 to 100 characters"])
-            }
-            reading = readings.engine.compatibility(names: clean[0], clean[1], on: day)
-            inputs = "names:" + clean.map { $0.lowercased() }.sorted().joined(separator: ",")
-        default:
-            throw JSONBody.validationError(["signs": "give two signs or two names, not both"])
+        let question: CompatibilityQuestion
+        do {
+            // Names are read without the blanks around them.
+            question = try CompatibilityQuestion(
+                signs: body.signs?.map(\.rawValue), names: body.names?.map { RequestText.trimmed($0) }, in: readings.content)
+        } catch {
+            throw ContentErrors.answer(for: error)
         }
+        let reading = question.reading(by: readings.engine, on: day)
+        let inputs = question.inputs
         return .created(
             .init(
                 body: .json(try await kept(reading, user: user, inputs: inputs, day: day, language: input.headers.acceptLanguage, position: position))
@@ -92,7 +83,7 @@ extension BookingAPI {
             .init(
                 body: .json(
                     try await kept(
-                        reading, user: user, inputs: number.digits.map(String.init).joined(), day: day, language: input.headers.acceptLanguage,
+                        reading, user: user, inputs: number.inputs, day: day, language: input.headers.acceptLanguage,
                         position: position))))
     }
 

@@ -21,3 +21,11 @@ struct PartnerApplication: Sendable, Equatable {
     var appliedAt: Date
     var decidedAt: Date?
 }
+
+extension PartnerApplication.Status {
+    /// A rejected applicant may apply again; a pending or approved application stands.
+    var allowsApplyingAgain: Bool { self == .rejected }
+
+    /// Only a pending application is approved or rejected; a decision is final.
+    var isUndecided: Bool { self == .pending }
+}

@@ -46,4 +46,7 @@ struct PhoneDigits: Sendable, Equatable {
         guard digits.count == 10, digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
         self.digits = digits
     }
+
+    /// The reading's inputs as kept (`ReadingStore.keep`): the ten digits, whatever separators were written.
+    var inputs: String { digits.map(String.init).joined() }
 }

@@ -19,4 +19,8 @@ struct TarotDraw: Sendable {
         guard Set(cards.map(\.id)).count == 3 else { throw .notDistinct }
         self.cards = cards
     }
+
+    /// The reading's inputs as kept (`ReadingStore.keep`): the cards' ids in the order picked, as the order sets
+    /// past, present and future.
+    var inputs: String { cards.map(\.id).joined(separator: ",") }
 }

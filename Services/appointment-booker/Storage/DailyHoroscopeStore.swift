@@ -8,13 +8,7 @@ struct DailyHoroscopeStore: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    struct Setting: Sendable, Equatable {
-        var enabled: Bool
-        var sign: String?
-        /// `HH:MM`.
-        var localTime: String?
-        var timeZone: String?
-    }
+    typealias Setting = DailyHoroscopeSetting
 
     func setting(of user: String) async throws -> Setting {
         let rows = try await client.tracedQuery(

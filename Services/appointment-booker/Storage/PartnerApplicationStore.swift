@@ -34,13 +34,7 @@ struct PartnerApplicationStore: Sendable {
         return applications
     }
 
-    enum ApplyOutcome: Equatable, Sendable {
-        case applied(PartnerApplication)
-        /// A pending or approved application is there already (a rejected one may apply again).
-        case exists
-    }
-
-    func apply(_ application: PartnerApplication) async throws -> ApplyOutcome {
+    func apply(_ application: PartnerApplication) async throws -> ApplicationFiling {
         let user = AccountKey.of(application.userId)
         return try await client.inTransaction(logger: logger) { connection in
             let rows = try await connection.tracedQuery(
@@ -84,14 +78,7 @@ struct PartnerApplicationStore: Sendable {
                 """, logger: logger))
     }
 
-    enum DecideOutcome: Equatable, Sendable {
-        case decided(PartnerApplication)
-        case notFound
-        /// Only a pending application is decided.
-        case alreadyDecided
-    }
-
-    func decide(_ user: UUID, approve: Bool, reason: String?, by admin: String) async throws -> DecideOutcome {
+    func decide(_ user: UUID, approve: Bool, reason: String?, by admin: String) async throws -> ApplicationDecision {
         let key = AccountKey.of(user)
         return try await client.inTransaction(logger: logger) { connection in
             let rows = try await connection.tracedQuery(

@@ -10,21 +10,7 @@ struct PartnerPaymentStore: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    struct Notification: Sendable {
-        var paymentId: String
-        var purchase: PartnerCheckout
-        var reference: String
-        var status: String
-        var amountCents: Int64
-    }
-
-    enum Outcome: Equatable, Sendable {
-        case applied
-        case duplicate
-        case unknownPurchase
-    }
-
-    func apply(_ notification: Notification) async throws -> Outcome {
+    func apply(_ notification: PaymentNotification) async throws -> PaymentRecording {
         try await client.inTransaction(logger: logger) { connection in
             // A payment's paid and refunded notifications one after the other, so a refund is never overwritten
             // by its payment arriving at the same moment.
@@ -32,7 +18,7 @@ struct PartnerPaymentStore: Sendable {
             let recorded = try await connection.tracedQuery(
                 """
                 INSERT INTO partner_payments (payment_id, status, reference, amount_cents)
-                VALUES (\(notification.paymentId), \(notification.status), \(notification.reference), \(notification.amountCents))
+                VALUES (\(notification.paymentId), \(notification.status.rawValue), \(notification.reference), \(notification.amountCents))
                 ON CONFLICT DO NOTHING RETURNING payment_id
                 """, logger: logger
             ).collectAll()
@@ -40,27 +26,29 @@ struct PartnerPaymentStore: Sendable {
             // Nothing of that name: the notification is not kept (the transaction rolls back), so a corrected one
             // can still be applied.
             guard try await exists(notification.purchase, on: connection) else { throw UnknownPurchase() }
-            // A paid notification whose refund came first marks nothing.
-            if notification.status == "paid" {
-                let refunded = try await connection.tracedQuery(
+            // A paid notification whose refund came first marks nothing (`PaymentNotification.mark`).
+            var refundRecordedFirst = false
+            if notification.status == .paid {
+                refundRecordedFirst = try await !connection.tracedQuery(
                     "SELECT 1 FROM partner_payments WHERE payment_id = \(notification.paymentId) AND status = 'refunded'", logger: logger
-                ).collectAll()
-                if !refunded.isEmpty { return .applied }
+                ).collectAll().isEmpty
             }
+            guard let mark = notification.mark(refundRecordedFirst: refundRecordedFirst) else { return .applied }
+            let marker = PaymentMarker.provider.marking(mark)?.rawValue
             switch notification.purchase {
             case .fee(let partner):
                 try await connection.tracedQuery(
-                    "UPDATE partners SET fee_status = \(notification.status), fee_marked_by = 'provider' WHERE id = \(partner)", logger: logger)
+                    "UPDATE partners SET fee_status = \(mark.rawValue), fee_marked_by = \(marker)::text WHERE id = \(partner)", logger: logger)
             case .ad(let ad):
                 try await connection.tracedQuery(
-                    "UPDATE ads SET payment_status = \(notification.status), marked_by = 'provider' WHERE id = \(ad)", logger: logger)
+                    "UPDATE ads SET payment_status = \(mark.rawValue), marked_by = \(marker)::text WHERE id = \(ad)", logger: logger)
             }
             return .applied
         }
     }
 
     /// `apply`, with an unknown purchase as an outcome (its transaction rolled back).
-    func record(_ notification: Notification) async throws -> Outcome {
+    func record(_ notification: PaymentNotification) async throws -> PaymentRecording {
         do {
             return try await apply(notification)
         } catch is UnknownPurchase {

@@ -53,11 +53,8 @@ struct PartnerStore: Sendable {
                 """, logger: logger))
     }
 
-    enum CreateOutcome { case created(Partner), notAPartner, exists }
-
-    func create(
-        id: UUID, name: String, description: String, contact: String, photoURL: String?, languages: [String], timeZone: String
-    ) async throws -> CreateOutcome {
+    func create(_ new: NewPartner) async throws -> PartnerCreation {
+        let id = new.id
         let inserted = try await client.inTransaction(logger: logger) { connection -> Bool? in
             let role = try await connection.tracedQuery("SELECT role FROM accounts WHERE user_id = \(AccountKey.of(id))", logger: logger)
             var isPartner = false
@@ -66,7 +63,7 @@ struct PartnerStore: Sendable {
             let rows = try await connection.tracedQuery(
                 """
                 INSERT INTO partners (id, name, description, contact, photo_url, languages, time_zone)
-                VALUES (\(id), \(name), \(description), \(contact), \(photoURL), \(languages), \(timeZone))
+                VALUES (\(id), \(new.name), \(new.description), \(new.contact), \(new.photoURL), \(new.languages), \(new.timeZone))
                 ON CONFLICT (id) DO NOTHING RETURNING id
                 """, logger: logger)
             return try await rows.collectAll().count == 1
@@ -83,15 +80,15 @@ struct PartnerStore: Sendable {
     /// Applies the fields given; nil when there is no such partner.
     func update(_ id: UUID, _ changes: ProfileChanges) async throws -> Partner? {
         let fee = changes.feeStatus?.rawValue
+        // An admin's fee status is an override, and says so.
+        let marker = changes.feeStatus.flatMap { PaymentMarker.admin.marking($0) }?.rawValue
         let rows = try await client.tracedQuery(
             """
             UPDATE partners SET name = coalesce(\(changes.name), name), description = coalesce(\(changes.description), description),
                 contact = coalesce(\(changes.contact), contact), photo_url = coalesce(\(changes.photoURL), photo_url),
                 languages = coalesce(\(changes.languages), languages), time_zone = coalesce(\(changes.timeZone), time_zone),
                 approved = coalesce(\(changes.approved), approved), fee_status = coalesce(\(fee), fee_status),
-                -- An admin's fee status is an override, and says so.
-                fee_marked_by = CASE WHEN \(fee)::text IS NULL THEN fee_marked_by WHEN \(fee) = 'unpaid' THEN NULL
-                                     ELSE 'admin' END
+                fee_marked_by = CASE WHEN \(fee)::text IS NULL THEN fee_marked_by ELSE \(marker)::text END
             WHERE id = \(id) RETURNING id
             """, logger: logger)
         guard try await rows.collectAll().count == 1 else { return nil }
@@ -134,11 +131,11 @@ struct PartnerStore: Sendable {
     }
 
     func setAdPayment(partner: UUID, ad: UUID, status payment: PaymentStatus) async throws -> Ad? {
-        let status = payment.rawValue
+        let marker = PaymentMarker.admin.marking(payment)?.rawValue
         return try await Self.decodeAds(
             client.tracedQuery(
                 """
-                UPDATE ads SET payment_status = \(status), marked_by = CASE WHEN \(status) = 'unpaid' THEN NULL ELSE 'admin' END
+                UPDATE ads SET payment_status = \(payment.rawValue), marked_by = \(marker)::text
                 WHERE id = \(ad) AND partner_id = \(partner)
                 RETURNING \(unescaped: Self.adColumns)
                 """, logger: logger)

@@ -7,12 +7,7 @@ struct PrayerStore: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    struct Prayer: Sendable, Equatable {
-        var id: UUID
-        var title: Localized
-        var text: Localized
-        var mediaURL: String?
-    }
+    typealias Prayer = AppointmentBooker.Prayer
 
     static let columns = "id, title_en, title_th, text_en, text_th, media_url"
 

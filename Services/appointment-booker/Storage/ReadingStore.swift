@@ -13,12 +13,8 @@ struct ReadingStore: Sendable {
     /// `READINGS_PER_ACCOUNT_DAY`: different readings one user keeps a local day.
     let dailyLimit: Int
 
-    struct Stored: Sendable {
-        var id: UUID
-        var shareId: String
-        var reading: Reading
-        var createdAt: Date
-    }
+    typealias Stored = StoredReading
+    typealias TooManyReadings = AppointmentBooker.TooManyReadings
 
     /// Keeps `reading` unless this user already has one of the same kind, inputs and day: that one is returned.
     /// A user keeps at most `dailyLimit` different readings in any 24 hours (each new name, question or day asked
@@ -54,13 +50,6 @@ struct ReadingStore: Sendable {
             guard let stored = try await Self.decode(inserted).first else { throw StoreError(description: "the reading was not kept") }
             return stored
         }
-    }
-
-    /// A user's readings of the last 24 hours reached `READINGS_PER_ACCOUNT_DAY`.
-    struct TooManyReadings: Error {
-        var limit: Int
-        /// When the oldest of them leaves the window.
-        var retryAfterSeconds: Double
     }
 
     func shared(_ shareId: String) async throws -> Stored? {

@@ -7,9 +7,9 @@ import PlatformCore
 struct ReadingService: Sendable {
     let content: ReadingContent
     let engine: ReadingEngine
-    let store: ReadingStore
-    let worship: WorshipPlaceStore
-    let worshipRequests: WorshipRequestStore
+    let store: any ReadingArchive
+    let worship: any WorshipPlaces
+    let worshipRequests: any WorshipRequests
     let placesRadius: Double
     /// Where the public reaches the share pages (`PUBLIC_BASE_URL`), and how long a stored reading's page is shown.
     let sharing: Sharing
@@ -24,13 +24,13 @@ struct ReadingService: Sendable {
         func url(sign: String, day: String) -> String { "\(baseURL)/share/horoscope/\(sign)?date=\(day)" }
         var imageURL: String { "\(baseURL)/share/card.png" }
 
-        func hasExpired(_ stored: ReadingStore.Stored, now: Date = Date()) -> Bool {
+        func hasExpired(_ stored: StoredReading, now: Date = Date()) -> Bool {
             stored.createdAt.addingTimeInterval(lifetime) < now
         }
     }
 
     init(
-        content: ReadingContent, key: String, store: ReadingStore, worship: WorshipPlaceStore, worshipRequests: WorshipRequestStore,
+        content: ReadingContent, key: String, store: any ReadingArchive, worship: any WorshipPlaces, worshipRequests: any WorshipRequests,
         placesRadius: Double, sharing: Sharing
     ) {
         self.content = content
@@ -42,9 +42,9 @@ struct ReadingService: Sendable {
         self.sharing = sharing
     }
 
-    /// Keeps `reading` in `user`'s history (see `ReadingStore.keep`); past the day's limit,
-    /// `ReadingStore.TooManyReadings` (`BookingErrors.answer(for:)` makes it HTTP).
-    func keep(_ reading: Reading, user: String, inputs: String, day: CivilDate) async throws -> ReadingStore.Stored {
+    /// Keeps `reading` in `user`'s history (see `ReadingArchive.keep`); past the day's limit, `TooManyReadings`
+    /// (`BookingErrors.answer(for:)` makes it HTTP).
+    func keep(_ reading: Reading, user: String, inputs: String, day: CivilDate) async throws -> StoredReading {
         try await store.keep(reading, user: user, inputs: inputs, day: day, contentVersion: content.version)
     }
 

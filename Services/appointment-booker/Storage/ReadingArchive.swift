@@ -1,0 +1,29 @@
+import Foundation
+import PlatformCore
+
+/// Where readings are kept (B4): `ReadingStore` in Postgres, a memory one in the unit tests.
+protocol ReadingArchive: Sendable {
+    /// Keeps `reading` unless this user already has one of the same kind, inputs and day: that one is returned.
+    /// Throws `TooManyReadings` past the user's limit of different readings in 24 hours, keeping nothing.
+    func keep(_ reading: Reading, user: String, inputs: String, day: CivilDate, contentVersion: String) async throws -> StoredReading
+    /// The reading shared by this id, expired or not.
+    func shared(_ shareId: String) async throws -> StoredReading?
+    /// The user's readings newest first; one more than `limit` tells there are more.
+    func history(of user: String, limit: Int, offset: Int) async throws -> [StoredReading]
+}
+
+/// The places of worship read model (B4): `WorshipPlaceStore` in Postgres.
+protocol WorshipPlaces: Sendable {
+    /// Up to `limit` places within `radius` metres, nearest first.
+    func near(latitude: Double, longitude: Double, radius: Double, limit: Int) async throws -> [WorshipPlaceStore.Nearby]
+}
+
+/// The requests to places-importer for a point's places of worship (B4): `WorshipRequestStore` in Postgres.
+protocol WorshipRequests: Sendable {
+    /// Where the point's cell stands, asking places-importer (again) when it must.
+    func status(latitude: Double, longitude: Double, radius: Double) async throws -> PlacesToPrayStatus
+}
+
+extension ReadingStore: ReadingArchive {}
+extension WorshipPlaceStore: WorshipPlaces {}
+extension WorshipRequestStore: WorshipRequests {}

@@ -1,0 +1,20 @@
+import Foundation
+import PlatformCore
+
+/// The booking a caller may move or cancel (B2, B3), and how the caller stands to it: `BookingChangeRules` on the
+/// booking as read, then, for its partner, what auth's events said about the account (a banned partner, or one no
+/// longer a partner, is refused before its token expires). The change itself judges the booking again as stored.
+struct AuthorizeBookingChange: Sendable {
+    let bookings: any BookingLookup
+    let accounts: CheckAccount
+
+    /// Throws `BookingChangeRules.Refusal` (`.notVisible` also for a booking that does not exist) and `AccountRefusal`.
+    func callAsFunction(
+        _ id: UUID, by caller: AuthenticatedUser, for change: BookingChangeRules.Change
+    ) async throws -> (booking: Booking, actor: BookingActor) {
+        guard let booking = try await bookings.find(id) else { throw BookingChangeRules.Refusal.notVisible }
+        let actor = try BookingChangeRules.actor(caller, on: booking, for: change)
+        if actor == .partner { try await accounts.activePartner(caller) }
+        return (booking, actor)
+    }
+}
