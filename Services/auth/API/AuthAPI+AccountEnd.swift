@@ -23,14 +23,9 @@ extension AuthAPI {
     func mergeInstallAccount(_ input: Operations.MergeInstallAccount.Input) async throws -> Operations.MergeInstallAccount.Output {
         let into = try callerId()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        switch try await ends.mergeInstall(refreshToken: body.installRefreshToken, into: into) {
-        case .merged: return .ok(.init(body: .json(try await profile(of: into))))
-        case .invalidToken:
-            throw APIError(.unauthorized, code: "invalid_refresh_token", message: "the install's refresh token is unknown, ended or expired")
-        case .notAnInstall:
-            throw APIError(
-                .conflict, code: "not_an_install", message: "the refresh token is not another install account's with the role user")
-        case .noAccount: throw Self.noAccount
+        _ = try await AuthErrors.answering {
+            try await MergeInstallAccount(merges: ends).run(installRefreshToken: body.installRefreshToken, into: into)
         }
+        return .ok(.init(body: .json(try await profile(of: into))))
     }
 }

@@ -43,10 +43,8 @@ extension AuthAPI {
         if let name = body.displayName, RequestText.length(name) > 100 {
             throw JSONBody.schemaViolation(["displayName": "is at most 100 characters"])
         }
-        guard try await admin.update(id: id, displayName: body.displayName.map(RequestText.withoutNUL), role: body.role?.domain, banned: body.banned)
-        else {
-            throw AuthErrors.unknownAccount
-        }
+        let change = AccountChange(displayName: body.displayName.map(RequestText.withoutNUL), role: body.role?.domain, banned: body.banned)
+        try await AuthErrors.answering { try await UpdateAccount(accounts: admin).run(id: id, change: change) }
         return .ok(.message("account updated"))
     }
 
@@ -54,14 +52,14 @@ extension AuthAPI {
         _ = try RequestScope.requireRole([.admin])
         let id = try Self.accountId(input.path.accountId)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard try await admin.grant(body.entitlement.domain, to: id) else { throw AuthErrors.unknownAccount }
+        try await AuthErrors.answering { try await GrantEntitlement(accounts: admin).run(body.entitlement.domain, to: id) }
         return .ok(.message("entitlement granted"))
     }
 
     func revokeEntitlement(_ input: Operations.RevokeEntitlement.Input) async throws -> Operations.RevokeEntitlement.Output {
         _ = try RequestScope.requireRole([.admin])
         let id = try Self.accountId(input.path.accountId)
-        guard try await admin.revoke(input.path.entitlement.domain, from: id) else { throw AuthErrors.unknownAccount }
+        try await AuthErrors.answering { try await RevokeEntitlement(accounts: admin).run(input.path.entitlement.domain, from: id) }
         return .ok(.message("entitlement revoked"))
     }
 

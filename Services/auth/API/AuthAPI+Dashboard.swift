@@ -27,15 +27,12 @@ extension AuthAPI {
 
     func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let (account, email): (Account, EmailAddress)
+        let request = MailResetLink(recovery: auth.recoveryMail, links: auth.resets, linkBase: auth.configuration.resetLinkBaseURL)
         do {
-            (account, email) = try await AuthErrors.answering {
-                try await auth.recoveryMail.account(email: body.email, kind: .dashboard, clientKey: RequestScope.clientKey)
-            }
+            try await AuthErrors.answering { try await request.run(email: body.email, clientKey: RequestScope.clientKey) }
         } catch let refusal as RequestRecoveryMail.Refusal {
             throw AuthErrors.dashboardAnswer(refusal)
         }
-        try await auth.resets.request(for: account, email: email, linkBase: auth.configuration.resetLinkBaseURL)
         return .accepted(.message(AuthMessages.resetLinkSent))
     }
 

@@ -10,17 +10,13 @@ extension AuthAPI {
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
         let id = try callerId()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let name = body.displayName.map(RequestText.trimmed).map(RequestText.withoutNUL)
-        if let name, name.isEmpty { throw JSONBody.validationError(["displayName": "must not be blank"]) }
-        if let name, RequestText.length(name) > 100 { throw JSONBody.schemaViolation(["displayName": "is at most 100 characters"]) }
-        let zone = body.timeZone.map(RequestText.withoutNUL)
-        if let zone, zone.count > 64 || TimeZone(identifier: zone) == nil {
-            throw JSONBody.validationError(["timeZone": "must be an IANA time zone such as Asia/Bangkok"])
+        let change = ProfileChange(
+            displayName: body.displayName.map(RequestText.trimmed).map(RequestText.withoutNUL), language: body.language?.rawValue,
+            timeZone: body.timeZone.map(RequestText.withoutNUL), zodiacSign: body.zodiacSign?.rawValue)
+        if let name = change.displayName, RequestText.length(name) > 100 {
+            throw JSONBody.schemaViolation(["displayName": "is at most 100 characters"])
         }
-        guard
-            try await auth.accounts.updateProfile(
-                of: id, displayName: name, language: body.language?.rawValue, timeZone: zone, zodiacSign: body.zodiacSign?.rawValue)
-        else { throw Self.noAccount }
+        try await AuthErrors.answering { try await UpdateProfile(profiles: auth.accounts).run(of: id, change: change) }
         return .ok(.init(body: .json(try await profile(of: id))))
     }
 

@@ -17,13 +17,12 @@ extension AuthAPI {
         let accountId = UUID(uuidString: notification.userId)
         if accountId == nil { outside["userId"] = "must be a UUID" }
         guard outside.isEmpty, let accountId else { throw JSONBody.schemaViolation(outside) }
-        switch try await admin.record(
-            paymentId: paymentId, accountId: accountId, entitlement: notification.entitlement.domain,
-            status: notification.status.domain, amountCents: notification.amountCents)
-        {
+        let received = RecordPayment.Notification(
+            paymentId: paymentId, accountId: accountId, entitlement: notification.entitlement.domain, status: notification.status.domain,
+            amountCents: notification.amountCents)
+        switch try await AuthErrors.answering({ try await RecordPayment(payments: admin).run(received) }) {
         case .recorded: return .ok(.message("payment recorded"))
         case .duplicate: return .ok(.message("payment already recorded"))
-        case .unknownAccount: throw AuthErrors.unknownAccount
         }
     }
 }

@@ -13,9 +13,10 @@ extension AuthAPI {
     func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
         let user = try RequestScope.requireUser()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard let token = nonEmpty(body.refreshToken), token.count <= 128, let accountId = UUID(uuidString: user.id),
-            try await auth.sessions.end(token, accountId: accountId)
-        else { throw APIError(.notFound, code: "session_not_found", message: "no open session for this refresh token") }
+        guard let token = nonEmpty(body.refreshToken), token.count <= 128, let accountId = UUID(uuidString: user.id) else {
+            throw AuthErrors.sessionNotFound
+        }
+        try await AuthErrors.answering { try await EndSession(sessions: auth.sessions).run(refreshToken: token, accountId: accountId) }
         return .ok(.message("logged out", next: .login))
     }
 

@@ -32,11 +32,8 @@ extension AuthAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let email: EmailAddress
         do {
-            email = try await AuthErrors.answering {
-                let (account, email) = try await auth.recoveryMail.account(email: body.email, kind: .survey, clientKey: RequestScope.clientKey)
-                try await auth.pinResets.start(for: account, email: email)
-                return email
-            }
+            let start = MailPinCode(recovery: auth.recoveryMail, codes: auth.pinResets)
+            email = try await AuthErrors.answering { try await start.run(email: body.email, clientKey: RequestScope.clientKey) }
         } catch let refusal as RequestRecoveryMail.Refusal {
             throw AuthErrors.surveyAnswer(refusal)
         }

@@ -17,8 +17,7 @@ struct AuthContext: Sendable {
 
     /// A new session for `account`, with `user.logged-in` published.
     func startSession(for account: Account, next: FlowStep? = nil) async throws -> Components.Schemas.Session {
-        let refreshToken = try await sessions.start(accountId: account.id)
-        try await accounts.recordLogin(account)
+        let refreshToken = try await OpenSession(sessions: sessions, logins: accounts).run(for: account)
         return try await session(for: account, refreshToken: refreshToken, next: next)
     }
 

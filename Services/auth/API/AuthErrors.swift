@@ -57,6 +57,14 @@ enum AuthErrors {
             throw answer(refusal)
         } catch let refusal as EndAccount.Refusal {
             throw answer(refusal)
+        } catch is AccountRefusal {
+            throw unknownAccount
+        } catch let refusal as UpdateProfile.Refusal {
+            throw answer(refusal)
+        } catch let refusal as MergeInstallAccount.Refusal {
+            throw answer(refusal)
+        } catch is EndSession.Refusal {
+            throw sessionNotFound
         }
     }
 

@@ -68,9 +68,7 @@ struct AccountEndStore: Sendable {
             ).decode((UUID, String, String, [String]).self).collectAll()
             guard let install = locked.first(where: { $0.0 == from }) else { return .invalidToken }
             guard let target = locked.first(where: { $0.0 == into }) else { return .noAccount }
-            // Only a plain app install merges: one an admin made a partner or an admin has rows under its id
-            // (a fortune teller's profile and appointments) that no merge carries.
-            guard install.1 == AccountKind.install.rawValue, install.2 == UserRole.user.rawValue else { return .notAnInstall }
+            guard InstallMerge.mayMerge(from: from, kind: install.1, role: install.2, into: into) else { return .notAnInstall }
             let held = target.3
             let carried =
                 try await connection.tracedQuery(

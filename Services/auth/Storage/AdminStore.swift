@@ -34,13 +34,14 @@ struct AdminStore: Sendable {
             var previousRole: String?
             for try await value in before.decode(String.self) { previousRole = value }
             guard let previousRole else { return false }
+            let change = AccountChange(displayName: displayName, role: role, banned: banned)
             try await connection.tracedQuery(
                 """
                 UPDATE accounts SET display_name = coalesce(\(displayName), display_name), role = coalesce(\(role?.rawValue), role),
                     banned = coalesce(\(banned), banned)
                 WHERE id = \(id)
                 """, logger: logger)
-            if let role, role.rawValue != previousRole {
+            if let role = change.changedRole(from: previousRole) {
                 try await Outbox.enqueue(
                     EventEnvelope(
                         type: EventTypes.userRoleChanged, producer: "auth", key: id.uuidString,
@@ -48,7 +49,7 @@ struct AdminStore: Sendable {
                     toTopicNamed: usersTopic, on: connection, logger: logger)
             }
             if let banned {
-                if banned {
+                if change.endsSessions {
                     try await SessionStore.revokeAll(of: id, on: connection, logger: logger)
                 }
                 try await Outbox.enqueue(

@@ -26,6 +26,16 @@ protocol EmailVerifications: Sendable {
     func verify(code: String, account: Account, email: EmailAddress) async throws -> EmailVerificationStore.Outcome
 }
 
-extension PasswordResetStore: PasswordResets {}
-extension PinResetStore: PinResets {}
+/// Mailing a dashboard reset link (U3): one live link per account, asking again retires the earlier ones.
+protocol ResetLinkMails: Sendable {
+    func request(for account: Account, email: EmailAddress, linkBase: String) async throws
+}
+
+/// Mailing a forgot-PIN code (U4): a new code retires the account's earlier ones.
+protocol PinCodeMails: Sendable {
+    func start(for account: Account, email: EmailAddress) async throws
+}
+
+extension PasswordResetStore: PasswordResets, ResetLinkMails {}
+extension PinResetStore: PinResets, PinCodeMails {}
 extension EmailVerificationStore: EmailVerifications {}

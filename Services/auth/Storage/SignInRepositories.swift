@@ -23,6 +23,27 @@ protocol AccountEnds: Sendable {
     func delete(_ id: UUID, by: String) async throws -> Bool
 }
 
-extension AccountStore: InstallAccounts, ExternalIdentities {}
-extension SessionStore: RefreshTokens {}
-extension AccountEndStore: AccountEnds {}
+/// Logout (U1): the end of one session.
+protocol SessionEnds: Sendable {
+    /// False when the token is unknown or not the account's.
+    func end(_ token: String, accountId: UUID) async throws -> Bool
+}
+
+/// An install account folded into the account its app signed in to (issue 29), in one transaction.
+protocol InstallMerges: Sendable {
+    func mergeInstall(refreshToken: String, into: UUID) async throws -> AccountEndStore.MergeOutcome
+}
+
+/// The first refresh token of a new session (U7).
+protocol SessionStarts: Sendable {
+    func start(accountId: UUID) async throws -> String
+}
+
+/// Successful logins, announced for the analytics (`user.logged-in`).
+protocol LoginRecords: Sendable {
+    func recordLogin(_ account: Account) async throws
+}
+
+extension AccountStore: InstallAccounts, ExternalIdentities, LoginRecords {}
+extension SessionStore: RefreshTokens, SessionEnds, SessionStarts {}
+extension AccountEndStore: AccountEnds, InstallMerges {}

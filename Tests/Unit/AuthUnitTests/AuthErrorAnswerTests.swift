@@ -9,15 +9,6 @@ import Testing
 /// statuses, checked without a server.
 @Suite("auth: domain refusals as HTTP errors")
 struct AuthErrorAnswerTests {
-    func answer(_ error: any Error) async -> APIError? {
-        do {
-            try await AuthErrors.answering { () async throws -> Void in throw error }
-            return nil
-        } catch {
-            return error as? APIError
-        }
-    }
-
     @Test("U1: the login's refusals carry the seed's exact messages")
     func test_U1_loginMessages() async {
         let invalid = await answer(DashboardLogin.Refusal.invalidEmail)

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import Auth
+
+/// The payment provider's notifications (U6) over a memory ledger.
+@Suite("auth: recording payments")
+struct RecordPaymentTests {
+    let accounts = MemoryAdministeredAccounts()
+    var record: RecordPayment { RecordPayment(payments: accounts) }
+
+    func notification(_ paymentId: String, _ status: ProviderPaymentStatus, for id: UUID) -> RecordPayment.Notification {
+        .init(paymentId: paymentId, accountId: id, entitlement: .tarot, status: status, amountCents: 9_900)
+    }
+
+    @Test("U6: a payment id and status is applied once; a paid payment grants its feature")
+    func test_U6_appliedOnceAndGrants() async throws {
+        let id = accounts.add()
+        #expect(try await record.run(notification("p1", .paid, for: id)) == .recorded)
+        #expect(try await record.run(notification("p1", .paid, for: id)) == .duplicate)
+        #expect(accounts.account(id)?.entitlements == ["tarot"])
+        #expect(accounts.events == ["entitlement.granted:tarot"], "a duplicate changes nothing")
+    }
+
+    @Test("U6: a refund revokes the feature unless another paid payment for it stands")
+    func test_U6_refundRevokesUnlessAnotherStands() async throws {
+        let id = accounts.add()
+        _ = try await record.run(notification("p1", .paid, for: id))
+        _ = try await record.run(notification("p2", .paid, for: id))
+        _ = try await record.run(notification("p1", .refunded, for: id))
+        #expect(accounts.account(id)?.entitlements == ["tarot"], "p2 still stands")
+        _ = try await record.run(notification("p2", .refunded, for: id))
+        #expect(accounts.account(id)?.entitlements == [])
+        #expect(accounts.events.last == "entitlement.revoked:tarot")
+    }
+
+    @Test("U6: a refund that came before its payment keeps the payment from granting")
+    func test_U6_refundFirstKeepsPaymentFromGranting() async throws {
+        let id = accounts.add()
+        _ = try await record.run(notification("p1", .refunded, for: id))
+        #expect(try await record.run(notification("p1", .paid, for: id)) == .recorded)
+        #expect(accounts.account(id)?.entitlements == [])
+    }
+
+    @Test("U6: a notification for an unknown account is refused")
+    func test_U6_unknownAccount() async throws {
+        await #expect(throws: AccountRefusal.unknownAccount) { try await record.run(notification("p1", .paid, for: UUID())) }
+    }
+}
