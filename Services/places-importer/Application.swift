@@ -62,13 +62,16 @@ package func buildApplication(
     let lookups = AddressLookups(
         nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),
         perAccountHour: configuration.lookupsPerAccountHour, queue: configuration.lookupQueue)
+    let reviews = PlaceReviewStore(client: runtime.postgres, logger: runtime.logger, places: places)
     try PlacesAPI(
         places: places, users: users, rate: RatePlace(places: users, limits: limits),
         add: AddPlace(places: users, limits: limits, addresses: lookups),
-        areas: areas,
-        reviews: PlaceReviewStore(client: runtime.postgres, logger: runtime.logger, places: places), nearbyPlaces: nearbyPlaces,
-        lookups: lookups,
-        maxAreaDegrees: 5
+        mark: MarkPlace(places: places, marks: users, userChanged: { nearbyPlaces.userChanged($0) }),
+        areas: areas, saveArea: SaveImportArea(areas: areas, maxDegrees: 5), runArea: RunImportArea(areas: areas),
+        reviews: reviews,
+        // Listed (or not) for everyone from the next request on, on this instance; others within their refresh.
+        review: ReviewPlace(reviews: reviews, placesChanged: { try await nearbyPlaces.placesChanged() }),
+        nearbyPlaces: nearbyPlaces, lookups: lookups
     ).registerHandlers(on: api)
     let scheduler = ImportScheduler(
         importer: AreaImporter(

@@ -20,23 +20,10 @@ extension PlacesAPI {
     func reviewPlace(_ input: Operations.ReviewPlace.Input) async throws -> Operations.ReviewPlace.Output {
         _ = try RequestScope.requireRole([.admin])
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        guard let id = UUID(uuidString: input.path.placeId) else {
-            throw JSONBody.schemaViolation(["placeId": "must be a UUID"])
-        }
-        let decision: PlaceReviewStore.Decision = body.decision == .approve ? .approve : .reject
-        switch try await reviews.decide(id, decision) {
-        case .notFound:
-            throw APIError(.notFound, code: "place_not_found", message: "no place with id \(id)")
-        case .notPending(let review):
-            throw APIError(
-                .conflict, code: "already_reviewed",
-                message: review == .approved && decision == .approve
-                    ? "the place is already listed for everyone" : "the place is \(review.rawValue); only a pending place can be decided")
-        case .decided(let reviewed):
-            // Listed (or not) for everyone from the next request on, on this instance; others within their refresh.
-            try await nearbyPlaces.placesChanged()
-            return .ok(.init(body: .json(.init(reviewed))))
-        }
+        let id = try Self.placeId(input.path.placeId)
+        let decision: ReviewDecision = body.decision == .approve ? .approve : .reject
+        guard let reviewed = try await PlacesErrors.answering({ try await review(id, decision) }) else { throw Self.placeNotFound(id) }
+        return .ok(.init(body: .json(.init(reviewed))))
     }
 }
 

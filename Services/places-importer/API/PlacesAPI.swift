@@ -10,12 +10,14 @@ struct PlacesAPI: APIProtocol {
     let users: UserPlaceStore
     let rate: RatePlace
     let add: AddPlace
-    let areas: ImportAreaStore
-    let reviews: PlaceReviewStore
+    let mark: MarkPlace
+    let areas: any ImportAreaRegistry
+    let saveArea: SaveImportArea
+    let runArea: RunImportArea
+    let reviews: any PlaceReviewRepository
+    let review: ReviewPlace
     let nearbyPlaces: NearbyPlaces
     let lookups: AddressLookups
-    /// How far an import area may span each way.
-    let maxAreaDegrees: Double
 
     func getPlace(_ input: Operations.GetPlace.Input) async throws -> Operations.GetPlace.Output {
         let user = try RequestScope.requireMember().id
@@ -39,20 +41,19 @@ struct PlacesAPI: APIProtocol {
 
     func setPin(_ input: Operations.SetPin.Input) async throws -> Operations.SetPin.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let colour = PinColour(body.colour)
-        return .ok(try await changePin(input.path.placeId) { try await users.setPin(placeId: $0, user: $1, colour: colour) })
+        return .ok(try await changePin(input.path.placeId, .colour(PinColour(body.colour))))
     }
 
     func clearPin(_ input: Operations.ClearPin.Input) async throws -> Operations.ClearPin.Output {
-        .ok(try await changePin(input.path.placeId) { try await users.setPin(placeId: $0, user: $1, colour: nil) })
+        .ok(try await changePin(input.path.placeId, .colour(nil)))
     }
 
     func savePlace(_ input: Operations.SavePlace.Input) async throws -> Operations.SavePlace.Output {
-        .ok(try await changePin(input.path.placeId) { try await users.setSaved(placeId: $0, user: $1, saved: true) })
+        .ok(try await changePin(input.path.placeId, .saved(true)))
     }
 
     func unsavePlace(_ input: Operations.UnsavePlace.Input) async throws -> Operations.UnsavePlace.Output {
-        .ok(try await changePin(input.path.placeId) { try await users.setSaved(placeId: $0, user: $1, saved: false) })
+        .ok(try await changePin(input.path.placeId, .saved(false)))
     }
 
     /// Adds a place (P4). Everything is validated before anything is written: a request with any bad field
@@ -118,8 +119,7 @@ struct PlacesAPI: APIProtocol {
             outside["name"] = "must be at most 100 characters"
         }
         guard outside.isEmpty else { throw JSONBody.schemaViolation(outside) }
-        if let problem = ImportAreaBox.problem(box, maxDegrees: maxAreaDegrees) { throw JSONBody.validationError(["box": problem]) }
-        try await areas.upsert(name: name, box: box, placesOfWorship: body.placesOfWorship ?? false, runNow: true)
+        try await PlacesErrors.answering { try await saveArea(name: name, box: box, placesOfWorship: body.placesOfWorship ?? false) }
         return .ok(try await areaList())
     }
 
@@ -128,7 +128,7 @@ struct PlacesAPI: APIProtocol {
         guard let id = UUID(uuidString: input.path.areaId) else {
             throw JSONBody.schemaViolation(["areaId": "must be a UUID"])
         }
-        guard try await areas.runNow(id) else { throw APIError(.notFound, code: "area_not_found", message: "no import area \(id)") }
+        guard try await runArea(id) else { throw APIError(.notFound, code: "area_not_found", message: "no import area \(id)") }
         return .ok(try await areaList())
     }
 
@@ -138,26 +138,27 @@ struct PlacesAPI: APIProtocol {
         .init(body: .json(.init(areas: try await areas.list().map(Components.Schemas.ImportArea.init))))
     }
 
-    /// Runs a pin change for the caller and answers the place's pin as it is now.
-    private func changePin(
-        _ placeId: String, _ change: (UUID, String) async throws -> Void
-    ) async throws -> Components.Responses.Pin {
+    /// Marks the place for the caller and answers the place's pin as it is now.
+    private func changePin(_ placeId: String, _ change: MarkPlace.Mark) async throws -> Components.Responses.Pin {
         let user = try RequestScope.requireMember().id
-        let place = try await requirePlace(placeId, visibleTo: user)
-        try await change(place.id, user)
-        nearbyPlaces.userChanged(user)
-        let pin = try await users.pin(placeId: place.id, user: user)
-        return .init(body: .json(.init(placeId: place.id.uuidString, pin: Components.Schemas.Pin(rawValue: pin) ?? .red)))
+        let id = try Self.placeId(placeId)
+        guard let pin = try await mark(id, user: user, mark: change) else { throw Self.placeNotFound(id) }
+        return .init(body: .json(.init(placeId: id.uuidString, pin: Components.Schemas.Pin(rawValue: pin) ?? .red)))
     }
 
     /// The place, if `viewer` may see it (`Place.isVisible(to:)`).
     private func requirePlace(_ text: String, visibleTo viewer: String) async throws -> Place {
-        guard let id = UUID(uuidString: text) else {
-            throw JSONBody.schemaViolation(["placeId": "must be a UUID"])
-        }
-        guard let place = try await places.find(id), place.isVisible(to: viewer) else {
-            throw APIError(.notFound, code: "place_not_found", message: "no place with id \(id)")
-        }
+        let id = try Self.placeId(text)
+        guard let place = try await places.find(id), place.isVisible(to: viewer) else { throw Self.placeNotFound(id) }
         return place
+    }
+
+    static func placeId(_ text: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else { throw JSONBody.schemaViolation(["placeId": "must be a UUID"]) }
+        return id
+    }
+
+    static func placeNotFound(_ id: UUID) -> APIError {
+        APIError(.notFound, code: "place_not_found", message: "no place with id \(id)")
     }
 }

@@ -38,6 +38,12 @@ enum PlacesErrors {
             APIError(.unprocessableContent, code: "invalid_box", message: "south must be below north and west left of east")
         case .boxTooLarge(let maxDegrees):
             APIError(.unprocessableContent, code: "box_too_large", message: "a box may span at most \(maxDegrees)° each way")
+        case .importAreaBox(let problem): JSONBody.validationError(["box": problem])
+        case .alreadyReviewed(let review, let decision):
+            APIError(
+                .conflict, code: "already_reviewed",
+                message: review == .approved && decision == .approve
+                    ? "the place is already listed for everyone" : "the place is \(review.rawValue); only a pending place can be decided")
         }
     }
 }

@@ -22,7 +22,7 @@ struct RecentCount: Sendable, Equatable {
     var oldestAgesOutInSeconds: Double
 }
 
-/// Why a user's change to the places was refused; `PlacesErrors.answer(for:)` makes each an HTTP answer.
+/// Why a member's or an admin's change to the places was refused; `PlacesErrors.answer(for:)` makes each an HTTP answer.
 enum PlacesRefusal: Error, Equatable {
     case tooManyRatings(rated: Int, retryAfterSeconds: Double)
     case tooManyPlaces(added: Int, retryAfterSeconds: Double)
@@ -39,4 +39,8 @@ enum PlacesRefusal: Error, Equatable {
     /// A box whose south is not below its north or whose west is not left of its east.
     case invalidBox
     case boxTooLarge(maxDegrees: Double)
+    /// An admin's import area whose box cannot be imported (`ImportAreaBox`); `problem` says why.
+    case importAreaBox(problem: String)
+    /// A place that is no longer (or never was) pending review, as it stands, and the decision asked for.
+    case alreadyReviewed(PlaceReview, ReviewDecision)
 }

@@ -12,22 +12,11 @@ struct PlaceReviewStore: Sendable {
     let logger: Logger
     let places: PlaceStore
 
-    enum Decision: String, Sendable {
-        case approve, reject
-    }
-
     /// A place with who added it and when, as the admin reviews it.
-    struct Reviewed: Sendable {
+    struct Reviewed: Sendable, Equatable {
         var place: Place
         var addedBy: String
         var addedAt: Date
-    }
-
-    enum Outcome: Sendable {
-        case decided(Reviewed)
-        case notFound
-        /// Already approved or rejected (or an imported place, which needs no review).
-        case notPending(PlaceReview)
     }
 
     /// Places awaiting review, oldest first.
@@ -48,23 +37,32 @@ struct PlaceReviewStore: Sendable {
         return result
     }
 
-    /// Approves or rejects a pending place; an approval publishes it in the same transaction.
-    func decide(_ placeId: UUID, _ decision: Decision) async throws -> Outcome {
+    /// Where the place stands with the admins, and who added it; nil when there is no such place.
+    func standing(of placeId: UUID) async throws -> ReviewStanding? {
+        try await client.tracedQuery("SELECT p.review, p.added_by FROM places p WHERE p.id = \(placeId)", logger: logger)
+            .decode((String, String?).self).collectAll().first.map {
+                ReviewStanding(review: PlaceReview(rawValue: $0.0) ?? .pending, addedBy: $0.1)
+            }
+    }
+
+    /// Approves or rejects a place if it can still be decided (`PlaceReviewRules`, kept in the statement too, for a
+    /// decision racing this one); an approval publishes it in the same transaction. nil when it cannot (any more).
+    func decide(_ placeId: UUID, _ decision: ReviewDecision) async throws -> Reviewed? {
         try await client.inTransaction(logger: logger) { connection in
             let rows = try await connection.tracedQuery(
-                "SELECT p.review, p.added_by, p.created_at FROM places p WHERE p.id = \(placeId) FOR UPDATE", logger: logger
-            ).decode((String, String?, Date).self).collectAll()
-            guard let (current, addedBy, addedAt) = rows.first else { return .notFound }
-            let review = PlaceReview(rawValue: current) ?? .pending
-            guard review == .pending, let addedBy else { return .notPending(review) }
-            let decided: PlaceReview = decision == .approve ? .approved : .rejected
-            try await connection.tracedQuery(
-                "UPDATE places SET review = \(decided.rawValue) WHERE id = \(placeId)", logger: logger)
-            if decided == .approved {
+                """
+                UPDATE places SET review = \(decision.outcome.rawValue)
+                WHERE id = \(placeId) AND review = 'pending' AND added_by IS NOT NULL
+                RETURNING added_by, created_at
+                """,
+                logger: logger
+            ).decode((String, Date).self).collectAll()
+            guard let (addedBy, addedAt) = rows.first else { return nil }
+            if decision.outcome == .approved {
                 try await places.publish(placeId, on: connection)
             }
-            guard let place = try await places.find(placeId, on: connection) else { return .notFound }
-            return .decided(Reviewed(place: place, addedBy: addedBy, addedAt: addedAt))
+            guard let place = try await places.find(placeId, on: connection) else { return nil }
+            return Reviewed(place: place, addedBy: addedBy, addedAt: addedAt)
         }
     }
 }

@@ -17,4 +17,31 @@ protocol UserPlaceRepository: Sendable {
     ) async throws -> UUID
 }
 
-extension UserPlaceStore: UserPlaceRepository {}
+/// A user's pin colours and saves (P2): `UserPlaceStore` in Postgres, a memory one in the unit tests.
+protocol PlaceMarks: Sendable {
+    /// Gives the place the user's colour, or with nil takes their colour away.
+    func setPin(placeId: UUID, user: String, colour: PinColour?) async throws
+
+    func setSaved(placeId: UUID, user: String, saved: Bool) async throws
+
+    /// The user's pin for the place as it is now (`UserPins.pin`).
+    func pin(placeId: UUID, user: String) async throws -> String
+}
+
+/// What the nearby lists read from Postgres (P2): the places with the user's pins when the in-memory index is off
+/// or still loading, and the user's pins for the index.
+protocol NearbyPlaceReads: Sendable {
+    /// Places within `radiusMetres` of a point the user may see, nearest first.
+    func near(
+        latitude: Double, longitude: Double, radiusMetres: Double, user: String, limit: Int, offset: Int
+    ) async throws
+        -> [UserPlaceStore.Pinned]
+
+    /// Places inside a box the user may see, by folded name, then id.
+    func inBox(_ box: GeoBox, user: String, limit: Int, offset: Int) async throws -> [UserPlaceStore.Pinned]
+
+    /// Everything that decides the user's pins.
+    func pins(user: String) async throws -> UserPins
+}
+
+extension UserPlaceStore: UserPlaceRepository, PlaceMarks, NearbyPlaceReads {}

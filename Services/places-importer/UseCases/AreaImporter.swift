@@ -8,8 +8,8 @@ import Metrics
 /// closes the places that vanished from every provider and reopens those listed again (`PlaceClosure`).
 struct AreaImporter: Sendable {
     let providers: [any PlacesProvider]
-    let places: PlaceStore
-    let areas: ImportAreaStore
+    let places: any PlaceImports
+    let areas: any ImportRunProgress
     let logger: Logger
     /// Called after a tile that created or changed places committed (the nearby index reads them in).
     let placesChanged: @Sendable () async -> Void

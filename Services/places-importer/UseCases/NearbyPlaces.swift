@@ -8,7 +8,7 @@ struct NearbyPlaces: Sendable {
     /// Nil when the nearby route reads PostGIS only.
     let index: PlaceIndex?
     let pinCache: UserPinCache
-    let users: UserPlaceStore
+    let users: any NearbyPlaceReads
 
     enum Area: Sendable {
         case circle(latitude: Double, longitude: Double, radiusMetres: Double)

@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// run finished.
 struct OnDemandImports: Sendable {
     let coverage: ImportCoverage
-    let areas: ImportAreaStore
+    let areas: any OnDemandAreas
     let perHour: Int
     let perUserPerHour: Int
     let logger: Logger
@@ -59,7 +59,7 @@ struct OnDemandImports: Sendable {
 /// Reads the import areas into the coverage every few seconds (and once the service has migrated).
 struct ImportCoverageService: Service {
     let coverage: ImportCoverage
-    let areas: ImportAreaStore
+    let areas: any OnDemandAreas
     let interval: Duration
     let startGate: StartGate
     let logger: Logger
