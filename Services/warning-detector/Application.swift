@@ -28,10 +28,15 @@ package func buildApplication(
     let queue = PushQueue(client: client, logger: runtime.logger)
 
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    let news = NewsStore(client: client, logger: runtime.logger)
     // Public routes take a token when it comes (a bad one is refused); the /v1/me and admin operations require one.
-    try WarningAPI(warnings: warnings, users: users, queue: queue, news: NewsStore(client: client, logger: runtime.logger))
-        .registerHandlers(
-            on: runtime.apiRoutes(on: router, access: [.members("/v1/me"), .init(prefix: "/v1/admin", roles: [.admin])]))
+    try WarningAPI(
+        warnings: warnings, users: users, queue: queue, news: news, publish: PublishNews(news: news),
+        changeSettings: ChangeNotificationSettings(settings: users), register: RegisterDevice(devices: users),
+        unregister: UnregisterDevice(devices: users)
+    )
+    .registerHandlers(
+        on: runtime.apiRoutes(on: router, access: [.members("/v1/me"), .init(prefix: "/v1/admin", roles: [.admin])]))
 
     let consumer = try runtime.makeConsumer(
         topics: [

@@ -42,8 +42,8 @@ package func buildApplication(
     let warnings = CityWarningStore(client: client, logger: runtime.logger)
     // The hot weather view reads the caller from its context and takes no body: only the token check.
     CityWeatherRoute(
-        cities: cities, reader: reader, userCities: userCities, warnings: warnings, configuration: configuration,
-        cache: .views(ttl: configuration.viewCacheTTL)
+        cities: cities, reader: reader, recordView: RecordCityView(views: userCities), warnings: warnings,
+        configuration: configuration, cache: .views(ttl: configuration.viewCacheTTL)
     ).add(to: runtime.hotRoutes(on: router))
     let sharedTexts = SharedTextStore(
         client: client, lifetime: .seconds(configuration.shareLinkDays * 86_400), logger: runtime.logger)
@@ -54,7 +54,8 @@ package func buildApplication(
     sharePages.add(to: runtime.hotRoutes(on: router))
     let api = runtime.apiRoutes(on: router, access: [.members("/v1/me")])
     try WeatherAPI(
-        cities: cities, reader: reader, userCities: userCities, warnings: warnings, store: store, configuration: configuration,
+        cities: cities, reader: reader, userCities: userCities, mark: MarkFavourite(cities: cities, favourites: userCities),
+        unmark: UnmarkFavourite(cities: cities, favourites: userCities), warnings: warnings, store: store, configuration: configuration,
         searchQuota: WindowQuota(limit: configuration.searchesPerMinutePerAddress),
         shareTexts: CityShareTexts(
             reader: reader, warnings: warnings, texts: ShareTexts(appName: configuration.appName), appLink: configuration.appLink),

@@ -7,9 +7,9 @@ import PlatformHTTP
 extension Components.Schemas.Warning {
     init(_ warning: Warning) {
         self.init(
-            id: warning.id.uuidString, cityId: warning.cityId, kind: KindPayload(rawValue: warning.kind) ?? .heat,
+            id: warning.id.uuidString, cityId: warning.cityId, kind: KindPayload(rawValue: warning.kind.rawValue) ?? .heat,
             announcementNumber: warning.announcementNumber, location: warning.location, region: warning.region,
-            latitude: warning.latitude, longitude: warning.longitude, severity: SeverityPayload(rawValue: warning.severity) ?? .moderate,
+            latitude: warning.latitude, longitude: warning.longitude, severity: SeverityPayload(rawValue: warning.severity.capName) ?? .moderate,
             status: warning.status, statusDescription: warning.statusDescription, timeZone: warning.timeZone, onset: warning.onset,
             ends: warning.ends, onsetText: WarningDateFormat.string(warning.onset, timeZone: warning.timeZone),
             endsText: WarningDateFormat.string(warning.ends, timeZone: warning.timeZone))
@@ -28,8 +28,9 @@ extension Components.Schemas.News {
 extension Components.Schemas.Delivery {
     init(_ entry: PushQueue.LogEntry) {
         self.init(
-            id: entry.id.uuidString, deviceToken: entry.deviceToken, userId: entry.userId, kind: KindPayload(rawValue: entry.kind) ?? .warning,
-            status: StatusPayload(rawValue: entry.status) ?? .pending, attempts: entry.attempts, lastStatus: entry.lastStatus,
+            id: entry.id.uuidString, deviceToken: entry.deviceToken, userId: entry.userId,
+            kind: KindPayload(rawValue: entry.kind.rawValue) ?? .warning,
+            status: StatusPayload(rawValue: entry.status.rawValue) ?? .pending, attempts: entry.attempts, lastStatus: entry.lastStatus,
             lastError: entry.lastError, createdAt: entry.createdAt, finishedAt: entry.finishedAt)
     }
 }
@@ -48,17 +49,10 @@ extension Components.Responses.Settings {
 
 /// What a news item must be beyond its JSON shape (A6).
 enum NewsRules {
-    struct Draft {
-        var name: String
-        var body: String
-        var location: String
-        var timeZone: String
-        var happenedAt: Date
-    }
 
     /// The item to publish, or 400 for a value the document does not allow, or 422 for a moment that does not
     /// exist or an unknown time zone.
-    static func draft(from body: Components.Schemas.NewNews) throws -> Draft {
+    static func draft(from body: Components.Schemas.NewNews) throws -> NewsDraft {
         var outside: [String: String] = [:]
         func checked(_ value: String, _ field: String, max: Int) -> String {
             let trimmed = RequestText.trimmed(value)
@@ -83,7 +77,7 @@ enum NewsRules {
         guard let happenedAt = moment(body.date, body.time, in: zone) else {
             throw JSONBody.validationError(["date": "date must be yyyy-MM-dd and time HH:mm (24-hour), a real moment"])
         }
-        return Draft(name: name, body: content, location: location, timeZone: zoneName, happenedAt: happenedAt)
+        return NewsDraft(name: name, body: content, location: location, timeZone: zoneName, happenedAt: happenedAt)
     }
 
     /// A digit where the pattern has a digit, the same character elsewhere.

@@ -9,6 +9,10 @@ struct WarningAPI: APIProtocol {
     let users: UserStore
     let queue: PushQueue
     let news: NewsStore
+    let publish: PublishNews
+    let changeSettings: ChangeNotificationSettings
+    let register: RegisterDevice
+    let unregister: UnregisterDevice
     static let maxBoxResults = 1_000
 
     func listCityWarnings(_ input: Operations.ListCityWarnings.Input) async throws -> Operations.ListCityWarnings.Output {
@@ -51,8 +55,7 @@ struct WarningAPI: APIProtocol {
         let admin = try RequestScope.requireRole([.admin]).id
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let draft = try NewsRules.draft(from: body)
-        let item = try await news.publish(
-            name: draft.name, body: draft.body, happenedAt: draft.happenedAt, timeZone: draft.timeZone, location: draft.location, by: admin)
+        let item = try await publish(draft, by: admin)
         return .created(.init(headers: .init(location: "/v1/news/\(item.id)"), body: .json(.init(item))))
     }
 
@@ -71,17 +74,18 @@ struct WarningAPI: APIProtocol {
         for (index, favourite) in favourites.enumerated() where !(1...Int(Int32.max)).contains(favourite.cityId) {
             outside["favourites[\(index)].cityId"] = "must be a GeoNames id from 1"
         }
-        if favourites.count > 100 { outside["favourites"] = "may name at most 100 cities" }
+        // The rule is the use case's; asked here too so that one answer names every field in the way.
+        if !NotificationSettingsRules.allows(favouriteCount: favourites.count) { outside["favourites"] = WarningErrors.favouritesField }
         guard outside.isEmpty else { throw JSONBody.schemaViolation(outside) }
         if body.currentLocation == nil && body.favourites == nil {
             throw JSONBody.validationError(["body": "give currentLocation, favourites or both"])
         }
-        let current = body.currentLocation.map {
-            UserStore.SettingChange(cityId: UserStore.currentLocation, forecasts: $0.forecasts, warnings: $0.warnings)
+        let settings = try await WarningErrors.answeringRefusals {
+            try await changeSettings(
+                userId: user, currentLocation: body.currentLocation.map { .init(forecasts: $0.forecasts, warnings: $0.warnings) },
+                favourites: favourites.map { ($0.cityId, .init(forecasts: $0.forecasts, warnings: $0.warnings)) })
         }
-        let changes = favourites.map { UserStore.SettingChange(cityId: $0.cityId, forecasts: $0.forecasts, warnings: $0.warnings) }
-        try await users.setSettings(userId: user, (current.map { [$0] } ?? []) + changes)
-        return .ok(.init(try await users.settings(userId: user)))
+        return .ok(.init(settings))
     }
 
     func listDevices(_ input: Operations.ListDevices.Input) async throws -> Operations.ListDevices.Output {
@@ -112,12 +116,7 @@ struct WarningAPI: APIProtocol {
             throw JSONBody.schemaViolation(["language": "a language such as en or th"])
         }
         let device = UserStore.Device(token: token, currentCityId: body.currentCityId, timeZone: timeZone, app: app, language: body.language)
-        let registered = try await users.register(device, installId: installId, userId: user)
-        guard registered else {
-            throw APIError(
-                .conflict, code: "device_registered_elsewhere",
-                message: "another account holds this device token; register it from the same app install (installId) to move it")
-        }
+        try await WarningErrors.answeringRefusals { try await register(device, installId: installId, userId: user) }
         return .ok(.init(body: .json(.init(device))))
     }
 
@@ -130,9 +129,8 @@ struct WarningAPI: APIProtocol {
 
     func unregisterDevice(_ input: Operations.UnregisterDevice.Input) async throws -> Operations.UnregisterDevice.Output {
         let user = try RequestScope.requireUser().id
-        guard try await users.unregister(token: try Self.token(input.path.token), userId: user) else {
-            throw APIError(.notFound, code: "device_not_found", message: "you have no device with that token")
-        }
+        let token = try Self.token(input.path.token)
+        try await WarningErrors.answeringRefusals { try await unregister(token: token, userId: user) }
         return .noContent(.init())
     }
 

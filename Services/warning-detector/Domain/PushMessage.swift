@@ -12,7 +12,8 @@ enum PushMessage {
         let from = WarningWording.time(warning.onset, zone: zone, thai: thai)
         let until = WarningWording.time(warning.ends, zone: zone, thai: thai)
         let title: String, body: String
-        if thai, let status = WarningWording.thaiStatus(kind: warning.kind, severity: warning.severity) {
+        if thai {
+            let status = WarningWording.thaiStatus(kind: warning.kind, severity: warning.severity)
             title = "ระวัง! \(status)"
             body =
                 (WarningWording.thaiDescription(kind: warning.kind, english: warning.statusDescription) ?? status)

@@ -27,7 +27,7 @@ enum WarningReconciliation {
     static func issuedCount(_ batch: [CityDetections], live: [Int: [Warning]]) -> Int {
         batch.reduce(0) { total, item in
             let cityLive = live[item.forecast.city.id] ?? []
-            return total + item.detected.filter { detection in !cityLive.contains { $0.kind == detection.kind.rawValue } }.count
+            return total + item.detected.filter { detection in !cityLive.contains { $0.kind == detection.kind } }.count
         }
     }
 
@@ -42,7 +42,7 @@ enum WarningReconciliation {
             let cityLive = live[city.id] ?? []
             var changes: [Change] = []
             for detection in item.detected {
-                if let before = cityLive.first(where: { $0.kind == detection.kind.rawValue }) {
+                if let before = cityLive.first(where: { $0.kind == detection.kind }) {
                     let after = updated(before, by: detection, fetchedAt: item.forecast.fetchedAt)
                     if after != before { changes.append(.updated(after)) }
                 } else {
@@ -50,15 +50,15 @@ enum WarningReconciliation {
                     changes.append(
                         .issued(
                             Warning(
-                                id: newId(), cityId: city.id, kind: detection.kind.rawValue,
+                                id: newId(), cityId: city.id, kind: detection.kind,
                                 announcementNumber: "\(year(of: item.forecast.fetchedAt))-\(String(format: "%06ld", number))",
                                 location: city.name, region: [city.region, city.country].filter { !$0.isEmpty }.joined(separator: ", "),
                                 latitude: city.latitude, longitude: city.longitude, timeZone: city.timeZone,
-                                severity: detection.severity.capName, status: detection.status, statusDescription: detection.statusDescription,
+                                severity: detection.severity, status: detection.status, statusDescription: detection.statusDescription,
                                 onset: detection.onset, ends: detection.ends)))
                 }
             }
-            for warning in cityLive where !item.detected.contains(where: { $0.kind.rawValue == warning.kind }) {
+            for warning in cityLive where !item.detected.contains(where: { $0.kind == warning.kind }) {
                 changes.append(.cancelled(warning))
             }
             return changes
@@ -70,7 +70,7 @@ enum WarningReconciliation {
     /// every refresh and would update the warning each hour.
     static func updated(_ warning: Warning, by detection: DetectedWarning, fetchedAt: Date) -> Warning {
         var after = warning
-        after.severity = detection.severity.capName
+        after.severity = detection.severity
         after.status = detection.status
         after.statusDescription = detection.statusDescription
         after.onset = warning.onset <= fetchedAt ? min(warning.onset, detection.onset) : detection.onset

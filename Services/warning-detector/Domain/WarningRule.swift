@@ -13,6 +13,12 @@ enum Severity: Int, Comparable, Sendable, CaseIterable {
         }
     }
 
+    /// The severity a stored or published `capName` names; nil for any other text.
+    init?(capName: String) {
+        guard let severity = Self.allCases.first(where: { $0.capName == capName }) else { return nil }
+        self = severity
+    }
+
     static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

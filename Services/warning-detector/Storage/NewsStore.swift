@@ -39,6 +39,11 @@ struct NewsStore: Sendable {
         return item
     }
 
+    func publish(_ draft: NewsDraft, by admin: String) async throws -> Item {
+        try await publish(
+            name: draft.name, body: draft.body, happenedAt: draft.happenedAt, timeZone: draft.timeZone, location: draft.location, by: admin)
+    }
+
     /// Newest first (by when it happened, then when it was published); `limit` + 1 tells whether more follow.
     func list(limit: Int, offset: Int) async throws -> [Item] {
         try await client.tracedQuery(

@@ -67,21 +67,21 @@ struct PushQueue: Sendable {
         let dedupeKey =
             "appointment:\(reminder.bookingId.uuidString.lowercased()):\(reminder.startsAt.timeIntervalSince1970.rounded(.down).roundedClampedInt)"
         return try await enqueue(
-            toHoroscopeDevicesOf: reminder.userId, kind: "appointment-reminder", dedupeKey: dedupeKey, on: connection, logger: logger
+            toHoroscopeDevicesOf: reminder.userId, kind: .appointmentReminder, dedupeKey: dedupeKey, on: connection, logger: logger
         ) { zone, language in PushMessage.appointmentReminder(reminder, timeZone: zone, language: language) }
     }
 
     /// The day's horoscope (B5) for each of the user's horoscope-app devices, once per device and local day.
     static func enqueue(dailyHoroscope due: HoroscopeDailyDue, on connection: PostgresConnection, logger: Logger) async throws -> Int {
         try await enqueue(
-            toHoroscopeDevicesOf: due.userId, kind: "daily-horoscope", dedupeKey: "horoscope:\(due.localDate)", on: connection, logger: logger
+            toHoroscopeDevicesOf: due.userId, kind: .dailyHoroscope, dedupeKey: "horoscope:\(due.localDate)", on: connection, logger: logger
         ) { _, language in PushMessage.dailyHoroscope(due, language: language) }
     }
 
     /// One message per horoscope-app device of `user`, written for each device's zone and language, once per device
     /// and `dedupeKey`. User ids are compared without case: tokens from before issue 29 spelt them in upper case.
     private static func enqueue(
-        toHoroscopeDevicesOf user: String, kind: String, dedupeKey: String, on connection: PostgresConnection, logger: Logger,
+        toHoroscopeDevicesOf user: String, kind: DeliveryKind, dedupeKey: String, on connection: PostgresConnection, logger: Logger,
         message: (_ zone: String?, _ language: String?) -> String
     ) async throws -> Int {
         let devices = try await connection.tracedQuery(
@@ -95,7 +95,7 @@ struct PushQueue: Sendable {
         return try await connection.tracedQuery(
             """
             INSERT INTO push_deliveries (id, device_token, user_id, kind, dedupe_key, payload, trace_parent, app)
-            SELECT gen_random_uuid(), t, u, \(kind), \(dedupeKey), p::jsonb, \(PlatformTracing.currentTraceParent()), 'horoscope'
+            SELECT gen_random_uuid(), t, u, \(kind.rawValue), \(dedupeKey), p::jsonb, \(PlatformTracing.currentTraceParent()), 'horoscope'
             FROM unnest(\(devices.map(\.0))::text[], \(devices.map(\.1))::text[], \(payloads)::text[]) AS d(t, u, p)
             ON CONFLICT (device_token, dedupe_key) DO NOTHING
             RETURNING id
@@ -197,8 +197,8 @@ struct PushQueue: Sendable {
         var id: UUID
         var deviceToken: String
         var userId: String
-        var kind: String
-        var status: String
+        var kind: DeliveryKind
+        var status: DeliveryStatus
         var attempts: Int
         var lastStatus: Int?
         var lastError: String?
@@ -206,7 +206,8 @@ struct PushQueue: Sendable {
         var finishedAt: Date?
     }
 
-    /// The newest deliveries, optionally of one user (the delivery log).
+    /// The newest deliveries, optionally of one user (the delivery log). The kind and status columns hold only what
+    /// this service wrote, so the fallbacks (the API's own) are never taken.
     func log(userId: String?, limit: Int) async throws -> [LogEntry] {
         try await client.tracedQuery(
             """
@@ -217,7 +218,9 @@ struct PushQueue: Sendable {
             logger: logger
         ).decode((UUID, String, String, String, String, Int, Int?, String?, Date, Date?).self).collectAll().map {
             LogEntry(
-                id: $0.0, deviceToken: $0.1, userId: $0.2, kind: $0.3, status: $0.4, attempts: $0.5, lastStatus: $0.6, lastError: $0.7,
+                id: $0.0, deviceToken: $0.1, userId: $0.2, kind: DeliveryKind(rawValue: $0.3) ?? .warning,
+                status: DeliveryStatus(rawValue: $0.4) ?? .pending,
+                attempts: $0.5, lastStatus: $0.6, lastError: $0.7,
                 createdAt: $0.8, finishedAt: $0.9)
         }
     }

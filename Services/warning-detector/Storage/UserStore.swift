@@ -120,6 +120,12 @@ struct UserStore: Sendable {
         ).collectAll().count == 1
     }
 
+    /// Who holds the token now; nil for a token nobody registered.
+    func holder(ofToken token: String) async throws -> DeviceHolder? {
+        try await client.tracedQuery("SELECT user_id, install_id FROM devices WHERE token = \(token)", logger: logger)
+            .decode((String, String?).self).collectAll().first.map { DeviceHolder(userId: $0.0, installId: $0.1) }
+    }
+
     /// Removes the user's device; false when they have no such device.
     func unregister(token: String, userId: String) async throws -> Bool {
         try await client.tracedQuery("DELETE FROM devices WHERE token = \(token) AND user_id = \(userId) RETURNING token", logger: logger)

@@ -23,10 +23,14 @@ struct WarningStore: Sendable {
         """
     typealias Row = (UUID, Int, String, String, String, String, Double, Double, String, String, String, String, Date, Date)
 
+    /// The row as the domain's warning. The kind and severity columns hold only what this service wrote from the
+    /// rules' closed sets, so the fallbacks (the API's own) are never taken.
     static func decode(_ row: Row) -> Warning {
         Warning(
-            id: row.0, cityId: row.1, kind: row.2, announcementNumber: row.3, location: row.4, region: row.5, latitude: row.6,
-            longitude: row.7, timeZone: row.8, severity: row.9, status: row.10, statusDescription: row.11, onset: row.12, ends: row.13)
+            id: row.0, cityId: row.1, kind: WarningRule.Kind(rawValue: row.2) ?? .heat, announcementNumber: row.3, location: row.4, region: row.5,
+            latitude: row.6,
+            longitude: row.7, timeZone: row.8, severity: Severity(capName: row.9) ?? .moderate, status: row.10, statusDescription: row.11,
+            onset: row.12, ends: row.13)
     }
 
     /// Makes each city's warnings match what its forecast shows, in the consumer's transaction and with a fixed
@@ -101,10 +105,10 @@ struct WarningStore: Sendable {
             """
             INSERT INTO warnings (id, city_id, kind, announcement_number, location, region, latitude, longitude, time_zone,
                 severity, status, status_description, onset, ends)
-            SELECT * FROM unnest(\(issued.map(\.id))::uuid[], \(issued.map(\.cityId))::integer[], \(issued.map(\.kind))::text[],
+            SELECT * FROM unnest(\(issued.map(\.id))::uuid[], \(issued.map(\.cityId))::integer[], \(issued.map(\.kind.rawValue))::text[],
                 \(issued.map(\.announcementNumber))::text[], \(issued.map(\.location))::text[], \(issued.map(\.region))::text[],
                 \(issued.map(\.latitude))::float8[], \(issued.map(\.longitude))::float8[], \(issued.map(\.timeZone))::text[],
-                \(issued.map(\.severity))::text[], \(issued.map(\.status))::text[], \(issued.map(\.statusDescription))::text[],
+                \(issued.map(\.severity.capName))::text[], \(issued.map(\.status))::text[], \(issued.map(\.statusDescription))::text[],
                 \(issued.map(\.onset))::timestamptz[], \(issued.map(\.ends))::timestamptz[])
             """,
             logger: logger)
@@ -116,7 +120,7 @@ struct WarningStore: Sendable {
             """
             UPDATE warnings w SET severity = u.severity, status = u.status, status_description = u.status_description,
                 onset = u.onset, ends = u.ends, version = w.version + 1, updated_at = now()
-            FROM unnest(\(updated.map(\.id))::uuid[], \(updated.map(\.severity))::text[], \(updated.map(\.status))::text[],
+            FROM unnest(\(updated.map(\.id))::uuid[], \(updated.map(\.severity.capName))::text[], \(updated.map(\.status))::text[],
                 \(updated.map(\.statusDescription))::text[], \(updated.map(\.onset))::timestamptz[], \(updated.map(\.ends))::timestamptz[])
                 AS u(id, severity, status, status_description, onset, ends)
             WHERE w.id = u.id

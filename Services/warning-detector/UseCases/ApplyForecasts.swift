@@ -47,7 +47,7 @@ struct ApplyForecasts: Sendable {
         for warning in changes.issued {
             logger.info(
                 "warning issued",
-                metadata: ["city": "\(warning.cityId)", "kind": "\(warning.kind)", "number": "\(warning.announcementNumber)"])
+                metadata: ["city": "\(warning.cityId)", "kind": "\(warning.kind.rawValue)", "number": "\(warning.announcementNumber)"])
         }
         if !changes.issued.isEmpty {
             logger.info("warning notifications queued", metadata: ["warnings": "\(changes.issued.count)", "notifications": "\(queued)"])

@@ -10,7 +10,7 @@ import PlatformHTTP
 struct CityWeatherRoute {
     let cities: CityStore
     let reader: CityWeatherReader
-    let userCities: UserCityStore
+    let recordView: RecordCityView<UserCityStore>
     let warnings: CityWarningStore
     let configuration: WeatherConfiguration
     let cache: CityWeatherCache
@@ -37,11 +37,9 @@ struct CityWeatherRoute {
             entry = try cache.store(dto, body: ByteBuffer(bytes: Self.encoder.encode(dto)), for: city.id, now: now)
         }
         guard let user = context.user else { return JSONResponse.ok(entry.anonymousBody) }
-        let cityId = entry.view.city.id
-        let state = try await userCities.viewState(userId: user.id, cityId: cityId)
-        if !state.isNewestRecentView { try await userCities.recordView(userId: user.id, cityId: cityId) }
+        let isFavourite = try await recordView(userId: user.id, cityId: entry.view.city.id)
         var personal = entry.view
-        personal.isFavourite = state.isFavourite
+        personal.isFavourite = isFavourite
         return JSONResponse.ok(ByteBuffer(bytes: try Self.encoder.encode(personal)))
     }
 
@@ -89,12 +87,15 @@ struct CityWeatherRoute {
     }
 
     static func requireCity(_ id: Int, in cities: CityStore) async throws -> City {
+        try checkCityId(id)
+        guard let city = try await cities.find(id: id) else { throw WeatherErrors.cityNotFound(id) }
+        return city
+    }
+
+    /// A path's city id is a GeoNames id (the shape; whether the catalogue has it is the use cases' to say).
+    static func checkCityId(_ id: Int) throws {
         guard id > 0, id <= Int(Int32.max) else {
             throw JSONBody.schemaViolation(["cityId": "must be an integer from 1 to \(Int32.max) (a GeoNames id)"])
         }
-        guard let city = try await cities.find(id: id) else {
-            throw APIError(.notFound, code: "city_not_found", message: "no city with id \(id)")
-        }
-        return city
     }
 }

@@ -9,6 +9,8 @@ struct WeatherAPI: APIProtocol {
     let cities: CityStore
     let reader: CityWeatherReader
     let userCities: UserCityStore
+    let mark: MarkFavourite
+    let unmark: UnmarkFavourite
     let warnings: CityWarningStore
     let store: WeatherStore
     let configuration: WeatherConfiguration
@@ -124,15 +126,17 @@ struct WeatherAPI: APIProtocol {
     /// Idempotent: marking a favourite twice leaves one.
     func markFavourite(_ input: Operations.MarkFavourite.Input) async throws -> Operations.MarkFavourite.Output {
         let user = try RequestScope.requireUser()
-        let city = try await CityWeatherRoute.requireCity(input.path.cityId, in: cities)
-        _ = try await userCities.addFavourite(userId: user.id, city: city)
-        return .ok(.init(body: .json(.init(cityId: city.id, isFavourite: true))))
+        let cityId = input.path.cityId
+        try CityWeatherRoute.checkCityId(cityId)
+        try await WeatherErrors.answeringFavouriteRules { try await mark(userId: user.id, cityId: cityId) }
+        return .ok(.init(body: .json(.init(cityId: cityId, isFavourite: true))))
     }
 
     func unmarkFavourite(_ input: Operations.UnmarkFavourite.Input) async throws -> Operations.UnmarkFavourite.Output {
         let user = try RequestScope.requireUser()
-        let city = try await CityWeatherRoute.requireCity(input.path.cityId, in: cities)
-        try await userCities.removeFavourite(userId: user.id, city: city)
-        return .ok(.init(body: .json(.init(cityId: city.id, isFavourite: false))))
+        let cityId = input.path.cityId
+        try CityWeatherRoute.checkCityId(cityId)
+        try await WeatherErrors.answeringFavouriteRules { try await unmark(userId: user.id, cityId: cityId) }
+        return .ok(.init(body: .json(.init(cityId: cityId, isFavourite: false))))
     }
 }

@@ -7,6 +7,20 @@ enum WeatherErrors {
         .unprocessableContent, code: "search_too_broad", message: "the search matches too much to answer in time; narrow it")
     static let catalogueEmpty = APIError(.notFound, code: "catalogue_empty", message: "the city catalogue has not been imported")
 
+    static func cityNotFound(_ id: Int) -> APIError { APIError(.notFound, code: "city_not_found", message: "no city with id \(id)") }
+
+    static func answer(for refusal: FavouriteRefusal) -> APIError {
+        switch refusal {
+        case .cityNotFound(let id): cityNotFound(id)
+        }
+    }
+
+    /// Runs a favourites use case, answering its refusals.
+    @discardableResult
+    static func answeringFavouriteRules<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let refusal as FavouriteRefusal { throw answer(for: refusal) }
+    }
+
     static func answer(for unavailable: CityShareTexts.Unavailable) -> APIError {
         switch unavailable {
         case .noAppLink: APIError(.notFound, code: "no_app_link", message: "no app link is configured (WEATHER_APP_LINK)")

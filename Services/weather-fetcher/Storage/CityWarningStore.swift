@@ -57,3 +57,11 @@ struct CityWarningStore: Sendable {
         }
     }
 }
+
+/// A city's warnings that have not ended, the one ending last first: `CityWarningStore` in Postgres, a memory one
+/// in the unit tests.
+protocol ActiveCityWarnings: Sendable {
+    func active(cityId: Int) async throws -> [CityWarningStore.ActiveWarning]
+}
+
+extension CityWarningStore: ActiveCityWarnings {}

@@ -3,8 +3,8 @@ import Foundation
 /// The share texts of a city (W10) in the seed's templates, from its latest weather and active warnings. The
 /// API answers them; the share pages show the kept ones.
 struct CityShareTexts: Sendable {
-    let reader: CityWeatherReader
-    let warnings: CityWarningStore
+    let reader: any LatestCityWeather
+    let warnings: any ActiveCityWarnings
     let texts: ShareTexts
     let appLink: String?
 
@@ -29,7 +29,7 @@ struct CityShareTexts: Sendable {
             guard let warning = try await warnings.active(cityId: city.id).first else { throw Unavailable.noActiveWarning(city: city.name) }
             return texts.warning(city: city, status: warning.status, statusDescription: warning.statusDescription)
         case .home, .forecast:
-            guard let latest = try await reader.weather(for: city), let presenter = CityWeatherPresenter(city: city, now: Date()) else {
+            guard let latest = try await reader.weather(for: city, now: Date()), let presenter = CityWeatherPresenter(city: city, now: Date()) else {
                 throw Unavailable.weatherUnavailable
             }
             let report = latest.report
@@ -45,3 +45,11 @@ struct CityShareTexts: Sendable {
         }
     }
 }
+
+/// The latest weather of a city, refreshed on demand when it is old: `CityWeatherReader`, or a fixed one in the unit
+/// tests.
+protocol LatestCityWeather: Sendable {
+    func weather(for city: City, now: Date) async throws -> WeatherStore.Latest?
+}
+
+extension CityWeatherReader: LatestCityWeather {}

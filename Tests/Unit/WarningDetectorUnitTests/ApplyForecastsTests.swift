@@ -29,7 +29,7 @@ struct ApplyForecastsTests {
         let changes = try await apply(WarningFixtures.heat(33, hours: 3...5, fetchedAt: start))
         let warning = try #require(changes.issued.first)
         #expect(changes.issued.count == 1 && changes.updated.isEmpty && changes.cancelled.isEmpty)
-        #expect(warning.kind == "heat" && warning.location == "Berlin" && warning.region == "Land Berlin, Germany")
+        #expect(warning.kind == .heat && warning.location == "Berlin" && warning.region == "Land Berlin, Germany")
         #expect(warning.announcementNumber == "2026-000001")
         #expect(warning.onset == start.addingTimeInterval(3 * 3_600) && warning.ends == start.addingTimeInterval(6 * 3_600))
         #expect(store.pushed == [warning])
@@ -69,13 +69,13 @@ struct ApplyForecastsTests {
             if index == 3 { hour.temperatureC = 33 }
             if index == 10 { hour.windGustKmh = 80 }
         }
-        #expect(try await apply(both).issued.map(\.kind).sorted() == ["heat", "wind"])
+        #expect(try await apply(both).issued.map(\.kind.rawValue).sorted() == ["heat", "wind"])
         let windOnly = WarningFixtures.forecast(fetchedAt: start.addingTimeInterval(600)) { index, hour in
             if index == 10 { hour.windGustKmh = 80 }
         }
         let changes = try await apply(windOnly)
-        #expect(changes.cancelled.map(\.kind) == ["heat"] && changes.issued.isEmpty)
-        #expect(store.live.map(\.kind) == ["wind"])
+        #expect(changes.cancelled.map(\.kind) == [.heat] && changes.issued.isEmpty)
+        #expect(store.live.map(\.kind) == [.wind])
         #expect(store.published.count == 3, "two issued, one cancelled")
     }
 

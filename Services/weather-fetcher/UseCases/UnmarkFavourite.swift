@@ -1,0 +1,16 @@
+import Foundation
+
+/// Unmarks a favourite city (W8). Idempotent: unmarking a catalogue city that is not a favourite changes nothing and
+/// tells nobody.
+struct UnmarkFavourite: Sendable {
+    let cities: any CityDirectory
+    let favourites: any FavouriteCities
+
+    /// True when the city was a favourite; throws `FavouriteRefusal.cityNotFound` for an id the catalogue does not
+    /// have.
+    @discardableResult
+    func callAsFunction(userId: String, cityId: Int) async throws -> Bool {
+        guard let city = try await cities.find(id: cityId) else { throw FavouriteRefusal.cityNotFound(cityId) }
+        return try await favourites.removeFavourite(userId: userId, city: city)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import WeatherFetcher
+
+/// The share texts of a city (W10) over fixed sources: the warning text names the city's active warning, and a
+/// missing link, warning or weather is a reason, not a text.
+@Suite("weather-fetcher: CityShareTexts")
+struct CityShareTextsTests {
+    struct FixedWarnings: ActiveCityWarnings {
+        var warnings: [Int: [CityWarningStore.ActiveWarning]] = [:]
+        func active(cityId: Int) async throws -> [CityWarningStore.ActiveWarning] { warnings[cityId] ?? [] }
+    }
+
+    struct NoWeather: LatestCityWeather {
+        func weather(for city: City, now: Date) async throws -> WeatherStore.Latest? { nil }
+    }
+
+    static let berlin = UserCityListsTests.berlin
+    static let heat = CityWarningStore.ActiveWarning(
+        warningId: UUID(), announcementNumber: "2026-000001", severity: "Severe", status: "Severe heat warning",
+        statusDescription: "Temperatures up to 36 °C expected.", onset: Date(), ends: Date() + 3_600)
+
+    func texts(warnings: FixedWarnings = .init(), appLink: String? = nil) -> CityShareTexts {
+        CityShareTexts(reader: NoWeather(), warnings: warnings, texts: ShareTexts(appName: "Weather App"), appLink: appLink)
+    }
+
+    @Test("W10: the warning text names the city's active warning")
+    func test_W10_warningText() async throws {
+        let shared = texts(warnings: FixedWarnings(warnings: [Self.berlin.id: [Self.heat]]))
+        let text = try await shared.text(.warning, day: 0, city: Self.berlin)
+        #expect(text == "Weather App: Watch out!! There is a warning in Berlin which is Severe heat warning Temperatures up to 36 °C expected.")
+    }
+
+    @Test("W10: no active warning, no app link or no weather is the reason there is no text")
+    func test_W10_unavailable() async throws {
+        await #expect(throws: CityShareTexts.Unavailable.noActiveWarning(city: "Berlin")) {
+            _ = try await texts().text(.warning, day: 0, city: Self.berlin)
+        }
+        await #expect(throws: CityShareTexts.Unavailable.noAppLink) { _ = try await texts().text(.app, day: 0, city: Self.berlin) }
+        await #expect(throws: CityShareTexts.Unavailable.weatherUnavailable) {
+            _ = try await texts().text(.home, day: 0, city: Self.berlin)
+        }
+        #expect(try await texts(appLink: "https://example.org/app").text(.app, day: 0, city: Self.berlin) == "Weather App https://example.org/app")
+    }
+}
