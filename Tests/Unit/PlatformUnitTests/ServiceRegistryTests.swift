@@ -15,7 +15,8 @@ struct ServiceRegistryTests {
 
     @Test("a seventh service in the registry alone makes the check list every file to update")
     func seventhService() throws {
-        let seventh = ServiceIdentity(name: "loyalty-points", schema: "loyalty_points", defaultPort: 8087, extensions: ["hstore"])
+        let seventh = ServiceIdentity(
+            name: "loyalty-points", schema: "loyalty_points", defaultPort: 8087, extensions: ["hstore"], requiredSettings: ["LOYALTY_KEY"])
         let problems = ServiceRegistryCheck(root: RepositoryFiles.root, services: ServiceIdentity.all + [seventh]).problems()
         let files = Set(problems.map { String($0.prefix { $0 != ":" }) })
         #expect(files == Set(ServiceRegistryCheck.rules(for: seventh).map(\.file) + [DatabaseBootstrap.path, "deploy/kafka/kafka-users.yaml"]))
