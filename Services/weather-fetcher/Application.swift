@@ -57,9 +57,11 @@ package func buildApplication(
         cities: cities, reader: reader, userCities: userCities, mark: MarkFavourite(cities: cities, favourites: userCities),
         unmark: UnmarkFavourite(cities: cities, favourites: userCities), warnings: warnings, store: store, configuration: configuration,
         searchQuota: WindowQuota(limit: configuration.searchesPerMinutePerAddress),
-        shareTexts: CityShareTexts(
-            reader: reader, warnings: warnings, texts: ShareTexts(appName: configuration.appName), appLink: configuration.appLink),
-        sharedTexts: sharedTexts, sharePages: sharePages
+        shareCity: ShareCity(
+            texts: CityShareTexts(
+                reader: reader, warnings: warnings, texts: ShareTexts(appName: configuration.appName), appLink: configuration.appLink),
+            pages: sharedTexts),
+        sharePages: sharePages
     ).registerHandlers(on: api)
 
     let warningsConsumer = try runtime.makeConsumer(

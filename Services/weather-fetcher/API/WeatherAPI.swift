@@ -16,8 +16,7 @@ struct WeatherAPI: APIProtocol {
     let configuration: WeatherConfiguration
     /// City searches per client address and minute: anyone may search, and a search reads an index range.
     let searchQuota: WindowQuota
-    let shareTexts: CityShareTexts
-    let sharedTexts: SharedTextStore
+    let shareCity: ShareCity
     let sharePages: WeatherSharePages
 
     func searchCities(_ input: Operations.SearchCities.Input) async throws -> Operations.SearchCities.Output {
@@ -78,15 +77,14 @@ struct WeatherAPI: APIProtocol {
         let dayIndex = input.query.day ?? 0
         guard (0...4).contains(dayIndex) else { throw JSONBody.schemaViolation(["day": "must be 0 to 4"]) }
         let city = try await CityWeatherRoute.requireCity(input.path.cityId, in: cities)
-        let text: String
+        let shared: ShareCity.Shared
         do {
-            text = try await shareTexts.text(CityShareTexts.Kind(rawValue: kind.rawValue) ?? .home, day: dayIndex, city: city)
+            shared = try await shareCity(CityShareTexts.Kind(rawValue: kind.rawValue) ?? .home, day: dayIndex, city: city)
         } catch let unavailable as CityShareTexts.Unavailable {
             throw WeatherErrors.answer(for: unavailable)
         }
-        // The app's own link is the text's link; the others get a public page of their own (W10).
-        let url = kind == .app ? nil : sharePages.url(id: try await sharedTexts.keep(cityId: city.id, kind: kind.rawValue, text: text))
-        return .ok(.init(body: .json(.init(kind: .init(rawValue: kind.rawValue) ?? .home, text: text, url: url))))
+        let url = shared.pageId.map(sharePages.url(id:))
+        return .ok(.init(body: .json(.init(kind: .init(rawValue: kind.rawValue) ?? .home, text: shared.text, url: url))))
     }
 
     func getMap(_ input: Operations.GetMap.Input) async throws -> Operations.GetMap.Output {

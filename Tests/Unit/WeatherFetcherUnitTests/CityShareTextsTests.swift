@@ -43,4 +43,29 @@ struct CityShareTextsTests {
         }
         #expect(try await texts(appLink: "https://example.org/app").text(.app, day: 0, city: Self.berlin) == "Weather App https://example.org/app")
     }
+
+    /// Keeps texts in memory, numbering their pages.
+    final class MemorySharedTexts: SharedTexts, @unchecked Sendable {
+        // @unchecked: written only by the test's one task.
+        var kept: [(cityId: Int, kind: String, text: String)] = []
+        func keep(cityId: Int, kind: String, text: String) async throws -> String {
+            kept.append((cityId, kind, text))
+            return "page-\(kept.count)"
+        }
+    }
+
+    @Test("W10: a shared text gets a public page of its own, but the app's own link is the text's link and keeps none")
+    func test_W10_sharePages() async throws {
+        let pages = MemorySharedTexts()
+        let share = ShareCity(
+            texts: texts(warnings: FixedWarnings(warnings: [Self.berlin.id: [Self.heat]]), appLink: "https://example.org/app"), pages: pages)
+        let warning = try await share(.warning, day: 0, city: Self.berlin)
+        #expect(warning.pageId == "page-1" && warning.text.contains("Severe heat warning"))
+        #expect(pages.kept.map(\.kind) == ["warning"] && pages.kept.first?.text == warning.text)
+        let app = try await share(.app, day: 0, city: Self.berlin)
+        #expect(app == ShareCity.Shared(text: "Weather App https://example.org/app", pageId: nil))
+        #expect(pages.kept.count == 1)
+        await #expect(throws: CityShareTexts.Unavailable.weatherUnavailable) { _ = try await share(.home, day: 0, city: Self.berlin) }
+        #expect(pages.kept.count == 1)
+    }
 }
