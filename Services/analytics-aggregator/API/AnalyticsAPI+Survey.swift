@@ -21,15 +21,14 @@ extension AnalyticsAPI {
                 id: id, name: service.name, questions: service.questions, submitted: status.services[service.id] != nil,
                 points: status.services[service.id])
         }
-        let ratings = HotelSurvey.points
         return .ok(
             .init(
                 body: .json(
                     .init(
                         services: services,
                         ratings: .init(
-                            excellent: ratings["excellent"] ?? 20, good: ratings["good"] ?? 10, fair: ratings["fair"] ?? 5,
-                            poor: ratings["poor"] ?? 0),
+                            excellent: SurveyRating.excellent.points, good: SurveyRating.good.points, fair: SurveyRating.fair.points,
+                            poor: SurveyRating.poor.points),
                         overall: .init(
                             submitted: status.overall != nil, stars: status.overall?.stars, couponCode: status.overall?.coupon,
                             couponStatus: status.overall.map { .init($0.couponStatus) },

@@ -37,7 +37,6 @@ enum HotelSurvey {
             ]),
     ]
 
-    static let points: [String: Int] = ["excellent": 20, "good": 10, "fair": 5, "poor": 0]
     static let goodThreshold = 75
     static let pointsPerStar = 100
     static let couponValue = "$50"
@@ -63,8 +62,8 @@ enum HotelSurvey {
         guard ratings.count == 5 else { return nil }
         var total = 0
         for rating in ratings {
-            guard let value = points[rating] else { return nil }
-            total += value
+            guard let rating = SurveyRating(rawValue: rating) else { return nil }
+            total += rating.points
         }
         return total
     }

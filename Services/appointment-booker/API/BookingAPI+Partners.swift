@@ -29,15 +29,16 @@ extension BookingAPI {
         .ok(.init(body: .json(.init(try await listedPartner(input.path.partnerId).availability))))
     }
 
-    /// The partner itself or an admin replaces the whole availability; existing bookings stay as they are.
+    /// The partner itself or an admin replaces the whole availability (`ReplaceAvailability`); existing bookings stay.
     func setAvailability(_ input: Operations.SetAvailability.Input) async throws -> Operations.SetAvailability.Output {
         let caller = try RequestScope.requireRole([.partner, .admin])
         let id = try Self.uuid(input.path.partnerId, field: "partnerId")
-        guard caller.role == .admin || AccountKey.of(caller.id) == AccountKey.of(id) else { throw APIError.forbidden }
-        if caller.role == .partner { try await checkActivePartner(caller) }
+        let replace = ReplaceAvailability(profiles: partners, accounts: checkAccount)
+        let leave: ReplaceAvailability.Leave
+        do { leave = try await replace.authorize(caller, for: id) } catch let refusal as AccountRefusal { throw BookingErrors.answer(for: refusal) }
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let availability = try AvailabilityInput.parse(body)
-        try await BookingErrors.answeringPartnerRules { try await ReplaceAvailability(profiles: partners)(of: id, with: availability) }
+        try await BookingErrors.answeringPartnerRules { try await replace(leave, with: availability) }
         slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(availability))))
     }

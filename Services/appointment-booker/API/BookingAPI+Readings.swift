@@ -13,12 +13,12 @@ extension BookingAPI {
                 body: .json(
                     .init(
                         cards: readings.content.cards.map {
-                            .init(id: $0.id, name: $0.name.text(language), arcana: $0.arcana == "major" ? .major : .minor)
+                            .init(id: $0.id, name: $0.name.text(language), arcana: $0.arcana == .major ? .major : .minor)
                         }))))
     }
 
     func readTarot(_ input: Operations.ReadTarot.Input) async throws -> Operations.ReadTarot.Output {
-        let user = try await purchaser(for: .tarot)
+        let purchaser = try await purchaser(for: .tarot)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let draw: TarotDraw
         do {
@@ -28,27 +28,21 @@ extension BookingAPI {
         }
         let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
         let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
-        let reading = readings.engine.tarot(cards: draw.cards, user: user, on: day)
         return .created(
-            .init(
-                body: .json(
-                    try await kept(
-                        reading, user: user, inputs: draw.inputs, day: day, language: input.headers.acceptLanguage,
-                        position: position))))
+            .init(body: .json(try await given(.tarot(draw), by: purchaser, on: day, near: position, language: input.headers.acceptLanguage))))
     }
 
     func shakeFortuneStick(_ input: Operations.ShakeFortuneStick.Input) async throws -> Operations.ShakeFortuneStick.Output {
-        let user = try await purchaser(for: .fortuneStick)
+        let purchaser = try await purchaser(for: .fortuneStick)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
         let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
-        let reading = readings.engine.fortuneStick(user: user, on: day)
         return .created(
-            .init(body: .json(try await kept(reading, user: user, inputs: "", day: day, language: input.headers.acceptLanguage, position: position))))
+            .init(body: .json(try await given(.fortuneStick, by: purchaser, on: day, near: position, language: input.headers.acceptLanguage))))
     }
 
     func readCompatibility(_ input: Operations.ReadCompatibility.Input) async throws -> Operations.ReadCompatibility.Output {
-        let user = try await purchaser(for: .compatibility)
+        let purchaser = try await purchaser(for: .compatibility)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
         let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
@@ -60,16 +54,14 @@ extension BookingAPI {
         } catch {
             throw ContentErrors.answer(for: error)
         }
-        let reading = question.reading(by: readings.engine, on: day)
-        let inputs = question.inputs
         return .created(
             .init(
-                body: .json(try await kept(reading, user: user, inputs: inputs, day: day, language: input.headers.acceptLanguage, position: position))
-            ))
+                body: .json(
+                    try await given(.compatibility(question), by: purchaser, on: day, near: position, language: input.headers.acceptLanguage))))
     }
 
     func readPhoneNumber(_ input: Operations.ReadPhoneNumber.Input) async throws -> Operations.ReadPhoneNumber.Output {
-        let user = try await purchaser(for: .phoneNumber)
+        let purchaser = try await purchaser(for: .phoneNumber)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         guard RequestText.length(body.number) <= 40, let number = PhoneNumberRule.number(body.number) else {
             throw APIError(
@@ -78,13 +70,8 @@ extension BookingAPI {
         }
         let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
         let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
-        let reading = readings.engine.phoneNumber(number, on: day)
         return .created(
-            .init(
-                body: .json(
-                    try await kept(
-                        reading, user: user, inputs: number.inputs, day: day, language: input.headers.acceptLanguage,
-                        position: position))))
+            .init(body: .json(try await given(.phoneNumber(number), by: purchaser, on: day, near: position, language: input.headers.acceptLanguage))))
     }
 
     func listMyReadings(_ input: Operations.ListMyReadings.Input) async throws -> Operations.ListMyReadings.Output {
@@ -124,25 +111,26 @@ extension BookingAPI {
 
     // MARK: Helpers
 
-    /// The signed-in caller allowed a paid reading (U6): the token names the entitlement and no revocation
-    /// came since; 403 `entitlement_required` names what to buy.
-    func purchaser(for kind: Reading.Kind) async throws -> String {
+    var giveReading: GiveReading { GiveReading(readings: readings, accounts: checkAccount) }
+
+    /// The signed-in caller allowed a paid reading (U6); 403 `entitlement_required` names what to buy.
+    func purchaser(for kind: Reading.Kind) async throws -> GiveReading.Purchaser {
         let user = try RequestScope.requireUser()
         do {
-            return try await checkAccount.purchaser(user, of: kind.entitlement)
+            return try await giveReading.authorize(user, for: kind)
         } catch let refusal as AccountRefusal {
             throw BookingErrors.answer(for: refusal)
         }
     }
 
-    func kept(
-        _ reading: Reading, user: String, inputs: String, day: CivilDate, language header: String?, position: (Double, Double)?
+    func given(
+        _ question: GiveReading.Question, by purchaser: GiveReading.Purchaser, on day: CivilDate, near position: (Double, Double)?,
+        language header: String?
     ) async throws -> Components.Schemas.Reading {
-        let stored = try await BookingErrors.answeringReadingLimit { try await readings.keep(reading, user: user, inputs: inputs, day: day) }
+        let given = try await BookingErrors.answeringReadingLimit { try await giveReading(question, by: purchaser, on: day, near: position) }
+        let stored = given.stored
         return .init(
             stored.reading, id: stored.id, language: Language(acceptLanguage: header), shareUrl: readings.sharing.url(shareId: stored.shareId),
-            places: try await readings.placesToPray(after: stored.reading, near: position), ceremony: readings.content.ceremony(after: stored.reading)
-        )
+            places: given.placesToPray, ceremony: readings.content.ceremony(after: stored.reading))
     }
-
 }

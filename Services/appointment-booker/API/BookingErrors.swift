@@ -76,7 +76,7 @@ extension BookingErrors {
     static func answer(for refusal: AccountRefusal) -> APIError {
         switch refusal {
         case .accountBanned: accountBanned
-        case .notAPartner: APIError.forbidden
+        case .notAPartner, .notTheProfilesOwner: APIError.forbidden
         case .entitlementRequired(let entitlement):
             APIError(
                 .forbidden, code: "entitlement_required", message: "this reading needs the \(entitlement) feature; buy it in the app",

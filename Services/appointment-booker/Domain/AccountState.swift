@@ -38,5 +38,7 @@ struct AccountState: Sendable, Equatable {
 enum AccountRefusal: Error, Equatable {
     case accountBanned
     case notAPartner
+    /// A partner acting on another partner's profile.
+    case notTheProfilesOwner
     case entitlementRequired(String)
 }

@@ -13,8 +13,12 @@ struct ReadingContent: Sendable {
     }
 
     struct Card: Codable, Sendable {
+        enum Arcana: String, Codable, Sendable {
+            case major, minor
+        }
+
         var id: String
-        var arcana: String
+        var arcana: Arcana
         var name: Localized
         var upright: Localized
         var reversed: Localized
@@ -22,7 +26,8 @@ struct ReadingContent: Sendable {
 
     struct Stick: Codable, Sendable {
         var number: Int
-        var verdict: String
+        /// A content file with another word fails to load, naming the stick.
+        var verdict: Verdict
         var verse: Localized
         var meaning: Localized
     }
@@ -102,7 +107,7 @@ struct ReadingContent: Sendable {
             problems.append("texts of sign \(sign.id)")
         }
         if !Set(["fire", "earth", "air", "water"]).isSuperset(of: signs.map(\.element)) { problems.append("sign elements") }
-        if cards.count != 78 || Set(cards.map(\.id)).count != 78 || cards.filter({ $0.arcana == "major" }).count != 22 {
+        if cards.count != 78 || Set(cards.map(\.id)).count != 78 || cards.filter({ $0.arcana == .major }).count != 22 {
             problems.append("78 distinct cards, 22 major")
         }
         for card in cards where !(card.name.isComplete && card.upright.isComplete && card.reversed.isComplete) {
@@ -110,7 +115,7 @@ struct ReadingContent: Sendable {
         }
         if Set(positions.keys) != ["past", "present", "future"] || !positions.values.allSatisfy(\.isComplete) { problems.append("tarot positions") }
         if sticks.map(\.number) != Array(1...28) { problems.append("sticks 1-28 in order") }
-        for stick in sticks where !(stick.verse.isComplete && stick.meaning.isComplete && Verdict(rawValue: stick.verdict) != nil) {
+        for stick in sticks where !(stick.verse.isComplete && stick.meaning.isComplete) {
             problems.append("stick \(stick.number)")
         }
         if digits.count != 10 || !digits.allSatisfy(\.isComplete) { problems.append("10 digit meanings") }

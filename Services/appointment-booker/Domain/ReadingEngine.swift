@@ -54,7 +54,7 @@ struct ReadingEngine: Sendable {
     func fortuneStick(user: String, on day: CivilDate) -> Reading {
         let seed = ReadingSeed(key: key, kind: .fortuneStick, inputs: [user], date: day)
         let stick = content.sticks[seed.number(0, below: content.sticks.count)]
-        let verdict = Verdict(rawValue: stick.verdict) ?? .neutral
+        let verdict = stick.verdict
         var scores = seed.scores(from: 1)
         // The stick's own verdict sets the tone; the seed spreads it over the areas.
         let shift = verdict == .good ? 30 : verdict == .bad ? -30 : 0

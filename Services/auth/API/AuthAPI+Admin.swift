@@ -65,25 +65,13 @@ extension AuthAPI {
 
     func listPayments(_ input: Operations.ListPayments.Input) async throws -> Operations.ListPayments.Output {
         _ = try RequestScope.requireRole([.admin])
-        let history = Self.paymentHistory(try await admin.payments(of: try Self.accountId(input.path.accountId)))
-        return .ok(.init(body: .json(.init(payments: history.payments, paidEntitlements: history.paid))))
-    }
-
-    /// An account's payments as the document shows them, with the features paid for
-    /// (`ProviderPaymentStatus.paidEntitlements`).
-    static func paymentHistory(
-        _ payments: [AdminStore.Payment]
-    ) -> (payments: [Components.Schemas.Payment], paid: [Components.Schemas.Entitlement]) {
-        let typed = payments.compactMap { payment in
-            Entitlement(rawValue: payment.entitlement).flatMap { entitlement in
-                ProviderPaymentStatus(rawValue: payment.status).map { (payment.paymentId, entitlement, $0) }
-            }
-        }
-        let paid = ProviderPaymentStatus.paidEntitlements(typed)
-        return (
-            payments.compactMap(Components.Schemas.Payment.init),
-            paid.sorted { $0.rawValue < $1.rawValue }.map(Components.Schemas.Entitlement.init)
-        )
+        let history = try await admin.payments(of: try Self.accountId(input.path.accountId))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        payments: history.payments.map(Components.Schemas.Payment.init),
+                        paidEntitlements: history.paidEntitlements.map(Components.Schemas.Entitlement.init)))))
     }
 
     static func accountId(_ text: String) throws -> UUID {
@@ -93,12 +81,14 @@ extension AuthAPI {
 }
 
 extension Components.Schemas.Payment {
-    /// Nil for a stored row outside the document's sets (rows are written through the webhook's checks only).
-    init?(_ payment: AdminStore.Payment) {
-        guard let entitlement = Entitlement(rawValue: payment.entitlement), let status = StatusPayload(rawValue: payment.status)
-        else { return nil }
+    init(_ payment: Payment) {
+        let status: StatusPayload =
+            switch payment.status {
+            case .paid: .paid
+            case .refunded: .refunded
+            }
         self.init(
-            paymentId: payment.paymentId, entitlement: .init(entitlement), status: status, amountCents: payment.amountCents,
+            paymentId: payment.paymentId, entitlement: .init(payment.entitlement), status: status, amountCents: payment.amountCents,
             receivedAt: payment.receivedAt)
     }
 }

@@ -21,8 +21,13 @@ extension AuthAPI {
     }
 
     func listMyPayments(_ input: Operations.ListMyPayments.Input) async throws -> Operations.ListMyPayments.Output {
-        let history = Self.paymentHistory(try await admin.payments(of: try callerId()))
-        return .ok(.init(body: .json(.init(payments: history.payments, paidEntitlements: history.paid))))
+        let history = try await admin.payments(of: try callerId())
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        payments: history.payments.map(Components.Schemas.Payment.init),
+                        paidEntitlements: history.paidEntitlements.map(Components.Schemas.Entitlement.init)))))
     }
 
     func callerId() throws -> UUID {

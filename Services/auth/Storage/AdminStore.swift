@@ -104,15 +104,9 @@ struct AdminStore: Sendable {
         try await client.inTransaction(logger: logger) { try await grant(entitlement, to: id, source: "admin", on: $0) }
     }
 
-    struct Payment: Codable, Sendable, Equatable {
-        var paymentId: String
-        var entitlement: String
-        var status: String
-        var amountCents: Int64
-        var receivedAt: Date
-    }
-
-    func payments(of id: UUID) async throws -> [Payment] {
+    /// Rows are written through the webhook's checks only; one outside the sets (written by hand) is left out and
+    /// logged rather than failing the whole list.
+    func payments(of id: UUID) async throws -> PaymentHistory {
         let rows = try await client.tracedQuery(
             """
             SELECT payment_id, entitlement, status, amount_cents, received_at FROM payments
@@ -120,9 +114,13 @@ struct AdminStore: Sendable {
             """, logger: logger)
         var result: [Payment] = []
         for try await (paymentId, entitlement, status, amount, received) in rows.decode((String, String, String, Int64, Date).self) {
+            guard let entitlement = Entitlement(rawValue: entitlement), let status = ProviderPaymentStatus(rawValue: status) else {
+                logger.warning("payment row outside the known sets left out", metadata: ["paymentId": "\(paymentId)"])
+                continue
+            }
             result.append(Payment(paymentId: paymentId, entitlement: entitlement, status: status, amountCents: amount, receivedAt: received))
         }
-        return result
+        return PaymentHistory(payments: result)
     }
 
     enum PaymentOutcome: Equatable { case recorded, duplicate, unknownAccount }

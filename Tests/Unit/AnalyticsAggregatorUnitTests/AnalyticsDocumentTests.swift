@@ -11,6 +11,6 @@ struct AnalyticsDocumentTests {
         #expect(Set(Components.Schemas.App.allCases.map(\.rawValue)) == AppKeys.apps)
         #expect(Set(Components.Schemas.Platform.allCases.map(\.rawValue)) == TelemetryRules.platforms)
         #expect(Components.Schemas.HotelService.allCases.map(\.rawValue) == HotelSurvey.services.map(\.id))
-        #expect(Set(Components.Schemas.Rating.allCases.map(\.rawValue)) == Set(HotelSurvey.points.keys))
+        #expect(Set(Components.Schemas.Rating.allCases.map(\.rawValue)) == Set(SurveyRating.allCases.map(\.rawValue)))
     }
 }

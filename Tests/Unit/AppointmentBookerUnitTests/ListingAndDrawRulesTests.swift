@@ -35,7 +35,7 @@ struct ListingAndDrawRulesTests {
         let names = Localized(en: "", th: "")
         let deck = Dictionary(
             uniqueKeysWithValues: ["fool", "magician", "priestess"].map {
-                ($0, ReadingContent.Card(id: $0, arcana: "major", name: names, upright: names, reversed: names))
+                ($0, ReadingContent.Card(id: $0, arcana: .major, name: names, upright: names, reversed: names))
             })
         #expect(try TarotDraw(ids: ["fool", "magician", "priestess"], deck: { deck[$0] }).cards.map(\.id) == ["fool", "magician", "priestess"])
         #expect(throws: TarotDraw.Refusal.notThree) { try TarotDraw(ids: ["fool", "magician"], deck: { deck[$0] }) }

@@ -80,7 +80,9 @@ struct PartnerProfileTests {
         let profiles = MemoryPartnerProfiles()
         #expect(await Self.refusal { try await EditPartner(profiles: profiles)(UUID(), ProfileChanges(name: "x"), by: .admin) } == .partnerNotFound)
         let none = Availability(weekly: [], exceptions: [])
-        #expect(await Self.refusal { try await ReplaceAvailability(profiles: profiles)(of: UUID(), with: none) } == .partnerNotFound)
+        let replace = ReplaceAvailability(profiles: profiles, accounts: CheckAccount(states: profiles))
+        let admin = AuthenticatedUser(id: "admin-1", role: .admin, entitlements: [])
+        #expect(await Self.refusal { try await replace(try await replace.authorize(admin, for: UUID()), with: none) } == .partnerNotFound)
     }
 
     @Test("B3: the availability is replaced as a whole")
@@ -88,8 +90,37 @@ struct PartnerProfileTests {
         let (profiles, id) = try await Self.partner()
         let window = Availability.WeeklyWindow(
             weekday: 1, start: try #require(LocalTime(parsing: "09:00")), end: try #require(LocalTime(parsing: "12:00")))
-        try await ReplaceAvailability(profiles: profiles)(of: id, with: Availability(weekly: [window], exceptions: []))
+        let replace = ReplaceAvailability(profiles: profiles, accounts: CheckAccount(states: profiles))
+        let itself = AuthenticatedUser(id: id.uuidString.lowercased(), role: .partner, entitlements: [])
+        try await replace(try await replace.authorize(itself, for: id), with: Availability(weekly: [window], exceptions: []))
         #expect(try await profiles.find(id)?.availability == Availability(weekly: [window], exceptions: []))
+    }
+
+    @Test("B3, U5: only an admin or the partner itself, while still a partner, replaces an availability")
+    func test_B3_whoReplacesAvailability() async throws {
+        let (profiles, id) = try await Self.partner()
+        let other = UUID()
+        let replace = ReplaceAvailability(profiles: profiles, accounts: CheckAccount(states: profiles))
+        let itself = AuthenticatedUser(id: id.uuidString, role: .partner, entitlements: [])
+        let stranger = AuthenticatedUser(id: other.uuidString, role: .partner, entitlements: [])
+        let user = AuthenticatedUser(id: id.uuidString, role: .user, entitlements: [])
+        _ = try await replace.authorize(itself, for: id)
+        _ = try await replace.authorize(AuthenticatedUser(id: "admin-1", role: .admin, entitlements: []), for: id)
+        #expect(await Self.accountRefusal { _ = try await replace.authorize(stranger, for: id) } == .notTheProfilesOwner)
+        #expect(await Self.accountRefusal { _ = try await replace.authorize(user, for: id) } == .notTheProfilesOwner)
+        // auth's events made the account a user again: its still-valid partner token no longer acts.
+        let demoted = MemoryPartnerProfiles(roles: [id: .user])
+        let stale = ReplaceAvailability(profiles: demoted, accounts: CheckAccount(states: demoted))
+        #expect(await Self.accountRefusal { _ = try await stale.authorize(itself, for: id) } == .notAPartner)
+    }
+
+    static func accountRefusal(_ work: () async throws -> Void) async -> AccountRefusal? {
+        do {
+            try await work()
+            return nil
+        } catch {
+            return error as? AccountRefusal
+        }
     }
 
     @Test("B6: an ad is added unpaid within an allowed window; a window AdWindow refuses names its fields and adds nothing")

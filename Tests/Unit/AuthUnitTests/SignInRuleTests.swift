@@ -117,4 +117,17 @@ struct SignInRuleTests {
         ]
         #expect(ProviderPaymentStatus.paidEntitlements(payments) == [.tarot], "p2 stands for tarot; p3 was refunded; p4's refund came alone")
     }
+
+    @Test("U6: a payment history lists the features still paid for, by name, whatever the payments' order")
+    func test_U6_paymentHistory() {
+        func payment(_ id: String, _ entitlement: Entitlement, _ status: ProviderPaymentStatus) -> Payment {
+            Payment(paymentId: id, entitlement: entitlement, status: status, amountCents: 299, receivedAt: Date(timeIntervalSince1970: 0))
+        }
+        let history = PaymentHistory(payments: [
+            payment("p5", .tarot, .paid), payment("p6", .compatibility, .paid), payment("p7", .phoneNumber, .refunded),
+            payment("p7", .phoneNumber, .paid),
+        ])
+        #expect(history.paidEntitlements == [.compatibility, .tarot], "by name; p7 was refunded")
+        #expect(PaymentHistory(payments: []).paidEntitlements.isEmpty)
+    }
 }

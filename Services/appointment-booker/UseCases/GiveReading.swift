@@ -1,0 +1,71 @@
+import Foundation
+import PlatformCore
+
+/// A paid reading (B4, U6): asked by an account that holds the feature (granted by its token or auth's events and
+/// not revoked since), drawn by the engine, kept in the account's history within the day's limit, and after a bad
+/// verdict given with places to pray near the asker.
+struct GiveReading: Sendable {
+    let readings: ReadingService
+    let accounts: CheckAccount
+
+    /// What was asked, already checked against the content (a deck's cards, the signs, a number's digits).
+    enum Question: Sendable {
+        case tarot(TarotDraw)
+        case fortuneStick
+        case compatibility(CompatibilityQuestion)
+        case phoneNumber(PhoneDigits)
+
+        var kind: Reading.Kind {
+            switch self {
+            case .tarot: .tarot
+            case .fortuneStick: .fortuneStick
+            case .compatibility: .compatibility
+            case .phoneNumber: .phoneNumber
+            }
+        }
+    }
+
+    /// An account's leave to a reading of one kind: made only by `authorize`, so that no reading is drawn for an
+    /// account nobody asked about.
+    struct Purchaser: Sendable {
+        fileprivate let account: String
+        fileprivate let kind: Reading.Kind
+    }
+
+    struct Given: Sendable {
+        var stored: StoredReading
+        var placesToPray: ReadingService.PlacesToPray?
+    }
+
+    /// Asked before the request's body is read, as the access rules answer (403 before 400). Throws `AccountRefusal`.
+    func authorize(_ caller: AuthenticatedUser, for kind: Reading.Kind) async throws -> Purchaser {
+        Purchaser(account: try await accounts.purchaser(caller, of: kind.entitlement), kind: kind)
+    }
+
+    /// Throws `ReadingStore.TooManyReadings` past the day's limit, and `Mismatch` when the question is not of the
+    /// kind the purchaser was authorized for.
+    func callAsFunction(
+        _ question: Question, by purchaser: Purchaser, on day: CivilDate, near position: (Double, Double)?
+    ) async throws -> Given {
+        guard question.kind == purchaser.kind else { throw Mismatch(authorized: purchaser.kind, asked: question.kind) }
+        let (reading, inputs) = draw(question, for: purchaser.account, on: day)
+        let stored = try await readings.keep(reading, user: purchaser.account, inputs: inputs, day: day)
+        return Given(stored: stored, placesToPray: try await readings.placesToPray(after: stored.reading, near: position))
+    }
+
+    /// A programming error in a route: it authorized one kind and asked another.
+    struct Mismatch: Error {
+        var authorized: Reading.Kind
+        var asked: Reading.Kind
+    }
+
+    private func draw(_ question: Question, for account: String, on day: CivilDate) -> (Reading, inputs: String) {
+        let engine = readings.engine
+        switch question {
+        case .tarot(let draw): return (engine.tarot(cards: draw.cards, user: account, on: day), draw.inputs)
+        case .fortuneStick: return (engine.fortuneStick(user: account, on: day), "")
+        case .compatibility(let question): return (question.reading(by: engine, on: day), question.inputs)
+        case .phoneNumber(let number): return (engine.phoneNumber(number, on: day), number.inputs)
+        }
+    }
+}

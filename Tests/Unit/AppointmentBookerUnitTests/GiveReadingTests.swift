@@ -1,0 +1,57 @@
+import Foundation
+import PlatformCore
+import Testing
+
+@testable import AppointmentBooker
+
+/// A paid reading from the asker's leave to its kept answer (B4, U6) over memory stores.
+@Suite("appointment-booker: giving a paid reading (use case)")
+struct GiveReadingTests {
+    static let day = ReadingServiceTests.day
+
+    static func give(
+        states: [String: AccountState] = [:], readings: MemoryReadings = MemoryReadings()
+    ) throws -> GiveReading {
+        GiveReading(
+            readings: try ReadingServiceTests.service(readings: readings),
+            accounts: CheckAccount(states: CheckAccountTests.MemoryAccountStates(states: states)))
+    }
+
+    static func buyer(_ id: String, holding entitlements: Set<String>) -> AuthenticatedUser {
+        AuthenticatedUser(id: id, role: .user, entitlements: entitlements)
+    }
+
+    @Test("U6: only an account holding the kind's feature, not revoked since, is given a reading")
+    func test_U6_onlyHoldersAreGiven() async throws {
+        let give = try Self.give(states: [AccountKey.of("revoked"): AccountState(role: .user, banned: false, revoked: ["tarot"])])
+        _ = try await give.authorize(Self.buyer("holder", holding: ["tarot"]), for: .tarot)
+        await #expect(throws: AccountRefusal.entitlementRequired("tarot")) {
+            _ = try await give.authorize(Self.buyer("other", holding: ["compatibility"]), for: .tarot)
+        }
+        await #expect(throws: AccountRefusal.entitlementRequired("tarot")) {
+            _ = try await give.authorize(Self.buyer("revoked", holding: ["tarot"]), for: .tarot)
+        }
+    }
+
+    @Test("B4: the reading drawn is kept in the asker's history under its inputs; asked again the same day, the same one")
+    func test_B4_givenReadingIsKept() async throws {
+        let readings = MemoryReadings()
+        let give = try Self.give(readings: readings)
+        let content = try ReadingEngineTests.content.get()
+        let draw = try TarotDraw(ids: content.cards.prefix(3).map(\.id), deck: content.card)
+        let buyer = try await give.authorize(Self.buyer("u1", holding: ["tarot"]), for: .tarot)
+        let first = try await give(.tarot(draw), by: buyer, on: Self.day, near: nil)
+        let again = try await give(.tarot(draw), by: buyer, on: Self.day, near: nil)
+        #expect(first.stored.reading.kind == .tarot && again.stored.id == first.stored.id && readings.count == 1)
+        #expect(first.placesToPray == nil, "no position was given")
+    }
+
+    @Test("B4: a question of another kind than the leave's is refused, and nothing is kept")
+    func test_B4_leaveIsForOneKind() async throws {
+        let readings = MemoryReadings()
+        let give = try Self.give(readings: readings)
+        let buyer = try await give.authorize(Self.buyer("u2", holding: ["tarot", "fortune_stick"]), for: .tarot)
+        await #expect(throws: GiveReading.Mismatch.self) { _ = try await give(.fortuneStick, by: buyer, on: Self.day, near: nil) }
+        #expect(readings.count == 0)
+    }
+}
