@@ -31,7 +31,8 @@ public struct EventEnvelope<Payload: Codable & Sendable>: Codable, Sendable {
 
     /// The JSON bytes written to Kafka.
     public func encoded() throws -> [UInt8] {
-        Array(try EventCoding.encoder.encode(self))
+        if let payload = payload as? any HandWrittenJSONPayload { return try handWritten(payload) }
+        return Array(try EventCoding.encoder.encode(self))
     }
 }
 

@@ -49,19 +49,15 @@ struct OpenMeteoProvider: WeatherProvider {
 
     /// Decodes an answer for `cities` (in request order).
     func decode(_ body: ByteBuffer, for cities: [City], fetchedAt: Date) throws(ProviderError) -> [Int: WeatherReport] {
-        let data = Data(buffer: body)
-        let decoder = JSONDecoder()
         let locations: [OpenMeteoResponse]
         do {
-            if cities.count == 1, let single = try? decoder.decode(OpenMeteoResponse.self, from: data) {
-                locations = [single]
-            } else {
-                locations = try decoder.decode([OpenMeteoResponse].self, from: data)
+            switch try OpenMeteoResponse.scan(Array(body.readableBytesView)) {
+            case .locations(let found): locations = found
+            case .rejected(let reason): throw ProviderError.rejected(reason)
             }
+        } catch let error as ProviderError {
+            throw error
         } catch {
-            if let answer = try? decoder.decode(OpenMeteoResponse.ErrorAnswer.self, from: data), answer.error {
-                throw .rejected(answer.reason)
-            }
             throw .malformedResponse("not an Open-Meteo forecast: \(error)")
         }
         guard locations.count == cities.count else {

@@ -1,6 +1,6 @@
 /// Open-Meteo's forecast API answer (`/v1/forecast` with `timeformat=unixtime`): one object per location,
 /// or an array of them when several coordinates were asked for. Series values may be null.
-struct OpenMeteoResponse: Decodable {
+struct OpenMeteoResponse: Decodable, Equatable {
     var latitude: Double
     var longitude: Double
     var utc_offset_seconds: Int
@@ -9,7 +9,7 @@ struct OpenMeteoResponse: Decodable {
     var hourly: Hourly
     var daily: Daily
 
-    struct Current: Decodable {
+    struct Current: Decodable, Equatable {
         var time: Int
         var temperature_2m: Double
         var relative_humidity_2m: Double
@@ -21,7 +21,7 @@ struct OpenMeteoResponse: Decodable {
         var visibility: Double?
     }
 
-    struct Hourly: Decodable {
+    struct Hourly: Decodable, Equatable {
         var time: [Int]
         var temperature_2m: [Double?]
         var weather_code: [Int?]
@@ -35,7 +35,7 @@ struct OpenMeteoResponse: Decodable {
         var visibility: [Double?]
     }
 
-    struct Daily: Decodable {
+    struct Daily: Decodable, Equatable {
         var time: [Int]
         var weather_code: [Int?]
         var temperature_2m_max: [Double?]

@@ -48,8 +48,7 @@ struct WeatherStore: Sendable {
         var seen: Set<Int> = []
         let refreshed = batch.reversed().filter { seen.insert($0.city.id).inserted }.reversed() as [Refreshed]
         guard !refreshed.isEmpty else { return }
-        let encoder = WeatherReport.storageEncoder
-        let reports = try refreshed.map { String(decoding: try encoder.encode($0.report), as: UTF8.self) }
+        let reports = try refreshed.map { try $0.report.storedJSON() }
         let ids = refreshed.map(\.city.id)
         let providers = refreshed.map(\.report.provider)
         let fetchedAt = refreshed.map(\.report.fetchedAt)
