@@ -14,5 +14,8 @@ swift build -c release --product places-importer
 swift build -c release --product warning-detector
 swift build -c release --product appointment-booker
 swift build -c release --product analytics-aggregator
+# The stack rows (--only stack) start all six services and the topics as docker-compose.yml does.
+swift build -c release --product auth
+swift build -c release --product platformctl
 PG_FSYNC=on start_throwaway_infra
 "$root/.build/release/platform-bench" --brokers "$TEST_KAFKA_BROKERS" --postgres-port "$TEST_POSTGRES_PORT" "$@"

@@ -20,7 +20,9 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Path of librdkafka's rdkafka_performance.") var reference = "/usr/local/bin/rdkafka_performance"
     @Option(help: "bcrypt cost for the auth rows (the service's BCRYPT_COST).") var bcryptCost = 12
     @Option(
-        help: "Which groups of rows to measure (comma-separated: kafka, outbox, consumer, auth, weather, places, warnings, appointments, analytics).")
+        help: ArgumentHelp(
+            "Which groups of rows to measure (comma-separated: kafka, outbox, consumer, auth, weather, places, warnings, appointments, "
+                + "analytics, stack; stack runs only when named)."))
     var only = "kafka,outbox,consumer,auth,weather,places,warnings,appointments,analytics"
     @Option(help: "Events in the idempotent-consumer rows.") var consumerEvents = 100_000
     @Option(help: "Messages per poll in the idempotent-consumer rows (CONSUMER_BATCH_SIZE).") var consumerBatchSize = 2_000
@@ -43,6 +45,14 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "Events whose aggregates the analytics query rows read.") var analyticsLargeEvents = 10_000_000
     @Option(help: "Seconds of load per HTTP route.") var loadSeconds = 10
     @Option(help: "Concurrent connections of the HTTP load.") var connections = 32
+    @Option(help: "stack: the build directory whose services and platformctl the stack runs.") var stackBuild = ".build/release"
+    @Option(help: "stack: Python with PyYAML for scripts/compose-smoke.py (default: $TEST_PYTHON, else .venv/bin/python).") var python: String?
+    @Option(help: "stack: the session arrival rates stepped through (sessions/s, comma-separated).") var stackRates = "5,10,20,40,80,160,320"
+    @Option(help: "stack: seconds of load per rate step.") var stackStepSeconds = 10
+    @Option(help: "stack: phones, each with an install account per app.") var stackUsers = 200
+    @Option(help: "stack: the most populous cities whose weather the sessions open.") var stackCities = 50
+    @Option(help: "stack: one session in this many also books a slot.") var stackBookingEvery = 20
+    @Option(help: "stack: the p99 (ms) every journey step must stay under for a rate step to hold.") var stackP99Ms = 100.0
 
     func run() async throws {
         var table = ResultTable()
@@ -101,11 +111,24 @@ struct PlatformBench: AsyncParsableCommand {
         if groups.contains("analytics") {
             try await addAnalyticsRows(to: &table)
         }
-        print(table.markdown(count: count, size: size))
+        if !table.isEmpty { print(table.markdown(count: count, size: size)) }
+        if groups.contains("stack") { print(try await stackReport()) }
     }
 }
 
 extension PlatformBench {
+    func stackReport() async throws -> String {
+        let rates = stackRates.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !rates.isEmpty, rates.allSatisfy({ $0 > 0 }) else { throw BenchError("--stack-rates: positive whole numbers, comma-separated") }
+        let bench = StackBench(
+            buildDirectory: URL(fileURLWithPath: stackBuild).standardizedFileURL.path,
+            python: python ?? ProcessInfo.processInfo.environment["TEST_PYTHON"] ?? ".venv/bin/python", cataloguePath: catalogue,
+            postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser, brokers: brokers, rates: rates,
+            stepSeconds: stackStepSeconds, users: stackUsers, cityCount: stackCities,
+            bookingEvery: max(1, stackBookingEvery), p99LimitMilliseconds: stackP99Ms)
+        return StackReport(bench: bench, results: try await bench.run()).markdown()
+    }
+
     func addAnalyticsRows(to table: inout ResultTable) async throws {
         let bench = AnalyticsBench(
             binary: analyticsBinary, brokers: brokers, postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser,
@@ -146,7 +169,10 @@ extension PlatformBench {
         let results = try await weather.run()
         table.add(
             "weather: full refresh of \(results.trackedCities) cities from a local fake Open-Meteo, to Postgres and broker ack (cities/s)",
-            swift: results.refreshCitiesPerSecond, reference: nil, target: "-")
+            swift: results.refreshCitiesPerSecond, reference: nil, target: ">= 1,000")
+        table.add(
+            "weather: weather-fetcher's CPU per refreshed city over that refresh (ms, user and system from /proc)",
+            text: String(format: "%.2f", results.refreshCPUMillisecondsPerCity), target: "<= 1 ms")
         table.add(
             "weather: one-letter prefix search, database time (ms, mean / worst of a-z)",
             text: String(format: "%.3f / %.3f", results.searchMilliseconds.mean, results.searchMilliseconds.max), target: "well under 1 ms")

@@ -4,6 +4,8 @@ import Foundation
 struct ResultTable {
     private var rows: [(name: String, swift: String, reference: String, ratio: String, target: String)] = []
 
+    var isEmpty: Bool { rows.isEmpty }
+
     mutating func add(_ name: String, swift: Double, reference: Double?, target: String) {
         rows.append(
             (name, format(swift), reference.map { format($0) } ?? "-", reference.map { String(format: "%.2f", swift / $0) } ?? "-", target))

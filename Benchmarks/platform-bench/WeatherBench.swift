@@ -28,6 +28,8 @@ struct WeatherBench: ServiceBench {
     struct Results: Sendable {
         var trackedCities = 0
         var refreshCitiesPerSecond = 0.0
+        /// weather-fetcher's CPU (user and system, from /proc) over the refresh, per city.
+        var refreshCPUMillisecondsPerCity = 0.0
         var searchMilliseconds: (mean: Double, max: Double) = (0, 0)
         var weather: LoadResult?
         var weatherSignedIn: LoadResult?
@@ -80,6 +82,7 @@ struct WeatherBench: ServiceBench {
             progress("weather-fetcher importing the catalogue, then refreshing \(tracked.count) cities")
             try await service.waitReady(port: port)
             let started = ContinuousClock.now
+            let cpuBefore = StackProcesses.cpuSeconds(service.processIdentifier) ?? 0
             let configuration = databases.configuration(database: database, schema: "weather_fetcher")
             let (rate, search) = try await withRunningClient(configuration.makeClient(logger: logger)) { client in
                 while true {
@@ -92,6 +95,8 @@ struct WeatherBench: ServiceBench {
                 return (rate, try await searchTimes(client, logger: logger))
             }
             results.refreshCitiesPerSecond = rate
+            let cpu = (StackProcesses.cpuSeconds(service.processIdentifier) ?? 0) - cpuBefore
+            results.refreshCPUMillisecondsPerCity = cpu * 1_000 / Double(tracked.count)
             results.searchMilliseconds = search
             let city = tracked.first!.id
             progress("wrk: \(loadSeconds) s on /v1/cities/\(city)/weather, then \(loadSeconds) s on /health, \(connections) connections")
