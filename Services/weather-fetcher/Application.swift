@@ -36,13 +36,18 @@ package func buildApplication(
     let userCities = UserCityStore(
         client: client, logger: runtime.logger, recentLimit: 10,
         userCitiesTopic: configuration.userCitiesTopic)
+    // A signed-in view costs no round trip of its own: favourites from a per-user cache its own changes drop, recent
+    // views written in batches (W7, W8).
+    let knownFavourites = FavouriteIdsCache.favourites(ttl: configuration.favouritesCacheTTL)
+    let recentViews = RecentViewsRecorder(store: userCities, recentLimit: userCities.recentLimit, logger: runtime.logger)
 
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
     // Public routes personalise when a token comes; a bad token is refused. The /v1/me operations require one.
     let warnings = CityWarningStore(client: client, logger: runtime.logger)
     // The hot weather view reads the caller from its context and takes no body: only the token check.
     CityWeatherRoute(
-        cities: cities, reader: reader, recordView: RecordCityView(views: userCities), warnings: warnings,
+        cities: cities, reader: reader, recordView: RecordCityView(favourites: userCities, known: knownFavourites, recents: recentViews),
+        warnings: warnings,
         configuration: configuration, cache: .views(ttl: configuration.viewCacheTTL)
     ).add(to: runtime.hotRoutes(on: router))
     let sharedTexts = SharedTextStore(
@@ -54,8 +59,10 @@ package func buildApplication(
     sharePages.add(to: runtime.hotRoutes(on: router))
     let api = runtime.apiRoutes(on: router, access: [.members("/v1/me")])
     try WeatherAPI(
-        cities: cities, reader: reader, userCities: userCities, mark: MarkFavourite(cities: cities, favourites: userCities),
-        unmark: UnmarkFavourite(cities: cities, favourites: userCities), warnings: warnings, store: store, configuration: configuration,
+        cities: cities, reader: reader, userCities: userCities, recentViews: recentViews,
+        mark: MarkFavourite(cities: cities, favourites: userCities, known: knownFavourites),
+        unmark: UnmarkFavourite(cities: cities, favourites: userCities, known: knownFavourites), warnings: warnings, store: store,
+        configuration: configuration,
         searchQuota: WindowQuota(limit: configuration.searchesPerMinutePerAddress),
         shareCity: ShareCity(
             texts: CityShareTexts(
@@ -69,7 +76,9 @@ package func buildApplication(
             ConsumedTopic(TopicCatalogue.warnings, name: configuration.warningsTopic),
             ConsumedTopic(TopicCatalogue.users, name: configuration.usersTopic),
         ],
-        handler: AccountEventsRouter(lifecycle: runtime.accountLifecycle(UserCitiesOwner()), next: WarningsTopicHandler()))
+        handler: AccountEventsRouter(
+            lifecycle: runtime.accountLifecycle(UserCitiesOwner(favourites: knownFavourites, recentViews: recentViews)), next: WarningsTopicHandler())
+    )
     let scheduler = RefreshScheduler(
         refresher: refresher, store: store, schedule: configuration.refresh, startGate: runtime.startGate, logger: runtime.logger)
     var startupTasks: [PlatformRuntime.StartupTask] = []
@@ -81,7 +90,11 @@ package func buildApplication(
         runtime.logger.warning("WEATHER_CITY_CATALOGUE is not set: no city catalogue is imported at start")
     }
     return runtime.makeApplication(
-        router: router, consumers: [warningsConsumer], services: [HTTPClientService(client: http), scheduler, searchClient],
+        router: router, consumers: [warningsConsumer],
+        services: [
+            HTTPClientService(client: http), scheduler, searchClient,
+            RecentViewsFlush(recorder: recentViews, interval: configuration.recentViewsFlushInterval),
+        ],
         startupTasks: startupTasks)
 }
 

@@ -6,7 +6,8 @@ import PlatformHTTP
 /// The city weather view (W3-W5), registered by hand: answers come from a short cache of encoded bodies
 /// (`CityWeatherCache`), measured faster than the generated layer. It encodes the document's generated
 /// `CityWeather` type, and the fuzzer checks its answers like every other operation's. With an access token
-/// the view joins the user's recents (W7) and says whether the city is a favourite.
+/// the view joins the user's recents (W7) and says whether the city is a favourite (`RecordCityView`), answering one
+/// of the entry's bodies encoded in advance.
 struct CityWeatherRoute {
     let cities: CityStore
     let reader: CityWeatherReader
@@ -34,16 +35,15 @@ struct CityWeatherRoute {
             }
             let active = try await warnings.active(cityId: city.id)
             let dto = try view(city: city, latest: latest, warnings: active, now: now, isFavourite: nil)
-            entry = try cache.store(dto, body: ByteBuffer(bytes: Self.encoder.encode(dto)), for: city.id, now: now)
+            entry = try cache.store(dto, encoder: Self.encoder, for: city.id, now: now)
         }
         guard let user = context.user else { return JSONResponse.ok(entry.anonymousBody) }
-        let isFavourite = try await recordView(userId: user.id, cityId: entry.view.city.id)
-        var personal = entry.view
-        personal.isFavourite = isFavourite
-        return JSONResponse.ok(ByteBuffer(bytes: try Self.encoder.encode(personal)))
+        let isFavourite = try await recordView(userId: user.id, cityId: entry.view.city.id, at: now)
+        return JSONResponse.ok(entry.personalBody(isFavourite: isFavourite))
     }
 
-    private static let encoder: JSONEncoder = {
+    /// How every city weather answer is encoded (the tests compare bodies with it).
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         return encoder

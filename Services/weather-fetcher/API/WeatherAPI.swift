@@ -9,6 +9,7 @@ struct WeatherAPI: APIProtocol {
     let cities: CityStore
     let reader: CityWeatherReader
     let userCities: UserCityStore
+    let recentViews: RecentViewsRecorder
     let mark: MarkFavourite
     let unmark: UnmarkFavourite
     let warnings: CityWarningStore
@@ -110,6 +111,8 @@ struct WeatherAPI: APIProtocol {
 
     func listRecentCities(_ input: Operations.ListRecentCities.Input) async throws -> Operations.ListRecentCities.Output {
         let user = try RequestScope.requireUser()
+        // The user's own views noted on this instance and not yet written are part of the answer.
+        try await recentViews.flush(userId: user.id)
         let recents = try await userCities.recents(userId: user.id).map {
             Components.Schemas.RecentCity(city: CityDTO($0.city), viewedAt: $0.viewedAt)
         }

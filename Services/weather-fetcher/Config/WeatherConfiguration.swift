@@ -26,6 +26,8 @@ import PlatformHTTP
 /// | `WEATHER_MAP_MAX_CITIES` | `2000` per map answer |
 /// | `WEATHER_ON_DEMAND_TIMEOUT_MS` | `8000`: how long a city request waits for a first fetch |
 /// | `WEATHER_VIEW_CACHE_MS` | `5000`: how long a city weather answer is reused (0: never) |
+/// | `WEATHER_FAVOURITES_CACHE_MS` | `3000`: how long a user's favourite cities are reused for the view's `isFavourite` (0: read every view); the user's own changes show at once on the instance that made them, on the others within this |
+/// | `WEATHER_RECENT_VIEWS_FLUSH_MS` | `1000`: how often signed-in views are written to the recents, in one batch; a graceful stop writes the rest, a killed process loses at most this much |
 /// | `CITY_SEARCHES_PER_MINUTE_PER_ADDRESS` | `120`: city searches one client address (an IPv6 client's /64) may make per minute on one instance; past it 429 `rate_limited` |
 /// | `CITY_SEARCH_STATEMENT_TIMEOUT_MS` | `2000`: Postgres' `statement_timeout` on the searches' own connections; a search cancelled by it is 422 `search_too_broad` |
 /// | `WEATHER_CITY_CATALOGUE` | none: path of the catalogue TSV imported at start (`scripts/build-city-catalogue.py`) |
@@ -51,6 +53,8 @@ struct WeatherConfiguration: Sendable {
     var mapMaxCities: Int
     var onDemandTimeout: Duration
     var viewCacheTTL: Duration
+    var favouritesCacheTTL: Duration
+    var recentViewsFlushInterval: Duration
     var searchesPerMinutePerAddress: Int
     var searchStatementTimeout: Duration
     var catalogueFile: String?
@@ -96,6 +100,8 @@ struct WeatherConfiguration: Sendable {
         mapMaxCities = try environment.int("WEATHER_MAP_MAX_CITIES", default: 2_000, range: 1...50_000)
         onDemandTimeout = try environment.milliseconds("WEATHER_ON_DEMAND_TIMEOUT_MS", default: 8_000, range: 10...120_000)
         viewCacheTTL = try environment.milliseconds("WEATHER_VIEW_CACHE_MS", default: 5_000, range: 0...60_000)
+        favouritesCacheTTL = try environment.milliseconds("WEATHER_FAVOURITES_CACHE_MS", default: 3_000, range: 0...60_000)
+        recentViewsFlushInterval = try environment.milliseconds("WEATHER_RECENT_VIEWS_FLUSH_MS", default: 1_000, range: 10...60_000)
         searchesPerMinutePerAddress = try environment.int("CITY_SEARCHES_PER_MINUTE_PER_ADDRESS", default: 120, range: 1...1_000_000)
         searchStatementTimeout = try environment.milliseconds("CITY_SEARCH_STATEMENT_TIMEOUT_MS", default: 2_000, range: 100...60_000)
         catalogueFile = environment.string("WEATHER_CITY_CATALOGUE")

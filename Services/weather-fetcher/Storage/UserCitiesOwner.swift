@@ -1,16 +1,26 @@
 import Logging
+import PlatformHTTP
 import PlatformPostgres
 import PostgresNIO
 
 /// weather-fetcher's part in an account's end (issue 29): its favourite and recent cities are deleted with the
-/// account, and follow an install account merged into another (the other's own entries stay as they were).
+/// account, and follow an install account merged into another (the other's own entries stay as they were). This
+/// instance's memory of them goes too: the cached favourites, and the views noted but not yet written.
 struct UserCitiesOwner: AccountDataOwner {
+    let favourites: FavouriteIdsCache
+    let recentViews: RecentViewsRecorder
+
     func erase(user: String, on connection: PostgresConnection, logger: Logger) async throws {
+        recentViews.forget(userId: user)
+        favourites.invalidate(user)
         try await connection.tracedQuery("DELETE FROM favourite_cities WHERE user_id = \(user)", logger: logger)
         try await connection.tracedQuery("DELETE FROM recent_cities WHERE user_id = \(user)", logger: logger)
     }
 
     func merge(from: String, into: String, on connection: PostgresConnection, logger: Logger) async throws {
+        recentViews.move(from: from, into: into)
+        favourites.invalidate(from)
+        favourites.invalidate(into)
         try await connection.tracedQuery(
             """
             INSERT INTO favourite_cities (user_id, city_id, created_at) SELECT \(into), city_id, created_at FROM favourite_cities

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlatformCore
 import PlatformEvents
 import PlatformPostgres
 import PostgresNIO
@@ -14,45 +15,50 @@ struct UserCityStore: Sendable {
     /// Topic of favourite events (tests use their own).
     var userCitiesTopic = TopicCatalogue.userCities.name
 
-    /// Records a view: the city moves to the top of the user's recents, which keep `recentLimit` entries.
-    /// Viewing the city that is already on top within the last minute writes nothing (a client reloading
-    /// one city should not cost a commit per request).
-    func recordView(userId: String, cityId: Int) async throws {
+    /// Writes a flush of noted views in one transaction: each user's cities, in viewing order, move to the top of
+    /// their recents, which then keep `recentLimit` entries. A user whose only view is of the city already on top,
+    /// viewed within the minute before, is skipped (a client reloading one city should not cost a write). An erased
+    /// or merged-away account's views are dropped: a flush that raced its erasure must not bring its data back.
+    func recordViews(_ batch: [UserCityViews]) async throws {
+        guard !batch.isEmpty else { return }
+        var users: [String] = [], hashes: [String] = [], cityIds: [Int] = [], times: [Date] = [], alone: [Bool] = []
+        for user in batch {
+            let hash = ErasedAccounts.hash(of: user.userId)
+            for view in user.views {
+                users.append(user.userId)
+                hashes.append(hash)
+                cityIds.append(view.cityId)
+                times.append(view.viewedAt)
+                alone.append(user.views.count == 1)
+            }
+        }
+        let distinctUsers = batch.map(\.userId)
         try await client.inTransaction(logger: logger) { connection in
-            let changed = try await connection.tracedQuery(
-                """
-                INSERT INTO recent_cities (user_id, city_id) VALUES (\(userId), \(cityId))
-                ON CONFLICT (user_id, city_id) DO UPDATE SET viewed_at = now(), view_order = nextval('city_view_sequence')
-                WHERE recent_cities.viewed_at < now() - interval '1 minute'
-                   OR recent_cities.view_order < (SELECT max(view_order) FROM recent_cities WHERE user_id = \(userId))
-                RETURNING city_id
-                """,
-                logger: logger
-            ).collectAll()
-            guard !changed.isEmpty else { return }
+            // Rows are numbered in input order, which is each user's viewing order: their view_order follows it.
             try await connection.tracedQuery(
                 """
-                DELETE FROM recent_cities WHERE user_id = \(userId) AND city_id NOT IN (
-                    SELECT city_id FROM recent_cities WHERE user_id = \(userId) ORDER BY view_order DESC LIMIT \(recentLimit))
+                INSERT INTO recent_cities (user_id, city_id, viewed_at, view_order)
+                SELECT v.user_id, v.city_id, v.viewed_at, nextval('city_view_sequence')
+                FROM unnest(\(users)::text[], \(cityIds)::integer[], \(times)::timestamptz[], \(alone)::boolean[], \(hashes)::text[])
+                    WITH ORDINALITY AS v(user_id, city_id, viewed_at, alone, id_hash, n)
+                WHERE NOT EXISTS (SELECT 1 FROM erased_accounts e WHERE e.id_hash = v.id_hash)
+                  AND NOT (v.alone AND EXISTS (
+                      SELECT 1 FROM recent_cities r
+                      WHERE r.user_id = v.user_id AND r.city_id = v.city_id AND r.viewed_at > v.viewed_at - interval '1 minute'
+                        AND r.view_order = (SELECT max(view_order) FROM recent_cities WHERE user_id = v.user_id)))
+                ORDER BY v.n
+                ON CONFLICT (user_id, city_id) DO UPDATE SET viewed_at = excluded.viewed_at, view_order = excluded.view_order
+                """,
+                logger: logger)
+            try await connection.tracedQuery(
+                """
+                DELETE FROM recent_cities r USING (
+                    SELECT user_id, city_id, row_number() OVER (PARTITION BY user_id ORDER BY view_order DESC) AS place
+                    FROM recent_cities WHERE user_id = ANY(\(distinctUsers)::text[])) ranked
+                WHERE r.user_id = ranked.user_id AND r.city_id = ranked.city_id AND ranked.place > \(recentLimit)
                 """,
                 logger: logger)
         }
-    }
-
-    /// What one request needs to know about the user and the city, in one round trip: whether the city is
-    /// already the user's newest recent view from the last minute (then the view needs no write), and whether
-    /// it is a favourite.
-    func viewState(userId: String, cityId: Int) async throws -> (isNewestRecentView: Bool, isFavourite: Bool) {
-        let rows = try await client.tracedQuery(
-            """
-            SELECT
-                EXISTS (SELECT 1 FROM recent_cities r
-                        WHERE r.user_id = \(userId) AND r.city_id = \(cityId) AND r.viewed_at > now() - interval '1 minute'
-                          AND r.view_order = (SELECT max(view_order) FROM recent_cities WHERE user_id = \(userId))),
-                EXISTS (SELECT 1 FROM favourite_cities WHERE user_id = \(userId) AND city_id = \(cityId))
-            """,
-            logger: logger)
-        return try await rows.decode((Bool, Bool).self).collectAll().first ?? (false, false)
     }
 
     /// The user's recent cities, newest first.
@@ -105,6 +111,12 @@ struct UserCityStore: Sendable {
             type: type, producer: ServiceIdentity.weatherFetcher.name, key: userId,
             payload: FavouriteChanged(userId: userId, city: city.forecastCity))
         try await Outbox.enqueue(envelope, toTopicNamed: userCitiesTopic, on: connection, logger: logger)
+    }
+
+    /// The ids of the user's favourite cities.
+    func favouriteIds(userId: String) async throws -> Set<Int> {
+        let rows = try await client.tracedQuery("SELECT city_id FROM favourite_cities WHERE user_id = \(userId)", logger: logger)
+        return Set(try await rows.decode(Int.self).collectAll())
     }
 
     /// The user's favourites, in the order they were marked.

@@ -5,12 +5,16 @@ import Foundation
 struct MarkFavourite: Sendable {
     let cities: any CityDirectory
     let favourites: any FavouriteCities
+    /// Dropped for the user after the write, so their next city view shows the mark.
+    let known: FavouriteIdsCache
 
     /// True when the city was not a favourite before; throws `FavouriteRefusal.cityNotFound` for an id the catalogue
     /// does not have.
     @discardableResult
     func callAsFunction(userId: String, cityId: Int) async throws -> Bool {
         guard let city = try await cities.find(id: cityId) else { throw FavouriteRefusal.cityNotFound(cityId) }
+        // Also after a failed write: it may have committed before the error.
+        defer { known.invalidate(userId) }
         return try await favourites.addFavourite(userId: userId, city: city)
     }
 }

@@ -1,18 +1,19 @@
 import Foundation
 
-/// A signed-in view of a city (W7): the city joins the user's recents, unless it is already their newest recent
-/// view from the last minute (a client reloading one city should not cost a commit per request). Answers whether
-/// the city is a favourite, read in the same round trip as the recents.
+/// A signed-in view of a city (W7, W8): the city is noted for the user's recents, written later with other views
+/// (`RecentViewsRecorder`), and the answer says whether it is a favourite, from the user's cached favourites
+/// (`FavouriteIdsCache`). Most views cost no database round trip at all.
 ///
-/// Generic over the store rather than holding `any RecentCityViews`: it runs on the city weather view, the hottest
-/// route, where the specialised call adds no indirection, allocation or await over calling the store directly.
-struct RecordCityView<Views: RecentCityViews>: Sendable {
-    let views: Views
+/// Generic over the store rather than holding `any FavouriteCities`: it runs on the city weather view, the hottest
+/// route, where the specialised call adds no indirection over calling the store directly.
+struct RecordCityView<Favourites: FavouriteCities>: Sendable {
+    let favourites: Favourites
+    let known: FavouriteIdsCache
+    let recents: RecentViewsRecorder
 
     /// Whether the city is one of the user's favourites.
-    func callAsFunction(userId: String, cityId: Int) async throws -> Bool {
-        let state = try await views.viewState(userId: userId, cityId: cityId)
-        if !state.isNewestRecentView { try await views.recordView(userId: userId, cityId: cityId) }
-        return state.isFavourite
+    func callAsFunction(userId: String, cityId: Int, at viewedAt: Date) async throws -> Bool {
+        await recents.note(userId: userId, cityId: cityId, at: viewedAt)
+        return try await known.isFavourite(cityId, userId: userId, in: favourites)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformEvents
 import PlatformHTTP
 import PlatformPostgres
@@ -181,6 +182,43 @@ struct WeatherCityTests {
             (status, _) = try await weather.get("/v1/cities/\(WeatherFixtures.bern.id)/weather")
             #expect(status == .ok)
             #expect(try await weather.count("SELECT count(*) FROM recent_cities") == 10)
+        }
+    }
+
+    @Test("W7: signed-in views are written by the background flush, without a read of the recents, in viewing order")
+    func test_W7_backgroundFlush() async throws {
+        try await WeatherTestHarness.run(extraEnvironment: ["WEATHER_RECENT_VIEWS_FLUSH_MS": "50"]) { weather in
+            let user = try await weather.token()
+            let viewed = [WeatherFixtures.berlin.id, WeatherFixtures.bern.id, WeatherFixtures.suva.id]
+            for id in viewed {
+                #expect(try await weather.get("/v1/cities/\(id)/weather", bearer: user).0 == .ok)
+            }
+            #expect(try await eventually { try await weather.count("SELECT count(*) FROM recent_cities") == 3 })
+            let (_, body) = try await weather.get("/v1/me/recent-cities", bearer: user)
+            #expect(JSONValue(body)["cities"].array.compactMap { $0["city"]["id"].int } == viewed.reversed())
+        }
+    }
+
+    @Test("W7: a batched write keeps each user's viewing order, the minute rule and the limit, and skips erased accounts")
+    func test_W7_batchedWriteRules() async throws {
+        try await WeatherTestHarness.run { weather in
+            let store = UserCityStore(client: weather.db.client, logger: weather.db.logger, recentLimit: 2)
+            let (berlin, bern, suva) = (WeatherFixtures.berlin.id, WeatherFixtures.bern.id, WeatherFixtures.suva.id)
+            let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            func views(_ user: String, _ cities: [(Int, TimeInterval)]) -> UserCityViews {
+                UserCityViews(userId: user, views: cities.map { CityView(cityId: $0.0, viewedAt: now + $0.1) })
+            }
+            try await store.recordViews([views("u1", [(berlin, 0)])])
+            // A reload of the newest recent within the minute writes nothing: the first view's time stays.
+            try await store.recordViews([views("u1", [(berlin, 30)])])
+            #expect(try await store.recents(userId: "u1").map(\.viewedAt) == [now])
+            _ = try await weather.count("INSERT INTO erased_accounts (id_hash) VALUES ('\(ErasedAccounts.hash(of: "u3"))') RETURNING 1")
+            try await store.recordViews([
+                views("u1", [(bern, 31), (berlin, 32), (suva, 33)]), views("u2", [(suva, 0)]), views("u3", [(bern, 0)]),
+            ])
+            #expect(try await store.recents(userId: "u1").map(\.city.id) == [suva, berlin])
+            #expect(try await store.recents(userId: "u2").map(\.city.id) == [suva])
+            #expect(try await store.recents(userId: "u3").isEmpty, "an erased account's views are not written back")
         }
     }
 

@@ -256,6 +256,9 @@ struct WeatherViewCacheTests {
             #expect(JSONValue(anonymous)["city"]["name"].string == "Bern" && JSONValue(anonymous)["isFavourite"].raw == nil)
             #expect(JSONValue(personal)["isFavourite"].bool == false, "the caller's own part is added to the cached answer")
             #expect(weather.provider.requests.count == 1, "both served from the cache")
+            // The view is written with others in a batch; the user's own read of their recents writes it at once.
+            let (_, recents) = try await weather.get("/v1/me/recent-cities", bearer: user)
+            #expect(JSONValue(recents)["cities"].array.compactMap { $0["city"]["id"].int } == [WeatherFixtures.bern.id])
             #expect(try await weather.count("SELECT count(*) FROM recent_cities") == 1)
         }
     }

@@ -3,16 +3,21 @@ import Synchronization
 
 @testable import WeatherFetcher
 
-/// `UserCityStore`'s lists (and `CityStore`'s catalogue of `cities`) in memory, with the rules Postgres keeps: a favourite is marked once; recents are newest
-/// first, keep `recentLimit` cities, and a view of the newest recent within the last minute is no write. `now` is the
-/// store's clock; `writes` counts the recent views that changed something.
+/// `UserCityStore`'s lists (and `CityStore`'s catalogue of `cities`) in memory, with the rules Postgres keeps: a
+/// favourite is marked once; recents are newest first and keep `recentLimit` cities; a user whose only view in a
+/// batch is of their newest recent, viewed within the minute before, is no write. `batches` are the recent-view
+/// writes as they came, `favouriteReads` counts the reads of a user's favourite ids, and `failWrites` makes the next
+/// so many recent-view writes fail.
 final class MemoryUserCities: FavouriteCities, RecentCityViews, CityDirectory {
     private struct State {
-        var now = Date(timeIntervalSince1970: 1_790_000_000)
         var favourites: [String: [Int]] = [:]
-        var recents: [String: [(cityId: Int, viewedAt: Date)]] = [:]
-        var writes = 0
+        var recents: [String: [CityView]] = [:]
+        var batches: [[UserCityViews]] = []
+        var favouriteReads = 0
+        var failWrites = 0
     }
+
+    struct WriteFailed: Error {}
 
     let recentLimit: Int
     let cities: [City]
@@ -25,10 +30,12 @@ final class MemoryUserCities: FavouriteCities, RecentCityViews, CityDirectory {
 
     func find(id: Int) async throws -> City? { cities.first { $0.id == id } }
 
-    var writes: Int { state.withLock { $0.writes } }
+    var batches: [[UserCityViews]] { state.withLock { $0.batches } }
+    var favouriteReads: Int { state.withLock { $0.favouriteReads } }
     func favourites(of user: String) -> [Int] { state.withLock { $0.favourites[user] ?? [] } }
     func recents(of user: String) -> [Int] { state.withLock { ($0.recents[user] ?? []).map(\.cityId) } }
-    func advance(by seconds: TimeInterval) { state.withLock { $0.now += seconds } }
+    func recentViews(of user: String) -> [CityView] { state.withLock { $0.recents[user] ?? [] } }
+    func failWrites(_ count: Int) { state.withLock { $0.failWrites = count } }
 
     func addFavourite(userId: String, city: City) async throws -> Bool {
         state.withLock { state in
@@ -46,24 +53,34 @@ final class MemoryUserCities: FavouriteCities, RecentCityViews, CityDirectory {
         }
     }
 
-    func viewState(userId: String, cityId: Int) async throws -> (isNewestRecentView: Bool, isFavourite: Bool) {
+    func favouriteIds(userId: String) async throws -> Set<Int> {
         state.withLock { state in
-            (Self.isNewestWithinMinute(state, userId: userId, cityId: cityId), (state.favourites[userId] ?? []).contains(cityId))
+            state.favouriteReads += 1
+            return Set(state.favourites[userId] ?? [])
         }
     }
 
-    func recordView(userId: String, cityId: Int) async throws {
-        state.withLock { state in
-            guard !Self.isNewestWithinMinute(state, userId: userId, cityId: cityId) else { return }
-            var recents = (state.recents[userId] ?? []).filter { $0.cityId != cityId }
-            recents.insert((cityId, state.now), at: 0)
-            state.recents[userId] = Array(recents.prefix(recentLimit))
-            state.writes += 1
+    func recordViews(_ batch: [UserCityViews]) async throws {
+        try state.withLock { state in
+            if state.failWrites > 0 {
+                state.failWrites -= 1
+                throw WriteFailed()
+            }
+            state.batches.append(batch)
+            for user in batch {
+                let recents = state.recents[user.userId] ?? []
+                if user.views.count == 1, let view = user.views.first, let newest = recents.first, newest.cityId == view.cityId,
+                    newest.viewedAt > view.viewedAt - 60
+                {
+                    continue
+                }
+                var updated = recents
+                for view in user.views {
+                    updated.removeAll { $0.cityId == view.cityId }
+                    updated.insert(view, at: 0)
+                }
+                state.recents[user.userId] = Array(updated.prefix(recentLimit))
+            }
         }
-    }
-
-    private static func isNewestWithinMinute(_ state: State, userId: String, cityId: Int) -> Bool {
-        guard let newest = state.recents[userId]?.first else { return false }
-        return newest.cityId == cityId && newest.viewedAt > state.now - 60
     }
 }

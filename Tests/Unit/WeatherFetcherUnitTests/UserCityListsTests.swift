@@ -1,10 +1,11 @@
 import Foundation
+import Logging
 import Testing
 
 @testable import WeatherFetcher
 
 /// The user's city lists through their use cases, over `MemoryUserCities`: favourites marked and unmarked (W8), and
-/// a signed-in city view joining the recents (W7).
+/// what a signed-in city view says about them from the per-user cache (W8, W3). The recents: `RecentViewsTests`.
 @Suite("weather-fetcher: favourites and recent views")
 struct UserCityListsTests {
     static func city(_ id: Int, _ name: String) -> City {
@@ -19,7 +20,7 @@ struct UserCityListsTests {
     @Test("W8: marking a favourite twice leaves one, and only the first mark is new")
     func test_W8_markIsIdempotent() async throws {
         let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
-        let mark = MarkFavourite(cities: store, favourites: store)
+        let mark = MarkFavourite(cities: store, favourites: store, known: Self.known())
         #expect(try await mark(userId: "u1", cityId: Self.berlin.id))
         #expect(try await !mark(userId: "u1", cityId: Self.berlin.id))
         #expect(store.favourites(of: "u1") == [Self.berlin.id])
@@ -29,9 +30,9 @@ struct UserCityListsTests {
     @Test("W8: unmarking removes only that city; unmarking a city that is not a favourite changes nothing")
     func test_W8_unmark() async throws {
         let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
-        try await MarkFavourite(cities: store, favourites: store)(userId: "u1", cityId: Self.berlin.id)
-        try await MarkFavourite(cities: store, favourites: store)(userId: "u1", cityId: Self.hamburg.id)
-        let unmark = UnmarkFavourite(cities: store, favourites: store)
+        try await MarkFavourite(cities: store, favourites: store, known: Self.known())(userId: "u1", cityId: Self.berlin.id)
+        try await MarkFavourite(cities: store, favourites: store, known: Self.known())(userId: "u1", cityId: Self.hamburg.id)
+        let unmark = UnmarkFavourite(cities: store, favourites: store, known: Self.known())
         #expect(try await unmark(userId: "u1", cityId: Self.berlin.id))
         #expect(try await !unmark(userId: "u1", cityId: Self.berlin.id))
         #expect(store.favourites(of: "u1") == [Self.hamburg.id])
@@ -41,49 +42,67 @@ struct UserCityListsTests {
     func test_W8_unknownCityRefused() async throws {
         let store = MemoryUserCities(cities: [Self.berlin])
         await #expect(throws: FavouriteRefusal.cityNotFound(Self.hamburg.id)) {
-            try await MarkFavourite(cities: store, favourites: store)(userId: "u1", cityId: Self.hamburg.id)
+            try await MarkFavourite(cities: store, favourites: store, known: Self.known())(userId: "u1", cityId: Self.hamburg.id)
         }
         await #expect(throws: FavouriteRefusal.cityNotFound(Self.hamburg.id)) {
-            try await UnmarkFavourite(cities: store, favourites: store)(userId: "u1", cityId: Self.hamburg.id)
+            try await UnmarkFavourite(cities: store, favourites: store, known: Self.known())(userId: "u1", cityId: Self.hamburg.id)
         }
         #expect(store.favourites(of: "u1").isEmpty)
-    }
-
-    @Test("W7: a view joins the recents, newest first; reloading the newest within a minute writes nothing")
-    func test_W7_reloadWithinMinuteWritesNothing() async throws {
-        let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
-        let view = RecordCityView(views: store)
-        _ = try await view(userId: "u1", cityId: Self.berlin.id)
-        _ = try await view(userId: "u1", cityId: Self.berlin.id)
-        #expect(store.writes == 1 && store.recents(of: "u1") == [Self.berlin.id])
-        store.advance(by: 61)
-        _ = try await view(userId: "u1", cityId: Self.berlin.id)
-        #expect(store.writes == 2)
-    }
-
-    @Test("W7: a city viewed again after another moves back to the top, even within the minute")
-    func test_W7_viewAfterAnotherCityMovesToTop() async throws {
-        let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
-        let view = RecordCityView(views: store)
-        for id in [Self.berlin.id, Self.hamburg.id, Self.berlin.id] { _ = try await view(userId: "u1", cityId: id) }
-        #expect(store.writes == 3 && store.recents(of: "u1") == [Self.berlin.id, Self.hamburg.id])
-    }
-
-    @Test("W7: the recents keep the newest ten cities")
-    func test_W7_recentsKeepTenNewest() async throws {
-        let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
-        let view = RecordCityView(views: store)
-        for id in 1...12 { _ = try await view(userId: "u1", cityId: id) }
-        #expect(store.recents(of: "u1") == Array((3...12).reversed()))
     }
 
     @Test("W7, W8: the view says whether the city is a favourite")
     func test_W7_viewSaysFavourite() async throws {
         let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
-        try await MarkFavourite(cities: store, favourites: store)(userId: "u1", cityId: Self.berlin.id)
-        let view = RecordCityView(views: store)
-        #expect(try await view(userId: "u1", cityId: Self.berlin.id))
-        #expect(try await !view(userId: "u1", cityId: Self.hamburg.id))
-        #expect(try await !view(userId: "u2", cityId: Self.berlin.id))
+        try await MarkFavourite(cities: store, favourites: store, known: Self.known())(userId: "u1", cityId: Self.berlin.id)
+        let view = Self.recordView(store)
+        #expect(try await view(userId: "u1", cityId: Self.berlin.id, at: Self.noon))
+        #expect(try await !view(userId: "u1", cityId: Self.hamburg.id, at: Self.noon))
+        #expect(try await !view(userId: "u2", cityId: Self.berlin.id, at: Self.noon))
+    }
+
+    @Test("W8, W3: a favourite just marked shows in the user's next view, though their favourites were cached before")
+    func test_W8_markShowsInNextView() async throws {
+        let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
+        let known = Self.known()
+        let view = Self.recordView(store, known: known)
+        #expect(try await !view(userId: "u1", cityId: Self.berlin.id, at: Self.noon))
+        try await MarkFavourite(cities: store, favourites: store, known: known)(userId: "u1", cityId: Self.berlin.id)
+        #expect(try await view(userId: "u1", cityId: Self.berlin.id, at: Self.noon))
+        #expect(try await !view(userId: "u1", cityId: Self.hamburg.id, at: Self.noon))
+    }
+
+    @Test("W8, W3: a favourite just unmarked shows in the user's next view, though their favourites were cached before")
+    func test_W8_unmarkShowsInNextView() async throws {
+        let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
+        let known = Self.known()
+        try await MarkFavourite(cities: store, favourites: store, known: known)(userId: "u1", cityId: Self.berlin.id)
+        let view = Self.recordView(store, known: known)
+        #expect(try await view(userId: "u1", cityId: Self.berlin.id, at: Self.noon))
+        try await UnmarkFavourite(cities: store, favourites: store, known: known)(userId: "u1", cityId: Self.berlin.id)
+        #expect(try await !view(userId: "u1", cityId: Self.berlin.id, at: Self.noon))
+    }
+
+    @Test("W8, W3: many views of a user read their favourites once; another user's views read theirs")
+    func test_W8_favouritesReadOncePerUser() async throws {
+        let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
+        let view = Self.recordView(store)
+        for round in 0..<50 {
+            let cityId = round.isMultiple(of: 2) ? Self.berlin.id : Self.hamburg.id
+            _ = try await view(userId: "u1", cityId: cityId, at: Self.noon + Double(round))
+        }
+        #expect(store.favouriteReads == 1)
+        _ = try await view(userId: "u2", cityId: Self.berlin.id, at: Self.noon)
+        #expect(store.favouriteReads == 2)
+        #expect(store.batches.isEmpty, "and no view wrote anything itself")
+    }
+
+    static let noon = Date(timeIntervalSince1970: 1_790_000_000)
+    static let logger = Logger(label: "weather-fetcher-unit-tests")
+
+    /// A cache whose entries outlive every test: only an invalidation can change what a view says.
+    static func known() -> FavouriteIdsCache { .favourites(ttl: .seconds(3_600)) }
+
+    static func recordView(_ store: MemoryUserCities, known: FavouriteIdsCache = known()) -> RecordCityView<MemoryUserCities> {
+        RecordCityView(favourites: store, known: known, recents: RecentViewsRecorder(store: store, recentLimit: 10, logger: logger))
     }
 }
