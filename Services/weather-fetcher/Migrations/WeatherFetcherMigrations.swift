@@ -157,5 +157,15 @@ package enum WeatherFetcherMigrations {
                 """,
                 "CREATE INDEX shared_texts_by_time ON shared_texts (shared_at)",
             ]),
+        Migration(
+            "0009_report_as_text",
+            [
+                // W6: a refresh stores every city's report every cadence, and as jsonb Postgres parsed, sorted and
+                // pglz-compressed each ~40 KB document: one backend's CPU bounded the refresh. Nothing queries
+                // into a report (it is read whole by the service), so it is kept as the text the service writes,
+                // stored out of line without compression.
+                "ALTER TABLE city_weather ALTER COLUMN report TYPE text USING report::text",
+                "ALTER TABLE city_weather ALTER COLUMN report SET STORAGE EXTERNAL",
+            ]),
     ]
 }

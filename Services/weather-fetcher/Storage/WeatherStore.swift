@@ -21,7 +21,7 @@ struct WeatherStore: Sendable {
     func latest(cityId: Int) async throws -> Latest? {
         let rows = try await client.tracedQuery(
             """
-            SELECT w.report::text, s.failed_at, s.last_error
+            SELECT w.report, s.failed_at, s.last_error
             FROM city_weather w LEFT JOIN refresh_state s ON s.city_id = w.city_id
             WHERE w.city_id = \(cityId)
             """,
@@ -57,7 +57,7 @@ struct WeatherStore: Sendable {
             try await connection.tracedQuery(
                 """
                 INSERT INTO city_weather (city_id, provider, fetched_at, temperature_c, report)
-                SELECT id, provider, fetched_at, temperature_c, report::jsonb
+                SELECT id, provider, fetched_at, temperature_c, report
                 FROM unnest(\(ids)::integer[], \(providers)::text[], \(fetchedAt)::timestamptz[], \(temperatures)::float8[],
                     \(reports)::text[]) AS batch(id, provider, fetched_at, temperature_c, report)
                 ON CONFLICT (city_id) DO UPDATE SET provider = EXCLUDED.provider, fetched_at = EXCLUDED.fetched_at,
