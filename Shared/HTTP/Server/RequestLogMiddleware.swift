@@ -8,18 +8,16 @@ import Logging
 public struct RequestLogMiddleware: RouterMiddleware {
     public typealias Context = PlatformRequestContext
     /// Query parameter names whose values never reach a log, compared case-insensitively.
-    public static var secretParameters: Set<String> {
+    public static let secretParameters: Set<String> = {
         [
             "token", "code", "pin", "password", "secret", "key", "apikey", "api_key", "signature", "sig", "idtoken", "id_token",
             "access_token", "refresh_token", "refreshtoken", "accesstoken", "nonce", "state",
         ]
-    }
+    }()
 
     /// Routes whose path carries a credential (a push device token, a reading's share id): that segment never
     /// reaches a log or a span. `*` marks it; every other segment must match as written.
-    public static var secretPathTemplates: [[String]] {
-        [["v1", "me", "devices", "*"], ["v1", "shared", "readings", "*"]]
-    }
+    public static let secretPathTemplates: [[String]] = [["v1", "me", "devices", "*"], ["v1", "shared", "readings", "*"]]
 
     let level: Logger.Level
 
@@ -28,6 +26,8 @@ public struct RequestLogMiddleware: RouterMiddleware {
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The line's metadata is built only when it will be written: at a quieter level this middleware costs nothing.
+        guard context.logger.logLevel <= level else { return try await next(request, context) }
         var metadata: Logger.Metadata = [
             "hb.request.method": .string(request.method.rawValue), "hb.request.path": .string(Self.redacted(path: request.uri.path)),
             "client": .string(context.remoteAddress),
@@ -52,12 +52,20 @@ public struct RequestLogMiddleware: RouterMiddleware {
     /// `a=1&token=abc` → `a=1&token=REDACTED`. Works on the raw (still percent-encoded) text, so a name written
     /// with escapes (`%74oken`) is decoded before it is compared.
     static func redacted(query: String) -> String {
-        query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let rawName = String(parts.first ?? "")
-            let name = (rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? rawName).lowercased()
-            guard parts.count == 2, secretParameters.contains(name) else { return String(pair) }
-            return "\(rawName)=REDACTED"
-        }.joined(separator: "&")
+        // Most queries name no secret: the text is answered as it is, and a name without escapes is compared without
+        // Foundation's percent decoding (this runs for every request with a query, twice with tracing on).
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
+        guard pairs.contains(where: isSecret) else { return query }
+        return pairs.map { pair in isSecret(pair) ? "\(pair.prefix { $0 != "=" })=REDACTED" : String(pair) }.joined(separator: "&")
+    }
+
+    /// Whether a `name=value` pair's name is a secret parameter's (a name alone, without `=`, carries no value).
+    private static func isSecret(_ pair: Substring) -> Bool {
+        guard let equals = pair.firstIndex(of: "=") else { return false }
+        let rawName = pair[..<equals]
+        let name =
+            rawName.contains(where: { $0 == "%" || $0 == "+" })
+            ? (rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName)) : String(rawName)
+        return secretParameters.contains(name.lowercased())
     }
 }

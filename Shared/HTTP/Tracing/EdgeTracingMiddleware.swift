@@ -25,11 +25,14 @@ public struct EdgeTracingMiddleware: RouterMiddleware {
             InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: FieldsExtractor())
         }
         let span = startSpan("HTTP \(request.method.rawValue)", context: parent, ofKind: .server)
-        span.updateAttributes { attributes in
-            attributes["http.request.method"] = request.method.rawValue
-            attributes["url.path"] = RequestLogMiddleware.redacted(path: request.uri.path)
-            if let query = request.uri.query, !query.isEmpty {
-                attributes["url.query"] = RequestLogMiddleware.redacted(query: query)
+        // With tracing off every span is a no-op: its attributes are not worth the redaction's work.
+        if span.isRecording {
+            span.updateAttributes { attributes in
+                attributes["http.request.method"] = request.method.rawValue
+                attributes["url.path"] = RequestLogMiddleware.redacted(path: request.uri.path)
+                if let query = request.uri.query, !query.isEmpty {
+                    attributes["url.query"] = RequestLogMiddleware.redacted(query: query)
+                }
             }
         }
         do {
@@ -59,6 +62,7 @@ public struct EdgeTracingMiddleware: RouterMiddleware {
 
     func record(status: Int, route: String?, on span: any Span) {
         if let route { span.operationName = route }
+        guard span.isRecording else { return }
         span.updateAttributes { attributes in
             attributes["http.route"] = route
             attributes["http.response.status_code"] = status
