@@ -64,7 +64,7 @@ package func buildApplication(
         perAccountHour: configuration.lookupsPerAccountHour, queue: configuration.lookupQueue)
     let reviews = PlaceReviewStore(client: runtime.postgres, logger: runtime.logger, places: places)
     try PlacesAPI(
-        places: places, users: users, rate: RatePlace(places: users, limits: limits),
+        places: places, users: users, rate: RatePlace(catalogue: places, places: users, limits: limits),
         add: AddPlace(places: users, limits: limits, addresses: lookups),
         mark: MarkPlace(places: places, marks: users, userChanged: { nearbyPlaces.userChanged($0) }),
         areas: areas, saveArea: SaveImportArea(areas: areas, maxDegrees: 5), runArea: RunImportArea(areas: areas),

@@ -28,13 +28,12 @@ struct HoroscopeRoute {
         let day = try ReadingRequest.day(tz: zone, date: query["date"].map(String.init))
         let language = Language(acceptLanguage: request.headers[.acceptLanguage])
         let key = HoroscopeKey(sign: sign.id, day: day, language: language)
-        let reading = readings.engine.horoscope(sign: sign, on: day)
-        let places = try await readings.placesToPray(after: reading, near: position)
-        if let user = context.user {
-            // A signed-in caller's horoscope is kept in their history (once per sign and day) and shared by its id.
-            let stored = try await BookingErrors.answeringReadingLimit {
-                try await readings.keep(reading, user: AccountKey.of(user.id), inputs: sign.id, day: day)
-            }
+        let horoscope = try await BookingErrors.answeringReadingLimit {
+            try await ReadDailyHoroscope(readings: readings)(sign, on: day, for: context.user.map { AccountKey.of($0.id) }, near: position)
+        }
+        let (reading, places) = (horoscope.reading, horoscope.placesToPray)
+        if let stored = horoscope.stored {
+            // A signed-in caller's horoscope is shared by its id.
             let answer = Components.Schemas.Reading(
                 stored.reading, id: stored.id, language: language, shareUrl: readings.sharing.url(shareId: stored.shareId), places: places,
                 ceremony: readings.content.ceremony(after: stored.reading))

@@ -33,10 +33,10 @@ struct PlacesAPI: APIProtocol {
         let user = try RequestScope.requireMember().id
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let rating = try Rating(validating: body)
-        let place = try await requirePlace(input.path.placeId, visibleTo: user)
-        let aggregate = try await PlacesErrors.answering { try await rate(place.id, user: user, rating: rating) }
+        let placeId = try Self.placeId(input.path.placeId)
+        let aggregate = try await PlacesErrors.answering { try await rate(placeId, user: user, rating: rating) }
         nearbyPlaces.userChanged(user)
-        return .ok(.init(body: .json(.init(placeId: place.id.uuidString, rating: .init(rating), ratings: .init(aggregate)))))
+        return .ok(.init(body: .json(.init(placeId: placeId.uuidString, rating: .init(rating), ratings: .init(aggregate)))))
     }
 
     func setPin(_ input: Operations.SetPin.Input) async throws -> Operations.SetPin.Output {

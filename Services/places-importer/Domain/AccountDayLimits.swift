@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one account may add to what everyone sees in any 24 hours (X3; install accounts are cheap): places rated
 /// (`PLACES_RATINGS_PER_ACCOUNT_DAY`, re-rating one of them is free) and places added
 /// (`PLACES_ADDED_PER_ACCOUNT_DAY`, each waits for an admin's review).
@@ -43,4 +45,6 @@ enum PlacesRefusal: Error, Equatable {
     case importAreaBox(problem: String)
     /// A place that is no longer (or never was) pending review, as it stands, and the decision asked for.
     case alreadyReviewed(PlaceReview, ReviewDecision)
+    /// No place with this id, or one the user may not see (a member's place awaiting review, for anyone else).
+    case placeNotFound(UUID)
 }

@@ -55,3 +55,20 @@ struct GiveReadingTests {
         #expect(readings.count == 0)
     }
 }
+
+/// The free daily horoscope (B4) over memory stores.
+@Suite("appointment-booker: the daily horoscope (use case)")
+struct ReadDailyHoroscopeTests {
+    @Test("B4: an anonymous asker's horoscope is kept nowhere; a signed-in one's once per sign and day")
+    func test_B4_horoscopeKeptForSignedIn() async throws {
+        let readings = MemoryReadings()
+        let read = ReadDailyHoroscope(readings: try ReadingServiceTests.service(readings: readings))
+        let sign = try #require(try ReadingEngineTests.content.get().sign("leo"))
+        let anonymous = try await read(sign, on: GiveReadingTests.day, for: nil, near: nil)
+        #expect(anonymous.stored == nil && anonymous.reading.kind == .horoscope && readings.count == 0)
+        let first = try await read(sign, on: GiveReadingTests.day, for: "u1", near: nil)
+        let again = try await read(sign, on: GiveReadingTests.day, for: "u1", near: nil)
+        #expect(first.stored?.id != nil && again.stored?.id == first.stored?.id && readings.count == 1)
+        #expect(first.reading.scores == anonymous.reading.scores, "the same for everyone with the sign and day")
+    }
+}

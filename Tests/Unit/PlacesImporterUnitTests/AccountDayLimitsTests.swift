@@ -20,8 +20,12 @@ struct AccountDayLimitsTests {
     @Test("X3: ratings past the limit are refused with when the oldest leaves the window; re-rating is free; nothing stored")
     func test_X3_ratingLimit() async throws {
         let store = MemoryUserPlaces(recent: RecentCount(count: 0, oldestAgesOutInSeconds: 0))
-        let rate = RatePlace(places: store, limits: AccountDayLimits(placesRated: 2, placesAdded: 20))
-        let first = UUID(), second = UUID(), third = UUID()
+        let catalogue = MemoryPlaces()
+        let rate = RatePlace(catalogue: catalogue, places: store, limits: AccountDayLimits(placesRated: 2, placesAdded: 20))
+        let (first, second, third) = (
+            catalogue.insert(review: .approved, addedBy: nil).id, catalogue.insert(review: .approved, addedBy: nil).id,
+            catalogue.insert(review: .approved, addedBy: nil).id
+        )
         _ = try await rate(first, user: "u", rating: Self.rating)
         store.setRecent(RecentCount(count: 1, oldestAgesOutInSeconds: 86_000))
         _ = try await rate(second, user: "u", rating: Self.rating)
@@ -34,6 +38,19 @@ struct AccountDayLimitsTests {
         store.setRecent(RecentCount(count: 1, oldestAgesOutInSeconds: 85_000))
         _ = try await rate(first, user: "u", rating: Self.rating)
         #expect(store.rated == [first, second, first])
+    }
+
+    @Test("P3: a place that does not exist, or a member's place awaiting review, is not found for anyone else to rate")
+    func test_P3_rateOnlyVisiblePlaces() async throws {
+        let store = MemoryUserPlaces(recent: RecentCount(count: 0, oldestAgesOutInSeconds: 0))
+        let catalogue = MemoryPlaces()
+        let rate = RatePlace(catalogue: catalogue, places: store, limits: AccountDayLimits(placesRated: 20, placesAdded: 20))
+        let pending = catalogue.insert(review: .pending, addedBy: "adder").id
+        let missing = UUID()
+        await #expect(throws: PlacesRefusal.placeNotFound(pending)) { try await rate(pending, user: "other", rating: Self.rating) }
+        await #expect(throws: PlacesRefusal.placeNotFound(missing)) { try await rate(missing, user: "other", rating: Self.rating) }
+        _ = try await rate(pending, user: "adder", rating: Self.rating)
+        #expect(store.rated == [pending], "only the adder's own rating of their pending place is stored")
     }
 
     @Test("X3: places added past the limit are refused and nothing is added")

@@ -1,0 +1,28 @@
+import Foundation
+import PlatformCore
+
+/// The free daily horoscope (B4): the same for everyone with the sign and the day. A signed-in asker's is kept in
+/// their history (once per sign and day, within the day's limit) and shared by its id; after a bad verdict it comes
+/// with places to pray near the asker.
+struct ReadDailyHoroscope: Sendable {
+    let readings: ReadingService
+
+    struct Answer: Sendable {
+        var reading: Reading
+        /// The kept reading, for a signed-in asker.
+        var stored: StoredReading?
+        var placesToPray: ReadingService.PlacesToPray?
+    }
+
+    /// `account`: the signed-in asker's account key, nil for an anonymous one. Throws `ReadingStore.TooManyReadings`
+    /// past the day's limit.
+    func callAsFunction(
+        _ sign: ReadingContent.Sign, on day: CivilDate, for account: String?, near position: (Double, Double)?
+    ) async throws -> Answer {
+        let reading = readings.engine.horoscope(sign: sign, on: day)
+        let places = try await readings.placesToPray(after: reading, near: position)
+        guard let account else { return Answer(reading: reading, stored: nil, placesToPray: places) }
+        let stored = try await readings.keep(reading, user: account, inputs: sign.id, day: day)
+        return Answer(reading: stored.reading, stored: stored, placesToPray: places)
+    }
+}
