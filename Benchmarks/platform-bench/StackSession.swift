@@ -46,6 +46,9 @@ final class StackSession: Sendable {
         "aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius", "capricorn", "aquarius", "pisces",
     ]
 
+    /// A loopback address of its own per phone (127.1.0.1, 127.1.0.2, ...).
+    static func address(ofPhone phone: Int) -> String { "127.1.\(phone / 250).\(phone % 250 + 1)" }
+
     func run(_ index: Int, intended: ContinuousClock.Instant, recorder: OpenLoopLoad.Recorder) async -> Bool {
         let user = people[index % people.count]
         let city = cities[index % cities.count]
@@ -74,7 +77,9 @@ final class StackSession: Sendable {
                 {
                     try await http.send(
                         .POST, "\(stack.analytics)/v1/telemetry", body: telemetry(user: user.weather, device: index % people.count, city: city),
-                        headers: [("X-App-Key", stack.telemetryKeys["weather"] ?? "")])
+                        headers: [("X-App-Key", stack.telemetryKeys["weather"] ?? "")],
+                        // Each phone from its own address, as phones are: analytics limits events per client address.
+                        from: Self.address(ofPhone: index % people.count))
                 })
         else { return false }
         guard index % bookingEvery == 0, let partnerId else { return true }
