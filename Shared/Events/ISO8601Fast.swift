@@ -49,34 +49,7 @@ public enum ISO8601Fast {
         let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded(.down).roundedClampedInt
         let (days, dayMilliseconds) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (wholeDays, inDay) = dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)
-        let civil = CivilDate(daysSinceEpoch: wholeDays).components
-        var text = [UInt8]()
-        text.reserveCapacity(24)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            var rest = value
-            for _ in 0..<count {
-                // A date outside years 0-9999 writes wrong digits, never traps: `abs` keeps each digit in 0...9.
-                text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: abs(rest / divisor % 10)))
-                rest %= divisor
-                divisor /= 10
-            }
-        }
-        digits(civil.year, 4)
-        text.append(UInt8(ascii: "-"))
-        digits(civil.month, 2)
-        text.append(UInt8(ascii: "-"))
-        digits(civil.day, 2)
-        text.append(UInt8(ascii: "T"))
-        digits(inDay / 3_600_000, 2)
-        text.append(UInt8(ascii: ":"))
-        digits(inDay / 60_000 % 60, 2)
-        text.append(UInt8(ascii: ":"))
-        digits(inDay / 1_000 % 60, 2)
-        text.append(UInt8(ascii: "."))
-        digits(inDay % 1_000, 3)
-        text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
+        let time = [inDay / 3_600_000, inDay / 60_000 % 60, inDay / 1_000 % 60].map { CivilDate.padded($0, 2) }.joined(separator: ":")
+        return "\(CivilDate(daysSinceEpoch: wholeDays))T\(time).\(CivilDate.padded(inDay % 1_000, 3))Z"
     }
 }

@@ -73,11 +73,7 @@ public struct JSONScanner {
     public mutating func double() throws(Malformed) -> Double {
         skipWhitespace()
         let start = position
-        var negative = false
-        if position < bytes.count, bytes[position] == UInt8(ascii: "-") {
-            negative = true
-            position += 1
-        }
+        let negative = minus()
         var mantissa: UInt64 = 0
         var digits = 0
         var exponent = 0
@@ -125,11 +121,7 @@ public struct JSONScanner {
     public mutating func integer() throws(Malformed) -> Int {
         skipWhitespace()
         let start = position
-        var negative = false
-        if position < bytes.count, bytes[position] == UInt8(ascii: "-") {
-            negative = true
-            position += 1
-        }
+        let negative = minus()
         var value = 0
         let digitsStart = position
         while position < bytes.count, let digit = Self.digit(bytes[position]) {
@@ -193,6 +185,13 @@ public struct JSONScanner {
         var value = 1.0
         for _ in 0..<exponent { value *= 10 }
         return value
+    }
+
+    /// Reads a leading minus sign if it is next.
+    private mutating func minus() -> Bool {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "-") else { return false }
+        position += 1
+        return true
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
