@@ -49,6 +49,15 @@ public struct EventHeader: Codable, Sendable, Equatable {
         case id, type, schemaVersion, occurredAt, producer, key
     }
 
+    init(id: UUID, type: EventType, schemaVersion: Int, occurredAt: Date, producer: String, key: String) {
+        self.id = id
+        self.type = type
+        self.schemaVersion = schemaVersion
+        self.occurredAt = occurredAt
+        self.producer = producer
+        self.key = key
+    }
+
     /// Decoded by hand only for the id: every consumed event's header is read, and Foundation's UUID parsing
     /// (`sscanf`) was its largest cost.
     public init(from decoder: any Decoder) throws {
@@ -66,12 +75,6 @@ public struct EventHeader: Codable, Sendable, Equatable {
     }
 }
 
-/// The envelope's payload alone: a handler asking for the payload has the header already, so decoding it
-/// again (its UUID, its date) was wasted work on every event.
-private struct EnvelopePayload<Payload: Decodable>: Decodable {
-    var payload: Payload
-}
-
 /// A consumed event: its header decoded, its payload still raw until a handler asks for its type.
 public struct ReceivedEvent: Sendable {
     public let header: EventHeader
@@ -80,11 +83,14 @@ public struct ReceivedEvent: Sendable {
     public let traceParent: String?
     /// Its place in the log, set by the consumer that read it.
     public var position: LogPosition?
+    /// Where the payload's JSON is in `bytes` (nil when the envelope has none): a handler asking for the payload
+    /// has the header already, so only the payload is decoded then.
+    private let payloadBytes: Range<Int>?
 
-    /// Decodes the envelope header; a message that is not an envelope is a poison message.
+    /// Reads the envelope header; a message that is not an envelope is a poison message.
     public init(bytes: [UInt8], traceParent: String? = nil) throws(EventDecodingError) {
         do {
-            header = try EventCoding.sharedDecoder.decode(EventHeader.self, from: Data(bytes))
+            (header, payloadBytes) = try EventHeader.scan(bytes)
         } catch {
             throw EventDecodingError(reason: "not an event envelope: \(error)")
         }
@@ -96,7 +102,8 @@ public struct ReceivedEvent: Sendable {
     /// Decodes the payload as `Payload`; throws a permanent error when it does not fit.
     public func payload<Payload: Codable & Sendable>(as type: Payload.Type) throws(EventDecodingError) -> Payload {
         do {
-            return try EventCoding.sharedDecoder.decode(EnvelopePayload<Payload>.self, from: Data(bytes)).payload
+            guard let payloadBytes else { throw EventHeader.Missing("a payload") }
+            return try EventCoding.sharedDecoder.decode(Payload.self, from: Data(bytes[payloadBytes]))
         } catch {
             throw EventDecodingError(reason: "payload of \(header.type.rawValue) is not a \(Payload.self): \(error)")
         }
@@ -149,11 +156,18 @@ public enum EventCoding {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            if let date = ISO8601Fast.parse(text) { return date }
-            if let date = try? fractionalStyle.parse(text) { return date }
-            if let date = try? wholeSecondStyle.parse(text) { return date }
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+            guard let date = date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+            }
+            return date
         }
         return decoder
+    }
+
+    /// An envelope's date: ISO 8601 with or without fractional seconds.
+    static func date(from text: String) -> Date? {
+        if let date = ISO8601Fast.parse(text) { return date }
+        if let date = try? fractionalStyle.parse(text) { return date }
+        return try? wholeSecondStyle.parse(text)
     }
 }

@@ -21,6 +21,10 @@ public struct JSONScanner {
         self.bytes = bytes
     }
 
+    /// Where the next value starts (call `peek` first to step over whitespace), or where the last one ended: a caller
+    /// that keeps a value's bytes for later (an event's payload) takes them from here to after `skipValue`.
+    public var offset: Int { position }
+
     /// Nothing but whitespace is left.
     public var isAtEnd: Bool {
         var index = position

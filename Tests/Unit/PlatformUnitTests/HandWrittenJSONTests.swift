@@ -2,23 +2,12 @@ import Foundation
 import PlatformCore
 import PlatformEvents
 import Testing
+import UnitTestSupport
 
 /// The hand-written JSON reader and writer used on hot paths (issue 34) against Foundation's: what one writes the
 /// other reads back, numbers and dates come out the same, and malformed text throws instead of trapping.
 @Suite("platform: hand-written JSON against Foundation's")
 struct HandWrittenJSONTests {
-    /// A fixed seed: a failure names values that can be run again.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func scanDouble(_ text: String) throws -> Double {
         var scanner = JSONScanner(Array(text.utf8))
         return try scanner.double()
@@ -26,7 +15,7 @@ struct HandWrittenJSONTests {
 
     @Test("numbers as providers write them read as the standard library reads them")
     func test_numbersMatchStandardLibrary() throws {
-        var random = SeededRandom(state: 34)
+        var random = SeededRandom(seed: 34)
         var texts = ["0", "-0", "12", "4.6", "-12.25", "1009.8", "0.0012", "1e3", "-2.5E-4", "123456789012345678901234", "0.1", "3.14159265358979"]
         for _ in 0..<5_000 {
             let value = Double.random(in: -2_000...2_000, using: &random)
@@ -102,7 +91,7 @@ struct HandWrittenJSONTests {
 
     @Test("event dates are written as Foundation's ISO 8601 style with milliseconds writes them")
     func test_isoDatesMatchFoundation() {
-        var random = SeededRandom(state: 8601)
+        var random = SeededRandom(seed: 8601)
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_000_000.999), Date(timeIntervalSince1970: 7_258_118_399.5)]
         for _ in 0..<5_000 {

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import UnitTestSupport
+
+@testable import PlatformEvents
+
+/// The consumer reads every envelope's header by hand and decodes only the payload's bytes (issue 34); these hold
+/// that reading to Foundation's decoding of the same bytes, for envelopes as producers write them and for texts
+/// that are not envelopes.
+@Suite("platform: event headers read by hand against Foundation's decoder")
+struct EventHeaderScanTests {
+    struct Payload: Codable, Sendable, Equatable {
+        var text: String
+        var values: [Double]
+        var nested: [String: Int]
+    }
+
+    /// The whole envelope as Foundation reads it: the reference for the header and the payload.
+    static func foundation(_ bytes: [UInt8]) throws -> EventEnvelope<Payload> {
+        try EventCoding.decoder.decode(EventEnvelope<Payload>.self, from: Data(bytes))
+    }
+
+    static let alphabet: [String] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "é", "→", "😀", "\u{1}", "{", "}", ",", ":"]
+
+    static func text(_ random: inout SeededRandom) -> String {
+        (0..<Int.random(in: 0..<12, using: &random)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }.joined()
+    }
+
+    @Test("X2: 2,000 random envelopes give the same header and payload as Foundation's decoder")
+    func test_X2_randomEnvelopesMatchFoundation() throws {
+        var random = SeededRandom(seed: 2034)
+        for _ in 0..<2_000 {
+            let payload = Payload(
+                text: Self.text(&random),
+                values: (0..<Int.random(in: 0..<4, using: &random)).map { _ in Double.random(in: -1e6...1e6, using: &random) },
+                nested: [Self.text(&random): Int.random(in: -1_000...1_000, using: &random)])
+            let envelope = EventEnvelope(
+                type: EventType(Self.text(&random)), schemaVersion: Int.random(in: 1...9, using: &random),
+                occurredAt: Date(timeIntervalSince1970: Double(Int.random(in: 0..<7_000_000_000_000, using: &random)) / 1_000),
+                producer: Self.text(&random), key: Self.text(&random), payload: payload)
+            let bytes = try envelope.encoded()
+            let reference = try Self.foundation(bytes)
+            let received = try ReceivedEvent(bytes: bytes)
+            #expect(received.header.id == reference.id)
+            #expect(received.header.type == reference.type)
+            #expect(received.header.schemaVersion == reference.schemaVersion)
+            #expect(received.header.occurredAt == reference.occurredAt)
+            #expect(received.header.producer == reference.producer)
+            #expect(received.header.key == reference.key)
+            #expect(try received.payload(as: Payload.self) == reference.payload)
+        }
+    }
+
+    @Test("X2: members in any order and spacing, unknown ones skipped, as Foundation reads them")
+    func test_X2_orderAndSpacing() throws {
+        let text = """
+             { "extra" : [1, {"a": null}, true] , "payload" : {"text":"t","values":[1.5],"nested":{}},
+            "key":"k" ,"producer":"p","occurredAt":"2026-11-29T01:02:03Z","schemaVersion":2,"type":"x.y",
+            "id":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8" }\t
+            """
+        let bytes = Array(text.utf8)
+        let reference = try Self.foundation(bytes)
+        let received = try ReceivedEvent(bytes: bytes)
+        #expect(received.header.id == reference.id)
+        #expect(received.header.occurredAt == reference.occurredAt)
+        #expect(received.header.schemaVersion == 2)
+        #expect(try received.payload(as: Payload.self) == reference.payload)
+    }
+
+    @Test("X2: every cut of an envelope, and fields missing or of another type, are refused as Foundation refuses them")
+    func test_X2_malformedEnvelopesAreRefused() throws {
+        let bytes = try EventEnvelope(
+            type: EventType("x.y"), producer: "p", key: "k", payload: Payload(text: "t", values: [1], nested: ["a": 1])
+        ).encoded()
+        for length in 0..<bytes.count {
+            let cut = Array(bytes[0..<length])
+            #expect((try? Self.foundation(cut)) == nil)
+            #expect((try? ReceivedEvent(bytes: cut)) == nil, "cut at \(length)")
+        }
+        let header = #""id":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","type":"x","schemaVersion":1,"occurredAt":"2026-11-29T01:02:03Z""#
+        let refused = [
+            #"{\#(header),"producer":"p"}"#,  // no key
+            #"{\#(header),"producer":"p","key":7}"#,  // key not a string
+            #"{\#(header),"producer":null,"key":"k"}"#,
+            #"{"id":"nope","type":"x","schemaVersion":1,"occurredAt":"2026-11-29T01:02:03Z","producer":"p","key":"k"}"#,
+            #"{"id":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","type":"x","schemaVersion":1.5,"occurredAt":"2026-11-29T01:02:03Z","producer":"p","key":"k"}"#,
+            #"{"id":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","type":"x","schemaVersion":1,"occurredAt":"yesterday","producer":"p","key":"k"}"#,
+            #"{\#(header),"producer":"p","key":"k"} trailing"#,
+            #"[\#(header)]"#,
+        ]
+        for text in refused {
+            #expect((try? EventCoding.decoder.decode(EventHeader.self, from: Data(text.utf8))) == nil, "Foundation refuses \(text)")
+            #expect((try? ReceivedEvent(bytes: Array(text.utf8))) == nil, "refused: \(text)")
+        }
+        // A header without a payload is an envelope; asking for its payload is the permanent error.
+        let bare = try ReceivedEvent(bytes: Array(#"{\#(header),"producer":"p","key":"k"}"#.utf8))
+        #expect(throws: EventDecodingError.self) { try bare.payload(as: Payload.self) }
+    }
+}
