@@ -26,6 +26,8 @@ struct ConsumerBench {
     struct Results {
         var perEventHandler = 0.0
         var batchHandler = 0.0
+        /// The same handler polling only once everything polled is applied (`CONSUMER_POLLS_AHEAD=0`).
+        var batchHandlerWithoutPollingAhead = 0.0
         var referenceCopy = 0.0
         var averageBatch = 0.0
     }
@@ -55,6 +57,8 @@ struct ConsumerBench {
         results.averageBatch = perEvent.averageBatch
         progress("consumer: applying them again (new group, new database) with a one-statement batch handler")
         results.batchHandler = try await consume(topic: topic, handler: UpsertBatch(), producer: producer).rate
+        progress("consumer: once more with the batch handler, polling only once everything polled is applied")
+        results.batchHandlerWithoutPollingAhead = try await consume(topic: topic, handler: UpsertBatch(), producer: producer, pollsAhead: 0).rate
         progress("consumer: psql COPY of the same rows in transactions of \(Int(perEvent.averageBatch.rounded()))")
         results.referenceCopy = try await referenceCopy(batchSize: max(1, Int(perEvent.averageBatch.rounded())))
         try await producer.close()
@@ -63,7 +67,7 @@ struct ConsumerBench {
 
     /// Runs an `EventConsumerService` on a fresh database until every event is applied.
     private func consume(
-        topic: String, handler: any EventHandler & BatchCounting, producer: KafkaProducer
+        topic: String, handler: any EventHandler & BatchCounting, producer: KafkaProducer, pollsAhead: Int = 4
     ) async throws -> (rate: Double, averageBatch: Double) {
         let logger = Logger(label: "bench")
         return try await withBenchDatabase { client in
@@ -74,8 +78,8 @@ struct ConsumerBench {
             configuration.maxBatchSize = batchSize
             let service = EventConsumerService(
                 consumer: try KafkaConsumer(configuration: configuration, logger: logger), processor: IdempotentProcessor(client: client),
-                handler: handler, deadLetters: DeadLetterPublisher(producer: producer, service: "bench"), startGate: StartGate(open: true),
-                logger: logger)
+                handler: handler, deadLetters: DeadLetterPublisher(producer: producer, service: "bench"), pollsAhead: pollsAhead,
+                startGate: StartGate(open: true), logger: logger)
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await service.run() }
                 // Progress is read from the handler's own counter, not from `count(*)` on the table: a count every few

@@ -85,6 +85,9 @@ struct PlatformBench: AsyncParsableCommand {
             table.add(
                 "idempotent consumer, one-statement batch handler vs psql COPY of the same rows (events/s)",
                 swift: results.batchHandler, reference: results.referenceCopy, target: ">= 10,000 and ratio >= 0.5")
+            table.add(
+                "the same, polling only once everything polled is applied (CONSUMER_POLLS_AHEAD=0) vs psql COPY (events/s)",
+                swift: results.batchHandlerWithoutPollingAhead, reference: results.referenceCopy, target: "-")
         }
         if groups.contains("auth") {
             progress("auth: password checks at bcrypt cost \(bcryptCost) and access-token verifications")

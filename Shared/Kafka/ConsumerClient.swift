@@ -8,9 +8,11 @@ final class ConsumerClient: Sendable {
     let context: RebalanceContext
 
     /// `rewound`: partitions an earlier client of the same consumer already read from the beginning (replay).
-    init(configuration: KafkaConsumerConfiguration, logger: Logger, rewound: Set<RebalanceContext.PartitionID> = []) throws {
+    init(
+        configuration: KafkaConsumerConfiguration, logger: Logger, inHand: PartitionsInHand, rewound: Set<RebalanceContext.PartitionID> = []
+    ) throws {
         let context = RebalanceContext(
-            startPosition: configuration.startPosition, group: configuration.groupId, logger: logger, rewound: rewound)
+            startPosition: configuration.startPosition, group: configuration.groupId, logger: logger, inHand: inHand, rewound: rewound)
         self.context = context
         handle = try RdKafkaHandle(type: RD_KAFKA_CONSUMER, properties: configuration.properties) { conf in
             rd_kafka_conf_set_rebalance_cb(conf, rebalanceCallback)

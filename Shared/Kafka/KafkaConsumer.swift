@@ -6,7 +6,10 @@ import Synchronization
 /// A consumer-group member. Read it as an `AsyncSequence` (`for try await message in consumer.messages`), handle
 /// each message, then call `storeOffset(of:)`: only stored offsets are committed, so a message whose handler did
 /// not finish is delivered again after a crash or a rebalance. Polling runs on a dedicated queue, one batch per
-/// trip, and only when the reader asks for more, so rebalances happen between handlers, never during one.
+/// trip, and only when the reader asks for more. A reader that polls again while it still applies what it
+/// polled before holds those partitions in `partitionsInHand`: a rebalance then waits for them before it
+/// commits and revokes, and what the poll fetched of a revoked partition before the revoke is dropped (it is
+/// read again from the committed offset).
 ///
 /// It heals one librdkafka fault by itself: after a broker lost a subscribed topic (a memory broker's restart,
 /// a topic deleted and created again), librdkafka can spin in its join state machine for good, asking for
@@ -44,13 +47,15 @@ public final class KafkaConsumer: Sendable {
     /// Subscribed topics with fewer partitions than `expectedPartitions`.
     private let partitionCounts: PartitionCountWatch
     private let skippedCount = Atomic<Int>(0)
+    /// Batches the reader is applying; kept across a rebuild (the fresh client's revokes wait for them too).
+    public let partitionsInHand = PartitionsInHand()
 
     public init(configuration: KafkaConsumerConfiguration, logger: Logger) throws {
         guard !configuration.topics.isEmpty else { throw KafkaError("a consumer needs at least one topic") }
         self.configuration = configuration
         self.logger = logger
         executor = BlockingExecutor(label: "kafka.consumer.\(configuration.groupId)")
-        client = Mutex(try ConsumerClient(configuration: configuration, logger: logger))
+        client = Mutex(try ConsumerClient(configuration: configuration, logger: logger, inHand: partitionsInHand))
         idle = Mutex(IdleWatch(limit: .milliseconds(configuration.idleRejoinMilliseconds)))
         partitionCounts = PartitionCountWatch(topics: configuration.topics, expected: configuration.expectedPartitions, logger: logger)
         rebuilds = Dictionary(
@@ -122,10 +127,18 @@ public final class KafkaConsumer: Sendable {
             guard !self.isClosed.load(ordering: .acquiring) else { return [] }
             self.rebuildIfStuck()
             self.partitionCounts.lookIfDue(using: self.current.handle)
-            let (handle, logger) = (self.current.handle, self.logger)
+            let client = self.current
+            let (handle, context, logger) = (client.handle, client.context, self.logger)
             var result: [KafkaMessage] = []
             var timeout = timeoutMilliseconds
-            while result.count < limit, let raw = rd_kafka_consumer_poll(handle.pointer, timeout) {
+            while result.count < limit {
+                let message = rd_kafka_consumer_poll(handle.pointer, timeout)
+                // A revoke served inside that call makes what was collected of its partitions stale.
+                let revoked = context.takeRevoked()
+                if !revoked.isEmpty {
+                    result.removeAll { revoked.contains(RebalanceContext.PartitionID(topic: $0.topic, partition: $0.partition)) }
+                }
+                guard let raw = message else { break }
                 timeout = 0
                 defer { rd_kafka_message_destroy(raw) }
                 if raw.pointee.err != RD_KAFKA_RESP_ERR_NO_ERROR {
@@ -195,7 +208,8 @@ public final class KafkaConsumer: Sendable {
     private func rebuild(replacing old: ConsumerClient, reason: RebuildReason, waited: Duration) {
         let fresh: ConsumerClient
         do {
-            fresh = try ConsumerClient(configuration: configuration, logger: logger, rewound: old.context.rewoundPartitions)
+            fresh = try ConsumerClient(
+                configuration: configuration, logger: logger, inHand: partitionsInHand, rewound: old.context.rewoundPartitions)
         } catch {
             logger.error("could not rebuild the Kafka consumer", metadata: ["error": "\(error)"])
             return

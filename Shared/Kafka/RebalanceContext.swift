@@ -11,13 +11,20 @@ final class RebalanceContext: Sendable {
     }
 
     let startPosition: KafkaStartPosition
+    /// Batches the reader is applying; a revoke waits for those of its partitions.
+    let inHand: PartitionsInHand
     /// Assignments and revocations are logged: a member that never receives partitions is otherwise silent.
     private let group: String
     private let logger: Logger
     private let state = Mutex<(assigned: Set<PartitionID>, rewound: Set<PartitionID>, joined: Bool)>(([], [], false))
+    /// Partitions revoked since the poll loop last looked: what it fetched of them before the revoke is dropped.
+    private let revokedUnseen = Mutex<Set<PartitionID>>([])
 
-    init(startPosition: KafkaStartPosition, group: String, logger: Logger, rewound: Set<PartitionID> = []) {
+    init(
+        startPosition: KafkaStartPosition, group: String, logger: Logger, inHand: PartitionsInHand, rewound: Set<PartitionID> = []
+    ) {
         self.startPosition = startPosition
+        self.inHand = inHand
         self.group = group
         self.logger = logger
         state.withLock { $0.rewound = rewound }
@@ -32,8 +39,20 @@ final class RebalanceContext: Sendable {
     /// Partitions a replay already started from the beginning; a replacement client must not rewind them again.
     var rewoundPartitions: Set<PartitionID> { state.withLock { $0.rewound } }
 
-    /// Handles an assign or revoke from librdkafka (eager protocol). On revoke, stored offsets are committed
-    /// synchronously first, so the partition's next owner starts after what this consumer finished.
+    /// Partitions revoked since the last call. Called by the poll loop after each `rd_kafka_consumer_poll`: the
+    /// messages of these partitions it collected before are stale (the next owner, or this member after a new
+    /// assignment, reads them again from the committed offset), while a message the same call returned came after
+    /// the revoke and belongs to the new assignment.
+    func takeRevoked() -> Set<PartitionID> {
+        revokedUnseen.withLock { revoked in
+            defer { revoked = [] }
+            return revoked
+        }
+    }
+
+    /// Handles an assign or revoke from librdkafka (eager protocol). On revoke, it first waits until the reader
+    /// finished the batches it holds of those partitions, then commits the stored offsets synchronously, so the
+    /// partition's next owner starts right after what this consumer finished: nothing skipped, nothing twice.
     func rebalance(handle: OpaquePointer, code: rd_kafka_resp_err_t, partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) {
         let ids = Self.ids(in: partitions)
         logger.info(
@@ -49,6 +68,8 @@ final class RebalanceContext: Sendable {
             }
             rd_kafka_assign(handle, partitions)
         } else {
+            revokedUnseen.withLock { $0.formUnion(ids) }
+            inHand.waitUntilReleased(ids)
             _ = rd_kafka_commit(handle, nil, 0)
             state.withLock { $0.assigned.subtract(ids) }
             rd_kafka_assign(handle, nil)
@@ -84,8 +105,9 @@ final class RebalanceContext: Sendable {
     }
 }
 
-/// librdkafka calls this from inside `rd_kafka_consumer_poll`, i.e. on the consumer's own thread, between
-/// batches: no handler of this consumer is running then, so revocation never races an in-flight handler.
+/// librdkafka calls this from inside `rd_kafka_consumer_poll` or `rd_kafka_consumer_close`, i.e. on the consumer's
+/// own dispatch queue. Handlers of this consumer may be running then (the event consumer polls while it applies);
+/// a revoke waits for the batches they hold (`PartitionsInHand`).
 let rebalanceCallback:
     @convention(c) (
         OpaquePointer?, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?, UnsafeMutableRawPointer?

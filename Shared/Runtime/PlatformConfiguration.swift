@@ -26,6 +26,7 @@ import PlatformPostgres
 /// | `OUTBOX_*` | see `OutboxRelayConfiguration` |
 /// | `CONSUMER_MAX_ATTEMPTS` | `5`: tries of an event whose handler fails with an unclassified error, before dead-lettering |
 /// | `CONSUMER_BATCH_SIZE` | `2000`: messages per poll (librdkafka hands them out a partition at a time, so a poll must be large to span partitions) |
+/// | `CONSUMER_POLLS_AHEAD` | `4`: polls' worth of messages the consumer may hold beyond what it has applied: it polls and decodes the next batches while the current ones' transactions run, and applies other partitions' batches beside them (`0`: poll only once everything polled is applied) |
 /// | `CONSUMER_MAX_CRASHES` | `3`: times one message may take the process down before it is dead-lettered unread |
 /// | `CONSUMER_STEP_TIMEOUT_MS` | `30000`: a batch's transaction taking longer is cancelled and retried (a query begun as Postgres goes down may never return) |
 /// | `CONSUMER_PAUSE_LIMIT_MS` | `30000`: a partition paused on transient failures longer than this makes `/ready` answer 503 |
@@ -58,6 +59,8 @@ public struct PlatformConfiguration: Sendable {
     public var consumerMaxCrashes: Int
     /// Messages one poll takes at most; split by partition, the partitions are applied concurrently.
     public var consumerBatchSize: Int
+    /// Polls' worth of messages held beyond what is applied (`EventConsumerService.pollsAhead`).
+    public var consumerPollsAhead: Int
     public var consumerPauseLimit: Duration
     public var logLevel: Logger.Level
     /// Proxies whose forwarded client address is believed; empty: the connection's peer is the client.
@@ -108,6 +111,7 @@ public struct PlatformConfiguration: Sendable {
             stepTimeLimit: try environment.milliseconds("CONSUMER_STEP_TIMEOUT_MS", default: 30_000, range: 1_000...3_600_000))
         consumerMaxCrashes = try environment.int("CONSUMER_MAX_CRASHES", default: 3, range: 1...100)
         consumerBatchSize = try environment.int("CONSUMER_BATCH_SIZE", default: 2_000, range: 1...100_000)
+        consumerPollsAhead = try environment.int("CONSUMER_POLLS_AHEAD", default: 4, range: 0...16)
         consumerPauseLimit = try environment.milliseconds("CONSUMER_PAUSE_LIMIT_MS", default: 30_000, range: 1_000...3_600_000)
         tokenIssuer = environment.string("AUTH_ISSUER", default: "mobile-backend-auth")
         logLevel =

@@ -84,6 +84,7 @@ public final class PlatformRuntime: Sendable {
             consumer: consumer, processor: IdempotentProcessor(client: postgres, ledger: ledger), handler: handler,
             deadLetters: DeadLetterPublisher(producer: producer, service: configuration.identity.name),
             retryPolicy: configuration.retryPolicy, maxCrashes: configuration.consumerMaxCrashes,
+            pollsAhead: configuration.consumerPollsAhead,
             producers: Dictionary(topics.compactMap { topic in topic.producer.map { (topic.name, $0) } }) { first, _ in first },
             startGate: startGate,
             logger: logger)

@@ -46,7 +46,7 @@ public func withProducer<Result: Sendable>(
 public func makeConsumer(
     topics: [String], group: String, startPosition: KafkaStartPosition = .committed,
     brokers: String = TestInfrastructure.current.kafkaBrokers, missingTopicRebuildMilliseconds: Int? = nil,
-    idleRejoinMilliseconds: Int? = nil
+    idleRejoinMilliseconds: Int? = nil, maxBatchSize: Int? = nil
 ) throws -> KafkaConsumer {
     try TestInfrastructure.current.check()
     var configuration = KafkaConsumerConfiguration(
@@ -54,6 +54,7 @@ public func makeConsumer(
     configuration.startPosition = startPosition
     if let missingTopicRebuildMilliseconds { configuration.missingTopicRebuildMilliseconds = missingTopicRebuildMilliseconds }
     if let idleRejoinMilliseconds { configuration.idleRejoinMilliseconds = idleRejoinMilliseconds }
+    if let maxBatchSize { configuration.maxBatchSize = maxBatchSize }
     configuration.commitIntervalMilliseconds = 200
     return try KafkaConsumer(configuration: configuration, logger: Logger(label: "test-consumer"))
 }

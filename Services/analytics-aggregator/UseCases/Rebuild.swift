@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// applies an event once (`applied_events`), so nothing the two both see counts twice.
 ///
 /// Caught up: every partition assigned, each one's high watermark known and reached, and the consumer's last
-/// two polls empty (it polls only after applying what it had, so everything polled is applied). Everything
+/// two polls empty (an empty poll counts only once everything polled before it is applied). Everything
 /// on the topics when the rebuild began is below those watermarks; whatever comes later, the live consumer
 /// writes into the new generation too. Then the rebuild's consumer stops and the new generation becomes
 /// current, waiting for the live batches writing either. One rebuild at a time: it holds an advisory lock for

@@ -45,10 +45,16 @@ public struct CrashGuard: Sendable {
     ) async throws -> Attempt {
         // The same token again is a retry of this very call (its first try may have committed after its time
         // limit): it changes nothing, so a slow database never looks like a crash.
+        //
+        // Committed without waiting for the WAL flush (`synchronous_commit` off for this statement alone): the row
+        // is visible at once and outlives this process, which is what it guards against; only a crash of Postgres
+        // itself could lose it, and then the batch it announces is lost with it (the batch's own commit, flushed,
+        // flushes this row first). A flush per batch here was a second fsync on every batch's path (issue 34).
         let rows = try await client.tracedQuery(
             """
+            WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
             INSERT INTO consumer_attempts AS c (consumer_group, topic, partition, first_offset, last_offset, attempt_id, crashes, in_flight)
-            VALUES (\(group), \(topic), \(Int(partition)), \(first), \(last), \(token), 0, true)
+            SELECT \(group), \(topic), \(Int(partition)), \(first), \(last), \(token), 0, true FROM relaxed
             ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET
                 crashes = CASE WHEN c.attempt_id = EXCLUDED.attempt_id THEN c.crashes
                     WHEN c.first_offset <= EXCLUDED.last_offset AND c.last_offset >= EXCLUDED.first_offset

@@ -17,7 +17,7 @@ extension EventConsumerService {
         while let first = remaining.first, let last = remaining.last {
             guard !shouldStop else { return false }
             // Shared: other partitions' fresh batches run beside this one; a suspect waits until they are done.
-            let messages = Array(remaining)
+            let messages = remaining
             let token = UUID()
             let (attempt, done) = await gate.withShared { () -> (CrashGuard.Attempt?, Bool) in
                 guard
@@ -68,7 +68,7 @@ extension EventConsumerService {
     }
 
     /// The fast path: every decodable event of the batch in one transaction, which also clears the crash guard.
-    private func applyTogether(_ messages: [KafkaMessage], of batch: PartitionBatch, token: UUID) async -> Bool {
+    private func applyTogether(_ messages: ArraySlice<KafkaMessage>, of batch: PartitionBatch, token: UUID) async -> Bool {
         // The batch's span (its transaction) is a trace of its own that links to the trace of every event it
         // carries: a batch holds events of many traces. Each traced event gets its own consumer span from the
         // handler (`EventTracing`), where what is done for it continues its producer's trace.
@@ -84,11 +84,14 @@ extension EventConsumerService {
         }
     }
 
-    private func applyTogetherInSpan(_ messages: [KafkaMessage], of batch: PartitionBatch, token: UUID) async -> Bool {
+    private func applyTogetherInSpan(_ messages: ArraySlice<KafkaMessage>, of batch: PartitionBatch, token: UUID) async -> Bool {
         var events: [ReceivedEvent] = []
         var undecodable: [(KafkaMessage, ForeignProducerOrUndecodable)] = []
-        for message in messages {
-            switch receive(message) {
+        events.reserveCapacity(messages.count)
+        for index in messages.indices {
+            let message = messages[index]
+            // Read ahead while the partition's previous batch was applying, when the loop polled ahead.
+            switch batch.received.indices.contains(index) ? batch.received[index] : receive(message) {
             case .success(let event): events.append(event)
             case .failure(let refusal): undecodable.append((message, refusal))
             }

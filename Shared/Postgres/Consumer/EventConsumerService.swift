@@ -6,12 +6,14 @@ import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
-/// Runs one consumer group member (X2). Each poll brings a batch; its messages are split by partition and the
-/// partitions are applied concurrently, each in order, each batch in one transaction through the
-/// `IdempotentProcessor`, guarded by the `CrashGuard`. A partition's offset is stored only after its batch
-/// committed (or its poison events were dead-lettered). Polling happens only between batches, so a rebalance
-/// never races a batch in hand. On graceful shutdown it finishes what it can, stores nothing it did not
-/// finish, and closes the consumer, which commits the stored offsets and leaves the group.
+/// Runs one consumer group member (X2). Each poll brings a batch; its messages are split by partition, and each
+/// partition's batch is applied in one transaction through the `IdempotentProcessor`, guarded by the
+/// `CrashGuard`. The loop polls the next batch while the last ones apply (`PartitionPipeline`): batches of one
+/// partition apply in order, those of different partitions side by side. A partition's offset is stored only after
+/// its batch committed (or its poison events were dead-lettered); the partitions being applied are held in the
+/// consumer's `partitionsInHand`, so a rebalance waits for them before it commits and revokes. On graceful
+/// shutdown it finishes what it can, stores nothing it did not finish, and closes the consumer, which commits the
+/// stored offsets and leaves the group.
 public final class EventConsumerService: Service, Sendable {
     let consumer: KafkaConsumer
     let processor: IdempotentProcessor
@@ -25,6 +27,10 @@ public final class EventConsumerService: Service, Sendable {
     /// The owner of each consumed topic by name; an event from anyone else is dead-lettered unread. Topics not
     /// listed are not checked.
     let producers: [String: String]
+    /// Polls' worth of messages the loop may hold beyond what is applied: it polls while they apply. One is enough
+    /// to overlap a poll with a transaction; a few let other partitions' batches apply beside it (the batch-handler
+    /// bench went from 0.38 of `COPY` at one to 0.53 at four).
+    let pollsAhead: Int
     /// Fresh batches of different partitions run together; crash-guard suspects run alone.
     let gate = ApplyGate()
     /// Partitions paused on transient failures; readiness reads it.
@@ -33,11 +39,13 @@ public final class EventConsumerService: Service, Sendable {
     private let emptyPolls = Atomic<Int>(0)
 
     /// `maxCrashes`: how often one message may take the process down before it is dead-lettered unread.
+    /// `pollsAhead`: polls' worth of messages held beyond what is applied (0: poll only once all is applied).
     public init(
         consumer: KafkaConsumer, processor: IdempotentProcessor, handler: any EventHandler,
-        deadLetters: DeadLetterPublisher, retryPolicy: RetryPolicy = RetryPolicy(), maxCrashes: Int = 3,
+        deadLetters: DeadLetterPublisher, retryPolicy: RetryPolicy = RetryPolicy(), maxCrashes: Int = 3, pollsAhead: Int = 4,
         producers: [String: String] = [:], startGate: StartGate, logger: Logger
     ) {
+        self.pollsAhead = max(0, pollsAhead)
         self.producers = producers
         self.consumer = consumer
         self.processor = processor
@@ -59,9 +67,8 @@ public final class EventConsumerService: Service, Sendable {
     /// Partitions this member holds right now.
     public var assignedPartitionCount: Int { consumer.assignedPartitionCount }
 
-    /// Polls in a row that brought nothing. The loop polls only after applying what the last poll brought, so
-    /// an empty poll means every message polled before it was applied (or dead-lettered): with no lag, the
-    /// member has caught up (a rebuild waits for that).
+    /// Polls in a row that brought nothing. An empty poll is counted only once every batch polled before it was
+    /// applied (or dead-lettered): with no lag, the member has caught up (a rebuild waits for that).
     public var consecutiveEmptyPolls: Int { emptyPolls.load(ordering: .acquiring) }
 
     public func run() async throws {
@@ -69,10 +76,15 @@ public final class EventConsumerService: Service, Sendable {
             await consumer.close()
             return
         }
-        await withGracefulShutdownHandler {
-            await consumeUntilStopped()
-        } onGracefulShutdown: {
-            self.stopRequested.store(true, ordering: .releasing)
+        // The batches apply in tasks of their own, which do not see this task's cancellation: it becomes a stop.
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await consumeUntilStopped()
+            } onGracefulShutdown: {
+                self.stop()
+            }
+        } onCancel: {
+            self.stop()
         }
         await consumer.close()
         logger.info("consumer stopped", metadata: ["group": "\(consumer.configuration.groupId)"])
@@ -104,7 +116,12 @@ public final class EventConsumerService: Service, Sendable {
     var shouldStop: Bool { stopRequested.load(ordering: .acquiring) || Task.isCancelled }
 
     private func consumeUntilStopped() async {
+        var pipeline = PartitionPipeline<PartitionKey>()
+        let inHand = consumer.partitionsInHand
+        // A bounded backlog: before each poll, at most `pollsAhead` polls' worth is still being applied.
+        let ahead = consumer.configuration.maxBatchSize * pollsAhead
         while !shouldStop {
+            guard await pipeline.waitUntil(outstandingAtMost: ahead) else { break }
             let batch: [KafkaMessage]
             do {
                 batch = try await consumer.poll()
@@ -114,22 +131,30 @@ public final class EventConsumerService: Service, Sendable {
                 continue
             }
             if batch.isEmpty {
+                guard await pipeline.drain() else { break }
                 emptyPolls.add(1, ordering: .acquiringAndReleasing)
             } else {
                 emptyPolls.store(0, ordering: .releasing)
-            }
-            let finished = await withTaskGroup(of: Bool.self) { group in
                 for partition in PartitionBatch.split(batch) {
-                    group.addTask { await self.apply(partition) }
+                    // Held before the next poll, which is where a rebalance can revoke it.
+                    inHand.hold(topic: partition.topic, partition: partition.partition)
+                    pipeline.start(
+                        PartitionKey(topic: partition.topic, partition: partition.partition), size: partition.messages.count,
+                        prepare: { self.receivedAhead(partition) }, apply: { await self.apply($0) },
+                        finally: { inHand.release(topic: partition.topic, partition: partition.partition) })
                 }
-                var finished = true
-                for await done in group { finished = finished && done }
-                return finished
             }
             recordLag()
-            // A partition not finished here is not stored: the group delivers it again later.
-            if !finished { return }
         }
+        // A partition not finished here is not stored: the group delivers it again later.
+        _ = await pipeline.drain()
+    }
+
+    /// The batch with each message's envelope read, so its transaction starts with the decoding done.
+    private func receivedAhead(_ batch: PartitionBatch) -> PartitionBatch {
+        var batch = batch
+        batch.received = batch.messages.map(receive)
+        return batch
     }
 
     private func recordLag() {
@@ -141,11 +166,19 @@ public final class EventConsumerService: Service, Sendable {
     }
 }
 
+/// A partition, as the pipeline chains its batches.
+struct PartitionKey: Hashable, Sendable {
+    var topic: String
+    var partition: Int32
+}
+
 /// The messages of one partition from one poll, in offset order.
 struct PartitionBatch: Sendable {
     var topic: String
     var partition: Int32
     var messages: [KafkaMessage]
+    /// Each message's envelope, read ahead of the transaction (same indices as `messages`); empty when not read.
+    var received: [Result<ReceivedEvent, ForeignProducerOrUndecodable>] = []
 
     /// `topic[partition]`, as logs and readiness name it.
     var name: String { "\(topic)[\(partition)]" }

@@ -59,16 +59,24 @@ public struct IdempotentProcessor: Sendable {
                 try await alsoInTransaction?(connection)
                 return BatchOutcome(applied: events.count, duplicates: 0)
             }
-            let ids = events.map(\.header.id)
+            // An id twice in one batch is new once at most: only its first occurrence counts.
+            var seen = Set<UUID>(minimumCapacity: events.count)
+            let firsts = events.filter { seen.insert($0.header.id).inserted }
+            let ids = firsts.map(\.header.id)
+            // Returns the ids recorded before, not the ones recorded now: a batch is almost always all new, so this
+            // reads back no row instead of one per event (issue 34).
             let rows = try await connection.tracedQuery(
                 """
-                INSERT INTO processed_events (event_id, topic) SELECT id, \(topic) FROM unnest(\(ids)::uuid[]) AS batch(id)
-                ON CONFLICT (event_id) DO NOTHING RETURNING event_id
+                WITH batch AS (SELECT id FROM unnest(\(ids)::uuid[]) AS batch(id)),
+                recorded AS (
+                    INSERT INTO processed_events (event_id, topic) SELECT id, \(topic) FROM batch
+                    ON CONFLICT (event_id) DO NOTHING RETURNING event_id
+                )
+                SELECT id FROM batch WHERE id NOT IN (SELECT event_id FROM recorded)
                 """, logger: logger)
-            var inserted: Set<UUID> = []
-            for try await id in rows.decode(UUID.self) { inserted.insert(id) }
-            // An id twice in one batch is inserted once: only its first occurrence is new.
-            let fresh = events.filter { inserted.remove($0.header.id) != nil }
+            var before: Set<UUID> = []
+            for try await id in rows.decode(UUID.self) { before.insert(id) }
+            let fresh = before.isEmpty ? firsts : firsts.filter { !before.contains($0.header.id) }
             if !fresh.isEmpty {
                 try await handler.handle(batch: fresh, connection: connection, logger: logger)
             }
