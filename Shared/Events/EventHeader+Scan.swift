@@ -5,7 +5,9 @@ extension EventHeader {
     /// An envelope's header read by hand, and where its payload's bytes are. Every consumed event is read here, and
     /// Foundation's decoder reading the header (and again, later, the whole envelope for the payload) was a fifth of
     /// a batched consumer's CPU (perf, issue 34). The envelope must be one object with the six header fields of
-    /// their types; other members are skipped, as `JSONDecoder` skips them.
+    /// their types; other members are skipped, as `JSONDecoder` skips them. A header member or the payload given twice
+    /// is refused: `JSONDecoder` would take the first, a hand reader might take the last, and an envelope that reads
+    /// two ways must not be applied under either id.
     static func scan(_ bytes: [UInt8]) throws -> (header: EventHeader, payload: Range<Int>?) {
         var scanner = JSONScanner(bytes)
         var id: UUID?
@@ -15,8 +17,12 @@ extension EventHeader {
         var producer: String?
         var key: String?
         var payload: Range<Int>?
+        var seen: Set<String> = []
         try scanner.beginObject()
         while let name = try scanner.nextKey() {
+            if Self.members.contains(name) {
+                guard seen.insert(name).inserted else { throw Missing("\(name) once, not twice") }
+            }
             switch name {
             case "id":
                 let text = try scanner.string()
@@ -48,6 +54,9 @@ extension EventHeader {
         let header = EventHeader(id: id, type: type, schemaVersion: schemaVersion, occurredAt: occurredAt, producer: producer, key: key)
         return (header, payload)
     }
+
+    /// The members read here; others are skipped.
+    private static let members: Set<String> = ["id", "type", "schemaVersion", "occurredAt", "producer", "key", "payload"]
 
     /// A header field absent or not of its type.
     struct Missing: Error, CustomStringConvertible {

@@ -163,15 +163,24 @@ public struct JSONScanner {
         throw Malformed(offset: start, expected: "a closed string")
     }
 
-    /// Skips one value of any kind, nested ones included.
+    /// Values nested deeper than this are refused, as `JSONDecoder` refuses them: skipping recurses once per level,
+    /// and a message of a million `[` would otherwise overflow the stack (a trap no error handling can catch).
+    public static let maximumDepth = 512
+
+    /// Skips one value of any kind, nested ones included (up to `maximumDepth` levels).
     public mutating func skipValue() throws(Malformed) {
+        try skipValue(depth: 1)
+    }
+
+    private mutating func skipValue(depth: Int) throws(Malformed) {
+        guard depth <= Self.maximumDepth else { throw Malformed(offset: position, expected: "at most \(Self.maximumDepth) levels of nesting") }
         switch peek() {
         case UInt8(ascii: "{"):
             try beginObject()
-            while try nextKey() != nil { try skipValue() }
+            while try nextKey() != nil { try skipValue(depth: depth + 1) }
         case UInt8(ascii: "["):
             try beginArray()
-            while try nextElement() { try skipValue() }
+            while try nextElement() { try skipValue(depth: depth + 1) }
         case UInt8(ascii: "\""):
             _ = try string()
         case UInt8(ascii: "t"), UInt8(ascii: "f"):

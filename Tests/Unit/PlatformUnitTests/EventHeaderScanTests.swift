@@ -96,4 +96,65 @@ struct EventHeaderScanTests {
         let bare = try ReceivedEvent(bytes: Array(#"{\#(header),"producer":"p","key":"k"}"#.utf8))
         #expect(throws: EventDecodingError.self) { try bare.payload(as: Payload.self) }
     }
+
+    @Test("X2: a header member or the payload given twice is refused (Foundation would take the first, a hand reader the last)")
+    func test_X2_repeatedMembersAreRefused() {
+        let header = #""type":"x","schemaVersion":1,"occurredAt":"2026-11-29T01:02:03Z","producer":"p","key":"k""#
+        let first = "6BA7B810-9DAD-11D1-80B4-00C04FD430C8"
+        let second = "6BA7B811-9DAD-11D1-80B4-00C04FD430C8"
+        let refused = [
+            #"{"id":"\#(first)",\#(header),"id":"\#(second)"}"#,
+            #"{"id":"\#(first)",\#(header),"payload":{"a":1},"payload":{"a":2}}"#,
+            #"{"id":"\#(first)",\#(header),"key":"other"}"#,
+        ]
+        for text in refused {
+            #expect((try? ReceivedEvent(bytes: Array(text.utf8))) == nil, "refused: \(text)")
+        }
+        // Unknown members may repeat: they are skipped either way.
+        #expect((try? ReceivedEvent(bytes: Array(#"{"id":"\#(first)",\#(header),"x":1,"x":2}"#.utf8))) != nil)
+    }
+
+    @Test("X2: a payload nested deeper than 512 levels is refused, not a stack overflow (a trap the crash guard could not catch)")
+    func test_X2_deepNestingIsRefused() throws {
+        let header =
+            #""id":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","type":"x","schemaVersion":1,"occurredAt":"2026-11-29T01:02:03Z","producer":"p","key":"k""#
+        let deep = "{" + header + ",\"payload\":" + String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000) + "}"
+        #expect((try? ReceivedEvent(bytes: Array(deep.utf8))) == nil)
+        let unknownDeep = "{" + header + ",\"x\":" + String(repeating: "{\"a\":", count: 100_000) + "1" + String(repeating: "}", count: 100_000) + "}"
+        #expect((try? ReceivedEvent(bytes: Array(unknownDeep.utf8))) == nil)
+        let shallow = "{" + header + ",\"payload\":" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}"
+        #expect((try? ReceivedEvent(bytes: Array(shallow.utf8))) != nil)
+    }
+
+    @Test("X2: 20,000 damaged envelopes and random byte strings are read or refused, never trapped on")
+    func test_X2_damagedBytesNeverTrap() throws {
+        var random = SeededRandom(seed: 3434)
+        let valid = try EventEnvelope(
+            type: EventType("x.y"), producer: "p", key: "k", payload: Payload(text: "t\u{1}é", values: [1.5, -2e10], nested: ["a": 1])
+        ).encoded()
+        let alphabet = Array(#"{}[]":,\ -+.eE0123456789abcdefnultrsTZ"#.utf8) + [0x00, 0x80, 0xC3, 0xFF, 0x0A]
+        var readable = 0
+        for round in 0..<20_000 {
+            var bytes: [UInt8]
+            if round % 4 == 0 {
+                bytes = (0..<Int.random(in: 0..<64, using: &random)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
+            } else {
+                bytes = valid
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    let index = Int.random(in: 0..<bytes.count, using: &random)
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: bytes[index] = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+                    case 1: bytes.insert(alphabet[Int.random(in: 0..<alphabet.count, using: &random)], at: index)
+                    default: if bytes.count > 1 { bytes.remove(at: index) }
+                    }
+                }
+            }
+            if let event = try? ReceivedEvent(bytes: bytes) {
+                readable += 1
+                _ = try? event.payload(as: Payload.self)
+            }
+        }
+        // Some damage leaves an envelope readable (a changed letter in a string), so both paths ran.
+        #expect(readable > 0)
+    }
 }
