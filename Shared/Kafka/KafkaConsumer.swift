@@ -17,8 +17,9 @@ import Synchronization
 /// A consumer whose topic was reported missing and that holds no partitions `missingTopicRebuildMilliseconds`
 /// later is replaced by a fresh client, which joins normally.
 ///
-/// `poll` and `storeOffset` are called by one reader, one at a time (the event consumer's loop): the client swap
-/// happens inside `poll`, so the reader never uses the old client after it. `lagByPartition` may be called from
+/// `poll` is called by one reader, one at a time (the event consumer's loop); `storeOffset` by it or by the tasks
+/// applying what it polled. The client swap happens inside `poll` and only while the member holds no partition,
+/// which a revoke reaches only after the batches in hand were finished: a store never goes to a client being swapped. `lagByPartition` may be called from
 /// other tasks too; it holds the client against the swap's destroy.
 public final class KafkaConsumer: Sendable {
     public let configuration: KafkaConsumerConfiguration
@@ -235,16 +236,24 @@ public final class KafkaConsumer: Sendable {
         }
     }
 
-    /// For a replay from a time: messages older than it are passed over and their offsets stored.
+    /// For a replay from a time: messages older than it are passed over. A passed-over message's offset is stored
+    /// only when nothing before it in its partition is still to be applied (a batch in hand, or a message kept from
+    /// this poll; timestamps need not grow with offsets): storing it would commit past them. Otherwise the offset
+    /// the reader stores after applying covers it.
     private func skipOlderThanStartTimestamp(_ batch: [KafkaMessage]) throws -> [KafkaMessage] {
         guard case .timestamp(let start) = configuration.startPosition else { return batch }
         var kept: [KafkaMessage] = []
+        var pending: Set<RebalanceContext.PartitionID> = []
         for message in batch {
+            let partition = RebalanceContext.PartitionID(topic: message.topic, partition: message.partition)
             if let time = message.timestampMilliseconds, time < start {
-                storeOffset(of: message)
+                if !pending.contains(partition) && !partitionsInHand.holds(topic: message.topic, partition: message.partition) {
+                    storeOffset(of: message)
+                }
                 skippedCount.add(1, ordering: .releasing)
             } else {
                 kept.append(message)
+                pending.insert(partition)
             }
         }
         return kept

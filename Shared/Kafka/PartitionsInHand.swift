@@ -32,6 +32,13 @@ public final class PartitionsInHand: @unchecked Sendable {
         condition.broadcast()
     }
 
+    /// Whether a batch of `topic[partition]` is taken and not yet released.
+    public func holds(topic: String, partition: Int32) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return counts[RebalanceContext.PartitionID(topic: topic, partition: partition)] != nil
+    }
+
     /// Batches taken and not yet released, over all partitions.
     public var count: Int {
         condition.lock()
