@@ -49,6 +49,8 @@ struct PlatformBench: AsyncParsableCommand {
     @Option(help: "stack: Python with PyYAML for scripts/compose-smoke.py (default: $TEST_PYTHON, else .venv/bin/python).") var python: String?
     @Option(help: "stack: the session arrival rates stepped through (sessions/s, comma-separated).") var stackRates = "5,10,20,40,80,160,320"
     @Option(help: "stack: seconds of load per rate step.") var stackStepSeconds = 10
+    @Option(help: "stack: a setting for every service, KEY=VALUE (repeatable; the key must be in docker-compose.yml), to compare settings.")
+    var stackSetting: [String] = []
     @Option(help: "stack: phones, each with an install account per app.") var stackUsers = 200
     @Option(help: "stack: the most populous cities whose weather the sessions open.") var stackCities = 50
     @Option(help: "stack: one session in this many also books a slot.") var stackBookingEvery = 20
@@ -123,12 +125,18 @@ extension PlatformBench {
     func stackReport() async throws -> String {
         let rates = stackRates.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !rates.isEmpty, rates.allSatisfy({ $0 > 0 }) else { throw BenchError("--stack-rates: positive whole numbers, comma-separated") }
+        var extraSettings: [String: String] = [:]
+        for setting in stackSetting {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { throw BenchError("--stack-setting: KEY=VALUE, not \(setting)") }
+            extraSettings[parts[0]] = parts[1]
+        }
         let bench = StackBench(
             buildDirectory: URL(fileURLWithPath: stackBuild).standardizedFileURL.path,
             python: python ?? ProcessInfo.processInfo.environment["TEST_PYTHON"] ?? ".venv/bin/python", cataloguePath: catalogue,
             postgresHost: postgresHost, postgresPort: postgresPort, postgresUser: postgresUser, brokers: brokers, rates: rates,
             stepSeconds: stackStepSeconds, users: stackUsers, cityCount: stackCities,
-            bookingEvery: max(1, stackBookingEvery), p99LimitMilliseconds: stackP99Ms)
+            bookingEvery: max(1, stackBookingEvery), p99LimitMilliseconds: stackP99Ms, extraSettings: extraSettings)
         return StackReport(bench: bench, results: try await bench.run()).markdown()
     }
 

@@ -20,6 +20,8 @@ struct StackBench {
     let cityCount: Int
     let bookingEvery: Int
     let p99LimitMilliseconds: Double
+    /// Settings given to every service on top of the bench's own (`--stack-setting`).
+    var extraSettings: [String: String] = [:]
 
     struct Results: Sendable {
         var steps: [OpenLoopLoad.Step] = []
@@ -54,7 +56,7 @@ struct StackBench {
                     "PLACES_NOMINATIM_BASE_URL": places.baseURL, "PLACES_YELP_BASE_URL": places.baseURL,
                     "PLACES_IMPORT_AREAS": "bench:\(Self.area.south),\(Self.area.west),\(Self.area.north),\(Self.area.east)",
                     "BOOTSTRAP_ADMIN_EMAIL": Self.adminEmail, "BOOTSTRAP_ADMIN_PASSWORD": adminPassword,
-                ]
+                ].merging(extraSettings) { $1 }
                 return try await withStack(settings: settings) { stack, processes in
                     try await measure(stack: stack, processes: processes, cities: cities, adminPassword: adminPassword)
                 }
