@@ -51,8 +51,9 @@ final class RebalanceContext: Sendable {
     }
 
     /// Handles an assign or revoke from librdkafka (eager protocol). On revoke, it first waits until the reader
-    /// finished the batches it holds of those partitions, then commits the stored offsets synchronously, so the
-    /// partition's next owner starts right after what this consumer finished: nothing skipped, nothing twice.
+    /// finished the batch it is applying of those partitions (those queued behind it are dropped), then commits the
+    /// stored offsets synchronously, so the partition's next owner starts right after what this consumer finished:
+    /// nothing skipped, nothing twice.
     func rebalance(handle: OpaquePointer, code: rd_kafka_resp_err_t, partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) {
         let ids = Self.ids(in: partitions)
         logger.info(
@@ -69,7 +70,7 @@ final class RebalanceContext: Sendable {
             rd_kafka_assign(handle, partitions)
         } else {
             revokedUnseen.withLock { $0.formUnion(ids) }
-            inHand.waitUntilReleased(ids)
+            inHand.revoke(ids)
             _ = rd_kafka_commit(handle, nil, 0)
             state.withLock { $0.assigned.subtract(ids) }
             rd_kafka_assign(handle, nil)

@@ -137,11 +137,17 @@ public final class EventConsumerService: Service, Sendable {
                 emptyPolls.store(0, ordering: .releasing)
                 for partition in PartitionBatch.split(batch) {
                     // Held before the next poll, which is where a rebalance can revoke it.
-                    inHand.hold(topic: partition.topic, partition: partition.partition)
+                    let hold = inHand.hold(topic: partition.topic, partition: partition.partition)
                     pipeline.start(
                         PartitionKey(topic: partition.topic, partition: partition.partition), size: partition.messages.count,
-                        prepare: { self.receivedAhead(partition) }, apply: { await self.apply($0) },
-                        finally: { inHand.release(topic: partition.topic, partition: partition.partition) })
+                        prepare: { self.receivedAhead(partition) },
+                        apply: { batch in
+                            // Revoked while it waited its turn: its partition's owner reads it again from the
+                            // committed offset, so it is dropped, neither applied nor stored.
+                            guard inHand.isCurrent(hold) else { return true }
+                            return await self.apply(batch)
+                        },
+                        finally: { inHand.release(hold) })
                 }
             }
             recordLag()
