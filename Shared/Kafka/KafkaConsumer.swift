@@ -118,6 +118,9 @@ public final class KafkaConsumer: Sendable {
     /// The messages of the subscribed topics, in partition order. Ends when the consumer is closed or the task cancelled.
     public var messages: KafkaMessageSequence { KafkaMessageSequence(consumer: self) }
 
+    /// Whether `close` was called: the message stream ends then.
+    var isClosedForReading: Bool { isClosed.load(ordering: .acquiring) }
+
     /// Fetches up to `maxMessages`, waiting at most `timeoutMilliseconds` for the first one.
     public func poll(maxMessages: Int? = nil, timeoutMilliseconds: Int32 = 100) async throws -> [KafkaMessage] {
         guard !isClosed.load(ordering: .acquiring) else { return [] }
@@ -340,32 +343,4 @@ public final class KafkaConsumer: Sendable {
             }
         }
     }
-}
-
-/// The pull-based message stream of a `KafkaConsumer`.
-public struct KafkaMessageSequence: AsyncSequence, Sendable {
-    public typealias Element = KafkaMessage
-    let consumer: KafkaConsumer
-
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        let consumer: KafkaConsumer
-        var buffer: [KafkaMessage] = []
-        var position = 0
-
-        public mutating func next() async throws -> KafkaMessage? {
-            while position >= buffer.count {
-                if Task.isCancelled || consumer.isClosedForReading { return nil }
-                buffer = try await consumer.poll()
-                position = 0
-            }
-            defer { position += 1 }
-            return buffer[position]
-        }
-    }
-
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(consumer: consumer) }
-}
-
-extension KafkaConsumer {
-    var isClosedForReading: Bool { isClosed.load(ordering: .acquiring) }
 }

@@ -3,22 +3,16 @@ import Logging
 import PlatformEvents
 import PlatformPostgres
 import Testing
+import UnitTestSupport
 
 /// Deterministic generator of edge values for property-style tests: the same seed gives the same cases, so a
 /// failure names a case that can be replayed.
 package struct EdgeValues {
-    private var state: UInt64
+    private var random: SeededRandom
 
-    package init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    /// SplitMix64.
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    package mutating func next() -> UInt64 { random.next() }
 
     package mutating func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
 
