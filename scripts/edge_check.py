@@ -1,5 +1,5 @@
 """X3 at the edge, on the running services: every operation an `openapi.yaml` marks with `x-access` (`signed-in`,
-`member`, `partner`, `admin`, `signature`) is asked, by a caller its rule refuses, through its normal path and
+`member`, `trusted`, `partner`, `admin`, `signature`) is asked, by a caller its rule refuses, through its normal path and
 through every other spelling of it (`//x`, `/x//y`, `/./x`, `/x/./y`, `/x/a/../y`, `%2F` for a separator, `/V1`,
 a trailing slash). None may answer 2xx. Tokens come from auth as an app gets them (a guest session, a survey
 account's login), never minted here; a request body is built from the operation's schema, so a spelling that
@@ -17,8 +17,11 @@ import yaml
 
 # Who is refused, per rule: the caller sent for it and what the rule is meant to stop.
 # Since issue 29 every account an app can get is a member (a horoscope guest is an install account): `member` and
-# `signed-in` both refuse whoever comes without a token.
-REFUSED_CALLER = {"signed-in": "anonymous", "member": "anonymous", "partner": "member", "admin": "member", "signature": "guest"}
+# `signed-in` both refuse whoever comes without a token. `trusted` refuses a new install account (the guest: its
+# token's `trusted` claim is false until INSTALL_TRUST_AFTER_HOURS, which the smoke stack leaves at its default).
+REFUSED_CALLER = {
+    "signed-in": "anonymous", "member": "anonymous", "trusted": "guest", "partner": "member", "admin": "member", "signature": "guest",
+}
 
 
 def request(

@@ -9,9 +9,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/lib.sh"
 
 STATE_DIR="$(mktemp -d "${TMPDIR:-/tmp}/stack-journeys.XXXXXX")"
-read -r -a ports < <(free_ports 15)
+read -r -a ports < <(free_ports 20)
 export STATE_DIR STACK_POSTGRES_PORT="${ports[0]}" STACK_KAFKA_PORT="${ports[1]}" STACK_MAIL_PORT="${ports[2]}"
 export STACK_SERVICE_PORTS="$(IFS=,; echo "${ports[*]:3:6}")" STACK_METRICS_PORTS="$(IFS=,; echo "${ports[*]:9:6}")"
+export STACK_JOURNEY_PORTS="${ports[*]:15:5}"
 export STACK_SKIP_BUILD=1 JOURNEYS_SKIP_BUILD=1
 cleanup() {
   bash "$root/scripts/stack.sh" stop >/dev/null 2>&1 || true

@@ -34,7 +34,7 @@ def check(path: pathlib.Path) -> list[str]:
     return problems
 
 
-ACCESS_RULES = {"signed-in", "member", "partner", "admin", "signature"}
+ACCESS_RULES = {"signed-in", "member", "trusted", "partner", "admin", "signature"}
 
 
 def access_problems(path: pathlib.Path, document: dict) -> list[str]:

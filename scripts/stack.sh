@@ -49,9 +49,12 @@ dev_keys() {
     chmod 600 "$STATE_DIR/keys.env"
     log "generated a development token key pair in $STATE_DIR/keys.env (not committed)"
   fi
-  # A state directory from before READING_KEY was required gets one of its own.
+  # A state directory from before READING_KEY or ERASED_ACCOUNTS_KEY was required gets one of its own.
   if ! grep -q '^READING_KEY=' "$STATE_DIR/keys.env"; then
     echo "READING_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >>"$STATE_DIR/keys.env"
+  fi
+  if ! grep -q '^ERASED_ACCOUNTS_KEY=' "$STATE_DIR/keys.env"; then
+    echo "ERASED_ACCOUNTS_KEY=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >>"$STATE_DIR/keys.env"
   fi
   if [ ! -f "$STATE_DIR/telemetry.env" ]; then
     # One random telemetry key per app (N1), for the local apps to send with X-App-Key.
@@ -78,7 +81,13 @@ journey_profile() {
   mkdir -p "$dir"
   chmod 700 "$dir"
   local weather places push mail idp
-  read -r weather places push mail idp < <(free_ports 5)
+  # Ports picked together with the stack's own when the caller picked those (journeys-on-stack.sh): picked apart,
+  # a port still free now could be one of the services' that is not bound yet.
+  if [ -n "${STACK_JOURNEY_PORTS:-}" ]; then
+    read -r weather places push mail idp <<<"$STACK_JOURNEY_PORTS"
+  else
+    read -r weather places push mail idp < <(free_ports 5)
+  fi
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 3650 -subj /CN=localhost \
     -addext subjectAltName=DNS:localhost -keyout "$dir/apns-key.pem" -out "$dir/apns-cert.pem" 2>/dev/null
   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$dir/push-key.pem" 2>/dev/null
@@ -86,11 +95,17 @@ journey_profile() {
   local secret password
   secret="whsec-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   password="journey-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')-9"
-  # The journeys' own settings (Tests/StackJourneyTests): each checks that the stack has the ones it needs.
+  # The journeys' own settings (Tests/StackJourneyTests): each checks that the stack has the ones it needs. Their
+  # installs rate, add places and apply as partners at once: INSTALL_TRUST_AFTER_HOURS=0 trusts every install.
+  # The fake Open-Meteo listens only while the weather journey runs, minutes after the stack is up: the stack refreshes
+  # only the cities a journey viewed (no map cities), and its provider circuit does not open on the failures of the
+  # time between journeys, or the weather journey's first view would be refused by the open circuit.
   cat >"$dir/settings.env" <<ENV
 OPEN_METEO_BASE_URL=http://127.0.0.1:$weather
 WEATHER_REFRESH_INTERVAL_SECONDS=10
 WEATHER_REFRESH_TICK_MS=1000
+WEATHER_MAP_MIN_POPULATION=100000000
+WEATHER_CIRCUIT_FAILURES=1000
 PLACES_OVERPASS_BASE_URL=http://127.0.0.1:$places
 PLACES_YELP_BASE_URL=http://127.0.0.1:$places
 PLACES_NOMINATIM_BASE_URL=http://127.0.0.1:$places
@@ -111,6 +126,7 @@ OIDC_ISSUER=https://idp.test
 OIDC_AUDIENCES=horoscope=horoscope-app
 OIDC_ALLOW_HTTP_LOOPBACK=true
 APPOINTMENT_REMINDER_LEAD_MINUTES=10080
+INSTALL_TRUST_AFTER_HOURS=0
 ENV
   chmod 600 "$dir"/*
   log "journey profile on: providers point at the journeys' fakes (settings in $dir/settings.env)"

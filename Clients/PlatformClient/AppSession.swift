@@ -34,16 +34,21 @@ public actor AppSession {
     }
 
     /// The session of an app install (weather, places, horoscope): its own account, created on first use (issue 29).
+    /// `attestation`: the platform's proof that this is the real app on a real device (a Play Integrity token asked for
+    /// with the SHA-256 of `installId` as its nonce), which makes the account trusted at once.
     public static func install(
-        app: Operations.CreateInstallAccount.Input.Body.JsonPayload.AppPayload, installId: String, auth: Client, store: any TokenStore
+        app: Operations.CreateInstallAccount.Input.Body.JsonPayload.AppPayload, installId: String, auth: Client, store: any TokenStore,
+        attestation: Operations.CreateInstallAccount.Input.Body.JsonPayload.AttestationPayload? = nil
     ) -> AppSession {
         AppSession(
             auth: auth, store: store,
             start: { auth in
-                switch try await auth.createInstallAccount(body: .json(.init(app: app, installId: installId))) {
+                switch try await auth.createInstallAccount(body: .json(.init(app: app, installId: installId, attestation: attestation))) {
                 case .created(let answer): return try answer.body.json
                 case .tooManyRequests(let answer): throw SessionError.refused(status: 429, error: try? answer.body.json)
                 case .badRequest(let answer): throw SessionError.refused(status: 400, error: try? answer.body.json)
+                case .unprocessableContent(let answer): throw SessionError.refused(status: 422, error: try? answer.body.json)
+                case .serviceUnavailable(let answer): throw SessionError.refused(status: 503, error: try? answer.body.json)
                 case .contentTooLarge, .unsupportedMediaType: throw SessionError.refused(status: 400, error: nil)
                 case .undocumented(let status, _): throw SessionError.refused(status: status, error: nil)
                 }

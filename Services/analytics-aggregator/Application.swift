@@ -50,10 +50,11 @@ package func buildApplication(
 
     let consumer = try runtime.makeConsumer(
         topics: AnalyticsTopics.consumed(configuration),
-        handler: AnalyticsTopics.handlers(configuration, target: nil, lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner())),
+        handler: AnalyticsTopics.handlers(
+            configuration, target: nil, lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner()), erased: runtime.erasedAccounts),
         ledger: .handler)
     let retention = AggregateRetention(
-        client: client, writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit),
+        client: client, writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit, erased: runtime.erasedAccounts),
         userKeysDays: configuration.userKeysRetentionDays, appliedIdsDays: configuration.appliedIdsRetentionDays,
         interval: configuration.retentionInterval, startGate: runtime.startGate, logger: runtime.logger)
     let backfill = SurveyReasonBackfill(

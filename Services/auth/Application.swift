@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
@@ -30,21 +31,28 @@ package func buildApplication(
             client: client, logger: runtime.logger, signingKey: configuration.signingKey.value, mail: mail),
         emailVerifications: EmailVerificationStore(
             client: client, logger: runtime.logger, usersTopic: configuration.usersTopic, signingKey: configuration.signingKey.value,
-            mail: mail),
+            mailboxKey: configuration.mailboxKey.value, mail: mail),
         hasher: PasswordHasher(
             cost: configuration.bcryptCost, maxConcurrent: configuration.bcryptMaxConcurrency, maxQueued: configuration.bcryptMaxQueue),
         issuer: try await TokenIssuer(
             signingKey: configuration.signingKey.value, issuer: runtime.configuration.tokenIssuer,
-            accessTokenLifetime: configuration.accessTokenLifetime))
+            accessTokenLifetime: configuration.accessTokenLifetime, trust: configuration.installTrust),
+        // Android installs' attestations (Play Integrity), over the shared HTTP client: nothing to shut down.
+        attestations: configuration.playIntegrity.map {
+            PlayIntegrityClient(
+                http: ProviderHTTPClient(
+                    provider: "play-integrity", policy: $0.http, http: .shared, userAgent: "mobile-backend-platform auth",
+                    logger: runtime.logger),
+                configuration: $0, logger: runtime.logger)
+        })
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module), corsOrigins: configuration.dashboardOrigins)
     // Only the signed-in and admin operations read the Authorization header: a stale token sent to login or
     // refresh must not turn them into a 401. The webhook's signature is checked on the raw body first.
     let verifier = runtime.tokenVerifier
     let admin = AdminStore(client: client, logger: runtime.logger, usersTopic: configuration.usersTopic)
+    let ends = AccountEndStore(client: client, logger: runtime.logger, usersTopic: configuration.usersTopic, admin: admin, erased: verifier.erased)
     try AuthAPI(
-        auth: auth, admin: admin,
-        ends: AccountEndStore(
-            client: client, logger: runtime.logger, usersTopic: configuration.usersTopic, admin: admin, erased: verifier.erased),
+        auth: auth, admin: admin, ends: ends,
         oidc: configuration.oidc.map { OIDCVerifier(configuration: $0, logger: runtime.logger) }
     )
     .registerHandlers(
@@ -59,14 +67,17 @@ package func buildApplication(
             ]))
     let mailSender = MailSender(
         client: client, smtp: try SMTPClient(configuration: configuration.smtp), sealer: sealer, startGate: runtime.startGate,
-        logger: runtime.logger)
+        logger: runtime.logger, retention: configuration.sentMailRetention)
     let bootstrap = AdminBootstrap(auth: auth, startGate: runtime.startGate, logger: runtime.logger)
+    let idleInstalls = IdleInstallExpiry(
+        idle: IdleInstalls(client: client, logger: runtime.logger), ends: ends, idleDays: configuration.installIdleDays,
+        startGate: runtime.startGate, logger: runtime.logger)
     let guests = GuestUpgrade(admin: admin)
     // Fortune tellers' applications from appointment-booker (B6): admins are mailed, approvals make partners.
     let applications = try runtime.makeConsumer(
         topics: [ConsumedTopic(TopicCatalogue.partnerApplications, name: configuration.partnerApplicationsTopic)],
         handler: PartnerApplicationsHandler(mail: mail, usersTopic: configuration.usersTopic))
     return runtime.makeApplication(
-        router: router, consumers: [applications], services: [mailSender, bootstrap],
+        router: router, consumers: [applications], services: [mailSender, bootstrap, idleInstalls],
         startupTasks: [{ _, logger in try await guests.run(logger: logger) }])
 }

@@ -67,7 +67,7 @@ package func buildApplication(
         places: places, users: users, rate: RatePlace(catalogue: places, places: users, limits: limits),
         add: AddPlace(places: users, limits: limits, addresses: lookups),
         mark: MarkPlace(places: places, marks: users, userChanged: { nearbyPlaces.userChanged($0) }),
-        areas: areas, saveArea: SaveImportArea(areas: areas, maxDegrees: 5), runArea: RunImportArea(areas: areas),
+        areas: areas, saveArea: SaveImportArea(areas: areas, maxDegrees: ImportAreaBox.maximumDegrees), runArea: RunImportArea(areas: areas),
         reviews: reviews,
         // Listed (or not) for everyone from the next request on, on this instance; others within their refresh.
         review: ReviewPlace(reviews: reviews, placesChanged: { try await nearbyPlaces.placesChanged() }),
@@ -106,6 +106,8 @@ package func buildApplication(
             ConsumedTopic(TopicCatalogue.users, name: configuration.usersTopic),
             ConsumedTopic(TopicCatalogue.placeRequests, name: configuration.requestsTopic),
         ],
-        handler: AccountEventsRouter(lifecycle: runtime.accountLifecycle(MemberPlacesOwner()), next: WorshipRequestsHandler()))
+        handler: AccountEventsRouter(
+            lifecycle: runtime.accountLifecycle(MemberPlacesOwner()),
+            next: WorshipRequestsHandler(searchBox: WorshipSearchBox(tileDegrees: configuration.tileDegrees))))
     return runtime.makeApplication(router: router, consumers: [accountEvents], services: services)
 }

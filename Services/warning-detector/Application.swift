@@ -47,7 +47,9 @@ package func buildApplication(
         ],
         handler: AccountEventsRouter(
             lifecycle: runtime.accountLifecycle(PushAudienceOwner()),
-            next: ConsumedTopics.handlers(detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings)))
+            next: ConsumedTopics.handlers(
+                detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon), warnings: warnings,
+                erased: runtime.erasedAccounts)))
     let (http, apns) = try await makePushClient(configuration.push)
     var services: [any Service] = [
         PushSender(queue: queue, apns: apns, policy: configuration.push, startGate: runtime.startGate, logger: runtime.logger)

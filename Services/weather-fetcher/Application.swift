@@ -34,7 +34,7 @@ package func buildApplication(
     let reader = CityWeatherReader(
         store: store, refresher: refresher, schedule: configuration.refresh, onDemandTimeout: configuration.onDemandTimeout)
     let userCities = UserCityStore(
-        client: client, logger: runtime.logger, recentLimit: 10,
+        client: client, logger: runtime.logger, recentLimit: 10, erased: runtime.erasedAccounts,
         userCitiesTopic: configuration.userCitiesTopic)
     // A signed-in view costs no round trip of its own: favourites from a per-user cache its own changes drop, recent
     // views written in batches (W7, W8).

@@ -2,11 +2,13 @@
 /// catalogue so a topic a service starts to consume is a trigger without anyone remembering to add it.
 ///
 /// A service scales on the lag of every topic it consumes (KEDA takes the largest of its triggers) and on CPU, from
-/// `minReplicas` to `maxReplicas`; a group member beyond a topic's partitions would sit idle, so a service that
-/// consumes a topic with fewer partitions than `maxReplicas` keeps the base's CPU autoscaler instead (auth and
-/// places-importer, whose requests need more instances than their 3-partition topics could use).
+/// `minReplicas` to its registry's `maxReplicas` (never more than a consumed topic's partitions: a group member
+/// beyond them would sit idle and go not-ready). A service that consumes a topic with fewer partitions than
+/// `maxReplicas` here keeps the base's CPU autoscaler instead (auth and places-importer, bounded by their
+/// 3-partition topics).
 public enum KedaOverlays {
     public static let minReplicas = 2
+    /// The replicas lag scaling is for: a service whose topics have fewer partitions scales on CPU alone.
     public static let maxReplicas = 6
     /// Messages behind, per replica, before KEDA adds one.
     public static let lagThreshold = 1_000
@@ -75,7 +77,7 @@ public enum KedaOverlays {
                 spec:
                   scaleTargetRef: {name: \(service.name)}
                   minReplicaCount: \(minReplicas)
-                  maxReplicaCount: \(maxReplicas)
+                  maxReplicaCount: \(service.maxReplicas)
                   pollingInterval: 15
                   cooldownPeriod: 300
                   triggers:

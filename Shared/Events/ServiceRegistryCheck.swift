@@ -4,7 +4,8 @@ import Foundation
 /// with its port and schema where the file sets them and its required settings where the file starts it, and the
 /// files rendered from it (`renderedFiles`, written by
 /// `platformctl render-services`) must be current. A service added to the registry and nowhere else makes the check
-/// list every file to update; `platformctl check-services` runs it in the test command.
+/// list every file to update; `platformctl check-services` runs it in the test command. It also holds the registry
+/// to the topic catalogue: no service scales beyond the partitions of a topic it consumes (`replicaProblems`).
 public struct ServiceRegistryCheck: Sendable {
     /// The repository's root.
     public let root: URL
@@ -38,6 +39,9 @@ public struct ServiceRegistryCheck: Sendable {
             Rule(file: "deploy/k8s/\(name).yaml", says: "runs \(name) with role \(schema)") {
                 $0.contains("command: [\"\(name)\"]") && $0.contains("value: \(schema)")
             },
+            Rule(file: "deploy/k8s/\(name).yaml", says: "caps its autoscaler at the registry's \(service.maxReplicas) replicas") {
+                $0.contains("maxReplicas: \(service.maxReplicas)\n")
+            },
             Rule(file: "deploy/k8s/kustomization.yaml", says: "lists \(name).yaml") { $0.contains("- \(name).yaml") },
             Rule(file: "deploy/k8s/platform-config.yaml", says: "names the secret \(name)-db") { $0.contains("\(name)-db") },
             Rule(file: "docker-compose.yml", says: "runs \(name) with role \(schema) on port \(port)") {
@@ -57,6 +61,16 @@ public struct ServiceRegistryCheck: Sendable {
             ]
         }
         return rules
+    }
+
+    /// Where the service's replicas outnumber the partitions of a topic it consumes, one line each: its replicas
+    /// share one consumer group, so those beyond the partitions hold none and go not-ready (after
+    /// `KAFKA_UNASSIGNED_READY_LIMIT_MS`). Lower `maxReplicas` or raise the topic's partitions (on the broker first).
+    static func replicaProblems(for service: ServiceIdentity) -> [String] {
+        service.consumes.filter { $0.partitions < service.maxReplicas }.map { topic in
+            "Shared/Events/ServiceIdentity.swift: \(service.name) scales to \(service.maxReplicas) replicas, more than the "
+                + "\(topic.partitions) partitions of \(topic.name) it consumes (the replicas beyond them would go not-ready)"
+        }
     }
 
     /// The files rendered from the registry, by what they must hold.
@@ -93,6 +107,7 @@ public struct ServiceRegistryCheck: Sendable {
         }
         var problems: [String] = []
         for service in services {
+            problems += Self.replicaProblems(for: service)
             for rule in Self.rules(for: service) {
                 guard let text = text(of: rule.file) else {
                     problems.append("\(rule.file): missing (\(service.name): it \(rule.says))")

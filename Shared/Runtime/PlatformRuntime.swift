@@ -28,7 +28,7 @@ public final class PlatformRuntime: Sendable {
     /// The health of every consumer made so far, for readiness.
     private let consumerHealth = Mutex<[ConsumerHealth]>([])
 
-    /// Reads the platform configuration and `AUTH_PUBLIC_KEY` from `environment`; fails naming the variable.
+    /// Reads the platform configuration, `AUTH_PUBLIC_KEY` and `ERASED_ACCOUNTS_KEY` from `environment`; fails naming the variable.
     public convenience init(
         identity: ServiceIdentity, environment: EnvironmentReader, migrations: [Migration],
         registry: PrometheusCollectorRegistry, logger: Logger
@@ -91,6 +91,9 @@ public final class PlatformRuntime: Sendable {
         consumerHealth.withLock { $0.append(consumerService.health) }
         return consumerService
     }
+
+    /// The accounts this service knows to be erased: the token check's, and the key of what its stores look up.
+    public var erasedAccounts: ErasedAccounts { tokenVerifier.erased }
 
     /// The accounts erased on other replicas, read into this one's token check.
     var erasedAccountsRefresh: ErasedAccountsRefresh {

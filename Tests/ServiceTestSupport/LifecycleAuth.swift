@@ -6,6 +6,10 @@ import Testing
 /// The real auth service for the tests of issue 29, publishing its account events to a topic of the test's own
 /// that the service under test reads; with a fake OpenID Connect provider when the test signs in for real.
 package enum LifecycleAuth {
+    /// auth's setting that trusts installs at once: for tests of what an install owns and does, not of whether it is
+    /// trusted with what costs others (`AuthInstallTrustTests`).
+    package static let trustingInstalls = ["INSTALL_TRUST_AFTER_HOURS": "0"]
+
     package static func run(
         oidc idp: FakeIdentityProvider? = nil, extraEnvironment: [String: String] = [:],
         _ body: @Sendable (AuthTestHarness, _ usersTopic: String) async throws -> Void

@@ -14,6 +14,10 @@ struct JourneyProviders: Sendable {
 
     static let current = JourneyProviders(environment: ProcessInfo.processInfo.environment)
 
+    /// auth trusts every install at once: the journeys' installs rate, add places and apply as partners without waiting
+    /// `INSTALL_TRUST_AFTER_HOURS` or attesting (the attestation's own journey is auth's integration tests').
+    static let trustingInstalls = ["INSTALL_TRUST_AFTER_HOURS": "0"]
+
     static let pushTeamId = "TEAM123456"
     static let pushKeyId = "KEY7654321"
 

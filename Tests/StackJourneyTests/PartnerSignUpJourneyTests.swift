@@ -20,6 +20,7 @@ extension StackJourneys {
             let payments = PaymentProvider(secret: try providers.value("PAYMENT_WEBHOOK_SECRET", fresh: "whsec-journey-\(UUID().uuidString)"))
             var settings = try JourneyPeople.settings(smtp: smtp)
             settings["PAYMENT_WEBHOOK_SECRET"] = payments.secret
+            settings.merge(JourneyProviders.trustingInstalls) { $1 }
             try await RunningStack.run(settings: settings) { stack in
                 try await journey(stack, smtp: smtp, payments: payments, report: report)
             }

@@ -19,7 +19,8 @@ extension StackJourneys {
             defer { report.finish() }
             let port = try JourneyProviders.current.port(for: "PLACES_OVERPASS_BASE_URL")
             try await withFakeHTTPServer(port: port, ProviderFakes.places) { provider in
-                try await RunningStack.run(settings: ProviderFakes.placesSettings(provider)) { stack in
+                let settings = ProviderFakes.placesSettings(provider).merging(JourneyProviders.trustingInstalls) { $1 }
+                try await RunningStack.run(settings: settings) { stack in
                     try await journey(stack, report: report)
                 }
             }

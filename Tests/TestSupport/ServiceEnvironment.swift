@@ -1,7 +1,7 @@
 import UnitTestSupport
 
-/// Where a service finds its database, its broker and the public half of the token key: the settings every
-/// service a test, a fault scenario or a bench starts reads, written here once. Each caller adds what its case
+/// Where a service finds its database, its broker, the public half of the token key and the key of its erased
+/// accounts: the settings every service a test, a fault scenario or a bench starts reads, written here once. Each caller adds what its case
 /// needs (ports, a consumer group, provider addresses) on top.
 public struct ServiceEnvironment: Sendable {
     public var postgresHost: String
@@ -33,6 +33,7 @@ public struct ServiceEnvironment: Sendable {
         [
             "HTTP_PORT": httpPort, "POSTGRES_HOST": postgresHost, "POSTGRES_PORT": "\(postgresPort)", "POSTGRES_USER": postgresUser,
             "POSTGRES_DATABASE": database, "KAFKA_BROKERS": brokers, "AUTH_PUBLIC_KEY": publicKey,
+            "ERASED_ACCOUNTS_KEY": TestSecrets.erasedAccountsKey,
         ].merging(extra) { $1 }
     }
 }

@@ -2,4 +2,6 @@
 public enum TestSecrets {
     /// appointment-booker's `READING_KEY` (32 characters or more).
     public static let readingKey = "test-reading-key-0123456789abcdef0123456789"
+    /// Every service's `ERASED_ACCOUNTS_KEY` (32 characters or more).
+    public static let erasedAccountsKey = "test-erased-accounts-key-0123456789abcdef"
 }

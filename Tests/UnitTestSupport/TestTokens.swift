@@ -25,13 +25,13 @@ public struct TestTokens: Sendable {
 
     public func token(
         userId: String = "user-1", role: UserRole = .user, entitlements: [String] = [],
-        expiresIn: TimeInterval = 900, issuer: String? = nil
+        expiresIn: TimeInterval = 900, issuer: String? = nil, trusted: Bool? = nil
     ) async throws -> String {
         let keys = JWTKeyCollection()
         await keys.add(eddsa: privateKey)
         let now = Date()
         let claims = AccessTokenClaims(
-            userId: userId, role: role, entitlements: entitlements, issuer: issuer ?? self.issuer, issuedAt: now,
+            userId: userId, role: role, entitlements: entitlements, trusted: trusted, issuer: issuer ?? self.issuer, issuedAt: now,
             expiresAt: now.addingTimeInterval(expiresIn))
         return try await keys.sign(claims)
     }

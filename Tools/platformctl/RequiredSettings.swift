@@ -6,7 +6,7 @@ struct RequiredSettings: ParsableCommand {
         commandName: "required-settings",
         abstract: "Print the settings a service refuses to start without, one per line, from the registry.",
         discussion: """
-            The platform's (AUTH_PUBLIC_KEY) and the service's own (ServiceIdentity.requiredSettings): the local stack \
+            The platform's (AUTH_PUBLIC_KEY, ERASED_ACCOUNTS_KEY) and the service's own (ServiceIdentity.requiredSettings): the local stack \
             exports each from its generated keys, so a setting made required in the registry reaches the stack without \
             an edit of the script.
             """)

@@ -48,6 +48,7 @@ enum SurveyErrors {
             APIError(
                 .conflict, code: "already_answered", message: "each question is answered once",
                 details: ["questions": questions.sorted().joined(separator: ",")])
+        case .accountNotTrusted: APIError.accountNotTrusted
         }
     }
 }

@@ -23,4 +23,6 @@ enum SurveyRefusal: Error, Equatable {
     case answeredTwice([String: String])
     /// The questions answered before; nothing was stored.
     case alreadyAnswered([String])
+    /// The account is not trusted yet with what others read (a new install account).
+    case accountNotTrusted
 }

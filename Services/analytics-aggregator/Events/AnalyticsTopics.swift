@@ -1,3 +1,4 @@
+import PlatformCore
 import PlatformEvents
 import PlatformPostgres
 
@@ -13,10 +14,13 @@ enum AnalyticsTopics {
     }
 
     /// The handler of the three: the live consumer's (`target` nil: the current and building generations) or a
-    /// rebuild's (only generation `target`).
-    static func handlers(_ configuration: AnalyticsConfiguration, target: Int?, lifecycle: AccountLifecycleEvents) -> AnalyticsTopicHandlers {
+    /// rebuild's (only generation `target`). `erased`: the service's erased accounts, whose telemetry counts without its key.
+    static func handlers(
+        _ configuration: AnalyticsConfiguration, target: Int?, lifecycle: AccountLifecycleEvents, erased: ErasedAccounts
+    ) -> AnalyticsTopicHandlers {
         AnalyticsTopicHandlers(
-            telemetry: TelemetryTopicHandler(writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit), target: target),
+            telemetry: TelemetryTopicHandler(
+                writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit, erased: erased), target: target),
             users: UsersTopicHandler(coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays), lifecycle: lifecycle),
             userCities: UserCitiesTopicHandler(),
             traced: target == nil)

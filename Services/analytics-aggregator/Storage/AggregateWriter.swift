@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlatformCore
 import PlatformPostgres
 import PostgresNIO
 
@@ -8,6 +9,8 @@ import PostgresNIO
 struct AggregateWriter: Sendable {
     /// Distinct users per feature counted exactly up to this; beyond it, with a HyperLogLog sketch.
     let exactUsersLimit: Int
+    /// The key of `erased_accounts`: a deleted account's late or replayed telemetry counts without its key.
+    let erased: ErasedAccounts
 
     func write(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
         try await writeDownloads(delta, generation: generation, on: connection, logger: logger)
@@ -52,11 +55,16 @@ struct AggregateWriter: Sendable {
             sketches[.init(app: app, feature: feature)] = HyperLogLog(bytes: Array(sketch.readableBytesView)) ?? HyperLogLog()
         }
         var memberApps: [String] = [], memberNames: [String] = [], memberKeys: [String] = []
+        // An account's key (`u:<id>`) with what a row of `erased_accounts` holds for it; a device's with none.
+        var memberHashes: [String] = [], memberUnkeyed: [String] = []
         for key in keys where sketches[key] == nil {
             for user in (delta.featureUsers[key] ?? []).sorted() {
                 memberApps.append(key.app)
                 memberNames.append(key.feature)
                 memberKeys.append(user)
+                let account = user.hasPrefix("u:") ? String(user.dropFirst(2)) : nil
+                memberHashes.append(account.map(erased.storedValue(of:)) ?? "")
+                memberUnkeyed.append(account.map(ErasedAccounts.unkeyedHash(of:)) ?? "")
             }
         }
         if !memberKeys.isEmpty {
@@ -64,10 +72,12 @@ struct AggregateWriter: Sendable {
                 """
                 WITH fresh AS (
                     INSERT INTO feature_users (generation, app, feature, user_key)
-                    SELECT \(generation), a, f, u FROM unnest(\(memberApps)::text[], \(memberNames)::text[], \(memberKeys)::text[]) AS t(a, f, u)
+                    SELECT \(generation), a, f, u
+                    FROM unnest(
+                        \(memberApps)::text[], \(memberNames)::text[], \(memberKeys)::text[], \(memberHashes)::text[], \(memberUnkeyed)::text[]
+                    ) AS t(a, f, u, h, l)
                     -- A deleted account's late or replayed telemetry counts without its key (issue 29).
-                    WHERE u NOT LIKE 'u:%' OR NOT EXISTS (
-                        SELECT 1 FROM erased_accounts WHERE id_hash = encode(sha256(convert_to(lower(substr(u, 3)), 'UTF8')), 'hex'))
+                    WHERE u NOT LIKE 'u:%' OR NOT EXISTS (SELECT 1 FROM erased_accounts WHERE id_hash IN (h, l))
                     ON CONFLICT DO NOTHING RETURNING app, feature
                 ), added AS (SELECT app, feature, count(*) AS n FROM fresh GROUP BY app, feature)
                 UPDATE features SET users = features.users + added.n FROM added

@@ -3,18 +3,20 @@ import Logging
 import PlatformPostgres
 import PostgresNIO
 
-/// analytics-aggregator's part in an account's end (issue 29). Deleted: its poll answers, survey account and
-/// coupon mailbox go (the poll's and survey's results are counts and stay); its survey answers and its place among
-/// a feature's distinct users stay under one new key that names nobody. Merged: poll answers and feature users
-/// follow to the account the install merged into (its own answer to a question both answered is kept). An install
-/// account never takes the hotel survey, so there are no survey answers to move.
+/// analytics-aggregator's part in an account's end (issue 29). Deleted: its poll answers and survey account go (the
+/// poll's and survey's results are counts and stay); its survey answers, its place among a feature's distinct users
+/// and its coupon's mailbox record stay under one new key that names nobody. The mailbox record is auth's keyed hash
+/// of the mailbox and the coupon's date only, kept so that the mailbox earns no second coupon by signing up again.
+/// Merged: poll answers and feature users follow to the account the install merged into (its own answer to a
+/// question both answered is kept). An install account never takes the hotel survey, so there are no survey answers
+/// to move.
 struct AnalyticsAccountsOwner: AccountDataOwner {
     func erase(user: String, on connection: PostgresConnection, logger: Logger) async throws {
         let anonymous = "erased:\(UUID().uuidString.lowercased())"
-        for table in ["poll_answers", "survey_accounts", "survey_coupon_mailboxes"] {
+        for table in ["poll_answers", "survey_accounts"] {
             try await connection.tracedQuery("DELETE FROM \(unescaped: table) WHERE user_id = \(user)", logger: logger)
         }
-        for table in ["survey_services", "survey_overall"] {
+        for table in ["survey_services", "survey_overall", "survey_coupon_mailboxes"] {
             try await connection.tracedQuery("UPDATE \(unescaped: table) SET user_id = \(anonymous) WHERE user_id = \(user)", logger: logger)
         }
         try await connection.tracedQuery(

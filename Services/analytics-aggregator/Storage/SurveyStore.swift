@@ -108,7 +108,7 @@ struct SurveyStore: Sendable {
                 """, logger: logger)
             if let points = try await rows.decode(Int.self).collectAll().first {
                 let event = SurveyExplained(part: "service", service: service, points: points, why: why)
-                try await Outbox.enqueue(Self.explainedEnvelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+                try await Outbox.enqueue(Self.explainedEnvelope(event), toTopicNamed: topic, on: connection, logger: logger)
                 return .stored
             }
             let found = try await connection.tracedQuery(
@@ -130,7 +130,7 @@ struct SurveyStore: Sendable {
                 logger: logger)
             if let (stars, points) = try await rows.decode((Int, Int).self).collectAll().first {
                 let event = SurveyExplained(part: "overall", points: points, stars: stars, why: why)
-                try await Outbox.enqueue(Self.explainedEnvelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+                try await Outbox.enqueue(Self.explainedEnvelope(event), toTopicNamed: topic, on: connection, logger: logger)
                 return .stored
             }
             let found = try await connection.tracedQuery("SELECT stars FROM survey_overall WHERE user_id = \(user)", logger: logger)
@@ -148,8 +148,12 @@ struct SurveyStore: Sendable {
         EventEnvelope(type: EventTypes.surveySubmitted, producer: ServiceIdentity.analyticsAggregator.name, key: user, payload: event)
     }
 
-    static func explainedEnvelope(_ event: SurveyExplained, user: String, at time: Date = Date()) -> EventEnvelope<SurveyExplained> {
+    /// A reason's event is keyed by a key of its own, never the guest's id: `analytics.telemetry` is kept for rebuilds,
+    /// and a free-text reason keyed by the account would outlive the account's erasure linked to it (U9). Reasons need
+    /// no order among themselves.
+    static func explainedEnvelope(_ event: SurveyExplained, at time: Date = Date()) -> EventEnvelope<SurveyExplained> {
         EventEnvelope(
-            type: EventTypes.surveyExplained, occurredAt: time, producer: ServiceIdentity.analyticsAggregator.name, key: user, payload: event)
+            type: EventTypes.surveyExplained, occurredAt: time, producer: ServiceIdentity.analyticsAggregator.name,
+            key: UUID().uuidString.lowercased(), payload: event)
     }
 }

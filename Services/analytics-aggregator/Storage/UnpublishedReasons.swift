@@ -11,27 +11,27 @@ enum UnpublishedReasons {
     /// Publishes every kept reason not yet published; how many.
     static func publish(toTopicNamed topic: String, on client: PostgresClient, logger: Logger) async throws -> Int {
         try await client.inTransaction(logger: logger) { connection in
-            var events: [(user: String, event: SurveyExplained, at: Date)] = []
+            var events: [(event: SurveyExplained, at: Date)] = []
             let services = try await connection.tracedQuery(
                 """
                 UPDATE survey_services SET why_published = true WHERE why IS NOT NULL AND NOT why_published
-                RETURNING user_id, service, points, why, submitted_at
+                RETURNING service, points, why, submitted_at
                 """, logger: logger)
-            for try await (user, service, points, why, at) in services.decode((String, String, Int, String, Date).self) {
-                events.append((user, SurveyExplained(part: "service", service: service, points: points, why: why), at))
+            for try await (service, points, why, at) in services.decode((String, Int, String, Date).self) {
+                events.append((SurveyExplained(part: "service", service: service, points: points, why: why), at))
             }
             let overall = try await connection.tracedQuery(
                 """
                 UPDATE survey_overall SET why_published = true WHERE why IS NOT NULL AND NOT why_published
-                RETURNING user_id, points, stars, why, submitted_at
+                RETURNING points, stars, why, submitted_at
                 """, logger: logger)
-            for try await (user, points, stars, why, at) in overall.decode((String, Int, Int, String, Date).self) {
-                events.append((user, SurveyExplained(part: "overall", points: points, stars: stars, why: why), at))
+            for try await (points, stars, why, at) in overall.decode((Int, Int, String, Date).self) {
+                events.append((SurveyExplained(part: "overall", points: points, stars: stars, why: why), at))
             }
-            for (user, event, at) in events {
+            for (event, at) in events {
                 // When the reason was given is not kept: the submission's time stands for it.
                 try await Outbox.enqueue(
-                    SurveyStore.explainedEnvelope(event, user: user, at: at), toTopicNamed: topic, on: connection, logger: logger)
+                    SurveyStore.explainedEnvelope(event, at: at), toTopicNamed: topic, on: connection, logger: logger)
             }
             return events.count
         }

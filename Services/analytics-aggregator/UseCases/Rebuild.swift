@@ -71,7 +71,9 @@ struct Rebuild {
         let generation = try await Generations.startBuilding(on: runtime.postgres, logger: logger)
         print("rebuild: generation \(generation) started (queries keep reading generation \(previous) until it is caught up)")
         let progress = RebuildProgress(
-            inner: AnalyticsTopics.handlers(configuration, target: generation, lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner())))
+            inner: AnalyticsTopics.handlers(
+                configuration, target: generation, lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner()),
+                erased: runtime.erasedAccounts))
         let consumer = try runtime.makeConsumer(
             topics: AnalyticsTopics.consumed(configuration), handler: progress,
             groupId: "\(ServiceIdentity.analyticsAggregator.name)-rebuild-\(generation)-\(UUID().uuidString.prefix(8).lowercased())",

@@ -22,7 +22,7 @@ extension BookingAPI {
                 NewPartner(
                     id: id, name: profile.name ?? body.name, description: profile.description ?? "", contact: profile.contact ?? body.contact,
                     photoURL: profile.photoURL, languages: profile.languages ?? [], timeZone: body.timeZone),
-                acceptingTerms: body.termsVersion, now: Date())
+                applicantTrusted: user.trusted, acceptingTerms: body.termsVersion, now: Date())
         }
         return .created(.init(body: .json(.init(applied))))
     }

@@ -100,13 +100,7 @@ extension BookingAPI {
         guard let stored = try await readings.store.shared(shareId), !readings.sharing.hasExpired(stored) else {
             throw APIError.notFound("no shared reading with this id")
         }
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        stored.reading, id: stored.id, language: Language(acceptLanguage: input.headers.acceptLanguage),
-                        shareUrl: readings.sharing.url(shareId: stored.shareId), places: nil,
-                        ceremony: readings.content.ceremony(after: stored.reading)))))
+        return .ok(.init(body: .json(.init(shared: stored, language: Language(acceptLanguage: input.headers.acceptLanguage), readings: readings))))
     }
 
     // MARK: Helpers

@@ -29,7 +29,7 @@ struct HoroscopeRoute {
         let language = Language(acceptLanguage: request.headers[.acceptLanguage])
         let key = HoroscopeKey(sign: sign.id, day: day, language: language)
         let horoscope = try await BookingErrors.answeringReadingLimit {
-            try await ReadDailyHoroscope(readings: readings)(sign, on: day, for: context.user.map { AccountKey.of($0.id) }, near: position)
+            try await ReadDailyHoroscope(readings: readings)(sign, on: day, for: context.user, near: position)
         }
         let (reading, places) = (horoscope.reading, horoscope.placesToPray)
         if let stored = horoscope.stored {

@@ -20,6 +20,7 @@ extension BookingErrors {
         case .applicationExists: applicationExists
         case .applicationNotFound: applicationNotFound
         case .alreadyDecided: alreadyDecided
+        case .accountNotTrusted: APIError.accountNotTrusted
         }
     }
 

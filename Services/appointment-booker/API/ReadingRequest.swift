@@ -12,7 +12,8 @@ enum ReadingRequest {
         return clock.localDate(of: BookingTime.seconds(now))
     }
 
-    /// Coordinates from a request: both or neither, each in range (400 otherwise, as the document states).
+    /// Coordinates from a request: both or neither (422), each in range (400 otherwise, as the document states), and
+    /// the latitude where people live (422, `ReadingPosition`).
     static func position(latitude: Double?, longitude: Double?) throws -> (Double, Double)? {
         switch (latitude, longitude) {
         case (nil, nil): return nil
@@ -21,6 +22,9 @@ enum ReadingRequest {
             if !latitude.isFinite || !(-90...90).contains(latitude) { problems["latitude"] = "must be in -90...90" }
             if !longitude.isFinite || !(-180...180).contains(longitude) { problems["longitude"] = "must be in -180...180" }
             guard problems.isEmpty else { throw JSONBody.schemaViolation(problems) }
+            guard ReadingPosition.isWithinReach(latitude: latitude) else {
+                throw JSONBody.validationError(["latitude": "must be within \(Int(ReadingPosition.maximumLatitude))° of the equator"])
+            }
             return (latitude, longitude)
         default:
             throw JSONBody.validationError(["latitude": "give latitude and longitude together"])

@@ -29,6 +29,15 @@ extension Components.Schemas.Reading {
     }
 }
 
+extension Components.Schemas.Reading {
+    /// A stored reading as anyone holding its share link reads it (`getSharedReading`): masked as its public page is.
+    init(shared stored: StoredReading, language: Language, readings: ReadingService) {
+        self.init(
+            ShareMasking.shared(stored.reading), id: stored.id, language: language, shareUrl: readings.sharing.url(shareId: stored.shareId),
+            places: nil, ceremony: readings.content.ceremony(after: stored.reading))
+    }
+}
+
 extension Components.Schemas.Prayer {
     init(_ prayer: PrayerStore.Prayer, language: Language) {
         self.init(

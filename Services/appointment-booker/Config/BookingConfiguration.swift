@@ -21,7 +21,7 @@ import PlatformHTTP
 /// | `READING_PLACES_RADIUS_METERS` | `20000`: how far places to pray are suggested after a bad reading |
 /// | `PUBLIC_BASE_URL` | `http://localhost:8086`: where the public reaches this service; share links start with it |
 /// | `SHARE_LINK_DAYS` | `30`: how long a shared reading's page is shown (1-3650); then 410 |
-/// | `WORSHIP_REQUESTS_PER_HOUR` | `60`: new requests to places-importer for places of worship in any hour, for everyone (B4); past it a reading says `looking` and asks later |
+/// | `WORSHIP_REQUESTS_PER_HOUR` | `60`: new requests to places-importer for places of worship in any hour, for all members together (B4; an anonymous reading never asks); past it a reading says `looking` and asks later |
 /// | `PARTNER_TERMS_VERSION`, `PARTNER_TERMS_URL` | `2026-11`, none: the fortune tellers' terms an application must accept (B6), and where to read them |
 /// | `APPOINTMENT_PARTNER_APPLICATIONS_TOPIC` | the catalogue's `appointments.partner-applications` |
 /// | `PAYMENT_WEBHOOK_SECRET` | none: the payment provider's signing secret, as auth's (B6); without it the partners' payment webhook answers 503 |
@@ -39,7 +39,7 @@ struct BookingConfiguration: Sendable {
     var placesTopic: String
     /// Where requests for places of worship go (B4).
     var placeRequestsTopic: String
-    /// New requests for places of worship in any hour, for everyone (B4).
+    /// New requests for places of worship in any hour, for all members together (B4).
     var worshipRequestsPerHour: Int
     /// `PAYMENT_WEBHOOK_SECRET`: the payment provider's signing secret (B6), the same as auth's; without it the
     /// partners' payment webhook answers 503.

@@ -9,4 +9,6 @@ enum PartnerApplicationRefusal: Error, Equatable {
     case applicationNotFound
     /// The application was decided already: only a pending one is.
     case alreadyDecided
+    /// The applicant's account is not trusted yet with what reaches every admin (a new install account).
+    case accountNotTrusted
 }

@@ -10,8 +10,9 @@ import PostgresNIO
 struct WorshipRequestStore: Sendable {
     let client: PostgresClient
     let topic: String
-    /// New requests (asked or asked again) in any hour, for everyone: the daily horoscope asks without a token, so
-    /// this is what bounds the imports anyone can cause. Past it a reading says `looking` and asks on a later reading.
+    /// New requests (asked or asked again) in any hour, for all members together: this bounds the imports readings
+    /// cause (an anonymous reading never asks, `PlacesSearch`). Past it a reading says `looking` and asks on a later
+    /// reading.
     let perHour: Int
     let logger: Logger
 
@@ -48,6 +49,12 @@ struct WorshipRequestStore: Sendable {
                 toTopicNamed: topic, on: connection, logger: logger)
             return .looking
         }
+    }
+
+    /// Where the cell stands, read without a lock and without asking: for a reading that may not ask.
+    func known(latitude: Double, longitude: Double) async throws -> PlacesToPrayStatus? {
+        try await Self.standing(
+            try await client.tracedQuery(Self.standingQuery(WorshipCell(latitude: latitude, longitude: longitude)), logger: logger))
     }
 
     /// The cell's status when it needs no request now: asked within the hour and waiting (`looking`), or answered

@@ -2,13 +2,18 @@ import Foundation
 
 /// Files a fortune teller's own application (B6), pending until an admin decides: the terms accepted must be the
 /// current version, and an account whose application is pending or approved does not apply again (a rejected one
-/// may). The store's write checks the last again, so of two racing applications one is filed.
+/// may). The store's write checks the last again, so of two racing applications one is filed. An application is mailed
+/// to every admin, so an account not trusted with that yet (`AuthenticatedUser.trusted`: a new install account) may not
+/// apply.
 struct ApplyAsPartner: Sendable {
     let applications: any PartnerApplications
     /// `PARTNER_TERMS_VERSION`.
     let termsVersion: String
 
-    func callAsFunction(_ profile: NewPartner, acceptingTerms accepted: String, now: Date) async throws -> PartnerApplication {
+    func callAsFunction(
+        _ profile: NewPartner, applicantTrusted: Bool, acceptingTerms accepted: String, now: Date
+    ) async throws -> PartnerApplication {
+        guard applicantTrusted else { throw PartnerApplicationRefusal.accountNotTrusted }
         guard accepted == termsVersion else { throw PartnerApplicationRefusal.termsNotCurrent(current: termsVersion) }
         if let earlier = try await applications.find(profile.id), !earlier.status.allowsApplyingAgain {
             throw PartnerApplicationRefusal.applicationExists

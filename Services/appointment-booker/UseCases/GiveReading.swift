@@ -30,6 +30,7 @@ struct GiveReading: Sendable {
     struct Purchaser: Sendable {
         fileprivate let account: String
         fileprivate let kind: Reading.Kind
+        fileprivate let search: PlacesSearch
     }
 
     struct Given: Sendable {
@@ -39,7 +40,7 @@ struct GiveReading: Sendable {
 
     /// Asked before the request's body is read, as the access rules answer (403 before 400). Throws `AccountRefusal`.
     func authorize(_ caller: AuthenticatedUser, for kind: Reading.Kind) async throws -> Purchaser {
-        Purchaser(account: try await accounts.purchaser(caller, of: kind.entitlement), kind: kind)
+        Purchaser(account: try await accounts.purchaser(caller, of: kind.entitlement), kind: kind, search: PlacesSearch(for: caller))
     }
 
     /// Throws `ReadingStore.TooManyReadings` past the day's limit, and `Mismatch` when the question is not of the
@@ -50,7 +51,7 @@ struct GiveReading: Sendable {
         guard question.kind == purchaser.kind else { throw Mismatch(authorized: purchaser.kind, asked: question.kind) }
         let (reading, inputs) = draw(question, for: purchaser.account, on: day)
         let stored = try await readings.keep(reading, user: purchaser.account, inputs: inputs, day: day)
-        return Given(stored: stored, placesToPray: try await readings.placesToPray(after: stored.reading, near: position))
+        return Given(stored: stored, placesToPray: try await readings.placesToPray(after: stored.reading, near: position, search: purchaser.search))
     }
 
     /// A programming error in a route: it authorized one kind and asked another.

@@ -3,7 +3,7 @@ import PlatformCore
 
 /// The free daily horoscope (B4): the same for everyone with the sign and the day. A signed-in asker's is kept in
 /// their history (once per sign and day, within the day's limit) and shared by its id; after a bad verdict it comes
-/// with places to pray near the asker.
+/// with places to pray near the asker, asked of places-importer only for a member.
 struct ReadDailyHoroscope: Sendable {
     let readings: ReadingService
 
@@ -14,15 +14,15 @@ struct ReadDailyHoroscope: Sendable {
         var placesToPray: ReadingService.PlacesToPray?
     }
 
-    /// `account`: the signed-in asker's account key, nil for an anonymous one. Throws `ReadingStore.TooManyReadings`
-    /// past the day's limit.
+    /// `caller`: the signed-in asker, nil for an anonymous one; only a member's bad reading asks places-importer for
+    /// places (`PlacesSearch`). Throws `ReadingStore.TooManyReadings` past the day's limit.
     func callAsFunction(
-        _ sign: ReadingContent.Sign, on day: CivilDate, for account: String?, near position: (Double, Double)?
+        _ sign: ReadingContent.Sign, on day: CivilDate, for caller: AuthenticatedUser?, near position: (Double, Double)?
     ) async throws -> Answer {
         let reading = readings.engine.horoscope(sign: sign, on: day)
-        let places = try await readings.placesToPray(after: reading, near: position)
-        guard let account else { return Answer(reading: reading, stored: nil, placesToPray: places) }
-        let stored = try await readings.keep(reading, user: account, inputs: sign.id, day: day)
+        let places = try await readings.placesToPray(after: reading, near: position, search: PlacesSearch(for: caller))
+        guard let caller else { return Answer(reading: reading, stored: nil, placesToPray: places) }
+        let stored = try await readings.keep(reading, user: AccountKey.of(caller.id), inputs: sign.id, day: day)
         return Answer(reading: stored.reading, stored: stored, placesToPray: places)
     }
 }

@@ -54,11 +54,18 @@ struct ReadingService: Sendable {
     }
 
     /// Places to pray near `position` after a bad verdict (B4), nearest first; nil otherwise. Where the read model
-    /// knows none, places-importer is asked for them and the answer says `looking` until it answers.
-    func placesToPray(after reading: Reading, near position: (Double, Double)?) async throws -> PlacesToPray? {
+    /// knows none, a member's reading asks places-importer for them (`looking` until it answers); anyone else's is
+    /// told what is known and asks nobody (`PlacesSearch`).
+    func placesToPray(after reading: Reading, near position: (Double, Double)?, search: PlacesSearch) async throws -> PlacesToPray? {
         guard reading.verdict == .bad, let (latitude, longitude) = position else { return nil }
         let places = try await worship.near(latitude: latitude, longitude: longitude, radius: placesRadius, limit: 5)
         if !places.isEmpty { return PlacesToPray(places: places, status: .found) }
-        return PlacesToPray(places: [], status: try await worshipRequests.status(latitude: latitude, longitude: longitude, radius: placesRadius))
+        switch search {
+        case .askingWhenUnknown:
+            return PlacesToPray(places: [], status: try await worshipRequests.status(latitude: latitude, longitude: longitude, radius: placesRadius))
+        case .knownOnly:
+            // Nobody is asked, so nothing is being looked for unless a member's reading asked already.
+            return PlacesToPray(places: [], status: try await worshipRequests.known(latitude: latitude, longitude: longitude) ?? .none)
+        }
     }
 }

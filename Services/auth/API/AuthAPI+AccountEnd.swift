@@ -9,7 +9,9 @@ extension AuthAPI {
         let id = try callerId()
         var given: (password: String?, pin: String?) = (nil, nil)
         if case .json(let body)? = input.body { given = (body.password, body.pin) }
-        try await AuthErrors.answering { try await auth.endAccount(ends).deleteOwn(id, password: given.password, pin: given.pin) }
+        try await AuthErrors.answering {
+            try await auth.endAccount(ends).deleteOwn(id, password: given.password, pin: given.pin, clientKey: RequestScope.clientKey)
+        }
         return .noContent(.init())
     }
 

@@ -33,7 +33,7 @@ extension AuthAPI {
         let invited = try await AuthErrors.answering {
             try await InviteAccount(invitations: auth.invitations).run(email: RequestText.trimmed(body.email), role: role)
         }
-        return .created(.init(body: .json(.init(accountId: invited.id.uuidString))))
+        return .created(.init(body: .json(.init(accountId: AccountKey.of(invited.id)))))
     }
 
     func updateAccount(_ input: Operations.UpdateAccount.Input) async throws -> Operations.UpdateAccount.Output {

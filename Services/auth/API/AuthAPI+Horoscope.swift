@@ -6,9 +6,11 @@ extension AuthAPI {
     /// The horoscope app's "continue as guest" (U5): an install account of the horoscope app, like `POST /v1/installs`
     /// without an install id (issue 29), so a guest owns readings, settings and bookings as any member does. Each
     /// guest is an account: their number per client address is bounded (`GUESTS_PER_ADDRESS` an hour), and they count
-    /// against the installs of everyone (`INSTALLS_PER_HOUR`).
+    /// against their network's installs (`INSTALLS_PER_NETWORK`, `INSTALLS_PER_SITE`).
     func startGuestSession(_ input: Operations.StartGuestSession.Input) async throws -> Operations.StartGuestSession.Output {
-        let account = try await AuthErrors.answering { try await auth.installAccounts.guest(clientKey: RequestScope.clientKey) }
+        let account = try await AuthErrors.answering {
+            try await auth.installAccounts.guest(clientKey: RequestScope.clientKey, networks: RequestScope.clientNetworks)
+        }
         return .ok(.session(try await auth.startSession(for: account)))
     }
 

@@ -6,8 +6,9 @@ import PlatformHTTP
 /// added on one side and not the other does not compile.
 extension Components.Schemas.Account {
     init(_ account: Account) {
+        // In lower case, as the access token's `sub` and every other service spell it (`AccountKey`).
         self.init(
-            id: account.id.uuidString, email: account.email, kind: .init(account.kind), role: .init(account.role),
+            id: AccountKey.of(account.id), email: account.email, kind: .init(account.kind), role: .init(account.role),
             displayName: account.displayName,
             // Stored entitlements are written through `Entitlement` only; a stray value is left out, not a 500.
             entitlements: account.entitlements.sorted().compactMap { Entitlement(rawValue: $0).map(Components.Schemas.Entitlement.init) },

@@ -14,6 +14,8 @@ struct AuthContext: Sendable {
     let emailVerifications: EmailVerificationStore
     let hasher: PasswordHasher
     let issuer: TokenIssuer
+    /// Where installs' attestations are checked (`PLAY_INTEGRITY_*`); nil when none is configured.
+    var attestations: (any InstallAttesting)? = nil
 
     /// A new session for `account`, with `user.logged-in` published.
     func startSession(for account: Account, next: FlowStep? = nil) async throws -> Components.Schemas.Session {
@@ -59,7 +61,8 @@ struct AuthContext: Sendable {
             installs: accounts, tries: tries,
             limits: .init(
                 installsPerAddress: configuration.installsPerAddress, guestsPerAddress: configuration.guestsPerAddress,
-                everyone: configuration.installsPerHour, address: configuration.addressLimit))
+                perNetwork: configuration.installsPerNetwork, perSite: configuration.installsPerSite, address: configuration.addressLimit),
+            attestations: attestations)
     }
 
     var refreshSession: RefreshSession { RefreshSession(tokens: sessions, accounts: accounts) }
@@ -71,7 +74,9 @@ struct AuthContext: Sendable {
     func endAccount(_ ends: any AccountEnds) -> EndAccount {
         EndAccount(
             accounts: accounts, ends: ends, tries: tries, hasher: hasher,
-            limits: .init(passwordCeiling: configuration.accountCeiling, pinCeiling: configuration.pinAccountCeiling))
+            limits: .init(
+                passwordCeiling: configuration.accountCeiling, pinCeiling: configuration.pinAccountCeiling,
+                installDeletionsPerAddress: configuration.installDeletionsPerAddress))
     }
 
     var recoveryMail: RequestRecoveryMail {

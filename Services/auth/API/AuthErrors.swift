@@ -65,6 +65,8 @@ enum AuthErrors {
             throw answer(refusal)
         } catch is EndSession.Refusal {
             throw sessionNotFound
+        } catch let refusal as AttestationRefusal {
+            throw answer(refusal)
         }
     }
 

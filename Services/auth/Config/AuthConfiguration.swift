@@ -7,6 +7,7 @@ import PlatformEvents
 /// | variable | default |
 /// |---|---|
 /// | `AUTH_SIGNING_KEY` | **required**: Ed25519 private key, base64url (from `platformctl generate-keys`) |
+/// | `AUTH_MAILBOX_KEY` | none: a key derived from `AUTH_SIGNING_KEY`. The HMAC-SHA256 key of the mailbox hash analytics keeps to give one hotel-survey coupon per mailbox, also after the account is deleted; set it (at least 32 characters) so that rotating the signing key does not make every mailbox new |
 /// | `ACCESS_TOKEN_TTL_SECONDS` | `900` (30 to 3600: a revocation reaches token-only checks within it) |
 /// | `REFRESH_TOKEN_TTL_SECONDS` | `2592000` (30 days) |
 /// | `BCRYPT_COST` | `12` |
@@ -23,13 +24,18 @@ import PlatformEvents
 /// | `DASHBOARD_ORIGINS` | `http://127.0.0.1:8085,http://localhost:8085`: origins of the admin dashboard's page, allowed by CORS |
 /// | `RESET_LINK_TTL_SECONDS` | `86400` (24 h, D22) |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_FROM` | `127.0.0.1`, `25`, `no-reply@localhost` |
+/// | `INSTALL_IDLE_DAYS` | `30` (1-3650): an install account that did nothing since it was made (one session never renewed, not attested, no payment) is deleted after this |
+/// | `SENT_MAIL_RETENTION_DAYS` | `7` (0-365): sent and given-up mail (its address and subject) is purged after this; a deleted account's at once |
 /// | `SMTP_TLS` | `none`: `starttls` (upgrade, refuse a server without it; port 587) or `tls` (TLS from the start; port 465) |
 /// | `SMTP_TLS_CA_FILE` | none: the system's roots; a PEM file of the CA that signed the server's certificate |
 /// | `SMTP_USERNAME`, `SMTP_PASSWORD` | none: `AUTH PLAIN` or `AUTH LOGIN` when set (both together, only with `SMTP_TLS`) |
 /// | `PAYMENT_WEBHOOK_SECRET` | none: the payment webhook answers 503 until it is set |
 /// | `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_AUDIENCES` | none: ID-token login answers 503 until set (all three together; the JWKS over https). `OIDC_AUDIENCES`: one OpenID Connect client per app, `weather=CLIENT_ID,places=CLIENT_ID,horoscope=CLIENT_ID` |
 /// | `OIDC_AUDIENCE` | none: the horoscope app's client id alone, when `OIDC_AUDIENCES` is not set |
-/// | `INSTALLS_PER_ADDRESS`, `INSTALLS_PER_HOUR` | `20`, `20000`: install accounts an hour per client address, and for everyone |
+/// | `INSTALLS_PER_ADDRESS` | `20`: install accounts an hour per client address (an IPv6 address's /64) |
+/// | `INSTALLS_PER_NETWORK`, `INSTALLS_PER_SITE` | `200`, `1000`: install and guest accounts an hour per IPv4 /24 or IPv6 /56, and per IPv6 /48 |
+/// | `INSTALL_TRUST_AFTER_HOURS` | `72` (0-8760): from this age an install account is trusted (its tokens' `trusted` claim) with what costs others, attested or not (`InstallTrust`); 0 trusts every install at once |
+/// | `INSTALL_DELETIONS_PER_ADDRESS` | `20`: install accounts deleted by their owner an hour per client address (each leaves every service an event and a row); past it 429 |
 /// | `OIDC_REQUIRE_NONCE` | `true`: the app sends the nonce of its authentication request, the token must carry it, once |
 /// | `OIDC_ALLOW_HTTP_LOOPBACK` | `false`: a JWKS URL on http://127.0.0.1 is accepted only with this (tests) |
 /// | `OIDC_MIN_REFETCH_SECONDS` | `30` (0-3600): a token under an unknown key refetches the key set at most this often |
@@ -38,6 +44,8 @@ import PlatformEvents
 /// | `BOOTSTRAP_ADMIN_EMAIL`, `BOOTSTRAP_ADMIN_PASSWORD` | none: when both are set, that admin is created at start if missing |
 struct AuthConfiguration: Sendable {
     var signingKey: Secret
+    /// Keys the mailbox hash of `user.email-verified` (`AUTH_MAILBOX_KEY`, or one derived from the signing key).
+    var mailboxKey: Secret
     var accessTokenLifetime: TimeInterval
     var refreshTokenLifetime: TimeInterval
     var bcryptCost: UInt8
@@ -53,9 +61,16 @@ struct AuthConfiguration: Sendable {
     var recoveryMailsPerAddress: AttemptLimit
     var signUpsPerAddress: AttemptLimit
     var guestsPerAddress: AttemptLimit
-    /// `INSTALLS_PER_ADDRESS` and `INSTALLS_PER_HOUR`: install accounts per client address, and for everyone.
+    /// Install accounts per client address; install and guest accounts per network and per IPv6 site.
     var installsPerAddress: AttemptLimit
-    var installsPerHour: AttemptLimit
+    var installsPerNetwork: AttemptLimit
+    var installsPerSite: AttemptLimit
+    /// Install accounts deleted per client address: a deletion needs only the install's token.
+    var installDeletionsPerAddress: AttemptLimit
+    /// Which accounts get the `trusted` claim (`INSTALL_TRUST_AFTER_HOURS`).
+    var installTrust: InstallTrust
+    /// Where Android installs' attestations are checked; nil: an attestation is answered 503.
+    var playIntegrity: PlayIntegrityConfiguration?
     /// Browser origins whose pages call this API (the admin dashboard's, N5): CORS is answered for them only.
     var dashboardOrigins: [String]
     var usersTopic: String
@@ -64,17 +79,24 @@ struct AuthConfiguration: Sendable {
     var resetLinkBaseURL: String
     var resetLinkLifetime: TimeInterval
     var smtp: SMTPConfiguration
+    var sentMailRetention: Duration
+    /// Days after which an install account that did nothing is deleted (`IdleInstallExpiry`).
+    var installIdleDays: Int
     var bootstrapAdmin: (email: String, password: Secret)?
     var paymentWebhookSecret: Secret?
     var oidc: OIDCVerifier.Configuration?
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         signingKey = Secret(try environment.requiredString("AUTH_SIGNING_KEY"))
+        // The derived key is the one mailbox hashes were made with before the setting existed: they still match.
+        mailboxKey = Secret(try environment.secret("AUTH_MAILBOX_KEY") ?? "mailbox-keys|\(signingKey.value)")
         usersTopic = environment.string("AUTH_USERS_TOPIC", default: TopicCatalogue.users.name)
         partnerApplicationsTopic = environment.string("AUTH_PARTNER_APPLICATIONS_TOPIC", default: TopicCatalogue.partnerApplications.name)
-        // At most an hour: an access token's entitlements and role stand until it expires, so its lifetime is
-        // how long a refund or a ban can take to reach a service that reads only the token.
-        accessTokenLifetime = TimeInterval(try environment.int("ACCESS_TOKEN_TTL_SECONDS", default: 900, range: 30...3_600))
+        // At most an hour (`AccessTokenLifetime.maximum`, which every service holds tokens to): an access token's
+        // entitlements and role stand until it expires, so its lifetime is how long a refund or a ban can take to
+        // reach a service that reads only the token.
+        accessTokenLifetime = TimeInterval(
+            try environment.int("ACCESS_TOKEN_TTL_SECONDS", default: 900, range: 30...Int(AccessTokenLifetime.maximum)))
         refreshTokenLifetime = TimeInterval(
             try environment.int("REFRESH_TOKEN_TTL_SECONDS", default: 2_592_000, range: 60...31_536_000))
         bcryptCost = UInt8(try environment.int("BCRYPT_COST", default: 12, range: 4...16))
@@ -96,7 +118,13 @@ struct AuthConfiguration: Sendable {
         signUpsPerAddress = AttemptLimit(maxFailures: try environment.int("SIGNUPS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         guestsPerAddress = AttemptLimit(maxFailures: try environment.int("GUESTS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         installsPerAddress = AttemptLimit(maxFailures: try environment.int("INSTALLS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
-        installsPerHour = AttemptLimit(maxFailures: try environment.int("INSTALLS_PER_HOUR", default: 20_000, range: 1...10_000_000), window: 3_600)
+        installsPerNetwork = AttemptLimit(
+            maxFailures: try environment.int("INSTALLS_PER_NETWORK", default: 200, range: 1...1_000_000), window: 3_600)
+        installsPerSite = AttemptLimit(maxFailures: try environment.int("INSTALLS_PER_SITE", default: 1_000, range: 1...1_000_000), window: 3_600)
+        installDeletionsPerAddress = AttemptLimit(
+            maxFailures: try environment.int("INSTALL_DELETIONS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
+        installTrust = InstallTrust(after: TimeInterval(3_600 * (try environment.int("INSTALL_TRUST_AFTER_HOURS", default: 72, range: 0...8_760))))
+        playIntegrity = try PlayIntegrityConfiguration(environment: environment)
         resetLinkBaseURL =
             environment.string("AUTH_RESET_URL")
             ?? environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")
@@ -104,6 +132,8 @@ struct AuthConfiguration: Sendable {
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         resetLinkLifetime = TimeInterval(try environment.int("RESET_LINK_TTL_SECONDS", default: 86_400, range: 60...604_800))
         smtp = try SMTPConfiguration(environment: environment)
+        sentMailRetention = .seconds(86_400 * (try environment.int("SENT_MAIL_RETENTION_DAYS", default: 7, range: 0...365)))
+        installIdleDays = try environment.int("INSTALL_IDLE_DAYS", default: 30, range: 1...3_650)
         paymentWebhookSecret = try environment.secret("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
         // Keys come over https only: a JWKS fetched in the clear lets anyone on the path mint logins. Plain http
         // is allowed for a provider on this machine's loopback when OIDC_ALLOW_HTTP_LOOPBACK says so (tests).

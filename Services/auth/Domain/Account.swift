@@ -28,4 +28,6 @@ struct Account: Sendable, Equatable {
     var entitlements: Set<String>
     var banned: Bool
     var createdAt: Date
+    /// When the install proved itself a real app on a real device (`InstallAttestation`); nil for every other account.
+    var attestedAt: Date? = nil
 }

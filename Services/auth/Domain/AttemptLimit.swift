@@ -56,6 +56,8 @@ enum AttemptKind: String, Sendable, CaseIterable {
     case guestSession = "guest_session"
     /// Install accounts made per client address, and by everyone together (subject `all`); every one counts.
     case installAccount = "install_account"
+    /// Install accounts deleted per client address; every one counts.
+    case installDeletion = "install_deletion"
 }
 
 /// Whose tries a failure counts against.

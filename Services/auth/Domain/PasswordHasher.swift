@@ -6,6 +6,11 @@ import PlatformCore
 /// a concurrent dispatch queue rather than blocking a thread of Swift's cooperative pool, and through an
 /// `AdmissionGate`: at most `BCRYPT_MAX_CONCURRENCY` checks run and `BCRYPT_MAX_QUEUE` wait; one beyond that is
 /// refused with `Busy` at once (a login burst cannot queue unbounded CPU work; the API answers 429 `busy`).
+///
+/// It runs only for an account of the flow's kind. The seeds' answers already say whether an address has one (the
+/// dashboard's "not registered" and its reset's "invalid email"; the survey's `next: sign_up` at login, forgot-PIN and
+/// confirmation, and "already registered" at sign-up), so a decoy hash for unknown addresses would hide nothing and
+/// would only let them spend bcrypt time. Where two cases share an answer (no account, or another kind's), neither hashes.
 struct PasswordHasher: Sendable {
     /// The pool is full: neither running nor waiting room for another check.
     struct Busy: Error, Equatable {}
@@ -44,8 +49,4 @@ struct PasswordHasher: Sendable {
             throw Busy()
         }
     }
-
-    /// A fixed hash to compare against when the account does not exist, so that "not registered" and
-    /// "wrong password" take the same time where the seed does not already tell them apart.
-    static let decoy = "$2b$04$C6UzMDM.H6dfI/f/IKxGhuGMG8GbRCVHVgtfhX8Sh0bkbY5OaHuQ."
 }

@@ -10,10 +10,12 @@ struct TokenIssuer: Sendable {
     private let keys: JWTKeyCollection
     let issuer: String
     let accessTokenLifetime: TimeInterval
+    /// Decides each token's `trusted` claim.
+    let trust: InstallTrust
     /// The public half as a JWK `x`, served at `/.well-known/jwks.json`.
     let publicKey: String
 
-    init(signingKey: String, issuer: String, accessTokenLifetime: TimeInterval) async throws(ConfigError) {
+    init(signingKey: String, issuer: String, accessTokenLifetime: TimeInterval, trust: InstallTrust) async throws(ConfigError) {
         let key: EdDSA.PrivateKey
         do {
             key = try EdDSA.PrivateKey(d: signingKey, curve: .ed25519)
@@ -24,6 +26,7 @@ struct TokenIssuer: Sendable {
         await keys.add(eddsa: key)
         self.issuer = issuer
         self.accessTokenLifetime = accessTokenLifetime
+        self.trust = trust
         publicKey = key.publicKey.rawRepresentation.base64URLEncodedString()
     }
 
@@ -32,7 +35,7 @@ struct TokenIssuer: Sendable {
         // service keyed by it is found again by the account events, which name the id the same way.
         let claims = AccessTokenClaims(
             userId: AccountKey.of(account.id), role: account.role, entitlements: account.entitlements.sorted(),
-            issuer: issuer, issuedAt: now, expiresAt: now.addingTimeInterval(accessTokenLifetime))
+            trusted: trust.trusts(account, now: now), issuer: issuer, issuedAt: now, expiresAt: now.addingTimeInterval(accessTokenLifetime))
         return try await keys.sign(claims)
     }
 

@@ -5,20 +5,34 @@ import PostgresNIO
 import ServiceLifecycle
 
 /// Delivers queued mail over SMTP, retrying with backoff (up to about a day) when the server is unreachable.
-/// Rows are claimed with SKIP LOCKED, so several instances never send the same mail at once.
+/// Rows are claimed with SKIP LOCKED, so several instances never send the same mail at once. Sent and given-up
+/// mail is purged once older than `retention`: at start, after each mail sent, and every `purgeInterval` when idle.
 struct MailSender: Service {
     let client: PostgresClient
     let smtp: SMTPClient
     let sealer: MailSealer
     let startGate: StartGate
     let logger: Logger
+    /// How long a sent mail's address and subject are kept (`SENT_MAIL_RETENTION_DAYS`).
+    let retention: Duration
     var pollInterval: Duration = .milliseconds(200)
+    var purgeInterval: Duration = .seconds(600)
 
     func run() async throws {
         guard await startGate.waitUnlessShuttingDown() else { return }
+        let clock = ContinuousClock()
+        var purgedAt: ContinuousClock.Instant?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                if try await sendNext() { continue }
+                if purgedAt.map({ $0.duration(to: clock.now) >= purgeInterval }) ?? true {
+                    try await OutgoingMail(client: client, logger: logger).purgeExpired(retention: retention)
+                    purgedAt = clock.now
+                }
+                if try await sendNext() {
+                    // A sent row starts its retention; the purge (an index range, usually empty) runs before the next.
+                    purgedAt = nil
+                    continue
+                }
             } catch {
                 logger.warning("mail queue error", metadata: ["error": "\(String(reflecting: error))"])
             }

@@ -170,5 +170,34 @@ package enum AuthMigrations {
                 // Issue 29: an ended account's counted tries are found by its id, in whatever case the subject spells it.
                 "CREATE INDEX failed_attempts_by_lower_subject ON failed_attempts (lower(subject) text_pattern_ops)"
             ]),
+        Migration(
+            "0014_install_merges",
+            [
+                // U6: a payment notification that names an install merged away is applied to the account it merged into
+                // (`PaymentOwner`). A row goes with that account; one install merged into another follows it along.
+                """
+                CREATE TABLE install_merges (
+                    install_id uuid PRIMARY KEY,
+                    into_id uuid NOT NULL REFERENCES accounts ON DELETE CASCADE,
+                    merged_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX install_merges_into ON install_merges (into_id)",
+            ]),
+        Migration(
+            "0015_sent_mail_retention",
+            [
+                // U11: sent mail found by when it went, to purge it after `SENT_MAIL_RETENTION_DAYS` (`MailSender`); given-up
+                // mail is found by `outgoing_mail_due`.
+                "CREATE INDEX outgoing_mail_sent ON outgoing_mail (sent_at) WHERE sent_at IS NOT NULL"
+            ]),
+        Migration(
+            "0016_install_attestation",
+            [
+                // Install accounts earn trust (`InstallTrust`): when the install proved itself the real app on a real device.
+                "ALTER TABLE accounts ADD COLUMN attested_at timestamptz",
+                // One attestation token attests one account: its fingerprint is kept while the token could attest again.
+                "CREATE TABLE used_attestations (fingerprint text PRIMARY KEY, usable_until timestamptz NOT NULL)",
+            ]),
     ]
 }

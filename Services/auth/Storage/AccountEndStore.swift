@@ -7,9 +7,9 @@ import PlatformPostgres
 import PostgresNIO
 
 /// How an account ends (issue 29): deleted by its owner or an admin, or merged into the lasting account an
-/// install signed in to. Either way the account's row goes (its sessions, resets, codes and payments with it),
-/// one event tells the other services, and its id joins the erased ones, so its access tokens are refused here
-/// at once and by every other service once it has applied the event.
+/// install signed in to. Either way the account's row goes (its sessions, resets, codes and payments with it, and
+/// the mail to its address, queued or sent), one event tells the other services, and its id joins the erased ones,
+/// so its access tokens are refused here at once and by every other service once it has applied the event.
 struct AccountEndStore: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -22,11 +22,14 @@ struct AccountEndStore: Sendable {
         try await client.inTransaction(logger: logger) { connection -> Bool in
             // An admin deletes users and partners only: checked in the statement, so a promotion meanwhile is seen.
             let rows = try await connection.tracedQuery(
-                "DELETE FROM accounts WHERE id = \(id) AND (\(by) <> 'admin' OR role <> 'admin') RETURNING id", logger: logger)
-            guard try await rows.collectAll().count == 1 else { return false }
+                "DELETE FROM accounts WHERE id = \(id) AND (\(by) <> 'admin' OR role <> 'admin') RETURNING email", logger: logger)
+            guard let deleted = try await rows.decode(String?.self).collectAll().first else { return false }
+            if let email = deleted {
+                try await connection.tracedQuery("DELETE FROM outgoing_mail WHERE lower(recipient) = \(email)", logger: logger)
+            }
             try await Self.forgetTries(of: id, on: connection, logger: logger)
             try await Outbox.enqueue(
-                EventEnvelope(type: EventTypes.userDeleted, producer: "auth", key: id.uuidString, payload: UserDeleted(userId: id, by: by)),
+                EventEnvelope(type: EventTypes.userDeleted, producer: "auth", key: AccountKey.of(id), payload: UserDeleted(userId: id, by: by)),
                 toTopicNamed: usersTopic, on: connection, logger: logger)
             try await ErasedAccountsStore.record(AccountKey.of(id), in: erased, on: connection, logger: logger)
             return true
@@ -51,7 +54,8 @@ struct AccountEndStore: Sendable {
 
     /// Merges the install account whose live refresh token is `installRefreshToken` into `into`: its payments and
     /// paid features move (each new one published as `entitlement.granted`), profile fields `into` has not set are
-    /// taken from it, then it is deleted and `user.merged` published.
+    /// taken from it, then it is deleted and `user.merged` published. Its id is kept beside `into`'s while `into`
+    /// lasts, so a payment notification that names the install still reaches the account (`PaymentOwner`).
     func mergeInstall(refreshToken: String, into: UUID) async throws -> MergeOutcome {
         try await client.inTransaction(logger: logger) { connection -> MergeOutcome in
             let owner = try await connection.tracedQuery(
@@ -79,6 +83,9 @@ struct AccountEndStore: Sendable {
                     """, logger: logger
                 ).decode([String].self).collectAll().first ?? []
             try await connection.tracedQuery("UPDATE payments SET account_id = \(into) WHERE account_id = \(from)", logger: logger)
+            // A notification that names the install later is the account's: installs merged into this one follow it too.
+            try await connection.tracedQuery("UPDATE install_merges SET into_id = \(into) WHERE into_id = \(from)", logger: logger)
+            try await connection.tracedQuery("INSERT INTO install_merges (install_id, into_id) VALUES (\(from), \(into))", logger: logger)
             for entitlement in carried.compactMap(Entitlement.init(rawValue:)) where !held.contains(entitlement.rawValue) {
                 _ = try await admin.grant(entitlement, to: into, source: "merge", on: connection)
             }
@@ -86,7 +93,7 @@ struct AccountEndStore: Sendable {
             try await Self.forgetTries(of: from, on: connection, logger: logger)
             try await Outbox.enqueue(
                 EventEnvelope(
-                    type: EventTypes.userMerged, producer: "auth", key: from.uuidString, payload: UserMerged(fromUserId: from, intoUserId: into)),
+                    type: EventTypes.userMerged, producer: "auth", key: AccountKey.of(from), payload: UserMerged(fromUserId: from, intoUserId: into)),
                 toTopicNamed: usersTopic, on: connection, logger: logger)
             try await ErasedAccountsStore.record(AccountKey.of(from), in: erased, on: connection, logger: logger)
             return .merged(from: from)

@@ -21,9 +21,9 @@ struct AccountStore: Sendable {
     let usersTopic: String
 
     /// The columns `decode` reads. `columnsWithoutSecrets` selects NULL for the hashes, for listings.
-    static let columns = "id, email, kind, role, display_name, entitlements, banned, created_at, password_hash, pin_hash"
+    static let columns = "id, email, kind, role, display_name, entitlements, banned, created_at, password_hash, pin_hash, attested_at"
     static let columnsWithoutSecrets =
-        "id, email, kind, role, display_name, entitlements, banned, created_at, NULL::text, NULL::text"
+        "id, email, kind, role, display_name, entitlements, banned, created_at, NULL::text, NULL::text, attested_at"
 
     func credentials(email: EmailAddress) async throws -> StoredCredentials? {
         try await fetchOne(
@@ -41,12 +41,12 @@ struct AccountStore: Sendable {
     /// Rows selected with `columns` (or `columnsWithoutSecrets`), as accounts with their hashes.
     static func decode(_ rows: PostgresRowSequence) async throws -> [StoredCredentials] {
         var result: [StoredCredentials] = []
-        for try await (id, email, kind, role, name, entitlements, banned, createdAt, passwordHash, pinHash) in rows.decode(
-            (UUID, String?, String, String, String?, [String], Bool, Date, String?, String?).self)
+        for try await (id, email, kind, role, name, entitlements, banned, createdAt, passwordHash, pinHash, attestedAt) in rows.decode(
+            (UUID, String?, String, String, String?, [String], Bool, Date, String?, String?, Date?).self)
         {
             let account = Account(
                 id: id, email: email, kind: AccountKind(rawValue: kind) ?? .horoscope, role: UserRole(rawValue: role) ?? .user,
-                displayName: name, entitlements: Set(entitlements), banned: banned, createdAt: createdAt)
+                displayName: name, entitlements: Set(entitlements), banned: banned, createdAt: createdAt, attestedAt: attestedAt)
             result.append(StoredCredentials(account: account, passwordHash: passwordHash, pinHash: pinHash))
         }
         return result
@@ -77,7 +77,7 @@ struct AccountStore: Sendable {
         guard let createdAt else { return nil }
         try await Outbox.enqueue(
             EventEnvelope(
-                type: EventTypes.userRegistered, producer: "auth", key: id.uuidString,
+                type: EventTypes.userRegistered, producer: "auth", key: AccountKey.of(id),
                 payload: UserRegistered(userId: id, kind: kind.rawValue, role: role.rawValue)),
             toTopicNamed: usersTopic, on: connection, logger: logger)
         return Account(
@@ -114,22 +114,42 @@ struct AccountStore: Sendable {
     /// An install account of `app` and publishes `user.registered` (kind `install`, with the app).
     func createInstall(app: InstallApp, installId: String) async throws -> Account {
         try await client.inTransaction(logger: logger) { connection -> Account in
-            let id = UUID()
-            let created =
-                try await connection.tracedQuery(
-                    """
-                    INSERT INTO accounts (id, kind, role, app, install_id) VALUES (\(id), 'install', 'user', \(app.rawValue), \(installId))
-                    RETURNING created_at
-                    """, logger: logger
-                ).decode(Date.self).collectAll().first ?? Date()
-            try await Outbox.enqueue(
-                EventEnvelope(
-                    type: EventTypes.userRegistered, producer: "auth", key: id.uuidString,
-                    payload: UserRegistered(userId: id, kind: AccountKind.install.rawValue, role: UserRole.user.rawValue, app: app.rawValue)),
-                toTopicNamed: usersTopic, on: connection, logger: logger)
-            return Account(
-                id: id, email: nil, kind: .install, role: .user, displayName: nil, entitlements: [], banned: false, createdAt: created)
+            try await createInstall(app: app, installId: installId, attested: false, on: connection)
         }
+    }
+
+    /// As `createInstall`, attested; nil when the attestation's token attested an account before.
+    func createInstall(app: InstallApp, installId: String, attested: AttestedInstall) async throws -> Account? {
+        try await client.inTransaction(logger: logger) { connection -> Account? in
+            let fresh = try await connection.tracedQuery(
+                """
+                WITH expired AS (DELETE FROM used_attestations WHERE usable_until < now())
+                INSERT INTO used_attestations (fingerprint, usable_until) VALUES (\(attested.fingerprint), \(attested.usableUntil))
+                ON CONFLICT (fingerprint) DO NOTHING RETURNING fingerprint
+                """, logger: logger
+            ).collectAll()
+            guard fresh.count == 1 else { return nil }
+            return try await createInstall(app: app, installId: installId, attested: true, on: connection)
+        }
+    }
+
+    private func createInstall(app: InstallApp, installId: String, attested: Bool, on connection: PostgresConnection) async throws -> Account {
+        let id = UUID()
+        let row = try await connection.tracedQuery(
+            """
+            INSERT INTO accounts (id, kind, role, app, install_id, attested_at)
+            VALUES (\(id), 'install', 'user', \(app.rawValue), \(installId), CASE WHEN \(attested) THEN now() END)
+            RETURNING created_at, attested_at
+            """, logger: logger
+        ).decode((Date, Date?).self).collectAll().first
+        try await Outbox.enqueue(
+            EventEnvelope(
+                type: EventTypes.userRegistered, producer: "auth", key: AccountKey.of(id),
+                payload: UserRegistered(userId: id, kind: AccountKind.install.rawValue, role: UserRole.user.rawValue, app: app.rawValue)),
+            toTopicNamed: usersTopic, on: connection, logger: logger)
+        return Account(
+            id: id, email: nil, kind: .install, role: .user, displayName: nil, entitlements: [], banned: false, createdAt: row?.0 ?? Date(),
+            attestedAt: row?.1)
     }
 
     /// Replaces the password (or PIN) hash and ends every session of the account.
@@ -176,7 +196,7 @@ struct AccountStore: Sendable {
         try await client.inTransaction(logger: logger) { connection in
             try await Outbox.enqueue(
                 EventEnvelope(
-                    type: EventTypes.userLoggedIn, producer: "auth", key: account.id.uuidString,
+                    type: EventTypes.userLoggedIn, producer: "auth", key: AccountKey.of(account.id),
                     payload: UserLoggedIn(userId: account.id, kind: account.kind.rawValue)),
                 toTopicNamed: usersTopic, on: connection, logger: logger)
         }

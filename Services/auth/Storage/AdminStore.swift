@@ -44,7 +44,7 @@ struct AdminStore: Sendable {
             if let role = change.changedRole(from: previousRole) {
                 try await Outbox.enqueue(
                     EventEnvelope(
-                        type: EventTypes.userRoleChanged, producer: "auth", key: id.uuidString,
+                        type: EventTypes.userRoleChanged, producer: "auth", key: AccountKey.of(id),
                         payload: UserRoleChanged(userId: id, role: role.rawValue)),
                     toTopicNamed: usersTopic, on: connection, logger: logger)
             }
@@ -53,7 +53,8 @@ struct AdminStore: Sendable {
                     try await SessionStore.revokeAll(of: id, on: connection, logger: logger)
                 }
                 try await Outbox.enqueue(
-                    EventEnvelope(type: EventTypes.userBanned, producer: "auth", key: id.uuidString, payload: UserBanned(userId: id, banned: banned)),
+                    EventEnvelope(
+                        type: EventTypes.userBanned, producer: "auth", key: AccountKey.of(id), payload: UserBanned(userId: id, banned: banned)),
                     toTopicNamed: usersTopic, on: connection, logger: logger)
             }
             return true
@@ -73,7 +74,7 @@ struct AdminStore: Sendable {
         guard found else { return false }
         try await Outbox.enqueue(
             EventEnvelope(
-                type: EventTypes.entitlementGranted, producer: "auth", key: id.uuidString,
+                type: EventTypes.entitlementGranted, producer: "auth", key: AccountKey.of(id),
                 payload: EntitlementGranted(userId: id, entitlement: entitlement.rawValue, source: source)),
             toTopicNamed: usersTopic, on: connection, logger: logger)
         return true
@@ -94,7 +95,7 @@ struct AdminStore: Sendable {
         guard found else { return false }
         try await Outbox.enqueue(
             EventEnvelope(
-                type: EventTypes.entitlementRevoked, producer: "auth", key: id.uuidString,
+                type: EventTypes.entitlementRevoked, producer: "auth", key: AccountKey.of(id),
                 payload: EntitlementRevoked(userId: id, entitlement: entitlement.rawValue)),
             toTopicNamed: usersTopic, on: connection, logger: logger)
         return true
@@ -125,37 +126,63 @@ struct AdminStore: Sendable {
 
     enum PaymentOutcome: Equatable { case recorded, duplicate, unknownAccount }
 
-    /// Records a provider notification once (by payment id and status). A `paid` payment grants its entitlement
-    /// unless its refund came first; a refund is its own notification and revokes the entitlement unless another
-    /// payment for it still stands. The account row is locked first, so racing notifications for one account
-    /// decide in turn.
+    /// Records a provider notification once (by payment id and status), on the account that holds the payment
+    /// (`PaymentOwner`: a merge may have carried it away from the account the notification names). A `paid` payment
+    /// grants its entitlement unless its refund came first; a refund is its own notification and revokes the
+    /// entitlement unless another payment for it still stands. The owner's row is locked first, so racing
+    /// notifications for one account decide in turn.
     func record(
         paymentId: String, accountId: UUID, entitlement: Entitlement, status: ProviderPaymentStatus, amountCents: Int64
     ) async throws
         -> PaymentOutcome
     {
         try await client.inTransaction(logger: logger) { connection -> PaymentOutcome in
-            let exists = try await connection.tracedQuery("SELECT id FROM accounts WHERE id = \(accountId) FOR UPDATE", logger: logger)
-            var found = false
-            for try await _ in exists.decode(UUID.self) { found = true }
-            guard found else { return .unknownAccount }
-            let rows = try await connection.tracedQuery(
-                """
-                INSERT INTO payments (payment_id, account_id, entitlement, status, amount_cents)
-                VALUES (\(paymentId), \(accountId), \(entitlement.rawValue), \(status.rawValue), \(amountCents))
-                ON CONFLICT (payment_id, status) DO NOTHING RETURNING payment_id
-                """, logger: logger)
-            var inserted = false
-            for try await _ in rows.decode(String.self) { inserted = true }
-            guard inserted else { return .duplicate }
-            let standing = try await standingPayments(for: entitlement, of: accountId, on: connection)
-            switch status.change(standing: standing) {
-            case .grant: _ = try await grant(entitlement, to: accountId, source: "payment", on: connection)
-            case .revoke: _ = try await revoke(entitlement, from: accountId, on: connection)
-            case .none: break
+            // A merge that held the owner's row lock ends it: the payment is then looked for again, where it went.
+            for _ in 0..<3 {
+                guard let owner = try await owner(ofPayment: paymentId, named: accountId, on: connection) else { return .unknownAccount }
+                let locked = try await connection.tracedQuery("SELECT id FROM accounts WHERE id = \(owner) FOR UPDATE", logger: logger)
+                guard try await locked.collectAll().count == 1 else { continue }
+                return try await apply(
+                    paymentId: paymentId, to: owner, entitlement: entitlement, status: status, amountCents: amountCents, on: connection)
             }
-            return .recorded
+            return .unknownAccount
         }
+    }
+
+    /// The account a notification about `paymentId` naming `named` changes, read in one statement.
+    private func owner(ofPayment paymentId: String, named: UUID, on connection: PostgresConnection) async throws -> UUID? {
+        let rows = try await connection.tracedQuery(
+            """
+            SELECT (SELECT account_id FROM payments WHERE payment_id = \(paymentId) LIMIT 1),
+                (SELECT id FROM accounts WHERE id = \(named)), (SELECT into_id FROM install_merges WHERE install_id = \(named))
+            """, logger: logger)
+        for try await (recorded, existing, mergedInto) in rows.decode((UUID?, UUID?, UUID?).self) {
+            return PaymentOwner.of(recorded: recorded, named: existing, mergedInto: mergedInto)
+        }
+        return nil
+    }
+
+    /// Inserts the notification for `owner` (once) and grants or revokes as the payments that stand say.
+    private func apply(
+        paymentId: String, to owner: UUID, entitlement: Entitlement, status: ProviderPaymentStatus, amountCents: Int64,
+        on connection: PostgresConnection
+    ) async throws -> PaymentOutcome {
+        let rows = try await connection.tracedQuery(
+            """
+            INSERT INTO payments (payment_id, account_id, entitlement, status, amount_cents)
+            VALUES (\(paymentId), \(owner), \(entitlement.rawValue), \(status.rawValue), \(amountCents))
+            ON CONFLICT (payment_id, status) DO NOTHING RETURNING payment_id
+            """, logger: logger)
+        var inserted = false
+        for try await _ in rows.decode(String.self) { inserted = true }
+        guard inserted else { return .duplicate }
+        let standing = try await standingPayments(for: entitlement, of: owner, on: connection)
+        switch status.change(standing: standing) {
+        case .grant: _ = try await grant(entitlement, to: owner, source: "payment", on: connection)
+        case .revoke: _ = try await revoke(entitlement, from: owner, on: connection)
+        case .none: break
+        }
+        return .recorded
     }
 
     /// Paid payments for the entitlement that have not been refunded.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import PlatformCore
 import PlatformEvents
 import PlatformPostgres
 import PostgresNIO
@@ -15,16 +16,18 @@ struct EmailVerificationStore: Sendable {
     let usersTopic: String
     let codes: MailedCodes
     let mail: MailQueue
-    /// Keys the mailbox hash sent to analytics, so a list of known addresses cannot be matched against it.
+    /// Keys the mailbox hash sent to analytics, so a list of known addresses cannot be matched against it. Analytics
+    /// keeps the hash and the coupon's date after the account is deleted: one mailbox earns one coupon.
     let mailboxKey: SymmetricKey
 
-    init(client: PostgresClient, logger: Logger, usersTopic: String, signingKey: String, mail: MailQueue) {
+    /// `mailboxKey`: `AUTH_MAILBOX_KEY`, or the one derived from the signing key (`AuthConfiguration`).
+    init(client: PostgresClient, logger: Logger, usersTopic: String, signingKey: String, mailboxKey: String, mail: MailQueue) {
         self.client = client
         self.logger = logger
         self.usersTopic = usersTopic
         self.mail = mail
         codes = MailedCodes(table: .emailVerifications, lifetime: 86_400, signingKey: signingKey, logger: logger)
-        mailboxKey = SymmetricKey(data: SHA256.hash(data: Data("mailbox-keys|\(signingKey)".utf8)))
+        self.mailboxKey = SymmetricKey(data: SHA256.hash(data: Data(mailboxKey.utf8)))
     }
 
     enum Outcome: Sendable, Equatable {
@@ -63,7 +66,7 @@ struct EmailVerificationStore: Sendable {
                 .map { String(format: "%02x", $0) }.joined()
             try await Outbox.enqueue(
                 EventEnvelope(
-                    type: EventTypes.userEmailVerified, producer: "auth", key: account.id.uuidString,
+                    type: EventTypes.userEmailVerified, producer: "auth", key: AccountKey.of(account.id),
                     payload: UserEmailVerified(userId: account.id, kind: account.kind.rawValue, mailboxKey: mailboxKey)),
                 toTopicNamed: usersTopic, on: connection, logger: logger)
             return .verified

@@ -5,7 +5,8 @@ import PostgresNIO
 
 /// The sending side of the mail queue (`MailQueue` fills it): the next due mail claimed with SKIP LOCKED, so
 /// several instances never send the same mail at once, and what became of it recorded in the same transaction.
-/// A delivered mail's body is dropped (it held a reset link or a code); so is one given up.
+/// A delivered mail's body is dropped (it held a reset link or a code); so is one given up. The rest of the row (an
+/// address and a subject) is purged after the retention (`purgeExpired`), and at once when the account is deleted.
 struct OutgoingMail: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -62,5 +63,19 @@ struct OutgoingMail: Sendable {
             }
             return true
         }
+    }
+
+    /// Deletes mail sent, or given up, more than `retention` ago; returns how many rows went.
+    @discardableResult
+    func purgeExpired(retention: Duration) async throws -> Int {
+        let seconds = Double(retention.components.seconds)
+        return try await client.tracedQuery(
+            """
+            DELETE FROM outgoing_mail
+            WHERE sent_at < now() - make_interval(secs => \(seconds))
+                OR (sent_at IS NULL AND attempts >= \(Self.maxAttempts) AND next_attempt_at < now() - make_interval(secs => \(seconds)))
+            RETURNING id
+            """, logger: logger
+        ).collectAll().count
     }
 }

@@ -24,7 +24,7 @@ enum PartnerPromotions {
         guard !changed.isEmpty else { return false }
         try await Outbox.enqueue(
             EventEnvelope(
-                type: EventTypes.userRoleChanged, producer: "auth", key: user.uuidString,
+                type: EventTypes.userRoleChanged, producer: "auth", key: AccountKey.of(user),
                 payload: UserRoleChanged(userId: user, role: UserRole.partner.rawValue)),
             toTopicNamed: usersTopic, on: connection, logger: logger)
         return true

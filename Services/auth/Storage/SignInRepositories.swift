@@ -3,6 +3,9 @@ import Foundation
 /// Accounts made without a password: one per app install (issue 29).
 protocol InstallAccounts: Sendable {
     func createInstall(app: InstallApp, installId: String) async throws -> Account
+    /// An attested install's account, its token recorded as used in the same transaction; nil when the token attested
+    /// an account before (a replay).
+    func createInstall(app: InstallApp, installId: String, attested: AttestedInstall) async throws -> Account?
 }
 
 /// Accounts of identities an OpenID Connect provider vouches for (U5), and the nonces they signed in with.

@@ -3,7 +3,9 @@ import PlatformCore
 
 /// The end of an account (issue 29): its owner deletes it, re-authenticated where it has a password or PIN
 /// (an install or OpenID Connect account has only its token to show); an admin deletes a user's or partner's,
-/// never their own here nor another admin's (demoted first).
+/// never their own here nor another admin's (demoted first). Install accounts are made without a form and deleted
+/// without a secret, and every deletion costs every service an event and a row it keeps: their deletions are
+/// bounded per client address as their making is.
 struct EndAccount: Sendable {
     let accounts: any CredentialRepository
     let ends: any AccountEnds
@@ -16,6 +18,8 @@ struct EndAccount: Sendable {
         let passwordCeiling: AttemptLimit
         /// Wrong PINs per survey account from every address together.
         let pinCeiling: AttemptLimit
+        /// Install accounts deleted per client address (`INSTALL_DELETIONS_PER_ADDRESS`); every deletion counts.
+        let installDeletionsPerAddress: AttemptLimit
     }
 
     enum Refusal: Error, Equatable {
@@ -28,10 +32,20 @@ struct EndAccount: Sendable {
         case reauthenticationFailed
     }
 
-    func deleteOwn(_ id: UUID, password: String?, pin: String?) async throws {
+    /// `clientKey`: the caller's address, as the address limits key it.
+    func deleteOwn(_ id: UUID, password: String?, pin: String?, clientKey: String) async throws {
         guard let stored = try await accounts.credentials(id: id) else { throw Refusal.noAccount }
         try await reauthenticate(stored, password: password, pin: pin)
-        guard try await ends.delete(id, by: "self") else { throw Refusal.noAccount }
+        guard stored.account.kind == .install else {
+            guard try await ends.delete(id, by: "self") else { throw Refusal.noAccount }
+            return
+        }
+        // Kept once taken: it counts deletions, not failures; given back when there was nothing to delete.
+        let attempt = try await tries.take(.installDeletion, subject: clientKey, limit: limits.installDeletionsPerAddress)
+        guard try await tries.givingBack([attempt], { try await ends.delete(id, by: "self") }) else {
+            try await tries.release(attempt)
+            throw Refusal.noAccount
+        }
     }
 
     func delete(_ id: UUID, byAdmin caller: String) async throws {

@@ -30,12 +30,12 @@ struct PlacesAPI: APIProtocol {
     }
 
     func ratePlace(_ input: Operations.RatePlace.Input) async throws -> Operations.RatePlace.Output {
-        let user = try RequestScope.requireMember().id
+        let caller = try RequestScope.requireMember()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let rating = try Rating(validating: body)
         let placeId = try Self.placeId(input.path.placeId)
-        let aggregate = try await PlacesErrors.answering { try await rate(placeId, user: user, rating: rating) }
-        nearbyPlaces.userChanged(user)
+        let aggregate = try await PlacesErrors.answering { try await rate(placeId, by: caller, rating: rating) }
+        nearbyPlaces.userChanged(caller.id)
         return .ok(.init(body: .json(.init(placeId: placeId.uuidString, rating: .init(rating), ratings: .init(aggregate)))))
     }
 
@@ -59,13 +59,14 @@ struct PlacesAPI: APIProtocol {
     /// Adds a place (P4). Everything is validated before anything is written: a request with any bad field
     /// stores nothing. Without coordinates, Nominatim looks the address up.
     func addPlace(_ input: Operations.AddPlace.Input) async throws -> Operations.AddPlace.Output {
-        let user = try RequestScope.requireMember().id
+        let caller = try RequestScope.requireMember()
+        let user = caller.id
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let candidate = try NewPlaceRules.candidate(from: body)
         let rating = try body.rating.map(Rating.init(validating:))
         let colour = body.pinColour.map(PinColour.init)
         let placeId = try await PlacesErrors.answering {
-            try await add(candidate, user: user, rating: rating, colour: colour, locatingAddress: body.latitude == nil)
+            try await add(candidate, by: caller, rating: rating, colour: colour, locatingAddress: body.latitude == nil)
         }
         nearbyPlaces.userChanged(user)
         try await nearbyPlaces.placesChanged()
@@ -78,18 +79,18 @@ struct PlacesAPI: APIProtocol {
 
     /// P4's first step: what a lookup knows about an address or coordinates, stored nowhere.
     func lookupPlace(_ input: Operations.LookupPlace.Input) async throws -> Operations.LookupPlace.Output {
-        let user = try RequestScope.requireMember().id
+        let user = try RequestScope.requireMember()
         let query = input.query
         let match: NominatimClient.Match?
         switch (query.address.map(RequestText.trimmed), query.latitude, query.longitude) {
         case (let address?, nil, nil) where !address.isEmpty:
             guard RequestText.length(address) <= 300 else { throw JSONBody.schemaViolation(["address": "is at most 300 characters"]) }
-            match = try await PlacesErrors.answering { try await lookups.lookup(address, account: user) }
+            match = try await PlacesErrors.answering { try await lookups.lookup(address, for: user) }
         case (nil, let latitude?, let longitude?):
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
                 throw JSONBody.schemaViolation(["latitude": "must be in -90...90", "longitude": "must be in -180...180"])
             }
-            match = try await PlacesErrors.answering { try await lookups.reverse(latitude: latitude, longitude: longitude, account: user) }
+            match = try await PlacesErrors.answering { try await lookups.reverse(latitude: latitude, longitude: longitude, for: user) }
         default:
             throw JSONBody.validationError(["address": "give an address, or latitude and longitude"])
         }

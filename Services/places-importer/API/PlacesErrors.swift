@@ -40,6 +40,7 @@ enum PlacesErrors {
             APIError(.unprocessableContent, code: "box_too_large", message: "a box may span at most \(maxDegrees)° each way")
         case .importAreaBox(let problem): JSONBody.validationError(["box": problem])
         case .placeNotFound(let id): PlacesAPI.placeNotFound(id)
+        case .accountNotTrusted: APIError.accountNotTrusted
         case .alreadyReviewed(let review, let decision):
             APIError(
                 .conflict, code: "already_reviewed",

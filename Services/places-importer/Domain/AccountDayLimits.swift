@@ -47,4 +47,7 @@ enum PlacesRefusal: Error, Equatable {
     case alreadyReviewed(PlaceReview, ReviewDecision)
     /// No place with this id, or one the user may not see (a member's place awaiting review, for anyone else).
     case placeNotFound(UUID)
+    /// What others see or share (a rating, a place for review, an address look-up), asked by an account not trusted
+    /// with it yet (`AuthenticatedUser.trusted`: a new install account).
+    case accountNotTrusted
 }

@@ -3,10 +3,12 @@ import PlatformEvents
 import PlatformPostgres
 import PostgresNIO
 
-/// appointment-booker's `worship.places-wanted` (B4): the area around the point is imported with its places of
-/// worship. A request off the globe or with a radius outside 100 m-200 km is a poison event (dead letter).
+/// appointment-booker's `worship.places-wanted` (B4): the area around the point (`WorshipSearchBox`, within the
+/// import area limits) is imported with its places of worship. A request off the globe or with a radius outside
+/// 100 m-200 km is a poison event (dead letter).
 struct WorshipRequestsHandler: EventHandler {
     static let radiusRange = 100.0...200_000.0
+    let searchBox: WorshipSearchBox
 
     func handle(_ event: ReceivedEvent, connection: PostgresConnection, logger: Logger) async throws {
         guard event.header.type == EventTypes.worshipPlacesWanted else {
@@ -22,7 +24,7 @@ struct WorshipRequestsHandler: EventHandler {
         guard (1...64).contains(wanted.requestId.utf8.count) else {
             throw EventDecodingError(reason: "a worship request id must be 1 to 64 bytes")
         }
-        try await WorshipAreaRequests.record(wanted, on: connection, logger: logger)
+        try await WorshipAreaRequests.record(wanted, in: searchBox, on: connection, logger: logger)
         logger.info("places of worship requested", metadata: ["request": "\(wanted.requestId)"])
     }
 }

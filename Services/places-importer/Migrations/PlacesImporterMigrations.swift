@@ -179,5 +179,16 @@ package enum PlacesImporterMigrations {
                 """,
                 "CREATE INDEX worship_requests_pending ON worship_requests (area_name) WHERE answered_at IS NULL",
             ]),
+        Migration(
+            "0010_worship_areas_bounded",
+            [
+                // B4, X3: a request near a pole once became a strip round the globe (thousands of provider tiles).
+                // Such areas stop being imported; their requests go unanswered, so appointment-booker asks again
+                // within the hour and the area comes back within the import area limits (`WorshipSearchBox`).
+                """
+                DELETE FROM import_areas
+                WHERE on_demand AND name LIKE 'worship %' AND (east - west > 5 OR north - south > 5)
+                """
+            ]),
     ]
 }

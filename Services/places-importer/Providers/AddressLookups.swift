@@ -6,7 +6,8 @@ import PlatformHTTP
 /// request a second for the whole service, so one member must not take it from everyone. Each account has
 /// `PLACES_LOOKUPS_PER_ACCOUNT_HOUR` look-ups an hour, and at most `PLACES_LOOKUP_QUEUE` wait for the one
 /// running; beyond either, a `PlacesRefusal` (429 with `Retry-After`) instead of a queue that grows without bound.
-/// Anything else that keeps Nominatim from answering is `PlacesRefusal.lookupUnavailable`.
+/// Anything else that keeps Nominatim from answering is `PlacesRefusal.lookupUnavailable`. A caller not trusted yet
+/// (a new install account) looks nothing up for itself: its look-ups would come out of everyone's second.
 struct AddressLookups: Sendable {
     let nominatim: NominatimClient
     let perAccount: WindowQuota
@@ -18,12 +19,14 @@ struct AddressLookups: Sendable {
         gate = AdmissionGate(running: 1, waiting: queue)
     }
 
-    func lookup(_ address: String, account: String) async throws -> NominatimClient.Match? {
-        try await admitted(account) { try await nominatim.lookup(address) }
+    func lookup(_ address: String, for caller: AuthenticatedUser) async throws -> NominatimClient.Match? {
+        guard caller.trusted else { throw PlacesRefusal.accountNotTrusted }
+        return try await admitted(caller.id) { try await nominatim.lookup(address) }
     }
 
-    func reverse(latitude: Double, longitude: Double, account: String) async throws -> NominatimClient.Match? {
-        try await admitted(account) { try await nominatim.reverse(latitude: latitude, longitude: longitude) }
+    func reverse(latitude: Double, longitude: Double, for caller: AuthenticatedUser) async throws -> NominatimClient.Match? {
+        guard caller.trusted else { throw PlacesRefusal.accountNotTrusted }
+        return try await admitted(caller.id) { try await nominatim.reverse(latitude: latitude, longitude: longitude) }
     }
 
     private func admitted(
@@ -44,7 +47,7 @@ struct AddressLookups: Sendable {
 
 extension AddressLookups: AddressLocating {
     func locate(_ address: String, account: String) async throws -> LocatedAddress? {
-        try await lookup(address, account: account).map {
+        try await admitted(account) { try await nominatim.lookup(address) }.map {
             LocatedAddress(latitude: $0.latitude, longitude: $0.longitude, openingHours: $0.openingHours, phone: $0.phone, website: $0.website)
         }
     }

@@ -14,9 +14,11 @@ struct WorshipAreaRequests: Sendable {
     let topic: String
     let logger: Logger
 
-    /// Records the request and makes its area due now, in the consumer's transaction.
-    static func record(_ wanted: WorshipPlacesWanted, on connection: PostgresConnection, logger: Logger) async throws {
-        let box = WorshipSearchBox.around(latitude: wanted.latitude, longitude: wanted.longitude, radiusMeters: wanted.radiusMeters)
+    /// Records the request and makes its area (the `searchBox` around its point) due now, in the consumer's transaction.
+    static func record(
+        _ wanted: WorshipPlacesWanted, in searchBox: WorshipSearchBox, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let box = searchBox.around(latitude: wanted.latitude, longitude: wanted.longitude, radiusMeters: wanted.radiusMeters)
         let name = WorshipSearchBox.areaName(requestId: wanted.requestId)
         try await connection.tracedQuery(
             """

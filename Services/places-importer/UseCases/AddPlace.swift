@@ -1,7 +1,10 @@
 import Foundation
+import PlatformCore
 
 /// Adds a user's place (P4) within the account's daily limit (X3); it waits for an admin's review. A place given
-/// by its address alone is placed by the address lookup first.
+/// by its address alone is placed by the address lookup first. An account not trusted yet (a new install account)
+/// adds none: each place takes an admin's review, its rating counts in the averages once listed, and an address
+/// spends the look-ups everyone shares.
 struct AddPlace: Sendable {
     let places: any UserPlaceRepository
     let limits: AccountDayLimits
@@ -10,8 +13,10 @@ struct AddPlace: Sendable {
 
     /// `locatingAddress`: the member gave no coordinates, so the candidate's address places it.
     func callAsFunction(
-        _ candidate: PlaceCandidate, user: String, rating: Rating?, colour: PinColour?, locatingAddress: Bool = false
+        _ candidate: PlaceCandidate, by caller: AuthenticatedUser, rating: Rating?, colour: PinColour?, locatingAddress: Bool = false
     ) async throws -> UUID {
+        guard caller.trusted else { throw PlacesRefusal.accountNotTrusted }
+        let user = caller.id
         var candidate = candidate
         if locatingAddress, let address = candidate.address {
             guard let addresses else { throw PlacesRefusal.lookupUnavailable }

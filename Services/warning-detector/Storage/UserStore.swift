@@ -24,13 +24,15 @@ struct UserStore: Sendable {
         var favourites: [(city: ForecastCity, setting: Setting)]
     }
 
-    static func addFavourite(_ change: FavouriteChanged, on connection: PostgresConnection, logger: Logger) async throws {
+    static func addFavourite(
+        _ change: FavouriteChanged, erased: ErasedAccounts, on connection: PostgresConnection, logger: Logger
+    ) async throws {
         let city = String(decoding: try EventCoding.encoder.encode(change.city), as: UTF8.self)
         // A favourite added just before its account was deleted may arrive after the deletion: it is not brought back.
         try await connection.tracedQuery(
             """
             INSERT INTO favourites (user_id, city_id, city) SELECT \(change.userId), \(change.city.id), \(city)::jsonb
-            WHERE NOT EXISTS (SELECT 1 FROM erased_accounts WHERE id_hash = \(ErasedAccounts.hash(of: change.userId)))
+            WHERE NOT EXISTS (SELECT 1 FROM erased_accounts WHERE id_hash = ANY(\(erased.storedForms(of: change.userId))::text[]))
             ON CONFLICT (user_id, city_id) DO UPDATE SET city = EXCLUDED.city
             """,
             logger: logger)

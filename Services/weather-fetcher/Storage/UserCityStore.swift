@@ -12,6 +12,8 @@ struct UserCityStore: Sendable {
     let logger: Logger
     /// How many recent cities a user keeps (the seed: 10).
     let recentLimit: Int
+    /// The key of `erased_accounts`, whose accounts' views are dropped.
+    let erased: ErasedAccounts
     /// Topic of favourite events (tests use their own).
     var userCitiesTopic = TopicCatalogue.userCities.name
 
@@ -21,12 +23,13 @@ struct UserCityStore: Sendable {
     /// or merged-away account's views are dropped: a flush that raced its erasure must not bring its data back.
     func recordViews(_ batch: [UserCityViews]) async throws {
         guard !batch.isEmpty else { return }
-        var users: [String] = [], hashes: [String] = [], cityIds: [Int] = [], times: [Date] = [], alone: [Bool] = []
+        var users: [String] = [], hashes: [String] = [], unkeyed: [String] = [], cityIds: [Int] = [], times: [Date] = [], alone: [Bool] = []
         for user in batch {
-            let hash = ErasedAccounts.hash(of: user.userId)
+            let (hash, unkeyedHash) = (erased.storedValue(of: user.userId), ErasedAccounts.unkeyedHash(of: user.userId))
             for view in user.views {
                 users.append(user.userId)
                 hashes.append(hash)
+                unkeyed.append(unkeyedHash)
                 cityIds.append(view.cityId)
                 times.append(view.viewedAt)
                 alone.append(user.views.count == 1)
@@ -39,9 +42,10 @@ struct UserCityStore: Sendable {
                 """
                 INSERT INTO recent_cities (user_id, city_id, viewed_at, view_order)
                 SELECT v.user_id, v.city_id, v.viewed_at, nextval('city_view_sequence')
-                FROM unnest(\(users)::text[], \(cityIds)::integer[], \(times)::timestamptz[], \(alone)::boolean[], \(hashes)::text[])
-                    WITH ORDINALITY AS v(user_id, city_id, viewed_at, alone, id_hash, n)
-                WHERE NOT EXISTS (SELECT 1 FROM erased_accounts e WHERE e.id_hash = v.id_hash)
+                FROM unnest(
+                    \(users)::text[], \(cityIds)::integer[], \(times)::timestamptz[], \(alone)::boolean[], \(hashes)::text[], \(unkeyed)::text[])
+                    WITH ORDINALITY AS v(user_id, city_id, viewed_at, alone, id_hash, unkeyed_hash, n)
+                WHERE NOT EXISTS (SELECT 1 FROM erased_accounts e WHERE e.id_hash IN (v.id_hash, v.unkeyed_hash))
                   AND NOT (v.alone AND EXISTS (
                       SELECT 1 FROM recent_cities r
                       WHERE r.user_id = v.user_id AND r.city_id = v.city_id AND r.viewed_at > v.viewed_at - interval '1 minute'

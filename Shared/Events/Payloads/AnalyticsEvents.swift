@@ -9,7 +9,7 @@ public struct TelemetryRecorded: Codable, Sendable, Equatable {
     /// `weather`, `places`, `horoscope` or `survey`: the app whose key sent it.
     public var app: String
     /// The app's own id for the event (the envelope id is derived from it and the app).
-    public var clientEventId: UUID
+    @LowercaseUUID public var clientEventId: UUID
     /// `install`, `feature_used`, `screen_viewed` or `city_viewed`.
     public var kind: String
     public var deviceId: String

@@ -5,8 +5,8 @@ import Foundation
 /// `appointment.booked`, `appointment.changed` (moved) and `appointment.cancelled`: the booking as it is
 /// after the change.
 public struct AppointmentChanged: Codable, Sendable, Equatable {
-    public var bookingId: UUID
-    public var partnerId: UUID
+    @LowercaseUUID public var bookingId: UUID
+    @LowercaseUUID public var partnerId: UUID
     public var userId: String
     public var startsAt: Date
     public var endsAt: Date
@@ -34,8 +34,8 @@ public struct AppointmentChanged: Codable, Sendable, Equatable {
 /// `appointment.reminder-due`: the user should be reminded of an appointment; the push path delivers it
 /// (warning-detector queues a notification for the user's devices).
 public struct AppointmentReminderDue: Codable, Sendable, Equatable {
-    public var bookingId: UUID
-    public var partnerId: UUID
+    @LowercaseUUID public var bookingId: UUID
+    @LowercaseUUID public var partnerId: UUID
     public var partnerName: String
     public var userId: String
     public var startsAt: Date

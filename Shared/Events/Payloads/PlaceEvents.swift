@@ -4,7 +4,7 @@ import Foundation
 
 /// `place.upserted`: a place was created or changed (by an import or a user).
 public struct PlaceUpserted: Codable, Sendable, Equatable {
-    public var placeId: UUID
+    @LowercaseUUID public var placeId: UUID
     public var name: String
     /// `coworking`, `cafe`, `library`, `bar` or `other`.
     public var category: String
@@ -40,7 +40,7 @@ public struct PlaceUpserted: Codable, Sendable, Equatable {
 
 /// `place.rated`: a user rated (or re-rated) a place; carries the place's new aggregate.
 public struct PlaceRated: Codable, Sendable, Equatable {
-    public var placeId: UUID
+    @LowercaseUUID public var placeId: UUID
     public var userId: String
     public var ratingCount: Int
     public var averages: [String: Double]

@@ -5,7 +5,7 @@ import Foundation
 
 /// `user.registered`
 public struct UserRegistered: Codable, Sendable, Equatable {
-    public var userId: UUID
+    @LowercaseUUID public var userId: UUID
     /// `dashboard`, `survey`, `horoscope` or `install`.
     public var kind: String
     public var role: String
@@ -22,7 +22,7 @@ public struct UserRegistered: Codable, Sendable, Equatable {
 
 /// `user.logged-in`
 public struct UserLoggedIn: Codable, Sendable, Equatable {
-    public var userId: UUID
+    @LowercaseUUID public var userId: UUID
     public var kind: String
 
     public init(userId: UUID, kind: String) {
@@ -33,7 +33,7 @@ public struct UserLoggedIn: Codable, Sendable, Equatable {
 
 /// `user.banned` (also sent when a ban is lifted, with `banned: false`)
 public struct UserBanned: Codable, Sendable, Equatable {
-    public var userId: UUID
+    @LowercaseUUID public var userId: UUID
     public var banned: Bool
 
     public init(userId: UUID, banned: Bool) {
@@ -44,7 +44,7 @@ public struct UserBanned: Codable, Sendable, Equatable {
 
 /// `entitlement.granted`
 public struct EntitlementGranted: Codable, Sendable, Equatable {
-    public var userId: UUID
+    @LowercaseUUID public var userId: UUID
     public var entitlement: String
     /// `admin`, `payment`, or `merge` (an install account's paid feature carried into the account it merged into).
     public var source: String
@@ -59,7 +59,7 @@ public struct EntitlementGranted: Codable, Sendable, Equatable {
 /// `entitlement.revoked`: an admin took a paid feature away. Services refuse new uses of it at once, before
 /// the user's access token (which still names it) expires.
 public struct EntitlementRevoked: Codable, Sendable, Equatable {
-    public var userId: UUID
+    @LowercaseUUID public var userId: UUID
     public var entitlement: String
 
     public init(userId: UUID, entitlement: String) {
@@ -70,7 +70,7 @@ public struct EntitlementRevoked: Codable, Sendable, Equatable {
 
 /// `user.role-changed`: an admin gave an account another role (made it a fortune-teller partner, say).
 public struct UserRoleChanged: Codable, Sendable, Equatable {
-    public var userId: UUID
+    @LowercaseUUID public var userId: UUID
     /// `user`, `partner` or `admin`.
     public var role: String
 
@@ -84,7 +84,7 @@ public struct UserRoleChanged: Codable, Sendable, Equatable {
 /// the mailbox without the address (a hash of it with `+tags` and Gmail's dots taken out), so analytics can give
 /// one coupon per mailbox without holding anyone's address.
 public struct UserEmailVerified: Codable, Sendable, Equatable {
-    public var userId: UUID
+    @LowercaseUUID public var userId: UUID
     public var kind: String
     public var mailboxKey: String
 
@@ -98,7 +98,7 @@ public struct UserEmailVerified: Codable, Sendable, Equatable {
 /// `user.deleted`: the account is gone (its owner or an admin deleted it). Every service erases or anonymises
 /// what it holds of the account and refuses its access tokens from then on (issue 29; the table in docs/architecture.md).
 public struct UserDeleted: Codable, Sendable, Equatable {
-    public var userId: UUID
+    @LowercaseUUID public var userId: UUID
     /// `self` (the owner, re-authenticated) or `admin`.
     public var by: String
 
@@ -111,8 +111,8 @@ public struct UserDeleted: Codable, Sendable, Equatable {
 /// `user.merged`: an install account was linked to a lasting one (OpenID Connect, survey, dashboard) and merged
 /// into it. Every service gives `intoUserId` what `fromUserId` had and then treats `fromUserId` as erased.
 public struct UserMerged: Codable, Sendable, Equatable {
-    public var fromUserId: UUID
-    public var intoUserId: UUID
+    @LowercaseUUID public var fromUserId: UUID
+    @LowercaseUUID public var intoUserId: UUID
 
     public init(fromUserId: UUID, intoUserId: UUID) {
         self.fromUserId = fromUserId

@@ -86,7 +86,7 @@ public struct ForecastUpdated: Codable, Sendable, Equatable {
 /// Payload of `warning.issued` and `warning.updated` on `weather.warnings` (key: city id), produced by
 /// warning-detector (A1, A2). weather-fetcher reads it for the map's warning flag and the warning share text.
 public struct WarningNotice: Codable, Sendable, Equatable {
-    public var warningId: UUID
+    @LowercaseUUID public var warningId: UUID
     public var cityId: Int
     /// CAP-like announcement number, e.g. `2026-000123`.
     public var announcementNumber: String
@@ -122,7 +122,7 @@ public struct WarningNotice: Codable, Sendable, Equatable {
 
 /// `warning.cancelled`: the condition disappeared before the warning ended.
 public struct WarningCancelled: Codable, Sendable, Equatable {
-    public var warningId: UUID
+    @LowercaseUUID public var warningId: UUID
     public var cityId: Int
 
     public init(warningId: UUID, cityId: Int) {

@@ -26,7 +26,7 @@ public struct WorshipPlacesFound: Codable, Sendable, Equatable {
     public static let limit = 200
 
     public struct Place: Codable, Sendable, Equatable {
-        public var placeId: UUID
+        @LowercaseUUID public var placeId: UUID
         public var name: String
         public var latitude: Double
         public var longitude: Double

@@ -34,5 +34,11 @@ public actor CircuitBreaker {
         }
     }
 
+    /// A fetch that ended neither in success nor in a provider's failure (cancelled: a caller's deadline): if it was
+    /// the trial, the next caller may try, or the circuit would stay open for good with no trial under way.
+    public func recordAbandoned() {
+        trialInFlight = false
+    }
+
     public var isOpen: Bool { openUntil.map { ContinuousClock.now < $0 } ?? false }
 }

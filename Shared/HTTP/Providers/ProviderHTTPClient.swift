@@ -19,10 +19,14 @@ public struct ProviderHTTPPolicy: Sendable {
     public var circuitCoolDown: Duration
     /// 1 for providers whose usage rules allow one request at a time (Overpass, Nominatim).
     public var maxConcurrentRequests: Int
+    /// A 4xx answer (but 408 and 429) is the provider's verdict on what was sent, not a failure of the provider: it
+    /// does not count towards opening the circuit. For a provider that judges what callers bring (Play Integrity's
+    /// 400 for a token it cannot decode), whose circuit made-up input must not open for everyone.
+    public var clientErrorsAreAnswers: Bool
 
     public init(
         timeout: Duration, maxAttempts: Int, baseBackoff: Duration, maxBackoff: Duration, requestsPerSecond: Double,
-        circuitFailureThreshold: Int, circuitCoolDown: Duration, maxConcurrentRequests: Int = 8
+        circuitFailureThreshold: Int, circuitCoolDown: Duration, maxConcurrentRequests: Int = 8, clientErrorsAreAnswers: Bool = false
     ) {
         self.timeout = timeout
         self.maxAttempts = maxAttempts
@@ -32,6 +36,7 @@ public struct ProviderHTTPPolicy: Sendable {
         self.circuitFailureThreshold = circuitFailureThreshold
         self.circuitCoolDown = circuitCoolDown
         self.maxConcurrentRequests = maxConcurrentRequests
+        self.clientErrorsAreAnswers = clientErrorsAreAnswers
     }
 }
 
@@ -73,16 +78,32 @@ public final class ProviderHTTPClient: Sendable {
                 return answer
             } catch let error as ProviderError {
                 guard error.isTransient, attempt < policy.maxAttempts else {
-                    await circuit.recordFailure()
+                    if policy.clientErrorsAreAnswers, case .status(let code, _) = error, (400..<500).contains(code), !error.isTransient {
+                        await circuit.recordSuccess()
+                    } else {
+                        await circuit.recordFailure()
+                    }
                     throw error
                 }
                 let delay = backoff(attempt: attempt, retryAfter: error.retryAfter)
                 logger.warning(
                     "provider request failed, retrying",
                     metadata: ["provider": "\(provider)", "attempt": "\(attempt)", "error": "\(error)", "delay": "\(delay)"])
-                try await Task.sleep(for: delay)
+                try await sleepOrAbandon(delay)
                 attempt += 1
+            } catch {
+                await circuit.recordAbandoned()
+                throw error
             }
+        }
+    }
+
+    private func sleepOrAbandon(_ delay: Duration) async throws {
+        do {
+            try await Task.sleep(for: delay)
+        } catch {
+            await circuit.recordAbandoned()
+            throw error
         }
     }
 

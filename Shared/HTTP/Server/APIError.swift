@@ -42,6 +42,10 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
     public static let forbidden = APIError(.forbidden, code: "forbidden", message: "this account may not do that")
     public static let guestsNotAllowed = APIError(
         .forbidden, code: "guests_not_allowed", message: "a guest session may not do this; sign in with an account")
+    /// An action that costs others, asked by an account not trusted with it yet (`AuthenticatedUser.trusted`).
+    public static let accountNotTrusted = APIError(
+        .forbidden, code: "account_not_trusted",
+        message: "this install's account is too new for this: attest the install, sign in with an account, or try again later")
     public static let unsupportedMediaType = APIError(
         .unsupportedMediaType, code: "unsupported_media_type", message: "the body must be application/json")
 

@@ -1,3 +1,5 @@
+import PlatformCore
+
 /// The client's address when the service runs behind proxies (load balancers, ingress): the address a
 /// connection came from is the proxy's, and the client's is in `X-Forwarded-For` (or `Forwarded: for=`),
 /// which anybody can write. So the headers are read only when the connection came from a trusted proxy, and
@@ -37,6 +39,24 @@ public enum ClientAddress {
         }
         let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
         return groups.joined(separator: ":") + "::/64"
+    }
+
+    /// The networks an address lies in, for limits per network rather than one cap for everyone (`ClientNetworks`).
+    /// An IPv4-mapped IPv6 address counts as its IPv4 address; anything that is not an address is a network of its own.
+    public static func networks(_ address: String) -> ClientNetworks {
+        guard var bytes = IPNetwork.bytes(of: address) else { return ClientNetworks(network: address, site: nil) }
+        if bytes.count == 16, bytes.prefix(12).elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]) {
+            bytes = Array(bytes.suffix(4))
+        }
+        guard bytes.count == 16 else {
+            return ClientNetworks(network: bytes.prefix(3).map(String.init).joined(separator: ".") + ".0/24", site: nil)
+        }
+        func prefix(_ length: Int) -> String {
+            let kept = Array(bytes.prefix(length / 8)) + Array(repeating: 0, count: 8 - length / 8)
+            let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(kept[$0]) << 8 | UInt16(kept[$0 + 1]), radix: 16) }
+            return groups.joined(separator: ":") + "::/\(length)"
+        }
+        return ClientNetworks(network: prefix(56), site: prefix(48))
     }
 
     static func isTrusted(_ address: String, _ proxies: [IPNetwork]) -> Bool {

@@ -49,4 +49,7 @@ extension RequestScope {
 
     /// The key per-address limits count the caller under (`ClientAddress.limitKey`: an IPv6 client's /64).
     public static var clientKey: String { ClientAddress.limitKey(remoteAddress) }
+
+    /// The networks per-network limits count the caller under (`ClientAddress.networks`).
+    public static var clientNetworks: ClientNetworks { ClientAddress.networks(remoteAddress) }
 }

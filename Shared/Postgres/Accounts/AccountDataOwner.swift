@@ -45,7 +45,7 @@ public struct AccountLifecycleEvents: Sendable {
             try await Self.lock([from, into], on: connection, logger: logger)
             // The lasting account's deletion travels in its own partition and may have come first: then the install's
             // data goes as well instead of joining an account that no longer exists.
-            if try await ErasedAccountsStore.isErased(into, on: connection, logger: logger) {
+            if try await ErasedAccountsStore.isErased(into, in: erased, on: connection, logger: logger) {
                 try await owner.erase(user: from, on: connection, logger: logger)
             } else {
                 try await owner.merge(from: from, into: into, on: connection, logger: logger)

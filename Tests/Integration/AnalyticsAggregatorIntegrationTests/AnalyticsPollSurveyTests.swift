@@ -225,6 +225,10 @@ struct AnalyticsPollSurveyTests {
             #expect(try await harness.request(.post, "/v1/survey/services/gym/why", json: ["why": "Crowded."], bearer: token).0 == .noContent)
             #expect(try await backfill.publishUnpublished() == 0)
             #expect(try await eventually { try await harness.stats("/v1/admin/stats/survey/reasons")["total"].int == 2 })
+            // U9: the kept topic's reasons are keyed apart from the guest, so they outlive an erasure unlinked.
+            #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'survey.explained'") == 2)
+            let linked = "SELECT count(*)::int FROM outbox WHERE event_type = 'survey.explained' AND lower(key) = '\(guest.uuidString.lowercased())'"
+            #expect(try await harness.count(linked) == 0, "no reason keyed by the guest")
         }
     }
 

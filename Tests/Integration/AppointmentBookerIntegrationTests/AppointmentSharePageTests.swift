@@ -55,7 +55,8 @@ struct AppointmentSharePageTests {
         }
     }
 
-    @Test("B4: a phone-number reading's page shows no number; an expired link is gone (410), for the app's JSON too (404)")
+    @Test(
+        "B4: a phone-number or compatibility reading's page and JSON show no number nor name; an expired link is gone (410), for the JSON too (404)")
     func privacyAndExpiry() async throws {
         try await BookingTestHarness.run(extraEnvironment: ["PUBLIC_BASE_URL": Self.base, "SHARE_LINK_DAYS": "7"]) { harness in
             let paid = try await harness.bookerToken(entitlements: ["phone_number", "compatibility"])
@@ -67,6 +68,27 @@ struct AppointmentSharePageTests {
             #expect(!digits.contains("2345678") && !page.html.contains("081"), "the number shows nowhere: \(page.html)")
             #expect(page.meta("og:title") == "A phone number reading")
             let shareId = try #require(url.split(separator: "/").last.map(String.init))
+            // The app's JSON of the shared reading is masked by the same rule: no number, no digit pairs, no names.
+            #expect(phone["parts"].count == 9, "the owner's own answer has the pairs")
+            let (_, names) = try await harness.request(
+                .post, "/v1/readings/compatibility", json: ["names": ["Somchai", "Malee"]], bearer: paid)
+            #expect(names["title"].string == "Somchai + Malee", "the owner's own answer names them")
+            for (path, title) in [
+                ("/v1/shared/readings/\(shareId)", "A phone number reading"),
+                ("/v1/shared/readings/\(try #require(names["shareUrl"].string?.split(separator: "/").last))", "A compatibility reading"),
+            ] {
+                let (status, shared) = try await harness.request(.get, path)
+                #expect(status == .ok && shared["title"].string == title && shared["parts"].count == 0, "\(shared.raw ?? "")")
+                // The link's random id is left out of what is searched.
+                let link = try #require(shared["shareUrl"].string)
+                let words = ["title", "text", "shareText"].compactMap { shared[$0].string?.replacingOccurrences(of: link, with: "") }
+                #expect(words.count == 3)
+                for word in words {
+                    #expect(!word.contains("081") && !word.contains("2345678") && !word.contains("Somchai") && !word.contains("Malee"), "\(word)")
+                }
+                let sharedPage = try await Self.page(harness, link)
+                #expect(sharedPage.meta("og:title") == title && sharedPage.meta("og:description") == shared["text"].string)
+            }
 
             // Seven days later the page is gone, and so is the app's JSON of it.
             #expect(

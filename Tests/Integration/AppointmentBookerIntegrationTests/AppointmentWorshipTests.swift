@@ -97,10 +97,12 @@ struct AppointmentWorshipTests {
             let content = try ReadingContent.bundled()
             let (sign, day) = try Self.badHoroscope(engine, content)
             let chiangMai = "/v1/horoscope/\(sign.id)?date=\(day)&latitude=18.7883&longitude=98.9853"
-            var (status, body) = try await harness.request(.get, chiangMai)
+            // Only a member's reading asks places-importer.
+            let member = try await harness.bookerToken()
+            var (status, body) = try await harness.request(.get, chiangMai, bearer: member)
             #expect(status == .ok && body["placesStatus"].string == "looking" && body["placesToPray"].count == 0, "\(body.raw ?? "")")
             // Asked again before an answer: still looking, and not asked twice.
-            (status, body) = try await harness.request(.get, chiangMai)
+            (status, body) = try await harness.request(.get, chiangMai, bearer: member)
             #expect(body["placesStatus"].string == "looking")
             let requests = try makeConsumer(topics: [harness.placeRequestsTopic], group: "check-\(uniqueSuffix())", startPosition: .beginning)
             let asked = try await collect(2, from: requests, timeout: .seconds(5))
@@ -122,23 +124,23 @@ struct AppointmentWorshipTests {
                 to: harness.placesTopic)
             #expect(
                 try await eventually {
-                    let (_, body) = try await harness.request(.get, chiangMai)
+                    let (_, body) = try await harness.request(.get, chiangMai, bearer: member)
                     return body["placesStatus"].string == "found" && body["placesToPray"][0]["name"].string == "Wat Phra Singh"
                 })
 
             // An answer of none: the reading says so rather than looking for ever.
             let nowhere = "/v1/horoscope/\(sign.id)?date=\(day)&latitude=-45.05&longitude=170.05"
-            (status, body) = try await harness.request(.get, nowhere)
+            (status, body) = try await harness.request(.get, nowhere, bearer: member)
             #expect(body["placesStatus"].string == "looking")
             try await harness.publish(
                 EventEnvelope(
                     type: EventTypes.worshipPlacesFound, producer: "places-importer", key: "-45.1,170.0",
                     payload: WorshipPlacesFound(requestId: "-45.1,170.0", places: [])),
                 to: harness.placesTopic)
-            #expect(try await eventually { try await harness.request(.get, nowhere).1["placesStatus"].string == "none" })
+            #expect(try await eventually { try await harness.request(.get, nowhere, bearer: member).1["placesStatus"].string == "none" })
             // A good reading asks for nothing.
             let good = try #require(content.signs.first { engine.horoscope(sign: $0, on: day).verdict != .bad })
-            (status, body) = try await harness.request(.get, "/v1/horoscope/\(good.id)?date=\(day)&latitude=10.05&longitude=10.05")
+            (status, body) = try await harness.request(.get, "/v1/horoscope/\(good.id)?date=\(day)&latitude=10.05&longitude=10.05", bearer: member)
             #expect(body["placesStatus"].raw == nil)
             #expect(try await harness.count("SELECT count(*)::int FROM worship_requests") == 2)
         }
@@ -150,12 +152,43 @@ struct AppointmentWorshipTests {
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
             let content = try ReadingContent.bundled()
             let (sign, day) = try Self.badHoroscope(engine, content)
+            let member = try await harness.bookerToken()
             for (latitude, longitude) in [(10.05, 10.05), (20.05, 20.05), (30.05, 30.05)] {
                 let (status, body) = try await harness.request(
-                    .get, "/v1/horoscope/\(sign.id)?date=\(day)&latitude=\(latitude)&longitude=\(longitude)")
+                    .get, "/v1/horoscope/\(sign.id)?date=\(day)&latitude=\(latitude)&longitude=\(longitude)", bearer: member)
                 #expect(status == .ok && body["placesStatus"].string == "looking")
             }
             #expect(try await harness.count("SELECT count(*)::int FROM worship_requests") == 1, "one cell asked; the others wait")
+            #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'worship.places-wanted'") == 1)
+        }
+    }
+
+    @Test("B4, X3: an anonymous or guest bad reading writes no request and no outbox row; a latitude beyond 85° is 422 for anyone")
+    func test_B4_anonymousReadingNeverAsks() async throws {
+        try await BookingTestHarness.run { harness in
+            let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
+            let (sign, day) = try Self.badHoroscope(engine, try ReadingContent.bundled())
+            let guest = try await harness.tokens.token(userId: UUID().uuidString, role: .guest)
+            let member = try await harness.bookerToken()
+            // The point that once asked places-importer for a strip round the globe is refused before anything is read.
+            for bearer in [nil, guest, member] {
+                let (status, body) = try await harness.request(
+                    .get, "/v1/horoscope/\(sign.id)?date=\(day)&latitude=89.95&longitude=0.05", bearer: bearer)
+                #expect(status == .unprocessableContent && body["error"]["code"].string == "validation_failed", "\(body.raw ?? "")")
+                #expect(body["error"]["details"]["latitude"].string != nil, "\(body.raw ?? "")")
+            }
+            let chiangMai = "/v1/horoscope/\(sign.id)?date=\(day)&latitude=18.7883&longitude=98.9853"
+            for bearer in [nil, guest] {
+                let (status, body) = try await harness.request(.get, chiangMai, bearer: bearer)
+                #expect(status == .ok && body["verdict"].string == "bad", "\(body.raw ?? "")")
+                #expect(body["placesStatus"].string == "none" && body["placesToPray"].count == 0, "nobody asked: \(body.raw ?? "")")
+            }
+            #expect(try await harness.count("SELECT count(*)::int FROM worship_requests") == 0)
+            #expect(try await harness.count("SELECT count(*)::int FROM outbox") == 0)
+            // A member's reading asks; an anonymous one then reports that request, still without writing.
+            #expect(try await harness.request(.get, chiangMai, bearer: member).1["placesStatus"].string == "looking")
+            #expect(try await harness.request(.get, chiangMai).1["placesStatus"].string == "looking")
+            #expect(try await harness.count("SELECT count(*)::int FROM worship_requests") == 1)
             #expect(try await harness.count("SELECT count(*)::int FROM outbox WHERE event_type = 'worship.places-wanted'") == 1)
         }
     }

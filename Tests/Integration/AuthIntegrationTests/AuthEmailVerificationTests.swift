@@ -112,4 +112,62 @@ struct AuthEmailVerificationTests {
             }
         }
     }
+
+    /// Signs `email` up, logs in, waits for analytics to know the account and submits an overall rating; returns the
+    /// access token and the coupon status the rating got.
+    static func rateAsNewAccount(
+        _ email: String, auth: AuthTestHarness, analytics: AnalyticsTestHarness
+    ) async throws -> (token: String, couponStatus: String?) {
+        var (status, body) = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])
+        #expect(status == .created, "\(body)")
+        (status, body) = try await auth.post("/v1/survey/login", ["email": email, "pin": "ab12"])
+        let token = try #require(body["accessToken"])
+        #expect(try await eventually(timeout: .seconds(60)) { try await analytics.request(.get, "/v1/survey", bearer: token).0 == .ok })
+        let (rated, _) = try await analytics.request(
+            .post, "/v1/survey/services/dining", json: ["answers": Array(repeating: "excellent", count: 5)], bearer: token)
+        #expect(rated == .created)
+        let (submitted, overall) = try await analytics.request(.post, "/v1/survey/overall", json: [:] as [String: Int], bearer: token)
+        #expect(submitted == .created)
+        return (token, overall["couponStatus"].string)
+    }
+
+    @Test("U11, N4: one mailbox earns one coupon: deleting the account and signing up again with the address earns none")
+    func test_U11_couponOncePerMailboxAfterDeletion() async throws {
+        try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in
+            try await AnalyticsTestHarness.run(
+                extraEnvironment: ["ANALYTICS_USERS_TOPIC": "auth.users"], tokens: auth.tokens
+            ) { analytics in
+                let email = "returning-\(UUID().uuidString.prefix(8).lowercased())@hotel.com"
+                let first = try await Self.rateAsNewAccount(email, auth: auth, analytics: analytics)
+                let code = try #require(try await Self.confirmationCode(auth))
+                var (status, _) = try await auth.post("/v1/survey/verify-email", ["email": email, "code": code])
+                #expect(status == .ok)
+                #expect(
+                    try await eventually(timeout: .seconds(60)) {
+                        try await analytics.request(.get, "/v1/survey", bearer: first.token).1["overall"]["couponStatus"].string == "issued"
+                    }, "the first account earns its coupon")
+
+                (status, _) = try await auth.request(.delete, "/v1/me", body: Data(#"{"pin":"ab12"}"#.utf8), bearer: first.token)
+                #expect(status == .noContent)
+                #expect(
+                    try await eventually(timeout: .seconds(60)) {
+                        try await analytics.request(.get, "/v1/survey", bearer: first.token).0 == .unauthorized
+                    }, "analytics has applied the deletion")
+
+                let second = try await Self.rateAsNewAccount(email, auth: auth, analytics: analytics)
+                #expect(second.couponStatus == "awaiting_verification")
+                let codeAgain = try #require(try await Self.confirmationCode(auth, occurrence: 2))
+                (status, _) = try await auth.post("/v1/survey/verify-email", ["email": email, "code": codeAgain])
+                #expect(status == .ok)
+                #expect(
+                    try await eventually(timeout: .seconds(60)) {
+                        try await analytics.request(.get, "/v1/survey", bearer: second.token).1["overall"]["couponStatus"].string
+                            == "mailbox_already_rewarded"
+                    }, "the mailbox had its coupon")
+                #expect(try await analytics.request(.get, "/v1/survey", bearer: second.token).1["overall"]["couponCode"].raw == nil)
+                let kept = try await analytics.count("SELECT count(*)::int FROM survey_coupon_mailboxes WHERE user_id LIKE 'erased:%'")
+                #expect(kept == 1, "the deleted account's coupon is kept as a mailbox hash and a date, under no id")
+            }
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PostgresNIO
 import ServiceTestSupport
 import TestSupport
@@ -37,8 +38,8 @@ struct AuthInstallTests {
         }
     }
 
-    @Test("U5, issue 29: install accounts are limited per client address (INSTALLS_PER_ADDRESS) and for everyone (INSTALLS_PER_HOUR)")
-    func test_installLimits() async throws {
+    @Test("U5, X1: install accounts are limited per client address and per network (/24, /56, /48), with no cap for everyone")
+    func installLimits() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["INSTALLS_PER_ADDRESS": "2"]) { auth in
             var statuses: [Int] = []
             for index in 0..<3 {
@@ -48,16 +49,37 @@ struct AuthInstallTests {
             #expect(statuses == [201, 201, 429])
             #expect(try await auth.count("SELECT count(*)::int FROM accounts WHERE kind = 'install'") == 2, "a refused one creates nothing")
         }
-        try await AuthTestHarness.run(extraEnvironment: ["INSTALLS_PER_HOUR": "1"]) { auth in
-            let (first, _) = try await auth.post("/v1/installs", ["app": "horoscope", "installId": "a"])
-            let (second, body) = try await auth.post("/v1/installs", ["app": "horoscope", "installId": "b"])
-            #expect(first == .created && second == .tooManyRequests && body["error.code"] == "too_many_attempts")
+        @Sendable func install(_ auth: AuthTestHarness, from client: String, _ id: String) async throws -> HTTPResponse.Status {
+            let body = try JSONEncoder().encode(["app": "horoscope", "installId": id])
+            return try await auth.request(.post, "/v1/installs", body: body, headers: [HTTPField.Name("X-Forwarded-For")!: client]).0
+        }
+        let environment = ["INSTALLS_PER_NETWORK": "2", "INSTALLS_PER_SITE": "3", "TRUSTED_PROXIES": "127.0.0.1, ::1"]
+        try await AuthTestHarness.run(extraEnvironment: environment) { auth in
+            // Two addresses of one /24 share its two; another /24 is not touched by them.
+            #expect(try await install(auth, from: "203.0.113.5", "a") == .created)
+            #expect(try await install(auth, from: "203.0.113.6", "b") == .created)
+            #expect(try await install(auth, from: "203.0.113.7", "c") == .tooManyRequests)
+            #expect(try await install(auth, from: "198.51.100.7", "d") == .created, "no cap for everyone: another network gets its own")
+            // IPv6: /64s of one /56 share it; /56s of one /48 share the site's three.
+            #expect(try await install(auth, from: "2001:db8:0:100::1", "e") == .created)
+            #expect(try await install(auth, from: "2001:db8:0:1ff::1", "f") == .created)
+            #expect(try await install(auth, from: "2001:db8:0:1aa::1", "g") == .tooManyRequests, "the /56's two are used")
+            #expect(try await install(auth, from: "2001:db8:0:200::1", "h") == .created)
+            #expect(try await install(auth, from: "2001:db8:0:300::1", "i") == .tooManyRequests, "the /48's three are used")
+            let made = try await auth.count("SELECT count(*)::int FROM accounts WHERE kind = 'install'")
+            #expect(made == 6, "a refused one creates nothing")
+            // A guest session counts against the same networks.
+            let guest = try await auth.request(
+                .post, "/v1/horoscope/guest", body: Data("{}".utf8), headers: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9"]
+            ).0
+            #expect(guest == .tooManyRequests)
         }
     }
 
     @Test("Issue 29: the weather and places apps reach their personal routes with an install's token from auth")
     func test_installTokensAcrossServices() async throws {
-        try await AuthTestHarness.run { auth in
+        // Adding a place needs a trusted account (`AuthInstallTrustTests`): these installs are trusted at once.
+        try await AuthTestHarness.run(extraEnvironment: LifecycleAuth.trustingInstalls) { auth in
             try await WeatherTestHarness.run(tokens: auth.tokens) { weather in
                 let (_, session) = try await auth.post("/v1/installs", ["app": "weather", "installId": "ios-weather-1"])
                 let token = try #require(session["accessToken"])

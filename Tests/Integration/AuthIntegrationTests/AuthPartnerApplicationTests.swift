@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformEvents
 import ServiceTestSupport
 import TestSupport
@@ -39,7 +40,7 @@ struct AuthPartnerApplicationTests {
                 to: auth.partnerApplicationsTopic)
             #expect(try await eventually { try await auth.count("SELECT count(*)::int FROM processed_events") >= 3 })
             #expect(try await auth.count("SELECT count(*)::int FROM accounts WHERE id = '\(admin)' AND role = 'admin'") == 1)
-            let roleEvents = "SELECT count(*)::int FROM outbox WHERE event_type = 'user.role-changed' AND key = '\(applicant.uuidString)'"
+            let roleEvents = "SELECT count(*)::int FROM outbox WHERE event_type = 'user.role-changed' AND key = '\(AccountKey.of(applicant))'"
             #expect(try await auth.count(roleEvents) == 1, "one role change for the approval, none for its repeat")
         }
     }

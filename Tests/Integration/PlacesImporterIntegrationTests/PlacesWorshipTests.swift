@@ -129,6 +129,27 @@ struct PlacesWorshipTests {
             }
         }
     }
+
+    @Test("B4, X3: a request near a pole imports a box within the import area limits, never a strip round the globe")
+    func test_B4_polarRequestBounded() async throws {
+        let tiles = FakeCounter()
+        let handler: FakeHTTPServer.Handler = { request in
+            guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
+            tiles.add()
+            return .init(body: PlacesFixtures.overpass(elements: []))
+        }
+        try await PlacesTestHarness.run(provider: handler) { places in
+            let wanted = WorshipPlacesWanted(requestId: "89.9,0.0", latitude: 89.95, longitude: 0.05, radiusMeters: 20_000)
+            try await places.publish(
+                EventEnvelope(type: EventTypes.worshipPlacesWanted, producer: "appointment-booker", key: wanted.requestId, payload: wanted),
+                to: places.requestsTopic)
+            #expect(try await eventually { try await places.count("SELECT count(*)::int FROM worship_requests WHERE answered_at IS NOT NULL") == 1 })
+            let area = "name = 'worship 89.9,0.0'"
+            #expect(try await places.count("SELECT count(*)::int FROM import_areas WHERE \(area) AND east - west <= 5 AND north - south <= 5") == 1)
+            #expect(try await places.count("SELECT count(*)::int FROM import_areas WHERE \(area) AND west > -179.95 AND east < 180") == 1)
+            #expect((1...WorshipSearchBox.defaultMaximumTiles).contains(tiles.value), "\(tiles.value) provider requests")
+        }
+    }
 }
 
 /// A count the fake provider's handler shares across requests.

@@ -20,7 +20,7 @@ struct MigrationRunnerTests {
             #expect(
                 first == [
                     "0000_platform_outbox", "0000_platform_consumer_attempts", "0000_platform_outbox_trace", "0000_platform_erased_accounts",
-                    "0000_platform_erased_accounts_by_time", "0001_cities", "0002_city_index",
+                    "0000_platform_erased_accounts_by_time", "0000_platform_erased_accounts_keyed", "0001_cities", "0002_city_index",
                 ])
             let second = try await runner.run(on: db.client, logger: logger)
             #expect(second.isEmpty)
@@ -47,7 +47,7 @@ struct MigrationRunnerTests {
             #expect(
                 applied.sorted() == [
                     "0000_platform_consumer_attempts", "0000_platform_erased_accounts", "0000_platform_erased_accounts_by_time",
-                    "0000_platform_outbox", "0000_platform_outbox_trace", "0001_cities", "0002_city_index",
+                    "0000_platform_erased_accounts_keyed", "0000_platform_outbox", "0000_platform_outbox_trace", "0001_cities", "0002_city_index",
                 ])
         }
     }

@@ -17,7 +17,7 @@ struct WarningEdgePayloadTests {
             let configuration = try WarningConfiguration(environment: EnvironmentReader([:]))
             let handler = ConsumedTopics.handlers(
                 detector: WarningDetector(rules: configuration.rules, horizon: configuration.horizon),
-                warnings: WarningStore(client: db.client, logger: db.logger, topic: "test.warnings"))
+                warnings: WarningStore(client: db.client, logger: db.logger, topic: "test.warnings"), erased: ErasedAccounts(key: .random()))
             let processor = IdempotentProcessor(client: db.client)
             var values = EdgeValues(seed: 20_261_123)
             var tally = EdgeTally()

@@ -199,10 +199,13 @@ struct WeatherCityTests {
         }
     }
 
-    @Test("W7: a batched write keeps each user's viewing order, the minute rule and the limit, and skips erased accounts")
+    @Test(
+        "W7: a batched write keeps each user's viewing order, the minute rule and the limit, and skips erased accounts, by keyed hash or one from before the key"
+    )
     func test_W7_batchedWriteRules() async throws {
         try await WeatherTestHarness.run { weather in
-            let store = UserCityStore(client: weather.db.client, logger: weather.db.logger, recentLimit: 2)
+            let erased = ErasedAccounts(key: .random())
+            let store = UserCityStore(client: weather.db.client, logger: weather.db.logger, recentLimit: 2, erased: erased)
             let (berlin, bern, suva) = (WeatherFixtures.berlin.id, WeatherFixtures.bern.id, WeatherFixtures.suva.id)
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             func views(_ user: String, _ cities: [(Int, TimeInterval)]) -> UserCityViews {
@@ -212,13 +215,15 @@ struct WeatherCityTests {
             // A reload of the newest recent within the minute writes nothing: the first view's time stays.
             try await store.recordViews([views("u1", [(berlin, 30)])])
             #expect(try await store.recents(userId: "u1").map(\.viewedAt) == [now])
-            _ = try await weather.count("INSERT INTO erased_accounts (id_hash) VALUES ('\(ErasedAccounts.hash(of: "u3"))') RETURNING 1")
+            _ = try await weather.count("INSERT INTO erased_accounts (id_hash, keyed) VALUES ('\(erased.storedValue(of: "u3"))', true) RETURNING 1")
+            _ = try await weather.count("INSERT INTO erased_accounts (id_hash) VALUES ('\(ErasedAccounts.unkeyedHash(of: "u4"))') RETURNING 1")
             try await store.recordViews([
-                views("u1", [(bern, 31), (berlin, 32), (suva, 33)]), views("u2", [(suva, 0)]), views("u3", [(bern, 0)]),
+                views("u1", [(bern, 31), (berlin, 32), (suva, 33)]), views("u2", [(suva, 0)]), views("u3", [(bern, 0)]), views("u4", [(bern, 0)]),
             ])
             #expect(try await store.recents(userId: "u1").map(\.city.id) == [suva, berlin])
             #expect(try await store.recents(userId: "u2").map(\.city.id) == [suva])
             #expect(try await store.recents(userId: "u3").isEmpty, "an erased account's views are not written back")
+            #expect(try await store.recents(userId: "u4").isEmpty, "nor those of one erased before the key, while its row is kept")
         }
     }
 

@@ -82,21 +82,31 @@ struct SurveyRuleTests {
         }
     }
 
+    @Test("Issue 52, N3: an account not trusted yet (a new install) answers nothing: its answers would count in the results")
+    func test_N3_untrustedPollAnswerRefused() async throws {
+        let store = MemorySurvey()
+        let first = try #require(PollQuestions.all.first).id
+        #expect(await refusal { try await AnswerPoll(polls: store).run(user: "u", trusted: false, answers: [(first, true)]) } == .accountNotTrusted)
+        #expect(try await store.answers(of: "u").isEmpty, "nothing stored")
+        #expect(SurveyErrors.answer(for: .accountNotTrusted).status == .forbidden)
+    }
+
     @Test("N3: 1 to 10 answers, each to a question of the poll and once; a question answered before refuses all")
     func test_N3_pollAnswers() async throws {
         let store = MemorySurvey()
         let poll = AnswerPoll(polls: store)
         let first = try #require(PollQuestions.all.first).id, second = try #require(PollQuestions.all.dropFirst().first).id
-        #expect(await refusal { try await poll.run(user: "u", answers: []) } == .answerCount)
-        #expect(await refusal { try await poll.run(user: "u", answers: Array(repeating: (first, true), count: 11)) } == .answerCount)
+        #expect(await refusal { try await poll.run(user: "u", trusted: true, answers: []) } == .answerCount)
+        #expect(await refusal { try await poll.run(user: "u", trusted: true, answers: Array(repeating: (first, true), count: 11)) } == .answerCount)
         #expect(
-            await refusal { try await poll.run(user: "u", answers: [(first, true), ("nope", false)]) }
+            await refusal { try await poll.run(user: "u", trusted: true, answers: [(first, true), ("nope", false)]) }
                 == .unknownQuestions(["answers[1].questionId": "is not a question of the poll"]))
         #expect(
-            await refusal { try await poll.run(user: "u", answers: [(first, true), (first, false)]) }
+            await refusal { try await poll.run(user: "u", trusted: true, answers: [(first, true), (first, false)]) }
                 == .answeredTwice(["answers[1].questionId": "is answered twice"]))
-        try await poll.run(user: "u", answers: [(first, true)])
-        #expect(await refusal { try await poll.run(user: "u", answers: [(second, false), (first, false)]) } == .alreadyAnswered([first]))
+        try await poll.run(user: "u", trusted: true, answers: [(first, true)])
+        #expect(
+            await refusal { try await poll.run(user: "u", trusted: true, answers: [(second, false), (first, false)]) } == .alreadyAnswered([first]))
         #expect(try await store.answers(of: "u") == [first: true], "the refused request stored nothing")
     }
 

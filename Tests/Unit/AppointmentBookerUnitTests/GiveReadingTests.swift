@@ -66,9 +66,28 @@ struct ReadDailyHoroscopeTests {
         let sign = try #require(try ReadingEngineTests.content.get().sign("leo"))
         let anonymous = try await read(sign, on: GiveReadingTests.day, for: nil, near: nil)
         #expect(anonymous.stored == nil && anonymous.reading.kind == .horoscope && readings.count == 0)
-        let first = try await read(sign, on: GiveReadingTests.day, for: "u1", near: nil)
-        let again = try await read(sign, on: GiveReadingTests.day, for: "u1", near: nil)
+        let member = GiveReadingTests.buyer("u1", holding: [])
+        let first = try await read(sign, on: GiveReadingTests.day, for: member, near: nil)
+        let again = try await read(sign, on: GiveReadingTests.day, for: member, near: nil)
         #expect(first.stored?.id != nil && again.stored?.id == first.stored?.id && readings.count == 1)
         #expect(first.reading.scores == anonymous.reading.scores, "the same for everyone with the sign and day")
+    }
+
+    @Test("B4, X3: an anonymous or guest caller's bad horoscope asks places-importer nothing; a member's asks for the cell")
+    func test_B4_onlyMembersHoroscopeAsks() async throws {
+        let content = try ReadingEngineTests.content.get()
+        let requests = MemoryWorshipRequests()
+        let read = ReadDailyHoroscope(readings: try ReadingServiceTests.service(requests: requests))
+        let (sign, day) = try #require(
+            (0..<120).lazy.flatMap { offset in content.signs.map { ($0, GiveReadingTests.day.adding(days: offset)) } }
+                .first { read.readings.engine.horoscope(sign: $0.0, on: $0.1).verdict == .bad })
+        let guest = AuthenticatedUser(id: "g1", role: .guest, entitlements: [])
+        for caller in [nil, guest] {
+            let answer = try await read(sign, on: day, for: caller, near: (18.7883, 98.9853))
+            #expect(answer.placesToPray?.status == PlacesToPrayStatus.none && answer.reading.verdict == .bad)
+        }
+        #expect(requests.asked.withLock { $0.isEmpty }, "nobody was asked for anonymous and guest readings")
+        let member = try await read(sign, on: day, for: GiveReadingTests.buyer("m1", holding: []), near: (18.7883, 98.9853))
+        #expect(member.placesToPray?.status == .looking && requests.asked.withLock { $0.count } == 1)
     }
 }

@@ -55,17 +55,22 @@ struct MemoryWorshipPlaces: WorshipPlaces {
     }
 }
 
-/// The requests to places-importer in memory: records each point asked about and answers `status`.
+/// The requests to places-importer in memory: records each point asked about and answers `status`; `known` tells
+/// `standing` and records nothing.
 final class MemoryWorshipRequests: WorshipRequests {
     let asked = Mutex<[(latitude: Double, longitude: Double)]>([])
     let answer: PlacesToPrayStatus
+    let standing: PlacesToPrayStatus?
 
-    init(answer: PlacesToPrayStatus = .looking) {
+    init(answer: PlacesToPrayStatus = .looking, standing: PlacesToPrayStatus? = nil) {
         self.answer = answer
+        self.standing = standing
     }
 
     func status(latitude: Double, longitude: Double, radius: Double) async throws -> PlacesToPrayStatus {
         asked.withLock { $0.append((latitude, longitude)) }
         return answer
     }
+
+    func known(latitude: Double, longitude: Double) async throws -> PlacesToPrayStatus? { standing }
 }

@@ -32,7 +32,7 @@ struct PartnerApplicationTests {
     static func filed() async throws -> (MemoryPartnerApplications, UUID) {
         let store = MemoryPartnerApplications()
         let id = UUID()
-        _ = try await apply(store)(profile(id), acceptingTerms: terms, now: now)
+        _ = try await apply(store)(profile(id), applicantTrusted: true, acceptingTerms: terms, now: now)
         return (store, id)
     }
 
@@ -40,17 +40,31 @@ struct PartnerApplicationTests {
     func test_B6_applicationFiledPending() async throws {
         let store = MemoryPartnerApplications()
         let id = UUID()
-        let filed = try await Self.apply(store)(Self.profile(id), acceptingTerms: Self.terms, now: Self.now)
+        let filed = try await Self.apply(store)(Self.profile(id), applicantTrusted: true, acceptingTerms: Self.terms, now: Self.now)
         #expect(filed.userId == id && filed.status == .pending && filed.decidedAt == nil && filed.reason == nil)
         #expect(filed.termsVersion == Self.terms && filed.termsAcceptedAt == Self.now && filed.appliedAt == Self.now)
         #expect(try await store.find(id) == filed)
+    }
+
+    @Test("Issue 52, B6: an account not trusted yet (a new install) files no application, which would mail every admin")
+    func test_B6_untrustedApplicantRefused() async throws {
+        let store = MemoryPartnerApplications()
+        let id = UUID()
+        let refusal = await Self.refusal {
+            try await Self.apply(store)(Self.profile(id), applicantTrusted: false, acceptingTerms: Self.terms, now: Self.now)
+        }
+        #expect(refusal == .accountNotTrusted)
+        #expect(try await store.find(id) == nil && store.writesTried == 0)
+        #expect(BookingErrors.answer(for: PartnerApplicationRefusal.accountNotTrusted).code == "account_not_trusted")
     }
 
     @Test("B6: other terms than the current version are refused, naming the current one, and nothing is filed")
     func test_B6_termsMustBeCurrent() async throws {
         let store = MemoryPartnerApplications()
         let id = UUID()
-        let refusal = await Self.refusal { try await Self.apply(store)(Self.profile(id), acceptingTerms: "2025-01", now: Self.now) }
+        let refusal = await Self.refusal {
+            try await Self.apply(store)(Self.profile(id), applicantTrusted: true, acceptingTerms: "2025-01", now: Self.now)
+        }
         #expect(refusal == .termsNotCurrent(current: Self.terms))
         #expect(try await store.find(id) == nil && store.writesTried == 0)
     }
@@ -60,7 +74,9 @@ struct PartnerApplicationTests {
         for status in [PartnerApplication.Status.pending, .approved] {
             let (store, id) = try await Self.filed()
             store.setStatus(status, of: id)
-            let refusal = await Self.refusal { try await Self.apply(store)(Self.profile(id), acceptingTerms: Self.terms, now: Self.now) }
+            let refusal = await Self.refusal {
+                try await Self.apply(store)(Self.profile(id), applicantTrusted: true, acceptingTerms: Self.terms, now: Self.now)
+            }
             #expect(refusal == .applicationExists, "\(status)")
             #expect(store.writesTried == 1, "only the first application was written (\(status))")
         }
@@ -70,7 +86,8 @@ struct PartnerApplicationTests {
     func test_B6_rejectedAppliesAgain() async throws {
         let (store, id) = try await Self.filed()
         _ = try await DecidePartnerApplication(applications: store)(id, approve: false, reason: "no photo", by: "admin-1")
-        let again = try await Self.apply(store)(Self.profile(id), acceptingTerms: Self.terms, now: Self.now.addingTimeInterval(60))
+        let again = try await Self.apply(store)(
+            Self.profile(id), applicantTrusted: true, acceptingTerms: Self.terms, now: Self.now.addingTimeInterval(60))
         #expect(again.status == .pending && again.reason == nil && again.appliedAt == Self.now.addingTimeInterval(60))
     }
 
@@ -84,7 +101,9 @@ struct PartnerApplicationTests {
             decidedAt: nil)
         // The other request's application lands between this one's read and its write.
         store.beforeWrite.withLock { $0 = { _ in store.insert(other) } }
-        let refusal = await Self.refusal { try await Self.apply(store)(Self.profile(id), acceptingTerms: Self.terms, now: Self.now) }
+        let refusal = await Self.refusal {
+            try await Self.apply(store)(Self.profile(id), applicantTrusted: true, acceptingTerms: Self.terms, now: Self.now)
+        }
         #expect(refusal == .applicationExists)
         #expect(try await store.find(id)?.name == "Madame Other")
     }

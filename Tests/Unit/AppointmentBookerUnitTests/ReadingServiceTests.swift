@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformHTTP
 import Testing
 
 @testable import AppointmentBooker
@@ -87,9 +88,9 @@ struct ReadingServiceTests {
     func test_B4_placesOnlyAfterBadVerdict() async throws {
         let requests = MemoryWorshipRequests()
         let service = try Self.service(requests: requests)
-        #expect(try await service.placesToPray(after: Self.reading(.good), near: (13.75, 100.5)) == nil)
-        #expect(try await service.placesToPray(after: Self.reading(.neutral), near: (13.75, 100.5)) == nil)
-        #expect(try await service.placesToPray(after: Self.reading(.bad), near: nil) == nil)
+        #expect(try await service.placesToPray(after: Self.reading(.good), near: (13.75, 100.5), search: .askingWhenUnknown) == nil)
+        #expect(try await service.placesToPray(after: Self.reading(.neutral), near: (13.75, 100.5), search: .askingWhenUnknown) == nil)
+        #expect(try await service.placesToPray(after: Self.reading(.bad), near: nil, search: .askingWhenUnknown) == nil)
         #expect(requests.asked.withLock { $0.isEmpty })
     }
 
@@ -98,7 +99,7 @@ struct ReadingServiceTests {
         let requests = MemoryWorshipRequests()
         let temple = WorshipPlaceStore.Nearby(name: "Wat Pho", latitude: 13.7465, longitude: 100.4927, address: nil, distanceMeters: 300)
         let service = try Self.service(places: Array(repeating: temple, count: 7), requests: requests)
-        let found = try #require(try await service.placesToPray(after: Self.reading(.bad), near: (13.75, 100.5)))
+        let found = try #require(try await service.placesToPray(after: Self.reading(.bad), near: (13.75, 100.5), search: .askingWhenUnknown))
         #expect(found.status == .found && found.places.count == 5)
         #expect(requests.asked.withLock { $0.isEmpty })
     }
@@ -108,9 +109,48 @@ struct ReadingServiceTests {
         for answer in [PlacesToPrayStatus.looking, .none] {
             let requests = MemoryWorshipRequests(answer: answer)
             let service = try Self.service(requests: requests)
-            let found = try #require(try await service.placesToPray(after: Self.reading(.bad), near: (13.75, 100.5)))
+            let found = try #require(try await service.placesToPray(after: Self.reading(.bad), near: (13.75, 100.5), search: .askingWhenUnknown))
             #expect(found.status == answer && found.places.isEmpty)
             #expect(requests.asked.withLock { $0.map(\.latitude) } == [13.75])
         }
+    }
+
+    @Test("B4, X3: a reading that may not ask is told what is known of the cell and asks places-importer nothing")
+    func test_B4_knownOnlyNeverAsks() async throws {
+        for (standing, told) in [(PlacesToPrayStatus?.none, PlacesToPrayStatus.none), (.looking, .looking), (PlacesToPrayStatus.none, .none)] {
+            let requests = MemoryWorshipRequests(standing: standing)
+            let service = try Self.service(requests: requests)
+            let found = try #require(try await service.placesToPray(after: Self.reading(.bad), near: (89.95, 0.05), search: .knownOnly))
+            #expect(found.status == told && found.places.isEmpty, "standing \(String(describing: standing))")
+            #expect(requests.asked.withLock { $0.isEmpty })
+        }
+    }
+
+    @Test("B4, X3: only a member may cause a request for places; anonymous and guest callers only read")
+    func test_B4_onlyMembersAsk() {
+        #expect(PlacesSearch(for: nil) == .knownOnly)
+        #expect(PlacesSearch(for: AuthenticatedUser(id: "g", role: .guest, entitlements: [])) == .knownOnly)
+        for role in [UserRole.user, .partner, .admin] {
+            #expect(PlacesSearch(for: AuthenticatedUser(id: "m", role: role, entitlements: [])) == .askingWhenUnknown)
+        }
+        let newInstall = AuthenticatedUser(id: "i", role: .user, entitlements: [], trusted: false)
+        #expect(PlacesSearch(for: newInstall) == .knownOnly, "a new install account does not spend everyone's budget")
+    }
+
+    @Test("B4, X3: a position must lie within 85° of the equator (422); off the globe is 400; one coordinate alone 422")
+    func test_B4_latitudeWithinReach() throws {
+        for latitude in [85.0, -85.0, 13.75, 0] {
+            #expect(try ReadingRequest.position(latitude: latitude, longitude: 0.05)?.0 == latitude)
+        }
+        #expect(try ReadingRequest.position(latitude: nil, longitude: nil) == nil)
+        for (latitude, longitude, status, code) in [
+            (89.95, 0.05, 422, "validation_failed"), (-85.01, 100, 422, "validation_failed"), (90.5, 0, 400, "invalid_request"),
+            (10, 181, 400, "invalid_request"),
+        ] {
+            let error = #expect(throws: APIError.self) { try ReadingRequest.position(latitude: latitude, longitude: longitude) }
+            #expect(error?.status.code == status && error?.code == code, "\(latitude),\(longitude)")
+        }
+        let alone = #expect(throws: APIError.self) { try ReadingRequest.position(latitude: 13.7, longitude: nil) }
+        #expect(alone?.status.code == 422)
     }
 }

@@ -64,6 +64,20 @@ struct AuthConfigurationTests {
         #expect(try configuration(["OIDC_JWKS_URL": "http://127.0.0.1:9/jwks", "OIDC_ALLOW_HTTP_LOOPBACK": "true"]).oidc != nil)
     }
 
+    @Test("U11: the mailbox key is its own secret or the one derived before it existed; sent mail is kept 7 days unless told")
+    func test_U11_mailboxKeyAndMailRetention() throws {
+        let signingKey = try TestTokens().privateKeyBase64URL
+        func configuration(_ extra: [String: String]) throws -> AuthConfiguration {
+            try AuthConfiguration(environment: EnvironmentReader(["AUTH_SIGNING_KEY": signingKey].merging(extra) { $1 }))
+        }
+        #expect(try configuration([:]).mailboxKey.value == "mailbox-keys|\(signingKey)", "mailbox hashes made before still match")
+        #expect(try configuration(["AUTH_MAILBOX_KEY": String(repeating: "k", count: 32)]).mailboxKey.value == String(repeating: "k", count: 32))
+        #expect(throws: ConfigError.self) { try configuration(["AUTH_MAILBOX_KEY": "short"]) }
+        #expect(try configuration([:]).sentMailRetention == .seconds(7 * 86_400))
+        #expect(try configuration(["SENT_MAIL_RETENTION_DAYS": "0"]).sentMailRetention == .zero)
+        #expect(throws: ConfigError.self) { try configuration(["SENT_MAIL_RETENTION_DAYS": "366"]) }
+    }
+
     @Test("X3: roles, entitlements, account kinds and flow steps in the document are the domain's")
     func test_X3_closedSetsMatchTheDomain() {
         #expect(Set(Components.Schemas.Role.allCases.map(\.rawValue)) == Set(UserRole.allCases.map(\.rawValue)))

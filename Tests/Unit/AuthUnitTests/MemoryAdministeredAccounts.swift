@@ -19,6 +19,8 @@ final class MemoryAdministeredAccounts: AccountAdministration, PaymentLedger, Pr
         var accounts: [UUID: Account] = [:]
         var profiles: [UUID: AccountStore.Profile] = [:]
         var payments: [Payment] = []
+        /// Install id → the account it was merged into (`install_merges`).
+        var merges: [UUID: UUID] = [:]
         var events: [String] = []
         var sessionsEnded: [UUID] = []
     }
@@ -70,17 +72,20 @@ final class MemoryAdministeredAccounts: AccountAdministration, PaymentLedger, Pr
         paymentId: String, accountId: UUID, entitlement: Entitlement, status: ProviderPaymentStatus, amountCents: Int64
     ) async throws -> AdminStore.PaymentOutcome {
         state.withLock { state in
-            guard state.accounts[accountId] != nil else { return .unknownAccount }
+            let owner = PaymentOwner.of(
+                recorded: state.payments.first { $0.paymentId == paymentId }?.accountId,
+                named: state.accounts[accountId] != nil ? accountId : nil, mergedInto: state.merges[accountId])
+            guard let owner else { return .unknownAccount }
             // The unique key (payment_id, status) of the payments table.
             if state.payments.contains(where: { $0.paymentId == paymentId && $0.status == status }) { return .duplicate }
-            state.payments.append(Payment(paymentId: paymentId, accountId: accountId, entitlement: entitlement, status: status))
+            state.payments.append(Payment(paymentId: paymentId, accountId: owner, entitlement: entitlement, status: status))
             let refunded = Set(state.payments.filter { $0.status == .refunded }.map(\.paymentId))
             let standing = state.payments.count {
-                $0.accountId == accountId && $0.entitlement == entitlement && $0.status == .paid && !refunded.contains($0.paymentId)
+                $0.accountId == owner && $0.entitlement == entitlement && $0.status == .paid && !refunded.contains($0.paymentId)
             }
             switch status.change(standing: standing) {
-            case .grant: _ = Self.grant(entitlement, to: accountId, in: &state)
-            case .revoke: _ = Self.revoke(entitlement, from: accountId, in: &state)
+            case .grant: _ = Self.grant(entitlement, to: owner, in: &state)
+            case .revoke: _ = Self.revoke(entitlement, from: owner, in: &state)
             case .none: break
             }
             return .recorded
@@ -105,7 +110,8 @@ final class MemoryAdministeredAccounts: AccountAdministration, PaymentLedger, Pr
         }
     }
 
-    /// Moves the install's paid features (each new one announced) and the profile fields `into` has not set.
+    /// Moves the install's payments and paid features (each new one announced) and the profile fields `into` has not
+    /// set; the install's id, and those merged into it, lead to `into` from then on.
     func absorb(_ install: (account: Account, profile: AccountStore.Profile), into id: UUID) {
         state.withLock { state in
             let held = state.accounts[id]?.entitlements ?? []
@@ -118,6 +124,8 @@ final class MemoryAdministeredAccounts: AccountAdministration, PaymentLedger, Pr
                     language: before.language ?? install.profile.language, timeZone: before.timeZone ?? install.profile.timeZone,
                     zodiacSign: before.zodiacSign ?? install.profile.zodiacSign)
             }
+            for (from, to) in state.merges where to == install.account.id { state.merges[from] = id }
+            state.merges[install.account.id] = id
             for index in state.payments.indices where state.payments[index].accountId == install.account.id {
                 state.payments[index] = Payment(
                     paymentId: state.payments[index].paymentId, accountId: id, entitlement: state.payments[index].entitlement,

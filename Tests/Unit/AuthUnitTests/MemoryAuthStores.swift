@@ -98,6 +98,14 @@ final class MemoryCredentials: CredentialRepository {
 
     func setBanned(_ id: UUID) { accounts.withLock { $0[id]?.account.banned = true } }
 
+    /// Records the account as attested at `at`; returns it as it is now.
+    func attest(_ id: UUID, at: Date) -> Account? {
+        accounts.withLock {
+            $0[id]?.account.attestedAt = at
+            return $0[id]?.account
+        }
+    }
+
     func pinHash(of id: UUID) -> String? { accounts.withLock { $0[id]?.pinHash } }
 
     func setPinHash(_ hash: String, for id: UUID) { accounts.withLock { $0[id]?.pinHash = hash } }

@@ -12,6 +12,8 @@ final class MemorySignIns: InstallAccounts, ExternalIdentities, RefreshTokens, A
         var tokens: [String: UUID] = [:]
         var used: Set<String> = []
         var deleted: [(UUID, String)] = []
+        /// Attestation fingerprints that attested an account.
+        var attestations: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -25,6 +27,12 @@ final class MemorySignIns: InstallAccounts, ExternalIdentities, RefreshTokens, A
 
     func createInstall(app: InstallApp, installId: String) async throws -> Account {
         try await create(kind: .install)
+    }
+
+    func createInstall(app: InstallApp, installId: String, attested: AttestedInstall) async throws -> Account? {
+        guard state.withLock({ $0.attestations.insert(attested.fingerprint).inserted }) else { return nil }
+        let account = try await create(kind: .install)
+        return credentials.attest(account.id, at: account.createdAt)
     }
 
     func useNonce(_ nonce: String, issuer: String, until expiry: Date) async throws -> Bool {

@@ -46,4 +46,29 @@ struct RecordPaymentTests {
     func test_U6_unknownAccount() async throws {
         await #expect(throws: AccountRefusal.unknownAccount) { try await record.run(notification("p1", .paid, for: UUID())) }
     }
+
+    @Test("U6: a payment follows its first record, else the account named, else the one a named install merged into")
+    func test_U6_paymentOwner() {
+        let (first, named, survivor) = (UUID(), UUID(), UUID())
+        #expect(PaymentOwner.of(recorded: first, named: named, mergedInto: nil) == first, "a refund goes where its payment is")
+        #expect(PaymentOwner.of(recorded: nil, named: named, mergedInto: nil) == named)
+        #expect(PaymentOwner.of(recorded: nil, named: nil, mergedInto: survivor) == survivor)
+        #expect(PaymentOwner.of(recorded: nil, named: nil, mergedInto: nil) == nil)
+    }
+
+    @Test("U6: after installs merge (one into another, then into a member), notifications naming them reach the member")
+    func test_U6_notificationsFollowMerges() async throws {
+        let sessions = MemorySessions(accounts: accounts)
+        let install = accounts.add(), second = accounts.add(), member = accounts.add(kind: .horoscope)
+        _ = try await record.run(notification("p1", .paid, for: install))
+        sessions.addRefreshToken("install", for: install)
+        sessions.addRefreshToken("second", for: second)
+        _ = try await MergeInstallAccount(merges: sessions).run(installRefreshToken: "install", into: second)
+        _ = try await MergeInstallAccount(merges: sessions).run(installRefreshToken: "second", into: member)
+        #expect(accounts.account(member)?.entitlements == ["tarot"])
+        #expect(try await record.run(notification("p1", .refunded, for: install)) == .recorded)
+        #expect(accounts.account(member)?.entitlements == [], "the refund naming the first install took the feature back")
+        #expect(try await record.run(notification("p2", .paid, for: second)) == .recorded, "a late payment naming an install merged away")
+        #expect(accounts.account(member)?.entitlements == ["tarot"])
+    }
 }

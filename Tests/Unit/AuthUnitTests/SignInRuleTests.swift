@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import Testing
 
 @testable import Auth
@@ -24,23 +25,47 @@ struct SignInRuleTests {
         }
     }
 
-    @Test("issue 29: installs are bounded per address and for everyone; a guest needs an address not locked out")
-    func test_installLimits() async throws {
+    static func networks(_ network: String, site: String? = nil) -> ClientNetworks { ClientNetworks(network: network, site: site) }
+
+    @Test("U5: installs are bounded per address and per network; a guest needs an address not locked out")
+    func installLimits() async throws {
         let open = OpenInstallAccount(
             installs: signIns, tries: tries,
-            limits: .init(installsPerAddress: Self.limit(2), guestsPerAddress: Self.limit(1), everyone: Self.limit(4), address: Self.limit(3)))
-        _ = try await open.install(app: .weather, installId: "a", clientKey: "10.0.0.1")
-        _ = try await open.install(app: .places, installId: "b", clientKey: "10.0.0.1")
-        #expect(await refusal { _ = try await open.install(app: .weather, installId: "c", clientKey: "10.0.0.1") } is TryLedger.Exhausted)
-        _ = try await open.guest(clientKey: "10.0.0.2")
-        #expect(await refusal { _ = try await open.guest(clientKey: "10.0.0.2") } is TryLedger.Exhausted, "one guest per address")
-        _ = try await open.install(app: .weather, installId: "d", clientKey: "10.0.0.3")
-        // Four accounts made by everyone: the fifth is refused, and the address's try it took is given back.
-        #expect(await refusal { _ = try await open.install(app: .weather, installId: "e", clientKey: "10.0.0.4") } is TryLedger.Exhausted)
+            limits: .init(
+                installsPerAddress: Self.limit(2), guestsPerAddress: Self.limit(1), perNetwork: Self.limit(4), perSite: Self.limit(5),
+                address: Self.limit(3)))
+        let net = Self.networks("10.0.0.0/24")
+        _ = try await open.install(app: .weather, installId: "a", clientKey: "10.0.0.1", networks: net)
+        _ = try await open.install(app: .places, installId: "b", clientKey: "10.0.0.1", networks: net)
+        #expect(
+            await refusal { _ = try await open.install(app: .weather, installId: "c", clientKey: "10.0.0.1", networks: net) }
+                is TryLedger.Exhausted)
+        _ = try await open.guest(clientKey: "10.0.0.2", networks: net)
+        #expect(await refusal { _ = try await open.guest(clientKey: "10.0.0.2", networks: net) } is TryLedger.Exhausted, "one guest per address")
+        _ = try await open.install(app: .weather, installId: "d", clientKey: "10.0.0.3", networks: net)
+        // Four accounts made in the network: the fifth is refused, and the address's try it took is given back.
+        #expect(
+            await refusal { _ = try await open.install(app: .weather, installId: "e", clientKey: "10.0.0.4", networks: net) }
+                is TryLedger.Exhausted)
         #expect(attempts.count(.installAccount, subject: "10.0.0.4") == 0)
+        // Another network is not touched by this one's: no cap for everyone.
+        _ = try await open.install(app: .weather, installId: "f", clientKey: "10.0.1.4", networks: Self.networks("10.0.1.0/24"))
+        // An IPv6 site's /56s share its five; the network's try is given back when the site refuses.
+        for index in 0..<5 {
+            _ = try await open.install(
+                app: .weather, installId: "v6-\(index)", clientKey: "2001:db8:0:\(index)00::/64",
+                networks: Self.networks("2001:db8:0:\(index)00::/56", site: "2001:db8::/48"))
+        }
+        #expect(
+            await refusal {
+                _ = try await open.install(
+                    app: .weather, installId: "v6-5", clientKey: "2001:db8:0:500::/64",
+                    networks: Self.networks("2001:db8:0:500::/56", site: "2001:db8::/48"))
+            } is TryLedger.Exhausted)
+        #expect(attempts.count(.installAccount, subject: "network 2001:db8:0:500::/56") == 0)
         // Three failed logins lock the address: no guest from it, and no try taken.
         for _ in 0..<3 { _ = try await tries.take(.address, subject: "10.0.0.5", limit: Self.limit(3)) }
-        #expect(await refusal { _ = try await open.guest(clientKey: "10.0.0.5") } is TryLedger.Exhausted)
+        #expect(await refusal { _ = try await open.guest(clientKey: "10.0.0.5", networks: net) } is TryLedger.Exhausted)
         #expect(attempts.count(.guestSession, subject: "10.0.0.5") == 0)
     }
 
@@ -85,18 +110,24 @@ struct SignInRuleTests {
         let signIns = signIns
         let end = EndAccount(
             accounts: credentials, ends: signIns, tries: tries, hasher: .fast,
-            limits: .init(passwordCeiling: Self.limit(2), pinCeiling: Self.limit(2)))
+            limits: .init(passwordCeiling: Self.limit(2), pinCeiling: Self.limit(2), installDeletionsPerAddress: Self.limit(5)))
         let admin = try await credentials.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
         let other = try await credentials.add(email: "other@example.com", password: "Start1234", hasher: .fast)
         let surveyor = try await credentials.add(email: "s@example.com", kind: .survey, role: .user, password: "1234", hasher: .fast)
         let install = try await signIns.createInstall(app: .weather, installId: "i")
-        #expect(await refusal { try await end.deleteOwn(admin.id, password: nil, pin: nil) } as? EndAccount.Refusal == .reauthenticationFailed)
+        let here = "10.0.0.1"
         #expect(
-            await refusal { try await end.deleteOwn(admin.id, password: "Wrong1234", pin: nil) } as? EndAccount.Refusal == .reauthenticationFailed)
-        #expect(await refusal { try await end.deleteOwn(surveyor.id, password: "1234", pin: nil) } as? EndAccount.Refusal == .reauthenticationFailed)
-        try await end.deleteOwn(surveyor.id, password: nil, pin: "1234")
-        try await end.deleteOwn(install.id, password: nil, pin: nil)
-        #expect(await refusal { try await end.deleteOwn(install.id, password: nil, pin: nil) } as? EndAccount.Refusal == .noAccount)
+            await refusal { try await end.deleteOwn(admin.id, password: nil, pin: nil, clientKey: here) } as? EndAccount.Refusal
+                == .reauthenticationFailed)
+        #expect(
+            await refusal { try await end.deleteOwn(admin.id, password: "Wrong1234", pin: nil, clientKey: here) } as? EndAccount.Refusal
+                == .reauthenticationFailed)
+        #expect(
+            await refusal { try await end.deleteOwn(surveyor.id, password: "1234", pin: nil, clientKey: here) } as? EndAccount.Refusal
+                == .reauthenticationFailed)
+        try await end.deleteOwn(surveyor.id, password: nil, pin: "1234", clientKey: here)
+        try await end.deleteOwn(install.id, password: nil, pin: nil, clientKey: here)
+        #expect(await refusal { try await end.deleteOwn(install.id, password: nil, pin: nil, clientKey: here) } as? EndAccount.Refusal == .noAccount)
         #expect(await refusal { try await end.delete(admin.id, byAdmin: admin.id.uuidString.uppercased()) } as? EndAccount.Refusal == .ownAccount)
         #expect(await refusal { try await end.delete(other.id, byAdmin: admin.id.uuidString) } as? EndAccount.Refusal == .adminAccount)
         #expect(await refusal { try await end.delete(UUID(), byAdmin: admin.id.uuidString) } as? EndAccount.Refusal == .unknownAccount)

@@ -26,17 +26,17 @@ struct AccountDayLimitsTests {
             catalogue.insert(review: .approved, addedBy: nil).id, catalogue.insert(review: .approved, addedBy: nil).id,
             catalogue.insert(review: .approved, addedBy: nil).id
         )
-        _ = try await rate(first, user: "u", rating: Self.rating)
+        _ = try await rate(first, by: .member("u"), rating: Self.rating)
         store.setRecent(RecentCount(count: 1, oldestAgesOutInSeconds: 86_000))
-        _ = try await rate(second, user: "u", rating: Self.rating)
+        _ = try await rate(second, by: .member("u"), rating: Self.rating)
         store.setRecent(RecentCount(count: 2, oldestAgesOutInSeconds: 85_000))
         await #expect(throws: PlacesRefusal.tooManyRatings(rated: 2, retryAfterSeconds: 85_000)) {
-            try await rate(third, user: "u", rating: Self.rating)
+            try await rate(third, by: .member("u"), rating: Self.rating)
         }
         #expect(store.rated == [first, second], "the refused rating stored nothing")
         // The repository counts other places only: re-rating one already rated sees one fewer.
         store.setRecent(RecentCount(count: 1, oldestAgesOutInSeconds: 85_000))
-        _ = try await rate(first, user: "u", rating: Self.rating)
+        _ = try await rate(first, by: .member("u"), rating: Self.rating)
         #expect(store.rated == [first, second, first])
     }
 
@@ -47,9 +47,9 @@ struct AccountDayLimitsTests {
         let rate = RatePlace(catalogue: catalogue, places: store, limits: AccountDayLimits(placesRated: 20, placesAdded: 20))
         let pending = catalogue.insert(review: .pending, addedBy: "adder").id
         let missing = UUID()
-        await #expect(throws: PlacesRefusal.placeNotFound(pending)) { try await rate(pending, user: "other", rating: Self.rating) }
-        await #expect(throws: PlacesRefusal.placeNotFound(missing)) { try await rate(missing, user: "other", rating: Self.rating) }
-        _ = try await rate(pending, user: "adder", rating: Self.rating)
+        await #expect(throws: PlacesRefusal.placeNotFound(pending)) { try await rate(pending, by: .member("other"), rating: Self.rating) }
+        await #expect(throws: PlacesRefusal.placeNotFound(missing)) { try await rate(missing, by: .member("other"), rating: Self.rating) }
+        _ = try await rate(pending, by: .member("adder"), rating: Self.rating)
         #expect(store.rated == [pending], "only the adder's own rating of their pending place is stored")
     }
 
@@ -57,10 +57,10 @@ struct AccountDayLimitsTests {
     func test_X3_addLimit() async throws {
         let store = MemoryUserPlaces(recent: RecentCount(count: 19, oldestAgesOutInSeconds: 10))
         let add = AddPlace(places: store, limits: AccountDayLimits())
-        _ = try await add(Self.candidate("Betahaus"), user: "u", rating: nil, colour: .green)
+        _ = try await add(Self.candidate("Betahaus"), by: .member("u"), rating: nil, colour: .green)
         store.setRecent(RecentCount(count: 20, oldestAgesOutInSeconds: 9.5))
         await #expect(throws: PlacesRefusal.tooManyPlaces(added: 20, retryAfterSeconds: 9.5)) {
-            try await add(Self.candidate("St. Oberholz"), user: "u", rating: Self.rating, colour: nil)
+            try await add(Self.candidate("St. Oberholz"), by: .member("u"), rating: Self.rating, colour: nil)
         }
         #expect(store.added == ["Betahaus"])
     }

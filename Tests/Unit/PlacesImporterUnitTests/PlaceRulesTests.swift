@@ -43,19 +43,20 @@ struct PlaceRulesTests {
         let located = LocatedAddress(
             latitude: 52.52, longitude: 13.40, openingHours: "Mo-Fr 09:00-18:00", phone: "+49 30 1", website: "https://a.example")
         let add = AddPlace(places: store, limits: AccountDayLimits(), addresses: ScriptedAddresses(known: ["Alexanderplatz 1": located]))
-        _ = try await add(Self.candidate(address: "Alexanderplatz 1", phone: "+49 30 2"), user: "u", rating: nil, colour: nil, locatingAddress: true)
+        _ = try await add(
+            Self.candidate(address: "Alexanderplatz 1", phone: "+49 30 2"), by: .member("u"), rating: nil, colour: nil, locatingAddress: true)
         let stored = try #require(store.addedCandidates.first)
         #expect(stored.latitude == 52.52 && stored.longitude == 13.40)
         #expect(stored.phone == "+49 30 2", "the member's own value is kept")
         #expect(stored.openingHours == "Mo-Fr 09:00-18:00" && stored.website == "https://a.example")
         await #expect(throws: PlacesRefusal.addressNotFound) {
-            try await add(Self.candidate(address: "Nowhere 0"), user: "u", rating: nil, colour: nil, locatingAddress: true)
+            try await add(Self.candidate(address: "Nowhere 0"), by: .member("u"), rating: nil, colour: nil, locatingAddress: true)
         }
         await #expect(throws: PlacesRefusal.lookupUnavailable) {
-            try await add(Self.candidate(address: "down"), user: "u", rating: nil, colour: nil, locatingAddress: true)
+            try await add(Self.candidate(address: "down"), by: .member("u"), rating: nil, colour: nil, locatingAddress: true)
         }
         // Coordinates given: the address is not looked up.
-        _ = try await add(Self.candidate(address: "Nowhere 0"), user: "u", rating: nil, colour: nil, locatingAddress: false)
+        _ = try await add(Self.candidate(address: "Nowhere 0"), by: .member("u"), rating: nil, colour: nil, locatingAddress: false)
         #expect(store.added.count == 2, "the refused ones stored nothing")
     }
 

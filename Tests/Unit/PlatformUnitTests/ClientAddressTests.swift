@@ -59,6 +59,19 @@ struct ClientAddressTests {
         #expect(ClientAddress.limitKey("::ffff:192.0.2.7") == "192.0.2.7")
     }
 
+    @Test("U5, X1: per-network limits count an IPv4 client by its /24, an IPv6 client by its /56 and its /48")
+    func networks() {
+        #expect(ClientAddress.networks("192.0.2.7") == ClientNetworks(network: "192.0.2.0/24", site: nil))
+        #expect(ClientAddress.networks("192.0.2.250") == ClientAddress.networks("192.0.2.7"))
+        #expect(ClientAddress.networks("192.0.3.7") != ClientAddress.networks("192.0.2.7"))
+        #expect(ClientAddress.networks("::ffff:192.0.2.7").network == "192.0.2.0/24", "a mapped address is its IPv4 network")
+        #expect(ClientAddress.networks("2001:db8:1:2ff::1") == ClientNetworks(network: "2001:db8:1:200::/56", site: "2001:db8:1:0::/48"))
+        #expect(ClientAddress.networks("2001:db8:1:2aa:5::9") == ClientAddress.networks("2001:db8:1:2ff::1"), "one /56")
+        #expect(ClientAddress.networks("2001:db8:1:3ff::1").site == "2001:db8:1:0::/48", "another /56 of the same /48")
+        #expect(ClientAddress.networks("2001:db8:1:3ff::1").network != ClientAddress.networks("2001:db8:1:2ff::1").network)
+        #expect(ClientAddress.networks("unknown") == ClientNetworks(network: "unknown", site: nil))
+    }
+
     @Test("X1: TRUSTED_PROXIES is read as a list of networks; a bad entry refuses start-up naming the variable")
     func test_X1_configuration() throws {
         let base = ["AUTH_PUBLIC_KEY": "x"]

@@ -44,6 +44,20 @@ struct ProviderHTTPTests {
         #expect(await circuit.isOpen == false)
     }
 
+    @Test("W6: a trial that was abandoned (its caller cancelled) lets the next caller try, without counting a failure")
+    func abandonedTrial() async throws {
+        let circuit = CircuitBreaker(failureThreshold: 1, coolDown: .milliseconds(50))
+        try await circuit.permit()
+        await circuit.recordFailure()
+        try await Task.sleep(for: .milliseconds(80))
+        try await circuit.permit()
+        await #expect(throws: ProviderError.self, "the trial is under way") { try await circuit.permit() }
+        await circuit.recordAbandoned()
+        try await circuit.permit()
+        await circuit.recordSuccess()
+        #expect(await circuit.isOpen == false)
+    }
+
     @Test("P1: the rate limiter spaces requests; the concurrency limit lets one through at a time")
     func test_P1_rateAndConcurrencyLimits() async throws {
         let limiter = RateLimiter(requestsPerSecond: 20)

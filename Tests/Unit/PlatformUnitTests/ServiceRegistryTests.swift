@@ -41,6 +41,21 @@ struct ServiceRegistryTests {
         #expect(ServiceIdentity.all.allSatisfy { !$0.produces.isEmpty })
     }
 
+    @Test("X4: a service that scales beyond the partitions of a topic it consumes is told; the registry's services do not")
+    func replicasWithinPartitions() {
+        // auth as shipped before: 6 replicas over the 3 partitions of the partner applications.
+        let wide = ServiceIdentity(name: "auth", schema: "auth", defaultPort: 8084, requiredSettings: ["AUTH_SIGNING_KEY"], maxReplicas: 6)
+        let told = ServiceRegistryCheck.replicaProblems(for: wide)
+        #expect(told.count == 1)
+        #expect(told.first?.contains("6 replicas, more than the 3 partitions of appointments.partner-applications") == true, "\(told)")
+        #expect(ServiceRegistryCheck(root: RepositoryFiles.root, services: [wide]).problems().contains { told.contains($0) })
+        #expect(ServiceRegistryCheck.replicaProblems(for: ServiceIdentity(name: "auth", schema: "auth", defaultPort: 8084, maxReplicas: 3)).isEmpty)
+        #expect(ServiceIdentity.all.flatMap(ServiceRegistryCheck.replicaProblems).isEmpty)
+        for service in ServiceIdentity.all {
+            #expect(service.consumes.allSatisfy { $0.partitions >= service.maxReplicas }, "\(service.name)")
+        }
+    }
+
     @Test("a name counts only on its own: auth is not in authorization, nor weather in weather-fetcher")
     func mentions() {
         #expect(ServiceRegistryCheck.mentions("auth", in: "values: [weather-fetcher, auth, places-importer]"))

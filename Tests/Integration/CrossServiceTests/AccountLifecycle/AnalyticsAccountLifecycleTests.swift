@@ -13,7 +13,7 @@ struct AnalyticsAccountLifecycleTests {
     func test_mergeThenDelete() async throws {
         let idp = FakeIdentityProvider()
         try await idp.serve {
-            try await LifecycleAuth.run(oidc: idp) { auth, users in
+            try await LifecycleAuth.run(oidc: idp, extraEnvironment: LifecycleAuth.trustingInstalls) { auth, users in
                 try await AnalyticsTestHarness.run(extraEnvironment: ["ANALYTICS_USERS_TOPIC": users], tokens: auth.tokens) { analytics in
                     let install = try await auth.install("places")
                     var (status, body) = try await analytics.request(

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import ServiceTestSupport
 import TestSupport
 import Testing
@@ -34,7 +35,34 @@ struct AuthAccountEndTests {
             (status, _) = try await auth.request(.delete, "/v1/me", bearer: install.access)
             #expect(status == .noContent, "no body, no password: an install has only its token")
             #expect(try await auth.count("SELECT count(*)::int FROM outbox WHERE event_type = 'user.deleted'") == 2)
-            #expect(try await auth.count("SELECT count(*)::int FROM erased_accounts") == 2)
+            #expect(try await auth.count("SELECT count(*)::int FROM erased_accounts WHERE keyed") == 2)
+            // Keyed: the install's id alone does not find its row, as an unsalted hash of it would.
+            let plain = ErasedAccounts.unkeyedHash(of: install.id)
+            #expect(try await auth.count("SELECT count(*)::int FROM erased_accounts WHERE id_hash = '\(plain)'") == 0)
+            let keyed = ErasedAccounts(key: ErasedAccountKey(secret: TestSecrets.erasedAccountsKey)).storedValue(of: install.id)
+            #expect(try await auth.count("SELECT count(*)::int FROM erased_accounts WHERE id_hash = '\(keyed)'") == 1)
+        }
+    }
+
+    @Test(
+        "Issue 29: install deletions from one address stop at INSTALL_DELETIONS_PER_ADDRESS with 429 too_many_attempts and Retry-After; the install stays"
+    )
+    func test_installDeletionsPerAddress() async throws {
+        try await LifecycleAuth.run(extraEnvironment: ["INSTALL_DELETIONS_PER_ADDRESS": "2"]) { auth, _ in
+            let installs = [try await auth.install("weather"), try await auth.install("places"), try await auth.install("horoscope")]
+            for install in installs.prefix(2) {
+                #expect(try await auth.request(.delete, "/v1/me", bearer: install.access).0 == .noContent)
+            }
+            let (status, retryAfter, body) = try await auth.client.execute(
+                uri: "/v1/me", method: .delete, headers: [.authorization: "Bearer \(installs[2].access)"]
+            ) { response in
+                (response.status, response.headers[.retryAfter], JSONObject(String(buffer: response.body)))
+            }
+            #expect(status == .tooManyRequests && body["error.code"] == "too_many_attempts", "\(body.value)")
+            #expect(body["error.message"] != nil, "the platform's error shape")
+            #expect(retryAfter.flatMap { Int($0) }.map { (1...3_600).contains($0) } == true, "Retry-After: \(retryAfter ?? "none")")
+            #expect(try await auth.request(.get, "/v1/me", bearer: installs[2].access).0 == .ok, "the refused install is kept")
+            #expect(try await auth.count("SELECT count(*)::int FROM outbox WHERE event_type = 'user.deleted'") == 2)
         }
     }
 

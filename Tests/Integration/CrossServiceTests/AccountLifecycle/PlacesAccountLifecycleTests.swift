@@ -18,7 +18,7 @@ struct PlacesAccountLifecycleTests {
     func test_mergeThenDelete() async throws {
         let idp = FakeIdentityProvider()
         try await idp.serve {
-            try await LifecycleAuth.run(oidc: idp) { auth, users in
+            try await LifecycleAuth.run(oidc: idp, extraEnvironment: LifecycleAuth.trustingInstalls) { auth, users in
                 try await PlacesTestHarness.run(extraEnvironment: ["PLACES_USERS_TOPIC": users], tokens: auth.tokens) { places in
                     let install = try await auth.install("places")
                     var (status, body) = try await places.request(

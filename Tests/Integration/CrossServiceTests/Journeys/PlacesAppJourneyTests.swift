@@ -9,7 +9,7 @@ import Testing
 struct PlacesAppJourneyTests {
     @Test("Issue 29 (P2-P4, N3, U8, U9): an install reaches the map, adds a place, rates, pins and saves it, answers the poll and edits its profile")
     func test_placesAppJourney() async throws {
-        try await LifecycleAuth.run { auth, users in
+        try await LifecycleAuth.run(extraEnvironment: LifecycleAuth.trustingInstalls) { auth, users in
             try await PlacesTestHarness.run(extraEnvironment: ["PLACES_USERS_TOPIC": users], tokens: auth.tokens) { places in
                 try await AnalyticsTestHarness.run(extraEnvironment: ["ANALYTICS_USERS_TOPIC": users], tokens: auth.tokens) { analytics in
                     let app = try await auth.install("places")

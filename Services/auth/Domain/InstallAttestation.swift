@@ -1,0 +1,57 @@
+import Crypto
+import Foundation
+
+/// What an app sends with `POST /v1/installs` to prove it is the real app on a real device: today a Play Integrity
+/// token (Android). The token is bound to the install: the app asks for it with the nonce `nonce(for:)` of its install
+/// id, so a token asked for one install attests no other.
+struct InstallAttestation: Sendable, Equatable {
+    enum Provider: String, Sendable, CaseIterable {
+        case playIntegrity = "play-integrity"
+    }
+
+    var provider: Provider
+    var token: String
+
+    /// The SHA-256 of the install id: the nonce (Play Integrity's classic request, base64url) or request hash (its
+    /// standard request) the app asks for its token with.
+    static func nonce(for installId: String) -> Data { Data(SHA256.hash(data: Data(installId.utf8))) }
+
+    /// The token as recorded once used (`InstallAccounts.createInstall`): one token attests one account.
+    var fingerprint: String { TokenIssuer.hash("\(provider.rawValue)|\(token)") }
+}
+
+/// An attestation its provider vouched for: the token's fingerprint, remembered until it could no longer attest.
+struct AttestedInstall: Sendable, Equatable {
+    var fingerprint: String
+    var usableUntil: Date
+}
+
+/// Why an attestation attests nothing. The request then makes no account: the app may try again without one.
+enum AttestationRefusal: Error, Equatable {
+    /// The provider could not decode the token (made up, truncated, for another project).
+    case invalidToken
+    /// The token was asked for by another app's package.
+    case wrongPackage
+    /// The token was asked for with another nonce: for another install.
+    case wrongNonce
+    /// The token was asked for too long ago (or in the future).
+    case stale
+    /// The provider does not recognise the app binary (not installed from Play, modified).
+    case appNotRecognized
+    /// The device does not meet the provider's device integrity (an emulator, a rooted device).
+    case deviceNotTrusted
+    /// The token attested another account already.
+    case reused
+    /// No verifier is configured for this provider or app.
+    case notConfigured
+    /// The provider did not answer in time, or answered with an error of its own.
+    case providerUnavailable
+}
+
+/// Checks an attestation with its provider (`PlayIntegrityClient`).
+protocol InstallAttesting: Sendable {
+    /// The token's fingerprint when its provider vouches for `installId` of `app` now; otherwise the refusal.
+    func verify(
+        _ attestation: InstallAttestation, app: InstallApp, installId: String, now: Date
+    ) async throws(AttestationRefusal) -> AttestedInstall
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Which accounts the other services let do what costs others (a rating in everyone's averages, an application mailed
+/// to every admin, a poll answer in the published results): install accounts are free, so every per-account limit
+/// would multiply with them. An account is trusted when it is not an install (a dashboard, survey or signed-in
+/// account), when its install was attested (`InstallAttestation`), when an admin or a payment vouched for it (a role
+/// above `user`, a paid feature), or once it is `INSTALL_TRUST_AFTER_HOURS` old. The access token carries the answer
+/// as its `trusted` claim, decided when the token is issued: a new install becomes trusted with its first token after
+/// the age.
+struct InstallTrust: Sendable, Equatable {
+    /// How old an install account must be to be trusted without anything else (`INSTALL_TRUST_AFTER_HOURS`); 0 trusts
+    /// every install at once, as before the rule.
+    var after: TimeInterval
+
+    func trusts(_ account: Account, now: Date) -> Bool {
+        account.kind != .install || account.attestedAt != nil || account.role != .user || !account.entitlements.isEmpty
+            || now.timeIntervalSince(account.createdAt) >= after
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Logging
+import PlatformPostgres
+import PostgresNIO
+
+/// Install accounts that did nothing since they were made (U8): never renewed their first session, never attested,
+/// paid or were vouched for, and nothing was merged into them. An app that is used renews its session every few
+/// minutes, so an install whose only refresh token is its first one was opened once and left.
+struct IdleInstalls: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// Up to `limit` such accounts made more than `days` days ago, oldest first.
+    func made(moreThan days: Int, ago limit: Int) async throws -> [UUID] {
+        try await client.tracedQuery(
+            """
+            SELECT a.id FROM accounts a
+            WHERE a.kind = 'install' AND a.role = 'user' AND a.attested_at IS NULL AND a.entitlements = '{}'
+              AND a.created_at < now() - \(days) * interval '1 day'
+              AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.account_id = a.id)
+              AND NOT EXISTS (SELECT 1 FROM install_merges m WHERE m.into_id = a.id)
+              AND (SELECT count(*) FROM refresh_tokens r WHERE r.account_id = a.id) <= 1
+            ORDER BY a.created_at LIMIT \(limit)
+            """, logger: logger
+        ).decode(UUID.self).collectAll()
+    }
+}
