@@ -88,7 +88,8 @@ extension StackJourneys {
             }
 
             try await report.step("a bad reading where no temple is known yet: looking, and places-importer is asked") {
-                let first = try await badReading(stack)
+                // The member asks (an anonymous reading only reads what is known, B4): the day and sign found anonymously.
+                let first = try await badReading(stack, as: app.appointments)
                 let looking = first.placesStatus == .looking && first.placesToPray?.isEmpty == true
                 // A stack met again (the operator's second run) found the temple in an earlier run.
                 let foundBefore = JourneyProviders.current.meetsRunningStack && first.placesStatus == .found
@@ -158,18 +159,22 @@ extension StackJourneys {
             }
         }
 
-        /// A bad reading at the temple's coordinates (a sign and day with a bad verdict, found by asking).
-        func badReading(_ stack: RunningStack) async throws -> AppointmentsContract.Components.Schemas.Reading {
+        /// A bad reading at the temple's coordinates (a sign and day with a bad verdict, found by asking anonymously),
+        /// read again as `member` when one is given: only a trusted member's reading asks places-importer (B4).
+        func badReading(
+            _ stack: RunningStack, as member: AppointmentsContract.Client? = nil
+        ) async throws -> AppointmentsContract.Components.Schemas.Reading {
             let anyone = AppointmentsContract.Client(serverURL: stack.addresses.appointments, transport: PlatformClients.defaultTransport)
             let today = Date()
             for offset in 0..<30 {
                 let day = today.addingTimeInterval(Double(offset) * 86_400).formatted(.iso8601.year().month().day())
                 for sign in AppointmentsContract.Components.Schemas.ZodiacSign.allCases {
-                    let reading = try await anyone.getDailyHoroscope(
-                        path: .init(sign: sign), query: .init(date: day, latitude: Self.here.lat, longitude: Self.here.lon)
-                    ).ok.body.json
+                    let query = AppointmentsContract.Operations.GetDailyHoroscope.Input.Query(
+                        date: day, latitude: Self.here.lat, longitude: Self.here.lon)
+                    let reading = try await anyone.getDailyHoroscope(path: .init(sign: sign), query: query).ok.body.json
                     guard reading.verdict == .bad else { continue }
-                    return reading
+                    guard let member else { return reading }
+                    return try await member.getDailyHoroscope(path: .init(sign: sign), query: query).ok.body.json
                 }
             }
             throw StackError(description: "no bad reading in 30 days of 12 signs")

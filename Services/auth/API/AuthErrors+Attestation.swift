@@ -1,13 +1,17 @@
 import PlatformHTTP
 
 /// An install's refused attestation as HTTP: 422 `attestation_refused` naming the check it failed (the app's developers
-/// read it; the token stays unreadable to anyone but Google), 503 `attestation_unavailable` when it could not be checked.
+/// read it; the token stays unreadable to anyone but Google), 422 `attestation_not_accepted` when this deployment checks
+/// no attestation for the app (the request is the app's to change: send none), 503 `attestation_unavailable` when the
+/// provider could not be asked.
 extension AuthErrors {
     static func answer(_ refusal: AttestationRefusal) -> APIError {
         let reason: String
         switch refusal {
         case .notConfigured:
-            return APIError(.serviceUnavailable, code: "attestation_unavailable", message: "this app's installs cannot be attested here")
+            return APIError(
+                .unprocessableContent, code: "attestation_not_accepted",
+                message: "this app's installs cannot be attested here; send the request without an attestation")
         case .providerUnavailable:
             return APIError(
                 .serviceUnavailable, code: "attestation_unavailable", message: "the attestation could not be checked; try again",

@@ -24,7 +24,7 @@ import PlatformEvents
 /// | `DASHBOARD_ORIGINS` | `http://127.0.0.1:8085,http://localhost:8085`: origins of the admin dashboard's page, allowed by CORS |
 /// | `RESET_LINK_TTL_SECONDS` | `86400` (24 h, D22) |
 /// | `SMTP_HOST`, `SMTP_PORT`, `SMTP_FROM` | `127.0.0.1`, `25`, `no-reply@localhost` |
-/// | `INSTALL_IDLE_DAYS` | `30` (1-3650): an install account that did nothing since it was made (one session never renewed, not attested, no payment) is deleted after this |
+/// | `INSTALL_IDLE_DAYS` | `30` (1-3650): an install account that did nothing since it was made (its one session never renewed and run out, not attested, no payment) is deleted once this old |
 /// | `SENT_MAIL_RETENTION_DAYS` | `7` (0-365): sent and given-up mail (its address and subject) is purged after this; a deleted account's at once |
 /// | `SMTP_TLS` | `none`: `starttls` (upgrade, refuse a server without it; port 587) or `tls` (TLS from the start; port 465) |
 /// | `SMTP_TLS_CA_FILE` | none: the system's roots; a PEM file of the CA that signed the server's certificate |

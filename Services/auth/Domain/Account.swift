@@ -30,4 +30,6 @@ struct Account: Sendable, Equatable {
     var createdAt: Date
     /// When the install proved itself a real app on a real device (`InstallAttestation`); nil for every other account.
     var attestedAt: Date? = nil
+    /// When a survey account's owner confirmed its address with the mailed code (N4); nil until then.
+    var emailVerifiedAt: Date? = nil
 }

@@ -54,7 +54,8 @@ enum AttemptKind: String, Sendable, CaseIterable {
     case signUp = "signup"
     /// Guest sessions (each a new account) started per client address; every one counts.
     case guestSession = "guest_session"
-    /// Install accounts made per client address, and by everyone together (subject `all`); every one counts.
+    /// Install and guest accounts made per client address, and per network (subjects `network …`, `site …`); every one
+    /// counts.
     case installAccount = "install_account"
     /// Install accounts deleted per client address; every one counts.
     case installDeletion = "install_deletion"

@@ -3,11 +3,10 @@ import Logging
 import PlatformCore
 import ServiceLifecycle
 
-/// Deletes install accounts that did nothing for `INSTALL_IDLE_DAYS` (U8): an account is made for every app launch
-/// without a form, so the ones nobody came back to would otherwise pile up as members forever. Each goes as any
-/// deleted account does (`user.deleted`, so every service erases what it holds). One that renews its session between
-/// the look-up and the deletion is still deleted: after that many idle days the race is a matter of seconds, and the
-/// app then opens a new install account as on a first launch.
+/// Deletes install accounts that did nothing (`IdleInstalls`) once `INSTALL_IDLE_DAYS` old (U8): an account is made
+/// for every app launch without a form, so the ones nobody came back to, and that nobody can sign in to any more,
+/// would otherwise pile up as members forever. Each goes as any deleted account does (`user.deleted`, so every
+/// service erases what it holds).
 struct IdleInstallExpiry: Service {
     let idle: IdleInstalls
     let ends: AccountEndStore

@@ -21,9 +21,10 @@ struct AccountStore: Sendable {
     let usersTopic: String
 
     /// The columns `decode` reads. `columnsWithoutSecrets` selects NULL for the hashes, for listings.
-    static let columns = "id, email, kind, role, display_name, entitlements, banned, created_at, password_hash, pin_hash, attested_at"
+    static let columns =
+        "id, email, kind, role, display_name, entitlements, banned, created_at, password_hash, pin_hash, attested_at, email_verified_at"
     static let columnsWithoutSecrets =
-        "id, email, kind, role, display_name, entitlements, banned, created_at, NULL::text, NULL::text, attested_at"
+        "id, email, kind, role, display_name, entitlements, banned, created_at, NULL::text, NULL::text, attested_at, email_verified_at"
 
     func credentials(email: EmailAddress) async throws -> StoredCredentials? {
         try await fetchOne(
@@ -41,12 +42,13 @@ struct AccountStore: Sendable {
     /// Rows selected with `columns` (or `columnsWithoutSecrets`), as accounts with their hashes.
     static func decode(_ rows: PostgresRowSequence) async throws -> [StoredCredentials] {
         var result: [StoredCredentials] = []
-        for try await (id, email, kind, role, name, entitlements, banned, createdAt, passwordHash, pinHash, attestedAt) in rows.decode(
-            (UUID, String?, String, String, String?, [String], Bool, Date, String?, String?, Date?).self)
+        for try await (id, email, kind, role, name, entitlements, banned, createdAt, passwordHash, pinHash, attestedAt, verifiedAt)
+            in rows.decode((UUID, String?, String, String, String?, [String], Bool, Date, String?, String?, Date?, Date?).self)
         {
             let account = Account(
                 id: id, email: email, kind: AccountKind(rawValue: kind) ?? .horoscope, role: UserRole(rawValue: role) ?? .user,
-                displayName: name, entitlements: Set(entitlements), banned: banned, createdAt: createdAt, attestedAt: attestedAt)
+                displayName: name, entitlements: Set(entitlements), banned: banned, createdAt: createdAt, attestedAt: attestedAt,
+                emailVerifiedAt: verifiedAt)
             result.append(StoredCredentials(account: account, passwordHash: passwordHash, pinHash: pinHash))
         }
         return result

@@ -3,9 +3,10 @@ import Logging
 import PlatformPostgres
 import PostgresNIO
 
-/// Install accounts that did nothing since they were made (U8): never renewed their first session, never attested,
-/// paid or were vouched for, and nothing was merged into them. An app that is used renews its session every few
-/// minutes, so an install whose only refresh token is its first one was opened once and left.
+/// Install accounts that did nothing since they were made and can no longer be used (U8): never renewed their first
+/// session, whose refresh token has expired or was ended (so no app holds a way back into them), never attested,
+/// paid or vouched for, and nothing was merged into them. An app that is used renews its session every few minutes;
+/// one that only receives pushes still holds a live refresh token and is left alone.
 struct IdleInstalls: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -20,6 +21,8 @@ struct IdleInstalls: Sendable {
               AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.account_id = a.id)
               AND NOT EXISTS (SELECT 1 FROM install_merges m WHERE m.into_id = a.id)
               AND (SELECT count(*) FROM refresh_tokens r WHERE r.account_id = a.id) <= 1
+              AND NOT EXISTS (
+                  SELECT 1 FROM refresh_tokens r WHERE r.account_id = a.id AND r.revoked_at IS NULL AND r.expires_at > now())
             ORDER BY a.created_at LIMIT \(limit)
             """, logger: logger
         ).decode(UUID.self).collectAll()

@@ -35,7 +35,8 @@ struct NearbyRoutes {
 
     /// `?lat=&lon=&radius=` (metres), nearest first.
     @Sendable func nearby(_ request: Request, context: PlatformRequestContext) async throws -> Response {
-        let user = try context.requireMember().id
+        let caller = try context.requireMember()
+        let user = caller.id
         let query = request.uri.queryParameters
         let (page, pageSize) = try Self.paging(query)
         let latitude = try QueryParameter.double(query, "lat", range: -90...90)
@@ -43,13 +44,14 @@ struct NearbyRoutes {
         let radius = try QueryParameter.integer(query, "radius", default: 1_000, range: 1...50_000)
         do { try limits.check(radiusMetres: radius) } catch { throw PlacesErrors.answer(for: error) }
         let area = NearbyPlaces.Area.circle(latitude: latitude, longitude: longitude, radiusMetres: Double(radius))
-        let importing = await onDemand?.importing(latitude: latitude, longitude: longitude, user: user)
+        let importing = await onDemand?.importing(latitude: latitude, longitude: longitude, user: user, mayQueue: caller.trusted)
         return JSONResponse.ok(try await nearbyPlaces.page(area, user: user, page: page, pageSize: pageSize, importing: importing))
     }
 
     /// `?south=&west=&north=&east=`, by name.
     @Sendable func inBox(_ request: Request, context: PlatformRequestContext) async throws -> Response {
-        let user = try context.requireMember().id
+        let caller = try context.requireMember()
+        let user = caller.id
         let query = request.uri.queryParameters
         let (page, pageSize) = try Self.paging(query)
         let box = GeoBox(
@@ -57,7 +59,8 @@ struct NearbyRoutes {
             north: try QueryParameter.double(query, "north", range: -90...90), east: try QueryParameter.double(query, "east", range: -180...180))
         do { try limits.check(box) } catch { throw PlacesErrors.answer(for: error) }
         let centre = box.centre
-        let importing = await onDemand?.importing(latitude: centre.latitude, longitude: centre.longitude, user: user)
+        let importing = await onDemand?.importing(
+            latitude: centre.latitude, longitude: centre.longitude, user: user, mayQueue: caller.trusted)
         return JSONResponse.ok(try await nearbyPlaces.page(.box(box), user: user, page: page, pageSize: pageSize, importing: importing))
     }
 

@@ -9,7 +9,8 @@ import PlatformEvents
 enum PlaceJSON {
     /// `{"id":…,…,"userAdded":…` without the closing brace.
     static func openObject(_ place: Place) -> String {
-        var json = "{\"id\":\"\(place.id.uuidString)\",\"name\":\(JSONString.quoted(place.name)),\"category\":\"\(place.category.rawValue)\""
+        var json = "{\"id\":\"\(place.id.uuidString.lowercased())\",\"name\":\(JSONString.quoted(place.name))"
+        json += ",\"category\":\"\(place.category.rawValue)\""
         json += ",\"latitude\":\(place.latitude),\"longitude\":\(place.longitude)"
         for (key, value) in [
             ("address", place.address), ("openingHours", place.openingHours), ("phone", place.phone), ("website", place.website),

@@ -31,7 +31,7 @@ extension Components.Schemas.PlaceForReview {
     init(_ reviewed: PlaceReviewStore.Reviewed) {
         let place = reviewed.place
         self.init(
-            id: place.id.uuidString, name: place.name, category: .init(rawValue: place.category.rawValue) ?? .other,
+            id: place.id.uuidString.lowercased(), name: place.name, category: .init(rawValue: place.category.rawValue) ?? .other,
             latitude: place.latitude, longitude: place.longitude, address: place.address, openingHours: place.openingHours,
             phone: place.phone, website: place.website, addedBy: reviewed.addedBy, addedAt: reviewed.addedAt,
             review: .init(rawValue: place.review.rawValue) ?? .pending)

@@ -7,7 +7,7 @@ import PlatformHTTP
 extension Components.Schemas.Place {
     init(_ place: Place, pin: String, distanceMetres: Double? = nil) {
         self.init(
-            id: place.id.uuidString, name: place.name, category: .init(rawValue: place.category.rawValue) ?? .other,
+            id: place.id.uuidString.lowercased(), name: place.name, category: .init(rawValue: place.category.rawValue) ?? .other,
             latitude: place.latitude, longitude: place.longitude, address: place.address, openingHours: place.openingHours,
             phone: place.phone, website: place.website, internetAccess: place.internetAccess, userAdded: place.addedBy != nil,
             review: place.review == .approved ? nil : .init(rawValue: place.review.rawValue),
@@ -37,7 +37,7 @@ extension Components.Schemas.ImportArea {
     init(_ status: ImportAreaStore.Status) {
         let box = status.area.box
         self.init(
-            id: status.area.id.uuidString, name: status.area.name, south: box.south, west: box.west, north: box.north,
+            id: status.area.id.uuidString.lowercased(), name: status.area.name, south: box.south, west: box.west, north: box.north,
             east: box.east, nextRunAt: status.nextRunAt, lastStartedAt: status.lastStartedAt, lastFinishedAt: status.lastFinishedAt,
             lastStatus: status.lastStatus.flatMap(LastStatusPayload.init(rawValue:)), placesOfWorship: status.area.placesOfWorship,
             lastError: status.lastError, created: status.created, changed: status.changed, unchanged: status.unchanged,

@@ -36,7 +36,7 @@ struct PlacesAPI: APIProtocol {
         let placeId = try Self.placeId(input.path.placeId)
         let aggregate = try await PlacesErrors.answering { try await rate(placeId, by: caller, rating: rating) }
         nearbyPlaces.userChanged(caller.id)
-        return .ok(.init(body: .json(.init(placeId: placeId.uuidString, rating: .init(rating), ratings: .init(aggregate)))))
+        return .ok(.init(body: .json(.init(placeId: placeId.uuidString.lowercased(), rating: .init(rating), ratings: .init(aggregate)))))
     }
 
     func setPin(_ input: Operations.SetPin.Input) async throws -> Operations.SetPin.Output {
@@ -144,7 +144,7 @@ struct PlacesAPI: APIProtocol {
         let user = try RequestScope.requireMember().id
         let id = try Self.placeId(placeId)
         guard let pin = try await mark(id, user: user, mark: change) else { throw Self.placeNotFound(id) }
-        return .init(body: .json(.init(placeId: id.uuidString, pin: Components.Schemas.Pin(rawValue: pin) ?? .red)))
+        return .init(body: .json(.init(placeId: id.uuidString.lowercased(), pin: Components.Schemas.Pin(rawValue: pin) ?? .red)))
     }
 
     /// The place, if `viewer` may see it (`Place.isVisible(to:)`).

@@ -15,8 +15,10 @@ struct OnDemandImports: Sendable {
     let perUserPerHour: Int
     let logger: Logger
 
-    /// True while the places around the point are still being imported for the first time.
-    func importing(latitude: Double, longitude: Double, user: String) async -> Bool {
+    /// True while the places around the point are still being imported for the first time. Only a trusted caller
+    /// (`mayQueue`: auth's `trusted` claim) queues a tile nobody asked for: the hour's tiles are everyone's, and
+    /// new install accounts are cheap, so a few addresses' fresh accounts would otherwise use them up for all.
+    func importing(latitude: Double, longitude: Double, user: String, mayQueue: Bool) async -> Bool {
         switch coverage.status(latitude: latitude, longitude: longitude) {
         case .unknown: return false
         case .covered(let importing):
@@ -30,7 +32,7 @@ struct OnDemandImports: Sendable {
             return importing
         case .uncovered(let tile):
             // Over their own limit: no transaction per request until it has had time to pass.
-            if coverage.isRefused(user: user) { return false }
+            if !mayQueue || coverage.isRefused(user: user) { return false }
             do {
                 let result = try await areas.requestOnDemand(tile, user: user, perHour: perHour, perUserPerHour: perUserPerHour)
                 Counter(label: "places_on_demand_requests_total", dimensions: [("result", "\(result)")]).increment()

@@ -7,7 +7,7 @@ import PlatformHTTP
 extension Components.Schemas.Warning {
     init(_ warning: Warning) {
         self.init(
-            id: warning.id.uuidString, cityId: warning.cityId, kind: KindPayload(rawValue: warning.kind.rawValue) ?? .heat,
+            id: warning.id.uuidString.lowercased(), cityId: warning.cityId, kind: KindPayload(rawValue: warning.kind.rawValue) ?? .heat,
             announcementNumber: warning.announcementNumber, location: warning.location, region: warning.region,
             latitude: warning.latitude, longitude: warning.longitude, severity: SeverityPayload(rawValue: warning.severity.capName) ?? .moderate,
             status: warning.status, statusDescription: warning.statusDescription, timeZone: warning.timeZone, onset: warning.onset,
@@ -19,7 +19,7 @@ extension Components.Schemas.Warning {
 extension Components.Schemas.News {
     init(_ item: NewsStore.Item) {
         self.init(
-            id: item.id.uuidString, name: item.name, body: item.body, location: item.location, happenedAt: item.happenedAt,
+            id: item.id.uuidString.lowercased(), name: item.name, body: item.body, location: item.location, happenedAt: item.happenedAt,
             timeZone: item.timeZone, happenedAtText: WarningDateFormat.string(item.happenedAt, timeZone: item.timeZone),
             publishedAt: item.publishedAt)
     }
@@ -28,7 +28,7 @@ extension Components.Schemas.News {
 extension Components.Schemas.Delivery {
     init(_ entry: PushQueue.LogEntry) {
         self.init(
-            id: entry.id.uuidString, deviceToken: entry.deviceToken, userId: entry.userId,
+            id: entry.id.uuidString.lowercased(), deviceToken: entry.deviceToken, userId: entry.userId,
             kind: KindPayload(rawValue: entry.kind.rawValue) ?? .warning,
             status: StatusPayload(rawValue: entry.status.rawValue) ?? .pending, attempts: entry.attempts, lastStatus: entry.lastStatus,
             lastError: entry.lastError, createdAt: entry.createdAt, finishedAt: entry.finishedAt)

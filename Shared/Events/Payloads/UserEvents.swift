@@ -95,11 +95,12 @@ public struct UserEmailVerified: Codable, Sendable, Equatable {
     }
 }
 
-/// `user.deleted`: the account is gone (its owner or an admin deleted it). Every service erases or anonymises
+/// `user.deleted`: the account is gone (its owner or an admin deleted it, or an install nobody used expired). Every
+/// service erases or anonymises
 /// what it holds of the account and refuses its access tokens from then on (issue 29; the table in docs/architecture.md).
 public struct UserDeleted: Codable, Sendable, Equatable {
     @LowercaseUUID public var userId: UUID
-    /// `self` (the owner, re-authenticated) or `admin`.
+    /// `self` (the owner), `admin`, or `expiry` (an install account that did nothing, `INSTALL_IDLE_DAYS`).
     public var by: String
 
     public init(userId: UUID, by: String) {

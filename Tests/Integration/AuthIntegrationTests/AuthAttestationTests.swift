@@ -102,10 +102,10 @@ struct AuthAttestationTests {
                 #expect(try await auth.count("SELECT count(*)::int FROM accounts WHERE kind = 'install'") == 0)
             }
         }
-        // No verifier configured: an attestation is not silently dropped.
+        // No verifier configured: an attestation is not silently dropped, and the answer is the app's to act on (4xx).
         try await AuthTestHarness.run { auth in
             let (status, body) = try await auth.install("places", "android-1", attestation: "eyJ.any.token")
-            #expect(status == .serviceUnavailable && body["error.code"] == "attestation_unavailable", "\(body)")
+            #expect(status == .unprocessableContent && body["error.code"] == "attestation_not_accepted", "\(body)")
         }
     }
 }

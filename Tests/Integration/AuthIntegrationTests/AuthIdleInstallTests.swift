@@ -8,11 +8,11 @@ import Testing
 
 @testable import Auth
 
-/// Install accounts that did nothing expire (U8): one made for a launch nobody came back to is deleted everywhere
-/// after `INSTALL_IDLE_DAYS`; one that was used, attested or paid for stays.
+/// Install accounts that did nothing expire (U8): one made for a launch nobody came back to, whose first session ran
+/// out, is deleted everywhere after `INSTALL_IDLE_DAYS`; one that was used, attested or paid for stays.
 @Suite("auth: idle install accounts expire")
 struct AuthIdleInstallTests {
-    @Test("U8, U9: an install idle past INSTALL_IDLE_DAYS is deleted with user.deleted; a used, an attested, a young one stay")
+    @Test("U8, U9: an unused install whose session ran out is deleted with user.deleted; a used, an attested, a young one stay")
     func idleInstallsExpire() async throws {
         try await AuthTestHarness.run { auth in
             var installs: [String: (id: String, refresh: String)] = [:]
@@ -31,6 +31,17 @@ struct AuthIdleInstallTests {
             try await auth.db.client.query(
                 PostgresQuery(unsafeSQL: "UPDATE accounts SET attested_at = now() WHERE id = '\(attested)'"), logger: auth.db.logger)
             #expect(try await auth.count("SELECT count(*)::int FROM accounts WHERE created_at < now() - interval '30 days'") == 3)
+            // The first sessions' refresh tokens have run out; the used install renewed its own, which stays live.
+            try await auth.db.client.query(
+                PostgresQuery(
+                    unsafeSQL:
+                        "UPDATE refresh_tokens SET expires_at = now() - interval '1 day' WHERE revoked_at IS NOT NULL OR account_id IN (\(ids))"),
+                logger: auth.db.logger)
+            try await auth.db.client.query(
+                PostgresQuery(
+                    unsafeSQL:
+                        "UPDATE refresh_tokens SET expires_at = now() + interval '1 day' WHERE revoked_at IS NULL AND account_id = '\(used.id)'"),
+                logger: auth.db.logger)
 
             let logger = Logger(label: "idle-install-test")
             let admin = AdminStore(client: auth.db.client, logger: logger, usersTopic: "auth.users")

@@ -132,12 +132,13 @@ struct InstallAttestationTests {
         #expect(attempts.count(.installAccount, subject: "10.0.0.9") == 0, "refused before any try is taken")
     }
 
-    @Test("Issue 52: a refused attestation is 422 attestation_refused naming the check; an unchecked one is 503")
+    @Test("Issue 52: a refused attestation is 422 naming the check; one not checked here 422; one Google did not answer 503")
     func test_attestationAnswers() {
         let refused = AuthErrors.answer(AttestationRefusal.wrongNonce)
         #expect(refused.status == .unprocessableContent && refused.code == "attestation_refused" && refused.details?["reason"] == "wrong_nonce")
         #expect(AuthErrors.answer(AttestationRefusal.reused).details?["reason"] == "reused")
         #expect(AuthErrors.answer(AttestationRefusal.providerUnavailable).status == .serviceUnavailable)
-        #expect(AuthErrors.answer(AttestationRefusal.notConfigured).code == "attestation_unavailable")
+        let notAccepted = AuthErrors.answer(AttestationRefusal.notConfigured)
+        #expect(notAccepted.status == .unprocessableContent && notAccepted.code == "attestation_not_accepted")
     }
 }

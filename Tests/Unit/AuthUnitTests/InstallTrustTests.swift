@@ -28,9 +28,15 @@ struct InstallTrustTests {
         #expect(!Self.trust.trusts(install, now: Self.created.addingTimeInterval(72 * 3_600 - 1)), "one second short")
         #expect(Self.trust.trusts(install, now: Self.created.addingTimeInterval(72 * 3_600)), "exactly the age")
         #expect(Self.trust.trusts(Self.account(.install, attestedAt: Self.created), now: Self.created), "attested")
-        for kind in [AccountKind.dashboard, .survey, .horoscope] {
+        for kind in [AccountKind.dashboard, .horoscope] {
             #expect(Self.trust.trusts(Self.account(kind), now: Self.created), "\(kind): a linked account")
         }
+        // A survey account is anyone's with any address: trusted once the address is confirmed, or by age.
+        var survey = Self.account(.survey)
+        #expect(!Self.trust.trusts(survey, now: Self.created), "a survey sign-up with an unconfirmed address")
+        #expect(Self.trust.trusts(survey, now: Self.created.addingTimeInterval(72 * 3_600)), "by age")
+        survey.emailVerifiedAt = Self.created
+        #expect(Self.trust.trusts(survey, now: Self.created), "its address confirmed")
         #expect(Self.trust.trusts(Self.account(.install, role: .partner), now: Self.created), "an admin made it a partner")
         #expect(Self.trust.trusts(Self.account(.install, role: .admin), now: Self.created))
         #expect(Self.trust.trusts(Self.account(.install, entitlements: ["tarot"]), now: Self.created), "a paid feature")
@@ -51,7 +57,7 @@ struct InstallTrustTests {
         #expect(fresh.id == AccountKey.of(account.id) && !fresh.trusted)
         account.attestedAt = now
         #expect(try await verifier.verify(try await issuer.accessToken(for: account, now: now)).trusted)
-        account = Self.account(.survey)
+        account = Self.account(.dashboard)
         #expect(try await verifier.verify(try await issuer.accessToken(for: account, now: now)).trusted)
         // A token signed before the claim existed: as trusted as every account was then.
         #expect(try await verifier.verify(try await keys.token(userId: "old-token")).trusted)

@@ -53,14 +53,14 @@ struct NearbyPlacesTests {
     @Test("P2: a page of the nearest places carries the user's pins and says there is more")
     func firstPage() async throws {
         let first = try await page(.circle(latitude: 52.5, longitude: 13.4, radiusMetres: 1_000), page: 1, pageSize: 2, importing: true)
-        #expect(first.places.map(\.id) == Self.reads.pinned.prefix(2).map(\.place.id.uuidString))
+        #expect(first.places.map(\.id) == Self.reads.pinned.prefix(2).map { $0.place.id.uuidString.lowercased() })
         #expect(first.places.map(\.pin) == ["green", "red"] && first.hasMore && first.importing == true)
     }
 
     @Test("P2: the last page has no more; a box lists what lies inside it")
     func lastPageAndBox() async throws {
         let last = try await page(.circle(latitude: 52.5, longitude: 13.4, radiusMetres: 1_000), page: 2, pageSize: 2)
-        #expect(last.places.map(\.id) == [Self.reads.pinned[2].place.id.uuidString] && !last.hasMore && last.importing == nil)
+        #expect(last.places.map(\.id) == [Self.reads.pinned[2].place.id.uuidString.lowercased()] && !last.hasMore && last.importing == nil)
         let box = try await page(.box(GeoBox(south: 52.505, west: 13, north: 53, east: 14)), page: 1, pageSize: 5)
         #expect(box.places.count == 2 && !box.hasMore)
     }
