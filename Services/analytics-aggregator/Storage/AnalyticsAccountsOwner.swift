@@ -3,7 +3,7 @@ import Logging
 import PlatformPostgres
 import PostgresNIO
 
-/// analytics-aggregator's part in an account's end (issue 29). Deleted: its poll answers and survey account go (the
+/// analytics-aggregator's part in an account's end. Deleted: its poll answers and survey account go (the
 /// poll's and survey's results are counts and stay); its survey answers, its place among a feature's distinct users
 /// and its coupon's mailbox record stay under one new key that names nobody. The mailbox record is auth's keyed hash
 /// of the mailbox and the coupon's date only, kept so that the mailbox earns no second coupon by signing up again.

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 
-/// The accounts this service knows to be deleted or merged into another (issue 29), by a keyed hash of their id
+/// The accounts this service knows to be deleted or merged into another, by a keyed hash of their id
 /// (`ErasedAccountKey`): their access tokens are refused at once, although they stay valid by signature until they
 /// expire. A token lives at most `AccessTokenLifetime.maximum`, so an erasure is remembered here for `retention`
 /// and then dropped: every token issued before it has expired by then, and memory holds only the last hour's.

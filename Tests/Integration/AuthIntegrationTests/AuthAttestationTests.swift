@@ -4,7 +4,7 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Install accounts earn trust (issue 52, U5, U8): an Android install's Play Integrity token, checked over real HTTP
+/// Install accounts earn trust(U5, U8): an Android install's Play Integrity token, checked over real HTTP
 /// against a fake Google as strict as the real one, makes its account attested and its tokens trusted at once; every
 /// kind of bad token is refused with 422 and makes no account; an install without one is trusted only with age.
 @Suite("auth: install attestation (Play Integrity)")
@@ -19,7 +19,7 @@ struct AuthAttestationTests {
         ]
     }
 
-    @Test("Issue 52: a good Play Integrity token is accepted, recorded and trusted at once; it attests one account only")
+    @Test("U8: a good Play Integrity token is accepted, recorded and trusted at once; it attests one account only")
     func test_goodTokenAttests() async throws {
         let fake = FakePlayIntegrity()
         try await withFakeHTTPServer(fake.handler) { google in
@@ -47,7 +47,7 @@ struct AuthAttestationTests {
     }
 
     @Test(
-        "Issue 52: another app's token, another install's nonce, an old token, a weak device, an unrecognised app or a made-up token is refused; no account"
+        "U8: another app's token, another install's nonce, an old token, a weak device, an unrecognised app or a made-up token is refused; no account"
     )
     func test_badTokensRefused() async throws {
         let fake = FakePlayIntegrity()

@@ -3,7 +3,7 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// What costs others needs a trusted account (issue 52): with tokens from auth as the apps get them, a new install is
+/// What costs others needs a trusted account : with tokens from auth as the apps get them, a new install is
 /// refused (403 `account_not_trusted`) a fortune teller's application, a rating, a place, an address look-up and a
 /// poll answer, and nothing is stored; an install attested through Play Integrity does each at once.
 @Suite("auth: install trust across the services")
@@ -21,7 +21,7 @@ struct AuthInstallTrustTests {
         #expect(answer.status == 403 && answer.code == "account_not_trusted", "\(what): \(answer)")
     }
 
-    @Test("Issue 52, B6: a new install's partner application is refused (no admin is mailed); an attested install's is filed")
+    @Test("U8, B6: a new install's partner application is refused (no admin is mailed); an attested install's is filed")
     func test_partnerApplicationNeedsTrust() async throws {
         let fake = FakePlayIntegrity()
         try await withFakeHTTPServer(fake.handler) { google in
@@ -47,7 +47,7 @@ struct AuthInstallTrustTests {
         }
     }
 
-    @Test("Issue 52, P3, P4, N3: a new install rates, adds, looks up and answers nothing; an attested install's rating counts")
+    @Test("U8, P3, P4, N3: a new install rates, adds, looks up and answers nothing; an attested install's rating counts")
     func test_ratingNeedsTrust() async throws {
         let fake = FakePlayIntegrity()
         try await withFakeHTTPServer(fake.handler) { google in

@@ -6,7 +6,7 @@ import PostgresNIO
 import TestSupport
 import Testing
 
-/// `erased_accounts` in real Postgres (issue 29): rows hold the keyed hash and stay, to refuse late and replayed
+/// `erased_accounts` in real Postgres: rows hold the keyed hash and stay, to refuse late and replayed
 /// events; a replica's memory reads only the last token life's rows; rows from before the key (the id's plain
 /// SHA-256) are honoured until they age out and are then deleted.
 @Suite("Erased accounts against real Postgres")
@@ -14,7 +14,7 @@ struct ErasedAccountsStoreTests {
     let key = ErasedAccountKey(secret: "erased-accounts-store-test-key-0123456789")
     let ids = (1...4).map { "0000000\($0)-0d55-4a57-9f3e-1c1d7c3a9e01" }
 
-    @Test("issue 29: the table keeps every erasure; a replica's memory reads only the last token life's; unkeyed rows go after their week")
+    @Test("U9: the table keeps every erasure; a replica's memory reads only the last token life's; unkeyed rows go after their week")
     func test_keptRowsMemoryAndUnkeyedRows() async throws {
         try await withTestDatabase(schema: "svc") { db in
             let (writer, replica) = (ErasedAccounts(key: key), ErasedAccounts(key: key))
@@ -56,7 +56,7 @@ struct ErasedAccountsStoreTests {
         }
     }
 
-    @Test("issue 29: another key finds none of the rows")
+    @Test("U9: another key finds none of the rows")
     func test_otherKeyFindsNothing() async throws {
         try await withTestDatabase(schema: "svc") { db in
             try await db.client.withConnection { connection in

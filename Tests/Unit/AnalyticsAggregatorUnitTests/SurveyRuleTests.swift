@@ -82,7 +82,7 @@ struct SurveyRuleTests {
         }
     }
 
-    @Test("Issue 52, N3: an account not trusted yet (a new install) answers nothing: its answers would count in the results")
+    @Test("U8, N3: an account not trusted yet (a new install) answers nothing: its answers would count in the results")
     func test_N3_untrustedPollAnswerRefused() async throws {
         let store = MemorySurvey()
         let first = try #require(PollQuestions.all.first).id

@@ -46,7 +46,7 @@ struct PartnerApplicationTests {
         #expect(try await store.find(id) == filed)
     }
 
-    @Test("Issue 52, B6: an account not trusted yet (a new install) files no application, which would mail every admin")
+    @Test("U8, B6: an account not trusted yet (a new install) files no application, which would mail every admin")
     func test_B6_untrustedApplicantRefused() async throws {
         let store = MemoryPartnerApplications()
         let id = UUID()

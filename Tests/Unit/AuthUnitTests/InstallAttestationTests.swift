@@ -5,7 +5,7 @@ import Testing
 
 @testable import Auth
 
-/// An install's Play Integrity verdict and what its account becomes (issue 52): the token must be asked for by the app's
+/// An install's Play Integrity verdict and what its account becomes : the token must be asked for by the app's
 /// package with the install's nonce, recently, by the Play-recognised app on a device meeting device integrity, and it
 /// attests one account. The wire format against a strict fake Google is the integration tests' (`AuthAttestationTests`).
 @Suite("auth: install attestation")
@@ -37,7 +37,7 @@ struct InstallAttestationTests {
         verdict.refusal(packageName: package, nonce: InstallAttestation.nonce(for: "i-1"), now: now, maxAge: 300)
     }
 
-    @Test("Issue 52: a recent token of the app's package, with the install's nonce, from Play on a sound device attests")
+    @Test("U8: a recent token of the app's package, with the install's nonce, from Play on a sound device attests")
     func test_verdictAccepted() {
         #expect(Self.refusal(Self.verdict()) == nil)
         let nonce = InstallAttestation.nonce(for: "i-1")
@@ -48,7 +48,7 @@ struct InstallAttestationTests {
         #expect(Self.refusal(Self.verdict(askedAt: Self.now.addingTimeInterval(30))) == nil, "a clock a little ahead")
     }
 
-    @Test("Issue 52: another package, another install's nonce, an old token, an unrecognised app or a weak device is refused")
+    @Test("U8: another package, another install's nonce, an old token, an unrecognised app or a weak device is refused")
     func test_verdictRefused() {
         #expect(Self.refusal(Self.verdict(requestPackage: "com.example.weather")) == .wrongPackage)
         #expect(Self.refusal(Self.verdict(appPackage: "com.evil.clone")) == .wrongPackage)
@@ -62,7 +62,7 @@ struct InstallAttestationTests {
         #expect(Self.refusal(Self.verdict(device: [])) == .deviceNotTrusted)
     }
 
-    @Test("Issue 52: Google's answer decodes with its int64 as a string, and fields it left out fail their checks")
+    @Test("U8: Google's answer decodes with its int64 as a string, and fields it left out fail their checks")
     func test_verdictWireFormat() throws {
         let millis = Int64(Self.now.timeIntervalSince1970 * 1_000)
         let nonce = Self.base64URL(InstallAttestation.nonce(for: "i-1"))
@@ -97,7 +97,7 @@ struct InstallAttestationTests {
         }
     }
 
-    @Test("Issue 52: an attested install's account is recorded attested; a refused or replayed token makes none, its tries kept")
+    @Test("U8: an attested install's account is recorded attested; a refused or replayed token makes none, its tries kept")
     func test_attestedInstall() async throws {
         let credentials = MemoryCredentials()
         let attempts = MemoryAttempts()
@@ -132,7 +132,7 @@ struct InstallAttestationTests {
         #expect(attempts.count(.installAccount, subject: "10.0.0.9") == 0, "refused before any try is taken")
     }
 
-    @Test("Issue 52: a refused attestation is 422 naming the check; one not checked here 422; one Google did not answer 503")
+    @Test("U8: a refused attestation is 422 naming the check; one not checked here 422; one Google did not answer 503")
     func test_attestationAnswers() {
         let refused = AuthErrors.answer(AttestationRefusal.wrongNonce)
         #expect(refused.status == .unprocessableContent && refused.code == "attestation_refused" && refused.details?["reason"] == "wrong_nonce")

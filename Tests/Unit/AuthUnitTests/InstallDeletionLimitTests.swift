@@ -4,7 +4,7 @@ import Testing
 
 @testable import Auth
 
-/// An install account is made without a form and deleted without a secret (issue 29): its owner's deletions are
+/// An install account is made without a form and deleted without a secret: its owner's deletions are
 /// bounded per client address as its making is, over memory stores. The integration test keeps the 429.
 @Suite("auth: install deletions per address")
 struct InstallDeletionLimitTests {
@@ -18,7 +18,7 @@ struct InstallDeletionLimitTests {
             limits: .init(passwordCeiling: limit(5), pinCeiling: limit(5), installDeletionsPerAddress: limit(deletionsPerAddress)))
     }
 
-    @Test("issue 29: an address deletes installs up to its limit, then waits out the hour; another address is not held back")
+    @Test("U9: an address deletes installs up to its limit, then waits out the hour; another address is not held back")
     func test_installDeletionsPerAddress() async throws {
         let signIns = MemorySignIns(credentials: credentials)
         let end = end(signIns, deletionsPerAddress: 2)
@@ -36,7 +36,7 @@ struct InstallDeletionLimitTests {
         #expect(signIns.deleted.count == 4)
     }
 
-    @Test("issue 29: a deletion that finds no account takes no try; accounts with a secret or a provider's identity are not counted")
+    @Test("U9: a deletion that finds no account takes no try; accounts with a secret or a provider's identity are not counted")
     func test_onlyInstallDeletionsCount() async throws {
         let signIns = MemorySignIns(credentials: credentials)
         let end = end(signIns, deletionsPerAddress: 1)

@@ -6,8 +6,8 @@ import UnitTestSupport
 
 @testable import Auth
 
-/// Which accounts the other services trust with what costs others, and the `trusted` claim that tells them (issue 52,
-/// U5, U7): an install account earns trust by attestation, by age, or by an admin's or a payment's word.
+/// Which accounts the other services trust with what costs others, and the `trusted` claim that tells them (U5,
+/// U7): an install account earns trust by attestation, by age, or by an admin's or a payment's word.
 @Suite("auth: install trust and the trusted claim")
 struct InstallTrustTests {
     static let created = Date(timeIntervalSince1970: 1_800_000_000)
@@ -21,7 +21,7 @@ struct InstallTrustTests {
             attestedAt: attestedAt)
     }
 
-    @Test("Issue 52: a new install is untrusted until INSTALL_TRUST_AFTER_HOURS, at once when attested; other kinds always")
+    @Test("U8: a new install is untrusted until INSTALL_TRUST_AFTER_HOURS, at once when attested; other kinds always")
     func test_trustRule() {
         let install = Self.account(.install)
         #expect(!Self.trust.trusts(install, now: Self.created))
@@ -43,7 +43,7 @@ struct InstallTrustTests {
         #expect(InstallTrust(after: 0).trusts(install, now: Self.created), "0 trusts every install at once")
     }
 
-    @Test("Issue 52, U7: auth signs the trusted claim; every service reads it, and a token without it is trusted")
+    @Test("U8, U7: auth signs the trusted claim; every service reads it, and a token without it is trusted")
     func test_trustedClaim() async throws {
         let keys = try TestTokens()
         let issuer = try await TokenIssuer(

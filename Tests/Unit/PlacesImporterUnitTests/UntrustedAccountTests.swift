@@ -16,7 +16,7 @@ extension AuthenticatedUser {
 /// averages, a place for the admins to review.
 @Suite("places-importer: what an untrusted account may not do")
 struct UntrustedAccountTests {
-    @Test("Issue 52, P3: an untrusted account's rating is refused before anything is read or stored; a trusted one's counts")
+    @Test("U8, P3: an untrusted account's rating is refused before anything is read or stored; a trusted one's counts")
     func test_P3_untrustedRatingRefused() async throws {
         let store = MemoryUserPlaces(recent: RecentCount(count: 0, oldestAgesOutInSeconds: 0))
         let catalogue = MemoryPlaces()
@@ -33,7 +33,7 @@ struct UntrustedAccountTests {
         #expect(store.rated == [place])
     }
 
-    @Test("Issue 52, P4: an untrusted account adds no place and looks no address up; a trusted one adds its place")
+    @Test("U8, P4: an untrusted account adds no place and looks no address up; a trusted one adds its place")
     func test_P4_untrustedAddRefused() async throws {
         let store = MemoryUserPlaces(recent: RecentCount(count: 0, oldestAgesOutInSeconds: 0))
         let lookups = CountingAddresses()
@@ -48,7 +48,7 @@ struct UntrustedAccountTests {
         #expect(store.added == ["Kitchen Desk"])
     }
 
-    @Test("Issue 52: an untrusted refusal is 403 account_not_trusted")
+    @Test("U8: an untrusted refusal is 403 account_not_trusted")
     func test_untrustedAnswer() {
         let answer = PlacesErrors.answer(for: .accountNotTrusted)
         #expect(answer.status == .forbidden && answer.code == "account_not_trusted")

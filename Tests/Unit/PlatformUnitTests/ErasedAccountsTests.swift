@@ -5,14 +5,14 @@ import PlatformHTTP
 import Testing
 import UnitTestSupport
 
-/// The erased accounts a service keeps (issue 29): a keyed hash of each id, so the table links nothing to whoever
+/// The erased accounts a service keeps: a keyed hash of each id, so the table links nothing to whoever
 /// holds an id but not the key, remembered in memory only while a token issued before the erasure can be presented.
 @Suite("Erased accounts: keyed, and remembered for a token's life")
 struct ErasedAccountsTests {
     let id = "7f0c8e5e-0d55-4a57-9f3e-1c1d7c3a9e01"
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("issue 29: one id under two keys gives two stored values, neither the id's plain SHA-256; one key gives one, whatever the case")
+    @Test("U9: one id under two keys gives two stored values, neither the id's plain SHA-256; one key gives one, whatever the case")
     func test_keyedHash() {
         let first = ErasedAccountKey(secret: String(repeating: "a", count: 32))
         let second = ErasedAccountKey(secret: String(repeating: "b", count: 32))
@@ -25,13 +25,13 @@ struct ErasedAccountsTests {
         #expect(ErasedAccounts(key: first).storedForms(of: id) == [first.hash(of: id), ErasedAccounts.unkeyedHash(of: id)])
     }
 
-    @Test("issue 29: memory keeps an erasure for the longest token life and a margin, no longer")
+    @Test("U9: memory keeps an erasure for the longest token life and a margin, no longer")
     func test_retentionCoversTheLongestToken() {
         #expect(ErasedAccounts.retention > AccessTokenLifetime.maximum + AccessTokenLifetime.leeway)
         #expect(ErasedAccounts.retention <= 2 * AccessTokenLifetime.maximum, "memory holds about an hour's erasures, not all")
     }
 
-    @Test("issue 29: an erasure is refused until the retention has passed; an entry older than it is dropped")
+    @Test("U9: an erasure is refused until the retention has passed; an entry older than it is dropped")
     func test_pruning() {
         let erased = ErasedAccounts(key: .random())
         let old = "11111111-1111-1111-1111-111111111111"
@@ -50,7 +50,7 @@ struct ErasedAccountsTests {
         #expect(erased.count == 0)
     }
 
-    @Test("issue 29: an erasure this replica applies counts at once; a row read later keeps the later time")
+    @Test("U9: an erasure this replica applies counts at once; a row read later keeps the later time")
     func test_insertThenRead() {
         let erased = ErasedAccounts(key: .random(), retention: 100)
         erased.insert(erased.storedValue(of: id), erasedAt: now)
@@ -60,7 +60,7 @@ struct ErasedAccountsTests {
         #expect(!erased.contains(id, now: now.addingTimeInterval(100)))
     }
 
-    @Test("issue 29: a row from before the key (the id's plain SHA-256) still refuses the id until it ages out")
+    @Test("U9: a row from before the key (the id's plain SHA-256) still refuses the id until it ages out")
     func test_unkeyedRow() {
         let erased = ErasedAccounts(key: .random())
         erased.add([.init(value: ErasedAccounts.unkeyedHash(of: id), seq: 3, erasedAt: now.addingTimeInterval(-10), keyed: false)], now: now)
@@ -70,7 +70,7 @@ struct ErasedAccountsTests {
         #expect(!erased.contains(id, now: now.addingTimeInterval(erased.retention)))
     }
 
-    @Test("issue 29: ERASED_ACCOUNTS_KEY is required, 32 characters or more, and never shown")
+    @Test("U9: ERASED_ACCOUNTS_KEY is required, 32 characters or more, and never shown")
     func test_keySetting() async throws {
         let tokens = try TestTokens()
         await #expect(throws: ConfigError.missing(variable: "ERASED_ACCOUNTS_KEY")) {
@@ -88,7 +88,7 @@ struct ErasedAccountsTests {
         #expect(verifier.erased.storedValue(of: id) == ErasedAccountKey(secret: TestSecrets.erasedAccountsKey).hash(of: id))
     }
 
-    @Test("issue 29: a token signed to live longer than auth issues them is refused: it would outlive the erasure's memory")
+    @Test("U9: a token signed to live longer than auth issues them is refused: it would outlive the erasure's memory")
     func test_tokenLifetimeBound() async throws {
         let tokens = try TestTokens()
         let verifier = try await AccessTokenVerifier(publicKey: tokens.publicKeyBase64URL, issuer: tokens.issuer)
@@ -98,7 +98,7 @@ struct ErasedAccountsTests {
         }
     }
 
-    @Test("issue 29: an erased account's valid token is refused by the verifier")
+    @Test("U9: an erased account's valid token is refused by the verifier")
     func test_erasedTokenRefused() async throws {
         let tokens = try TestTokens()
         let erased = ErasedAccounts(key: .random())

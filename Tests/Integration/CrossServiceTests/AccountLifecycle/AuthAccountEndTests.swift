@@ -45,7 +45,7 @@ struct AuthAccountEndTests {
     }
 
     @Test(
-        "Issue 29: install deletions from one address stop at INSTALL_DELETIONS_PER_ADDRESS with 429 too_many_attempts and Retry-After; the install stays"
+        "U9: install deletions from one address stop at INSTALL_DELETIONS_PER_ADDRESS with 429 too_many_attempts and Retry-After; the install stays"
     )
     func test_installDeletionsPerAddress() async throws {
         try await LifecycleAuth.run(extraEnvironment: ["INSTALL_DELETIONS_PER_ADDRESS": "2"]) { auth, _ in
