@@ -26,6 +26,7 @@ package func buildApplication(
     TelemetryRoute(
         ingest: TelemetryIngest(
             log: KafkaTelemetryLog(producer: runtime.producer, topic: configuration.telemetryTopic),
+            naming: PostgresAccountNaming(client: client, erased: runtime.erasedAccounts, logger: runtime.logger),
             rules: TelemetryRules(maxAge: TimeInterval(configuration.maxAgeDays * 86_400), maxSkew: TimeInterval(configuration.maxSkewSeconds)),
             logger: runtime.logger),
         keys: configuration.appKeys,
@@ -37,9 +38,10 @@ package func buildApplication(
         .add(
             to: runtime.hotRoutes(on: router, token: .required).add(middleware: PathAccessMiddleware([.init(prefix: "/v1/admin", roles: [.admin])])))
     try AnalyticsAPI(
-        polls: PollStore(client: client, topic: configuration.telemetryTopic, logger: runtime.logger),
+        polls: PollStore(client: client, topic: configuration.telemetryTopic, erased: runtime.erasedAccounts, logger: runtime.logger),
         surveys: SurveyStore(
-            client: client, topic: configuration.telemetryTopic, coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays),
+            client: client, topic: configuration.telemetryTopic, erased: runtime.erasedAccounts,
+            coupons: SurveyCoupons(windowDays: configuration.surveyCouponWindowDays),
             logger: runtime.logger),
         stats: stats, cache: StatsAnswers(lifetime: configuration.statsCacheLifetime)
     )
@@ -51,7 +53,8 @@ package func buildApplication(
     let consumer = try runtime.makeConsumer(
         topics: AnalyticsTopics.consumed(configuration),
         handler: AnalyticsTopics.handlers(
-            configuration, target: nil, lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner()), erased: runtime.erasedAccounts),
+            configuration, target: nil, lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner(erased: runtime.erasedAccounts)),
+            erased: runtime.erasedAccounts),
         ledger: .handler)
     let retention = AggregateRetention(
         client: client, writer: AggregateWriter(exactUsersLimit: configuration.exactUsersLimit, erased: runtime.erasedAccounts),

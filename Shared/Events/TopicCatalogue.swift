@@ -105,7 +105,7 @@ public enum TopicCatalogue {
             EventTypes.appointmentReminderDue, EventTypes.horoscopeDailyDue,
         ], consumers: ["warning-detector"])
     public static let telemetry = Topic(
-        name: "analytics.telemetry", partitions: 6, keyedBy: "user or device id", producer: "analytics-aggregator",
+        name: "analytics.telemetry", partitions: 6, keyedBy: "the account's pseudonym, else the device id", producer: "analytics-aggregator",
         eventTypes: [EventTypes.telemetryRecorded, EventTypes.pollAnswered, EventTypes.surveySubmitted, EventTypes.surveyExplained],
         consumers: ["analytics-aggregator"])
 

@@ -12,6 +12,10 @@ enum TelemetryErrors {
             APIError(
                 .serviceUnavailable, code: "broker_unavailable", message: "the events could not be stored; send the batch again",
                 headers: [.retryAfter: "1"])
+        case .storeUnavailable:
+            APIError(
+                .serviceUnavailable, code: "store_unavailable", message: "the events could not be stored; send the batch again",
+                headers: [.retryAfter: "1"])
         }
     }
 }

@@ -4,4 +4,6 @@ enum TelemetryRefusal: Error, Equatable {
     case noValidEvents([TelemetryRejection])
     /// The broker did not take the batch: nothing was stored, the client sends it again.
     case brokerUnavailable
+    /// The accounts' pseudonyms could not be read or made: nothing was stored, the client sends it again.
+    case storeUnavailable
 }

@@ -285,5 +285,28 @@ package enum AnalyticsAggregatorMigrations {
                 )
                 """,
             ]),
+        Migration(
+            "0009_account_pseudonyms",
+            [
+                // U9: the kept telemetry topic names an account by a random pseudonym, deleted with the account.
+                """
+                CREATE TABLE account_pseudonyms (
+                    account text PRIMARY KEY,
+                    pseudonym text NOT NULL UNIQUE,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                // A feature's users named by id before get their pseudonym, so an account counts once whichever
+                // form its events have.
+                """
+                INSERT INTO account_pseudonyms (account, pseudonym)
+                SELECT a, replace(gen_random_uuid()::text, '-', '')
+                FROM (SELECT DISTINCT substr(user_key, 3) AS a FROM feature_users WHERE user_key LIKE 'u:%') AS named
+                """,
+                """
+                UPDATE feature_users f SET user_key = 'p:' || p.pseudonym
+                FROM account_pseudonyms p WHERE f.user_key = 'u:' || p.account
+                """,
+            ]),
     ]
 }

@@ -9,7 +9,7 @@ import PostgresNIO
 struct AggregateWriter: Sendable {
     /// Distinct users per feature counted exactly up to this; beyond it, with a HyperLogLog sketch.
     let exactUsersLimit: Int
-    /// The key of `erased_accounts`: a deleted account's late or replayed telemetry counts without its key.
+    /// The key of `erased_accounts`: a deleted account's late or replayed telemetry counts without its user.
     let erased: ErasedAccounts
 
     func write(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
@@ -48,6 +48,7 @@ struct AggregateWriter: Sendable {
             ON CONFLICT (generation, app, feature) DO UPDATE SET uses = features.uses + excluded.uses
             RETURNING app, feature, sketch
             """, logger: logger)
+        let featureUsers = try await members(of: delta.featureUsers, on: connection, logger: logger)
         var sketches: [AggregateDelta.FeatureKey: HyperLogLog] = [:]
         for try await (app, feature, sketch) in rows.decode((String, String, ByteBuffer?).self) {
             guard let sketch else { continue }
@@ -55,16 +56,11 @@ struct AggregateWriter: Sendable {
             sketches[.init(app: app, feature: feature)] = HyperLogLog(bytes: Array(sketch.readableBytesView)) ?? HyperLogLog()
         }
         var memberApps: [String] = [], memberNames: [String] = [], memberKeys: [String] = []
-        // An account's key (`u:<id>`) with what a row of `erased_accounts` holds for it; a device's with none.
-        var memberHashes: [String] = [], memberUnkeyed: [String] = []
         for key in keys where sketches[key] == nil {
-            for user in (delta.featureUsers[key] ?? []).sorted() {
+            for user in (featureUsers[key] ?? []).sorted() {
                 memberApps.append(key.app)
                 memberNames.append(key.feature)
                 memberKeys.append(user)
-                let account = user.hasPrefix("u:") ? String(user.dropFirst(2)) : nil
-                memberHashes.append(account.map(erased.storedValue(of:)) ?? "")
-                memberUnkeyed.append(account.map(ErasedAccounts.unkeyedHash(of:)) ?? "")
             }
         }
         if !memberKeys.isEmpty {
@@ -72,12 +68,7 @@ struct AggregateWriter: Sendable {
                 """
                 WITH fresh AS (
                     INSERT INTO feature_users (generation, app, feature, user_key)
-                    SELECT \(generation), a, f, u
-                    FROM unnest(
-                        \(memberApps)::text[], \(memberNames)::text[], \(memberKeys)::text[], \(memberHashes)::text[], \(memberUnkeyed)::text[]
-                    ) AS t(a, f, u, h, l)
-                    -- A deleted account's late or replayed telemetry counts without its key (issue 29).
-                    WHERE u NOT LIKE 'u:%' OR NOT EXISTS (SELECT 1 FROM erased_accounts WHERE id_hash IN (h, l))
+                    SELECT \(generation), a, f, u FROM unnest(\(memberApps)::text[], \(memberNames)::text[], \(memberKeys)::text[]) AS t(a, f, u)
                     ON CONFLICT DO NOTHING RETURNING app, feature
                 ), added AS (SELECT app, feature, count(*) AS n FROM fresh GROUP BY app, feature)
                 UPDATE features SET users = features.users + added.n FROM added
@@ -94,7 +85,7 @@ struct AggregateWriter: Sendable {
         }
         for (key, sketch) in sketches.sorted(by: { $0.key < $1.key }) {
             var sketch = sketch
-            for user in delta.featureUsers[key] ?? [] { sketch.add(user) }
+            for user in featureUsers[key] ?? [] { sketch.add(user) }
             let bytes = ByteBuffer(bytes: sketch.registers)
             try await connection.tracedQuery(
                 """
@@ -134,6 +125,26 @@ struct AggregateWriter: Sendable {
         var sketch = HyperLogLog()
         for try await user in rows.decode(String.self) { sketch.add(user) }
         return sketch
+    }
+
+    /// The users a batch counts, each under the one name it keeps here: an account's pseudonym (`p:`), made for an
+    /// account an older event named by its id (`u:`); a device as it came (`d:`). An erased account's events count
+    /// without a user, whichever form they have: its pseudonym is gone, and its id is among the erased ones (U9).
+    private func members(
+        of users: [AggregateDelta.FeatureKey: Set<String>], on connection: PostgresConnection, logger: Logger
+    ) async throws -> [AggregateDelta.FeatureKey: Set<String>] {
+        let all = users.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        let prefix = AccountPseudonyms.prefix
+        let accounts = Set(all.filter { $0.hasPrefix("u:") }.map { String($0.dropFirst(2)) })
+        let named = Set(all.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+        let pseudonyms = try await AccountPseudonyms.resolve(accounts, erased: erased, on: connection, logger: logger)
+        let live = try await AccountPseudonyms.live(named, on: connection, logger: logger)
+        func member(_ user: String) -> String? {
+            if user.hasPrefix("u:") { return pseudonyms[String(user.dropFirst(2))].map { prefix + $0 } }
+            if user.hasPrefix(prefix) { return live.contains(String(user.dropFirst(prefix.count))) ? user : nil }
+            return user
+        }
+        return users.mapValues { Set($0.compactMap(member)) }
     }
 
     private func writeCities(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlatformCore
 import PlatformEvents
 import PlatformPostgres
 import PostgresNIO
@@ -9,6 +10,8 @@ import PostgresNIO
 struct PollStore: Sendable {
     let client: PostgresClient
     let topic: String
+    /// Whose pseudonym must not be made again (`AccountPseudonyms`).
+    let erased: ErasedAccounts
     let logger: Logger
 
     func answer(user: String, answers: [(question: String, answer: Bool)]) async throws {
@@ -26,10 +29,12 @@ struct PollStore: Sendable {
                 // Rolls back the ones that were new: the request is all or nothing.
                 throw SurveyRefusal.alreadyAnswered(before)
             }
+            // The kept topic names the account by its pseudonym only (U9).
+            let named = try await AccountPseudonyms.named(user, erased: erased, on: connection, logger: logger)
             let envelopes = answers.map { answer in
                 EventEnvelope(
-                    type: EventTypes.pollAnswered, producer: ServiceIdentity.analyticsAggregator.name, key: user,
-                    payload: PollAnswered(userId: user, questionId: answer.question, answer: answer.answer))
+                    type: EventTypes.pollAnswered, producer: ServiceIdentity.analyticsAggregator.name, key: named,
+                    payload: PollAnswered(userId: named, questionId: answer.question, answer: answer.answer))
             }
             try await Outbox.enqueue(all: envelopes, toTopicNamed: topic, on: connection, logger: logger)
         }

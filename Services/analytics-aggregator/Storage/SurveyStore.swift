@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlatformCore
 import PlatformEvents
 import PlatformPostgres
 import PostgresNIO
@@ -10,6 +11,8 @@ import PostgresNIO
 struct SurveyStore: Sendable {
     let client: PostgresClient
     let topic: String
+    /// Whose pseudonym must not be made again (`AccountPseudonyms`).
+    let erased: ErasedAccounts
     /// When the overall rating's coupon is issued (a verified address, once per mailbox).
     let coupons: SurveyCoupons
     let logger: Logger
@@ -50,7 +53,7 @@ struct SurveyStore: Sendable {
             guard !inserted.isEmpty else { throw SurveyRefusal.alreadySubmitted(.service) }
             let event = SurveySubmitted(
                 userId: user, part: "service", service: service, points: points, belowGood: HotelSurvey.isBelowGood(points: points))
-            try await Outbox.enqueue(envelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+            try await Outbox.enqueue(try await envelope(event, user: user, on: connection), toTopicNamed: topic, on: connection, logger: logger)
         }
     }
 
@@ -92,7 +95,7 @@ struct SurveyStore: Sendable {
             ).decode(String.self).collectAll()
             guard !inserted.isEmpty else { throw SurveyRefusal.alreadySubmitted(.overall) }
             let event = SurveySubmitted(userId: user, part: "overall", points: points, stars: stars, belowGood: HotelSurvey.asksWhy(stars: stars))
-            try await Outbox.enqueue(envelope(event, user: user), toTopicNamed: topic, on: connection, logger: logger)
+            try await Outbox.enqueue(try await envelope(event, user: user, on: connection), toTopicNamed: topic, on: connection, logger: logger)
             return SurveyOverall(stars: stars, points: points, coupon: coupon, couponStatus: couponStatus)
         }
     }
@@ -144,8 +147,12 @@ struct SurveyStore: Sendable {
         try await SurveyCoupons.lockTaker(user, on: connection, logger: logger)
     }
 
-    private func envelope(_ event: SurveySubmitted, user: String) -> EventEnvelope<SurveySubmitted> {
-        EventEnvelope(type: EventTypes.surveySubmitted, producer: ServiceIdentity.analyticsAggregator.name, key: user, payload: event)
+    /// The kept topic names the guest by the account's pseudonym only (U9).
+    private func envelope(_ event: SurveySubmitted, user: String, on connection: PostgresConnection) async throws -> EventEnvelope<SurveySubmitted> {
+        let named = try await AccountPseudonyms.named(user, erased: erased, on: connection, logger: logger)
+        var event = event
+        event.userId = named
+        return EventEnvelope(type: EventTypes.surveySubmitted, producer: ServiceIdentity.analyticsAggregator.name, key: named, payload: event)
     }
 
     /// A reason's event is keyed by a key of its own, never the guest's id: `analytics.telemetry` is kept for rebuilds,

@@ -72,7 +72,7 @@ struct Rebuild {
         print("rebuild: generation \(generation) started (queries keep reading generation \(previous) until it is caught up)")
         let progress = RebuildProgress(
             inner: AnalyticsTopics.handlers(
-                configuration, target: generation, lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner()),
+                configuration, target: generation, lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner(erased: runtime.erasedAccounts)),
                 erased: runtime.erasedAccounts))
         let consumer = try runtime.makeConsumer(
             topics: AnalyticsTopics.consumed(configuration), handler: progress,

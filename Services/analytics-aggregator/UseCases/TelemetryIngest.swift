@@ -8,6 +8,8 @@ import PlatformEvents
 /// aggregates (which apply an event id once) count it once.
 struct TelemetryIngest: Sendable {
     let log: any TelemetryLog
+    /// The accounts' pseudonyms: the topic is kept for good and names an account only by its pseudonym (U9).
+    let naming: any AccountNaming
     let rules: TelemetryRules
     let logger: Logger
 
@@ -41,6 +43,7 @@ struct TelemetryIngest: Sendable {
             }
         }
         if accepted.isEmpty { throw TelemetryRefusal.noValidEvents(rejected) }
+        accepted = try await pseudonymised(accepted)
         do {
             try await log.append(accepted)
         } catch {
@@ -48,6 +51,28 @@ struct TelemetryIngest: Sendable {
             throw TelemetryRefusal.brokerUnavailable
         }
         return Outcome(accepted: accepted.count + duplicates, duplicates: duplicates, rejected: rejected)
+    }
+
+    /// The batch with each account named by its pseudonym and without the device (the account is who counts);
+    /// an erased account's late events under a name no row holds, so they count without a user.
+    private func pseudonymised(_ envelopes: [EventEnvelope<TelemetryRecorded>]) async throws -> [EventEnvelope<TelemetryRecorded>] {
+        let accounts = Set(envelopes.compactMap(\.payload.userId))
+        guard !accounts.isEmpty else { return envelopes }
+        let pseudonyms: [String: String]
+        do {
+            pseudonyms = try await naming.pseudonyms(of: accounts)
+        } catch {
+            logger.warning("telemetry batch's accounts not named", metadata: ["error": "\(error)", "events": "\(envelopes.count)"])
+            throw TelemetryRefusal.storeUnavailable
+        }
+        return envelopes.map { envelope in
+            guard let account = envelope.payload.userId else { return envelope }
+            var envelope = envelope
+            envelope.payload.userId = pseudonyms[account].map { AccountPseudonyms.prefix + $0 } ?? AccountPseudonyms.nobody()
+            envelope.payload.deviceId = ""
+            envelope.key = envelope.payload.userKey
+            return envelope
+        }
     }
 
     /// A UUID (version 5 layout) from SHA-256 of the app and the app's event id.

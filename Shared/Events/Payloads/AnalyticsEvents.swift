@@ -1,6 +1,6 @@
 import Foundation
 
-/// Payloads of the `analytics.telemetry` topic (key: the user, else the device), written by
+/// Payloads of the `analytics.telemetry` topic (key: the account's pseudonym, else the device), written by
 /// analytics-aggregator: the apps' telemetry as ingested (N1), poll answers (N3) and survey submissions (N4).
 
 /// `telemetry.recorded`: one event an app sent. The envelope's `occurredAt` is the app's time of the event,
@@ -12,7 +12,11 @@ public struct TelemetryRecorded: Codable, Sendable, Equatable {
     @LowercaseUUID public var clientEventId: UUID
     /// `install`, `feature_used`, `screen_viewed` or `city_viewed`.
     public var kind: String
+    /// The app's random id of the install; empty when the event names an account (the account is who counts, and
+    /// the device's id would link a deleted account's kept events to the phone).
     public var deviceId: String
+    /// The account: `p:` and its pseudonym (analytics-aggregator's, deleted with the account, U9); an event written
+    /// before pseudonyms has the id the app sent.
     public var userId: String?
     public var platform: String?
     public var appVersion: String?
@@ -38,12 +42,17 @@ public struct TelemetryRecorded: Codable, Sendable, Equatable {
         self.cityName = cityName
     }
 
-    /// Who counts as the user: the signed-in user when the app said one, else the device.
-    public var userKey: String { userId.map { "u:\($0)" } ?? "d:\(deviceId)" }
+    /// Who counts as the user: the signed-in account when the app said one (its pseudonym, or `u:` and the id in an
+    /// event from before pseudonyms), else the device.
+    public var userKey: String {
+        guard let userId else { return "d:\(deviceId)" }
+        return userId.hasPrefix("p:") ? userId : "u:\(userId)"
+    }
 }
 
 /// `poll.answered`: one user's answer to one poll question.
 public struct PollAnswered: Codable, Sendable, Equatable {
+    /// The account's pseudonym with its `p:` (as `TelemetryRecorded.userId`); the id in events from before.
     public var userId: String
     public var questionId: String
     public var answer: Bool
@@ -57,6 +66,7 @@ public struct PollAnswered: Codable, Sendable, Equatable {
 
 /// `survey.submitted`: a rated hotel service (`part` = `service`) or the overall rating (`part` = `overall`).
 public struct SurveySubmitted: Codable, Sendable, Equatable {
+    /// The account's pseudonym with its `p:` (as `TelemetryRecorded.userId`); the id in events from before.
     public var userId: String
     public var part: String
     /// `rooms`, `dining`, `spa-pool` or `gym` (services only).

@@ -132,7 +132,8 @@ struct AnalyticsUnitTests {
         configuration.messageTimeoutMilliseconds = 1_500
         let producer = try KafkaProducer(configuration: configuration, logger: Logger(label: "no-broker"))
         let ingest = TelemetryIngest(
-            log: KafkaTelemetryLog(producer: producer, topic: "analytics.telemetry"), rules: TelemetryRules(maxAge: 86_400, maxSkew: 300),
+            log: KafkaTelemetryLog(producer: producer, topic: "analytics.telemetry"), naming: MemoryAccountNaming(),
+            rules: TelemetryRules(maxAge: 86_400, maxSkew: 300),
             logger: Logger(label: "no-broker"))
         let event =
             #"{"id": "\#(UUID())", "kind": "install", "occurredAt": "\#(Date().ISO8601Format())", "deviceId": "d", "platform": "ios", "appVersion": "1.0"}"#

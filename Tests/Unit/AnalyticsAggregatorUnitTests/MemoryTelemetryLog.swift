@@ -26,3 +26,33 @@ final class MemoryTelemetryLog: TelemetryLog {
         stored.withLock { $0.append(contentsOf: events) }
     }
 }
+
+/// Account pseudonyms in memory, as `AccountPseudonyms` keeps them: one per account, made on first use, none for an
+/// erased account; `isDown` stands for a database that does not answer.
+final class MemoryAccountNaming: AccountNaming {
+    struct StoreDown: Error {}
+
+    private let made = Mutex<[String: String]>([:])
+    let erased: Set<String>
+    let isDown: Bool
+
+    init(erased: Set<String> = [], isDown: Bool = false) {
+        self.erased = erased
+        self.isDown = isDown
+    }
+
+    var pseudonyms: [String: String] { made.withLock { $0 } }
+
+    func pseudonyms(of accounts: Set<String>) async throws -> [String: String] {
+        if isDown { throw StoreDown() }
+        return made.withLock { made in
+            var answer: [String: String] = [:]
+            for account in accounts where !erased.contains(account) {
+                let pseudonym = made[account] ?? UUID().uuidString.lowercased()
+                made[account] = pseudonym
+                answer[account] = pseudonym
+            }
+            return answer
+        }
+    }
+}
