@@ -1,11 +1,13 @@
 import Foundation
 
-/// The topics analytics-aggregator rebuilds its aggregates from (N6) must keep every event: a rebuild recounts
+/// The topic analytics-aggregator rebuilds its aggregates from (N6) must keep every event: a rebuild recounts
 /// only what the log still holds, and refuses to switch when that is less than the live numbers. Topic creation
-/// keeps them for good; `platformctl check-retention` reports one a broker would trim.
+/// keeps it for good; `platformctl check-retention` reports it when a broker would trim it. It names accounts only
+/// by pseudonyms that go with the accounts (U9). analytics' other topics (`auth.users`, `weather.user-cities`) give
+/// it facts that are not per generation, so a rebuild does not read them and they are not kept (decision 0011).
 public enum RebuildRetention {
     /// The topics the aggregates are built from.
-    public static var topics: [Topic] { TopicCatalogue.all.filter { $0.consumers.contains("analytics-aggregator") } }
+    public static var topics: [Topic] { [TopicCatalogue.telemetry] }
 
     /// The configuration that keeps a topic's events for good.
     public static let keepForever = ["retention.ms": "-1", "retention.bytes": "-1"]

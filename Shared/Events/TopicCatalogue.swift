@@ -29,6 +29,9 @@ public struct Topic: Sendable, Hashable {
     /// The services that read it, each through its own consumer group: with `producer`, what the broker's
     /// ACLs grant (`platformctl kafka-acls`), and what a service may subscribe to.
     public var consumers: [String] = []
+    /// Days the broker keeps an event (`retention.ms` at creation); nil: the broker's default. A topic that names
+    /// accounts and from which nothing is rebuilt says it, so that a deleted account's id leaves it then (U9).
+    public var retentionDays: Int? = nil
 
     /// The dead-letter topic for events of this topic that cannot be handled.
     public var deadLetterName: String { Topic.deadLetterName(of: name) }
@@ -69,6 +72,11 @@ public struct ConsumedTopic: Sendable, Hashable {
 /// Every flow of the platform in one place. A service publishes only to the topics it is the producer of,
 /// and reads the others through its consumer group.
 public enum TopicCatalogue {
+    /// How long `auth.users` and `weather.user-cities` keep events: they name accounts by id for their readers, and
+    /// nothing is rebuilt from them (the aggregates come from `analytics.telemetry`, `RebuildRetention`), so a deleted
+    /// account's id leaves them after this (decision 0011). A month: a reader down for weeks still catches up.
+    public static let accountTopicsRetentionDays = 30
+
     public static let forecasts = Topic(
         name: "weather.forecasts", partitions: 6, keyedBy: "city id", producer: "weather-fetcher",
         eventTypes: [EventTypes.forecastUpdated], consumers: ["warning-detector"])
@@ -77,7 +85,8 @@ public enum TopicCatalogue {
         eventTypes: [EventTypes.warningIssued, EventTypes.warningUpdated, EventTypes.warningCancelled], consumers: ["weather-fetcher"])
     public static let userCities = Topic(
         name: "weather.user-cities", partitions: 6, keyedBy: "user id", producer: "weather-fetcher",
-        eventTypes: [EventTypes.favouriteAdded, EventTypes.favouriteRemoved], consumers: ["warning-detector", "analytics-aggregator"])
+        eventTypes: [EventTypes.favouriteAdded, EventTypes.favouriteRemoved], consumers: ["warning-detector", "analytics-aggregator"],
+        retentionDays: accountTopicsRetentionDays)
     public static let users = Topic(
         name: "auth.users", partitions: 6, keyedBy: "user id", producer: "auth",
         eventTypes: [
@@ -86,7 +95,8 @@ public enum TopicCatalogue {
             EventTypes.userMerged,
         ],
         // Every service that holds personal data reads deletions and merges (issue 29).
-        consumers: ["analytics-aggregator", "appointment-booker", "weather-fetcher", "warning-detector", "places-importer"])
+        consumers: ["analytics-aggregator", "appointment-booker", "weather-fetcher", "warning-detector", "places-importer"],
+        retentionDays: accountTopicsRetentionDays)
     public static let places = Topic(
         name: "places.places", partitions: 6, keyedBy: "place id", producer: "places-importer",
         eventTypes: [EventTypes.placeUpserted, EventTypes.placeRated, EventTypes.worshipPlacesFound], consumers: ["appointment-booker"])
@@ -113,7 +123,13 @@ public enum TopicCatalogue {
 
     /// Every topic the stack needs, dead-letter topics included.
     public static var allWithDeadLetters: [KafkaTopicSpec] {
-        all.flatMap { [KafkaTopicSpec(name: $0.name, partitions: $0.partitions), KafkaTopicSpec(name: $0.deadLetterName, partitions: 1)] }
+        all.flatMap { topic in
+            let retention = topic.retentionDays.map { ["retention.ms": String(Int64($0) * 86_400_000)] } ?? [:]
+            return [
+                KafkaTopicSpec(name: topic.name, partitions: topic.partitions, configs: retention),
+                KafkaTopicSpec(name: topic.deadLetterName, partitions: 1),
+            ]
+        }
     }
 }
 

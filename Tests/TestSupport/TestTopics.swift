@@ -80,3 +80,25 @@ public func publishEnvelope<Payload: Codable & Sendable>(_ envelope: EventEnvelo
         try await producer.send(KafkaOutgoingMessage(topic: topic, key: envelope.key, value: try envelope.encoded()))
     }
 }
+
+/// Every message on `topics` (of `partitions` partitions each) from their beginning, read by a group of its own until
+/// it holds every partition and has reached each one's high watermark, three polls in a row with nothing new: what a
+/// rebuild or anyone with read access would find there now. Throws when it has not caught up within `timeout`.
+public func readFromBeginning(_ topics: [String], partitions: Int, timeout: Duration = .seconds(60)) async throws -> [KafkaMessage] {
+    let consumer = try makeConsumer(topics: topics, group: "read-\(uniqueSuffix())", startPosition: .beginning)
+    var messages: [KafkaMessage] = []
+    var quietPolls = 0
+    let deadline = ContinuousClock.now + timeout
+    while quietPolls < 3 && ContinuousClock.now < deadline {
+        let batch = try await consumer.poll()
+        messages += batch
+        let lags = consumer.lagByPartition()
+        let caughtUp = batch.isEmpty && lags.count == topics.count * partitions && lags.allSatisfy { $0.lag == 0 }
+        quietPolls = caughtUp ? quietPolls + 1 : 0
+    }
+    await consumer.close()
+    guard quietPolls >= 3 else {
+        throw HarnessError("\(topics) not read to their end within \(timeout): \(messages.count) message(s) so far")
+    }
+    return messages
+}

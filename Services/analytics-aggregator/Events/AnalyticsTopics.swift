@@ -13,6 +13,12 @@ enum AnalyticsTopics {
         ]
     }
 
+    /// What a rebuild reads (`RebuildRetention`): the telemetry topic, whose events the aggregates are counted from.
+    /// The other two give facts that are not per generation (survey accounts, city names), applied live once.
+    static func rebuilt(_ configuration: AnalyticsConfiguration) -> [ConsumedTopic] {
+        [ConsumedTopic(TopicCatalogue.telemetry, name: configuration.telemetryTopic)]
+    }
+
     /// The handler of the three: the live consumer's (`target` nil: the current and building generations) or a
     /// rebuild's (only generation `target`). `erased`: the service's erased accounts, whose telemetry counts without its key.
     static func handlers(

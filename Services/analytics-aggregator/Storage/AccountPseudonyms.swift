@@ -13,12 +13,17 @@ enum AccountPseudonyms {
     static let prefix = "p:"
 
     /// Each account's pseudonym, made on first use. An account erased here gets none (it is left out of the answer):
-    /// a late event must not bring its id back into this table.
+    /// a late event must not bring its id back into this table. Runs inside the caller's transaction: it waits for a
+    /// deletion or merge of the accounts being applied (which holds the account's lock, `AccountLifecycleEvents`) and
+    /// then reads `erased_accounts` with what that committed.
     static func resolve(
         _ accounts: Set<String>, erased: ErasedAccounts, on connection: PostgresConnection, logger: Logger
     ) async throws -> [String: String] {
         guard !accounts.isEmpty else { return [:] }
         let ids = accounts.sorted()
+        try await connection.tracedQuery(
+            "SELECT pg_advisory_xact_lock_shared(hashtextextended('account:' || k, 0)) FROM unnest(\(ids)::text[]) AS k ORDER BY k",
+            logger: logger)
         let keyed = ids.map(erased.storedValue(of:)), unkeyed = ids.map(ErasedAccounts.unkeyedHash(of:))
         var found: [String: String] = [:]
         // A row another transaction inserts at the same moment is neither inserted here nor visible to this
@@ -52,24 +57,25 @@ enum AccountPseudonyms {
         return pseudonyms[account].map { prefix + $0 } ?? nobody()
     }
 
-    /// The pseudonyms of `names` (without the prefix) whose account still exists.
+    /// The pseudonyms of `names` (without the prefix) whose account still exists, locked until the caller's
+    /// transaction ends: an erasure deletes the row first (`forget`), so it waits for a batch counting under the
+    /// pseudonym and then re-keys what that batch wrote.
     static func live(_ names: Set<String>, on connection: PostgresConnection, logger: Logger) async throws -> Set<String> {
         guard !names.isEmpty else { return [] }
         let rows = try await connection.tracedQuery(
-            "SELECT pseudonym FROM account_pseudonyms WHERE pseudonym = ANY(\(names.sorted())::text[])", logger: logger)
+            """
+            SELECT pseudonym FROM account_pseudonyms WHERE pseudonym = ANY(\(names.sorted())::text[])
+            ORDER BY pseudonym FOR KEY SHARE
+            """, logger: logger)
         return Set(try await rows.decode(String.self).collectAll())
     }
 
-    /// The account's pseudonym, if it has one.
-    static func of(_ account: String, on connection: PostgresConnection, logger: Logger) async throws -> String? {
+    /// Deletes the account's pseudonym, returning it: its events on the topic name nobody from now on. Waits for a
+    /// batch counting under it (`live`), so what the caller re-keys afterwards includes that batch's rows.
+    static func forget(_ account: String, on connection: PostgresConnection, logger: Logger) async throws -> String? {
         let rows = try await connection.tracedQuery(
-            "SELECT pseudonym FROM account_pseudonyms WHERE account = \(account)", logger: logger)
+            "DELETE FROM account_pseudonyms WHERE account = \(account) RETURNING pseudonym", logger: logger)
         return try await rows.decode(String.self).collectAll().first
-    }
-
-    /// Deletes the account's pseudonym: its events on the topic name nobody from now on.
-    static func forget(_ account: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.tracedQuery("DELETE FROM account_pseudonyms WHERE account = \(account)", logger: logger)
     }
 
     /// A name for an erased account's late event: the prefix and a random value no row holds, so it counts as erased.

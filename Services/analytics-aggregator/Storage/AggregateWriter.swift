@@ -38,6 +38,9 @@ struct AggregateWriter: Sendable {
     /// limit its members become a sketch (and leave the table), and later users go into the sketch.
     private func writeFeatures(_ delta: AggregateDelta, generation: Int, on connection: PostgresConnection, logger: Logger) async throws {
         guard !delta.featureUses.isEmpty else { return }
+        // The users first: naming them takes the accounts' locks, which an erasure holding them takes before the
+        // feature rows this statement locks below.
+        let featureUsers = try await members(of: delta.featureUsers, on: connection, logger: logger)
         let keys = delta.featureUses.keys.sorted()
         let apps = keys.map(\.app), names = keys.map(\.feature), uses = keys.map { delta.featureUses[$0] ?? 0 }
         // Locks the rows (in key order) and says which are sketches already.
@@ -48,7 +51,6 @@ struct AggregateWriter: Sendable {
             ON CONFLICT (generation, app, feature) DO UPDATE SET uses = features.uses + excluded.uses
             RETURNING app, feature, sketch
             """, logger: logger)
-        let featureUsers = try await members(of: delta.featureUsers, on: connection, logger: logger)
         var sketches: [AggregateDelta.FeatureKey: HyperLogLog] = [:]
         for try await (app, feature, sketch) in rows.decode((String, String, ByteBuffer?).self) {
             guard let sketch else { continue }

@@ -24,16 +24,17 @@ struct AnalyticsAccountsOwner: AccountDataOwner {
         for table in ["survey_services", "survey_overall", "survey_coupon_mailboxes"] {
             try await connection.tracedQuery("UPDATE \(unescaped: table) SET user_id = \(anonymous) WHERE user_id = \(user)", logger: logger)
         }
-        let keys = try await memberKeys(of: user, on: connection, logger: logger)
+        // Its events on the kept telemetry topic name nobody from now on (U9).
+        let keys = try await forgetMemberKeys(of: user, on: connection, logger: logger)
         try await connection.tracedQuery(
             "UPDATE feature_users SET user_key = \(anonymous) WHERE user_key = ANY(\(keys)::text[])", logger: logger)
-        // Its events on the kept telemetry topic name nobody from now on (U9).
-        try await AccountPseudonyms.forget(user, on: connection, logger: logger)
     }
 
-    /// The names the account may have among a feature's users: its pseudonym's, and its id's from before pseudonyms.
-    private func memberKeys(of account: String, on connection: PostgresConnection, logger: Logger) async throws -> [String] {
-        let pseudonym = try await AccountPseudonyms.of(account, on: connection, logger: logger)
+    /// Deletes the account's pseudonym and returns the names it may have among a feature's users: the pseudonym's,
+    /// and its id's from before pseudonyms. Deleting first waits for a batch counting under the pseudonym, so the
+    /// caller's re-keying sees that batch's rows.
+    private func forgetMemberKeys(of account: String, on connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        let pseudonym = try await AccountPseudonyms.forget(account, on: connection, logger: logger)
         return ["u:" + account] + (pseudonym.map { [AccountPseudonyms.prefix + $0] } ?? [])
     }
 
@@ -44,7 +45,7 @@ struct AnalyticsAccountsOwner: AccountDataOwner {
             SELECT \(into), question, answer, answered_at FROM poll_answers WHERE user_id = \(from) ON CONFLICT DO NOTHING
             """, logger: logger)
         try await connection.tracedQuery("DELETE FROM poll_answers WHERE user_id = \(from)", logger: logger)
-        let fromKeys = try await memberKeys(of: from, on: connection, logger: logger)
+        let fromKeys = try await forgetMemberKeys(of: from, on: connection, logger: logger)
         // The lasting account is not erased (the caller looked), so it has a pseudonym from now on.
         let intoKey = try await AccountPseudonyms.named(into, erased: erased, on: connection, logger: logger)
         let intoKeys = ["u:" + into, intoKey]
@@ -63,6 +64,5 @@ struct AnalyticsAccountsOwner: AccountDataOwner {
             """, logger: logger)
         try await connection.tracedQuery(
             "UPDATE feature_users SET user_key = \(intoKey) WHERE user_key = ANY(\(fromKeys)::text[])", logger: logger)
-        try await AccountPseudonyms.forget(from, on: connection, logger: logger)
     }
 }

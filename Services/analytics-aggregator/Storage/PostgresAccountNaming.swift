@@ -1,5 +1,6 @@
 import Logging
 import PlatformCore
+import PlatformPostgres
 import PostgresNIO
 
 /// Names a telemetry batch's accounts by their pseudonyms (`AccountPseudonyms`), made on first use.
@@ -9,7 +10,7 @@ struct PostgresAccountNaming: AccountNaming {
     let logger: Logger
 
     func pseudonyms(of accounts: Set<String>) async throws -> [String: String] {
-        try await client.withConnection { connection in
+        try await client.inTransaction(logger: logger) { connection in
             try await AccountPseudonyms.resolve(accounts, erased: erased, on: connection, logger: logger)
         }
     }

@@ -9,7 +9,7 @@ import PostgresNIO
 import Prometheus
 import ServiceLifecycle
 
-/// `analytics-aggregator rebuild` (N6): every aggregate again from the beginning of the topics, into a fresh
+/// `analytics-aggregator rebuild` (N6): every aggregate again from the beginning of the telemetry topic, into a fresh
 /// generation, switched to when caught up. The live service keeps answering from the current generation
 /// and writes the new one too, so nothing that arrives during the rebuild is missed; each generation
 /// applies an event once (`applied_events`), so nothing the two both see counts twice.
@@ -75,7 +75,7 @@ struct Rebuild {
                 configuration, target: generation, lifecycle: runtime.accountLifecycle(AnalyticsAccountsOwner(erased: runtime.erasedAccounts)),
                 erased: runtime.erasedAccounts))
         let consumer = try runtime.makeConsumer(
-            topics: AnalyticsTopics.consumed(configuration), handler: progress,
+            topics: AnalyticsTopics.rebuilt(configuration), handler: progress,
             groupId: "\(ServiceIdentity.analyticsAggregator.name)-rebuild-\(generation)-\(UUID().uuidString.prefix(8).lowercased())",
             ledger: .handler)
         runtime.startGate.open()

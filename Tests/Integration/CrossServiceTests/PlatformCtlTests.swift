@@ -155,7 +155,9 @@ struct PlatformCtlTests {
         }
     }
 
-    @Test("N6: create-topics keeps the topics the aggregates are rebuilt from for good; check-retention reads them back")
+    @Test(
+        "N6, U9: create-topics keeps the topic the aggregates are rebuilt from for good, those naming accounts a month; check-retention reads them back"
+    )
     func rebuildRetention() async throws {
         let created = try await Self.platformctl(["create-topics"])
         #expect(created.status == 0, "\(created.text)")
@@ -164,6 +166,9 @@ struct PlatformCtlTests {
             let name = String(line.split(separator: "\t").first ?? "")
             let keptForGood = line.contains("retention.ms=-1") && line.contains("retention.bytes=-1")
             #expect(keptForGood == rebuildSources.contains(name), "\(line)")
+            // U9: the topics that name accounts by id, and feed no rebuild, let a deleted account's id go after a month.
+            let namesAccounts = [TopicCatalogue.users.name, TopicCatalogue.userCities.name].contains(name)
+            #expect(line.contains("retention.ms=2592000000") == namesAccounts, "\(line)")
         }
         #expect(created.lines.count == TopicCatalogue.allWithDeadLetters.count, "\(created.text)")
 

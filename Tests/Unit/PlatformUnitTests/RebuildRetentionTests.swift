@@ -4,11 +4,15 @@ import Testing
 /// N6: the topics the aggregates are rebuilt from keep every event, and a configuration that trims them is named.
 @Suite("Platform: the retention a rebuild needs")
 struct RebuildRetentionTests {
-    @Test("N6: the rebuild's topics are the ones analytics-aggregator reads, kept for good")
+    @Test("N6, U9: the rebuild's topic is the telemetry, kept for good; the topics naming accounts by id keep a month")
     func topics() {
-        #expect(
-            Set(RebuildRetention.topics.map(\.name)) == [TopicCatalogue.telemetry.name, TopicCatalogue.users.name, TopicCatalogue.userCities.name])
+        #expect(Set(RebuildRetention.topics.map(\.name)) == [TopicCatalogue.telemetry.name])
         #expect(RebuildRetention.verdict(configs: RebuildRetention.keepForever) == .keepsEverything)
+        let month = String(30 * 86_400_000)
+        let specs = Dictionary(uniqueKeysWithValues: TopicCatalogue.allWithDeadLetters.map { ($0.name, $0.configs) })
+        #expect(specs[TopicCatalogue.users.name]?["retention.ms"] == month)
+        #expect(specs[TopicCatalogue.userCities.name]?["retention.ms"] == month)
+        #expect(specs[TopicCatalogue.telemetry.name]?["retention.ms"] == nil, "create-topics sets its keep-for-good")
     }
 
     @Test("N6: a time or size limit, or compaction, trims the log; no description is unknown")
