@@ -44,3 +44,24 @@ public enum RebuildRetention {
         return days >= 1 ? "\(days) day(s)" : "\(milliseconds / 1_000) s"
     }
 }
+
+/// A topic that names accounts by id keeps events for its catalogue days at most (`Topic.retentionDays`), so that a
+/// deleted account's id leaves it (U9).
+public enum RetentionBound {
+    public enum Verdict: Equatable, Sendable {
+        case withinBound
+        /// The reason says how it keeps longer.
+        case keepsLonger(String)
+        /// The broker did not describe the topic's configuration.
+        case unknown
+    }
+
+    public static func verdict(configs: [String: String]?, days: Int) -> Verdict {
+        guard let configs, !configs.isEmpty else { return .unknown }
+        let bound = Int64(days) * 86_400_000
+        guard let milliseconds = configs["retention.ms"].flatMap(Int64.init) else { return .keepsLonger("retention.ms is not set") }
+        if milliseconds < 0 { return .keepsLonger("retention.ms=\(milliseconds) keeps events for good") }
+        if milliseconds > bound { return .keepsLonger("retention.ms=\(milliseconds) is more than \(days) days") }
+        return .withinBound
+    }
+}

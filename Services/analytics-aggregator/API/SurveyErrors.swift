@@ -49,6 +49,7 @@ enum SurveyErrors {
                 .conflict, code: "already_answered", message: "each question is answered once",
                 details: ["questions": questions.sorted().joined(separator: ",")])
         case .accountNotTrusted: APIError.accountNotTrusted
+        case .accountDeleted: APIError(.unauthorized, code: "invalid_token", message: "the account of this access token has been deleted")
         }
     }
 }

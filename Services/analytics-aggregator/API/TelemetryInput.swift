@@ -93,7 +93,8 @@ struct TelemetryRules: Sendable {
         var event = TelemetryRecorded(app: app, clientEventId: id, kind: kind.rawValue, deviceId: device)
         if let user = input.userId {
             guard let user = Self.text(user, max: 128) else { return .failure(.init("invalid_user", "userId must be 1 to 128 characters")) }
-            event.userId = user
+            // Lower case, as account ids are everywhere: erasure finds the account's pseudonym by it (U9).
+            event.userId = user.lowercased()
         }
         if let platform = input.platform {
             guard Self.platforms.contains(platform) else { return .failure(.init("invalid_platform", "platform must be ios, android or web")) }

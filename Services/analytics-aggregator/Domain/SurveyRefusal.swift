@@ -25,4 +25,6 @@ enum SurveyRefusal: Error, Equatable {
     case alreadyAnswered([String])
     /// The account is not trusted yet with what others read (a new install account).
     case accountNotTrusted
+    /// The account was deleted while the request was on its way: nothing of it may be written again.
+    case accountDeleted
 }

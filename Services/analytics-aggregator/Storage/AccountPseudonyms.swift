@@ -53,8 +53,14 @@ enum AccountPseudonyms {
 
     /// How an event names `account`: `p:` and its pseudonym, or a name no row holds when it is erased.
     static func named(_ account: String, erased: ErasedAccounts, on connection: PostgresConnection, logger: Logger) async throws -> String {
-        let pseudonyms = try await resolve([account], erased: erased, on: connection, logger: logger)
-        return pseudonyms[account].map { prefix + $0 } ?? nobody()
+        try await ofLive(account, erased: erased, on: connection, logger: logger).map { prefix + $0 } ?? nobody()
+    }
+
+    /// As `named`, for a write of the account's own: nil when it is erased, so the caller writes nothing. First in the
+    /// caller's transaction, so a deletion applied meanwhile either comes after it (and erases what it writes) or
+    /// before (and this says so).
+    static func ofLive(_ account: String, erased: ErasedAccounts, on connection: PostgresConnection, logger: Logger) async throws -> String? {
+        try await resolve([account], erased: erased, on: connection, logger: logger)[account]
     }
 
     /// The pseudonyms of `names` (without the prefix) whose account still exists, locked until the caller's

@@ -137,12 +137,13 @@ struct AggregateWriter: Sendable {
     ) async throws -> [AggregateDelta.FeatureKey: Set<String>] {
         let all = users.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         let prefix = AccountPseudonyms.prefix
-        let accounts = Set(all.filter { $0.hasPrefix("u:") }.map { String($0.dropFirst(2)) })
+        // Ids as erasure names them (lower case): an older event may spell one otherwise.
+        let accounts = Set(all.filter { $0.hasPrefix("u:") }.map { $0.dropFirst(2).lowercased() })
         let named = Set(all.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
         let pseudonyms = try await AccountPseudonyms.resolve(accounts, erased: erased, on: connection, logger: logger)
         let live = try await AccountPseudonyms.live(named, on: connection, logger: logger)
         func member(_ user: String) -> String? {
-            if user.hasPrefix("u:") { return pseudonyms[String(user.dropFirst(2))].map { prefix + $0 } }
+            if user.hasPrefix("u:") { return pseudonyms[user.dropFirst(2).lowercased()].map { prefix + $0 } }
             if user.hasPrefix(prefix) { return live.contains(String(user.dropFirst(prefix.count))) ? user : nil }
             return user
         }

@@ -16,6 +16,11 @@ struct PollStore: Sendable {
 
     func answer(user: String, answers: [(question: String, answer: Bool)]) async throws {
         try await client.inTransaction(logger: logger) { connection in
+            // The kept topic names the account by its pseudonym only (U9); an account deleted meanwhile writes nothing.
+            guard let pseudonym = try await AccountPseudonyms.ofLive(user, erased: erased, on: connection, logger: logger) else {
+                throw SurveyRefusal.accountDeleted
+            }
+            let named = AccountPseudonyms.prefix + pseudonym
             let questions = answers.map(\.question), values = answers.map(\.answer)
             let inserted = try await connection.tracedQuery(
                 """
@@ -29,8 +34,6 @@ struct PollStore: Sendable {
                 // Rolls back the ones that were new: the request is all or nothing.
                 throw SurveyRefusal.alreadyAnswered(before)
             }
-            // The kept topic names the account by its pseudonym only (U9).
-            let named = try await AccountPseudonyms.named(user, erased: erased, on: connection, logger: logger)
             let envelopes = answers.map { answer in
                 EventEnvelope(
                     type: EventTypes.pollAnswered, producer: ServiceIdentity.analyticsAggregator.name, key: named,

@@ -143,7 +143,11 @@ struct SurveyStore: Sendable {
         }
     }
 
+    /// Takes the guest's turn, first in each writing transaction; an account deleted meanwhile writes nothing.
     private func lockGuest(_ user: String, on connection: PostgresConnection) async throws {
+        guard try await AccountPseudonyms.ofLive(user, erased: erased, on: connection, logger: logger) != nil else {
+            throw SurveyRefusal.accountDeleted
+        }
         try await SurveyCoupons.lockTaker(user, on: connection, logger: logger)
     }
 

@@ -56,7 +56,7 @@ struct TelemetryIngest: Sendable {
     /// The batch with each account named by its pseudonym and without the device (the account is who counts);
     /// an erased account's late events under a name no row holds, so they count without a user.
     private func pseudonymised(_ envelopes: [EventEnvelope<TelemetryRecorded>]) async throws -> [EventEnvelope<TelemetryRecorded>] {
-        let accounts = Set(envelopes.compactMap(\.payload.userId))
+        let accounts = Set(envelopes.compactMap(\.payload.userId))  // lower case already (`TelemetryRules`)
         guard !accounts.isEmpty else { return envelopes }
         let pseudonyms: [String: String]
         do {

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import PlatformCore
 import PlatformEvents
+import PlatformPostgres
 import ServiceTestSupport
 import TestSupport
 import Testing
@@ -59,6 +61,27 @@ struct AnalyticsPseudonymTests {
             let rebuilt = try await Self.feature("radar", harness)
             #expect(rebuilt.uses == 3 && rebuilt.users == 0, "the deleted account's uses count; no user is named")
             #expect(try await harness.count("SELECT count(*)::int FROM account_pseudonyms") == 0, "a rebuild names no erased account")
+        }
+    }
+
+    @Test("U9: a poll answer or survey submission of an account erased while the request ran writes nothing and is 401")
+    func writesAfterErasure() async throws {
+        try await AnalyticsTestHarness.run { harness in
+            let erased = ErasedAccounts(key: .random())
+            let account = UUID().uuidString.lowercased()
+            try await harness.db.client.withConnection { connection in
+                try await ErasedAccountsStore.record(account, in: erased, on: connection, logger: harness.db.logger)
+            }
+            let polls = PollStore(client: harness.db.client, topic: "unused", erased: erased, logger: harness.db.logger)
+            await #expect(throws: SurveyRefusal.accountDeleted) { try await polls.answer(user: account, answers: [("benefit", true)]) }
+            let surveys = SurveyStore(
+                client: harness.db.client, topic: "unused", erased: erased, coupons: SurveyCoupons(windowDays: 30), logger: harness.db.logger)
+            await #expect(throws: SurveyRefusal.accountDeleted) {
+                try await surveys.submitService(user: account, service: "rooms", ratings: ["good"], points: 80)
+            }
+            #expect(try await harness.db.columnsMentioning(account).isEmpty)
+            #expect(try await harness.count("SELECT count(*)::int FROM outbox") == 0)
+            #expect(SurveyErrors.answer(for: .accountDeleted).status == .unauthorized)
         }
     }
 }

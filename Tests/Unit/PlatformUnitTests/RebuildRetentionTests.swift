@@ -34,4 +34,16 @@ struct RebuildRetentionTests {
         // A value that is not a number is not read as a limit.
         #expect(RebuildRetention.verdict(configs: ["retention.ms": "soon"]) == .keepsEverything)
     }
+
+    @Test("U9: a topic naming accounts keeps events its days at most; for good or longer is named; no description is unknown")
+    func accountTopicBound() {
+        #expect(RetentionBound.verdict(configs: ["retention.ms": "2592000000"], days: 30) == .withinBound)
+        #expect(RetentionBound.verdict(configs: ["retention.ms": "604800000"], days: 30) == .withinBound)
+        #expect(RetentionBound.verdict(configs: ["retention.ms": "-1"], days: 30) == .keepsLonger("retention.ms=-1 keeps events for good"))
+        #expect(
+            RetentionBound.verdict(configs: ["retention.ms": "2592000001"], days: 30)
+                == .keepsLonger("retention.ms=2592000001 is more than 30 days"))
+        #expect(RetentionBound.verdict(configs: ["cleanup.policy": "delete"], days: 30) == .keepsLonger("retention.ms is not set"))
+        #expect(RetentionBound.verdict(configs: nil, days: 30) == .unknown)
+    }
 }

@@ -97,7 +97,9 @@ struct DeletionAuditTests {
         }
         // "the events in Kafka topics until their retention ends: the topics that name accounts by id for the
         // services that act on them keep events 30 days (`auth.users`, `weather.user-cities`)" (decision 0011).
-        let accountTopicsForTheirRetention = Kept(reason: "accountTopicsForTheirRetention")
+        // Their events name accounts by id and say what happened to them; nothing else of the person.
+        let ids: Set<String> = ["account id", "weather install id", "places install id", "horoscope install id"]
+        let accountTopicsForTheirRetention = Kept(reason: "accountTopicsForTheirRetention", only: ids)
         allowed["topic \(TopicCatalogue.users.name)"] = accountTopicsForTheirRetention
         allowed["topic \(TopicCatalogue.userCities.name)"] = accountTopicsForTheirRetention
         // "the one topic kept for good for rebuilds, `analytics.telemetry`, names an account only by a random pseudonym
