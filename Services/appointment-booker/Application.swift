@@ -36,7 +36,8 @@ package func buildApplication(
         store: ReadingStore(client: client, logger: runtime.logger, dailyLimit: configuration.readingsPerAccountDay),
         worship: WorshipPlaceStore(client: client, logger: runtime.logger),
         worshipRequests: WorshipRequestStore(
-            client: client, topic: configuration.placeRequestsTopic, perHour: configuration.worshipRequestsPerHour, logger: runtime.logger),
+            client: client, topic: configuration.placeRequestsTopic, perHour: configuration.worshipRequestsPerHour,
+            perNetworkPerHour: configuration.worshipRequestsPerNetworkPerHour, logger: runtime.logger),
         placesRadius: configuration.placesRadius,
         sharing: .init(baseURL: configuration.publicBaseURL, lifetime: TimeInterval(configuration.shareLinkDays) * 86_400))
     // The daily horoscope, hand-registered too: answers from a cache of encoded bodies.

@@ -24,7 +24,7 @@ package func buildApplication(
     let configuration = try WarningConfiguration(environment: environment)
     let client = runtime.postgres
     let warnings = WarningStore(client: client, logger: runtime.logger, topic: configuration.warningsTopic)
-    let users = UserStore(client: client, logger: runtime.logger)
+    let users = UserStore(client: client, logger: runtime.logger, devicesPerAccount: configuration.devicesPerAccount)
     let queue = PushQueue(client: client, logger: runtime.logger)
 
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))

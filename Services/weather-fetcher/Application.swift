@@ -32,7 +32,8 @@ package func buildApplication(
         provider: provider, store: store, schedule: configuration.refresh,
         topic: configuration.forecastsTopic, logger: runtime.logger)
     let reader = CityWeatherReader(
-        store: store, refresher: refresher, schedule: configuration.refresh, onDemandTimeout: configuration.onDemandTimeout)
+        store: store, refresher: refresher, schedule: configuration.refresh, onDemandTimeout: configuration.onDemandTimeout,
+        onDemandQuota: WindowQuota(limit: configuration.onDemandRefreshesPerMinutePerAddress))
     let userCities = UserCityStore(
         client: client, logger: runtime.logger, recentLimit: 10, erased: runtime.erasedAccounts,
         userCitiesTopic: configuration.userCitiesTopic)
@@ -60,7 +61,7 @@ package func buildApplication(
     let api = runtime.apiRoutes(on: router, access: [.members("/v1/me")])
     try WeatherAPI(
         cities: cities, reader: reader, userCities: userCities, recentViews: recentViews,
-        mark: MarkFavourite(cities: cities, favourites: userCities, known: knownFavourites),
+        mark: MarkFavourite(cities: cities, favourites: userCities, known: knownFavourites, limit: configuration.favouritesPerAccount),
         unmark: UnmarkFavourite(cities: cities, favourites: userCities, known: knownFavourites), warnings: warnings, store: store,
         configuration: configuration,
         searchQuota: WindowQuota(limit: configuration.searchesPerMinutePerAddress),

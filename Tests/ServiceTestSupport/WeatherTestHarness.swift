@@ -62,8 +62,10 @@ package struct WeatherTestHarness: ServiceHarnessing {
         try await request(.get, path, bearer: bearer)
     }
 
-    package func request(_ method: HTTPRequest.Method, _ path: String, bearer: String? = nil) async throws -> (HTTPResponse.Status, Any) {
-        var headers: HTTPFields = [:]
+    package func request(
+        _ method: HTTPRequest.Method, _ path: String, bearer: String? = nil, headers extra: HTTPFields = [:]
+    ) async throws -> (HTTPResponse.Status, Any) {
+        var headers = extra
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         return try await client.execute(uri: path, method: method, headers: headers) { response in
             let text = String(buffer: response.body)

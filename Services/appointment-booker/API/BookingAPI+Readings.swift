@@ -111,7 +111,7 @@ extension BookingAPI {
     func purchaser(for kind: Reading.Kind) async throws -> GiveReading.Purchaser {
         let user = try RequestScope.requireUser()
         do {
-            return try await giveReading.authorize(user, for: kind)
+            return try await giveReading.authorize(user, for: kind, from: RequestScope.clientNetworks.network)
         } catch let refusal as AccountRefusal {
             throw BookingErrors.answer(for: refusal)
         }

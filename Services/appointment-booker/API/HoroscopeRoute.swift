@@ -29,7 +29,8 @@ struct HoroscopeRoute {
         let language = Language(acceptLanguage: request.headers[.acceptLanguage])
         let key = HoroscopeKey(sign: sign.id, day: day, language: language)
         let horoscope = try await BookingErrors.answeringReadingLimit {
-            try await ReadDailyHoroscope(readings: readings)(sign, on: day, for: context.user, near: position)
+            try await ReadDailyHoroscope(readings: readings)(
+                sign, on: day, for: context.user, from: ClientAddress.networks(context.remoteAddress).network, near: position)
         }
         let (reading, places) = (horoscope.reading, horoscope.placesToPray)
         if let stored = horoscope.stored {

@@ -22,6 +22,7 @@ import PlatformHTTP
 /// | `PUBLIC_BASE_URL` | `http://localhost:8086`: where the public reaches this service; share links start with it |
 /// | `SHARE_LINK_DAYS` | `30`: how long a shared reading's page is shown (1-3650); then 410 |
 /// | `WORSHIP_REQUESTS_PER_HOUR` | `60`: new requests to places-importer for places of worship in any hour, for all members together (B4; an anonymous reading never asks); past it a reading says `looking` and asks later |
+/// | `WORSHIP_REQUESTS_PER_NETWORK_PER_HOUR` | `5`: of those, the most one client network (a /24, a /56) may cause in any hour, so a few members cannot spend everyone's |
 /// | `PARTNER_TERMS_VERSION`, `PARTNER_TERMS_URL` | `2026-11`, none: the fortune tellers' terms an application must accept (B6), and where to read them |
 /// | `APPOINTMENT_PARTNER_APPLICATIONS_TOPIC` | the catalogue's `appointments.partner-applications` |
 /// | `PAYMENT_WEBHOOK_SECRET` | none: the payment provider's signing secret, as auth's (B6); without it the partners' payment webhook answers 503 |
@@ -41,6 +42,7 @@ struct BookingConfiguration: Sendable {
     var placeRequestsTopic: String
     /// New requests for places of worship in any hour, for all members together (B4).
     var worshipRequestsPerHour: Int
+    var worshipRequestsPerNetworkPerHour: Int
     /// `PAYMENT_WEBHOOK_SECRET`: the payment provider's signing secret (B6), the same as auth's; without it the
     /// partners' payment webhook answers 503.
     var paymentWebhookSecret: Secret?
@@ -70,6 +72,7 @@ struct BookingConfiguration: Sendable {
         placesTopic = environment.string("APPOINTMENT_PLACES_TOPIC", default: TopicCatalogue.places.name)
         placeRequestsTopic = environment.string("APPOINTMENT_PLACE_REQUESTS_TOPIC", default: TopicCatalogue.placeRequests.name)
         worshipRequestsPerHour = try environment.int("WORSHIP_REQUESTS_PER_HOUR", default: 60, range: 1...100_000)
+        worshipRequestsPerNetworkPerHour = try environment.int("WORSHIP_REQUESTS_PER_NETWORK_PER_HOUR", default: 5, range: 1...100_000)
         paymentWebhookSecret = environment.string("PAYMENT_WEBHOOK_SECRET").map(Secret.init)
         partnerTermsVersion = environment.string("PARTNER_TERMS_VERSION", default: "2026-11")
         partnerTermsURL = environment.string("PARTNER_TERMS_URL")

@@ -222,5 +222,12 @@ package enum AppointmentBookerMigrations {
                 """,
                 "CREATE INDEX partner_applications_by_status ON partner_applications (status, applied_at)",
             ]),
+        Migration(
+            "0008_worship_asks_per_network",
+            [
+                // B4: who spent the places budget, by client network only (no account), for the last hour.
+                "CREATE TABLE worship_asks (network text NOT NULL, asked_at timestamptz NOT NULL DEFAULT now())",
+                "CREATE INDEX worship_asks_by_network ON worship_asks (network, asked_at)",
+            ]),
     ]
 }

@@ -25,7 +25,7 @@ struct DailyHoroscopeQueue: Sendable {
                     SELECT user_id, sign, (\(now)::timestamptz AT TIME ZONE time_zone) AS clock FROM daily_horoscopes WHERE enabled
                 ), due AS (
                     SELECT d.user_id, l.sign, l.clock::date AS day FROM daily_horoscopes d JOIN local l USING (user_id)
-                    WHERE l.clock::time >= d.local_time AND d.last_sent_on IS DISTINCT FROM l.clock::date
+                    WHERE l.clock::time >= d.local_time AND (d.last_sent_on IS NULL OR d.last_sent_on < l.clock::date)
                     ORDER BY d.user_id LIMIT \(limit) FOR UPDATE OF d SKIP LOCKED
                 )
                 UPDATE daily_horoscopes d SET last_sent_on = due.day FROM due WHERE d.user_id = due.user_id

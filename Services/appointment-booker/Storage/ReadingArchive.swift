@@ -20,8 +20,9 @@ protocol WorshipPlaces: Sendable {
 
 /// The requests to places-importer for a point's places of worship (B4): `WorshipRequestStore` in Postgres.
 protocol WorshipRequests: Sendable {
-    /// Where the point's cell stands, asking places-importer (again) when it must: for a member's reading only.
-    func status(latitude: Double, longitude: Double, radius: Double) async throws -> PlacesToPrayStatus
+    /// Where the point's cell stands, asking places-importer (again) when it must: for a member's reading only, within
+    /// the hour's budget and `network`'s share of it.
+    func status(latitude: Double, longitude: Double, radius: Double, network: String) async throws -> PlacesToPrayStatus
     /// Where the point's cell stands without asking or writing anything: `looking` while a request waits, `none` when
     /// places-importer answered none; nil when nobody asked lately.
     func known(latitude: Double, longitude: Double) async throws -> PlacesToPrayStatus?

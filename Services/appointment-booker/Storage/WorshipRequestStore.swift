@@ -14,6 +14,8 @@ struct WorshipRequestStore: Sendable {
     /// cause (an anonymous reading never asks, `PlacesSearch`). Past it a reading says `looking` and asks on a later
     /// reading.
     let perHour: Int
+    /// Of those, the most one client network may cause in any hour (`worship_asks` counts them, by network only).
+    let perNetworkPerHour: Int
     let logger: Logger
 
     /// An unanswered request is asked again after this (places-importer's import failed or was lost).
@@ -23,7 +25,7 @@ struct WorshipRequestStore: Sendable {
 
     /// Where the cell stands: asks (again) when it must, in one transaction with the outbox. A cell already asked
     /// and waiting, or answered, is read without a lock; only a new or stale request takes the hour's count.
-    func status(latitude: Double, longitude: Double, radius: Double) async throws -> PlacesToPrayStatus {
+    func status(latitude: Double, longitude: Double, radius: Double, network: String) async throws -> PlacesToPrayStatus {
         let cell = WorshipCell(latitude: latitude, longitude: longitude)
         if let current = try await Self.standing(try await client.tracedQuery(Self.standingQuery(cell), logger: logger)) { return current }
         return try await client.inTransaction(logger: logger) { connection in
@@ -38,6 +40,13 @@ struct WorshipRequestStore: Sendable {
                 ).decode(Int.self).collectAll().first ?? 0
             // Past the hour's limit nobody is asked: a later reading asks.
             guard lastHour < perHour else { return .looking }
+            try await connection.tracedQuery("DELETE FROM worship_asks WHERE asked_at <= now() - interval '1 hour'", logger: logger)
+            let networkLastHour =
+                try await connection.tracedQuery("SELECT count(*)::int FROM worship_asks WHERE network = \(network)", logger: logger)
+                .decode(Int.self).collectAll().first ?? 0
+            // The network's share is spent: its members' readings wait like everyone's past the hour's limit.
+            guard networkLastHour < perNetworkPerHour else { return .looking }
+            try await connection.tracedQuery("INSERT INTO worship_asks (network) VALUES (\(network))", logger: logger)
             try await connection.tracedQuery(
                 """
                 INSERT INTO worship_requests (cell, requested_at) VALUES (\(cell.id), now())

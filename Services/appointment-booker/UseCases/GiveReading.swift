@@ -38,9 +38,11 @@ struct GiveReading: Sendable {
         var placesToPray: ReadingService.PlacesToPray?
     }
 
-    /// Asked before the request's body is read, as the access rules answer (403 before 400). Throws `AccountRefusal`.
-    func authorize(_ caller: AuthenticatedUser, for kind: Reading.Kind) async throws -> Purchaser {
-        Purchaser(account: try await accounts.purchaser(caller, of: kind.entitlement), kind: kind, search: PlacesSearch(for: caller))
+    /// Asked before the request's body is read, as the access rules answer (403 before 400). `network`: the caller's
+    /// (`ClientNetworks.network`), whose share of the places budget a bad verdict spends. Throws `AccountRefusal`.
+    func authorize(_ caller: AuthenticatedUser, for kind: Reading.Kind, from network: String) async throws -> Purchaser {
+        Purchaser(
+            account: try await accounts.purchaser(caller, of: kind.entitlement), kind: kind, search: PlacesSearch(for: caller, network: network))
     }
 
     /// Throws `ReadingStore.TooManyReadings` past the day's limit, and `Mismatch` when the question is not of the

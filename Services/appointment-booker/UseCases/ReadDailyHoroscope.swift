@@ -15,12 +15,12 @@ struct ReadDailyHoroscope: Sendable {
     }
 
     /// `caller`: the signed-in asker, nil for an anonymous one; only a member's bad reading asks places-importer for
-    /// places (`PlacesSearch`). Throws `ReadingStore.TooManyReadings` past the day's limit.
+    /// places (`PlacesSearch`), within `network`'s share. Throws `ReadingStore.TooManyReadings` past the day's limit.
     func callAsFunction(
-        _ sign: ReadingContent.Sign, on day: CivilDate, for caller: AuthenticatedUser?, near position: (Double, Double)?
+        _ sign: ReadingContent.Sign, on day: CivilDate, for caller: AuthenticatedUser?, from network: String, near position: (Double, Double)?
     ) async throws -> Answer {
         let reading = readings.engine.horoscope(sign: sign, on: day)
-        let places = try await readings.placesToPray(after: reading, near: position, search: PlacesSearch(for: caller))
+        let places = try await readings.placesToPray(after: reading, near: position, search: PlacesSearch(for: caller, network: network))
         guard let caller else { return Answer(reading: reading, stored: nil, placesToPray: places) }
         let stored = try await readings.keep(reading, user: AccountKey.of(caller.id), inputs: sign.id, day: day)
         return Answer(reading: stored.reading, stored: stored, placesToPray: places)

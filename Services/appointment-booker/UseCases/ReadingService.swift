@@ -61,8 +61,9 @@ struct ReadingService: Sendable {
         let places = try await worship.near(latitude: latitude, longitude: longitude, radius: placesRadius, limit: 5)
         if !places.isEmpty { return PlacesToPray(places: places, status: .found) }
         switch search {
-        case .askingWhenUnknown:
-            return PlacesToPray(places: [], status: try await worshipRequests.status(latitude: latitude, longitude: longitude, radius: placesRadius))
+        case .askingWhenUnknown(let network):
+            let status = try await worshipRequests.status(latitude: latitude, longitude: longitude, radius: placesRadius, network: network)
+            return PlacesToPray(places: [], status: status)
         case .knownOnly:
             // Nobody is asked, so nothing is being looked for unless a member's reading asked already.
             return PlacesToPray(places: [], status: try await worshipRequests.known(latitude: latitude, longitude: longitude) ?? .none)

@@ -29,6 +29,7 @@ import PlatformHTTP
 /// | `DAILY_FORECAST_ENABLED` | `true`: queue the daily forecast message |
 /// | `DAILY_FORECAST_TICK_MS` | `60000`: how often the daily-message scheduler looks for devices whose day began |
 /// | `DAILY_FORECAST_WINDOW_HOURS` | `6`: a device whose day began longer ago than this (the service was down) gets no message that day |
+/// | `DEVICES_PER_ACCOUNT` | `10`: push tokens one account keeps; registering another drops its least recently registered |
 struct WarningConfiguration: Sendable {
     var rules: [WarningRule]
     var horizon: Duration
@@ -41,6 +42,7 @@ struct WarningConfiguration: Sendable {
     var dailyEnabled: Bool
     var dailyTick: Duration
     var dailyWindow: Duration
+    var devicesPerAccount: Int
 
     init(environment: EnvironmentReader) throws(ConfigError) {
         rules = [
@@ -62,6 +64,7 @@ struct WarningConfiguration: Sendable {
         dailyEnabled = try environment.bool("DAILY_FORECAST_ENABLED", default: true)
         dailyTick = try environment.milliseconds("DAILY_FORECAST_TICK_MS", default: 60_000, range: 10...3_600_000)
         dailyWindow = .seconds(3_600 * (try environment.int("DAILY_FORECAST_WINDOW_HOURS", default: 6, range: 1...23)))
+        devicesPerAccount = try environment.int("DEVICES_PER_ACCOUNT", default: 10, range: 1...1_000)
     }
 
     /// Three thresholds, ordered so that each is harder to reach than the one before.

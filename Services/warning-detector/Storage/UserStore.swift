@@ -10,6 +10,9 @@ import PostgresNIO
 struct UserStore: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// The devices one account keeps (`DEVICES_PER_ACCOUNT`): each gets a push per followed city and day, so the
+    /// oldest go when a new one comes past this.
+    var devicesPerAccount = 10
 
     /// The settings row of the current location.
     static let currentLocation = 0
@@ -109,17 +112,27 @@ struct UserStore: Sendable {
     }
 
     private func register(_ device: Device, installId: String?, userId: String, on connection: PostgresConnection) async throws -> Bool {
-        try await connection.tracedQuery(
-            """
-            INSERT INTO devices (token, user_id, current_city_id, time_zone, install_id, app, language) VALUES (\(device.token), \(userId),
-                \(device.currentCityId), \(device.timeZone), \(installId), \(device.app.rawValue), \(device.language))
-            ON CONFLICT (token) DO UPDATE SET user_id = EXCLUDED.user_id, current_city_id = EXCLUDED.current_city_id,
-                time_zone = EXCLUDED.time_zone, app = EXCLUDED.app, language = EXCLUDED.language, install_id = COALESCE(EXCLUDED.install_id, devices.install_id), updated_at = now()
-            WHERE devices.user_id = EXCLUDED.user_id OR devices.install_id = EXCLUDED.install_id
-            RETURNING token
-            """,
-            logger: logger
-        ).collectAll().count == 1
+        let registered =
+            try await connection.tracedQuery(
+                """
+                INSERT INTO devices (token, user_id, current_city_id, time_zone, install_id, app, language) VALUES (\(device.token), \(userId),
+                    \(device.currentCityId), \(device.timeZone), \(installId), \(device.app.rawValue), \(device.language))
+                ON CONFLICT (token) DO UPDATE SET user_id = EXCLUDED.user_id, current_city_id = EXCLUDED.current_city_id,
+                    time_zone = EXCLUDED.time_zone, app = EXCLUDED.app, language = EXCLUDED.language, install_id = COALESCE(EXCLUDED.install_id, devices.install_id), updated_at = now()
+                WHERE devices.user_id = EXCLUDED.user_id OR devices.install_id = EXCLUDED.install_id
+                RETURNING token
+                """,
+                logger: logger
+            ).collectAll().count == 1
+        if registered {
+            try await connection.tracedQuery(
+                """
+                DELETE FROM devices WHERE user_id = \(userId) AND token <> \(device.token) AND token IN (
+                    SELECT token FROM devices WHERE user_id = \(userId) AND token <> \(device.token)
+                    ORDER BY updated_at DESC, token OFFSET \(devicesPerAccount - 1))
+                """, logger: logger)
+        }
+        return registered
     }
 
     /// Who holds the token now; nil for a token nobody registered.

@@ -27,7 +27,13 @@ struct CityWeatherRoute {
             entry = cached
         } else {
             let city = try await requireCity(context)
-            guard let latest = try await reader.weather(for: city, now: now) else {
+            let found: WeatherStore.Latest?
+            do {
+                found = try await reader.weather(for: city, requestedBy: ClientAddress.limitKey(context.remoteAddress), now: now)
+            } catch let spent as CityWeatherReader.RefreshesSpent {
+                throw WeatherErrors.answer(for: spent)
+            }
+            guard let latest = found else {
                 throw APIError(
                     .serviceUnavailable, code: "weather_unavailable",
                     message: "no weather data for this city yet and the provider did not answer; try again shortly",

@@ -80,9 +80,12 @@ struct WeatherAPI: APIProtocol {
         let city = try await CityWeatherRoute.requireCity(input.path.cityId, in: cities)
         let shared: ShareCity.Shared
         do {
-            shared = try await shareCity(CityShareTexts.Kind(rawValue: kind.rawValue) ?? .home, day: dayIndex, city: city)
+            shared = try await shareCity(
+                CityShareTexts.Kind(rawValue: kind.rawValue) ?? .home, day: dayIndex, city: city, requestedBy: RequestScope.clientKey)
         } catch let unavailable as CityShareTexts.Unavailable {
             throw WeatherErrors.answer(for: unavailable)
+        } catch let spent as CityWeatherReader.RefreshesSpent {
+            throw WeatherErrors.answer(for: spent)
         }
         let url = shared.pageId.map(sharePages.url(id:))
         return .ok(.init(body: .json(.init(kind: .init(rawValue: kind.rawValue) ?? .home, text: shared.text, url: url))))

@@ -12,6 +12,8 @@ enum WeatherErrors {
     static func answer(for refusal: FavouriteRefusal) -> APIError {
         switch refusal {
         case .cityNotFound(let id): cityNotFound(id)
+        case .tooManyFavourites(let limit):
+            APIError(.unprocessableContent, code: "too_many_favourites", message: "an account keeps at most \(limit) favourite cities")
         }
     }
 
@@ -29,5 +31,10 @@ enum WeatherErrors {
             APIError(.serviceUnavailable, code: "weather_unavailable", message: "no weather data for this city yet", headers: [.retryAfter: "30"])
         case .noForecastForDay(let day): APIError(.notFound, code: "no_forecast_for_day", message: "the provider has no forecast for day \(day)")
         }
+    }
+
+    /// A view of a city with no data yet, past the address's on-demand refreshes.
+    static func answer(for spent: CityWeatherReader.RefreshesSpent) -> APIError {
+        APIError.rateLimited("this address asked for more cities without data than it may this minute", retryAfter: spent.retryAfter)
     }
 }

@@ -28,6 +28,8 @@ import PlatformHTTP
 /// | `WEATHER_VIEW_CACHE_MS` | `5000`: how long a city weather answer is reused (0: never) |
 /// | `WEATHER_FAVOURITES_CACHE_MS` | `3000`: how long a user's favourite cities are reused for the view's `isFavourite` (0: read every view); the user's own changes show at once on the instance that made them, on the others within this |
 /// | `WEATHER_RECENT_VIEWS_FLUSH_MS` | `1000`: how often signed-in views are written to the recents, in one batch; a graceful stop writes the rest, a killed process loses at most this much |
+/// | `FAVOURITES_PER_ACCOUNT` | `100`: favourite cities one account keeps (each is refreshed and followed for warnings); past it 422 `too_many_favourites` |
+/// | `ON_DEMAND_REFRESHES_PER_MINUTE_PER_ADDRESS` | `30`: views or shares of a city whose data is old that one client address may have refreshed from the provider per minute on one instance; past it the last known data, or 429 `rate_limited` for a city with none |
 /// | `CITY_SEARCHES_PER_MINUTE_PER_ADDRESS` | `120`: city searches one client address (an IPv6 client's /64) may make per minute on one instance; past it 429 `rate_limited` |
 /// | `CITY_SEARCH_STATEMENT_TIMEOUT_MS` | `2000`: Postgres' `statement_timeout` on the searches' own connections; a search cancelled by it is 422 `search_too_broad` |
 /// | `WEATHER_CITY_CATALOGUE` | none: path of the catalogue TSV imported at start (`scripts/build-city-catalogue.py`) |
@@ -56,6 +58,8 @@ struct WeatherConfiguration: Sendable {
     var favouritesCacheTTL: Duration
     var recentViewsFlushInterval: Duration
     var searchesPerMinutePerAddress: Int
+    var onDemandRefreshesPerMinutePerAddress: Int
+    var favouritesPerAccount: Int
     var searchStatementTimeout: Duration
     var catalogueFile: String?
     var appName: String
@@ -103,6 +107,9 @@ struct WeatherConfiguration: Sendable {
         favouritesCacheTTL = try environment.milliseconds("WEATHER_FAVOURITES_CACHE_MS", default: 3_000, range: 0...60_000)
         recentViewsFlushInterval = try environment.milliseconds("WEATHER_RECENT_VIEWS_FLUSH_MS", default: 1_000, range: 10...60_000)
         searchesPerMinutePerAddress = try environment.int("CITY_SEARCHES_PER_MINUTE_PER_ADDRESS", default: 120, range: 1...1_000_000)
+        favouritesPerAccount = try environment.int("FAVOURITES_PER_ACCOUNT", default: 100, range: 1...10_000)
+        onDemandRefreshesPerMinutePerAddress = try environment.int(
+            "ON_DEMAND_REFRESHES_PER_MINUTE_PER_ADDRESS", default: 30, range: 1...1_000_000)
         searchStatementTimeout = try environment.milliseconds("CITY_SEARCH_STATEMENT_TIMEOUT_MS", default: 2_000, range: 100...60_000)
         catalogueFile = environment.string("WEATHER_CITY_CATALOGUE")
         appName = environment.string("WEATHER_APP_NAME", default: "Weather App")

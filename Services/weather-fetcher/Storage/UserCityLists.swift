@@ -4,8 +4,8 @@ import Foundation
 /// `UserCityStore` in Postgres (which publishes `favourite.added`/`favourite.removed` in the same transaction), a
 /// memory one in the unit tests.
 protocol FavouriteCities: Sendable {
-    /// Marks a favourite; true when it was not one before.
-    func addFavourite(userId: String, city: City) async throws -> Bool
+    /// Marks a favourite unless the user has `limit` already.
+    func addFavourite(userId: String, city: City, limit: Int) async throws -> FavouriteAdding
     /// Unmarks a favourite; true when it was one.
     func removeFavourite(userId: String, city: City) async throws -> Bool
     /// The ids of the user's favourite cities, in one read: what `FavouriteIdsCache` keeps per user.

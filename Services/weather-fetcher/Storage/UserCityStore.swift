@@ -82,19 +82,22 @@ struct UserCityStore: Sendable {
         return result
     }
 
-    /// Marks a favourite; true when it was not one before.
-    @discardableResult
-    func addFavourite(userId: String, city: City) async throws -> Bool {
+    /// Marks a favourite unless the user has `limit` already; the user's marks take turns, so two at once cannot pass it.
+    func addFavourite(userId: String, city: City, limit: Int) async throws -> FavouriteAdding {
         try await client.inTransaction(logger: logger) { connection in
+            try await connection.tracedQuery(
+                "SELECT pg_advisory_xact_lock(hashtextextended('favourites:' || \(userId), 0))", logger: logger)
             let rows = try await connection.tracedQuery(
                 """
-                INSERT INTO favourite_cities (user_id, city_id) VALUES (\(userId), \(city.id))
-                ON CONFLICT DO NOTHING RETURNING city_id
-                """,
-                logger: logger)
-            let added = try await rows.collectAll().count == 1
-            if added { try await publish(EventTypes.favouriteAdded, userId: userId, city: city, on: connection) }
-            return added
+                SELECT count(*)::int, count(*) FILTER (WHERE city_id = \(city.id))::int FROM favourite_cities WHERE user_id = \(userId)
+                """, logger: logger)
+            let (count, this) = try await rows.decode((Int, Int).self).collectAll().first ?? (0, 0)
+            if this > 0 { return .alreadyFavourite }
+            guard count < limit else { return .full }
+            try await connection.tracedQuery(
+                "INSERT INTO favourite_cities (user_id, city_id) VALUES (\(userId), \(city.id)) ON CONFLICT DO NOTHING", logger: logger)
+            try await publish(EventTypes.favouriteAdded, userId: userId, city: city, on: connection)
+            return .added
         }
     }
 

@@ -20,7 +20,8 @@ struct CityShareTexts: Sendable {
         case noForecastForDay(Int)
     }
 
-    func text(_ kind: Kind, day dayIndex: Int, city: City) async throws -> String {
+    /// `requestedBy`: the caller's client key, whose on-demand refreshes a stale city spends (`CityWeatherReader`).
+    func text(_ kind: Kind, day dayIndex: Int, city: City, requestedBy caller: String) async throws -> String {
         switch kind {
         case .app:
             guard let appLink else { throw Unavailable.noAppLink }
@@ -29,7 +30,9 @@ struct CityShareTexts: Sendable {
             guard let warning = try await warnings.active(cityId: city.id).first else { throw Unavailable.noActiveWarning(city: city.name) }
             return texts.warning(city: city, status: warning.status, statusDescription: warning.statusDescription)
         case .home, .forecast:
-            guard let latest = try await reader.weather(for: city, now: Date()), let presenter = CityWeatherPresenter(city: city, now: Date()) else {
+            guard let latest = try await reader.weather(for: city, requestedBy: caller, now: Date()),
+                let presenter = CityWeatherPresenter(city: city, now: Date())
+            else {
                 throw Unavailable.weatherUnavailable
             }
             let report = latest.report
@@ -49,7 +52,8 @@ struct CityShareTexts: Sendable {
 /// The latest weather of a city, refreshed on demand when it is old: `CityWeatherReader`, or a fixed one in the unit
 /// tests.
 protocol LatestCityWeather: Sendable {
-    func weather(for city: City, now: Date) async throws -> WeatherStore.Latest?
+    /// `requestedBy`: the caller's client key, whose on-demand refreshes an old city spends.
+    func weather(for city: City, requestedBy caller: String, now: Date) async throws -> WeatherStore.Latest?
 }
 
 extension CityWeatherReader: LatestCityWeather {}

@@ -9,10 +9,25 @@ struct CityWeatherReader: Sendable {
     let refresher: CityRefresher
     let schedule: RefreshSchedule
     let onDemandTimeout: Duration
+    /// Refreshes on demand per client address and minute (`ON_DEMAND_REFRESHES_PER_MINUTE_PER_ADDRESS`): anyone may
+    /// view a city, and a view of one whose data is old makes the provider work, out of the budget the scheduled
+    /// refreshes share. Past it the caller gets the last known data, or 429 when there is none.
+    let onDemandQuota: WindowQuota
 
-    func weather(for city: City, now: Date = Date()) async throws -> WeatherStore.Latest? {
+    /// The address's on-demand refreshes are spent and the city has no data to answer with.
+    struct RefreshesSpent: Error, Equatable {
+        let retryAfter: Duration
+    }
+
+    /// `requestedBy`: the caller's client key (`RequestScope.clientKey`), whose share of on-demand refreshes a stale
+    /// city spends.
+    func weather(for city: City, requestedBy caller: String, now: Date = Date()) async throws -> WeatherStore.Latest? {
         let latest = try await store.latest(cityId: city.id)
         if let latest, !needsRefresh(latest, now: now) { return latest }
+        if let wait = onDemandQuota.take(for: caller, now: now) {
+            guard let latest else { throw RefreshesSpent(retryAfter: wait) }
+            return latest
+        }
         await refreshWithinTimeout(city)
         return try await store.latest(cityId: city.id) ?? latest
     }

@@ -7,14 +7,20 @@ struct MarkFavourite: Sendable {
     let favourites: any FavouriteCities
     /// Dropped for the user after the write, so their next city view shows the mark.
     let known: FavouriteIdsCache
+    /// The most favourites one account keeps (`FAVOURITES_PER_ACCOUNT`).
+    var limit = 100
 
     /// True when the city was not a favourite before; throws `FavouriteRefusal.cityNotFound` for an id the catalogue
-    /// does not have.
+    /// does not have, `tooManyFavourites` past the limit.
     @discardableResult
     func callAsFunction(userId: String, cityId: Int) async throws -> Bool {
         guard let city = try await cities.find(id: cityId) else { throw FavouriteRefusal.cityNotFound(cityId) }
         // Also after a failed write: it may have committed before the error.
         defer { known.invalidate(userId) }
-        return try await favourites.addFavourite(userId: userId, city: city)
+        switch try await favourites.addFavourite(userId: userId, city: city, limit: limit) {
+        case .added: return true
+        case .alreadyFavourite: return false
+        case .full: throw FavouriteRefusal.tooManyFavourites(limit)
+        }
     }
 }

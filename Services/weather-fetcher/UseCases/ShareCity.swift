@@ -10,8 +10,8 @@ struct ShareCity: Sendable {
         let pageId: String?
     }
 
-    func callAsFunction(_ kind: CityShareTexts.Kind, day: Int, city: City) async throws -> Shared {
-        let text = try await texts.text(kind, day: day, city: city)
+    func callAsFunction(_ kind: CityShareTexts.Kind, day: Int, city: City, requestedBy caller: String) async throws -> Shared {
+        let text = try await texts.text(kind, day: day, city: city, requestedBy: caller)
         guard kind != .app else { return Shared(text: text, pageId: nil) }
         return Shared(text: text, pageId: try await pages.keep(cityId: city.id, kind: kind.rawValue, text: text))
     }

@@ -71,13 +71,27 @@ struct AppointmentDailyHoroscopeTests {
                 let events = try await booking.db.client.query(
                     "SELECT convert_from(payload, 'UTF8') FROM outbox WHERE event_type = 'horoscope.daily-due' ORDER BY id", logger: booking.db.logger
                 ).decode(String.self).collectAll()
-                #expect(events.count == 2)
+                #expect(events.count == 2)  // read before the zone changes below
                 let first = try #require(events.first)
                 #expect(first.contains("\"localDate\":\"2030-01-10\"") && first.contains("\"sign\":\"leo\"") && first.contains(user), "\(first)")
                 #expect(events.last?.contains("\"localDate\":\"2030-01-11\"") == true)
 
+                // Moving west to a zone still on the 10th sends nothing: one notice per date, not per change of zone.
+                _ = try await booking.request(
+                    .put, "/v1/me/daily-horoscope", json: ["enabled": true, "sign": "leo", "localTime": "07:00", "timeZone": "America/Los_Angeles"],
+                    bearer: token)
+                #expect(try await scheduler().runOnce(now: at("2030-01-11T07:30:00-08:00")) == 0, "the 11th was sent already")
+                _ = try await booking.request(
+                    .put, "/v1/me/daily-horoscope", json: ["enabled": true, "sign": "leo", "localTime": "07:00", "timeZone": "Asia/Bangkok"],
+                    bearer: token)
+                #expect(try await scheduler().runOnce(now: at("2030-01-12T07:01:00+07:00")) == 1, "the 12th in Bangkok")
+                _ = try await booking.request(
+                    .put, "/v1/me/daily-horoscope", json: ["enabled": true, "sign": "leo", "localTime": "07:00", "timeZone": "America/Los_Angeles"],
+                    bearer: token)
+                #expect(try await scheduler().runOnce(now: at("2030-01-11T16:02:00-08:00")) == 0, "back to the 11th: nothing again")
+
                 _ = try await booking.request(.put, "/v1/me/daily-horoscope", json: ["enabled": false], bearer: token)
-                #expect(try await scheduler().runOnce(now: at("2030-01-12T08:00:00+07:00")) == 0, "off sends nothing")
+                #expect(try await scheduler().runOnce(now: at("2030-01-13T08:00:00+07:00")) == 0, "off sends nothing")
             }
         }
     }

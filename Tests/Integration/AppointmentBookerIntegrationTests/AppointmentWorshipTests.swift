@@ -163,6 +163,33 @@ struct AppointmentWorshipTests {
         }
     }
 
+    @Test("B4, X3: one client network spends at most WORSHIP_REQUESTS_PER_NETWORK_PER_HOUR of the places budget; another network still asks")
+    func test_B4_worshipRequestsPerNetwork() async throws {
+        let environment = ["WORSHIP_REQUESTS_PER_HOUR": "10", "WORSHIP_REQUESTS_PER_NETWORK_PER_HOUR": "2", "TRUSTED_PROXIES": "127.0.0.1, ::1"]
+        try await BookingTestHarness.run(extraEnvironment: environment) { harness in
+            let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
+            let (sign, day) = try Self.badHoroscope(engine, try ReadingContent.bundled())
+            let member = try await harness.bookerToken()
+            func read(_ latitude: Double, from client: String) async throws -> String? {
+                let (status, body) = try await harness.request(
+                    .get, "/v1/horoscope/\(sign.id)?date=\(day)&latitude=\(latitude)&longitude=\(latitude)", bearer: member,
+                    headers: [HTTPField.Name("X-Forwarded-For")!: client])
+                #expect(status == .ok)
+                return body["placesStatus"].string
+            }
+            // Three members' cells from one /24 (two addresses in it), then one from another network.
+            for (latitude, client) in [(10.05, "203.0.113.7"), (20.05, "203.0.113.200"), (30.05, "203.0.113.7")] {
+                #expect(try await read(latitude, from: client) == "looking")
+            }
+            #expect(try await harness.count("SELECT count(*)::int FROM worship_requests") == 2, "the network's two; the third waits")
+            #expect(try await read(40.05, from: "198.51.100.4") == "looking")
+            #expect(try await harness.count("SELECT count(*)::int FROM worship_requests") == 3, "another network still asks")
+            #expect(
+                try await harness.count("SELECT count(*)::int FROM worship_asks WHERE network = '203.0.113.0/24'") == 2,
+                "counted by network, no account")
+        }
+    }
+
     @Test("B4, X3: an anonymous or guest bad reading writes no request and no outbox row; a latitude beyond 85° is 422 for anyone")
     func test_B4_anonymousReadingNeverAsks() async throws {
         try await BookingTestHarness.run { harness in

@@ -67,6 +67,26 @@ struct WarningAPITests {
         }
     }
 
+    @Test("A5, X3: an account keeps DEVICES_PER_ACCOUNT push tokens; registering another drops the least recently registered")
+    func devicesPerAccount() async throws {
+        try await WarningTestHarness.run(extraEnvironment: ["DEVICES_PER_ACCOUNT": "2"]) { harness in
+            let owner = UUID().uuidString.lowercased()
+            let bearer = try await harness.token(owner)
+            let tokens = ["a1", "b2", "c3"].map { String(repeating: $0, count: 32) }
+            for token in tokens {
+                let (status, body) = try await harness.request(.put, "/v1/me/devices/\(token)", json: ["timeZone": "Europe/Berlin"], bearer: bearer)
+                #expect(status == .ok, "\(body.raw ?? "")")
+            }
+            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE user_id = '\(owner)'") == 2)
+            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(tokens[0])'") == 0, "the oldest went")
+            // Registering a kept one again makes it the newest: the next new one drops the other.
+            #expect(try await harness.request(.put, "/v1/me/devices/\(tokens[1])", json: ["timeZone": "Asia/Bangkok"], bearer: bearer).0 == .ok)
+            #expect(try await harness.request(.put, "/v1/me/devices/\(tokens[0])", json: ["timeZone": "Asia/Bangkok"], bearer: bearer).0 == .ok)
+            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE token = '\(tokens[2])'") == 0)
+            #expect(try await harness.count("SELECT count(*)::int FROM devices WHERE user_id = '\(owner)'") == 2)
+        }
+    }
+
     @Test("A4, X1: a device token another account holds moves only from the same app install; otherwise 409 and nothing changes")
     func test_A4_deviceTokenBelongsToOneAccount() async throws {
         try await WarningTestHarness.run { harness in

@@ -227,6 +227,30 @@ struct WeatherCityTests {
         }
     }
 
+    @Test("W8, X3: an account keeps at most FAVOURITES_PER_ACCOUNT favourites; past it 422 too_many_favourites, marking one again still 200")
+    func favouritesPerAccount() async throws {
+        try await WeatherTestHarness.run(extraEnvironment: ["FAVOURITES_PER_ACCOUNT": "2"]) { weather in
+            let user = try await weather.token()
+            for city in [WeatherFixtures.berlin, WeatherFixtures.suva] {
+                let (marked, _) = try await weather.request(.put, "/v1/me/favourites/\(city.id)", bearer: user)
+                #expect(marked == .ok)
+            }
+            var (status, body) = try await weather.request(.put, "/v1/me/favourites/\(WeatherFixtures.bern.id)", bearer: user)
+            let code = JSONValue(body)["error"]["code"].string
+            #expect(status == .unprocessableContent)
+            #expect(code == "too_many_favourites")
+            (status, _) = try await weather.request(.put, "/v1/me/favourites/\(WeatherFixtures.berlin.id)", bearer: user)
+            #expect(status == .ok)  // one already marked is no new one
+            let other = try await weather.token()
+            (status, _) = try await weather.request(.put, "/v1/me/favourites/\(WeatherFixtures.bern.id)", bearer: other)
+            #expect(status == .ok)  // another account has its own
+            (status, _) = try await weather.request(.delete, "/v1/me/favourites/\(WeatherFixtures.suva.id)", bearer: user)
+            #expect(status == .ok)
+            (status, body) = try await weather.request(.put, "/v1/me/favourites/\(WeatherFixtures.bern.id)", bearer: user)
+            #expect(status == .ok && JSONValue(body)["isFavourite"].bool == true)
+        }
+    }
+
     @Test("W8: favourites toggle: mark, list, mark again (still one), unmark, gone; each change is one event (A4)")
     func test_W8_favourites() async throws {
         try await WeatherTestHarness.run { weather in

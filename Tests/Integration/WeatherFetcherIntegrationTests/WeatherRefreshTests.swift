@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import PlatformEvents
 import PlatformHTTP
 import ServiceTestSupport
@@ -135,6 +136,29 @@ struct WeatherRefreshTests {
             _ = try await weather.get("/v1/cities/\(WeatherFixtures.berlin.id)/weather")
             #expect(weather.provider.requests.count == 1)
         }
+    }
+
+    @Test("W3, X3: views needing the provider count per client address; past ON_DEMAND_REFRESHES_PER_MINUTE_PER_ADDRESS a city without data is 429")
+    func onDemandRefreshesPerAddress() async throws {
+        let environment = ["ON_DEMAND_REFRESHES_PER_MINUTE_PER_ADDRESS": "1", "TRUSTED_PROXIES": "127.0.0.1, ::1"]
+        try await WeatherTestHarness.run(extraEnvironment: environment) { weather in
+            let (berlin, bern) = (WeatherFixtures.berlin.id, WeatherFixtures.bern.id)
+            var status = try await Self.view(berlin, from: "203.0.113.7", on: weather)
+            #expect(status == .ok)
+            status = try await Self.view(berlin, from: "203.0.113.7", on: weather)
+            #expect(status == .ok)  // fresh data spends nothing
+            status = try await Self.view(bern, from: "203.0.113.7", on: weather)
+            #expect(status == .tooManyRequests)
+            #expect(weather.provider.requests.count == 1)
+            status = try await Self.view(bern, from: "198.51.100.4", on: weather)
+            #expect(status == .ok)  // another address has its own
+            #expect(weather.provider.requests.count == 2)
+        }
+    }
+
+    /// A city's weather view, as a trusted proxy forwards it from `client`.
+    static func view(_ city: Int, from client: String, on weather: WeatherTestHarness) async throws -> HTTPResponse.Status {
+        try await weather.request(.get, "/v1/cities/\(city)/weather", headers: [HTTPField.Name("X-Forwarded-For")!: client]).0
     }
 
     @Test("W6: 500 answers, malformed JSON and timeouts leave the last known data served, marked stale; no crash")

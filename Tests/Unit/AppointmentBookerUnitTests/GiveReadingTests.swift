@@ -8,6 +8,7 @@ import Testing
 @Suite("appointment-booker: giving a paid reading (use case)")
 struct GiveReadingTests {
     static let day = ReadingServiceTests.day
+    static let network = "203.0.113.0/24"
 
     static func give(
         states: [String: AccountState] = [:], readings: MemoryReadings = MemoryReadings()
@@ -24,12 +25,12 @@ struct GiveReadingTests {
     @Test("U6: only an account holding the kind's feature, not revoked since, is given a reading")
     func test_U6_onlyHoldersAreGiven() async throws {
         let give = try Self.give(states: [AccountKey.of("revoked"): AccountState(role: .user, banned: false, revoked: ["tarot"])])
-        _ = try await give.authorize(Self.buyer("holder", holding: ["tarot"]), for: .tarot)
+        _ = try await give.authorize(Self.buyer("holder", holding: ["tarot"]), for: .tarot, from: GiveReadingTests.network)
         await #expect(throws: AccountRefusal.entitlementRequired("tarot")) {
-            _ = try await give.authorize(Self.buyer("other", holding: ["compatibility"]), for: .tarot)
+            _ = try await give.authorize(Self.buyer("other", holding: ["compatibility"]), for: .tarot, from: GiveReadingTests.network)
         }
         await #expect(throws: AccountRefusal.entitlementRequired("tarot")) {
-            _ = try await give.authorize(Self.buyer("revoked", holding: ["tarot"]), for: .tarot)
+            _ = try await give.authorize(Self.buyer("revoked", holding: ["tarot"]), for: .tarot, from: GiveReadingTests.network)
         }
     }
 
@@ -39,7 +40,7 @@ struct GiveReadingTests {
         let give = try Self.give(readings: readings)
         let content = try ReadingEngineTests.content.get()
         let draw = try TarotDraw(ids: content.cards.prefix(3).map(\.id), deck: content.card)
-        let buyer = try await give.authorize(Self.buyer("u1", holding: ["tarot"]), for: .tarot)
+        let buyer = try await give.authorize(Self.buyer("u1", holding: ["tarot"]), for: .tarot, from: GiveReadingTests.network)
         let first = try await give(.tarot(draw), by: buyer, on: Self.day, near: nil)
         let again = try await give(.tarot(draw), by: buyer, on: Self.day, near: nil)
         #expect(first.stored.reading.kind == .tarot && again.stored.id == first.stored.id && readings.count == 1)
@@ -50,7 +51,7 @@ struct GiveReadingTests {
     func test_B4_leaveIsForOneKind() async throws {
         let readings = MemoryReadings()
         let give = try Self.give(readings: readings)
-        let buyer = try await give.authorize(Self.buyer("u2", holding: ["tarot", "fortune_stick"]), for: .tarot)
+        let buyer = try await give.authorize(Self.buyer("u2", holding: ["tarot", "fortune_stick"]), for: .tarot, from: GiveReadingTests.network)
         await #expect(throws: GiveReading.Mismatch.self) { _ = try await give(.fortuneStick, by: buyer, on: Self.day, near: nil) }
         #expect(readings.count == 0)
     }
@@ -64,11 +65,11 @@ struct ReadDailyHoroscopeTests {
         let readings = MemoryReadings()
         let read = ReadDailyHoroscope(readings: try ReadingServiceTests.service(readings: readings))
         let sign = try #require(try ReadingEngineTests.content.get().sign("leo"))
-        let anonymous = try await read(sign, on: GiveReadingTests.day, for: nil, near: nil)
+        let anonymous = try await read(sign, on: GiveReadingTests.day, for: nil, from: GiveReadingTests.network, near: nil)
         #expect(anonymous.stored == nil && anonymous.reading.kind == .horoscope && readings.count == 0)
         let member = GiveReadingTests.buyer("u1", holding: [])
-        let first = try await read(sign, on: GiveReadingTests.day, for: member, near: nil)
-        let again = try await read(sign, on: GiveReadingTests.day, for: member, near: nil)
+        let first = try await read(sign, on: GiveReadingTests.day, for: member, from: GiveReadingTests.network, near: nil)
+        let again = try await read(sign, on: GiveReadingTests.day, for: member, from: GiveReadingTests.network, near: nil)
         #expect(first.stored?.id != nil && again.stored?.id == first.stored?.id && readings.count == 1)
         #expect(first.reading.scores == anonymous.reading.scores, "the same for everyone with the sign and day")
     }
@@ -83,11 +84,13 @@ struct ReadDailyHoroscopeTests {
                 .first { read.readings.engine.horoscope(sign: $0.0, on: $0.1).verdict == .bad })
         let guest = AuthenticatedUser(id: "g1", role: .guest, entitlements: [])
         for caller in [nil, guest] {
-            let answer = try await read(sign, on: day, for: caller, near: (18.7883, 98.9853))
+            let answer = try await read(sign, on: day, for: caller, from: GiveReadingTests.network, near: (18.7883, 98.9853))
             #expect(answer.placesToPray?.status == PlacesToPrayStatus.none && answer.reading.verdict == .bad)
         }
         #expect(requests.asked.withLock { $0.isEmpty }, "nobody was asked for anonymous and guest readings")
-        let member = try await read(sign, on: day, for: GiveReadingTests.buyer("m1", holding: []), near: (18.7883, 98.9853))
+        let member = try await read(
+            sign, on: day, for: GiveReadingTests.buyer("m1", holding: []), from: GiveReadingTests.network, near: (18.7883, 98.9853))
         #expect(member.placesToPray?.status == .looking && requests.asked.withLock { $0.count } == 1)
+        #expect(requests.networks.withLock { $0 } == [GiveReadingTests.network], "the asker's network spends its share")
     }
 }

@@ -59,6 +59,7 @@ struct MemoryWorshipPlaces: WorshipPlaces {
 /// `standing` and records nothing.
 final class MemoryWorshipRequests: WorshipRequests {
     let asked = Mutex<[(latitude: Double, longitude: Double)]>([])
+    let networks = Mutex<[String]>([])
     let answer: PlacesToPrayStatus
     let standing: PlacesToPrayStatus?
 
@@ -67,8 +68,9 @@ final class MemoryWorshipRequests: WorshipRequests {
         self.standing = standing
     }
 
-    func status(latitude: Double, longitude: Double, radius: Double) async throws -> PlacesToPrayStatus {
+    func status(latitude: Double, longitude: Double, radius: Double, network: String) async throws -> PlacesToPrayStatus {
         asked.withLock { $0.append((latitude, longitude)) }
+        networks.withLock { $0.append(network) }
         return answer
     }
 

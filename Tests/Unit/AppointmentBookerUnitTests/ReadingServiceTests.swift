@@ -88,9 +88,13 @@ struct ReadingServiceTests {
     func test_B4_placesOnlyAfterBadVerdict() async throws {
         let requests = MemoryWorshipRequests()
         let service = try Self.service(requests: requests)
-        #expect(try await service.placesToPray(after: Self.reading(.good), near: (13.75, 100.5), search: .askingWhenUnknown) == nil)
-        #expect(try await service.placesToPray(after: Self.reading(.neutral), near: (13.75, 100.5), search: .askingWhenUnknown) == nil)
-        #expect(try await service.placesToPray(after: Self.reading(.bad), near: nil, search: .askingWhenUnknown) == nil)
+        #expect(
+            try await service.placesToPray(after: Self.reading(.good), near: (13.75, 100.5), search: .askingWhenUnknown(network: "203.0.113.0/24"))
+                == nil)
+        #expect(
+            try await service.placesToPray(after: Self.reading(.neutral), near: (13.75, 100.5), search: .askingWhenUnknown(network: "203.0.113.0/24"))
+                == nil)
+        #expect(try await service.placesToPray(after: Self.reading(.bad), near: nil, search: .askingWhenUnknown(network: "203.0.113.0/24")) == nil)
         #expect(requests.asked.withLock { $0.isEmpty })
     }
 
@@ -99,7 +103,8 @@ struct ReadingServiceTests {
         let requests = MemoryWorshipRequests()
         let temple = WorshipPlaceStore.Nearby(name: "Wat Pho", latitude: 13.7465, longitude: 100.4927, address: nil, distanceMeters: 300)
         let service = try Self.service(places: Array(repeating: temple, count: 7), requests: requests)
-        let found = try #require(try await service.placesToPray(after: Self.reading(.bad), near: (13.75, 100.5), search: .askingWhenUnknown))
+        let found = try #require(
+            try await service.placesToPray(after: Self.reading(.bad), near: (13.75, 100.5), search: .askingWhenUnknown(network: "203.0.113.0/24")))
         #expect(found.status == .found && found.places.count == 5)
         #expect(requests.asked.withLock { $0.isEmpty })
     }
@@ -109,7 +114,9 @@ struct ReadingServiceTests {
         for answer in [PlacesToPrayStatus.looking, .none] {
             let requests = MemoryWorshipRequests(answer: answer)
             let service = try Self.service(requests: requests)
-            let found = try #require(try await service.placesToPray(after: Self.reading(.bad), near: (13.75, 100.5), search: .askingWhenUnknown))
+            let found = try #require(
+                try await service.placesToPray(after: Self.reading(.bad), near: (13.75, 100.5), search: .askingWhenUnknown(network: "203.0.113.0/24"))
+            )
             #expect(found.status == answer && found.places.isEmpty)
             #expect(requests.asked.withLock { $0.map(\.latitude) } == [13.75])
         }
@@ -128,13 +135,15 @@ struct ReadingServiceTests {
 
     @Test("B4, X3: only a member may cause a request for places; anonymous and guest callers only read")
     func test_B4_onlyMembersAsk() {
-        #expect(PlacesSearch(for: nil) == .knownOnly)
-        #expect(PlacesSearch(for: AuthenticatedUser(id: "g", role: .guest, entitlements: [])) == .knownOnly)
+        let network = "203.0.113.0/24"
+        #expect(PlacesSearch(for: nil, network: network) == .knownOnly)
+        #expect(PlacesSearch(for: AuthenticatedUser(id: "g", role: .guest, entitlements: []), network: network) == .knownOnly)
         for role in [UserRole.user, .partner, .admin] {
-            #expect(PlacesSearch(for: AuthenticatedUser(id: "m", role: role, entitlements: [])) == .askingWhenUnknown)
+            #expect(
+                PlacesSearch(for: AuthenticatedUser(id: "m", role: role, entitlements: []), network: network) == .askingWhenUnknown(network: network))
         }
         let newInstall = AuthenticatedUser(id: "i", role: .user, entitlements: [], trusted: false)
-        #expect(PlacesSearch(for: newInstall) == .knownOnly, "a new install account does not spend everyone's budget")
+        #expect(PlacesSearch(for: newInstall, network: network) == .knownOnly, "a new install account does not spend everyone's budget")
     }
 
     @Test("B4, X3: a position must lie within 85° of the equator (422); off the globe is 400; one coordinate alone 422")

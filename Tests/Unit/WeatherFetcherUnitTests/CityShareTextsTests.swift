@@ -13,7 +13,7 @@ struct CityShareTextsTests {
     }
 
     struct NoWeather: LatestCityWeather {
-        func weather(for city: City, now: Date) async throws -> WeatherStore.Latest? { nil }
+        func weather(for city: City, requestedBy caller: String, now: Date) async throws -> WeatherStore.Latest? { nil }
     }
 
     static let berlin = UserCityListsTests.berlin
@@ -28,20 +28,24 @@ struct CityShareTextsTests {
     @Test("W10: the warning text names the city's active warning")
     func test_W10_warningText() async throws {
         let shared = texts(warnings: FixedWarnings(warnings: [Self.berlin.id: [Self.heat]]))
-        let text = try await shared.text(.warning, day: 0, city: Self.berlin)
+        let text = try await shared.text(.warning, day: 0, city: Self.berlin, requestedBy: "203.0.113.7")
         #expect(text == "Weather App: Watch out!! There is a warning in Berlin which is Severe heat warning Temperatures up to 36 °C expected.")
     }
 
     @Test("W10: no active warning, no app link or no weather is the reason there is no text")
     func test_W10_unavailable() async throws {
         await #expect(throws: CityShareTexts.Unavailable.noActiveWarning(city: "Berlin")) {
-            _ = try await texts().text(.warning, day: 0, city: Self.berlin)
+            _ = try await texts().text(.warning, day: 0, city: Self.berlin, requestedBy: "203.0.113.7")
         }
-        await #expect(throws: CityShareTexts.Unavailable.noAppLink) { _ = try await texts().text(.app, day: 0, city: Self.berlin) }
+        await #expect(throws: CityShareTexts.Unavailable.noAppLink) {
+            _ = try await texts().text(.app, day: 0, city: Self.berlin, requestedBy: "203.0.113.7")
+        }
         await #expect(throws: CityShareTexts.Unavailable.weatherUnavailable) {
-            _ = try await texts().text(.home, day: 0, city: Self.berlin)
+            _ = try await texts().text(.home, day: 0, city: Self.berlin, requestedBy: "203.0.113.7")
         }
-        #expect(try await texts(appLink: "https://example.org/app").text(.app, day: 0, city: Self.berlin) == "Weather App https://example.org/app")
+        #expect(
+            try await texts(appLink: "https://example.org/app").text(.app, day: 0, city: Self.berlin, requestedBy: "203.0.113.7")
+                == "Weather App https://example.org/app")
     }
 
     /// Keeps texts in memory, numbering their pages.
@@ -59,13 +63,15 @@ struct CityShareTextsTests {
         let pages = MemorySharedTexts()
         let share = ShareCity(
             texts: texts(warnings: FixedWarnings(warnings: [Self.berlin.id: [Self.heat]]), appLink: "https://example.org/app"), pages: pages)
-        let warning = try await share(.warning, day: 0, city: Self.berlin)
+        let warning = try await share(.warning, day: 0, city: Self.berlin, requestedBy: "203.0.113.7")
         #expect(warning.pageId == "page-1" && warning.text.contains("Severe heat warning"))
         #expect(pages.kept.map(\.kind) == ["warning"] && pages.kept.first?.text == warning.text)
-        let app = try await share(.app, day: 0, city: Self.berlin)
+        let app = try await share(.app, day: 0, city: Self.berlin, requestedBy: "203.0.113.7")
         #expect(app == ShareCity.Shared(text: "Weather App https://example.org/app", pageId: nil))
         #expect(pages.kept.count == 1)
-        await #expect(throws: CityShareTexts.Unavailable.weatherUnavailable) { _ = try await share(.home, day: 0, city: Self.berlin) }
+        await #expect(throws: CityShareTexts.Unavailable.weatherUnavailable) {
+            _ = try await share(.home, day: 0, city: Self.berlin, requestedBy: "203.0.113.7")
+        }
         #expect(pages.kept.count == 1)
     }
 }

@@ -37,11 +37,13 @@ final class MemoryUserCities: FavouriteCities, RecentCityViews, CityDirectory {
     func recentViews(of user: String) -> [CityView] { state.withLock { $0.recents[user] ?? [] } }
     func failWrites(_ count: Int) { state.withLock { $0.failWrites = count } }
 
-    func addFavourite(userId: String, city: City) async throws -> Bool {
+    func addFavourite(userId: String, city: City, limit: Int) async throws -> FavouriteAdding {
         state.withLock { state in
-            guard !(state.favourites[userId] ?? []).contains(city.id) else { return false }
+            let favourites = state.favourites[userId] ?? []
+            guard !favourites.contains(city.id) else { return .alreadyFavourite }
+            guard favourites.count < limit else { return .full }
             state.favourites[userId, default: []].append(city.id)
-            return true
+            return .added
         }
     }
 

@@ -95,27 +95,31 @@ struct RefreshRuleTests {
         let store = MemoryReports()
         let provider = ScriptedProvider(maxCitiesPerRequest: 10, fetchedAt: Self.now)
         let reader = CityWeatherReader(
-            store: store, refresher: Self.refresher(provider, store), schedule: Self.schedule, onDemandTimeout: .seconds(5))
+            store: store, refresher: Self.refresher(provider, store), schedule: Self.schedule, onDemandTimeout: .seconds(5),
+            onDemandQuota: WindowQuota(limit: 100))
         let berlin = Self.city(1)
         store.put(.init(report: WeatherPresentationTests.report(now: Self.now.addingTimeInterval(-300), city: berlin)), for: 1)
-        _ = try await reader.weather(for: berlin, now: Self.now)
+        _ = try await reader.weather(for: berlin, requestedBy: "203.0.113.7", now: Self.now)
         #expect(provider.asked.isEmpty, "five minutes old is fresh")
         store.put(
             .init(
                 report: WeatherPresentationTests.report(now: Self.now.addingTimeInterval(-900), city: berlin),
                 failedSince: Self.now.addingTimeInterval(-30)),
             for: 1)
-        _ = try await reader.weather(for: berlin, now: Self.now)
+        _ = try await reader.weather(for: berlin, requestedBy: "203.0.113.7", now: Self.now)
         #expect(provider.asked.isEmpty, "a failure thirty seconds ago is not asked again")
         store.put(.init(report: WeatherPresentationTests.report(now: Self.now.addingTimeInterval(-900), city: berlin)), for: 1)
-        let refreshed = try await reader.weather(for: berlin, now: Self.now)
+        let refreshed = try await reader.weather(for: berlin, requestedBy: "203.0.113.7", now: Self.now)
         #expect(provider.asked == [[1]] && refreshed?.report.fetchedAt == Self.now)
         // The provider fails: the last known data is still the answer.
         let failing = MemoryReports()
         failing.put(.init(report: WeatherPresentationTests.report(now: Self.now.addingTimeInterval(-900), city: berlin)), for: 1)
         let down = ScriptedProvider(maxCitiesPerRequest: 10, fetchedAt: Self.now, failing: true)
-        let stale = CityWeatherReader(store: failing, refresher: Self.refresher(down, failing), schedule: Self.schedule, onDemandTimeout: .seconds(5))
-        #expect(try await stale.weather(for: berlin, now: Self.now)?.report.fetchedAt == Self.now.addingTimeInterval(-900))
+        let stale = CityWeatherReader(
+            store: failing, refresher: Self.refresher(down, failing), schedule: Self.schedule, onDemandTimeout: .seconds(5),
+            onDemandQuota: WindowQuota(limit: 100))
+        #expect(
+            try await stale.weather(for: berlin, requestedBy: "203.0.113.7", now: Self.now)?.report.fetchedAt == Self.now.addingTimeInterval(-900))
         #expect(failing.failed == [1])
     }
 
@@ -130,5 +134,30 @@ struct RefreshRuleTests {
         let failed = Freshness(fetchedAt: fetched, failedSince: Self.now, now: Self.now, staleAfter: .seconds(2_700))
         #expect(failed.staleReason == "the provider did not answer the last refresh; showing the last known data")
         #expect(Freshness(fetchedAt: Self.now.addingTimeInterval(60), failedSince: nil, now: Self.now, staleAfter: .seconds(1)).minutesAgo == 0)
+    }
+
+    @Test("W3, X3: past the address's on-demand refreshes a stale city answers its last data, one without data 429; fresh data costs none")
+    func onDemandRefreshesPerAddress() async throws {
+        let store = MemoryReports()
+        let provider = ScriptedProvider(maxCitiesPerRequest: 10, fetchedAt: Self.now)
+        let reader = CityWeatherReader(
+            store: store, refresher: Self.refresher(provider, store), schedule: Self.schedule, onDemandTimeout: .seconds(5),
+            onDemandQuota: WindowQuota(limit: 1))
+        let (berlin, bern, oslo) = (Self.city(1), Self.city(2), Self.city(3))
+        store.put(.init(report: WeatherPresentationTests.report(now: Self.now.addingTimeInterval(-300), city: berlin)), for: 1)
+        let old = Self.now.addingTimeInterval(-900)
+        store.put(.init(report: WeatherPresentationTests.report(now: old, city: bern)), for: 2)
+        // Fresh data spends nothing; the address's one refresh goes to the stale city.
+        _ = try await reader.weather(for: berlin, requestedBy: "203.0.113.7", now: Self.now)
+        #expect(try await reader.weather(for: bern, requestedBy: "203.0.113.7", now: Self.now)?.report.fetchedAt == Self.now)
+        store.put(.init(report: WeatherPresentationTests.report(now: old, city: bern)), for: 2)
+        #expect(try await reader.weather(for: bern, requestedBy: "203.0.113.7", now: Self.now)?.report.fetchedAt == old, "the last data")
+        await #expect(throws: CityWeatherReader.RefreshesSpent.self) {
+            _ = try await reader.weather(for: oslo, requestedBy: "203.0.113.7", now: Self.now)
+        }
+        #expect(provider.asked == [[2]], "one provider call for the address")
+        // Another address has its own share.
+        #expect(try await reader.weather(for: oslo, requestedBy: "198.51.100.4", now: Self.now)?.report.fetchedAt == Self.now)
+        #expect(provider.asked == [[2], [3]])
     }
 }
