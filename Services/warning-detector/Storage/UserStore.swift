@@ -99,14 +99,16 @@ struct UserStore: Sendable {
     /// with): otherwise false and nothing changes, so nobody takes over another person's pushes by naming
     /// their token.
     func register(_ device: Device, installId: String?, userId: String) async throws -> Bool {
-        guard let city = device.currentCityId, device.timeZone == nil else {
-            return try await client.withConnection { try await register(device, installId: installId, userId: userId, on: $0) }
-        }
-        // The device's day follows its city's zone, which the city's forecast brings: under the city's lock (the
-        // forecast's trigger takes it too, migration 0009), a forecast committing meanwhile is seen either here
-        // or by its trigger, never by neither.
-        return try await client.inTransaction(logger: logger) { connection in
-            try await connection.tracedQuery("SELECT pg_advisory_xact_lock(7153, \(Int32(clamping: city)))", logger: logger)
+        try await client.inTransaction(logger: logger) { connection in
+            // The account's registrations take turns, so two at once cannot both miss the other's device when the
+            // oldest are dropped past `devicesPerAccount`.
+            try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended('devices:' || \(userId), 0))", logger: logger)
+            // The device's day follows its city's zone, which the city's forecast brings: under the city's lock (the
+            // forecast's trigger takes it too, migration 0009), a forecast committing meanwhile is seen either here
+            // or by its trigger, never by neither.
+            if let city = device.currentCityId, device.timeZone == nil {
+                try await connection.tracedQuery("SELECT pg_advisory_xact_lock(7153, \(Int32(clamping: city)))", logger: logger)
+            }
             return try await register(device, installId: installId, userId: userId, on: connection)
         }
     }

@@ -29,14 +29,16 @@ struct AnalyticsPseudonymTests {
             let account = UUID()
             let id = account.uuidString.lowercased()
             let telemetryTopic = harness.topics["ANALYTICS_TELEMETRY_TOPIC"]
-            // An event from before pseudonyms: the id on the topic, as the key too.
+            // An event from before pseudonyms: the id on the topic (upper case, as Foundation spells a UUID), as the key too.
             let old = EventEnvelope(
-                type: EventTypes.telemetryRecorded, producer: "analytics-aggregator", key: "u:\(id)",
+                type: EventTypes.telemetryRecorded, producer: "analytics-aggregator", key: "u:\(account.uuidString)",
                 payload: TelemetryRecorded(
-                    app: "weather", clientEventId: UUID(), kind: "feature_used", deviceId: "phone-1", userId: id, feature: "radar"))
+                    app: "weather", clientEventId: UUID(), kind: "feature_used", deviceId: "phone-1", userId: account.uuidString,
+                    feature: "radar"))
             try await harness.publish(old, to: telemetryTopic)
             #expect(try await eventually { try await Self.feature("radar", harness).uses == 1 })
-            try await harness.ingestAll([AnalyticsTestHarness.event("feature_used", user: id, feature: "radar")])
+            // An app may send the id in upper case: it is the same account, named by the same pseudonym.
+            try await harness.ingestAll([AnalyticsTestHarness.event("feature_used", user: id.uppercased(), feature: "radar")])
             #expect(try await eventually { try await Self.feature("radar", harness).uses == 2 })
             #expect(try await Self.feature("radar", harness).users == 1, "one account, two forms")
             let pseudonym = try await harness.db.text("SELECT pseudonym FROM account_pseudonyms WHERE account = '\(id)'")

@@ -149,6 +149,11 @@ struct WeatherRefreshTests {
             #expect(status == .ok)  // fresh data spends nothing
             status = try await Self.view(bern, from: "203.0.113.7", on: weather)
             #expect(status == .tooManyRequests)
+            // Sharing the city's weather needs the same refresh, out of the same share.
+            status = try await weather.request(
+                .get, "/v1/cities/\(bern)/share?kind=home", headers: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.7"]
+            ).0
+            #expect(status == .tooManyRequests)
             #expect(weather.provider.requests.count == 1)
             status = try await Self.view(bern, from: "198.51.100.4", on: weather)
             #expect(status == .ok)  // another address has its own
