@@ -25,6 +25,7 @@ let productPackages: [String: String] = [
     "Prometheus": "swift-prometheus",
     "ServiceLifecycle": "swift-service-lifecycle",
     "Tracing": "swift-distributed-tracing",
+    "X509": "swift-certificates",
 ]
 
 func lib(_ product: String) -> Target.Dependency {
@@ -46,7 +47,7 @@ let services: [(executable: String, module: String, contract: String)] = [
 let serviceDependencies: [String: [Target.Dependency]] = [
     "Auth": [
         lib("AsyncHTTPClient"), lib("HummingbirdBcrypt"), lib("JWTKit"), lib("Crypto"), lib("PostgresNIO"),
-        lib("NIOCore"), lib("NIOPosix"), lib("NIOSSL"), lib("HTTPTypes"),
+        lib("NIOCore"), lib("NIOPosix"), lib("NIOSSL"), lib("HTTPTypes"), lib("X509"),
     ],
     "WeatherFetcher": [
         lib("Tracing"), lib("AsyncHTTPClient"), lib("PostgresNIO"), lib("NIOCore"), lib("NIOPosix"), lib("HTTPTypes"),
@@ -65,7 +66,7 @@ let unitTestDependencies: [String: [Target.Dependency]] = [
     "WeatherFetcher": ["WeatherFetcherFixtures", lib("AsyncHTTPClient"), lib("Logging"), lib("NIOCore")],
     "AnalyticsAggregator": [lib("Logging"), lib("PostgresNIO")],
     "AppointmentBooker": [lib("Crypto")],
-    "Auth": [lib("HTTPTypes")],
+    "Auth": [lib("HTTPTypes"), lib("X509"), lib("Crypto")],
 ]
 
 /// Data files a service reads at run time besides its API document.
@@ -155,8 +156,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        // Already in the graph through async-http-client and jwt-kit; named for TLS (push) and the tests'
-        // self-signed certificate.
+        // Already in the graph through async-http-client and jwt-kit; named for TLS (push), App Attest's certificate
+        // chains (auth) and the tests' self-signed certificates.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         // Contract-first HTTP (X3): types and server stubs generated from each service's openapi.yaml at build time.

@@ -37,14 +37,19 @@ package func buildApplication(
         issuer: try await TokenIssuer(
             signingKey: configuration.signingKey.value, issuer: runtime.configuration.tokenIssuer,
             accessTokenLifetime: configuration.accessTokenLifetime, trust: configuration.installTrust),
-        // Android installs' attestations (Play Integrity), over the shared HTTP client: nothing to shut down.
-        attestations: configuration.playIntegrity.map {
-            PlayIntegrityClient(
-                http: ProviderHTTPClient(
-                    provider: "play-integrity", policy: $0.http, http: .shared, userAgent: "mobile-backend-platform auth",
-                    logger: runtime.logger),
-                configuration: $0, logger: runtime.logger)
-        })
+        // Android installs' attestations (Play Integrity, over the shared HTTP client: nothing to shut down) and iOS
+        // installs' (App Attest, checked here).
+        attestations: configuration.playIntegrity == nil && configuration.appAttest == nil
+            ? nil
+            : InstallAttesters(
+                playIntegrity: configuration.playIntegrity.map {
+                    PlayIntegrityClient(
+                        http: ProviderHTTPClient(
+                            provider: "play-integrity", policy: $0.http, http: .shared, userAgent: "mobile-backend-platform auth",
+                            logger: runtime.logger),
+                        configuration: $0, logger: runtime.logger)
+                },
+                appAttest: configuration.appAttest.map { AppAttestVerifier(configuration: $0, logger: runtime.logger) }))
     let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module), corsOrigins: configuration.dashboardOrigins)
     // Only the signed-in and admin operations read the Authorization header: a stale token sent to login or
     // refresh must not turn them into a 401. The webhook's signature is checked on the raw body first.

@@ -14,12 +14,15 @@ extension AuthAPI {
         guard let app = InstallApp(rawValue: body.app.rawValue) else { throw JSONBody.schemaViolation(["app": "weather, places or horoscope"]) }
         let attestation = try body.attestation.map { attestation in
             guard let provider = InstallAttestation.Provider(rawValue: attestation.provider.rawValue) else {
-                throw JSONBody.schemaViolation(["attestation.provider": "play-integrity"])
+                throw JSONBody.schemaViolation(["attestation.provider": "play-integrity or app-attest"])
             }
             guard (1...16_384).contains(RequestText.length(attestation.token)) else {
                 throw JSONBody.schemaViolation(["attestation.token": "1 to 16384 characters"])
             }
-            return InstallAttestation(provider: provider, token: attestation.token)
+            if let keyId = attestation.keyId, !(1...64).contains(RequestText.length(keyId)) {
+                throw JSONBody.schemaViolation(["attestation.keyId": "1 to 64 characters"])
+            }
+            return InstallAttestation(provider: provider, token: attestation.token, keyId: attestation.keyId)
         }
         let account = try await AuthErrors.answering {
             try await auth.installAccounts.install(

@@ -71,6 +71,7 @@ struct AuthConfiguration: Sendable {
     var installTrust: InstallTrust
     /// Where Android installs' attestations are checked; nil: an attestation is answered 503.
     var playIntegrity: PlayIntegrityConfiguration?
+    var appAttest: AppAttestConfiguration?
     /// Browser origins whose pages call this API (the admin dashboard's, N5): CORS is answered for them only.
     var dashboardOrigins: [String]
     var usersTopic: String
@@ -125,6 +126,7 @@ struct AuthConfiguration: Sendable {
             maxFailures: try environment.int("INSTALL_DELETIONS_PER_ADDRESS", default: 20, range: 1...100_000), window: 3_600)
         installTrust = InstallTrust(after: TimeInterval(3_600 * (try environment.int("INSTALL_TRUST_AFTER_HOURS", default: 72, range: 0...8_760))))
         playIntegrity = try PlayIntegrityConfiguration(environment: environment)
+        appAttest = try AppAttestConfiguration(environment: environment)
         resetLinkBaseURL =
             environment.string("AUTH_RESET_URL")
             ?? environment.string("RESET_LINK_BASE_URL", default: "http://127.0.0.1:8085/dashboard/reset-password")

@@ -1,23 +1,27 @@
 import Crypto
 import Foundation
 
-/// What an app sends with `POST /v1/installs` to prove it is the real app on a real device: today a Play Integrity
-/// token (Android). The token is bound to the install: the app asks for it with the nonce `nonce(for:)` of its install
-/// id, so a token asked for one install attests no other.
+/// What an app sends with `POST /v1/installs` to prove it is the real app on a real device: a Play Integrity token
+/// (Android) or an App Attest attestation object with its key id (iOS). Either is bound to the install: the app asks
+/// for it with the nonce `nonce(for:)` of its install id (App Attest: as the client data hash), so one asked for one
+/// install attests no other.
 struct InstallAttestation: Sendable, Equatable {
     enum Provider: String, Sendable, CaseIterable {
         case playIntegrity = "play-integrity"
+        case appAttest = "app-attest"
     }
 
     var provider: Provider
     var token: String
+    /// App Attest's key id (base64): the key attests once, whatever attestation object carries it.
+    var keyId: String? = nil
 
     /// The SHA-256 of the install id: the nonce (Play Integrity's classic request, base64url) or request hash (its
     /// standard request) the app asks for its token with.
     static func nonce(for installId: String) -> Data { Data(SHA256.hash(data: Data(installId.utf8))) }
 
-    /// The token as recorded once used (`InstallAccounts.createInstall`): one token attests one account.
-    var fingerprint: String { TokenIssuer.hash("\(provider.rawValue)|\(token)") }
+    /// The token (App Attest: the key) as recorded once used (`InstallAccounts.createInstall`): one attests one account.
+    var fingerprint: String { TokenIssuer.hash("\(provider.rawValue)|\(provider == .appAttest ? keyId ?? token : token)") }
 }
 
 /// An attestation its provider vouched for: the token's fingerprint, remembered until it could no longer attest.
@@ -48,10 +52,29 @@ enum AttestationRefusal: Error, Equatable {
     case providerUnavailable
 }
 
-/// Checks an attestation with its provider (`PlayIntegrityClient`).
+/// Checks an attestation with its provider (`PlayIntegrityClient`, `AppAttestVerifier`, `InstallAttesters` for both).
 protocol InstallAttesting: Sendable {
     /// The token's fingerprint when its provider vouches for `installId` of `app` now; otherwise the refusal.
     func verify(
         _ attestation: InstallAttestation, app: InstallApp, installId: String, now: Date
     ) async throws(AttestationRefusal) -> AttestedInstall
+}
+
+/// The attesters configured, each for its own provider; an attestation for one that is not configured is refused as
+/// `notConfigured`.
+struct InstallAttesters: InstallAttesting {
+    var playIntegrity: (any InstallAttesting)?
+    var appAttest: (any InstallAttesting)?
+
+    func verify(
+        _ attestation: InstallAttestation, app: InstallApp, installId: String, now: Date
+    ) async throws(AttestationRefusal) -> AttestedInstall {
+        let attester =
+            switch attestation.provider {
+            case .playIntegrity: playIntegrity
+            case .appAttest: appAttest
+            }
+        guard let attester else { throw .notConfigured }
+        return try await attester.verify(attestation, app: app, installId: installId, now: now)
+    }
 }
