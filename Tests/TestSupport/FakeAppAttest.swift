@@ -20,8 +20,12 @@ public struct FakeAppAttest: Sendable {
         public var development = false
         /// Sign the leaf with a key no configured root knows.
         public var foreignChain = false
-        /// Send another key's id.
+        /// Send another key's id (the leaf's key and the credential id both disagree with it).
         public var wrongKeyId = false
+        /// Certify another key than the one whose id is sent and in the credential id.
+        public var leafKeyMismatch = false
+        /// Put another credential id in the authenticator data than the key's id.
+        public var credentialIdMismatch = false
 
         public init(appId: String, installId: String) {
             self.appId = appId
@@ -51,14 +55,16 @@ public struct FakeAppAttest: Sendable {
         authData.append(0x40)
         authData += withUnsafeBytes(of: attestation.counter.bigEndian, Array.init)
         authData += attestation.development ? Array("appattestdevelop".utf8) : Array("appattest".utf8) + [UInt8](repeating: 0, count: 7)
-        authData += [0x00, 0x20] + keyId
+        let credentialId = attestation.credentialIdMismatch ? Array(SHA256.hash(data: Data("another credential".utf8))) : keyId
+        authData += [0x00, 0x20] + credentialId
         // The credential's public key as COSE would follow; the verifier reads the key from the certificate.
         authData += [0xA5, 0x01, 0x02]
         let clientDataHash = Array(SHA256.hash(data: Data(attestation.installId.utf8)))
         let nonce = Array(SHA256.hash(data: authData + clientDataHash))
         let signer = attestation.foreignChain ? P256.Signing.PrivateKey() : intermediateKey
         let leaf = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: Certificate.PublicKey(key.publicKey),
+            version: .v3, serialNumber: .init(),
+            publicKey: Certificate.PublicKey(attestation.leafKeyMismatch ? P256.Signing.PrivateKey().publicKey : key.publicKey),
             notValidBefore: Date().addingTimeInterval(-3_600), notValidAfter: Date().addingTimeInterval(86_400),
             issuer: intermediate.subject, subject: try DistinguishedName { CommonName(Data(keyId).base64EncodedString()) },
             signatureAlgorithm: .ecdsaWithSHA256,

@@ -21,7 +21,12 @@ struct InstallAttestation: Sendable, Equatable {
     static func nonce(for installId: String) -> Data { Data(SHA256.hash(data: Data(installId.utf8))) }
 
     /// The token (App Attest: the key) as recorded once used (`InstallAccounts.createInstall`): one attests one account.
-    var fingerprint: String { TokenIssuer.hash("\(provider.rawValue)|\(provider == .appAttest ? keyId ?? token : token)") }
+    /// A key id is taken by its bytes, written again: base64 has several spellings of one key.
+    var fingerprint: String {
+        guard provider == .appAttest else { return TokenIssuer.hash("\(provider.rawValue)|\(token)") }
+        let key = keyId.flatMap { Data(base64Encoded: $0) }.map { $0.base64EncodedString() } ?? keyId ?? token
+        return TokenIssuer.hash("\(provider.rawValue)|\(key)")
+    }
 }
 
 /// An attestation its provider vouched for: the token's fingerprint, remembered until it could no longer attest.

@@ -2,7 +2,7 @@ import Foundation
 
 /// The CBOR (RFC 8949) an App Attest attestation object is written in: definite-length maps, arrays, byte and text
 /// strings and integers, nothing else. Decoding never traps on what a client sends: every length is checked against
-/// what is left, nesting is bounded, and an integer past `Int` is refused.
+/// what is left before anything is read or allocated, and nesting is bounded.
 enum CBORValue: Equatable, Sendable {
     case unsigned(UInt64)
     case negative(UInt64)

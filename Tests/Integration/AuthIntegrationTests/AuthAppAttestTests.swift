@@ -29,9 +29,17 @@ struct AuthAppAttestTests {
             let id = try #require(body["account.id"])
             #expect(try AccessClaims(body).trusted == true)
             #expect(try await auth.count("SELECT count(*)::int FROM accounts WHERE id = '\(id)' AND attested_at IS NOT NULL") == 1)
-            // The same key again, even in a new attestation object, attests nothing more.
+            // The same key again attests nothing more, however its id is spelled: base64 leaves spare bits in the last
+            // character, which a lenient decoder ignores.
             (status, body) = try await auth.installAttested("weather", "ios-good-1", sent)
             #expect(status == .unprocessableContent && body["error.details.reason"] == "reused", "\(body)")
+            (status, body) = try await auth.installAttested("weather", "ios-good-1", (sent.token, Self.respelled(sent.keyId)))
+            #expect(status == .unprocessableContent, "\(body)")
+            #expect(["reused", "invalid_token"].contains(body["error.details.reason"] ?? ""), "\(body)")
+            let spellings = [sent.keyId, Self.respelled(sent.keyId)].map { InstallAttestation(provider: .appAttest, token: "t", keyId: $0) }
+            if Data(base64Encoded: Self.respelled(sent.keyId)) != nil {
+                #expect(spellings[0].fingerprint == spellings[1].fingerprint, "one key, one fingerprint")
+            }
             #expect(try await auth.count("SELECT count(*)::int FROM accounts WHERE kind = 'install'") == 1)
         }
     }
@@ -54,6 +62,8 @@ struct AuthAppAttestTests {
                 ("a chain to another root", try attestation { $0.foreignChain = true }, "invalid_token"),
                 ("the development environment", try attestation { $0.development = true }, "app_not_recognized"),
                 ("another key's id", try attestation { $0.wrongKeyId = true }, "invalid_token"),
+                ("a leaf certifying another key", try attestation { $0.leafKeyMismatch = true }, "invalid_token"),
+                ("another credential id", try attestation { $0.credentialIdMismatch = true }, "invalid_token"),
                 ("a counter past 0", try attestation { $0.counter = 1 }, "invalid_token"),
                 ("not CBOR", ("bm90IGNib3I=", Data(repeating: 7, count: 32).base64EncodedString()), "invalid_token"),
             ]
@@ -68,6 +78,15 @@ struct AuthAppAttestTests {
             let (status, body) = try await auth.installAttested("places", "ios-places", places)
             #expect(status == .unprocessableContent && body["error.code"] == "attestation_not_accepted", "\(body)")
         }
+    }
+
+    /// The same bytes, the last character's spare bits changed.
+    static func respelled(_ keyId: String) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var characters = Array(keyId)
+        guard characters.count == 44, let index = alphabet.firstIndex(of: characters[42]) else { return keyId }
+        characters[42] = alphabet[index ^ 1]
+        return String(characters)
     }
 
     @Test("U8: without APP_ATTEST_APP_IDS an App Attest attestation is not accepted (422), not dropped")
