@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 /// Where each library product comes from, so a target names the products it uses and nothing else.
@@ -42,6 +43,19 @@ let services: [(executable: String, module: String, contract: String)] = [
     ("analytics-aggregator", "AnalyticsAggregator", "AnalyticsContract"),
     ("appointment-booker", "AppointmentBooker", "AppointmentsContract"),
 ]
+
+/// The services whose rules and use cases (`Domain/`, `UseCases/`) are a module of their own, `<Module>Core`, with what
+/// it may use: the platform's core and event modules and plain libraries, never Postgres, HTTP or the contract
+/// (`scripts/check-cores.py` holds the line, since SwiftPM lets a target import any module already built).
+let coreDependencies: [String: [Target.Dependency]] = [
+    "WarningDetector": [lib("Logging")],
+]
+
+/// What `Services/<executable>` holds, for the core target to leave out everything but its two folders.
+func serviceFolderEntries(_ executable: String) -> [String] {
+    let folder = Context.packageDirectory + "/Services/" + executable
+    return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+}
 
 /// Libraries a service needs beyond the platform modules.
 let serviceDependencies: [String: [Target.Dependency]] = [
@@ -299,7 +313,19 @@ let package = Package(
         testTarget(
             "CrossServiceTests", path: "Tests/Integration/CrossServiceTests",
             platform + integrationDependencies + services.map { .byName(name: $0.module) }),
-    ] + services.flatMap { service -> [Target] in
+    ] + services.compactMap { service -> Target? in
+        // A service's core: its rules and use cases with the protocols they need, in plain Swift.
+        coreDependencies[service.module].map { dependencies in
+            .target(
+                name: "\(service.module)Core",
+                dependencies: ["PlatformCore", "PlatformEvents"] + dependencies,
+                path: "Services/\(service.executable)",
+                exclude: serviceFolderEntries(service.executable).filter { !["Domain", "UseCases"].contains($0) },
+                sources: ["Domain", "UseCases"],
+                swiftSettings: swiftSettings
+            )
+        }
+    } + services.flatMap { service -> [Target] in
         [
             // A service's unit target: its rules in-process, with nothing running.
             testTarget(
@@ -318,13 +344,15 @@ let package = Package(
                 swiftSettings: swiftSettings,
                 plugins: ["PublicContractGenerator"]
             ),
-            // The service: a library its executable runs and its tests import.
+            // The service: a library its executable runs and its tests import, over its core when it has one.
             .target(
                 name: service.module,
                 dependencies: platform + [lib("OpenAPIRuntime"), lib("OpenAPIHummingbird")]
-                    + (serviceDependencies[service.module] ?? []),
+                    + (serviceDependencies[service.module] ?? [])
+                    + (coreDependencies[service.module] == nil ? [] : [.byName(name: "\(service.module)Core")]),
                 path: "Services/\(service.executable)",
-                exclude: ["Main", "Contract", "README.md"],
+                exclude: ["Main", "Contract", "README.md"]
+                    + (coreDependencies[service.module] == nil ? [] : ["Domain", "UseCases"]),
                 // The document is both the generator's input and what the service serves at /openapi.yaml.
                 resources: [.copy("openapi.yaml")] + (serviceResources[service.module] ?? []),
                 swiftSettings: swiftSettings,

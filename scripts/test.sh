@@ -18,6 +18,8 @@ log "checking that every setting is described once, in the type that reads it, d
 "$VENV/bin/python" "$root/scripts/check-settings.py"
 log "checking that every route the docs name is in an openapi.yaml or registered in the code"
 "$VENV/bin/python" "$root/scripts/check-routes.py"
+log "checking that each service's core (Domain/, UseCases/) imports no storage, HTTP or contract module"
+"$VENV/bin/python" "$root/scripts/check-cores.py"
 log "checking the Swift formatting (swift format lint --strict, settings in .swift-format)"
 (cd "$root" && swift format lint --strict --recursive --configuration .swift-format Shared Services Tests Benchmarks Tools Clients Plugins)
 start_throwaway_infra

@@ -17,7 +17,7 @@ extension Components.Schemas.Warning {
 }
 
 extension Components.Schemas.News {
-    init(_ item: NewsStore.Item) {
+    init(_ item: NewsItem) {
         self.init(
             id: item.id.uuidString.lowercased(), name: item.name, body: item.body, location: item.location, happenedAt: item.happenedAt,
             timeZone: item.timeZone, happenedAtText: WarningDateFormat.string(item.happenedAt, timeZone: item.timeZone),
@@ -36,7 +36,7 @@ extension Components.Schemas.Delivery {
 }
 
 extension Components.Responses.Settings {
-    init(_ settings: UserStore.Settings) {
+    init(_ settings: NotificationSettings) {
         self.init(
             body: .json(
                 .init(
@@ -99,7 +99,7 @@ enum NewsRules {
 }
 
 extension Components.Schemas.Device {
-    init(_ device: UserStore.Device) {
+    init(_ device: RegisteredDevice) {
         self.init(
             token: device.token, currentCityId: device.currentCityId, timeZone: device.timeZone,
             app: .init(rawValue: device.app.rawValue) ?? .weather, language: device.language)

@@ -115,7 +115,7 @@ struct WarningAPI: APIProtocol {
         if let language = body.language, !Self.isLanguageTag(language) {
             throw JSONBody.schemaViolation(["language": "a language such as en or th"])
         }
-        let device = UserStore.Device(token: token, currentCityId: body.currentCityId, timeZone: timeZone, app: app, language: body.language)
+        let device = RegisteredDevice(token: token, currentCityId: body.currentCityId, timeZone: timeZone, app: app, language: body.language)
         try await WarningErrors.answeringRefusals { try await register(device, installId: installId, userId: user) }
         return .ok(.init(body: .json(.init(device))))
     }

@@ -126,14 +126,6 @@ struct PushConfiguration: Sendable {
     }
 }
 
-/// The apps whose devices get pushes (issue 29). APNs binds a device token to one app: a token sent under another
-/// app's topic is refused (`DeviceTokenNotForTopic`).
-enum PushApp: String, Sendable, CaseIterable, Codable {
-    case weather, horoscope
-
-    var defaultTopic: String { "com.example.\(rawValue)" }
-}
-
 /// An APNs auth key: the team, the key's id and its `.p8` PEM.
 struct PushCredentials: Sendable {
     var teamId: String

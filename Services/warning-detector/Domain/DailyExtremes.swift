@@ -4,13 +4,19 @@ import PlatformEvents
 
 /// A forecast's highest and lowest temperature per local day of its city (A5: the daily message quotes the
 /// day's forecast, not the temperature of the moment the forecast was fetched).
-struct DailyExtremes: Codable, Sendable, Equatable {
-    var date: String
-    var maxC: Double
-    var minC: Double
+package struct DailyExtremes: Codable, Sendable, Equatable {
+    package var date: String
+    package var maxC: Double
+    package var minC: Double
+
+    package init(date: String, maxC: Double, minC: Double) {
+        self.date = date
+        self.maxC = maxC
+        self.minC = minC
+    }
 
     /// Per local date (`yyyy-MM-dd` in the city's zone), in order; none for an unknown zone.
-    static func of(_ forecast: ForecastUpdated) -> [DailyExtremes] {
+    package static func of(_ forecast: ForecastUpdated) -> [DailyExtremes] {
         guard let zone = TimeZone(identifier: forecast.city.timeZone) else { return [] }
         var days: [String: DailyExtremes] = [:]
         var order: [String] = []

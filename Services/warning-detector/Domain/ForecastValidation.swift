@@ -4,18 +4,18 @@ import PlatformEvents
 /// The values a forecast may carry before rules run on it. Events come from outside this service: a value no
 /// weather can have (a temperature of 1e300, a negative rainfall, an hour a century away) is a permanent error
 /// that dead-letters the event with the field named, never a trap or a warning nobody could believe.
-enum ForecastValidation {
-    static let temperatureC = -100.0...70.0
-    static let speedKmh = 0.0...600.0
-    static let precipitationMm = 0.0...1_000.0
-    static let snowfallCm = 0.0...500.0
-    static let visibilityKm = 0.0...1_000.0
-    static let maxHours = 24 * 31
+package enum ForecastValidation {
+    package static let temperatureC = -100.0...70.0
+    package static let speedKmh = 0.0...600.0
+    package static let precipitationMm = 0.0...1_000.0
+    package static let snowfallCm = 0.0...500.0
+    package static let visibilityKm = 0.0...1_000.0
+    package static let maxHours = 24 * 31
     /// How far an hour may lie from the time the forecast was fetched.
-    static let hourWindow: TimeInterval = 40 * 86_400
-    static let maxTextLength = 500
+    package static let hourWindow: TimeInterval = 40 * 86_400
+    package static let maxTextLength = 500
 
-    static func validate(_ forecast: ForecastUpdated) throws(EventDecodingError) {
+    package static func validate(_ forecast: ForecastUpdated) throws(EventDecodingError) {
         let city = forecast.city
         try check(city.id > 0, "city.id \(city.id) is not a positive id")
         try check((-90.0...90.0).contains(city.latitude), "city.latitude \(city.latitude) is outside -90...90")

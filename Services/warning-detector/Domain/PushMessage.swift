@@ -3,10 +3,10 @@ import PlatformCore
 import PlatformEvents
 
 /// The notifications the service sends (A5), as APNs JSON payloads.
-enum PushMessage {
+package enum PushMessage {
     /// A new warning: "Watch out!" with where and what, and from when to when in the reader's time zone (the
     /// device's, else the warning city's) and language (Thai for `th`, else English); opens the city's warning.
-    static func warning(_ warning: Warning, timeZone: String?, language: String?) -> String {
+    package static func warning(_ warning: Warning, timeZone: String?, language: String?) -> String {
         let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: warning.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
         let thai = ReaderLanguage.isThai(language)
         let from = WarningWording.time(warning.onset, zone: zone, thai: thai)
@@ -30,7 +30,9 @@ enum PushMessage {
     /// The daily forecast: "Look! Weather around you!" with the location, temperature and condition.
     /// With the day's extremes from the forecast (A5): "Max 24 °C, min 15 °C, Partly cloudy"; without them (an
     /// old forecast that does not reach today) the temperature the forecast was fetched with.
-    static func dailyForecast(city: ForecastCity, today: DailyExtremes?, temperatureC: Double, condition: String, description: String) -> String {
+    package static func dailyForecast(
+        city: ForecastCity, today: DailyExtremes?, temperatureC: Double, condition: String, description: String
+    ) -> String {
         var extra: [String: any Sendable] = [
             "type": "daily-forecast", "cityId": city.id, "temperatureC": temperatureC.roundedClampedInt, "condition": condition,
         ]
@@ -48,7 +50,7 @@ enum PushMessage {
     /// An appointment soon: "Your appointment is coming up" with the fortune teller and the time as the recipient
     /// reads it, in the device's time zone (UTC when it has none) and language (English, or Thai for `th`); the
     /// exact instant goes along as `startsAt` for the app.
-    static func appointmentReminder(_ reminder: AppointmentReminderDue, timeZone: String?, language: String?) -> String {
+    package static func appointmentReminder(_ reminder: AppointmentReminderDue, timeZone: String?, language: String?) -> String {
         let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
         let thai = ReaderLanguage.isThai(language)
         let formatter = DateFormatter()
@@ -69,7 +71,7 @@ enum PushMessage {
 
     /// The day's horoscope (B5): the sign as subtitle and the reading as body, in the device's language (English,
     /// or Thai for `th`), cut to what a notification shows; the app opens the full reading of `sign` and `date`.
-    static func dailyHoroscope(_ due: HoroscopeDailyDue, language: String?) -> String {
+    package static func dailyHoroscope(_ due: HoroscopeDailyDue, language: String?) -> String {
         let thai = ReaderLanguage.isThai(language)
         let text = thai ? due.textTh : due.textEn
         let body = text.count > 178 ? String(text.prefix(177)) + "…" : text

@@ -1,7 +1,7 @@
 /// The language a push is written in for its reader (issue 29): Thai for a device that named `th` (or `th-TH`),
 /// English otherwise.
-enum ReaderLanguage {
-    static func isThai(_ language: String?) -> Bool {
+package enum ReaderLanguage {
+    package static func isThai(_ language: String?) -> Bool {
         language.map { $0.lowercased() == "th" || $0.lowercased().hasPrefix("th-") } ?? false
     }
 }

@@ -4,17 +4,25 @@ import PlatformEvents
 
 /// What the rules see in one forecast (A1): for each rule that fires, the first run of consecutive hours at
 /// or past its Moderate threshold, within the horizon.
-struct DetectedWarning: Sendable, Equatable {
-    var kind: WarningRule.Kind
-    var severity: Severity
-    var onset: Date
-    var ends: Date
+package struct DetectedWarning: Sendable, Equatable {
+    package var kind: WarningRule.Kind
+    package var severity: Severity
+    package var onset: Date
+    package var ends: Date
     /// The most extreme value in the run (highest for rising rules, lowest for falling ones).
-    var peak: Double
+    package var peak: Double
 
-    var status: String { "\(severity.capName) \(Self.noun(kind)) warning" }
+    package var status: String { "\(severity.capName) \(Self.noun(kind)) warning" }
 
-    var statusDescription: String {
+    package init(kind: WarningRule.Kind, severity: Severity, onset: Date, ends: Date, peak: Double) {
+        self.kind = kind
+        self.severity = severity
+        self.onset = onset
+        self.ends = ends
+        self.peak = peak
+    }
+
+    package var statusDescription: String {
         // Formatted, never converted to Int: a value outside Int's range would trap (validation bounds it too).
         let value = peak.rounded() == peak || abs(peak) >= 10 ? String(format: "%.0f", peak.rounded() + 0) : String(format: "%.1f", peak)
         switch kind {
@@ -38,11 +46,16 @@ struct DetectedWarning: Sendable, Equatable {
 }
 
 /// Runs every rule over a forecast's hours from the one in progress at `fetchedAt` up to the horizon.
-struct WarningDetector: Sendable {
-    let rules: [WarningRule]
-    let horizon: Duration
+package struct WarningDetector: Sendable {
+    package let rules: [WarningRule]
+    package let horizon: Duration
 
-    func detect(_ forecast: ForecastUpdated) -> [DetectedWarning] {
+    package init(rules: [WarningRule], horizon: Duration) {
+        self.rules = rules
+        self.horizon = horizon
+    }
+
+    package func detect(_ forecast: ForecastUpdated) -> [DetectedWarning] {
         let start = forecast.fetchedAt.addingTimeInterval(-3_600)
         let end = forecast.fetchedAt.addingTimeInterval(horizon.seconds)
         let hours = forecast.hours.filter { $0.time > start && $0.time < end }.sorted { $0.time < $1.time }

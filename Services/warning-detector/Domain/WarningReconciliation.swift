@@ -3,28 +3,34 @@ import PlatformCore
 import PlatformEvents
 
 /// What the rules found in one city's forecast.
-struct CityDetections: Sendable {
-    var forecast: ForecastUpdated
-    var detected: [DetectedWarning]
+package struct CityDetections: Sendable {
+    package var forecast: ForecastUpdated
+    package var detected: [DetectedWarning]
     /// The trace of the forecast's event (its consumer span), which the warning events continue.
-    var traceParent: String? = nil
+    package var traceParent: String? = nil
+
+    package init(forecast: ForecastUpdated, detected: [DetectedWarning], traceParent: String? = nil) {
+        self.forecast = forecast
+        self.detected = detected
+        self.traceParent = traceParent
+    }
 }
 
 /// How a city's live warnings follow its newest forecast (A1, A2): a kind the forecast shows and no live warning
 /// has is issued with the next announcement number; a live warning whose fields changed is updated (same id and
 /// number); a live warning the forecast no longer shows is cancelled. Pure: the store reads the live warnings and
 /// the numbers, and writes what this returns.
-enum WarningReconciliation {
+package enum WarningReconciliation {
     /// One change, in the order its event is published (per city: issues and updates in detection order, then
     /// cancellations).
-    enum Change: Sendable, Equatable {
+    package enum Change: Sendable, Equatable {
         case issued(Warning)
         case updated(Warning)
         case cancelled(Warning)
     }
 
     /// How many warnings `batch` issues against `live` (by city id): the announcement numbers to draw first.
-    static func issuedCount(_ batch: [CityDetections], live: [Int: [Warning]]) -> Int {
+    package static func issuedCount(_ batch: [CityDetections], live: [Int: [Warning]]) -> Int {
         batch.reduce(0) { total, item in
             let cityLive = live[item.forecast.city.id] ?? []
             return total + item.detected.filter { detection in !cityLive.contains { $0.kind == detection.kind } }.count
@@ -33,7 +39,7 @@ enum WarningReconciliation {
 
     /// The changes of each item of `batch`, by index, with `numbers` (at least `issuedCount` of them) given to
     /// new warnings in order and `newId` making their ids.
-    static func changes(
+    package static func changes(
         _ batch: [CityDetections], live: [Int: [Warning]], numbers: [Int], newId: () -> UUID = UUID.init
     ) -> [[Change]] {
         var nextNumber = numbers.makeIterator()
@@ -68,7 +74,7 @@ enum WarningReconciliation {
     /// A live warning as a new detection of its kind describes it. A warning already under way keeps its first
     /// onset (A2): a forecast covers only the hours from the one in progress, so the detected onset moves with
     /// every refresh and would update the warning each hour.
-    static func updated(_ warning: Warning, by detection: DetectedWarning, fetchedAt: Date) -> Warning {
+    package static func updated(_ warning: Warning, by detection: DetectedWarning, fetchedAt: Date) -> Warning {
         var after = warning
         after.severity = detection.severity
         after.status = detection.status

@@ -2,10 +2,10 @@ import Foundation
 import PlatformEvents
 
 /// CAP severities a rule can reach; a threshold crossing is at least `Moderate`.
-enum Severity: Int, Comparable, Sendable, CaseIterable {
+package enum Severity: Int, Comparable, Sendable, CaseIterable {
     case moderate = 1, severe, extreme
 
-    var capName: String {
+    package var capName: String {
         switch self {
         case .moderate: "Moderate"
         case .severe: "Severe"
@@ -14,33 +14,39 @@ enum Severity: Int, Comparable, Sendable, CaseIterable {
     }
 
     /// The severity a stored or published `capName` names; nil for any other text.
-    init?(capName: String) {
+    package init?(capName: String) {
         guard let severity = Self.allCases.first(where: { $0.capName == capName }) else { return nil }
         self = severity
     }
 
-    static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// One threshold rule (A1): which value of a forecast hour it reads, and the values at which it reaches
 /// Moderate, Severe and Extreme. `rising` rules fire at or above their thresholds (heat, wind), falling ones
 /// at or below (frost, visibility).
-struct WarningRule: Sendable {
-    enum Kind: String, Sendable, CaseIterable {
+package struct WarningRule: Sendable {
+    package enum Kind: String, Sendable, CaseIterable {
         case heat, frost, wind, storm
         case heavyRain = "heavy-rain"
         case snow
         case lowVisibility = "low-visibility"
     }
 
-    let kind: Kind
+    package let kind: Kind
     /// Moderate, Severe, Extreme.
-    let thresholds: [Double]
-    let rising: Bool
+    package let thresholds: [Double]
+    package let rising: Bool
+
+    package init(kind: Kind, thresholds: [Double], rising: Bool) {
+        self.kind = kind
+        self.thresholds = thresholds
+        self.rising = rising
+    }
 
     /// The hour's value for this rule, nil when the hour says nothing about it (no visibility reported, or
     /// no thunderstorm for `storm`).
-    func value(of hour: ForecastHour) -> Double? {
+    package func value(of hour: ForecastHour) -> Double? {
         switch kind {
         case .heat, .frost: hour.temperatureC
         case .wind: max(hour.windSpeedKmh, hour.windGustKmh ?? 0)
@@ -52,7 +58,7 @@ struct WarningRule: Sendable {
         }
     }
 
-    func severity(of hour: ForecastHour) -> Severity? {
+    package func severity(of hour: ForecastHour) -> Severity? {
         guard let value = value(of: hour) else { return nil }
         var reached: Severity?
         for (level, threshold) in zip(Severity.allCases, thresholds) where rising ? value >= threshold : value <= threshold {
@@ -62,7 +68,7 @@ struct WarningRule: Sendable {
     }
 
     /// The unit the status description quotes.
-    var unit: String {
+    package var unit: String {
         switch kind {
         case .heat, .frost: "°C"
         case .wind, .storm: "km/h"

@@ -2,21 +2,21 @@ import Foundation
 
 /// A warning's words for a push in the reader's language (issue 29): the stored texts are English (A1, as the
 /// API serves them); a Thai reader gets the same facts in Thai, built from the warning's kind, severity and value.
-enum WarningWording {
+package enum WarningWording {
     /// "เตือนภัยฝนตกหนัก ระดับรุนแรง".
-    static func thaiStatus(kind: WarningRule.Kind, severity: Severity) -> String {
+    package static func thaiStatus(kind: WarningRule.Kind, severity: Severity) -> String {
         "เตือนภัย\(thaiNoun(kind)) \(thaiLevel(severity))"
     }
 
     /// "คาดว่าฝนตกหนักถึง 32 มม. ต่อชั่วโมง", the value taken from the English description the detector wrote; nil
     /// when the description has no value.
-    static func thaiDescription(kind: WarningRule.Kind, english: String) -> String? {
+    package static func thaiDescription(kind: WarningRule.Kind, english: String) -> String? {
         guard let value = english.split(separator: " ").first(where: { Double($0) != nil }) else { return nil }
         return "คาดว่า" + thaiPhrase(kind).replacingOccurrences(of: "{v}", with: String(value))
     }
 
     /// When, in the reader's zone: "Monday 14:00" (English) or "วันจันทร์ 14:00" (Thai).
-    static func time(_ date: Date, zone: TimeZone, thai: Bool) -> String {
+    package static func time(_ date: Date, zone: TimeZone, thai: Bool) -> String {
         let formatter = DateFormatter()
         formatter.timeZone = zone
         formatter.locale = Locale(identifier: thai ? "th_TH" : "en_GB")

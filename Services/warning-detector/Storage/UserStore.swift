@@ -14,19 +14,6 @@ struct UserStore: Sendable {
     /// oldest go when a new one comes past this.
     var devicesPerAccount = 10
 
-    /// The settings row of the current location.
-    static let currentLocation = 0
-
-    struct Setting: Sendable, Equatable {
-        var forecasts = true
-        var warnings = true
-    }
-
-    struct Settings: Sendable {
-        var currentLocation: Setting
-        var favourites: [(city: ForecastCity, setting: Setting)]
-    }
-
     static func addFavourite(
         _ change: FavouriteChanged, erased: ErasedAccounts, on connection: PostgresConnection, logger: Logger
     ) async throws {
@@ -46,30 +33,22 @@ struct UserStore: Sendable {
             "DELETE FROM favourites WHERE user_id = \(change.userId) AND city_id = \(change.city.id)", logger: logger)
     }
 
-    func settings(userId: String) async throws -> Settings {
+    func settings(userId: String) async throws -> NotificationSettings {
         let rows = try await client.tracedQuery(
             "SELECT city_id, forecasts, warnings FROM notification_settings WHERE user_id = \(userId)", logger: logger
         ).decode((Int, Bool, Bool).self).collectAll()
-        let stored = Dictionary(uniqueKeysWithValues: rows.map { ($0.0, Setting(forecasts: $0.1, warnings: $0.2)) })
+        let stored = Dictionary(uniqueKeysWithValues: rows.map { ($0.0, NotificationSetting(forecasts: $0.1, warnings: $0.2)) })
         let favourites = try await client.tracedQuery(
             "SELECT city::text FROM favourites WHERE user_id = \(userId) ORDER BY city->>'name', city_id", logger: logger
         ).decode(String.self).collectAll().map { try EventCoding.decoder.decode(ForecastCity.self, from: Data($0.utf8)) }
-        return Settings(
-            currentLocation: stored[Self.currentLocation] ?? Setting(),
-            favourites: favourites.map { ($0, stored[$0.id] ?? Setting()) })
-    }
-
-    /// One row of settings to change: the current location (`currentLocation`) or a favourite's city; nil keeps a
-    /// value as it is (on by default).
-    struct SettingChange: Sendable {
-        var cityId: Int
-        var forecasts: Bool?
-        var warnings: Bool?
+        return NotificationSettings(
+            currentLocation: stored[NotificationSettingChange.currentLocation] ?? NotificationSetting(),
+            favourites: favourites.map { ($0, stored[$0.id] ?? NotificationSetting()) })
     }
 
     /// Applies every change or none, in one transaction; settings for a city that is not (yet) a favourite are kept
     /// and apply once it is. A city named twice takes its last change.
-    func setSettings(userId: String, _ changes: [SettingChange]) async throws {
+    func setSettings(userId: String, _ changes: [NotificationSettingChange]) async throws {
         try await client.inTransaction(logger: logger) { connection in
             for change in changes {
                 try await connection.tracedQuery(
@@ -85,20 +64,11 @@ struct UserStore: Sendable {
         }
     }
 
-    struct Device: Sendable, Equatable {
-        var token: String
-        var currentCityId: Int?
-        var timeZone: String?
-        /// Whose APNs topic its pushes go under (issue 29).
-        var app: PushApp = .weather
-        var language: String?
-    }
-
     /// Registers a device token for the user, or updates its current location. A token another account holds
     /// moves to this user only with proof of being the same app install (the `installId` it was registered
     /// with): otherwise false and nothing changes, so nobody takes over another person's pushes by naming
     /// their token.
-    func register(_ device: Device, installId: String?, userId: String) async throws -> Bool {
+    func register(_ device: RegisteredDevice, installId: String?, userId: String) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection in
             // The account's registrations take turns, so two at once cannot both miss the other's device when the
             // oldest are dropped past `devicesPerAccount`.
@@ -113,7 +83,7 @@ struct UserStore: Sendable {
         }
     }
 
-    private func register(_ device: Device, installId: String?, userId: String, on connection: PostgresConnection) async throws -> Bool {
+    private func register(_ device: RegisteredDevice, installId: String?, userId: String, on connection: PostgresConnection) async throws -> Bool {
         let registered =
             try await connection.tracedQuery(
                 """
@@ -149,12 +119,12 @@ struct UserStore: Sendable {
             .collectAll().count == 1
     }
 
-    func devices(userId: String) async throws -> [Device] {
+    func devices(userId: String) async throws -> [RegisteredDevice] {
         try await client.tracedQuery(
             "SELECT token, current_city_id, time_zone, app, language FROM devices WHERE user_id = \(userId) ORDER BY registered_at, token",
             logger: logger
         ).decode((String, Int?, String?, String, String?).self).collectAll().map {
-            Device(token: $0.0, currentCityId: $0.1, timeZone: $0.2, app: PushApp(rawValue: $0.3) ?? .weather, language: $0.4)
+            RegisteredDevice(token: $0.0, currentCityId: $0.1, timeZone: $0.2, app: PushApp(rawValue: $0.3) ?? .weather, language: $0.4)
         }
     }
 }

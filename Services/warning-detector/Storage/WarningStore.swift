@@ -11,12 +11,6 @@ struct WarningStore: Sendable {
     /// Topic of warning events (tests use their own).
     let topic: String
 
-    struct Changes: Sendable, Equatable {
-        var issued: [Warning] = []
-        var updated: [Warning] = []
-        var cancelled: [Warning] = []
-    }
-
     static let columns = """
         id, city_id, kind, announcement_number, location, region, latitude, longitude, time_zone, severity, status,
         status_description, onset, ends
@@ -37,11 +31,11 @@ struct WarningStore: Sendable {
     /// number of statements however many cities the batch has (one city appears once): a new kind is issued,
     /// a live warning whose fields changed is updated (same id and announcement number), and a live warning the
     /// forecast no longer shows is cancelled. Each change goes to the outbox (key: city id), in that order per city.
-    func apply(_ batch: [CityDetections], on connection: PostgresConnection) async throws -> Changes {
-        guard !batch.isEmpty else { return Changes() }
+    func apply(_ batch: [CityDetections], on connection: PostgresConnection) async throws -> WarningChanges {
+        guard !batch.isEmpty else { return WarningChanges() }
         let live = Dictionary(grouping: try await liveWarnings(of: batch, on: connection), by: \.cityId)
         let numbers = try await announcementNumbers(count: WarningReconciliation.issuedCount(batch, live: live), on: connection)
-        var changes = Changes()
+        var changes = WarningChanges()
         var events: [Outbox.Row] = []
         for (item, itemChanges) in zip(batch, WarningReconciliation.changes(batch, live: live, numbers: numbers)) {
             for change in itemChanges {

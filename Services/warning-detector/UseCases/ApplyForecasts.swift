@@ -4,18 +4,26 @@ import PlatformEvents
 
 /// A batch of `weather.forecasts` applied (A1, A2, A5): the newest forecast of each city, what the rules detect
 /// in it, the city's warnings made to match, and a push queued for each new warning that has not already ended.
-struct ApplyForecasts: Sendable {
-    let detector: WarningDetector
+package struct ApplyForecasts: Sendable {
+    package let detector: WarningDetector
+
+    package init(detector: WarningDetector) {
+        self.detector = detector
+    }
 
     /// A batch position that holds no forecast: the event does not belong on the forecasts topic.
-    struct NotAForecast: Error, Equatable {
-        let position: Int
+    package struct NotAForecast: Error, Equatable {
+        package let position: Int
+
+        package init(position: Int) {
+            self.position = position
+        }
     }
 
     /// Positions of the forecasts to apply: the newest of each city (of two with the same time, the later in the
     /// batch), in the order each city first appears. An older forecast would be superseded within the same
     /// transaction, and applying it first could issue and at once cancel a warning (and push it).
-    static func newestPerCity(_ forecasts: [ForecastUpdated?]) throws(NotAForecast) -> [Int] {
+    package static func newestPerCity(_ forecasts: [ForecastUpdated?]) throws(NotAForecast) -> [Int] {
         var newest: [Int: Int] = [:]
         var order: [Int] = []
         for (position, decoded) in forecasts.enumerated() {
@@ -31,9 +39,9 @@ struct ApplyForecasts: Sendable {
     }
 
     /// Applies `forecasts` (one per city) with `store`; `now` decides which new warnings have already ended.
-    func run(
+    package func run(
         _ forecasts: [ForecastUpdated], traceParents: [Int: String], store: any ForecastApplying, now: Date, logger: Logger
-    ) async throws -> WarningStore.Changes {
+    ) async throws -> WarningChanges {
         guard !forecasts.isEmpty else { return .init() }
         let stored = try await store.record(forecasts)
         let current = forecasts.filter { stored.contains($0.city.id) }

@@ -1,10 +1,14 @@
 import Foundation
 
 /// Publishes a news item an admin wrote (A6); everyone lists it from then on, newest first by when it happened.
-struct PublishNews: Sendable {
-    let news: any NewsPublishing
+package struct PublishNews: Sendable {
+    package let news: any NewsPublishing
 
-    func callAsFunction(_ draft: NewsDraft, by admin: String) async throws -> NewsStore.Item {
+    package init(news: any NewsPublishing) {
+        self.news = news
+    }
+
+    package func callAsFunction(_ draft: NewsDraft, by admin: String) async throws -> NewsItem {
         try await news.publish(draft, by: admin)
     }
 }

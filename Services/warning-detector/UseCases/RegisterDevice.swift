@@ -4,11 +4,15 @@ import Foundation
 /// registering again updates them. A token another account holds moves only from its own app install
 /// (`DeviceHolder.letsRegister`): judged on the holder as read, and again by the store's write, so a registration
 /// racing another is refused rather than taking the token.
-struct RegisterDevice: Sendable {
-    let devices: any DeviceRegistry
+package struct RegisterDevice: Sendable {
+    package let devices: any DeviceRegistry
+
+    package init(devices: any DeviceRegistry) {
+        self.devices = devices
+    }
 
     /// Throws `DeviceRefusal.registeredElsewhere` when the token stays with another account.
-    func callAsFunction(_ device: UserStore.Device, installId: String?, userId: String) async throws {
+    package func callAsFunction(_ device: RegisteredDevice, installId: String?, userId: String) async throws {
         if let holder = try await devices.holder(ofToken: device.token), !holder.letsRegister(userId: userId, installId: installId) {
             throw DeviceRefusal.registeredElsewhere
         }

@@ -17,7 +17,7 @@ struct ApplyForecastsTests {
     /// A fixed whole hour, so the forecasts' hours and the warnings' times are predictable.
     let start = Date(timeIntervalSince1970: 1_782_000_000 - 1_782_000_000.truncatingRemainder(dividingBy: 3_600))
 
-    func apply(_ forecasts: ForecastUpdated..., now: Date? = nil) async throws -> WarningStore.Changes {
+    func apply(_ forecasts: ForecastUpdated..., now: Date? = nil) async throws -> WarningChanges {
         let detector = WarningDetector(
             rules: try WarningConfiguration(environment: EnvironmentReader([:])).rules, horizon: .seconds(48 * 3_600))
         return try await ApplyForecasts(detector: detector).run(

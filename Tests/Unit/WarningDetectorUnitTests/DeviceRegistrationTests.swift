@@ -9,8 +9,8 @@ import Testing
 struct DeviceRegistrationTests {
     static let token = String(repeating: "ab", count: 32)
 
-    static func device(city: Int? = 2_950_159) -> UserStore.Device {
-        UserStore.Device(token: token, currentCityId: city, timeZone: "Europe/Berlin", app: .weather, language: "en")
+    static func device(city: Int? = 2_950_159) -> RegisteredDevice {
+        RegisteredDevice(token: token, currentCityId: city, timeZone: "Europe/Berlin", app: .weather, language: "en")
     }
 
     @Test("A5: a new token registers; registering again updates the device")

@@ -34,13 +34,13 @@ final class MemoryForecastStore: ForecastApplying {
         }
     }
 
-    func apply(_ detections: [CityDetections]) async throws -> WarningStore.Changes {
+    func apply(_ detections: [CityDetections]) async throws -> WarningChanges {
         state.withLock { state in
             let live = state.live
             let count = WarningReconciliation.issuedCount(detections, live: live)
             let numbers = Array(state.nextNumber..<(state.nextNumber + count))
             state.nextNumber += count
-            var changes = WarningStore.Changes()
+            var changes = WarningChanges()
             for change in WarningReconciliation.changes(detections, live: live, numbers: numbers).joined() {
                 state.published.append(change)
                 switch change {

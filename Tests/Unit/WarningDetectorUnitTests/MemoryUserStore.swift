@@ -10,14 +10,14 @@ import Synchronization
 /// write, kept here so that the use case's own judgement can be tested against a store that still refuses).
 final class MemoryUserStore: NotificationSettingsStore, DeviceRegistry {
     private struct Held {
-        var device: UserStore.Device
+        var device: RegisteredDevice
         var userId: String
         var installId: String?
     }
 
     private struct State {
         var favourites: [String: [ForecastCity]] = [:]
-        var settings: [String: [Int: UserStore.Setting]] = [:]
+        var settings: [String: [Int: NotificationSetting]] = [:]
         var devices: [String: Held] = [:]
         var settingWrites = 0
         /// Runs once before the next device write: another request registering in between.
@@ -29,24 +29,24 @@ final class MemoryUserStore: NotificationSettingsStore, DeviceRegistry {
     var settingWrites: Int { state.withLock { $0.settingWrites } }
     func addFavourite(_ city: ForecastCity, of user: String) { state.withLock { $0.favourites[user, default: []].append(city) } }
     func holderOf(_ token: String) -> String? { state.withLock { $0.devices[token]?.userId } }
-    func device(_ token: String) -> UserStore.Device? { state.withLock { $0.devices[token]?.device } }
+    func device(_ token: String) -> RegisteredDevice? { state.withLock { $0.devices[token]?.device } }
     func beforeNextRegister(_ action: @escaping @Sendable () -> Void) { state.withLock { $0.beforeRegister = action } }
 
     /// Puts a device in place as another request would, without any rule.
-    func seed(_ device: UserStore.Device, installId: String?, userId: String) {
+    func seed(_ device: RegisteredDevice, installId: String?, userId: String) {
         state.withLock { $0.devices[device.token] = Held(device: device, userId: userId, installId: installId) }
     }
 
-    func settings(userId: String) async throws -> UserStore.Settings {
+    func settings(userId: String) async throws -> NotificationSettings {
         state.withLock { state in
             let stored = state.settings[userId] ?? [:]
-            return UserStore.Settings(
-                currentLocation: stored[UserStore.currentLocation] ?? .init(),
+            return NotificationSettings(
+                currentLocation: stored[NotificationSettingChange.currentLocation] ?? .init(),
                 favourites: (state.favourites[userId] ?? []).map { ($0, stored[$0.id] ?? .init()) })
         }
     }
 
-    func setSettings(userId: String, _ changes: [UserStore.SettingChange]) async throws {
+    func setSettings(userId: String, _ changes: [NotificationSettingChange]) async throws {
         state.withLock { state in
             state.settingWrites += 1
             for change in changes {
@@ -62,7 +62,7 @@ final class MemoryUserStore: NotificationSettingsStore, DeviceRegistry {
         state.withLock { $0.devices[token].map { DeviceHolder(userId: $0.userId, installId: $0.installId) } }
     }
 
-    func register(_ device: UserStore.Device, installId: String?, userId: String) async throws -> Bool {
+    func register(_ device: RegisteredDevice, installId: String?, userId: String) async throws -> Bool {
         let racing = state.withLock { state in
             defer { state.beforeRegister = nil }
             return state.beforeRegister

@@ -21,9 +21,9 @@ struct NotificationSettingsTests {
         let change = ChangeNotificationSettings(settings: store)
         _ = try await change(userId: "u1", currentLocation: Switches(forecasts: false), favourites: [])
         let after = try await change(userId: "u1", currentLocation: nil, favourites: [(Self.berlin.id, Switches(warnings: false))])
-        #expect(after.currentLocation == UserStore.Setting(forecasts: false, warnings: true))
-        #expect(after.favourites.map { $0.setting } == [UserStore.Setting(forecasts: true, warnings: false)])
-        #expect(try await store.settings(userId: "u2").currentLocation == UserStore.Setting())
+        #expect(after.currentLocation == NotificationSetting(forecasts: false, warnings: true))
+        #expect(after.favourites.map { $0.setting } == [NotificationSetting(forecasts: true, warnings: false)])
+        #expect(try await store.settings(userId: "u2").currentLocation == NotificationSetting())
     }
 
     @Test("A4: a setting for a city that is not yet a favourite applies once it is")
@@ -33,7 +33,7 @@ struct NotificationSettingsTests {
         let before = try await change(userId: "u1", currentLocation: nil, favourites: [(Self.berlin.id, Switches(forecasts: false))])
         #expect(before.favourites.isEmpty)
         store.addFavourite(Self.berlin, of: "u1")
-        #expect(try await store.settings(userId: "u1").favourites.map { $0.setting } == [UserStore.Setting(forecasts: false, warnings: true)])
+        #expect(try await store.settings(userId: "u1").favourites.map { $0.setting } == [NotificationSetting(forecasts: false, warnings: true)])
     }
 
     @Test("A4: 100 favourites are a change; 101 are refused and change nothing")
@@ -47,6 +47,6 @@ struct NotificationSettingsTests {
             _ = try await change(userId: "u1", currentLocation: Switches(forecasts: false), favourites: hundred + [(101, Switches())])
         }
         #expect(store.settingWrites == 1)
-        #expect(try await store.settings(userId: "u1").currentLocation == UserStore.Setting())
+        #expect(try await store.settings(userId: "u1").currentLocation == NotificationSetting())
     }
 }

@@ -8,10 +8,10 @@ import Testing
 @Suite("warning-detector: PublishNews")
 struct PublishNewsTests {
     final class MemoryNews: NewsPublishing {
-        let published = Mutex<[(NewsStore.Item, String)]>([])
+        let published = Mutex<[(NewsItem, String)]>([])
 
-        func publish(_ draft: NewsDraft, by admin: String) async throws -> NewsStore.Item {
-            let item = NewsStore.Item(
+        func publish(_ draft: NewsDraft, by admin: String) async throws -> NewsItem {
+            let item = NewsItem(
                 id: UUID(), name: draft.name, body: draft.body, happenedAt: draft.happenedAt, timeZone: draft.timeZone,
                 location: draft.location, publishedAt: Date())
             published.withLock { $0.append((item, admin)) }
