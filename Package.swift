@@ -96,7 +96,8 @@ let serviceResources: [String: [Resource]] = [
 /// The platform's modules (`Shared/<folder>`), in dependency order: the six services and the tools import what they use.
 let platformModules: [(name: String, folder: String, dependencies: [Target.Dependency])] = [
     // Settings, civil dates, text limits, start gates and timeouts, JSON logs, the tracing bootstrap; who a caller
-    // is (roles, the authenticated user) and where in a log (positions, topic specs), which every layer names.
+    // is (roles, the authenticated user) and where in a log (positions, topic specs), which every layer names; the one
+    // TTL cache and the window quota.
     ("PlatformCore", "Core", [
         lib("Crypto"), lib("Logging"), lib("ServiceLifecycle"), lib("Tracing"), lib("OTel"),
     ]),
@@ -111,7 +112,7 @@ let platformModules: [(name: String, folder: String, dependencies: [Target.Depen
         "PlatformCore", "PlatformKafka", "PlatformEvents", lib("PostgresNIO"), lib("NIOCore"), lib("NIOSSL"), lib("Logging"),
         lib("Metrics"), lib("ServiceLifecycle"), lib("Tracing"),
     ]),
-    // HTTP both ways: the middleware chain, access tokens, the one TTL cache, share pages; provider clients.
+    // HTTP both ways: the middleware chain, access tokens, share pages; provider clients.
     ("PlatformHTTP", "HTTP", [
         "PlatformCore", lib("Hummingbird"), lib("HTTPTypes"), lib("NIOCore"), lib("NIOHTTP1"), lib("JWTKit"), lib("Crypto"),
         lib("Logging"), lib("Prometheus"), lib("ServiceLifecycle"), lib("AsyncHTTPClient"), lib("OpenAPIRuntime"),

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// The hotel survey (N4), for auth's survey accounts (known from its `user.registered` events).

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PlatformCore
 import PlatformHTTP
 
 /// `POST /v1/telemetry` (N1), registered by hand: the batch is read with its own 256 KiB limit (the

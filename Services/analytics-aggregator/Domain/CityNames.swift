@@ -1,3 +1,4 @@
+import PlatformCore
 import PlatformEvents
 import PlatformHTTP
 

@@ -1,3 +1,4 @@
+import PlatformCore
 import PlatformHTTP
 
 /// The hotel survey (N4) for auth's survey accounts: a service rated once with five ratings, a reason asked for

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// The prayer book (B4): free to read, in the caller's language; admins add, edit and remove prayers.

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// URL fields that the apps open or load (a partner's photo, a prayer's media): `https` with a host only, so a

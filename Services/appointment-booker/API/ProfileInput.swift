@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// Checks of a partner profile's fields that the generated layer leaves to the service: lengths in code

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// Horoscope app sign-in (U5): guest access, and login with an OpenID Connect ID token from any provider.

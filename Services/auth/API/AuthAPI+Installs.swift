@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// Accounts for app installs (issue 29): the weather and places apps have no sign-in in their seeds, yet their

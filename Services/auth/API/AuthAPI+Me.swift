@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// The signed-in user's own account (issue 29): the profile the apps show and edit, and their payment history.

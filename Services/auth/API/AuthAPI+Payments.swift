@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// The payment provider's webhook (U6). `PaymentSignatureMiddleware` checks the signature on the raw body;

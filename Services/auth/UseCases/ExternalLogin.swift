@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// What a verified ID token says: who, by which issuer, until when, and the app whose client it was issued to.

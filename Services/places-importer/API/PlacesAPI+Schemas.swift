@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformEvents
 import PlatformHTTP
 

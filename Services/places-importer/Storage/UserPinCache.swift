@@ -1,3 +1,4 @@
+import PlatformCore
 import PlatformHTTP
 
 /// Each user's pins for a short while (`PLACES_PIN_CACHE_MS`), so a nearby list costs no database round trip.

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// The warning-detector API generated from `openapi.yaml`: active warnings (A2, A3), news (A6), the user's

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import PlatformCore
 import PlatformHTTP
 
 /// APNs token-based provider authentication (A5): an ES256 JWT with the team id as issuer and the key id in

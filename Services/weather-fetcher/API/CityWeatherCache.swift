@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PlatformCore
 import PlatformHTTP
 
 /// Each city's weather answer for a few seconds (`WEATHER_VIEW_CACHE_MS`), so a popular city costs three

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 import PlatformHTTP
 
 /// The weather API generated from `openapi.yaml` (W1, W2, W7-W10): search, nearest, one city, share texts,

@@ -1,3 +1,4 @@
+import PlatformCore
 import PlatformHTTP
 
 /// Pages of searches for one or two letters (W1), kept for a few minutes. Those patterns match thousands of

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlatformCore
 import PlatformHTTP
 
 /// Answers "what is the weather in this city" (W3, W6): the stored data when it is fresh, otherwise a

@@ -1,3 +1,4 @@
+import PlatformCore
 import PlatformHTTP
 
 /// Each user's favourite city ids for a few seconds (`WEATHER_FAVOURITES_CACHE_MS`), so a signed-in city view says

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlatformCore
 import PlatformHTTP
 import Synchronization
 import Testing
