@@ -49,6 +49,7 @@ let services: [(executable: String, module: String, contract: String)] = [
 /// (`scripts/check-cores.py` holds the line, since SwiftPM lets a target import any module already built).
 let coreDependencies: [String: [Target.Dependency]] = [
     "WarningDetector": [lib("Logging")],
+    "WeatherFetcher": [lib("Logging"), lib("Metrics")],
 ]
 
 /// What `Services/<executable>` holds, for the core target to leave out everything but its two folders.

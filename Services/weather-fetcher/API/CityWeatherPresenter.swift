@@ -17,7 +17,7 @@ struct CityWeatherPresenter {
     func current(_ conditions: CurrentConditions) -> CurrentDTO {
         CurrentDTO(
             condition: conditions.condition.api, description: conditions.description,
-            temperatureC: Units.rounded(conditions.temperatureC), temperature: Self.celsius(conditions.temperatureC))
+            temperatureC: Units.rounded(conditions.temperatureC), temperature: Units.celsius(conditions.temperatureC))
     }
 
     func rightNow(_ report: WeatherReport) -> RightNowDTO {
@@ -29,10 +29,10 @@ struct CityWeatherPresenter {
             windSpeedKmh: Units.rounded(current.windSpeedKmh), windSpeed: "\(current.windSpeedKmh.roundedClampedInt) km/h",
             windDirection: Units.compassPoint(degrees: current.windDirectionDegrees),
             windDirectionDegrees: current.windDirectionDegrees,
-            dewPointC: Units.rounded(current.dewPointC), dewPoint: Self.celsius(current.dewPointC),
+            dewPointC: Units.rounded(current.dewPointC), dewPoint: Units.celsius(current.dewPointC),
             humidityPercent: current.humidityPercent.rounded(), humidity: "\(current.humidityPercent.roundedClampedInt)%",
             sunrise: today?.sunrise.map(clock.timeOfDay), sunset: today?.sunset.map(clock.timeOfDay),
-            visibilityMiles: miles, visibility: miles.map { "\(Self.trimmed($0)) mi" })
+            visibilityMiles: miles, visibility: miles.map { "\(Units.trimmed($0)) mi" })
     }
 
     /// The hours strictly after now that start on the hour, up to the end of the city's local day (W4):
@@ -44,7 +44,7 @@ struct CityWeatherPresenter {
             .map { hour in
                 HourDTO(
                     time: hour.time, hour: clock.hourLabel(hour.time), temperatureC: Units.rounded(hour.temperatureC),
-                    temperature: Self.celsius(hour.temperatureC), condition: hour.condition.api,
+                    temperature: Units.celsius(hour.temperatureC), condition: hour.condition.api,
                     description: hour.description)
             }
     }
@@ -56,7 +56,7 @@ struct CityWeatherPresenter {
             DayDTO(
                 date: day.date, day: clock.startOfDay(day.date).map(clock.dayName) ?? "",
                 maxTemperatureC: Units.rounded(day.maxTemperatureC), minTemperatureC: Units.rounded(day.minTemperatureC),
-                maxTemperature: Self.celsius(day.maxTemperatureC), minTemperature: Self.celsius(day.minTemperatureC),
+                maxTemperature: Units.celsius(day.maxTemperatureC), minTemperature: Units.celsius(day.minTemperatureC),
                 condition: day.condition.api, description: day.description)
         }
     }
@@ -71,15 +71,5 @@ struct CityWeatherPresenter {
         case 120..<2_880: "updated \(minutes / 60) hours ago"
         default: "updated \(minutes / 1_440) days ago"
         }
-    }
-
-    /// `12°C`, rounded to a whole degree (`-0°C` shows as `0°C`).
-    static func celsius(_ value: Double) -> String {
-        let whole = value.roundedClampedInt
-        return "\(whole)°C"
-    }
-
-    static func trimmed(_ value: Double) -> String {
-        value == value.rounded() ? String(value.roundedClampedInt) : String(value)
     }
 }

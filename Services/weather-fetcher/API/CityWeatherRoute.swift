@@ -27,7 +27,7 @@ struct CityWeatherRoute {
             entry = cached
         } else {
             let city = try await requireCity(context)
-            let found: WeatherStore.Latest?
+            let found: LatestWeather?
             do {
                 found = try await reader.weather(for: city, requestedBy: ClientAddress.limitKey(context.remoteAddress), now: now)
             } catch let spent as CityWeatherReader.RefreshesSpent {
@@ -56,7 +56,7 @@ struct CityWeatherRoute {
     }()
 
     func view(
-        city: City, latest: WeatherStore.Latest, warnings active: [CityWarningStore.ActiveWarning], now: Date, isFavourite: Bool?
+        city: City, latest: LatestWeather, warnings active: [ActiveCityWarning], now: Date, isFavourite: Bool?
     ) throws -> CityWeatherDTO {
         guard let presenter = CityWeatherPresenter(city: city, now: now) else {
             throw APIError(.unprocessableContent, code: "unknown_time_zone", message: "the city's time zone is unknown")

@@ -107,7 +107,7 @@ struct WeatherAPI: APIProtocol {
             Components.Schemas.MapCity(
                 id: entry.city.id, name: entry.city.name, countryCode: entry.city.countryCode, latitude: entry.city.latitude,
                 longitude: entry.city.longitude, temperatureC: Units.rounded(entry.temperatureC),
-                temperature: CityWeatherPresenter.celsius(entry.temperatureC), hasActiveWarning: entry.hasActiveWarning,
+                temperature: Units.celsius(entry.temperatureC), hasActiveWarning: entry.hasActiveWarning,
                 updatedAt: entry.fetchedAt)
         }
         return .ok(.init(body: .json(.init(cities: mapped, truncated: entries.count > maxCities))))

@@ -128,13 +128,3 @@ struct WeatherConfiguration: Sendable {
         } ?? fallback
     }
 }
-
-/// When the scheduler refreshes which cities (W6).
-struct RefreshSchedule: Sendable {
-    var interval: Duration
-    var tick: Duration
-    var batch: Int
-    var failureRetry: Duration
-    var viewedWithin: Duration
-    var mapPopulation: Int
-}

@@ -1,6 +1,6 @@
 /// Why marking or unmarking a favourite is refused (W8): an outcome of the domain, not an HTTP answer. The API maps
 /// it to its error (`WeatherErrors.answer(for:)`).
-enum FavouriteRefusal: Error, Equatable {
+package enum FavouriteRefusal: Error, Equatable {
     /// The catalogue has no city with this id.
     case cityNotFound(Int)
     /// The user has this many favourites already (`FAVOURITES_PER_ACCOUNT`): each is refreshed from the provider and
@@ -9,7 +9,7 @@ enum FavouriteRefusal: Error, Equatable {
 }
 
 /// What marking a favourite did.
-enum FavouriteAdding: Sendable, Equatable {
+package enum FavouriteAdding: Sendable, Equatable {
     case added
     case alreadyFavourite
     /// Not added: the user has the limit's number of favourites.

@@ -3,15 +3,15 @@ import PlatformCore
 
 /// How old a city's data is and whether the city view calls it stale (W3, W6): stale when the last refresh after
 /// it failed (the last known data is shown), or when it is older than the refresh schedule allows.
-struct Freshness: Equatable, Sendable {
+package struct Freshness: Equatable, Sendable {
     /// Whole minutes since the data was fetched, never below zero.
-    let minutesAgo: Int
+    package let minutesAgo: Int
     /// Why the data is stale; nil when it is fresh.
-    let staleReason: String?
+    package let staleReason: String?
 
-    var isStale: Bool { staleReason != nil }
+    package var isStale: Bool { staleReason != nil }
 
-    init(fetchedAt: Date, failedSince: Date?, now: Date, staleAfter: Duration) {
+    package init(fetchedAt: Date, failedSince: Date?, now: Date, staleAfter: Duration) {
         let age = now.timeIntervalSince(fetchedAt)
         minutesAgo = max(0, (age / 60).rounded(.towardZero).roundedClampedInt)
         if failedSince != nil {

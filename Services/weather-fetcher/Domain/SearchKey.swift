@@ -3,17 +3,17 @@ import Foundation
 /// The form city names are searched in (W1): lower case, without accents, letters such as `ł` and `ß`
 /// spelt out as GeoNames' ASCII names spell them, runs of spaces collapsed. The catalogue stores each
 /// city's key; a query is folded the same way, so `zür`, `ZUR` and `Zur` all find Zürich.
-enum SearchKey {
+package enum SearchKey {
     private static let spelledOut: [Character: String] = [
         "ł": "l", "ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "đ": "d", "ı": "i", "þ": "th", "ð": "d",
         "ʻ": "'", "ʼ": "'", "‘": "'", "’": "'",
     ]
 
-    static func fold(_ text: String) -> String {
+    package static func fold(_ text: String) -> String {
         foldASCII(text) ?? foldUnicode(text)
     }
 
-    static func foldUnicode(_ text: String) -> String {
+    package static func foldUnicode(_ text: String) -> String {
         let lowered = text.lowercased()
         var spelled = ""
         spelled.reserveCapacity(lowered.utf8.count)
@@ -27,7 +27,7 @@ enum SearchKey {
     /// The same fold for text that is all ASCII (every GeoNames ASCII name, most queries): lower case, spaces
     /// collapsed, with no trip through Foundation's folding, which made the catalogue import's keys its slowest step.
     /// Nil when any byte is not ASCII.
-    static func foldASCII(_ text: String) -> String? {
+    package static func foldASCII(_ text: String) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var spaceDue = false
@@ -49,18 +49,18 @@ enum SearchKey {
 
 /// What a search asks for: a prefix (`ber`), or a pattern with `*` (any run of letters) and `?` (one letter)
 /// matched from the start (`san*jose`), or either anywhere in the name when `contains` is set.
-struct CitySearchPattern: Equatable {
+package struct CitySearchPattern: Equatable {
     /// A SQL `LIKE` pattern over search keys, with `\` escaping literal `%`, `_` and `\`.
-    let likePattern: String
+    package let likePattern: String
 
     /// Every city.
-    static let everything = CitySearchPattern(likePattern: "%")
+    package static let everything = CitySearchPattern(likePattern: "%")
 
     private init(likePattern: String) {
         self.likePattern = likePattern
     }
 
-    init?(query: String, contains: Bool) {
+    package init?(query: String, contains: Bool) {
         let key = SearchKey.fold(query)
         guard !key.isEmpty else { return nil }
         var pattern = contains ? "%" : ""
@@ -78,13 +78,13 @@ struct CitySearchPattern: Equatable {
 
     /// Letters a pattern that is not anchored at the start (`contains`, a leading `*` or `?`) must hold at least:
     /// such a pattern cannot use the name index, so every name is read; three letters keep the matches few.
-    static let minimumUnanchoredLetters = 3
+    package static let minimumUnanchoredLetters = 3
 
     /// Whether the pattern may match anywhere in a name (it cannot read one range of the index).
-    var isUnanchored: Bool { (likePattern.hasPrefix("%") || likePattern.hasPrefix("_")) && self != .everything }
+    package var isUnanchored: Bool { (likePattern.hasPrefix("%") || likePattern.hasPrefix("_")) && self != .everything }
 
     /// The characters the pattern names literally (not `%` or `_`).
-    var literalCount: Int {
+    package var literalCount: Int {
         var count = 0
         var escaped = false
         for character in likePattern {

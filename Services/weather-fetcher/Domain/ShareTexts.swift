@@ -6,41 +6,45 @@ import Foundation
 /// - forecast: "... The weather forecasts for this + Day in + location name + is + temperature degree + weather
 ///   condition + humidity + wind speed wind direction + air pressure"
 /// - warning: "... Watch out!! There is a warning in + location name + which is + status + status description"
-struct ShareTexts {
-    let appName: String
+package struct ShareTexts {
+    package let appName: String
 
-    func app(link: String) -> String {
+    package init(appName: String) {
+        self.appName = appName
+    }
+
+    package func app(link: String) -> String {
         "\(appName) \(link)"
     }
 
-    func home(city: City, current: CurrentConditions) -> String {
-        "\(appName): The weather today in \(city.name) is \(CityWeatherPresenter.celsius(current.temperatureC)) \(current.description)"
+    package func home(city: City, current: CurrentConditions) -> String {
+        "\(appName): The weather today in \(city.name) is \(Units.celsius(current.temperatureC)) \(current.description)"
     }
 
-    func forecast(city: City, dayName: String, summary: DaySummary) -> String {
+    package func forecast(city: City, dayName: String, summary: DaySummary) -> String {
         "\(appName): The weather forecasts for this \(dayName) in \(city.name) is "
-            + "\(CityWeatherPresenter.celsius(summary.temperatureC)) \(summary.description), "
+            + "\(Units.celsius(summary.temperatureC)) \(summary.description), "
             + "humidity \(summary.humidityPercent.roundedClampedInt)%, "
             + "wind \(summary.windSpeedKmh.roundedClampedInt) km/h \(Units.compassPoint(degrees: summary.windDirectionDegrees)), "
             + "pressure \(summary.pressureMb.roundedClampedInt) mb"
     }
 
-    func warning(city: City, status: String, statusDescription: String) -> String {
+    package func warning(city: City, status: String, statusDescription: String) -> String {
         "\(appName): Watch out!! There is a warning in \(city.name) which is \(status) \(statusDescription)"
     }
 
     /// What the forecast text says about one day: its maximum and condition, with the day's mean humidity
     /// and pressure and its strongest wind from the hourly data (the current values stand in when the
     /// provider gave no hours for that day).
-    struct DaySummary: Equatable {
-        var temperatureC: Double
-        var description: String
-        var humidityPercent: Double
-        var windSpeedKmh: Double
-        var windDirectionDegrees: Double
-        var pressureMb: Double
+    package struct DaySummary: Equatable {
+        package var temperatureC: Double
+        package var description: String
+        package var humidityPercent: Double
+        package var windSpeedKmh: Double
+        package var windDirectionDegrees: Double
+        package var pressureMb: Double
 
-        init(day: DailyForecast, hours: [HourlyForecast], current: CurrentConditions) {
+        package init(day: DailyForecast, hours: [HourlyForecast], current: CurrentConditions) {
             temperatureC = day.maxTemperatureC
             description = day.description
             let humidity = hours.compactMap(\.humidityPercent)

@@ -1,6 +1,6 @@
 /// The platform's weather condition symbols. Clients draw one icon per symbol; the provider's own wording
 /// travels alongside as the description. Both providers' codes map onto these.
-enum WeatherCondition: String, Codable, Sendable, CaseIterable {
+package enum WeatherCondition: String, Codable, Sendable, CaseIterable {
     case clear
     case partlyCloudy = "partly-cloudy"
     case cloudy
@@ -15,7 +15,7 @@ enum WeatherCondition: String, Codable, Sendable, CaseIterable {
     case thunderstorm
 
     /// WMO weather interpretation codes, as Open-Meteo's `weather_code` gives them, with WMO's wording.
-    static func fromWMO(_ code: Int) -> (condition: WeatherCondition, description: String)? {
+    package static func fromWMO(_ code: Int) -> (condition: WeatherCondition, description: String)? {
         switch code {
         case 0: (.clear, "Clear sky")
         case 1: (.clear, "Mainly clear")
@@ -51,7 +51,7 @@ enum WeatherCondition: String, Codable, Sendable, CaseIterable {
 
     /// WorldWeatherOnline's `weatherCode` values (its published condition list); the description comes from
     /// the response's `weatherDesc`.
-    static func fromWorldWeatherOnline(_ code: Int) -> WeatherCondition? {
+    package static func fromWorldWeatherOnline(_ code: Int) -> WeatherCondition? {
         switch code {
         case 113: .clear
         case 116: .partlyCloudy

@@ -32,18 +32,8 @@ struct CityWarningStore: Sendable {
         try await connection.tracedQuery("DELETE FROM city_warnings WHERE warning_id = \(cancelled.warningId)", logger: logger)
     }
 
-    struct ActiveWarning: Sendable, Equatable {
-        var warningId: UUID
-        var announcementNumber: String
-        var severity: String
-        var status: String
-        var statusDescription: String
-        var onset: Date
-        var ends: Date
-    }
-
     /// The city's warnings that have not ended, the one ending last first.
-    func active(cityId: Int) async throws -> [ActiveWarning] {
+    func active(cityId: Int) async throws -> [ActiveCityWarning] {
         let rows = try await client.tracedQuery(
             """
             SELECT warning_id, announcement_number, severity, status, status_description, onset, ends
@@ -51,17 +41,9 @@ struct CityWarningStore: Sendable {
             """,
             logger: logger)
         return try await rows.decode((UUID, String, String, String, String, Date, Date).self).collectAll().map {
-            ActiveWarning(
+            ActiveCityWarning(
                 warningId: $0.0, announcementNumber: $0.1, severity: $0.2, status: $0.3, statusDescription: $0.4, onset: $0.5,
                 ends: $0.6)
         }
     }
 }
-
-/// A city's warnings that have not ended, the one ending last first: `CityWarningStore` in Postgres, a memory one
-/// in the unit tests.
-protocol ActiveCityWarnings: Sendable {
-    func active(cityId: Int) async throws -> [CityWarningStore.ActiveWarning]
-}
-
-extension CityWarningStore: ActiveCityWarnings {}

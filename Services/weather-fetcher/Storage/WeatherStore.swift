@@ -10,15 +10,7 @@ struct WeatherStore: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    /// The latest data of a city with what the API needs to call it stale.
-    struct Latest: Sendable {
-        var report: WeatherReport
-        /// When the last refresh attempt after this data failed, if it did.
-        var failedSince: Date?
-        var lastError: String?
-    }
-
-    func latest(cityId: Int) async throws -> Latest? {
+    func latest(cityId: Int) async throws -> LatestWeather? {
         let rows = try await client.tracedQuery(
             """
             SELECT w.report, s.failed_at, s.last_error
@@ -28,25 +20,18 @@ struct WeatherStore: Sendable {
             logger: logger)
         for try await (json, failedAt, lastError) in rows.decode((String, Date?, String?).self) {
             let report = try WeatherReport.storageDecoder.decode(WeatherReport.self, from: Data(json.utf8))
-            return Latest(report: report, failedSince: failedAt.flatMap { $0 > report.fetchedAt ? $0 : nil }, lastError: lastError)
+            return LatestWeather(report: report, failedSince: failedAt.flatMap { $0 > report.fetchedAt ? $0 : nil }, lastError: lastError)
         }
         return nil
-    }
-
-    /// One refreshed city: its report and the event that announces it.
-    struct Refreshed: Sendable {
-        var city: City
-        var report: WeatherReport
-        var event: EventEnvelope<ForecastUpdated>
     }
 
     /// Stores refreshed reports and puts their `forecast.updated` events in the outbox, all in one transaction
     /// (W6), with one statement for the reports and one for the events: a provider batch costs three round
     /// trips, not two per city.
-    func save(_ batch: [Refreshed], topic: String) async throws {
+    func save(_ batch: [RefreshedCity], topic: String) async throws {
         // One row per city: a city twice in one statement would make the upsert fail; the later report wins.
         var seen: Set<Int> = []
-        let refreshed = batch.reversed().filter { seen.insert($0.city.id).inserted }.reversed() as [Refreshed]
+        let refreshed = batch.reversed().filter { seen.insert($0.city.id).inserted }.reversed() as [RefreshedCity]
         guard !refreshed.isEmpty else { return }
         let reports = try refreshed.map { try $0.report.storedJSON() }
         let ids = refreshed.map(\.city.id)
@@ -152,12 +137,4 @@ struct WeatherStore: Sendable {
         }
         return entries
     }
-}
-
-/// A latitude/longitude box (W9).
-struct BoundingBox: Sendable, Equatable {
-    var south: Double
-    var west: Double
-    var north: Double
-    var east: Double
 }

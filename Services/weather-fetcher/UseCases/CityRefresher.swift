@@ -2,28 +2,39 @@ import Foundation
 import Logging
 import Metrics
 import PlatformEvents
-import PlatformHTTP
-import PlatformPostgres
 
 /// Fetches cities from the provider in batches and stores each report with its event (W6). Failures are
 /// recorded per city, so the scheduler retries them sooner and readers see the old data as stale.
-struct CityRefresher: Sendable {
-    let provider: any WeatherProvider
-    let store: any WeatherReports
-    let schedule: RefreshSchedule
+package struct CityRefresher: Sendable {
+    package let provider: any WeatherProvider
+    package let store: any WeatherReports
+    package let schedule: RefreshSchedule
     /// Topic name of forecast events (tests use their own).
-    let topic: String
-    let logger: Logger
+    package let topic: String
+    package let logger: Logger
 
-    struct Outcome: Sendable, Equatable {
-        var refreshed = 0
-        var failed = 0
+    package init(provider: any WeatherProvider, store: any WeatherReports, schedule: RefreshSchedule, topic: String, logger: Logger) {
+        self.provider = provider
+        self.store = store
+        self.schedule = schedule
+        self.topic = topic
+        self.logger = logger
+    }
+
+    package struct Outcome: Sendable, Equatable {
+        package var refreshed = 0
+        package var failed = 0
+
+        package init(refreshed: Int = 0, failed: Int = 0) {
+            self.refreshed = refreshed
+            self.failed = failed
+        }
     }
 
     /// The next provider batch is fetched while the current one is written: the provider's answer and its
     /// decoding overlap the encoding and the database's work instead of waiting for them. The provider still
     /// sees one request at a time.
-    func refresh(_ cities: [City]) async -> Outcome {
+    package func refresh(_ cities: [City]) async -> Outcome {
         var outcome = Outcome()
         let size = max(1, provider.maxCitiesPerRequest)
         let batches = stride(from: 0, to: cities.count, by: size).map { Array(cities[$0..<min($0 + size, cities.count)]) }
@@ -43,7 +54,7 @@ struct CityRefresher: Sendable {
                 let reports = try answer.get()
                 let refreshed = batch.compactMap { city in
                     reports[city.id].map {
-                        WeatherStore.Refreshed(city: city, report: $0, event: ForecastEventFactory.event(for: city, report: $0))
+                        RefreshedCity(city: city, report: $0, event: ForecastEventFactory.event(for: city, report: $0))
                     }
                 }
                 try await store.save(refreshed, topic: topic)
@@ -51,7 +62,7 @@ struct CityRefresher: Sendable {
                 let missing = batch.filter { reports[$0.id] == nil }
                 if !missing.isEmpty {
                     outcome.failed += missing.count
-                    try await fail(missing, ProviderError.malformedResponse("no data for these cities in the answer"))
+                    try await fail(missing, MissingFromAnswer())
                 }
             } catch is CancellationError {
                 break  // shutting down, or an on-demand caller gave up: not the provider's failure
@@ -71,4 +82,9 @@ struct CityRefresher: Sendable {
         try await store.recordFailure(
             cityIds: cities.map(\.id), error: String(describing: error), retryAfter: schedule.failureRetry, cadence: schedule.interval)
     }
+}
+
+/// Cities the provider's answer left out: recorded as the provider's failure, so they are retried sooner.
+package struct MissingFromAnswer: Error, CustomStringConvertible {
+    package var description: String { "provider response malformed: no data for these cities in the answer" }
 }

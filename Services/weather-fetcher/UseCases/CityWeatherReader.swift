@@ -1,28 +1,41 @@
 import Foundation
 import Logging
 import PlatformCore
-import PlatformHTTP
 
 /// Answers "what is the weather in this city" (W3, W6): the stored data when it is fresh, otherwise a
 /// refresh on demand, bounded by a timeout; when the provider fails, the last known data, marked stale.
-struct CityWeatherReader: Sendable {
-    let store: any WeatherReports
-    let refresher: CityRefresher
-    let schedule: RefreshSchedule
-    let onDemandTimeout: Duration
+package struct CityWeatherReader: Sendable {
+    package let store: any WeatherReports
+    package let refresher: CityRefresher
+    package let schedule: RefreshSchedule
+    package let onDemandTimeout: Duration
     /// Refreshes on demand per client address and minute (`ON_DEMAND_REFRESHES_PER_MINUTE_PER_ADDRESS`): anyone may
     /// view a city, and a view of one whose data is old makes the provider work, out of the budget the scheduled
     /// refreshes share. Past it the caller gets the last known data, or 429 when there is none.
-    let onDemandQuota: WindowQuota
+    package let onDemandQuota: WindowQuota
+
+    package init(
+        store: any WeatherReports, refresher: CityRefresher, schedule: RefreshSchedule, onDemandTimeout: Duration, onDemandQuota: WindowQuota
+    ) {
+        self.store = store
+        self.refresher = refresher
+        self.schedule = schedule
+        self.onDemandTimeout = onDemandTimeout
+        self.onDemandQuota = onDemandQuota
+    }
 
     /// The address's on-demand refreshes are spent and the city has no data to answer with.
-    struct RefreshesSpent: Error, Equatable {
-        let retryAfter: Duration
+    package struct RefreshesSpent: Error, Equatable {
+        package let retryAfter: Duration
+
+        package init(retryAfter: Duration) {
+            self.retryAfter = retryAfter
+        }
     }
 
     /// `requestedBy`: the caller's client key (`RequestScope.clientKey`), whose share of on-demand refreshes a stale
     /// city spends.
-    func weather(for city: City, requestedBy caller: String, now: Date = Date()) async throws -> WeatherStore.Latest? {
+    package func weather(for city: City, requestedBy caller: String, now: Date = Date()) async throws -> LatestWeather? {
         let latest = try await store.latest(cityId: city.id)
         if let latest, !needsRefresh(latest, now: now) { return latest }
         if let wait = onDemandQuota.take(for: caller, now: now) {
@@ -35,7 +48,7 @@ struct CityWeatherReader: Sendable {
 
     /// Older than the refresh interval, and not a city whose refresh failed so recently that asking again
     /// would only add load to a provider in trouble.
-    private func needsRefresh(_ latest: WeatherStore.Latest, now: Date) -> Bool {
+    private func needsRefresh(_ latest: LatestWeather, now: Date) -> Bool {
         guard now.timeIntervalSince(latest.report.fetchedAt) > schedule.interval.seconds else { return false }
         if let failed = latest.failedSince, now.timeIntervalSince(failed) < schedule.failureRetry.seconds { return false }
         return true

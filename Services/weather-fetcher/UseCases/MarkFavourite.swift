@@ -2,18 +2,25 @@ import Foundation
 
 /// Marks a catalogue city as the user's favourite (W8). Idempotent: marking a favourite twice leaves one, and only
 /// the first mark tells warning-detector (the store's event goes with the insert).
-struct MarkFavourite: Sendable {
-    let cities: any CityDirectory
-    let favourites: any FavouriteCities
+package struct MarkFavourite: Sendable {
+    package let cities: any CityDirectory
+    package let favourites: any FavouriteCities
     /// Dropped for the user after the write, so their next city view shows the mark.
-    let known: FavouriteIdsCache
+    package let known: FavouriteIdsCache
     /// The most favourites one account keeps (`FAVOURITES_PER_ACCOUNT`).
-    var limit = 100
+    package var limit = 100
+
+    package init(cities: any CityDirectory, favourites: any FavouriteCities, known: FavouriteIdsCache, limit: Int = 100) {
+        self.cities = cities
+        self.favourites = favourites
+        self.known = known
+        self.limit = limit
+    }
 
     /// True when the city was not a favourite before; throws `FavouriteRefusal.cityNotFound` for an id the catalogue
     /// does not have, `tooManyFavourites` past the limit.
     @discardableResult
-    func callAsFunction(userId: String, cityId: Int) async throws -> Bool {
+    package func callAsFunction(userId: String, cityId: Int) async throws -> Bool {
         guard let city = try await cities.find(id: cityId) else { throw FavouriteRefusal.cityNotFound(cityId) }
         // Also after a failed write: it may have committed before the error.
         defer { known.invalidate(userId) }

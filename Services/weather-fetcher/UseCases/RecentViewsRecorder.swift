@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PlatformCore
-import PlatformHTTP
 import Synchronization
 
 /// The recents (W7) without a write per view: a signed-in city view notes (user, city, time) in memory, and
@@ -11,19 +10,19 @@ import Synchronization
 /// The trade-off: views noted since the last flush are lost if the process dies without a graceful stop (kill -9,
 /// a crash); a graceful stop flushes them. Recents are a convenience list, not events, so a second of them is an
 /// accepted loss. Memory is bounded: past `maxPendingUsers` users waiting, the view that passes it flushes first.
-final class RecentViewsRecorder: Sendable {
-    let store: any RecentCityViews
+package final class RecentViewsRecorder: Sendable {
+    package let store: any RecentCityViews
     /// Views kept per user: no more than the recents keep.
-    let recentLimit: Int
-    let maxPendingUsers: Int
-    let logger: Logger
+    package let recentLimit: Int
+    package let maxPendingUsers: Int
+    package let logger: Logger
     /// Each user's views since the last flush, one per city, oldest first.
     private let pending = Mutex([String: [CityView]]())
     /// Each user's newest view as last written, for a minute: a reload of that city within it needs no write.
     private let written = TTLCache<String, CityView>(ttl: .seconds(60), capacity: 200_000)
     private let turn = FlushTurn()
 
-    init(store: any RecentCityViews, recentLimit: Int, maxPendingUsers: Int = 10_000, logger: Logger) {
+    package init(store: any RecentCityViews, recentLimit: Int, maxPendingUsers: Int = 10_000, logger: Logger) {
         self.store = store
         self.recentLimit = recentLimit
         self.maxPendingUsers = max(1, maxPendingUsers)
@@ -31,7 +30,7 @@ final class RecentViewsRecorder: Sendable {
     }
 
     /// Notes a view. Returns at once, unless more than `maxPendingUsers` users now wait: then it flushes first.
-    func note(userId: String, cityId: Int, at viewedAt: Date) async {
+    package func note(userId: String, cityId: Int, at viewedAt: Date) async {
         let newestWritten = written.value(for: userId)
         let full = pending.withLock { pending -> Bool in
             var views = pending[userId] ?? []
@@ -48,17 +47,17 @@ final class RecentViewsRecorder: Sendable {
     }
 
     /// Writes every noted view in one batch. On failure they stay noted for the next flush.
-    func flush() async throws {
+    package func flush() async throws {
         try await flush(.everyone)
     }
 
     /// Writes one user's noted views, so that their own read of the recents shows views just made.
-    func flush(userId: String) async throws {
+    package func flush(userId: String) async throws {
         try await flush(.user(userId))
     }
 
     /// `flush()` for the background loop: a failure is logged, and the views wait for the next one.
-    func flushLogging() async {
+    package func flushLogging() async {
         do {
             try await flush()
         } catch {
@@ -69,14 +68,14 @@ final class RecentViewsRecorder: Sendable {
     }
 
     /// Forgets an erased account's noted views (`user.deleted`), so that no flush writes them back.
-    func forget(userId: String) {
+    package func forget(userId: String) {
         _ = pending.withLock { $0.removeValue(forKey: userId) }
         written.invalidate(userId)
     }
 
     /// Gives an install's noted views to the account it was merged into (`user.merged`), as the merge does with
     /// what was written.
-    func move(from: String, into: String) {
+    package func move(from: String, into: String) {
         pending.withLock { pending in
             guard let moved = pending.removeValue(forKey: from) else { return }
             // Both accounts' views in the order they were made.
@@ -88,7 +87,7 @@ final class RecentViewsRecorder: Sendable {
     }
 
     /// What is noted now, per user.
-    var noted: [String: [CityView]] { pending.withLock { $0 } }
+    package var noted: [String: [CityView]] { pending.withLock { $0 } }
 
     private enum Selection: Sendable {
         case everyone
@@ -152,7 +151,7 @@ private actor FlushTurn {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    func run(_ body: @Sendable () async throws -> Void) async rethrows {
+    package func run(_ body: @Sendable () async throws -> Void) async rethrows {
         if busy {
             await withCheckedContinuation { waiting.append($0) }
         } else {

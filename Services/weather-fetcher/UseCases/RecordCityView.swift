@@ -6,13 +6,19 @@ import Foundation
 ///
 /// Generic over the store rather than holding `any FavouriteCities`: it runs on the city weather view, the hottest
 /// route, where the specialised call adds no indirection over calling the store directly.
-struct RecordCityView<Favourites: FavouriteCities>: Sendable {
-    let favourites: Favourites
-    let known: FavouriteIdsCache
-    let recents: RecentViewsRecorder
+package struct RecordCityView<Favourites: FavouriteCities>: Sendable {
+    package let favourites: Favourites
+    package let known: FavouriteIdsCache
+    package let recents: RecentViewsRecorder
+
+    package init(favourites: Favourites, known: FavouriteIdsCache, recents: RecentViewsRecorder) {
+        self.favourites = favourites
+        self.known = known
+        self.recents = recents
+    }
 
     /// Whether the city is one of the user's favourites.
-    func callAsFunction(userId: String, cityId: Int, at viewedAt: Date) async throws -> Bool {
+    package func callAsFunction(userId: String, cityId: Int, at viewedAt: Date) async throws -> Bool {
         await recents.note(userId: userId, cityId: cityId, at: viewedAt)
         return try await known.isFavourite(cityId, userId: userId, in: favourites)
     }

@@ -8,16 +8,16 @@ import Testing
 @Suite("weather-fetcher: CityShareTexts")
 struct CityShareTextsTests {
     struct FixedWarnings: ActiveCityWarnings {
-        var warnings: [Int: [CityWarningStore.ActiveWarning]] = [:]
-        func active(cityId: Int) async throws -> [CityWarningStore.ActiveWarning] { warnings[cityId] ?? [] }
+        var warnings: [Int: [ActiveCityWarning]] = [:]
+        func active(cityId: Int) async throws -> [ActiveCityWarning] { warnings[cityId] ?? [] }
     }
 
     struct NoWeather: LatestCityWeather {
-        func weather(for city: City, requestedBy caller: String, now: Date) async throws -> WeatherStore.Latest? { nil }
+        func weather(for city: City, requestedBy caller: String, now: Date) async throws -> LatestWeather? { nil }
     }
 
     static let berlin = UserCityListsTests.berlin
-    static let heat = CityWarningStore.ActiveWarning(
+    static let heat = ActiveCityWarning(
         warningId: UUID(), announcementNumber: "2026-000001", severity: "Severe", status: "Severe heat warning",
         statusDescription: "Temperatures up to 36 °C expected.", onset: Date(), ends: Date() + 3_600)
 

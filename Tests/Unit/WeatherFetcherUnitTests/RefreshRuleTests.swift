@@ -14,16 +14,16 @@ import WeatherFetcherFixtures
 @Suite("weather-fetcher: refresh and on-demand reading rules")
 struct RefreshRuleTests {
     final class MemoryReports: WeatherReports {
-        private let state = Mutex<(latest: [Int: WeatherStore.Latest], saved: [[Int]], failed: [Int])>(([:], [], []))
+        private let state = Mutex<(latest: [Int: LatestWeather], saved: [[Int]], failed: [Int])>(([:], [], []))
 
         var saved: [[Int]] { state.withLock { $0.saved } }
         var failed: [Int] { state.withLock { $0.failed } }
 
-        func put(_ latest: WeatherStore.Latest, for cityId: Int) { state.withLock { $0.latest[cityId] = latest } }
+        func put(_ latest: LatestWeather, for cityId: Int) { state.withLock { $0.latest[cityId] = latest } }
 
-        func latest(cityId: Int) async throws -> WeatherStore.Latest? { state.withLock { $0.latest[cityId] } }
+        func latest(cityId: Int) async throws -> LatestWeather? { state.withLock { $0.latest[cityId] } }
 
-        func save(_ batch: [WeatherStore.Refreshed], topic: String) async throws {
+        func save(_ batch: [RefreshedCity], topic: String) async throws {
             state.withLock { state in
                 state.saved.append(batch.map(\.city.id))
                 for refreshed in batch { state.latest[refreshed.city.id] = .init(report: refreshed.report) }

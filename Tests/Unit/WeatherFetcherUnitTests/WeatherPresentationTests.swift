@@ -72,7 +72,7 @@ struct WeatherPresentationTests {
         #expect(Units.miles(fromKilometres: 1.609344) == 1)
         #expect(LocalClock.twelveHour(hour: 0, minute: 5) == "12:05 AM" && LocalClock.twelveHour(hour: 12, minute: 0) == "12:00 PM")
         #expect(LocalClock.twelveHour(hour: 13, minute: 7) == "01:07 PM")
-        #expect(CityWeatherPresenter.celsius(-0.4) == "0°C" && CityWeatherPresenter.celsius(-3.6) == "-4°C")
+        #expect(Units.celsius(-0.4) == "0°C" && Units.celsius(-3.6) == "-4°C")
     }
 
     @Test("W3: 'updated N minutes ago' texts")

@@ -1,7 +1,7 @@
-import PlatformHTTP
+import Foundation
 
 /// A source of weather data (W6). Each provider decodes its own wire format into `WeatherReport`s.
-protocol WeatherProvider: Sendable {
+package protocol WeatherProvider: Sendable {
     /// The name stored with the data and shown to clients, e.g. `open-meteo`.
     var name: String { get }
     /// How many cities one request may carry.

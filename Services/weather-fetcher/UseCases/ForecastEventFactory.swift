@@ -2,11 +2,11 @@ import Foundation
 import PlatformEvents
 
 /// Turns a stored report into the `forecast.updated` event warning-detector reads (W6, A1).
-enum ForecastEventFactory {
+package enum ForecastEventFactory {
     /// Hours sent with each event: enough for warnings about the next two days.
-    static let hoursAhead: TimeInterval = 48 * 3_600
+    package static let hoursAhead: TimeInterval = 48 * 3_600
 
-    static func event(for city: City, report: WeatherReport) -> EventEnvelope<ForecastUpdated> {
+    package static func event(for city: City, report: WeatherReport) -> EventEnvelope<ForecastUpdated> {
         let from = report.fetchedAt.addingTimeInterval(-3_600)
         let until = report.fetchedAt.addingTimeInterval(hoursAhead)
         let hours = report.hourly.filter { $0.time >= from && $0.time <= until }.map { hour in
