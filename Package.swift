@@ -50,6 +50,7 @@ let services: [(executable: String, module: String, contract: String)] = [
 let coreDependencies: [String: [Target.Dependency]] = [
     "WarningDetector": [lib("Logging")],
     "WeatherFetcher": [lib("Logging"), lib("Metrics")],
+    "AnalyticsAggregator": [lib("Logging"), lib("Crypto")],
 ]
 
 /// What `Services/<executable>` holds, for the core target to leave out everything but its two folders.

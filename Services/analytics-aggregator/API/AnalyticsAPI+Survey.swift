@@ -87,7 +87,7 @@ extension AnalyticsAPI {
 }
 
 extension Components.Schemas.CouponStatus {
-    init(_ status: SurveyCoupons.Status) {
+    init(_ status: CouponStatus) {
         switch status {
         case .issued: self = .issued
         case .awaitingVerification: self = .awaitingVerification

@@ -4,87 +4,130 @@ import PlatformEvents
 
 /// What a batch of events adds to the aggregates (N2), folded in memory so that each aggregate table gets
 /// one statement per batch. Pure: the live consumer and a rebuild fold the same events to the same delta.
-struct AggregateDelta: Equatable {
-    struct DownloadKey: Hashable, Comparable {
-        var day: String
-        var app: String
-        var platform: String
-        static func < (a: Self, b: Self) -> Bool { (a.day, a.app, a.platform) < (b.day, b.app, b.platform) }
+package struct AggregateDelta: Equatable {
+    package struct DownloadKey: Hashable, Comparable {
+        package var day: String
+        package var app: String
+        package var platform: String
+
+        package init(day: String, app: String, platform: String) {
+            self.day = day
+            self.app = app
+            self.platform = platform
+        }
+        package static func < (a: Self, b: Self) -> Bool { (a.day, a.app, a.platform) < (b.day, b.app, b.platform) }
     }
 
-    struct FeatureKey: Hashable, Comparable {
-        var app: String
-        var feature: String
-        static func < (a: Self, b: Self) -> Bool { (a.app, a.feature) < (b.app, b.feature) }
+    package struct FeatureKey: Hashable, Comparable {
+        package var app: String
+        package var feature: String
+
+        package init(app: String, feature: String) {
+            self.app = app
+            self.feature = feature
+        }
+        package static func < (a: Self, b: Self) -> Bool { (a.app, a.feature) < (b.app, b.feature) }
     }
 
     /// A feature's uses on one day, for the dashboard's trends (N5).
-    struct FeatureDayKey: Hashable, Comparable {
-        var day: String
-        var app: String
-        var feature: String
-        static func < (a: Self, b: Self) -> Bool { (a.day, a.app, a.feature) < (b.day, b.app, b.feature) }
+    package struct FeatureDayKey: Hashable, Comparable {
+        package var day: String
+        package var app: String
+        package var feature: String
+
+        package init(day: String, app: String, feature: String) {
+            self.day = day
+            self.app = app
+            self.feature = feature
+        }
+        package static func < (a: Self, b: Self) -> Bool { (a.day, a.app, a.feature) < (b.day, b.app, b.feature) }
     }
 
     /// A city's views on one day, for the dashboard's trends (N5).
-    struct CityDayKey: Hashable, Comparable {
-        var day: String
-        var city: Int
-        static func < (a: Self, b: Self) -> Bool { (a.day, a.city) < (b.day, b.city) }
+    package struct CityDayKey: Hashable, Comparable {
+        package var day: String
+        package var city: Int
+
+        package init(day: String, city: Int) {
+            self.day = day
+            self.city = city
+        }
+        package static func < (a: Self, b: Self) -> Bool { (a.day, a.city) < (b.day, b.city) }
     }
 
     /// A poll question's answers, or a survey service's or star count's submissions, on one day (N5).
-    struct DayKey: Hashable, Comparable {
-        var day: String
-        var key: String
-        static func < (a: Self, b: Self) -> Bool { (a.day, a.key) < (b.day, b.key) }
+    package struct DayKey: Hashable, Comparable {
+        package var day: String
+        package var key: String
+
+        package init(day: String, key: String) {
+            self.day = day
+            self.key = key
+        }
+        package static func < (a: Self, b: Self) -> Bool { (a.day, a.key) < (b.day, b.key) }
     }
 
-    struct CityViews: Equatable {
-        var views = 0
+    package struct CityViews: Equatable {
+        package var views = 0
         /// The least name any event gave the city: order-free, so every fold agrees.
-        var name: String?
+        package var name: String?
+
+        package init(views: Int = 0, name: String? = nil) {
+            self.views = views
+            self.name = name
+        }
     }
 
-    struct YesNo: Equatable {
-        var yes = 0
-        var no = 0
+    package struct YesNo: Equatable {
+        package var yes = 0
+        package var no = 0
+
+        package init(yes: Int = 0, no: Int = 0) {
+            self.yes = yes
+            self.no = no
+        }
     }
 
-    struct ServiceTotals: Equatable {
-        var submissions = 0
-        var points = 0
-        var belowGood = 0
+    package struct ServiceTotals: Equatable {
+        package var submissions = 0
+        package var points = 0
+        package var belowGood = 0
 
-        mutating func add(_ submission: SurveySubmitted) {
+        package init(submissions: Int = 0, points: Int = 0, belowGood: Int = 0) {
+            self.submissions = submissions
+            self.points = points
+            self.belowGood = belowGood
+        }
+
+        package mutating func add(_ submission: SurveySubmitted) {
             submissions += 1
             points += submission.points
             if submission.belowGood { belowGood += 1 }
         }
     }
 
-    var downloads: [DownloadKey: Int] = [:]
-    var featureUses: [FeatureKey: Int] = [:]
-    var featureUsers: [FeatureKey: Set<String>] = [:]
-    var cities: [Int: CityViews] = [:]
-    var featureUsesByDay: [FeatureDayKey: Int] = [:]
-    var cityViewsByDay: [CityDayKey: Int] = [:]
-    var poll: [String: YesNo] = [:]
-    var services: [String: ServiceTotals] = [:]
+    package var downloads: [DownloadKey: Int] = [:]
+    package var featureUses: [FeatureKey: Int] = [:]
+    package var featureUsers: [FeatureKey: Set<String>] = [:]
+    package var cities: [Int: CityViews] = [:]
+    package var featureUsesByDay: [FeatureDayKey: Int] = [:]
+    package var cityViewsByDay: [CityDayKey: Int] = [:]
+    package var poll: [String: YesNo] = [:]
+    package var services: [String: ServiceTotals] = [:]
     /// Overall ratings per star count.
-    var overall: [Int: Int] = [:]
+    package var overall: [Int: Int] = [:]
     /// The same per day, for the dashboard's date ranges (N5); the star count is the key's text.
-    var pollByDay: [DayKey: YesNo] = [:]
-    var servicesByDay: [DayKey: ServiceTotals] = [:]
-    var overallByDay: [DayKey: Int] = [:]
+    package var pollByDay: [DayKey: YesNo] = [:]
+    package var servicesByDay: [DayKey: ServiceTotals] = [:]
+    package var overallByDay: [DayKey: Int] = [:]
     /// The survey's reasons (N4), each kept as written, without whose they were.
-    var reasons: [SurveyReason] = []
+    package var reasons: [SurveyReason] = []
 
-    var isEmpty: Bool {
+    package var isEmpty: Bool {
         downloads.isEmpty && featureUses.isEmpty && cities.isEmpty && poll.isEmpty && services.isEmpty && overall.isEmpty && reasons.isEmpty
     }
 
-    mutating func add(_ event: TelemetryRecorded, day: String) {
+    package mutating func add(_ event: TelemetryRecorded, day: String) {
         switch TelemetryKind(rawValue: event.kind) {
         case .install:
             downloads[DownloadKey(day: day, app: event.app, platform: event.platform ?? "unknown"), default: 0] += 1
@@ -108,7 +151,7 @@ struct AggregateDelta: Equatable {
         }
     }
 
-    mutating func add(_ answer: PollAnswered, day: String) {
+    package mutating func add(_ answer: PollAnswered, day: String) {
         let key = DayKey(day: day, key: answer.questionId)
         if answer.answer {
             poll[answer.questionId, default: YesNo()].yes += 1
@@ -119,7 +162,7 @@ struct AggregateDelta: Equatable {
         }
     }
 
-    mutating func add(_ submission: SurveySubmitted, day: String) {
+    package mutating func add(_ submission: SurveySubmitted, day: String) {
         if submission.part == "overall" {
             let stars = submission.stars ?? 0
             overall[stars, default: 0] += 1
@@ -131,14 +174,14 @@ struct AggregateDelta: Equatable {
         servicesByDay[DayKey(day: day, key: service), default: ServiceTotals()].add(submission)
     }
 
-    mutating func add(_ explained: SurveyExplained, at time: Date) {
+    package mutating func add(_ explained: SurveyExplained, at time: Date) {
         reasons.append(
             SurveyReason(
                 part: explained.part, service: explained.service, points: explained.points, stars: explained.stars, why: explained.why, at: time))
     }
 
     /// One counted event, its payload decoded.
-    enum Counted {
+    package enum Counted {
         case telemetry(TelemetryRecorded, day: String)
         case poll(PollAnswered, day: String)
         case survey(SurveySubmitted, day: String)
@@ -147,7 +190,7 @@ struct AggregateDelta: Equatable {
 
     /// The events this service counts, decoded once, with their ids; other types are left out. A payload that
     /// does not decode throws (the consumer then applies the batch one event at a time and dead-letters it).
-    static func decode(_ events: [ReceivedEvent]) throws -> [(id: UUID, event: Counted)] {
+    package static func decode(_ events: [ReceivedEvent]) throws -> [(id: UUID, event: Counted)] {
         var decoded: [(id: UUID, event: Counted)] = []
         for event in events {
             switch event.header.type {
@@ -179,7 +222,7 @@ struct AggregateDelta: Equatable {
         return decoded
     }
 
-    init(folding events: some Sequence<Counted>) {
+    package init(folding events: some Sequence<Counted>) {
         for event in events {
             switch event {
             case .telemetry(let telemetry, let day): add(telemetry, day: day)

@@ -1,16 +1,15 @@
 import PlatformCore
 import PlatformEvents
-import PlatformHTTP
 
 /// The names weather's favourites (`weather.user-cities`) give cities, for the location reports (N2): per city
 /// the least name any event gave it, so every order of the same events gives the same names.
-struct CityNames: Equatable {
+package struct CityNames: Equatable {
     /// City id → name, trimmed and at most 200 characters.
-    var names: [Int: String] = [:]
+    package var names: [Int: String] = [:]
 
     /// Throws when a favourite's payload does not decode (the consumer then dead-letters that event); removals
     /// name no city worth keeping.
-    init(decoding events: [ReceivedEvent]) throws {
+    package init(decoding events: [ReceivedEvent]) throws {
         for event in events where event.header.type == EventTypes.favouriteAdded {
             let favourite = try event.payload(as: FavouriteChanged.self)
             let name = RequestText.trimmed(favourite.city.name)

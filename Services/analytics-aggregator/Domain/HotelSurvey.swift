@@ -2,15 +2,21 @@
 /// Excellent 20 / Good 10 / Fair 5 / Poor 0 points, 100 per service and 400 overall; a service under 75
 /// points asks why; the overall rating is one star per 100 points unless the guest gives their own, and
 /// three stars or fewer asks why; every overall rating earns a $50 coupon.
-enum HotelSurvey {
-    struct Service: Sendable {
-        let id: String
-        let name: String
-        let questions: [String]
+package enum HotelSurvey {
+    package struct Service: Sendable {
+        package let id: String
+        package let name: String
+        package let questions: [String]
+
+        package init(id: String, name: String, questions: [String]) {
+            self.id = id
+            self.name = name
+            self.questions = questions
+        }
     }
 
     // The seed leaves the five questions blank ("Q1: ... Q5:"); these are the hotel's own wording.
-    static let services = [
+    package static let services = [
         Service(
             id: "rooms", name: "Rooms",
             questions: [
@@ -37,17 +43,17 @@ enum HotelSurvey {
             ]),
     ]
 
-    static let goodThreshold = 75
-    static let pointsPerStar = 100
-    static let couponValue = "$50"
+    package static let goodThreshold = 75
+    package static let pointsPerStar = 100
+    package static let couponValue = "$50"
 
-    static let belowGoodMessage = "You rated the hotel below good. Please tell us why."
-    static let thanksMessage = "Thank you for your feedback! Here is a coupon for \(couponValue) off your next trip booked on Hotels.com."
-    static let thanksVerifyMessage =
+    package static let belowGoodMessage = "You rated the hotel below good. Please tell us why."
+    package static let thanksMessage = "Thank you for your feedback! Here is a coupon for \(couponValue) off your next trip booked on Hotels.com."
+    package static let thanksVerifyMessage =
         "Thank you for your feedback! Confirm your email address with the code we sent you to receive a coupon for \(couponValue) off your next trip booked on Hotels.com."
-    static let thanksNoCouponMessage = "Thank you for your feedback! A coupon was already given to this email address."
+    package static let thanksNoCouponMessage = "Thank you for your feedback! A coupon was already given to this email address."
 
-    static func thanks(_ status: SurveyCoupons.Status) -> String {
+    package static func thanks(_ status: CouponStatus) -> String {
         switch status {
         case .issued: thanksMessage
         case .awaitingVerification: thanksVerifyMessage
@@ -55,10 +61,10 @@ enum HotelSurvey {
         }
     }
 
-    static func service(_ id: String) -> Service? { services.first { $0.id == id } }
+    package static func service(_ id: String) -> Service? { services.first { $0.id == id } }
 
     /// A service's points from its five ratings; nil when a rating is unknown or there are not five.
-    static func score(_ ratings: [String]) -> Int? {
+    package static func score(_ ratings: [String]) -> Int? {
         guard ratings.count == 5 else { return nil }
         var total = 0
         for rating in ratings {
@@ -68,11 +74,11 @@ enum HotelSurvey {
         return total
     }
 
-    static func isBelowGood(points: Int) -> Bool { points < goodThreshold }
+    package static func isBelowGood(points: Int) -> Bool { points < goodThreshold }
 
     /// One star per full 100 points of the rated services, as the seed says ("each star for every 100 pts"):
     /// 0 to 99 points is no star.
-    static func suggestedStars(totalPoints: Int) -> Int { max(0, min(5, totalPoints / pointsPerStar)) }
+    package static func suggestedStars(totalPoints: Int) -> Int { max(0, min(5, totalPoints / pointsPerStar)) }
 
-    static func asksWhy(stars: Int) -> Bool { stars <= 3 }
+    package static func asksWhy(stars: Int) -> Bool { stars <= 3 }
 }

@@ -5,21 +5,21 @@ import Foundation
 /// maximum), so the live consumer and a rebuild that see the same users in another order hold the same
 /// sketch and answer the same estimate. The hash is fixed (FNV-1a then a 64-bit finaliser), never Swift's
 /// per-process seeded `Hasher`, for the same reason.
-struct HyperLogLog: Equatable, Sendable {
-    static let precision = 12
-    static let registerCount = 1 << precision
+package struct HyperLogLog: Equatable, Sendable {
+    package static let precision = 12
+    package static let registerCount = 1 << precision
 
-    private(set) var registers: [UInt8]
+    package private(set) var registers: [UInt8]
 
-    init() { registers = Array(repeating: 0, count: Self.registerCount) }
+    package init() { registers = Array(repeating: 0, count: Self.registerCount) }
 
     /// A stored sketch; nil when it has the wrong size.
-    init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == Self.registerCount else { return nil }
         registers = bytes
     }
 
-    mutating func add(_ item: String) {
+    package mutating func add(_ item: String) {
         let hash = Self.hash(item)
         let index = Int(hash >> UInt64(64 - Self.precision))
         let rest = hash << UInt64(Self.precision)
@@ -29,7 +29,7 @@ struct HyperLogLog: Equatable, Sendable {
     }
 
     /// The estimated number of distinct items, with the small-range (linear counting) correction.
-    var estimate: Int {
+    package var estimate: Int {
         let m = Double(Self.registerCount)
         var sum = 0.0
         var zeros = 0
@@ -44,7 +44,7 @@ struct HyperLogLog: Equatable, Sendable {
         return Int(exactly: value.rounded()) ?? Int.max
     }
 
-    static func hash(_ item: String) -> UInt64 {
+    package static func hash(_ item: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in item.utf8 {
             hash ^= UInt64(byte)

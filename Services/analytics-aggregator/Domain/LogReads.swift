@@ -1,13 +1,20 @@
 /// What a generation read from one partition of the log (N6): the first offset it applied and how many events
 /// it applied from there.
-struct PartitionRead: Sendable, Hashable {
-    let topic: String
-    let partition: Int
-    var firstOffset: Int64
-    var events: Int64
+package struct PartitionRead: Sendable, Hashable {
+    package let topic: String
+    package let partition: Int
+    package var firstOffset: Int64
+    package var events: Int64
+
+    package init(topic: String, partition: Int, firstOffset: Int64, events: Int64) {
+        self.topic = topic
+        self.partition = partition
+        self.firstOffset = firstOffset
+        self.events = events
+    }
 
     /// The reads of `positions`, one per partition: the lowest offset and the count.
-    static func tally(_ positions: [(topic: String, partition: Int, offset: Int64)]) -> [PartitionRead] {
+    package static func tally(_ positions: [(topic: String, partition: Int, offset: Int64)]) -> [PartitionRead] {
         var reads: [String: PartitionRead] = [:]
         for position in positions {
             let key = "\(position.partition) \(position.topic)"
@@ -28,13 +35,18 @@ struct PartitionRead: Sendable, Hashable {
 /// rebuild at least the live count on every topic. Fewer means the log lost events the live numbers hold (a
 /// broker that keeps its log in memory restarted, retention deleted the oldest); a later first offset on a
 /// partition means its start was deleted. Either way switching would drop numbers without a word.
-struct LogReadComparison: Sendable {
-    let live: [PartitionRead]
-    let rebuilt: [PartitionRead]
+package struct LogReadComparison: Sendable {
+    package let live: [PartitionRead]
+    package let rebuilt: [PartitionRead]
+
+    package init(live: [PartitionRead], rebuilt: [PartitionRead]) {
+        self.live = live
+        self.rebuilt = rebuilt
+    }
 
     /// One line per topic, or partition, that the rebuild read less of than the live generation applied; empty
     /// when it read at least as much everywhere.
-    var shortfalls: [String] {
+    package var shortfalls: [String] {
         var lines: [String] = []
         let liveByTopic = Dictionary(grouping: live, by: \.topic)
         let rebuiltByTopic = Dictionary(grouping: rebuilt, by: \.topic)

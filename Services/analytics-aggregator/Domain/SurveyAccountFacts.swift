@@ -4,28 +4,39 @@ import PlatformEvents
 /// What a batch of auth's `auth.users` events says that analytics keeps (N4, issue 29): the survey accounts
 /// registered, the survey accounts whose address was verified (each may earn a coupon), and the accounts deleted
 /// or merged. Decoded once, before anything is written; auth's other account events say nothing analytics keeps.
-struct SurveyAccountFacts {
-    struct Registered: Equatable {
-        var user: String
-        var at: Date
+package struct SurveyAccountFacts {
+    package struct Registered: Equatable {
+        package var user: String
+        package var at: Date
+
+        package init(user: String, at: Date) {
+            self.user = user
+            self.at = at
+        }
     }
 
-    struct Verified: Equatable {
-        var user: String
-        var mailboxKey: String
-        var at: Date
+    package struct Verified: Equatable {
+        package var user: String
+        package var mailboxKey: String
+        package var at: Date
+
+        package init(user: String, mailboxKey: String, at: Date) {
+            self.user = user
+            self.mailboxKey = mailboxKey
+            self.at = at
+        }
     }
 
-    var registered: [Registered] = []
+    package var registered: [Registered] = []
     /// In one order (by mailbox, then user) whatever the batch, so two partitions' batches take the locks alike.
-    var verified: [Verified] = []
+    package var verified: [Verified] = []
     /// Deletions and merges, in the batch's order, for `AccountLifecycleEvents`.
-    var ended: [ReceivedEvent] = []
+    package var ended: [ReceivedEvent] = []
 
-    var isEmpty: Bool { registered.isEmpty && verified.isEmpty && ended.isEmpty }
+    package var isEmpty: Bool { registered.isEmpty && verified.isEmpty && ended.isEmpty }
 
     /// Throws when a payload analytics reads does not decode (the consumer then dead-letters that event).
-    init(decoding events: [ReceivedEvent]) throws {
+    package init(decoding events: [ReceivedEvent]) throws {
         for event in events {
             switch event.header.type {
             case EventTypes.userRegistered:
@@ -47,5 +58,5 @@ struct SurveyAccountFacts {
     }
 
     /// The account kind auth gives the hotel survey's accounts.
-    static let surveyKind = "survey"
+    package static let surveyKind = "survey"
 }

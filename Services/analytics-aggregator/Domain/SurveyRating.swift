@@ -1,8 +1,8 @@
 /// A guest's answer to one survey question (N4), and what it is worth: five answers make a service's points.
-enum SurveyRating: String, CaseIterable, Sendable {
+package enum SurveyRating: String, CaseIterable, Sendable {
     case excellent, good, fair, poor
 
-    var points: Int {
+    package var points: Int {
         switch self {
         case .excellent: 20
         case .good: 10

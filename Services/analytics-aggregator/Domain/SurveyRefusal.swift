@@ -1,7 +1,7 @@
 /// Why the poll or the hotel survey refused a submission (N3, N4).
-enum SurveyRefusal: Error, Equatable {
+package enum SurveyRefusal: Error, Equatable {
     /// A survey answer is about one service or about the whole stay.
-    enum Part: Sendable, Equatable {
+    package enum Part: Sendable, Equatable {
         case service, overall
     }
 

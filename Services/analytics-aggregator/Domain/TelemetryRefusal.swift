@@ -1,5 +1,5 @@
 /// Why a telemetry batch was not taken (N1); `TelemetryErrors.answer(for:)` makes each an HTTP answer.
-enum TelemetryRefusal: Error, Equatable {
+package enum TelemetryRefusal: Error, Equatable {
     /// Every event of the batch broke a rule: what each broke.
     case noValidEvents([TelemetryRejection])
     /// The broker did not take the batch: nothing was stored, the client sends it again.

@@ -10,8 +10,6 @@ import PostgresNIO
 /// nothing but distinct users, so a random name whose mapping is destroyed does what a per-account key would
 /// (docs/decisions/0011-erasing-kept-topics.md).
 enum AccountPseudonyms {
-    static let prefix = "p:"
-
     /// Each account's pseudonym, made on first use. An account erased here gets none (it is left out of the answer):
     /// a late event must not bring its id back into this table. Runs inside the caller's transaction: it waits for a
     /// deletion or merge of the accounts being applied (which holds the account's lock, `AccountLifecycleEvents`) and
@@ -53,7 +51,7 @@ enum AccountPseudonyms {
 
     /// How an event names `account`: `p:` and its pseudonym, or a name no row holds when it is erased.
     static func named(_ account: String, erased: ErasedAccounts, on connection: PostgresConnection, logger: Logger) async throws -> String {
-        try await ofLive(account, erased: erased, on: connection, logger: logger).map { prefix + $0 } ?? nobody()
+        try await ofLive(account, erased: erased, on: connection, logger: logger).map { AccountPseudonym.prefix + $0 } ?? AccountPseudonym.nobody()
     }
 
     /// As `named`, for a write of the account's own: nil when it is erased, so the caller writes nothing. First in the
@@ -83,9 +81,6 @@ enum AccountPseudonyms {
             "DELETE FROM account_pseudonyms WHERE account = \(account) RETURNING pseudonym", logger: logger)
         return try await rows.decode(String.self).collectAll().first
     }
-
-    /// A name for an erased account's late event: the prefix and a random value no row holds, so it counts as erased.
-    static func nobody() -> String { prefix + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
 
     private static func erasedAmong(
         _ ids: [String], keyed: [String], unkeyed: [String], on connection: PostgresConnection, logger: Logger

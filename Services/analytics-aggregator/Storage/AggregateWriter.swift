@@ -136,7 +136,7 @@ struct AggregateWriter: Sendable {
         of users: [AggregateDelta.FeatureKey: Set<String>], on connection: PostgresConnection, logger: Logger
     ) async throws -> [AggregateDelta.FeatureKey: Set<String>] {
         let all = users.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-        let prefix = AccountPseudonyms.prefix
+        let prefix = AccountPseudonym.prefix
         // Ids as erasure names them (lower case): an older event may spell one otherwise.
         let accounts = Set(all.filter { $0.hasPrefix("u:") }.map { $0.dropFirst(2).lowercased() })
         let named = Set(all.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })

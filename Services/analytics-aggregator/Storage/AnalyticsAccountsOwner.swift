@@ -35,7 +35,7 @@ struct AnalyticsAccountsOwner: AccountDataOwner {
     /// caller's re-keying sees that batch's rows.
     private func forgetMemberKeys(of account: String, on connection: PostgresConnection, logger: Logger) async throws -> [String] {
         let pseudonym = try await AccountPseudonyms.forget(account, on: connection, logger: logger)
-        return ["u:" + account] + (pseudonym.map { [AccountPseudonyms.prefix + $0] } ?? [])
+        return ["u:" + account] + (pseudonym.map { [AccountPseudonym.prefix + $0] } ?? [])
     }
 
     func merge(from: String, into: String, on connection: PostgresConnection, logger: Logger) async throws {

@@ -20,7 +20,7 @@ struct PollStore: Sendable {
             guard let pseudonym = try await AccountPseudonyms.ofLive(user, erased: erased, on: connection, logger: logger) else {
                 throw SurveyRefusal.accountDeleted
             }
-            let named = AccountPseudonyms.prefix + pseudonym
+            let named = AccountPseudonym.prefix + pseudonym
             let questions = answers.map(\.question), values = answers.map(\.answer)
             let inserted = try await connection.tracedQuery(
                 """

@@ -15,15 +15,9 @@ struct SurveyCoupons: Sendable {
         _ = try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended('survey/' || \(user), 0))", logger: logger)
     }
 
-    enum Status: String, Sendable {
-        case issued
-        case awaitingVerification = "awaiting_verification"
-        case mailboxAlreadyRewarded = "mailbox_already_rewarded"
-    }
-
     /// What the user's overall rating earns now, inside the caller's transaction. An issued coupon's mailbox is
     /// recorded; the caller stores the code (unique: on a clash its transaction fails and is tried again).
-    func decide(for user: String, on connection: PostgresConnection, logger: Logger) async throws -> (Status, String?) {
+    func decide(for user: String, on connection: PostgresConnection, logger: Logger) async throws -> (CouponStatus, String?) {
         let account = try await connection.tracedQuery(
             "SELECT mailbox_key FROM survey_accounts WHERE user_id = \(user) AND verified_at IS NOT NULL", logger: logger
         ).decode(String?.self).collectAll()

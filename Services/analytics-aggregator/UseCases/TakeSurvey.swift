@@ -1,38 +1,41 @@
 import PlatformCore
-import PlatformHTTP
 
 /// The hotel survey (N4) for auth's survey accounts: a service rated once with five ratings, a reason asked for
 /// below 75 points, an overall rating that closes the survey, a reason asked for at three stars or fewer.
-struct TakeSurvey: Sendable {
-    let surveys: any SurveySubmissions
+package struct TakeSurvey: Sendable {
+    package let surveys: any SurveySubmissions
+
+    package init(surveys: any SurveySubmissions) {
+        self.surveys = surveys
+    }
 
     /// `user` when it is one of auth's survey accounts (known from its `user.registered` events).
-    func taker(_ user: String) async throws -> String {
+    package func taker(_ user: String) async throws -> String {
         guard try await surveys.isSurveyAccount(user) else { throw SurveyRefusal.notSurveyAccount }
         return user
     }
 
     /// The service's points and whether they ask why.
-    func submitService(user: String, service: String, ratings: [String]) async throws -> (points: Int, asksWhy: Bool) {
+    package func submitService(user: String, service: String, ratings: [String]) async throws -> (points: Int, asksWhy: Bool) {
         guard let points = HotelSurvey.score(ratings) else { throw SurveyRefusal.malformedRatings }
         try await surveys.submitService(user: user, service: service, ratings: ratings, points: points)
         return (points, HotelSurvey.isBelowGood(points: points))
     }
 
-    func submitOverall(user: String, stars: Int?) async throws -> SurveyOverall {
+    package func submitOverall(user: String, stars: Int?) async throws -> SurveyOverall {
         try await surveys.submitOverall(user: user, stars: stars)
     }
 
-    func explainService(user: String, service: String, why: String) async throws {
+    package func explainService(user: String, service: String, why: String) async throws {
         try Self.check(try await surveys.explainService(user: user, service: service, why: try Self.reason(why)), .service)
     }
 
-    func explainOverall(user: String, why: String) async throws {
+    package func explainOverall(user: String, why: String) async throws {
         try Self.check(try await surveys.explainOverall(user: user, why: try Self.reason(why)), .overall)
     }
 
     /// The reason as stored: trimmed, and not blank.
-    static func reason(_ text: String) throws -> String {
+    package static func reason(_ text: String) throws -> String {
         let trimmed = RequestText.trimmed(text)
         guard !trimmed.isEmpty else { throw SurveyRefusal.blankWhy }
         return trimmed

@@ -6,21 +6,34 @@ import PlatformEvents
 /// Checks a batch event by event and puts the good events on the telemetry topic (N1). The envelope id is
 /// derived from the app and the app's event id, so a batch sent again carries the same ids and the
 /// aggregates (which apply an event id once) count it once.
-struct TelemetryIngest: Sendable {
-    let log: any TelemetryLog
+package struct TelemetryIngest: Sendable {
+    package let log: any TelemetryLog
     /// The accounts' pseudonyms: the topic is kept for good and names an account only by its pseudonym (U9).
-    let naming: any AccountNaming
-    let rules: TelemetryRules
-    let logger: Logger
+    package let naming: any AccountNaming
+    package let rules: TelemetryRules
+    package let logger: Logger
 
-    struct Outcome: Encodable {
-        var accepted: Int
-        var duplicates: Int
-        var rejected: [TelemetryRejection]
+    package init(log: any TelemetryLog, naming: any AccountNaming, rules: TelemetryRules, logger: Logger) {
+        self.log = log
+        self.naming = naming
+        self.rules = rules
+        self.logger = logger
+    }
+
+    package struct Outcome: Encodable {
+        package var accepted: Int
+        package var duplicates: Int
+        package var rejected: [TelemetryRejection]
+
+        package init(accepted: Int, duplicates: Int, rejected: [TelemetryRejection]) {
+            self.accepted = accepted
+            self.duplicates = duplicates
+            self.rejected = rejected
+        }
     }
 
     /// Throws `TelemetryRefusal` when no event is valid or the broker does not take the batch.
-    func ingest(_ inputs: [TelemetryInput], app: String, now: Date = Date()) async throws -> Outcome {
+    package func ingest(_ inputs: [TelemetryInput], app: String, now: Date = Date()) async throws -> Outcome {
         var rejected: [TelemetryRejection] = []
         var accepted: [EventEnvelope<TelemetryRecorded>] = []
         accepted.reserveCapacity(inputs.count)
@@ -68,7 +81,7 @@ struct TelemetryIngest: Sendable {
         return envelopes.map { envelope in
             guard let account = envelope.payload.userId else { return envelope }
             var envelope = envelope
-            envelope.payload.userId = pseudonyms[account].map { AccountPseudonyms.prefix + $0 } ?? AccountPseudonyms.nobody()
+            envelope.payload.userId = pseudonyms[account].map { AccountPseudonym.prefix + $0 } ?? AccountPseudonym.nobody()
             envelope.payload.deviceId = ""
             envelope.key = envelope.payload.userKey
             return envelope
@@ -76,7 +89,7 @@ struct TelemetryIngest: Sendable {
     }
 
     /// A UUID (version 5 layout) from SHA-256 of the app and the app's event id.
-    static func eventId(app: String, clientEventId: UUID) -> UUID {
+    package static func eventId(app: String, clientEventId: UUID) -> UUID {
         var bytes = Array(SHA256.hash(data: Data("telemetry/\(app)/\(clientEventId.uuidString.lowercased())".utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80

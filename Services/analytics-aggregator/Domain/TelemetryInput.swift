@@ -1,30 +1,29 @@
 import Foundation
 import PlatformCore
 import PlatformEvents
-import PlatformHTTP
 
 /// One element of a telemetry batch as sent, read leniently: a field of the wrong type is a problem of that
 /// event (reported by index), not of the batch, so one bad event does not cost the app its good ones.
-struct TelemetryInput: Decodable {
-    var id: String?
-    var kind: String?
-    var occurredAt: String?
-    var deviceId: String?
-    var userId: String?
-    var platform: String?
-    var appVersion: String?
-    var feature: String?
-    var screen: String?
-    var cityId: Int?
-    var cityName: String?
+package struct TelemetryInput: Decodable {
+    package var id: String?
+    package var kind: String?
+    package var occurredAt: String?
+    package var deviceId: String?
+    package var userId: String?
+    package var platform: String?
+    package var appVersion: String?
+    package var feature: String?
+    package var screen: String?
+    package var cityId: Int?
+    package var cityName: String?
     /// Fields present with a type the document does not allow, or an element that is not an object.
-    var wrongTypes: [String] = []
+    package var wrongTypes: [String] = []
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case id, kind, occurredAt, deviceId, userId, platform, appVersion, feature, screen, cityId, cityName
     }
 
-    init(from decoder: any Decoder) {
+    package init(from decoder: any Decoder) {
         guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
             wrongTypes = ["event"]
             return
@@ -51,27 +50,33 @@ struct TelemetryInput: Decodable {
     }
 }
 
-/// The batch's body: `events` must be an array (400 otherwise); its elements are read one by one.
-struct TelemetryBatchInput: Decodable {
-    var events: [TelemetryInput]
-}
-
 /// Why one event of a batch was refused.
-struct TelemetryRejection: Encodable, Equatable {
-    var index: Int
-    var code: String
-    var message: String
+package struct TelemetryRejection: Encodable, Equatable {
+    package var index: Int
+    package var code: String
+    package var message: String
+
+    package init(index: Int, code: String, message: String) {
+        self.index = index
+        self.code = code
+        self.message = message
+    }
 }
 
 /// The rules of N1 for one event, against the server's clock.
-struct TelemetryRules: Sendable {
-    static let platforms: Set<String> = ["ios", "android", "web"]
+package struct TelemetryRules: Sendable {
+    package static let platforms: Set<String> = ["ios", "android", "web"]
 
-    var maxAge: TimeInterval
-    var maxSkew: TimeInterval
+    package var maxAge: TimeInterval
+    package var maxSkew: TimeInterval
+
+    package init(maxAge: TimeInterval, maxSkew: TimeInterval) {
+        self.maxAge = maxAge
+        self.maxSkew = maxSkew
+    }
 
     /// The event as published, with its time, or why not.
-    func check(_ input: TelemetryInput, app: String, now: Date) -> Result<(TelemetryRecorded, Date), RuleFailure> {
+    package func check(_ input: TelemetryInput, app: String, now: Date) -> Result<(TelemetryRecorded, Date), RuleFailure> {
         if !input.wrongTypes.isEmpty {
             return .failure(.init("wrong_type", "\(input.wrongTypes.joined(separator: ", ")) has the wrong type"))
         }
@@ -137,24 +142,24 @@ struct TelemetryRules: Sendable {
         return .success((event, time))
     }
 
-    struct RuleFailure: Error {
-        var code: String
-        var message: String
-        init(_ code: String, _ message: String) {
+    package struct RuleFailure: Error {
+        package var code: String
+        package var message: String
+        package init(_ code: String, _ message: String) {
             self.code = code
             self.message = message
         }
     }
 
     /// Text of 1...`max` code points after trimming, without NULs; nil otherwise.
-    static func text(_ value: String?, max: Int) -> String? {
+    package static func text(_ value: String?, max: Int) -> String? {
         guard let value else { return nil }
         let trimmed = RequestText.trimmed(value)
         guard (1...max).contains(RequestText.length(trimmed)) else { return nil }
         return trimmed
     }
 
-    static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         guard text.utf8.count <= 40 else { return nil }
         if let date = ISO8601Fast.parse(text) { return date }
         if let date = try? Date(text, strategy: .iso8601) { return date }

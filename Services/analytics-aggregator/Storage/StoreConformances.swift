@@ -1,0 +1,6 @@
+import AnalyticsAggregatorCore
+import Foundation
+
+/// The Postgres stores behind the use cases' protocols.
+extension PollStore: PollAnswers {}
+extension SurveyStore: SurveySubmissions {}
