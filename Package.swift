@@ -51,6 +51,7 @@ let coreDependencies: [String: [Target.Dependency]] = [
     "WarningDetector": [lib("Logging")],
     "WeatherFetcher": [lib("Logging"), lib("Metrics")],
     "AnalyticsAggregator": [lib("Logging"), lib("Crypto")],
+    "AppointmentBooker": [lib("Logging"), lib("Crypto")],
 ]
 
 /// What `Services/<executable>` holds, for the core target to leave out everything but its two folders.

@@ -2,9 +2,9 @@ import Foundation
 import PlatformCore
 
 /// An ad's window (B6): it ends after it starts, runs a year at most, and lies within the years bookings know.
-enum AdWindow {
+package enum AdWindow {
     /// Each field that breaks the rule, with why; empty when the window is allowed.
-    static func problems(startsAt: Date, endsAt: Date) -> [String: String] {
+    package static func problems(startsAt: Date, endsAt: Date) -> [String: String] {
         var problems: [String: String] = [:]
         for (field, date) in [("startsAt", startsAt), ("endsAt", endsAt)] where CivilDate(date) == nil {
             problems[field] = "must be in the years \(CivilDate.years.lowerBound)...\(CivilDate.years.upperBound)"

@@ -2,36 +2,54 @@ import PlatformCore
 
 /// When a partner receives clients (B1, B3): weekly windows plus one-off exceptions, all in the partner's
 /// zone. A day's hours are its weekday's windows, less its `off` exceptions, plus its `extra` ones.
-struct Availability: Sendable, Equatable {
-    struct WeeklyWindow: Sendable, Equatable {
+package struct Availability: Sendable, Equatable {
+    package struct WeeklyWindow: Sendable, Equatable {
         /// ISO weekday, 1 is Monday.
-        var weekday: Int
-        var start: LocalTime
-        var end: LocalTime
+        package var weekday: Int
+        package var start: LocalTime
+        package var end: LocalTime
+
+        package init(weekday: Int, start: LocalTime, end: LocalTime) {
+            self.weekday = weekday
+            self.start = start
+            self.end = end
+        }
     }
 
-    struct Exception: Sendable, Equatable {
-        enum Kind: String, Sendable, CaseIterable { case off, extra }
-        var date: CivilDate
-        var kind: Kind
+    package struct Exception: Sendable, Equatable {
+        package enum Kind: String, Sendable, CaseIterable { case off, extra }
+        package var date: CivilDate
+        package var kind: Kind
         /// Nil with `end` nil: the whole day (only for `off`).
-        var start: LocalTime?
-        var end: LocalTime?
+        package var start: LocalTime?
+        package var end: LocalTime?
+
+        package init(date: CivilDate, kind: Kind, start: LocalTime? = nil, end: LocalTime? = nil) {
+            self.date = date
+            self.kind = kind
+            self.start = start
+            self.end = end
+        }
     }
 
-    var weekly: [WeeklyWindow]
-    var exceptions: [Exception]
+    package var weekly: [WeeklyWindow]
+    package var exceptions: [Exception]
 
-    static let empty = Availability(weekly: [], exceptions: [])
+    package init(weekly: [WeeklyWindow], exceptions: [Exception]) {
+        self.weekly = weekly
+        self.exceptions = exceptions
+    }
+
+    package static let empty = Availability(weekly: [], exceptions: [])
 }
 
 /// The rules a new availability must keep, each broken one named by its field for a 422.
-enum AvailabilityRules {
-    static let maxWeekly = 20
-    static let maxExceptions = 200
+package enum AvailabilityRules {
+    package static let maxWeekly = 20
+    package static let maxExceptions = 200
 
     /// The availability from the request's strings, or the problems by field (`weekly[0].end` → why).
-    static func parse(
+    package static func parse(
         weekly: [(weekday: Int, start: String, end: String)],
         exceptions: [(date: String, kind: Availability.Exception.Kind, start: String?, end: String?)]
     ) -> Result<Availability, AvailabilityProblems> {
@@ -90,6 +108,10 @@ enum AvailabilityRules {
     }
 }
 
-struct AvailabilityProblems: Error, Sendable {
-    let byField: [String: String]
+package struct AvailabilityProblems: Error, Sendable {
+    package let byField: [String: String]
+
+    package init(byField: [String: String]) {
+        self.byField = byField
+    }
 }

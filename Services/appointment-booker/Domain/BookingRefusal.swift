@@ -1,6 +1,6 @@
 /// Why the booking rules refuse a booking (B2, B3, U6): outcomes of the domain, not HTTP answers. The API maps
 /// each to its error (`BookingErrors.answer(for:)`), so use cases and storage are tested without a server.
-enum BookingRefusal: Error, Equatable {
+package enum BookingRefusal: Error, Equatable {
     case guestsNotAllowed
     case partnerNotFound
     case partnerNotBookable

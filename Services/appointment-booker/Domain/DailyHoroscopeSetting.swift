@@ -1,28 +1,42 @@
 /// A user's daily horoscope notification (B5; seed: "Users can set popup to show prediction in notification
 /// everyday", "Users can turn on/off notification"): on or off, the sign, and when in which zone.
-struct DailyHoroscopeSetting: Sendable, Equatable {
-    var enabled: Bool
-    var sign: String?
+package struct DailyHoroscopeSetting: Sendable, Equatable {
+    package var enabled: Bool
+    package var sign: String?
     /// `HH:MM`.
-    var localTime: String?
-    var timeZone: String?
+    package var localTime: String?
+    package var timeZone: String?
+
+    package init(enabled: Bool, sign: String? = nil, localTime: String? = nil, timeZone: String? = nil) {
+        self.enabled = enabled
+        self.sign = sign
+        self.localTime = localTime
+        self.timeZone = timeZone
+    }
 }
 
 /// What a user asks to set; a field left out (nil) keeps what the setting had.
-struct DailyHoroscopeChange: Sendable, Equatable {
-    var enabled: Bool
-    var sign: String?
-    var localTime: String?
-    var timeZone: String?
+package struct DailyHoroscopeChange: Sendable, Equatable {
+    package var enabled: Bool
+    package var sign: String?
+    package var localTime: String?
+    package var timeZone: String?
+
+    package init(enabled: Bool, sign: String? = nil, localTime: String? = nil, timeZone: String? = nil) {
+        self.enabled = enabled
+        self.sign = sign
+        self.localTime = localTime
+        self.timeZone = timeZone
+    }
 }
 
 /// The settings' fields a refusal names.
-enum DailyHoroscopeField: String, Sendable, CaseIterable {
+package enum DailyHoroscopeField: String, Sendable, CaseIterable {
     case sign, localTime, timeZone
 }
 
 /// What is wrong with one field of a change (B5).
-enum DailyHoroscopeProblem: Sendable, Equatable {
+package enum DailyHoroscopeProblem: Sendable, Equatable {
     /// Not an IANA zone the service (and its database) knows.
     case unknownTimeZone
     /// Not a 24-hour `HH:MM` time of day.
@@ -32,15 +46,19 @@ enum DailyHoroscopeProblem: Sendable, Equatable {
 }
 
 /// A change of the daily horoscope setting refused, with every field's problem at once.
-struct DailyHoroscopeRefusal: Error, Equatable {
-    var problems: [DailyHoroscopeField: DailyHoroscopeProblem]
+package struct DailyHoroscopeRefusal: Error, Equatable {
+    package var problems: [DailyHoroscopeField: DailyHoroscopeProblem]
+
+    package init(problems: [DailyHoroscopeField: DailyHoroscopeProblem]) {
+        self.problems = problems
+    }
 }
 
 extension DailyHoroscopeSetting {
     /// The setting after `change` (B5): the fields left out keep what they were; a given time must be a time of
     /// day and a given zone one the service knows (`zoneKnown`, judged by the caller); turning it on needs a
     /// sign, a time and a zone, given now or kept; turning it off keeps them for next time.
-    func changed(by change: DailyHoroscopeChange, zoneKnown: Bool) throws(DailyHoroscopeRefusal) -> DailyHoroscopeSetting {
+    package func changed(by change: DailyHoroscopeChange, zoneKnown: Bool) throws(DailyHoroscopeRefusal) -> DailyHoroscopeSetting {
         var problems: [DailyHoroscopeField: DailyHoroscopeProblem] = [:]
         if change.timeZone != nil, !zoneKnown { problems[.timeZone] = .unknownTimeZone }
         if let time = change.localTime, !(LocalTime(parsing: time).map { $0 < .endOfDay } ?? false) {

@@ -1,20 +1,20 @@
 import PlatformCore
 
 /// A wall-clock time in a partner's zone as minutes after midnight, `00:00` to `24:00` (the end of the day).
-struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {
-    let minutes: Int
+package struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    package let minutes: Int
 
-    static let endOfDay = LocalTime(checkedMinutes: 1440)
+    package static let endOfDay = LocalTime(checkedMinutes: 1440)
 
     private init(checkedMinutes: Int) { minutes = checkedMinutes }
 
-    init?(minutes: Int) {
+    package init?(minutes: Int) {
         guard (0...1440).contains(minutes) else { return nil }
         self.minutes = minutes
     }
 
     /// `HH:MM` with HH 00-23 and MM 00-59, or `24:00`; else nil.
-    init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
             parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
@@ -23,7 +23,7 @@ struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.minutes = hours * 60 + minutes
     }
 
-    var description: String { "\(CivilDate.padded(minutes / 60, 2)):\(CivilDate.padded(minutes % 60, 2))" }
+    package var description: String { "\(CivilDate.padded(minutes / 60, 2)):\(CivilDate.padded(minutes % 60, 2))" }
 
-    static func < (lhs: LocalTime, rhs: LocalTime) -> Bool { lhs.minutes < rhs.minutes }
+    package static func < (lhs: LocalTime, rhs: LocalTime) -> Bool { lhs.minutes < rhs.minutes }
 }

@@ -1,24 +1,29 @@
 /// A text in the two languages of the horoscope app.
-struct Localized: Codable, Sendable, Equatable {
-    var en: String
-    var th: String
+package struct Localized: Codable, Sendable, Equatable {
+    package var en: String
+    package var th: String
 
-    func text(_ language: Language) -> String { language == .thai ? th : en }
+    package init(en: String, th: String) {
+        self.en = en
+        self.th = th
+    }
+
+    package func text(_ language: Language) -> String { language == .thai ? th : en }
 
     /// Both languages joined by `separator` with another text's.
-    func joined(_ other: Localized, separator: String = " ") -> Localized {
+    package func joined(_ other: Localized, separator: String = " ") -> Localized {
         Localized(en: en + separator + other.en, th: th + separator + other.th)
     }
 
-    var isComplete: Bool { !en.isEmpty && !th.isEmpty }
+    package var isComplete: Bool { !en.isEmpty && !th.isEmpty }
 }
 
 /// The language of an answer, from `Accept-Language`: Thai when the caller asks for it first, else English.
-enum Language: String, Sendable, CaseIterable {
+package enum Language: String, Sendable, CaseIterable {
     case english = "en"
     case thai = "th"
 
-    init(acceptLanguage header: String?) {
+    package init(acceptLanguage header: String?) {
         let first =
             header?.split(separator: ",").first?.split(separator: ";").first?
             .trimmingCharacters(in: .whitespaces).lowercased() ?? ""

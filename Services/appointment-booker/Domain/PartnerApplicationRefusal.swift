@@ -1,6 +1,6 @@
 /// Why the application rules refuse an application or a decision (B6): outcomes of the domain, not HTTP answers.
 /// The API maps each to its error (`BookingErrors.answer(for:)`).
-enum PartnerApplicationRefusal: Error, Equatable {
+package enum PartnerApplicationRefusal: Error, Equatable {
     /// The applicant accepted another version of the terms than the current one (named).
     case termsNotCurrent(current: String)
     /// A pending or approved application of this account is there already.

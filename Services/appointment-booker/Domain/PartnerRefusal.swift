@@ -1,6 +1,6 @@
 /// Why the partner rules refuse a change to a profile, its availability or its ads (B1, B6): outcomes of the domain,
 /// not HTTP answers. The API maps each to its error (`BookingErrors.answer(for:)`).
-enum PartnerRefusal: Error, Equatable {
+package enum PartnerRefusal: Error, Equatable {
     /// auth's events have not made the account a partner, so it gets no profile.
     case notAPartner
     /// The account has a profile already.

@@ -3,18 +3,18 @@
 /// (space, `+`, `-`, `.`, brackets) so the rule is one pattern in the API document and the fuzzer can check
 /// it: anything else is refused like a letter. Thai digits count as digits, as the seed's decimal-digit set
 /// counts them.
-enum PhoneNumberRule {
-    static let rule = "must hold exactly 10 digits and no letters (spaces, dashes, dots, + and brackets are ignored)"
+package enum PhoneNumberRule {
+    package static let rule = "must hold exactly 10 digits and no letters (spaces, dashes, dots, + and brackets are ignored)"
 
-    static let separators: Set<Unicode.Scalar> = [" ", "+", "-", ".", "(", ")"]
+    package static let separators: Set<Unicode.Scalar> = [" ", "+", "-", ".", "(", ")"]
 
     /// The ten digit values, or nil when the text breaks the rule.
-    static func digits(of text: String) -> [Int]? {
+    package static func digits(of text: String) -> [Int]? {
         number(text)?.digits
     }
 
     /// The number, or nil when the text breaks the rule.
-    static func number(_ text: String) -> PhoneDigits? {
+    package static func number(_ text: String) -> PhoneDigits? {
         var digits: [Int] = []
         for scalar in text.unicodeScalars {
             if separators.contains(scalar) { continue }
@@ -29,7 +29,7 @@ enum PhoneNumberRule {
     }
 
     /// 0-9 for an ASCII or a Thai digit (U+0E50-U+0E59).
-    static func digit(_ scalar: Unicode.Scalar) -> Int? {
+    package static func digit(_ scalar: Unicode.Scalar) -> Int? {
         switch scalar.value {
         case 0x30...0x39: Int(scalar.value - 0x30)
         case 0x0E50...0x0E59: Int(scalar.value - 0x0E50)
@@ -39,14 +39,14 @@ enum PhoneNumberRule {
 }
 
 /// Exactly ten digits 0-9: what the phone-number reading indexes into, made only through the rule's checks.
-struct PhoneDigits: Sendable, Equatable {
-    let digits: [Int]
+package struct PhoneDigits: Sendable, Equatable {
+    package let digits: [Int]
 
-    init?(_ digits: [Int]) {
+    package init?(_ digits: [Int]) {
         guard digits.count == 10, digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
         self.digits = digits
     }
 
     /// The reading's inputs as kept (`ReadingStore.keep`): the ten digits, whatever separators were written.
-    var inputs: String { digits.map(String.init).joined() }
+    package var inputs: String { digits.map(String.init).joined() }
 }

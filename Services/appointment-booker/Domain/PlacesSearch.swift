@@ -6,7 +6,7 @@ import PlatformCore
 /// trusted member (an account, not a guest session, and not an install account made minutes ago: auth's `trusted`
 /// claim) may cause a request; any other reading is told what is known. Install accounts are cheap to make, so without
 /// the trust a few addresses could still spend the hour's budget for everyone.
-enum PlacesSearch: Sendable, Equatable {
+package enum PlacesSearch: Sendable, Equatable {
     /// A cell nobody asked about (or whose answer is stale) is asked for, within the hour's budget and the asker's
     /// network's share of it (`ClientNetworks.network`: a /24 or a /56).
     case askingWhenUnknown(network: String)
@@ -14,7 +14,7 @@ enum PlacesSearch: Sendable, Equatable {
     case knownOnly
 
     /// The search a reading asked by `caller` (nil: anonymous) from `network` may make.
-    init(for caller: AuthenticatedUser?, network: String) {
+    package init(for caller: AuthenticatedUser?, network: String) {
         self = caller.map { $0.role != .guest && $0.trusted } == true ? .askingWhenUnknown(network: network) : .knownOnly
     }
 }

@@ -3,38 +3,66 @@ import Foundation
 /// The readings' texts (B4), in Thai and English, from the versioned data files in `Content/` (written for
 /// this project). Loaded once at start and checked complete: a missing sign, card, stick or text stops the
 /// service rather than answering a reading without words.
-struct ReadingContent: Sendable {
-    struct Sign: Codable, Sendable {
-        var id: String
-        var name: Localized
-        var element: String
-        var trait: Localized
-        var advice: [Localized]
+package struct ReadingContent: Sendable {
+    package struct Sign: Codable, Sendable {
+        package var id: String
+        package var name: Localized
+        package var element: String
+        package var trait: Localized
+        package var advice: [Localized]
+
+        package init(id: String, name: Localized, element: String, trait: Localized, advice: [Localized]) {
+            self.id = id
+            self.name = name
+            self.element = element
+            self.trait = trait
+            self.advice = advice
+        }
     }
 
-    struct Card: Codable, Sendable {
-        enum Arcana: String, Codable, Sendable {
+    package struct Card: Codable, Sendable {
+        package enum Arcana: String, Codable, Sendable {
             case major, minor
         }
 
-        var id: String
-        var arcana: Arcana
-        var name: Localized
-        var upright: Localized
-        var reversed: Localized
+        package var id: String
+        package var arcana: Arcana
+        package var name: Localized
+        package var upright: Localized
+        package var reversed: Localized
+
+        package init(id: String, arcana: Arcana, name: Localized, upright: Localized, reversed: Localized) {
+            self.id = id
+            self.arcana = arcana
+            self.name = name
+            self.upright = upright
+            self.reversed = reversed
+        }
     }
 
-    struct Stick: Codable, Sendable {
-        var number: Int
+    package struct Stick: Codable, Sendable {
+        package var number: Int
         /// A content file with another word fails to load, naming the stick.
-        var verdict: Verdict
-        var verse: Localized
-        var meaning: Localized
+        package var verdict: Verdict
+        package var verse: Localized
+        package var meaning: Localized
+
+        package init(number: Int, verdict: Verdict, verse: Localized, meaning: Localized) {
+            self.number = number
+            self.verdict = verdict
+            self.verse = verse
+            self.meaning = meaning
+        }
     }
 
-    struct ElementPair: Codable, Sendable {
-        var score: Int
-        var text: Localized
+    package struct ElementPair: Codable, Sendable {
+        package var score: Int
+        package var text: Localized
+
+        package init(score: Int, text: Localized) {
+            self.score = score
+            self.text = text
+        }
     }
 
     private struct SignsFile: Codable { var version: Int; var signs: [Sign]; var verdicts: [String: Localized] }
@@ -44,28 +72,50 @@ struct ReadingContent: Sendable {
     private struct CompatibilityFile: Codable { var version: Int; var elements: [String: ElementPair]; var names: [Localized] }
     private struct CeremoniesFile: Codable { var version: Int; var ceremonies: [String: Ceremony] }
 
-    let signs: [Sign]
-    let verdicts: [String: Localized]
-    let cards: [Card]
-    let positions: [String: Localized]
-    let sticks: [Stick]
-    let digits: [Localized]
+    package let signs: [Sign]
+    package let verdicts: [String: Localized]
+    package let cards: [Card]
+    package let positions: [String: Localized]
+    package let sticks: [Stick]
+    package let digits: [Localized]
     /// Good, neutral or bad for each digit sum of a pair, 0 to 18.
-    let sumQuality: [String]
+    package let sumQuality: [String]
     /// The meaning of a number's digital root, 1 to 9.
-    let roots: [Localized]
-    let elements: [String: ElementPair]
-    let names: [Localized]
+    package let roots: [Localized]
+    package let elements: [String: ElementPair]
+    package let names: [Localized]
     /// How to remove bad luck, per weakest life area (served with a bad reading, not stored with it).
-    let ceremonies: [String: Ceremony]
+    package let ceremonies: [String: Ceremony]
     /// The data files' versions, recorded with each stored reading.
-    let version: String
+    package let version: String
 
-    struct Incomplete: Error, CustomStringConvertible {
-        let description: String
+    package init(
+        signs: [Sign], verdicts: [String: Localized], cards: [Card], positions: [String: Localized], sticks: [Stick], digits: [Localized],
+        sumQuality: [String], roots: [Localized], elements: [String: ElementPair], names: [Localized], ceremonies: [String: Ceremony], version: String
+    ) {
+        self.signs = signs
+        self.verdicts = verdicts
+        self.cards = cards
+        self.positions = positions
+        self.sticks = sticks
+        self.digits = digits
+        self.sumQuality = sumQuality
+        self.roots = roots
+        self.elements = elements
+        self.names = names
+        self.ceremonies = ceremonies
+        self.version = version
     }
 
-    static func load(from directory: URL) throws -> ReadingContent {
+    package struct Incomplete: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
+    }
+
+    package static func load(from directory: URL) throws -> ReadingContent {
         func read<T: Decodable>(_ name: String, as type: T.Type) throws -> T {
             try JSONDecoder().decode(type, from: Data(contentsOf: directory.appendingPathComponent(name)))
         }
@@ -86,21 +136,8 @@ struct ReadingContent: Sendable {
         return content
     }
 
-    /// The content from the service's bundle.
-    static func bundled() throws -> ReadingContent {
-        try load(from: try bundledDirectory())
-    }
-
-    /// The service bundle's `Content` directory (the texts, and the share pages' card image).
-    static func bundledDirectory() throws -> URL {
-        guard let directory = Bundle.module.url(forResource: "Content", withExtension: nil) else {
-            throw Incomplete(description: "the Content directory is missing from the bundle")
-        }
-        return directory
-    }
-
     /// Every case has its own text in both languages.
-    func checkComplete() throws {
+    package func checkComplete() throws {
         var problems: [String] = []
         if signs.count != 12 || Set(signs.map(\.id)).count != 12 { problems.append("12 distinct signs") }
         for sign in signs where !(sign.name.isComplete && sign.trait.isComplete && !sign.advice.isEmpty && sign.advice.allSatisfy(\.isComplete)) {
@@ -134,29 +171,29 @@ struct ReadingContent: Sendable {
     }
 
     /// The key of an unordered pair of elements in the file's order (fire, earth, air, water).
-    static func elementKey(_ a: String, _ b: String) -> String {
+    package static func elementKey(_ a: String, _ b: String) -> String {
         let order = ["fire", "earth", "air", "water"]
         let (first, second) = (order.firstIndex(of: a) ?? 0) <= (order.firstIndex(of: b) ?? 0) ? (a, b) : (b, a)
         return "\(first)-\(second)"
     }
 
-    func sign(_ id: String) -> Sign? { signs.first { $0.id == id } }
+    package func sign(_ id: String) -> Sign? { signs.first { $0.id == id } }
 
     /// The ceremony for a bad reading (its weakest life area's); nil for a good or neutral one.
-    func ceremony(after reading: Reading) -> (area: LifeArea, ceremony: Ceremony)? {
+    package func ceremony(after reading: Reading) -> (area: LifeArea, ceremony: Ceremony)? {
         guard reading.verdict == .bad else { return nil }
         let area = LifeArea.weakest(in: reading.scores)
         return ceremonies[area.rawValue].map { (area, $0) }
     }
-    func card(_ id: String) -> Card? { cards.first { $0.id == id } }
+    package func card(_ id: String) -> Card? { cards.first { $0.id == id } }
 }
 
 /// A reading's overall outcome.
-enum Verdict: String, Codable, Sendable, CaseIterable {
+package enum Verdict: String, Codable, Sendable, CaseIterable {
     case good, neutral, bad
 
     /// From the average of the life-area scores: 60 and up good, under 40 bad.
-    init(average: Double) {
+    package init(average: Double) {
         self = average >= 60 ? .good : average < 40 ? .bad : .neutral
     }
 }

@@ -5,11 +5,16 @@ import PlatformEvents
 
 /// Makes the readings (B4) from the content and a `ReadingSeed`. Pure: no clock, no storage; the caller gives
 /// the local day. Inputs are checked by the API before they get here (a sign or card the content knows, ten digits).
-struct ReadingEngine: Sendable {
-    let content: ReadingContent
-    let key: SymmetricKey
+package struct ReadingEngine: Sendable {
+    package let content: ReadingContent
+    package let key: SymmetricKey
 
-    func horoscope(sign: ReadingContent.Sign, on day: CivilDate) -> Reading {
+    package init(content: ReadingContent, key: SymmetricKey) {
+        self.content = content
+        self.key = key
+    }
+
+    package func horoscope(sign: ReadingContent.Sign, on day: CivilDate) -> Reading {
         let seed = ReadingSeed(key: key, kind: .horoscope, inputs: [sign.id], date: day)
         let scores = seed.scores()
         let verdict = Verdict(average: scores.average)
@@ -20,7 +25,7 @@ struct ReadingEngine: Sendable {
     }
 
     /// Three distinct cards the user picked; each lies upright or reversed as the day's seed says.
-    func tarot(cards: [ReadingContent.Card], user: String, on day: CivilDate) -> Reading {
+    package func tarot(cards: [ReadingContent.Card], user: String, on day: CivilDate) -> Reading {
         let seed = ReadingSeed(key: key, kind: .tarot, inputs: [user] + cards.map(\.id), date: day)
         let positions = ["past", "present", "future"]
         var parts: [Reading.Part] = []
@@ -51,7 +56,7 @@ struct ReadingEngine: Sendable {
     }
 
     /// The day's stick for this user: shaking again the same day gives the same one.
-    func fortuneStick(user: String, on day: CivilDate) -> Reading {
+    package func fortuneStick(user: String, on day: CivilDate) -> Reading {
         let seed = ReadingSeed(key: key, kind: .fortuneStick, inputs: [user], date: day)
         let stick = content.sticks[seed.number(0, below: content.sticks.count)]
         let verdict = stick.verdict
@@ -66,7 +71,7 @@ struct ReadingEngine: Sendable {
             text: stick.verse.joined(stick.meaning), verdict: verdict, scores: scores, parts: [], stickNumber: stick.number)
     }
 
-    func compatibility(_ first: ReadingContent.Sign, _ second: ReadingContent.Sign, on day: CivilDate) -> Reading {
+    package func compatibility(_ first: ReadingContent.Sign, _ second: ReadingContent.Sign, on day: CivilDate) -> Reading {
         let ordered = [first.id, second.id].sorted()
         let seed = ReadingSeed(key: key, kind: .compatibility, inputs: ordered, date: day)
         let pair = content.elements[ReadingContent.elementKey(first.element, second.element)] ?? .init(score: 50, text: .init(en: "", th: ""))
@@ -75,7 +80,7 @@ struct ReadingEngine: Sendable {
             title: first.name.joined(second.name, separator: " + "), text: pair.text, score: score, seed: seed, day: day)
     }
 
-    func compatibility(names first: String, _ second: String, on day: CivilDate) -> Reading {
+    package func compatibility(names first: String, _ second: String, on day: CivilDate) -> Reading {
         let ordered = [first, second].map { $0.lowercased() }.sorted()
         let seed = ReadingSeed(key: key, kind: .compatibility, inputs: ["names"] + ordered, date: day)
         let score = 30 + seed.number(0, below: 66)
@@ -99,7 +104,7 @@ struct ReadingEngine: Sendable {
     /// Each pair of neighbouring digits (nine of them) read by its digits and its sum; the total by the
     /// digital root of all ten. The number decides the pairs and the total; the day's seed moves the scores a
     /// little, so a new day gives a new reading of the same number.
-    func phoneNumber(_ number: PhoneDigits, on day: CivilDate) -> Reading {
+    package func phoneNumber(_ number: PhoneDigits, on day: CivilDate) -> Reading {
         let digits = number.digits
         let seed = ReadingSeed(key: key, kind: .phoneNumber, inputs: [digits.map(String.init).joined()], date: day)
         let daily = { (index: Int) in seed.number(index, below: 21) - 10 }
@@ -139,5 +144,5 @@ struct ReadingEngine: Sendable {
         content.verdicts[verdict.rawValue] ?? Localized(en: verdict.rawValue, th: verdict.rawValue)
     }
 
-    static func clamp(_ value: Int) -> Int { max(0, min(100, value)) }
+    package static func clamp(_ value: Int) -> Int { max(0, min(100, value)) }
 }

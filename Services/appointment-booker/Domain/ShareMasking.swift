@@ -3,11 +3,11 @@
 /// shows what kind of reading it was, its verdict and its scores, not its words nor its parts (a number's digit
 /// pairs); any other reading's words pass with every run of nine or more digits (a phone number's length; a date
 /// has eight) masked but the last two.
-enum ShareMasking {
-    static func isPersonal(_ kind: Reading.Kind) -> Bool { kind == .phoneNumber || kind == .compatibility }
+package enum ShareMasking {
+    package static func isPersonal(_ kind: Reading.Kind) -> Bool { kind == .phoneNumber || kind == .compatibility }
 
     /// `reading` as a share link shows it.
-    static func shared(_ reading: Reading) -> Reading {
+    package static func shared(_ reading: Reading) -> Reading {
         var shared = reading
         if isPersonal(reading.kind) {
             shared.title = kindTitle(reading.kind)
@@ -21,7 +21,7 @@ enum ShareMasking {
         return shared
     }
 
-    static func kindTitle(_ kind: Reading.Kind) -> Localized {
+    package static func kindTitle(_ kind: Reading.Kind) -> Localized {
         switch kind {
         case .phoneNumber: Localized(en: "A phone number reading", th: "ดูดวงเบอร์โทรศัพท์")
         case .compatibility: Localized(en: "A compatibility reading", th: "ดูดวงสมพงษ์")
@@ -32,7 +32,7 @@ enum ShareMasking {
     }
 
     /// The scores in words: `Love 50, Work 61, Money 40, Health 72`.
-    static func scoreLine(_ scores: Reading.Scores) -> Localized {
+    package static func scoreLine(_ scores: Reading.Scores) -> Localized {
         let names: [Localized] = [
             .init(en: "Love", th: "ความรัก"), .init(en: "Work", th: "การงาน"), .init(en: "Money", th: "การเงิน"), .init(en: "Health", th: "สุขภาพ"),
         ]
@@ -46,7 +46,7 @@ enum ShareMasking {
 
     /// `text` with each run of 9+ digits (spaces, dots, dashes and brackets between them count in the run) shown
     /// as bullets but its last two digits.
-    static func maskingNumbers(_ text: String) -> String {
+    package static func maskingNumbers(_ text: String) -> String {
         var output = ""
         var run: [Character] = []
         func flush() {
@@ -81,7 +81,7 @@ enum ShareMasking {
 
 extension Verdict {
     /// The verdict in a few words, for share texts and pages.
-    var word: Localized {
+    package var word: Localized {
         switch self {
         case .good: .init(en: "a good sign", th: "ดวงดี")
         case .neutral: .init(en: "a balanced day", th: "ดวงกลาง ๆ")

@@ -5,34 +5,39 @@ import PlatformCore
 /// time is reached to the last moment its end time is reached, so on the day clocks go back a window over
 /// the repeated hour is an hour longer, and on the day they go forward a window over the skipped hour is an
 /// hour shorter (a window wholly inside the skipped hour has no slot).
-struct SlotCalculator: Sendable {
+package struct SlotCalculator: Sendable {
     /// Half-open [start, end), seconds since 1970.
-    struct Interval: Hashable, Sendable {
-        var start: Int
-        var end: Int
-        func overlaps(_ other: Interval) -> Bool { start < other.end && other.start < end }
+    package struct Interval: Hashable, Sendable {
+        package var start: Int
+        package var end: Int
+
+        package init(start: Int, end: Int) {
+            self.start = start
+            self.end = end
+        }
+        package func overlaps(_ other: Interval) -> Bool { start < other.end && other.start < end }
     }
 
-    let slotSeconds: Int
+    package let slotSeconds: Int
 
-    init(slotMinutes: Int) {
+    package init(slotMinutes: Int) {
         slotSeconds = slotMinutes * 60
     }
 
     /// The slots of `day`, earliest first.
-    func slots(on day: CivilDate, availability: Availability, clock: ZonedClock) -> [Interval] {
+    package func slots(on day: CivilDate, availability: Availability, clock: ZonedClock) -> [Interval] {
         hours(on: day, availability: availability, clock: clock).flatMap { hours in
             stride(from: hours.start, through: hours.end - slotSeconds, by: slotSeconds).map { Interval(start: $0, end: $0 + slotSeconds) }
         }
     }
 
     /// The slots of `count` days from `first`.
-    func slots(from first: CivilDate, days count: Int, availability: Availability, clock: ZonedClock) -> [Interval] {
+    package func slots(from first: CivilDate, days count: Int, availability: Availability, clock: ZonedClock) -> [Interval] {
         (0..<count).flatMap { slots(on: first.adding(days: $0), availability: availability, clock: clock) }
     }
 
     /// Whether `interval` is exactly one of the partner's slots (on the day it starts, in the partner's zone).
-    func isSlot(_ interval: Interval, availability: Availability, clock: ZonedClock) -> Bool {
+    package func isSlot(_ interval: Interval, availability: Availability, clock: ZonedClock) -> Bool {
         guard interval.end - interval.start == slotSeconds else { return false }
         let day = clock.localDate(of: interval.start)
         // A slot can start the evening before a day whose local date differs once clocks moved; look one day either side.
@@ -40,7 +45,7 @@ struct SlotCalculator: Sendable {
     }
 
     /// The day's open hours, merged and in order: weekly windows less `off` exceptions, plus `extra` ones.
-    func hours(on day: CivilDate, availability: Availability, clock: ZonedClock) -> [Interval] {
+    package func hours(on day: CivilDate, availability: Availability, clock: ZonedClock) -> [Interval] {
         func interval(_ start: LocalTime, _ end: LocalTime) -> Interval {
             let startInstant = clock.firstInstant(of: day, start)
             let endInstant =
@@ -63,7 +68,7 @@ struct SlotCalculator: Sendable {
         return Self.merge(open.filter { $0.start < $0.end })
     }
 
-    static func merge(_ intervals: [Interval]) -> [Interval] {
+    package static func merge(_ intervals: [Interval]) -> [Interval] {
         var merged: [Interval] = []
         for next in intervals.sorted(by: { $0.start < $1.start }) {
             if let last = merged.last, next.start <= last.end {
@@ -75,7 +80,7 @@ struct SlotCalculator: Sendable {
         return merged
     }
 
-    static func subtract(_ cut: Interval, from intervals: [Interval]) -> [Interval] {
+    package static func subtract(_ cut: Interval, from intervals: [Interval]) -> [Interval] {
         intervals.flatMap { interval -> [Interval] in
             guard interval.overlaps(cut) else { return [interval] }
             return [Interval(start: interval.start, end: cut.start), Interval(start: cut.end, end: interval.end)].filter { $0.start < $0.end }

@@ -1,17 +1,29 @@
 import Foundation
 
 /// A reading as kept in a user's history (B4): shared by `shareId` without a token until its link expires.
-struct StoredReading: Sendable {
-    var id: UUID
-    var shareId: String
-    var reading: Reading
-    var createdAt: Date
+package struct StoredReading: Sendable {
+    package var id: UUID
+    package var shareId: String
+    package var reading: Reading
+    package var createdAt: Date
+
+    package init(id: UUID, shareId: String, reading: Reading, createdAt: Date) {
+        self.id = id
+        self.shareId = shareId
+        self.reading = reading
+        self.createdAt = createdAt
+    }
 }
 
 /// A user's readings of the last 24 hours reached `READINGS_PER_ACCOUNT_DAY`: nothing more is kept until the
 /// oldest of them leaves the window.
-struct TooManyReadings: Error, Equatable {
-    var limit: Int
+package struct TooManyReadings: Error, Equatable {
+    package var limit: Int
     /// When the oldest of them leaves the window.
-    var retryAfterSeconds: Double
+    package var retryAfterSeconds: Double
+
+    package init(limit: Int, retryAfterSeconds: Double) {
+        self.limit = limit
+        self.retryAfterSeconds = retryAfterSeconds
+    }
 }

@@ -1,15 +1,15 @@
 /// The three cards a tarot reading is drawn from (B4): each a card of the deck, all three different.
-struct TarotDraw: Sendable {
-    let cards: [ReadingContent.Card]
+package struct TarotDraw: Sendable {
+    package let cards: [ReadingContent.Card]
 
-    enum Refusal: Error, Equatable {
+    package enum Refusal: Error, Equatable {
         case notThree
         /// The position in the request of a card the deck does not have.
         case unknownCard(index: Int, id: String)
         case notDistinct
     }
 
-    init(ids: [String], deck: (String) -> ReadingContent.Card?) throws(Refusal) {
+    package init(ids: [String], deck: (String) -> ReadingContent.Card?) throws(Refusal) {
         guard ids.count == 3 else { throw .notThree }
         var cards: [ReadingContent.Card] = []
         for (index, id) in ids.enumerated() {
@@ -22,5 +22,5 @@ struct TarotDraw: Sendable {
 
     /// The reading's inputs as kept (`ReadingStore.keep`): the cards' ids in the order picked, as the order sets
     /// past, present and future.
-    var inputs: String { cards.map(\.id).joined(separator: ",") }
+    package var inputs: String { cards.map(\.id).joined(separator: ",") }
 }

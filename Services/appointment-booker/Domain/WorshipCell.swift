@@ -2,13 +2,13 @@ import PlatformCore
 
 /// The cell of the grid in which appointment-booker asks places-importer for places of worship (B4): 0.1° a
 /// side (about 11 km), so one request serves every reading nearby and a city is not asked for once per user.
-struct WorshipCell: Equatable, Sendable {
-    static let degrees = 0.1
+package struct WorshipCell: Equatable, Sendable {
+    package static let degrees = 0.1
 
-    let id: String
+    package let id: String
 
     /// The cell holding the point, named by its south-west corner (`13.70,100.50`).
-    init(latitude: Double, longitude: Double) {
+    package init(latitude: Double, longitude: Double) {
         let south = ((latitude / Self.degrees).rounded(.down) * Self.degrees)
         let west = ((longitude / Self.degrees).rounded(.down) * Self.degrees)
         id = "\(Self.text(south)),\(Self.text(west))"
@@ -23,7 +23,7 @@ struct WorshipCell: Equatable, Sendable {
 }
 
 /// Whether places of worship are known near a bad reading's point (B4).
-enum PlacesToPrayStatus: String, Sendable {
+package enum PlacesToPrayStatus: String, Sendable {
     /// Some are within the radius.
     case found
     /// None yet: places-importer was asked and has not answered.

@@ -6,7 +6,7 @@ import PostgresNIO
 
 /// appointment-booker's own read model of places of worship (B4), kept from places-importer's
 /// `place.upserted` events: a place whose category is `worship` is kept, one that changed to another
-/// category or closed is dropped. Nearby places are found by a latitude band and the haversine distance.
+/// category or closed is dropped. NearbyWorshipPlace places are found by a latitude band and the haversine distance.
 struct WorshipPlaceStore: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -30,16 +30,8 @@ struct WorshipPlaceStore: Sendable {
             """, logger: logger)
     }
 
-    struct Nearby: Sendable {
-        var name: String
-        var latitude: Double
-        var longitude: Double
-        var address: String?
-        var distanceMeters: Int
-    }
-
     /// Up to `limit` places within `radius` metres, nearest first.
-    func near(latitude: Double, longitude: Double, radius: Double, limit: Int) async throws -> [Nearby] {
+    func near(latitude: Double, longitude: Double, radius: Double, limit: Int) async throws -> [NearbyWorshipPlace] {
         let band = radius / 111_000
         let rows = try await client.tracedQuery(
             """
@@ -50,10 +42,10 @@ struct WorshipPlaceStore: Sendable {
                 FROM worship_places WHERE latitude BETWEEN \(latitude - band) AND \(latitude + band)
             ) place WHERE distance <= \(radius) ORDER BY distance LIMIT \(limit)
             """, logger: logger)
-        var places: [Nearby] = []
+        var places: [NearbyWorshipPlace] = []
         for try await (name, lat, lon, address, distance) in rows.decode((String, Double, Double, String?, Double).self) {
             places.append(
-                Nearby(
+                NearbyWorshipPlace(
                     name: name, latitude: lat, longitude: lon, address: address, distanceMeters: Int(exactly: min(distance, radius).rounded()) ?? 0))
         }
         return places

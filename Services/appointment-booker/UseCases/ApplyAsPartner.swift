@@ -5,12 +5,17 @@ import Foundation
 /// may). The store's write checks the last again, so of two racing applications one is filed. An application is mailed
 /// to every admin, so an account not trusted with that yet (`AuthenticatedUser.trusted`: a new install account) may not
 /// apply.
-struct ApplyAsPartner: Sendable {
-    let applications: any PartnerApplications
+package struct ApplyAsPartner: Sendable {
+    package let applications: any PartnerApplications
     /// `PARTNER_TERMS_VERSION`.
-    let termsVersion: String
+    package let termsVersion: String
 
-    func callAsFunction(
+    package init(applications: any PartnerApplications, termsVersion: String) {
+        self.applications = applications
+        self.termsVersion = termsVersion
+    }
+
+    package func callAsFunction(
         _ profile: NewPartner, applicantTrusted: Bool, acceptingTerms accepted: String, now: Date
     ) async throws -> PartnerApplication {
         guard applicantTrusted else { throw PartnerApplicationRefusal.accountNotTrusted }

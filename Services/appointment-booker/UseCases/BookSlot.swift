@@ -1,19 +1,24 @@
 import Foundation
 import PlatformCore
-import PlatformHTTP
 
 /// Books a partner's slot for a user (B2, B3, U6). A retry with the same `Idempotency-Key` is answered with
 /// what the first request made before any rule is looked at again (its slot may have begun since); otherwise
 /// the partner must take bookings, the start must name one of its free slots, and the account's state, read in
 /// the storage's transaction, must allow booking.
-struct BookSlot: Sendable {
-    static let entitlement = "contact_fortune_teller"
+package struct BookSlot: Sendable {
+    package static let entitlement = "contact_fortune_teller"
 
-    let partners: any PartnerDirectory
-    let bookings: any BookingRepository
-    let choice: SlotChoice
+    package let partners: any PartnerDirectory
+    package let bookings: any BookingRepository
+    package let choice: SlotChoice
 
-    func callAsFunction(
+    package init(partners: any PartnerDirectory, bookings: any BookingRepository, choice: SlotChoice) {
+        self.partners = partners
+        self.bookings = bookings
+        self.choice = choice
+    }
+
+    package func callAsFunction(
         _ user: AuthenticatedUser, partner partnerId: UUID, startsAt: Date, idempotencyKey key: String?, booker: Booker = Booker(),
         now: Date
     ) async throws -> Booking {
@@ -39,7 +44,7 @@ struct BookSlot: Sendable {
     }
 
     /// U6: the token names the entitlement and no revocation came since; the account is not banned.
-    static func checkMayBook(_ user: AuthenticatedUser, state: AccountState) throws(BookingRefusal) {
+    package static func checkMayBook(_ user: AuthenticatedUser, state: AccountState) throws(BookingRefusal) {
         do {
             try state.checkMayUse(entitlement, claimed: user.has(entitlement: entitlement))
         } catch {

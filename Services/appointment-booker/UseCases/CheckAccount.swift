@@ -2,16 +2,20 @@ import PlatformCore
 
 /// The account checks routes make before acting for a caller (U5, U6), over what auth's events said about the
 /// account (`AccountStates`) rather than the token alone.
-struct CheckAccount: Sendable {
-    let states: any AccountStates
+package struct CheckAccount: Sendable {
+    package let states: any AccountStates
+
+    package init(states: any AccountStates) {
+        self.states = states
+    }
 
     /// A partner's own operations: refused once the account is banned or no longer a partner.
-    func activePartner(_ caller: AuthenticatedUser) async throws {
+    package func activePartner(_ caller: AuthenticatedUser) async throws {
         try await states.state(of: AccountKey.of(caller.id)).checkActsAsPartner()
     }
 
     /// A paid feature (a reading): the caller's account key when it may use `entitlement`; none needed is always allowed.
-    func purchaser(_ user: AuthenticatedUser, of entitlement: String?) async throws -> String {
+    package func purchaser(_ user: AuthenticatedUser, of entitlement: String?) async throws -> String {
         let account = AccountKey.of(user.id)
         guard let entitlement else { return account }
         try await states.state(of: account).checkMayUse(entitlement, claimed: user.has(entitlement: entitlement))
@@ -20,7 +24,7 @@ struct CheckAccount: Sendable {
 
     /// Whether a caller reads partners' contact details (U6): a signed-in user, not banned, holding the
     /// entitlement; the account's state is read only for such a caller.
-    func seesContacts(_ caller: AuthenticatedUser?) async throws -> Bool {
+    package func seesContacts(_ caller: AuthenticatedUser?) async throws -> Bool {
         guard let caller, caller.role == .user else { return false }
         let entitlement = ContactDisclosure.entitlement
         let state = try await states.state(of: AccountKey.of(caller.id))

@@ -4,18 +4,23 @@ import PlatformCore
 /// A paid reading (B4, U6): asked by an account that holds the feature (granted by its token or auth's events and
 /// not revoked since), drawn by the engine, kept in the account's history within the day's limit, and after a bad
 /// verdict given with places to pray near the asker.
-struct GiveReading: Sendable {
-    let readings: ReadingService
-    let accounts: CheckAccount
+package struct GiveReading: Sendable {
+    package let readings: ReadingService
+    package let accounts: CheckAccount
+
+    package init(readings: ReadingService, accounts: CheckAccount) {
+        self.readings = readings
+        self.accounts = accounts
+    }
 
     /// What was asked, already checked against the content (a deck's cards, the signs, a number's digits).
-    enum Question: Sendable {
+    package enum Question: Sendable {
         case tarot(TarotDraw)
         case fortuneStick
         case compatibility(CompatibilityQuestion)
         case phoneNumber(PhoneDigits)
 
-        var kind: Reading.Kind {
+        package var kind: Reading.Kind {
             switch self {
             case .tarot: .tarot
             case .fortuneStick: .fortuneStick
@@ -27,27 +32,32 @@ struct GiveReading: Sendable {
 
     /// An account's leave to a reading of one kind: made only by `authorize`, so that no reading is drawn for an
     /// account nobody asked about.
-    struct Purchaser: Sendable {
+    package struct Purchaser: Sendable {
         fileprivate let account: String
         fileprivate let kind: Reading.Kind
         fileprivate let search: PlacesSearch
     }
 
-    struct Given: Sendable {
-        var stored: StoredReading
-        var placesToPray: ReadingService.PlacesToPray?
+    package struct Given: Sendable {
+        package var stored: StoredReading
+        package var placesToPray: ReadingService.PlacesToPray?
+
+        package init(stored: StoredReading, placesToPray: ReadingService.PlacesToPray? = nil) {
+            self.stored = stored
+            self.placesToPray = placesToPray
+        }
     }
 
     /// Asked before the request's body is read, as the access rules answer (403 before 400). `network`: the caller's
     /// (`ClientNetworks.network`), whose share of the places budget a bad verdict spends. Throws `AccountRefusal`.
-    func authorize(_ caller: AuthenticatedUser, for kind: Reading.Kind, from network: String) async throws -> Purchaser {
+    package func authorize(_ caller: AuthenticatedUser, for kind: Reading.Kind, from network: String) async throws -> Purchaser {
         Purchaser(
             account: try await accounts.purchaser(caller, of: kind.entitlement), kind: kind, search: PlacesSearch(for: caller, network: network))
     }
 
     /// Throws `ReadingStore.TooManyReadings` past the day's limit, and `Mismatch` when the question is not of the
     /// kind the purchaser was authorized for.
-    func callAsFunction(
+    package func callAsFunction(
         _ question: Question, by purchaser: Purchaser, on day: CivilDate, near position: (Double, Double)?
     ) async throws -> Given {
         guard question.kind == purchaser.kind else { throw Mismatch(authorized: purchaser.kind, asked: question.kind) }
@@ -57,9 +67,14 @@ struct GiveReading: Sendable {
     }
 
     /// A programming error in a route: it authorized one kind and asked another.
-    struct Mismatch: Error {
-        var authorized: Reading.Kind
-        var asked: Reading.Kind
+    package struct Mismatch: Error {
+        package var authorized: Reading.Kind
+        package var asked: Reading.Kind
+
+        package init(authorized: Reading.Kind, asked: Reading.Kind) {
+            self.authorized = authorized
+            self.asked = asked
+        }
     }
 
     private func draw(_ question: Question, for account: String, on day: CivilDate) -> (Reading, inputs: String) {

@@ -3,17 +3,23 @@ import Foundation
 /// Moves a live booking not yet begun to another free slot of its partner (B2); who may is the API's access
 /// rule (its partner or an admin). The store moves it only if it is still live and not begun, so a booking that
 /// changed since it was read is read again to say why it cannot move.
-struct MoveBooking: Sendable {
-    enum Refusal: Error, Equatable {
+package struct MoveBooking: Sendable {
+    package enum Refusal: Error, Equatable {
         case cancelled
         case alreadyStarted
     }
 
-    let partners: any PartnerDirectory
-    let bookings: any BookingMoves
-    let choice: SlotChoice
+    package let partners: any PartnerDirectory
+    package let bookings: any BookingMoves
+    package let choice: SlotChoice
 
-    func callAsFunction(_ booking: Booking, to start: Date, by actor: BookingActor, now: Date) async throws -> Booking {
+    package init(partners: any PartnerDirectory, bookings: any BookingMoves, choice: SlotChoice) {
+        self.partners = partners
+        self.bookings = bookings
+        self.choice = choice
+    }
+
+    package func callAsFunction(_ booking: Booking, to start: Date, by actor: BookingActor, now: Date) async throws -> Booking {
         try Self.check(booking, now: now)
         guard let partner = try await partners.find(booking.partnerId) else { throw BookingRefusal.partnerNotFound }
         let slot = try choice.slot(startingAt: start, of: partner, now: now)
@@ -27,7 +33,7 @@ struct MoveBooking: Sendable {
         }
     }
 
-    static func check(_ booking: Booking, now: Date) throws(Refusal) {
+    package static func check(_ booking: Booking, now: Date) throws(Refusal) {
         guard booking.status == .booked else { throw .cancelled }
         guard booking.startsAt > now else { throw .alreadyStarted }
     }

@@ -4,32 +4,37 @@ import PlatformCore
 
 /// What the reading operations share (B4): the content, the engine, the stored readings and the places of
 /// worship read model.
-struct ReadingService: Sendable {
-    let content: ReadingContent
-    let engine: ReadingEngine
-    let store: any ReadingArchive
-    let worship: any WorshipPlaces
-    let worshipRequests: any WorshipRequests
-    let placesRadius: Double
+package struct ReadingService: Sendable {
+    package let content: ReadingContent
+    package let engine: ReadingEngine
+    package let store: any ReadingArchive
+    package let worship: any WorshipPlaces
+    package let worshipRequests: any WorshipRequests
+    package let placesRadius: Double
     /// Where the public reaches the share pages (`PUBLIC_BASE_URL`), and how long a stored reading's page is shown.
-    let sharing: Sharing
+    package let sharing: Sharing
 
-    struct Sharing: Sendable {
-        var baseURL: String
-        var lifetime: TimeInterval
+    package struct Sharing: Sendable {
+        package var baseURL: String
+        package var lifetime: TimeInterval
+
+        package init(baseURL: String, lifetime: TimeInterval) {
+            self.baseURL = baseURL
+            self.lifetime = lifetime
+        }
 
         /// A stored reading's public page.
-        func url(shareId: String) -> String { "\(baseURL)/share/readings/\(shareId)" }
+        package func url(shareId: String) -> String { "\(baseURL)/share/readings/\(shareId)" }
         /// The daily horoscope's public page: the same for everyone with the sign and day, so nothing is stored.
-        func url(sign: String, day: String) -> String { "\(baseURL)/share/horoscope/\(sign)?date=\(day)" }
-        var imageURL: String { "\(baseURL)/share/card.png" }
+        package func url(sign: String, day: String) -> String { "\(baseURL)/share/horoscope/\(sign)?date=\(day)" }
+        package var imageURL: String { "\(baseURL)/share/card.png" }
 
-        func hasExpired(_ stored: StoredReading, now: Date = Date()) -> Bool {
+        package func hasExpired(_ stored: StoredReading, now: Date = Date()) -> Bool {
             stored.createdAt.addingTimeInterval(lifetime) < now
         }
     }
 
-    init(
+    package init(
         content: ReadingContent, key: String, store: any ReadingArchive, worship: any WorshipPlaces, worshipRequests: any WorshipRequests,
         placesRadius: Double, sharing: Sharing
     ) {
@@ -44,19 +49,24 @@ struct ReadingService: Sendable {
 
     /// Keeps `reading` in `user`'s history (see `ReadingArchive.keep`); past the day's limit, `TooManyReadings`
     /// (`BookingErrors.answer(for:)` makes it HTTP).
-    func keep(_ reading: Reading, user: String, inputs: String, day: CivilDate) async throws -> StoredReading {
+    package func keep(_ reading: Reading, user: String, inputs: String, day: CivilDate) async throws -> StoredReading {
         try await store.keep(reading, user: user, inputs: inputs, day: day, contentVersion: content.version)
     }
 
-    struct PlacesToPray: Sendable {
-        var places: [WorshipPlaceStore.Nearby]
-        var status: PlacesToPrayStatus
+    package struct PlacesToPray: Sendable {
+        package var places: [NearbyWorshipPlace]
+        package var status: PlacesToPrayStatus
+
+        package init(places: [NearbyWorshipPlace], status: PlacesToPrayStatus) {
+            self.places = places
+            self.status = status
+        }
     }
 
     /// Places to pray near `position` after a bad verdict (B4), nearest first; nil otherwise. Where the read model
     /// knows none, a member's reading asks places-importer for them (`looking` until it answers); anyone else's is
     /// told what is known and asks nobody (`PlacesSearch`).
-    func placesToPray(after reading: Reading, near position: (Double, Double)?, search: PlacesSearch) async throws -> PlacesToPray? {
+    package func placesToPray(after reading: Reading, near position: (Double, Double)?, search: PlacesSearch) async throws -> PlacesToPray? {
         guard reading.verdict == .bad, let (latitude, longitude) = position else { return nil }
         let places = try await worship.near(latitude: latitude, longitude: longitude, radius: placesRadius, limit: 5)
         if !places.isEmpty { return PlacesToPray(places: places, status: .found) }

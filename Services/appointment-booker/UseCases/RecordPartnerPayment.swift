@@ -1,17 +1,21 @@
 /// Records the payment provider's notification for a partner's purchase (B6). The reference must name a fee or an ad
 /// (`PartnerCheckout`); each (payment, status) counts once; a payment whose refund came first marks nothing
 /// (`PaymentNotification.mark`, applied by the store under its lock on the payment).
-struct RecordPartnerPayment: Sendable {
-    enum Outcome: Equatable, Sendable {
+package struct RecordPartnerPayment: Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// Recorded, and its purchase marked (unless its refund came first).
         case applied(PartnerCheckout)
         /// This payment's notification of this status was recorded before; nothing changed.
         case duplicate
     }
 
-    let payments: any PartnerPayments
+    package let payments: any PartnerPayments
 
-    func callAsFunction(
+    package init(payments: any PartnerPayments) {
+        self.payments = payments
+    }
+
+    package func callAsFunction(
         paymentId: String, reference: String, status: PaymentNotification.Status, amountCents: Int64
     ) async throws -> Outcome {
         guard let purchase = PartnerCheckout(reference: reference) else { throw PaymentRefusal.unknownPurchase }

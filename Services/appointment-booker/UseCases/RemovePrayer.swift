@@ -1,11 +1,15 @@
 import Foundation
 
 /// An admin removes a prayer from the prayer book (B4).
-struct RemovePrayer: Sendable {
-    let prayers: any PrayerBook
+package struct RemovePrayer: Sendable {
+    package let prayers: any PrayerBook
+
+    package init(prayers: any PrayerBook) {
+        self.prayers = prayers
+    }
 
     /// Throws `PrayerRefusal.notFound` when there is no prayer with this id.
-    func callAsFunction(_ id: UUID) async throws {
+    package func callAsFunction(_ id: UUID) async throws {
         guard try await prayers.remove(id) else { throw PrayerRefusal.notFound }
     }
 }

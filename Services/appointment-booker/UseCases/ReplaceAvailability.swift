@@ -3,18 +3,23 @@ import PlatformCore
 
 /// Replaces a partner's whole availability (B1, B3): an admin, or the partner itself while auth's events still say
 /// it is an active partner. Existing bookings stay where they are.
-struct ReplaceAvailability: Sendable {
-    let profiles: any PartnerProfiles
-    let accounts: CheckAccount
+package struct ReplaceAvailability: Sendable {
+    package let profiles: any PartnerProfiles
+    package let accounts: CheckAccount
+
+    package init(profiles: any PartnerProfiles, accounts: CheckAccount) {
+        self.profiles = profiles
+        self.accounts = accounts
+    }
 
     /// A caller's leave to replace one partner's availability: made only by `authorize`, so the replacement cannot
     /// run for a caller nobody asked about.
-    struct Leave: Sendable {
+    package struct Leave: Sendable {
         fileprivate let partner: UUID
     }
 
     /// Asked before the request's body is read, as the access rules answer (403 before 400). Throws `AccountRefusal`.
-    func authorize(_ caller: AuthenticatedUser, for partner: UUID) async throws -> Leave {
+    package func authorize(_ caller: AuthenticatedUser, for partner: UUID) async throws -> Leave {
         switch caller.role {
         case .admin:
             break
@@ -27,7 +32,7 @@ struct ReplaceAvailability: Sendable {
     }
 
     /// Throws `PartnerRefusal.partnerNotFound` when there is no such profile.
-    func callAsFunction(_ leave: Leave, with availability: Availability) async throws {
+    package func callAsFunction(_ leave: Leave, with availability: Availability) async throws {
         guard try await profiles.setAvailability(leave.partner, availability) else { throw PartnerRefusal.partnerNotFound }
     }
 }

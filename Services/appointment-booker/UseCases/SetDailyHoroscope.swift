@@ -2,11 +2,15 @@ import Foundation
 
 /// A user turns the daily horoscope notification on or off, or changes its sign, time or zone (B5); the rule is
 /// `DailyHoroscopeSetting.changed(by:zoneKnown:)`, over the setting as stored.
-struct SetDailyHoroscope: Sendable {
-    let settings: any DailyHoroscopeSettings
+package struct SetDailyHoroscope: Sendable {
+    package let settings: any DailyHoroscopeSettings
+
+    package init(settings: any DailyHoroscopeSettings) {
+        self.settings = settings
+    }
 
     /// Throws `DailyHoroscopeRefusal` naming every field's problem.
-    func callAsFunction(_ change: DailyHoroscopeChange, of user: String) async throws -> DailyHoroscopeSetting {
+    package func callAsFunction(_ change: DailyHoroscopeChange, of user: String) async throws -> DailyHoroscopeSetting {
         let stored = try await settings.setting(of: user)
         let next = try stored.changed(by: change, zoneKnown: try await isKnown(change.timeZone))
         return try await settings.set(next, of: user)

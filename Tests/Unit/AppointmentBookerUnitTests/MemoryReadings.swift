@@ -48,9 +48,9 @@ final class MemoryReadings: ReadingArchive {
 
 /// The places of worship read model in memory: every place is within the radius asked.
 struct MemoryWorshipPlaces: WorshipPlaces {
-    var places: [WorshipPlaceStore.Nearby]
+    var places: [NearbyWorshipPlace]
 
-    func near(latitude: Double, longitude: Double, radius: Double, limit: Int) async throws -> [WorshipPlaceStore.Nearby] {
+    func near(latitude: Double, longitude: Double, radius: Double, limit: Int) async throws -> [NearbyWorshipPlace] {
         Array(places.prefix(limit))
     }
 }

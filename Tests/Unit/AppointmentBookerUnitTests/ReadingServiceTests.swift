@@ -12,7 +12,7 @@ struct ReadingServiceTests {
     static let day = CivilDate(parsing: "2027-01-04")!
 
     static func service(
-        readings: MemoryReadings = MemoryReadings(), places: [WorshipPlaceStore.Nearby] = [],
+        readings: MemoryReadings = MemoryReadings(), places: [NearbyWorshipPlace] = [],
         requests: MemoryWorshipRequests = MemoryWorshipRequests()
     ) throws -> ReadingService {
         ReadingService(
@@ -101,7 +101,7 @@ struct ReadingServiceTests {
     @Test("B4: places the read model knows are found without asking places-importer")
     func test_B4_knownPlacesFound() async throws {
         let requests = MemoryWorshipRequests()
-        let temple = WorshipPlaceStore.Nearby(name: "Wat Pho", latitude: 13.7465, longitude: 100.4927, address: nil, distanceMeters: 300)
+        let temple = NearbyWorshipPlace(name: "Wat Pho", latitude: 13.7465, longitude: 100.4927, address: nil, distanceMeters: 300)
         let service = try Self.service(places: Array(repeating: temple, count: 7), requests: requests)
         let found = try #require(
             try await service.placesToPray(after: Self.reading(.bad), near: (13.75, 100.5), search: .askingWhenUnknown(network: "203.0.113.0/24")))

@@ -2,7 +2,7 @@ import Foundation
 import PlatformCore
 
 /// Where readings are kept (B4): `ReadingStore` in Postgres, a memory one in the unit tests.
-protocol ReadingArchive: Sendable {
+package protocol ReadingArchive: Sendable {
     /// Keeps `reading` unless this user already has one of the same kind, inputs and day: that one is returned.
     /// Throws `TooManyReadings` past the user's limit of different readings in 24 hours, keeping nothing.
     func keep(_ reading: Reading, user: String, inputs: String, day: CivilDate, contentVersion: String) async throws -> StoredReading
@@ -13,13 +13,13 @@ protocol ReadingArchive: Sendable {
 }
 
 /// The places of worship read model (B4): `WorshipPlaceStore` in Postgres.
-protocol WorshipPlaces: Sendable {
+package protocol WorshipPlaces: Sendable {
     /// Up to `limit` places within `radius` metres, nearest first.
-    func near(latitude: Double, longitude: Double, radius: Double, limit: Int) async throws -> [WorshipPlaceStore.Nearby]
+    func near(latitude: Double, longitude: Double, radius: Double, limit: Int) async throws -> [NearbyWorshipPlace]
 }
 
 /// The requests to places-importer for a point's places of worship (B4): `WorshipRequestStore` in Postgres.
-protocol WorshipRequests: Sendable {
+package protocol WorshipRequests: Sendable {
     /// Where the point's cell stands, asking places-importer (again) when it must: for a member's reading only, within
     /// the hour's budget and `network`'s share of it.
     func status(latitude: Double, longitude: Double, radius: Double, network: String) async throws -> PlacesToPrayStatus
@@ -27,7 +27,3 @@ protocol WorshipRequests: Sendable {
     /// places-importer answered none; nil when nobody asked lately.
     func known(latitude: Double, longitude: Double) async throws -> PlacesToPrayStatus?
 }
-
-extension ReadingStore: ReadingArchive {}
-extension WorshipPlaceStore: WorshipPlaces {}
-extension WorshipRequestStore: WorshipRequests {}

@@ -2,7 +2,7 @@ import Foundation
 
 /// What applying as a partner and deciding applications needs from storage: `PartnerApplicationStore` in Postgres,
 /// a memory one in the unit tests.
-protocol PartnerApplications: Sendable {
+package protocol PartnerApplications: Sendable {
     func find(_ user: UUID) async throws -> PartnerApplication?
 
     /// Files the application and publishes `partner.applied`; `.exists` unless the account has none or a rejected
@@ -14,17 +14,15 @@ protocol PartnerApplications: Sendable {
     func decide(_ user: UUID, approve: Bool, reason: String?, by admin: String) async throws -> ApplicationDecision
 }
 
-enum ApplicationFiling: Equatable, Sendable {
+package enum ApplicationFiling: Equatable, Sendable {
     case applied(PartnerApplication)
     /// A pending or approved application is there already (a rejected one may apply again).
     case exists
 }
 
-enum ApplicationDecision: Equatable, Sendable {
+package enum ApplicationDecision: Equatable, Sendable {
     case decided(PartnerApplication)
     case notFound
     /// Only a pending application is decided.
     case alreadyDecided
 }
-
-extension PartnerApplicationStore: PartnerApplications {}

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What booking a slot needs from storage: `BookingStore` in Postgres, a memory one in the unit tests.
-protocol BookingRepository: Sendable {
+package protocol BookingRepository: Sendable {
     /// The booking this user's `key` made, if any.
     func made(by user: String, key: String) async throws -> Booking?
 
@@ -16,7 +16,7 @@ protocol BookingRepository: Sendable {
 }
 
 /// What cancelling a booking needs from storage: `BookingStore` in Postgres, a memory one in the unit tests.
-protocol BookingCancellation: Sendable {
+package protocol BookingCancellation: Sendable {
     func find(_ id: UUID) async throws -> Booking?
 
     /// Cancels `booking` if it is still as it was read (live, the same start) and publishes the cancellation; nil
@@ -25,7 +25,7 @@ protocol BookingCancellation: Sendable {
 }
 
 /// What moving a booking needs from storage.
-protocol BookingMoves: Sendable {
+package protocol BookingMoves: Sendable {
     func find(_ id: UUID) async throws -> Booking?
 
     /// Moves a live booking not yet begun; `.changed` when it was cancelled or began meanwhile, `.taken` when another
@@ -33,24 +33,21 @@ protocol BookingMoves: Sendable {
     func move(_ id: UUID, startsAt: Date, endsAt: Date, by actor: BookingActor) async throws -> MoveOutcome
 }
 
-enum MoveOutcome: Equatable {
+package enum MoveOutcome: Equatable {
     case moved(Booking)
     case changed
     case taken
 }
 
 /// The partners a booking names.
-protocol PartnerDirectory: Sendable {
+package protocol PartnerDirectory: Sendable {
     func find(_ id: UUID) async throws -> Partner?
 }
 
-enum BookOutcome: Equatable {
+package enum BookOutcome: Equatable {
     case booked(Booking)
     /// The booking an earlier request with the same `Idempotency-Key` made.
     case replayed(Booking)
     case taken
     case keyReused
 }
-
-extension BookingStore: BookingRepository, BookingCancellation, BookingMoves {}
-extension PartnerStore: PartnerDirectory {}

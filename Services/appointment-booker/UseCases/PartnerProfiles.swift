@@ -2,7 +2,7 @@ import Foundation
 
 /// What changing partners' profiles and availability needs from storage: `PartnerStore` in Postgres, a memory one in
 /// the unit tests.
-protocol PartnerProfiles: PartnerDirectory {
+package protocol PartnerProfiles: PartnerDirectory {
     /// Adds the profile when auth's events made the account a partner (read in the same transaction as the insert).
     func create(_ partner: NewPartner) async throws -> PartnerCreation
 
@@ -14,7 +14,7 @@ protocol PartnerProfiles: PartnerDirectory {
     func setAvailability(_ id: UUID, _ availability: Availability) async throws -> Bool
 }
 
-enum PartnerCreation: Equatable, Sendable {
+package enum PartnerCreation: Equatable, Sendable {
     case created(Partner)
     /// auth's events have not made the account a partner.
     case notAPartner
@@ -22,7 +22,7 @@ enum PartnerCreation: Equatable, Sendable {
 }
 
 /// What a partner's ads need from storage.
-protocol PartnerAds: Sendable {
+package protocol PartnerAds: Sendable {
     /// The new ad, unpaid; nil when there is no such partner.
     func addAd(partner: UUID, startsAt: Date, endsAt: Date) async throws -> Ad?
 
@@ -30,5 +30,3 @@ protocol PartnerAds: Sendable {
     /// has no such ad.
     func setAdPayment(partner: UUID, ad: UUID, status: PaymentStatus) async throws -> Ad?
 }
-
-extension PartnerStore: PartnerProfiles, PartnerAds {}
