@@ -52,6 +52,7 @@ let coreDependencies: [String: [Target.Dependency]] = [
     "WeatherFetcher": [lib("Logging"), lib("Metrics")],
     "AnalyticsAggregator": [lib("Logging"), lib("Crypto")],
     "AppointmentBooker": [lib("Logging"), lib("Crypto")],
+    "Auth": [lib("Logging"), lib("Crypto")],
 ]
 
 /// What `Services/<executable>` holds, for the core target to leave out everything but its two folders.

@@ -2,7 +2,7 @@ import Foundation
 import PlatformCore
 
 /// How an account logs in.
-enum AccountKind: String, Codable, Sendable, CaseIterable {
+package enum AccountKind: String, Codable, Sendable, CaseIterable {
     /// Admin dashboard: email + password (U1–U3).
     case dashboard
     /// Hotel survey: email + 4-character PIN (U4).
@@ -14,22 +14,38 @@ enum AccountKind: String, Codable, Sendable, CaseIterable {
 }
 
 /// The apps whose installs get accounts of their own.
-enum InstallApp: String, Sendable, CaseIterable {
+package enum InstallApp: String, Sendable, CaseIterable {
     case weather, places, horoscope
 }
 
 /// An account as the service reads it. Hashes never leave the repository except to the hasher.
-struct Account: Sendable, Equatable {
-    var id: UUID
-    var email: String?
-    var kind: AccountKind
-    var role: UserRole
-    var displayName: String?
-    var entitlements: Set<String>
-    var banned: Bool
-    var createdAt: Date
+package struct Account: Sendable, Equatable {
+    package var id: UUID
+    package var email: String?
+    package var kind: AccountKind
+    package var role: UserRole
+    package var displayName: String?
+    package var entitlements: Set<String>
+    package var banned: Bool
+    package var createdAt: Date
     /// When the install proved itself a real app on a real device (`InstallAttestation`); nil for every other account.
-    var attestedAt: Date? = nil
+    package var attestedAt: Date? = nil
     /// When a survey account's owner confirmed its address with the mailed code (N4); nil until then.
-    var emailVerifiedAt: Date? = nil
+    package var emailVerifiedAt: Date? = nil
+
+    package init(
+        id: UUID, email: String? = nil, kind: AccountKind, role: UserRole, displayName: String? = nil, entitlements: Set<String>, banned: Bool,
+        createdAt: Date, attestedAt: Date? = nil, emailVerifiedAt: Date? = nil
+    ) {
+        self.id = id
+        self.email = email
+        self.kind = kind
+        self.role = role
+        self.displayName = displayName
+        self.entitlements = entitlements
+        self.banned = banned
+        self.createdAt = createdAt
+        self.attestedAt = attestedAt
+        self.emailVerifiedAt = emailVerifiedAt
+    }
 }

@@ -3,25 +3,30 @@ import Foundation
 /// Counts failures of one kind for one subject inside a window, the rule behind every "N tries" of the seeds
 /// and the brute-force lockout: after `maxFailures` failures within `window`, the subject is locked until the
 /// window of the oldest counted failure ends.
-struct AttemptLimit: Sendable, Equatable {
-    let maxFailures: Int
-    let window: TimeInterval
+package struct AttemptLimit: Sendable, Equatable {
+    package let maxFailures: Int
+    package let window: TimeInterval
+
+    package init(maxFailures: Int, window: TimeInterval) {
+        self.maxFailures = maxFailures
+        self.window = window
+    }
 
     /// When the subject may try again, or nil when it may try now.
-    func lockedUntil(failures: [Date], now: Date) -> Date? {
+    package func lockedUntil(failures: [Date], now: Date) -> Date? {
         let recent = failures.filter { now.timeIntervalSince($0) < window }.sorted()
         guard recent.count >= maxFailures else { return nil }
         return recent[recent.count - maxFailures].addingTimeInterval(window)
     }
 
     /// Tries left before the lock, counting `failures` within the window.
-    func triesLeft(failures: [Date], now: Date) -> Int {
+    package func triesLeft(failures: [Date], now: Date) -> Int {
         max(0, maxFailures - failures.filter { now.timeIntervalSince($0) < window }.count)
     }
 }
 
 /// The attempt limits of the service (U1, U4, U7).
-enum AttemptKind: String, Sendable, CaseIterable {
+package enum AttemptKind: String, Sendable, CaseIterable {
     /// Wrong dashboard passwords per account and client address (`AttemptSubject.ownerAndAddress`): a stranger
     /// elsewhere cannot use up the owner's tries.
     case dashboardPassword = "dashboard_password"
@@ -62,10 +67,10 @@ enum AttemptKind: String, Sendable, CaseIterable {
 }
 
 /// Whose tries a failure counts against.
-enum AttemptSubject {
+package enum AttemptSubject {
     /// One account's tries from one client address (keyed like the address limits).
-    static func ownerAndAddress(_ account: UUID, address: String) -> String { "\(account.uuidString)|\(address)" }
+    package static func ownerAndAddress(_ account: UUID, address: String) -> String { "\(account.uuidString)|\(address)" }
 
     /// The prefix of every `ownerAndAddress` subject of `account`.
-    static func owner(_ account: UUID) -> String { "\(account.uuidString)|" }
+    package static func owner(_ account: UUID) -> String { "\(account.uuidString)|" }
 }

@@ -1,8 +1,8 @@
 /// An email address in the `name@domain.tld` form the seeds ask for, normalised to lower case.
-struct EmailAddress: Hashable, Sendable, CustomStringConvertible {
-    let value: String
+package struct EmailAddress: Hashable, Sendable, CustomStringConvertible {
+    package let value: String
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let trimmed = text.trimmingWhitespace().lowercased()
         guard trimmed.count <= 254 else { return nil }
         let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
@@ -21,11 +21,11 @@ struct EmailAddress: Hashable, Sendable, CustomStringConvertible {
         value = trimmed
     }
 
-    var description: String { value }
+    package var description: String { value }
 
     /// The mailbox behind the address, for "one per mailbox" rules: a `+tag` and, at Gmail, dots in the name
     /// deliver to the same inbox, so `a.b+1@gmail.com` and `ab@googlemail.com` are one mailbox.
-    var mailbox: String {
+    package var mailbox: String {
         let parts = value.split(separator: "@", maxSplits: 1)
         guard parts.count == 2 else { return value }
         var local = String(parts[0].prefix { $0 != "+" })
@@ -39,7 +39,7 @@ struct EmailAddress: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

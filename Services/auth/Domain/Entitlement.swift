@@ -1,5 +1,5 @@
 /// The paid features of the horoscope app (U6). Tokens carry them; every service checks them from the claims.
-enum Entitlement: String, CaseIterable, Codable, Sendable {
+package enum Entitlement: String, CaseIterable, Codable, Sendable {
     case tarot
     case fortuneStick = "fortune_stick"
     case compatibility

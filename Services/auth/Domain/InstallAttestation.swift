@@ -5,38 +5,49 @@ import Foundation
 /// (Android) or an App Attest attestation object with its key id (iOS). Either is bound to the install: the app asks
 /// for it with the nonce `nonce(for:)` of its install id (App Attest: as the client data hash), so one asked for one
 /// install attests no other.
-struct InstallAttestation: Sendable, Equatable {
-    enum Provider: String, Sendable, CaseIterable {
+package struct InstallAttestation: Sendable, Equatable {
+    package enum Provider: String, Sendable, CaseIterable {
         case playIntegrity = "play-integrity"
         case appAttest = "app-attest"
     }
 
-    var provider: Provider
-    var token: String
+    package var provider: Provider
+    package var token: String
     /// App Attest's key id (base64): the key attests once, whatever attestation object carries it.
-    var keyId: String? = nil
+    package var keyId: String? = nil
+
+    package init(provider: Provider, token: String, keyId: String? = nil) {
+        self.provider = provider
+        self.token = token
+        self.keyId = keyId
+    }
 
     /// The SHA-256 of the install id: the nonce (Play Integrity's classic request, base64url) or request hash (its
     /// standard request) the app asks for its token with.
-    static func nonce(for installId: String) -> Data { Data(SHA256.hash(data: Data(installId.utf8))) }
+    package static func nonce(for installId: String) -> Data { Data(SHA256.hash(data: Data(installId.utf8))) }
 
     /// The token (App Attest: the key) as recorded once used (`InstallAccounts.createInstall`): one attests one account.
     /// A key id is taken by its bytes, written again: base64 has several spellings of one key.
-    var fingerprint: String {
-        guard provider == .appAttest else { return TokenIssuer.hash("\(provider.rawValue)|\(token)") }
+    package var fingerprint: String {
+        guard provider == .appAttest else { return SecretDigest.sha256Hex("\(provider.rawValue)|\(token)") }
         let key = keyId.flatMap { Data(base64Encoded: $0) }.map { $0.base64EncodedString() } ?? keyId ?? token
-        return TokenIssuer.hash("\(provider.rawValue)|\(key)")
+        return SecretDigest.sha256Hex("\(provider.rawValue)|\(key)")
     }
 }
 
 /// An attestation its provider vouched for: the token's fingerprint, remembered until it could no longer attest.
-struct AttestedInstall: Sendable, Equatable {
-    var fingerprint: String
-    var usableUntil: Date
+package struct AttestedInstall: Sendable, Equatable {
+    package var fingerprint: String
+    package var usableUntil: Date
+
+    package init(fingerprint: String, usableUntil: Date) {
+        self.fingerprint = fingerprint
+        self.usableUntil = usableUntil
+    }
 }
 
 /// Why an attestation attests nothing. The request then makes no account: the app may try again without one.
-enum AttestationRefusal: Error, Equatable {
+package enum AttestationRefusal: Error, Equatable {
     /// The provider could not decode the token (made up, truncated, for another project).
     case invalidToken
     /// The token was asked for by another app's package.
@@ -58,7 +69,7 @@ enum AttestationRefusal: Error, Equatable {
 }
 
 /// Checks an attestation with its provider (`PlayIntegrityClient`, `AppAttestVerifier`, `InstallAttesters` for both).
-protocol InstallAttesting: Sendable {
+package protocol InstallAttesting: Sendable {
     /// The token's fingerprint when its provider vouches for `installId` of `app` now; otherwise the refusal.
     func verify(
         _ attestation: InstallAttestation, app: InstallApp, installId: String, now: Date
@@ -67,11 +78,16 @@ protocol InstallAttesting: Sendable {
 
 /// The attesters configured, each for its own provider; an attestation for one that is not configured is refused as
 /// `notConfigured`.
-struct InstallAttesters: InstallAttesting {
-    var playIntegrity: (any InstallAttesting)?
-    var appAttest: (any InstallAttesting)?
+package struct InstallAttesters: InstallAttesting {
+    package var playIntegrity: (any InstallAttesting)?
+    package var appAttest: (any InstallAttesting)?
 
-    func verify(
+    package init(playIntegrity: (any InstallAttesting)? = nil, appAttest: (any InstallAttesting)? = nil) {
+        self.playIntegrity = playIntegrity
+        self.appAttest = appAttest
+    }
+
+    package func verify(
         _ attestation: InstallAttestation, app: InstallApp, installId: String, now: Date
     ) async throws(AttestationRefusal) -> AttestedInstall {
         let attester =

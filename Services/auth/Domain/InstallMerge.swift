@@ -2,10 +2,10 @@ import Foundation
 import PlatformCore
 
 /// Which account may be merged into the one its app signed in to (issue 29).
-enum InstallMerge {
+package enum InstallMerge {
     /// Only a plain app install merges: one an admin made a partner or an admin has rows under its id (a fortune
     /// teller's profile and appointments) that no merge carries; and an account never merges into itself.
-    static func mayMerge(from: UUID, kind: String, role: String, into: UUID) -> Bool {
+    package static func mayMerge(from: UUID, kind: String, role: String, into: UUID) -> Bool {
         from != into && kind == AccountKind.install.rawValue && role == UserRole.user.rawValue
     }
 }

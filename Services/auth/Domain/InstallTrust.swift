@@ -9,12 +9,16 @@ import Foundation
 /// `INSTALL_TRUST_AFTER_HOURS` old. The access token carries the answer
 /// as its `trusted` claim, decided when the token is issued: a new install becomes trusted with its first token after
 /// the age.
-struct InstallTrust: Sendable, Equatable {
+package struct InstallTrust: Sendable, Equatable {
     /// How old an install account must be to be trusted without anything else (`INSTALL_TRUST_AFTER_HOURS`); 0 trusts
     /// every install at once, as before the rule.
-    var after: TimeInterval
+    package var after: TimeInterval
 
-    func trusts(_ account: Account, now: Date) -> Bool {
+    package init(after: TimeInterval) {
+        self.after = after
+    }
+
+    package func trusts(_ account: Account, now: Date) -> Bool {
         if account.role != .user || !account.entitlements.isEmpty { return true }
         let vouched =
             switch account.kind {

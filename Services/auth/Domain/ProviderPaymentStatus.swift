@@ -1,10 +1,10 @@
 /// What the payment provider says of a payment (U6), and what that does to the feature it pays for. (appointment-booker's
 /// `PaymentStatus` is a partner fee's state, a different set.)
-enum ProviderPaymentStatus: String, Sendable, CaseIterable {
+package enum ProviderPaymentStatus: String, Sendable, CaseIterable {
     case paid
     case refunded
 
-    enum EntitlementChange: Equatable {
+    package enum EntitlementChange: Equatable {
         case grant
         case revoke
         case none
@@ -13,7 +13,7 @@ enum ProviderPaymentStatus: String, Sendable, CaseIterable {
     /// A paid payment grants its feature while it stands (a refund that came first keeps it from granting);
     /// a refund takes the feature back unless another paid payment for it stands.
     /// `standing`: the account's paid, unrefunded payments for the feature, this notification counted.
-    func change(standing: Int) -> EntitlementChange {
+    package func change(standing: Int) -> EntitlementChange {
         switch self {
         case .paid: standing > 0 ? .grant : .none
         case .refunded: standing == 0 ? .revoke : .none
@@ -21,7 +21,9 @@ enum ProviderPaymentStatus: String, Sendable, CaseIterable {
     }
 
     /// The features an account's payments pay for: those with a paid payment that has no refund.
-    static func paidEntitlements(_ payments: [(paymentId: String, entitlement: Entitlement, status: ProviderPaymentStatus)]) -> Set<Entitlement> {
+    package static func paidEntitlements(
+        _ payments: [(paymentId: String, entitlement: Entitlement, status: ProviderPaymentStatus)]
+    ) -> Set<Entitlement> {
         let refunded = Set(payments.filter { $0.status == .refunded }.map(\.paymentId))
         return Set(payments.filter { $0.status == .paid && !refunded.contains($0.paymentId) }.map(\.entitlement))
     }

@@ -37,14 +37,6 @@ actor OIDCVerifier {
         }
     }
 
-    enum Failure: Error, Equatable {
-        case invalidToken
-        case wrongIssuer
-        case wrongAudience
-        case wrongNonce
-        case providerUnreachable
-    }
-
     /// The provider's keys as last fetched, with the algorithm each `kid` must be used with.
     private struct Keys: Sendable {
         let collection: JWTKeyCollection
@@ -65,7 +57,7 @@ actor OIDCVerifier {
     /// Verifies signature, expiry, issuer (exact), audience (one of the apps' clients; with several, `azp` must
     /// name one) and the nonce the app sent (exact). The token header's algorithm must be its key's own. Returns the
     /// claims and the app whose client the token was issued to.
-    func verify(_ token: String, nonce: String?) async throws(Failure) -> (claims: IDTokenClaims, app: InstallApp) {
+    func verify(_ token: String, nonce: String?) async throws(IDTokenFailure) -> (claims: IDTokenClaims, app: InstallApp) {
         guard let header = ProviderKeySet.header(of: token), let kid = header.kid, let alg = header.alg else { throw .invalidToken }
         var claims: IDTokenClaims
         do {
@@ -87,7 +79,7 @@ actor OIDCVerifier {
         return (claims, app)
     }
 
-    private func verified(_ token: String, kid: String, alg: String, forceRefresh: Bool) async throws(Failure) -> IDTokenClaims {
+    private func verified(_ token: String, kid: String, alg: String, forceRefresh: Bool) async throws(IDTokenFailure) -> IDTokenClaims {
         let keys = try await currentKeys(forceRefresh: forceRefresh)
         guard let expected = keys.algorithms[kid], expected == alg else { throw .invalidToken }
         do {
@@ -105,7 +97,7 @@ actor OIDCVerifier {
         return (ContinuousClock.now - entry.stored).seconds
     }
 
-    private func currentKeys(forceRefresh: Bool) async throws(Failure) -> Keys {
+    private func currentKeys(forceRefresh: Bool) async throws(IDTokenFailure) -> Keys {
         let last = keys.entry(for: Self.keySet)
         if !forceRefresh, let last, age(of: last) < configuration.cacheLifetime {
             return last.value
@@ -118,7 +110,7 @@ actor OIDCVerifier {
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
             let body = try await response.body.collect(upTo: 1 << 20)
             guard response.status == .ok, let keySet = ProviderKeySet(json: Data(buffer: body)) else {
-                throw Failure.providerUnreachable
+                throw IDTokenFailure.providerUnreachable
             }
             let collection = JWTKeyCollection()
             try await collection.add(jwksJSON: keySet.normalizedJSON)
@@ -134,7 +126,7 @@ actor OIDCVerifier {
 }
 
 extension OIDCVerifier: IDTokenVerifying {
-    func identity(of token: String, nonce: String?) async throws(Failure) -> VerifiedIdentity {
+    func identity(of token: String, nonce: String?) async throws(IDTokenFailure) -> VerifiedIdentity {
         let (claims, app) = try await verify(token, nonce: nonce)
         return VerifiedIdentity(issuer: claims.iss.value, subject: claims.sub.value, expires: claims.exp.value, name: claims.name, app: app)
     }

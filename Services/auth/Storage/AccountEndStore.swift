@@ -43,21 +43,12 @@ struct AccountEndStore: Sendable {
             "DELETE FROM failed_attempts WHERE lower(subject) = \(key) OR lower(subject) LIKE \(key + "|%")", logger: logger)
     }
 
-    enum MergeOutcome: Equatable {
-        case merged(from: UUID)
-        /// The refresh token is unknown, ended or expired.
-        case invalidToken
-        /// The token is another kind of account's, or the caller's own.
-        case notAnInstall
-        case noAccount
-    }
-
     /// Merges the install account whose live refresh token is `installRefreshToken` into `into`: its payments and
     /// paid features move (each new one published as `entitlement.granted`), profile fields `into` has not set are
     /// taken from it, then it is deleted and `user.merged` published. Its id is kept beside `into`'s while `into`
     /// lasts, so a payment notification that names the install still reaches the account (`PaymentOwner`).
-    func mergeInstall(refreshToken: String, into: UUID) async throws -> MergeOutcome {
-        try await client.inTransaction(logger: logger) { connection -> MergeOutcome in
+    func mergeInstall(refreshToken: String, into: UUID) async throws -> InstallMergeOutcome {
+        try await client.inTransaction(logger: logger) { connection -> InstallMergeOutcome in
             let owner = try await connection.tracedQuery(
                 """
                 SELECT account_id FROM refresh_tokens

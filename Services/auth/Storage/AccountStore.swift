@@ -5,13 +5,6 @@ import PlatformEvents
 import PlatformPostgres
 import PostgresNIO
 
-/// An account with the hashes the login flows compare against.
-struct StoredCredentials: Sendable {
-    var account: Account
-    var passwordHash: String?
-    var pinHash: String?
-}
-
 /// Accounts in the auth schema. Every change that other services care about enqueues its event in the same
 /// transaction (outbox).
 struct AccountStore: Sendable {

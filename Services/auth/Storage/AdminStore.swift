@@ -124,8 +124,6 @@ struct AdminStore: Sendable {
         return PaymentHistory(payments: result)
     }
 
-    enum PaymentOutcome: Equatable { case recorded, duplicate, unknownAccount }
-
     /// Records a provider notification once (by payment id and status), on the account that holds the payment
     /// (`PaymentOwner`: a merge may have carried it away from the account the notification names). A `paid` payment
     /// grants its entitlement unless its refund came first; a refund is its own notification and revokes the

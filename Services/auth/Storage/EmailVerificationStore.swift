@@ -30,10 +30,6 @@ struct EmailVerificationStore: Sendable {
         self.mailboxKey = SymmetricKey(data: SHA256.hash(data: Data(mailboxKey.utf8)))
     }
 
-    enum Outcome: Sendable, Equatable {
-        case verified, alreadyVerified, invalidCode
-    }
-
     func isVerified(_ accountId: UUID) async throws -> Bool {
         let rows = try await client.tracedQuery(
             "SELECT email_verified_at IS NOT NULL FROM accounts WHERE id = \(accountId)", logger: logger)
@@ -53,8 +49,8 @@ struct EmailVerificationStore: Sendable {
     }
 
     /// Uses the code: the account is verified and `user.email-verified` published, once.
-    func verify(code: String, account: Account, email: EmailAddress) async throws -> Outcome {
-        try await client.inTransaction(logger: logger) { connection -> Outcome in
+    func verify(code: String, account: Account, email: EmailAddress) async throws -> EmailVerificationOutcome {
+        try await client.inTransaction(logger: logger) { connection -> EmailVerificationOutcome in
             let verified =
                 try await connection.tracedQuery(
                     "SELECT email_verified_at IS NOT NULL FROM accounts WHERE id = \(account.id) FOR UPDATE", logger: logger

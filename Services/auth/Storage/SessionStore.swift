@@ -12,12 +12,6 @@ struct SessionStore: Sendable {
     let logger: Logger
     let lifetime: TimeInterval
 
-    enum RefreshOutcome: Sendable, Equatable {
-        case rotated(accountId: UUID, newToken: String)
-        case invalid
-        case reused
-    }
-
     /// Starts a session; returns its first refresh token.
     func start(accountId: UUID) async throws -> String {
         let token = TokenIssuer.newRefreshToken()

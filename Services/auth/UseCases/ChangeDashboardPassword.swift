@@ -2,14 +2,21 @@ import Foundation
 
 /// A signed-in dashboard user changes their password (U3): the confirmation, the policy and the current password
 /// are checked in the seed's order; the new hash ends every other session.
-struct ChangeDashboardPassword: Sendable {
-    let accounts: any CredentialRepository
-    let tries: TryLedger
-    let hasher: PasswordHasher
+package struct ChangeDashboardPassword: Sendable {
+    package let accounts: any CredentialRepository
+    package let tries: TryLedger
+    package let hasher: any SecretHashing
     /// Wrong current passwords per account.
-    let limit: AttemptLimit
+    package let limit: AttemptLimit
 
-    enum Refusal: Error, Equatable {
+    package init(accounts: any CredentialRepository, tries: TryLedger, hasher: any SecretHashing, limit: AttemptLimit) {
+        self.accounts = accounts
+        self.tries = tries
+        self.hasher = hasher
+        self.limit = limit
+    }
+
+    package enum Refusal: Error, Equatable {
         case emptyField
         case confirmationMismatch
         case weakPassword
@@ -19,7 +26,7 @@ struct ChangeDashboardPassword: Sendable {
     }
 
     /// The account with its new password.
-    func run(userId: String, current: String?, new: String?, confirmation: String?) async throws -> Account {
+    package func run(userId: String, current: String?, new: String?, confirmation: String?) async throws -> Account {
         guard let current = nonEmpty(current), let new = nonEmpty(new), let confirmation = nonEmpty(confirmation) else {
             throw Refusal.emptyField
         }

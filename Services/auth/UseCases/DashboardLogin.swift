@@ -2,23 +2,36 @@ import Foundation
 
 /// An admin dashboard login (U1, U7): the seed's checks in its order, with the try limits taken before the
 /// password is checked, so a burst of parallel guesses evaluates no more passwords than the limits allow.
-struct DashboardLogin: Sendable {
-    let accounts: any CredentialRepository
-    let tries: TryLedger
-    let hasher: PasswordHasher
-    let limits: Limits
+package struct DashboardLogin: Sendable {
+    package let accounts: any CredentialRepository
+    package let tries: TryLedger
+    package let hasher: any SecretHashing
+    package let limits: Limits
 
-    struct Limits: Sendable {
+    package init(accounts: any CredentialRepository, tries: TryLedger, hasher: any SecretHashing, limits: Limits) {
+        self.accounts = accounts
+        self.tries = tries
+        self.hasher = hasher
+        self.limits = limits
+    }
+
+    package struct Limits: Sendable {
         /// Failed logins of any kind per client address.
-        let address: AttemptLimit
+        package let address: AttemptLimit
         /// Wrong passwords per account and client address.
-        let owner: AttemptLimit
+        package let owner: AttemptLimit
         /// Wrong passwords per account from every address together.
-        let ceiling: AttemptLimit
+        package let ceiling: AttemptLimit
+
+        package init(address: AttemptLimit, owner: AttemptLimit, ceiling: AttemptLimit) {
+            self.address = address
+            self.owner = owner
+            self.ceiling = ceiling
+        }
     }
 
     /// Why a login was refused, in the seed's terms; `TryLedger.Exhausted` when the caller must wait.
-    enum Refusal: Error, Equatable {
+    package enum Refusal: Error, Equatable {
         case emptyField
         case invalidEmail
         case notRegistered
@@ -27,7 +40,7 @@ struct DashboardLogin: Sendable {
     }
 
     /// The account signed in; `clientKey` is the caller's address as the limits key it.
-    func run(email: String?, password: String?, clientKey: String) async throws -> Account {
+    package func run(email: String?, password: String?, clientKey: String) async throws -> Account {
         guard let emailText = nonEmpty(email), let password = nonEmpty(password) else { throw Refusal.emptyField }
         guard let email = EmailAddress(emailText) else { throw Refusal.invalidEmail }
         let addressTry = try await tries.take(.address, subject: clientKey, limit: limits.address)

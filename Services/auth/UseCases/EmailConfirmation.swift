@@ -3,9 +3,9 @@ import Foundation
 /// Confirming a survey account's email address with a mailed code: the coupon the hotel survey gives goes only to
 /// confirmed addresses, so accounts made up by the hundred earn nothing. Asking for a code is limited per client
 /// address (as recovery mails are) and per account; checking one takes its tries first (`LimitedCodeCheck`).
-enum EmailConfirmation {
+package enum EmailConfirmation {
     /// Why a step was refused; `invalidCode` keeps the app on the code screen with the tries left.
-    enum Refusal: Error, Equatable {
+    package enum Refusal: Error, Equatable {
         case emptyField
         case invalidEmail
         /// No survey account has the address: sign up.
@@ -16,7 +16,7 @@ enum EmailConfirmation {
     }
 
     /// The survey account with the address a request named.
-    static func surveyAccount(_ text: String?, in accounts: any CredentialRepository) async throws -> (Account, EmailAddress) {
+    package static func surveyAccount(_ text: String?, in accounts: any CredentialRepository) async throws -> (Account, EmailAddress) {
         guard let emailText = nonEmpty(text) else { throw Refusal.emptyField }
         guard let email = EmailAddress(emailText) else { throw Refusal.invalidEmail }
         guard let stored = try await accounts.credentials(email: email), stored.account.kind == .survey else {
@@ -27,17 +27,28 @@ enum EmailConfirmation {
 }
 
 /// Mails a survey account a new confirmation code.
-struct StartEmailConfirmation: Sendable {
-    let accounts: any CredentialRepository
-    let verifications: any EmailVerifications
-    let tries: TryLedger
+package struct StartEmailConfirmation: Sendable {
+    package let accounts: any CredentialRepository
+    package let verifications: any EmailVerifications
+    package let tries: TryLedger
     /// Recovery and confirmation mails per client address.
-    let mailsPerAddress: AttemptLimit
+    package let mailsPerAddress: AttemptLimit
     /// Confirmation mails per account.
-    let mailsPerAccount: AttemptLimit
+    package let mailsPerAccount: AttemptLimit
+
+    package init(
+        accounts: any CredentialRepository, verifications: any EmailVerifications, tries: TryLedger, mailsPerAddress: AttemptLimit,
+        mailsPerAccount: AttemptLimit
+    ) {
+        self.accounts = accounts
+        self.verifications = verifications
+        self.tries = tries
+        self.mailsPerAddress = mailsPerAddress
+        self.mailsPerAccount = mailsPerAccount
+    }
 
     /// The address the code went to.
-    func run(email: String?, clientKey: String) async throws -> EmailAddress {
+    package func run(email: String?, clientKey: String) async throws -> EmailAddress {
         let (account, email) = try await EmailConfirmation.surveyAccount(email, in: accounts)
         guard try await !verifications.isVerified(account.id) else { throw EmailConfirmation.Refusal.alreadyVerified }
         let addressTry = try await tries.take(.recoveryMailAddress, subject: clientKey, limit: mailsPerAddress)
@@ -50,15 +61,22 @@ struct StartEmailConfirmation: Sendable {
 }
 
 /// Uses a confirmation code: the account is confirmed once, and its tries are given back.
-struct VerifyEmail: Sendable {
-    let accounts: any CredentialRepository
-    let verifications: any EmailVerifications
-    let codes: LimitedCodeCheck
+package struct VerifyEmail: Sendable {
+    package let accounts: any CredentialRepository
+    package let verifications: any EmailVerifications
+    package let codes: LimitedCodeCheck
     /// Wrong codes per account.
-    let limit: AttemptLimit
+    package let limit: AttemptLimit
+
+    package init(accounts: any CredentialRepository, verifications: any EmailVerifications, codes: LimitedCodeCheck, limit: AttemptLimit) {
+        self.accounts = accounts
+        self.verifications = verifications
+        self.codes = codes
+        self.limit = limit
+    }
 
     /// The address confirmed.
-    func run(email: String?, code: String?, clientKey: String) async throws -> EmailAddress {
+    package func run(email: String?, code: String?, clientKey: String) async throws -> EmailAddress {
         guard let code = nonEmpty(code) else { throw EmailConfirmation.Refusal.emptyField }
         let (account, email) = try await EmailConfirmation.surveyAccount(email, in: accounts)
         let taken: LimitedCodeCheck.Taken

@@ -6,23 +6,37 @@ import PlatformCore
 /// never their own here nor another admin's (demoted first). Install accounts are made without a form and deleted
 /// without a secret, and every deletion costs every service an event and a row it keeps: their deletions are
 /// bounded per client address as their making is.
-struct EndAccount: Sendable {
-    let accounts: any CredentialRepository
-    let ends: any AccountEnds
-    let tries: TryLedger
-    let hasher: PasswordHasher
-    let limits: Limits
+package struct EndAccount: Sendable {
+    package let accounts: any CredentialRepository
+    package let ends: any AccountEnds
+    package let tries: TryLedger
+    package let hasher: any SecretHashing
+    package let limits: Limits
 
-    struct Limits: Sendable {
-        /// Wrong passwords per dashboard account from every address together.
-        let passwordCeiling: AttemptLimit
-        /// Wrong PINs per survey account from every address together.
-        let pinCeiling: AttemptLimit
-        /// Install accounts deleted per client address (`INSTALL_DELETIONS_PER_ADDRESS`); every deletion counts.
-        let installDeletionsPerAddress: AttemptLimit
+    package init(accounts: any CredentialRepository, ends: any AccountEnds, tries: TryLedger, hasher: any SecretHashing, limits: Limits) {
+        self.accounts = accounts
+        self.ends = ends
+        self.tries = tries
+        self.hasher = hasher
+        self.limits = limits
     }
 
-    enum Refusal: Error, Equatable {
+    package struct Limits: Sendable {
+        /// Wrong passwords per dashboard account from every address together.
+        package let passwordCeiling: AttemptLimit
+        /// Wrong PINs per survey account from every address together.
+        package let pinCeiling: AttemptLimit
+        /// Install accounts deleted per client address (`INSTALL_DELETIONS_PER_ADDRESS`); every deletion counts.
+        package let installDeletionsPerAddress: AttemptLimit
+
+        package init(passwordCeiling: AttemptLimit, pinCeiling: AttemptLimit, installDeletionsPerAddress: AttemptLimit) {
+            self.passwordCeiling = passwordCeiling
+            self.pinCeiling = pinCeiling
+            self.installDeletionsPerAddress = installDeletionsPerAddress
+        }
+    }
+
+    package enum Refusal: Error, Equatable {
         /// The caller's own account is gone.
         case noAccount
         /// The account an admin named does not exist.
@@ -33,7 +47,7 @@ struct EndAccount: Sendable {
     }
 
     /// `clientKey`: the caller's address, as the address limits key it.
-    func deleteOwn(_ id: UUID, password: String?, pin: String?, clientKey: String) async throws {
+    package func deleteOwn(_ id: UUID, password: String?, pin: String?, clientKey: String) async throws {
         guard let stored = try await accounts.credentials(id: id) else { throw Refusal.noAccount }
         try await reauthenticate(stored, password: password, pin: pin)
         guard stored.account.kind == .install else {
@@ -48,7 +62,7 @@ struct EndAccount: Sendable {
         }
     }
 
-    func delete(_ id: UUID, byAdmin caller: String) async throws {
+    package func delete(_ id: UUID, byAdmin caller: String) async throws {
         guard AccountKey.of(id) != AccountKey.of(caller) else { throw Refusal.ownAccount }
         guard let target = try await accounts.credentials(id: id)?.account else { throw Refusal.unknownAccount }
         guard target.role != .admin else { throw Refusal.adminAccount }

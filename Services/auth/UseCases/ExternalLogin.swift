@@ -1,38 +1,52 @@
 import Foundation
 import PlatformCore
-import PlatformHTTP
 
 /// What a verified ID token says: who, by which issuer, until when, and the app whose client it was issued to.
-struct VerifiedIdentity: Sendable, Equatable {
-    let issuer: String
-    let subject: String
-    let expires: Date
-    let name: String?
-    let app: InstallApp
+package struct VerifiedIdentity: Sendable, Equatable {
+    package let issuer: String
+    package let subject: String
+    package let expires: Date
+    package let name: String?
+    package let app: InstallApp
+
+    package init(issuer: String, subject: String, expires: Date, name: String?, app: InstallApp) {
+        self.issuer = issuer
+        self.subject = subject
+        self.expires = expires
+        self.name = name
+        self.app = app
+    }
 }
 
 /// Checks an ID token against the identity provider's keys, issuer, audiences and nonce.
-protocol IDTokenVerifying: Sendable {
-    func identity(of token: String, nonce: String?) async throws(OIDCVerifier.Failure) -> VerifiedIdentity
+package protocol IDTokenVerifying: Sendable {
+    func identity(of token: String, nonce: String?) async throws(IDTokenFailure) -> VerifiedIdentity
 }
 
 /// Login with an OpenID Connect ID token (U5): a try against the client address is taken before the token is
 /// checked and given back when it passes (or the provider could not be asked); a nonce logs in once; the account
 /// is the identity's own, made on its first login.
-struct ExternalLogin: Sendable {
-    let verifier: any IDTokenVerifying
-    let identities: any ExternalIdentities
-    let tries: TryLedger
+package struct ExternalLogin: Sendable {
+    package let verifier: any IDTokenVerifying
+    package let identities: any ExternalIdentities
+    package let tries: TryLedger
     /// Failed logins per client address.
-    let addressLimit: AttemptLimit
+    package let addressLimit: AttemptLimit
 
-    enum Refusal: Error, Equatable {
+    package init(verifier: any IDTokenVerifying, identities: any ExternalIdentities, tries: TryLedger, addressLimit: AttemptLimit) {
+        self.verifier = verifier
+        self.identities = identities
+        self.tries = tries
+        self.addressLimit = addressLimit
+    }
+
+    package enum Refusal: Error, Equatable {
         case invalidToken
         case providerUnreachable
         case banned
     }
 
-    func run(idToken: String, nonce: String?, clientKey: String) async throws -> Account {
+    package func run(idToken: String, nonce: String?, clientKey: String) async throws -> Account {
         let addressTry = try await tries.take(.address, subject: clientKey, limit: addressLimit)
         let identity: VerifiedIdentity
         do {

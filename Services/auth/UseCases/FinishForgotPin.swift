@@ -3,16 +3,26 @@ import Foundation
 /// Forgot-PIN, step 2 (U4, seed 3): the mailed code, then 5 tries to make PIN and confirmation match before the
 /// app goes back to login. Wrong codes count against the same 5 tries, taken before the code is compared
 /// (`LimitedCodeCheck`).
-struct FinishForgotPin: Sendable {
-    let accounts: any CredentialRepository
-    let pinResets: any PinResets
-    let codes: LimitedCodeCheck
-    let hasher: PasswordHasher
+package struct FinishForgotPin: Sendable {
+    package let accounts: any CredentialRepository
+    package let pinResets: any PinResets
+    package let codes: LimitedCodeCheck
+    package let hasher: any SecretHashing
     /// The account's tries at the code and PIN steps together (the seed's 5).
-    let limit: AttemptLimit
+    package let limit: AttemptLimit
+
+    package init(
+        accounts: any CredentialRepository, pinResets: any PinResets, codes: LimitedCodeCheck, hasher: any SecretHashing, limit: AttemptLimit
+    ) {
+        self.accounts = accounts
+        self.pinResets = pinResets
+        self.codes = codes
+        self.hasher = hasher
+        self.limit = limit
+    }
 
     /// Why the step was refused, in the seed's terms; `attemptsLeft` 0 sends the app back to login.
-    enum Refusal: Error, Equatable {
+    package enum Refusal: Error, Equatable {
         case emptyField
         case invalidEmail
         /// No survey account has the address: sign up.
@@ -26,7 +36,7 @@ struct FinishForgotPin: Sendable {
     }
 
     /// The account's address once its new PIN is stored.
-    func run(email: String?, code: String?, pin: String?, confirmation: String?, clientKey: String) async throws -> EmailAddress {
+    package func run(email: String?, code: String?, pin: String?, confirmation: String?, clientKey: String) async throws -> EmailAddress {
         guard let emailText = nonEmpty(email), let code = nonEmpty(code) else { throw Refusal.emptyField }
         guard let email = EmailAddress(emailText) else { throw Refusal.invalidEmail }
         guard let stored = try await accounts.credentials(email: email), stored.account.kind == .survey else {

@@ -3,21 +3,31 @@ import Foundation
 /// One secret (a password or a PIN) checked against an account within its try limits (U1, U4, U7), the part the
 /// logins share: the account's tries at this address and its ceiling are taken before the check, every try is given
 /// back when the check never ran, and the address's and the ceiling's when the secret matched.
-struct LimitedSecretCheck: Sendable {
-    let tries: TryLedger
-    let hasher: PasswordHasher
+package struct LimitedSecretCheck: Sendable {
+    package let tries: TryLedger
+    package let hasher: any SecretHashing
     /// Wrong secrets per account from every address together.
-    let ceiling: AttemptLimit
+    package let ceiling: AttemptLimit
+
+    package init(tries: TryLedger, hasher: any SecretHashing, ceiling: AttemptLimit) {
+        self.tries = tries
+        self.hasher = hasher
+        self.ceiling = ceiling
+    }
 
     /// The account's own tries at this address are used up until `until`.
-    struct OwnTriesUsedUp: Error, Equatable {
-        let until: Date
+    package struct OwnTriesUsedUp: Error, Equatable {
+        package let until: Date
+
+        package init(until: Date) {
+            self.until = until
+        }
     }
 
     /// nil when `secret` matches `hash`; otherwise the tries of `kind` the account has left at this address.
     /// `addressTry`: the caller's try against its address, taken before the account was looked up.
     /// `subject`: the account's tries at this address (`AttemptSubject.ownerAndAddress`).
-    func check(
+    package func check(
         _ secret: String, against hash: String, account: UUID, addressTry: AttemptTry, kind: AttemptKind, subject: String,
         limit: AttemptLimit
     ) async throws -> Int? {

@@ -3,10 +3,14 @@ import Foundation
 /// An install account is folded into the account its app signed in to (issue 29): its payments, paid features and
 /// the profile fields the target has not set move over, then it ends. Only a plain install of the role user merges
 /// (`InstallMerge`).
-struct MergeInstallAccount: Sendable {
-    let merges: any InstallMerges
+package struct MergeInstallAccount: Sendable {
+    package let merges: any InstallMerges
 
-    enum Refusal: Error, Equatable {
+    package init(merges: any InstallMerges) {
+        self.merges = merges
+    }
+
+    package enum Refusal: Error, Equatable {
         /// The install's refresh token is unknown, ended or expired.
         case invalidToken
         /// The token is another kind of account's, or the caller's own.
@@ -16,7 +20,7 @@ struct MergeInstallAccount: Sendable {
     }
 
     /// The id of the install account that was merged.
-    func run(installRefreshToken: String, into: UUID) async throws -> UUID {
+    package func run(installRefreshToken: String, into: UUID) async throws -> UUID {
         switch try await merges.mergeInstall(refreshToken: installRefreshToken, into: into) {
         case .merged(let from): from
         case .invalidToken: throw Refusal.invalidToken

@@ -7,27 +7,44 @@ import PlatformCore
 /// while its address is locked out of logins. An install may send an attestation (`InstallAttestation`): it is checked
 /// after the limits' tries are taken, which it keeps when refused (each check is a call to the provider, whose quota
 /// is everyone's), and its account is recorded as attested, which `InstallTrust` trusts at once.
-struct OpenInstallAccount: Sendable {
-    let installs: any InstallAccounts
-    let tries: TryLedger
-    let limits: Limits
+package struct OpenInstallAccount: Sendable {
+    package let installs: any InstallAccounts
+    package let tries: TryLedger
+    package let limits: Limits
     /// Where attestations are checked; nil: an install that sends one is refused (`AttestationRefusal.notConfigured`).
-    var attestations: (any InstallAttesting)? = nil
+    package var attestations: (any InstallAttesting)? = nil
 
-    struct Limits: Sendable {
-        /// Install accounts per client address (`INSTALLS_PER_ADDRESS`).
-        let installsPerAddress: AttemptLimit
-        /// Guests per client address (`GUESTS_PER_ADDRESS`).
-        let guestsPerAddress: AttemptLimit
-        /// Install and guest accounts per IPv4 /24 or IPv6 /56 (`INSTALLS_PER_NETWORK`).
-        let perNetwork: AttemptLimit
-        /// Install and guest accounts per IPv6 /48 (`INSTALLS_PER_SITE`).
-        let perSite: AttemptLimit
-        /// Failed logins per client address: a guest's address must not be locked.
-        let address: AttemptLimit
+    package init(installs: any InstallAccounts, tries: TryLedger, limits: Limits, attestations: (any InstallAttesting)? = nil) {
+        self.installs = installs
+        self.tries = tries
+        self.limits = limits
+        self.attestations = attestations
     }
 
-    func install(
+    package struct Limits: Sendable {
+        /// Install accounts per client address (`INSTALLS_PER_ADDRESS`).
+        package let installsPerAddress: AttemptLimit
+        /// Guests per client address (`GUESTS_PER_ADDRESS`).
+        package let guestsPerAddress: AttemptLimit
+        /// Install and guest accounts per IPv4 /24 or IPv6 /56 (`INSTALLS_PER_NETWORK`).
+        package let perNetwork: AttemptLimit
+        /// Install and guest accounts per IPv6 /48 (`INSTALLS_PER_SITE`).
+        package let perSite: AttemptLimit
+        /// Failed logins per client address: a guest's address must not be locked.
+        package let address: AttemptLimit
+
+        package init(
+            installsPerAddress: AttemptLimit, guestsPerAddress: AttemptLimit, perNetwork: AttemptLimit, perSite: AttemptLimit, address: AttemptLimit
+        ) {
+            self.installsPerAddress = installsPerAddress
+            self.guestsPerAddress = guestsPerAddress
+            self.perNetwork = perNetwork
+            self.perSite = perSite
+            self.address = address
+        }
+    }
+
+    package func install(
         app: InstallApp, installId: String, attestation: InstallAttestation? = nil, clientKey: String, networks: ClientNetworks, now: Date = Date()
     ) async throws -> Account {
         if attestation != nil, attestations == nil { throw AttestationRefusal.notConfigured }
@@ -37,7 +54,7 @@ struct OpenInstallAccount: Sendable {
     }
 
     /// The horoscope app's "continue as guest": an install account without an install id.
-    func guest(clientKey: String, networks: ClientNetworks) async throws -> Account {
+    package func guest(clientKey: String, networks: ClientNetworks) async throws -> Account {
         try await tries.checkNotLocked(.address, subject: clientKey, limit: limits.address)
         return try await open(
             app: .horoscope, installId: "guest", addressTries: .guestSession, clientKey: clientKey, networks: networks,

@@ -2,18 +2,23 @@ import Foundation
 
 /// A session renewed with its refresh token (U7): each token is used once; a used one ends the session it
 /// belonged to (the store's rule); a banned account gets no new tokens.
-struct RefreshSession: Sendable {
-    let tokens: any RefreshTokens
-    let accounts: any CredentialRepository
+package struct RefreshSession: Sendable {
+    package let tokens: any RefreshTokens
+    package let accounts: any CredentialRepository
 
-    enum Refusal: Error, Equatable {
+    package init(tokens: any RefreshTokens, accounts: any CredentialRepository) {
+        self.tokens = tokens
+        self.accounts = accounts
+    }
+
+    package enum Refusal: Error, Equatable {
         case invalidToken
         case reused
         case banned
     }
 
     /// The account and its new refresh token.
-    func run(refreshToken: String?) async throws -> (account: Account, refreshToken: String) {
+    package func run(refreshToken: String?) async throws -> (account: Account, refreshToken: String) {
         guard let token = nonEmpty(refreshToken), token.count <= 128 else { throw Refusal.invalidToken }
         switch try await tokens.rotate(token) {
         case .invalid:

@@ -3,21 +3,33 @@ import Foundation
 /// Asking for a recovery mail (U3's reset link, U4's forgot-PIN code): the account of the flow's kind with the
 /// address, and the mail counted per client address and per account. An address that names no such account
 /// counts against the caller's address like a failed login; one that does gives that try back.
-struct RequestRecoveryMail: Sendable {
-    let accounts: any CredentialRepository
-    let tries: TryLedger
-    let limits: Limits
+package struct RequestRecoveryMail: Sendable {
+    package let accounts: any CredentialRepository
+    package let tries: TryLedger
+    package let limits: Limits
 
-    struct Limits: Sendable {
-        /// Failed requests of any kind per client address.
-        let address: AttemptLimit
-        /// Recovery mails per client address.
-        let mailsPerAddress: AttemptLimit
-        /// Recovery mails per account.
-        let mailsPerAccount: AttemptLimit
+    package init(accounts: any CredentialRepository, tries: TryLedger, limits: Limits) {
+        self.accounts = accounts
+        self.tries = tries
+        self.limits = limits
     }
 
-    enum Refusal: Error, Equatable {
+    package struct Limits: Sendable {
+        /// Failed requests of any kind per client address.
+        package let address: AttemptLimit
+        /// Recovery mails per client address.
+        package let mailsPerAddress: AttemptLimit
+        /// Recovery mails per account.
+        package let mailsPerAccount: AttemptLimit
+
+        package init(address: AttemptLimit, mailsPerAddress: AttemptLimit, mailsPerAccount: AttemptLimit) {
+            self.address = address
+            self.mailsPerAddress = mailsPerAddress
+            self.mailsPerAccount = mailsPerAccount
+        }
+    }
+
+    package enum Refusal: Error, Equatable {
         case emptyField
         case invalidEmail
         /// No account of the flow's kind has the address.
@@ -26,7 +38,7 @@ struct RequestRecoveryMail: Sendable {
 
     /// The account to mail, its mail already counted; `TryLedger.Exhausted` when the caller or the account has had
     /// its share.
-    func account(email text: String?, kind: AccountKind, clientKey: String) async throws -> (Account, EmailAddress) {
+    package func account(email text: String?, kind: AccountKind, clientKey: String) async throws -> (Account, EmailAddress) {
         guard let emailText = nonEmpty(text) else { throw Refusal.emptyField }
         guard let email = EmailAddress(emailText) else { throw Refusal.invalidEmail }
         let addressTry = try await tries.take(.address, subject: clientKey, limit: limits.address)

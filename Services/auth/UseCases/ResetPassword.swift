@@ -2,14 +2,21 @@ import Foundation
 
 /// Sets a dashboard password from a mailed reset link (U3). An unusable link counts against the caller's address
 /// like a failed login; a usable one is checked before the bcrypt hash is paid for.
-struct ResetPassword: Sendable {
-    let resets: any PasswordResets
-    let tries: TryLedger
-    let hasher: PasswordHasher
+package struct ResetPassword: Sendable {
+    package let resets: any PasswordResets
+    package let tries: TryLedger
+    package let hasher: any SecretHashing
     /// Failed requests of any kind per client address.
-    let addressLimit: AttemptLimit
+    package let addressLimit: AttemptLimit
 
-    enum Refusal: Error, Equatable {
+    package init(resets: any PasswordResets, tries: TryLedger, hasher: any SecretHashing, addressLimit: AttemptLimit) {
+        self.resets = resets
+        self.tries = tries
+        self.hasher = hasher
+        self.addressLimit = addressLimit
+    }
+
+    package enum Refusal: Error, Equatable {
         case emptyField
         case passwordsDiffer
         case weakPassword
@@ -17,7 +24,7 @@ struct ResetPassword: Sendable {
         case linkInvalid
     }
 
-    func run(token: String?, newPassword: String?, confirmation: String?, clientKey: String) async throws {
+    package func run(token: String?, newPassword: String?, confirmation: String?, clientKey: String) async throws {
         guard let token = nonEmpty(token), let new = nonEmpty(newPassword), let confirmation = nonEmpty(confirmation)
         else { throw Refusal.emptyField }
         guard new == confirmation else { throw Refusal.passwordsDiffer }

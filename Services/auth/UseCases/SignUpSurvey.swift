@@ -4,24 +4,40 @@ import PlatformCore
 /// A hotel-survey sign-up (U4, seed 2b): email, then a 4-character PIN typed twice, 3 tries at each step before
 /// the app goes back to login. The account's email address is then confirmed by a mailed code before the survey's
 /// coupon is given.
-struct SignUpSurvey: Sendable {
-    let accounts: any CredentialRepository
-    let verifications: any EmailVerifications
-    let tries: TryLedger
-    let hasher: PasswordHasher
-    let limits: Limits
+package struct SignUpSurvey: Sendable {
+    package let accounts: any CredentialRepository
+    package let verifications: any EmailVerifications
+    package let tries: TryLedger
+    package let hasher: any SecretHashing
+    package let limits: Limits
 
-    struct Limits: Sendable {
+    package init(
+        accounts: any CredentialRepository, verifications: any EmailVerifications, tries: TryLedger, hasher: any SecretHashing, limits: Limits
+    ) {
+        self.accounts = accounts
+        self.verifications = verifications
+        self.tries = tries
+        self.hasher = hasher
+        self.limits = limits
+    }
+
+    package struct Limits: Sendable {
         /// Invalid addresses per client address.
-        let email: AttemptLimit
+        package let email: AttemptLimit
         /// Bad PINs per address signed up.
-        let pin: AttemptLimit
+        package let pin: AttemptLimit
         /// Sign-ups that reach bcrypt per client address.
-        let signUps: AttemptLimit
+        package let signUps: AttemptLimit
+
+        package init(email: AttemptLimit, pin: AttemptLimit, signUps: AttemptLimit) {
+            self.email = email
+            self.pin = pin
+            self.signUps = signUps
+        }
     }
 
     /// Why a sign-up was refused; `attemptsLeft` 0 sends the app back to login (and the step's count starts over).
-    enum Refusal: Error, Equatable {
+    package enum Refusal: Error, Equatable {
         case emptyField
         case invalidEmail(attemptsLeft: Int)
         case pinFormat(attemptsLeft: Int)
@@ -31,7 +47,7 @@ struct SignUpSurvey: Sendable {
 
     /// The account made. A confirmation mail that cannot be queued now is asked for again later, so its failure
     /// is thrown after the account exists.
-    func run(email: String?, pin: String?, confirmation: String?, clientKey: String) async throws -> Account {
+    package func run(email: String?, pin: String?, confirmation: String?, clientKey: String) async throws -> Account {
         guard let emailText = nonEmpty(email) else { throw Refusal.emptyField }
         guard let email = EmailAddress(emailText) else {
             throw Refusal.invalidEmail(attemptsLeft: try await failedStep(.signUpEmail, subject: clientKey, limit: limits.email))

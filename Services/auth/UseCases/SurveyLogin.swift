@@ -3,23 +3,36 @@ import Foundation
 /// A hotel-survey login (U4, U7): email and 4-character PIN. Three wrong PINs a day per account and client
 /// address, then the app sends the guest to forgot-PIN; the tries are taken before the PIN is checked (as in
 /// `DashboardLogin`).
-struct SurveyLogin: Sendable {
-    let accounts: any CredentialRepository
-    let tries: TryLedger
-    let hasher: PasswordHasher
-    let limits: Limits
+package struct SurveyLogin: Sendable {
+    package let accounts: any CredentialRepository
+    package let tries: TryLedger
+    package let hasher: any SecretHashing
+    package let limits: Limits
 
-    struct Limits: Sendable {
+    package init(accounts: any CredentialRepository, tries: TryLedger, hasher: any SecretHashing, limits: Limits) {
+        self.accounts = accounts
+        self.tries = tries
+        self.hasher = hasher
+        self.limits = limits
+    }
+
+    package struct Limits: Sendable {
         /// Failed logins of any kind per client address.
-        let address: AttemptLimit
+        package let address: AttemptLimit
         /// Wrong PINs per account and client address (the seed's 3 a day).
-        let pin: AttemptLimit
+        package let pin: AttemptLimit
         /// Wrong PINs per account from every address together.
-        let ceiling: AttemptLimit
+        package let ceiling: AttemptLimit
+
+        package init(address: AttemptLimit, pin: AttemptLimit, ceiling: AttemptLimit) {
+            self.address = address
+            self.pin = pin
+            self.ceiling = ceiling
+        }
     }
 
     /// Why a login was refused, in the seed's terms; each names the app's next step when it becomes an answer.
-    enum Refusal: Error, Equatable {
+    package enum Refusal: Error, Equatable {
         case emptyField
         case invalidEmail
         /// No survey account has the address: sign up.
@@ -31,7 +44,7 @@ struct SurveyLogin: Sendable {
     }
 
     /// The account signed in; `clientKey` is the caller's address as the limits key it.
-    func run(email: String?, pin: String?, clientKey: String) async throws -> Account {
+    package func run(email: String?, pin: String?, clientKey: String) async throws -> Account {
         guard let emailText = nonEmpty(email), let pin = nonEmpty(pin) else { throw Refusal.emptyField }
         guard let email = EmailAddress(emailText) else { throw Refusal.invalidEmail }
         let addressTry = try await tries.take(.address, subject: clientKey, limit: limits.address)

@@ -1,17 +1,21 @@
 import Foundation
 
 /// The signed-in user edits their own profile (issue 29): a name that is not blank, a time zone Foundation knows.
-struct UpdateProfile: Sendable {
-    let profiles: any Profiles
+package struct UpdateProfile: Sendable {
+    package let profiles: any Profiles
 
-    enum Refusal: Error, Equatable {
+    package init(profiles: any Profiles) {
+        self.profiles = profiles
+    }
+
+    package enum Refusal: Error, Equatable {
         case blankDisplayName
         case unknownTimeZone
         /// The account was ended while its token still lived.
         case noAccount
     }
 
-    func run(of id: UUID, change: ProfileChange) async throws {
+    package func run(of id: UUID, change: ProfileChange) async throws {
         switch change.refusal {
         case .blankDisplayName: throw Refusal.blankDisplayName
         case .unknownTimeZone: throw Refusal.unknownTimeZone

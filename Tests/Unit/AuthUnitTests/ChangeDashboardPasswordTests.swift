@@ -11,7 +11,7 @@ struct ChangeDashboardPasswordTests {
 
     var change: ChangeDashboardPassword {
         ChangeDashboardPassword(
-            accounts: accounts, tries: TryLedger(attempts: attempts), hasher: .fast, limit: AttemptLimit(maxFailures: 5, window: 900))
+            accounts: accounts, tries: TryLedger(attempts: attempts), hasher: PasswordHasher.fast, limit: AttemptLimit(maxFailures: 5, window: 900))
     }
 
     /// The refusal, nil when the change was made; any other error fails the test.
@@ -29,7 +29,7 @@ struct ChangeDashboardPasswordTests {
 
     @Test("U3: the confirmation, the policy and the current password are checked in that order")
     func test_U3_checksInOrder() async throws {
-        let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let id = admin.id.uuidString
         #expect(await refusal(userId: id, "Start1234", "Better123", nil) == .emptyField)
         #expect(await refusal(userId: id, "Wrong1234", "Better123", "Better124") == .confirmationMismatch)
@@ -44,7 +44,7 @@ struct ChangeDashboardPasswordTests {
 
     @Test("U3: only a dashboard account with a password changes it here")
     func test_U3_onlyDashboardAccounts() async throws {
-        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "ab12", hasher: .fast)
+        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "ab12", hasher: PasswordHasher.fast)
         #expect(await refusal(userId: guest.id.uuidString, "ab12", "Better123", "Better123") == .notDashboardAccount)
         #expect(await refusal(userId: "not-a-uuid", "x", "Better123", "Better123") == .notDashboardAccount)
         #expect(await refusal(userId: UUID().uuidString, "x", "Better123", "Better123") == .notDashboardAccount)
@@ -52,7 +52,7 @@ struct ChangeDashboardPasswordTests {
 
     @Test("U3: past the limit of wrong current passwords the caller waits")
     func test_U3_limit() async throws {
-        let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         for _ in 0..<5 { _ = await refusal(userId: admin.id.uuidString, "Wrong1234", "Better123", "Better123") }
         do {
             _ = try await change.run(userId: admin.id.uuidString, current: "Start1234", new: "Better123", confirmation: "Better123")

@@ -30,7 +30,7 @@ struct DashboardLoginTests {
 
     @Test("U1: empty fields, an invalid email, an unknown one and a wrong password are refused in the seed's order")
     func test_U1_refusalsInOrder() async throws {
-        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login()
         let cases: [(String?, String?, DashboardLogin.Refusal)] = [
             ("", "x", .emptyField), ("admin@example.com", nil, .emptyField), ("  ", "Start1234", .emptyField),
@@ -48,14 +48,14 @@ struct DashboardLoginTests {
 
     @Test("U1: a survey or app account is not registered for the dashboard, whatever its secret")
     func test_U1_onlyDashboardAccounts() async throws {
-        try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "ab12", hasher: .fast)
+        try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "ab12", hasher: PasswordHasher.fast)
         let error = await refusal { try await login().run(email: "guest@hotel.com", password: "ab12", clientKey: "a") }
         #expect(error as? DashboardLogin.Refusal == .notRegistered)
     }
 
     @Test("U7: after the owner's wrong passwords even the right one waits until the window of the oldest ends")
     func test_U7_lockoutUntilWindowEnds() async throws {
-        let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login(owner: 3)
         let firstFailure = attempts.now
         for _ in 0..<3 {
@@ -73,7 +73,7 @@ struct DashboardLoginTests {
 
     @Test("U7: one address failing on unknown accounts is throttled, whatever account it tries next")
     func test_U7_addressThrottle() async throws {
-        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login(address: 3)
         for index in 0..<3 {
             let error = await refusal { try await login.run(email: "nobody\(index)@example.com", password: "x", clientKey: "203.0.113.5") }
@@ -86,7 +86,7 @@ struct DashboardLoginTests {
 
     @Test("U7, X3: a stranger's wrong passwords lock their address, not the owner; addresses together reach the ceiling")
     func test_U7_ownerAndCeiling() async throws {
-        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login(owner: 3, ceiling: 7)
         func attempt(_ password: String, from client: String) async -> String {
             switch await refusal({ try await login.run(email: "admin@example.com", password: password, clientKey: client) }) {
@@ -107,7 +107,7 @@ struct DashboardLoginTests {
 
     @Test("U7: a login that succeeds gives its address try back and forgets the owner's failures from that address")
     func test_U7_successForgets() async throws {
-        let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login()
         for _ in 0..<2 { _ = await refusal { try await login.run(email: "admin@example.com", password: "Wrong1234", clientKey: "a") } }
         _ = try await login.run(email: "admin@example.com", password: "Start1234", clientKey: "a")
@@ -118,7 +118,7 @@ struct DashboardLoginTests {
 
     @Test("U7: a banned account is told so only with the right password")
     func test_U7_banned() async throws {
-        try await accounts.add(email: "admin@example.com", password: "Start1234", banned: true, hasher: .fast)
+        try await accounts.add(email: "admin@example.com", password: "Start1234", banned: true, hasher: PasswordHasher.fast)
         let login = login()
         #expect(
             await refusal { try await login.run(email: "admin@example.com", password: "Wrong1234", clientKey: "a") } as? DashboardLogin.Refusal
@@ -130,7 +130,7 @@ struct DashboardLoginTests {
 
     @Test("U7: when the password checks are full, the request counts as no try at all")
     func test_U7_busyCountsNothing() async throws {
-        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let full = PasswordHasher(cost: 4, maxConcurrent: 1, maxQueued: 0)
         try await full.gate.enter()  // the one place taken, no room to wait
         let error = await refusal { try await login(hasher: full).run(email: "admin@example.com", password: "Start1234", clientKey: "a") }

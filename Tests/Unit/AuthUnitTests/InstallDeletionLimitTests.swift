@@ -14,7 +14,8 @@ struct InstallDeletionLimitTests {
     func end(_ signIns: MemorySignIns, deletionsPerAddress: Int) -> EndAccount {
         let limit = { (tries: Int) in AttemptLimit(maxFailures: tries, window: 3_600) }
         return EndAccount(
-            accounts: credentials, ends: signIns, tries: TryLedger(attempts: attempts, now: { [attempts] in attempts.now }), hasher: .fast,
+            accounts: credentials, ends: signIns, tries: TryLedger(attempts: attempts, now: { [attempts] in attempts.now }),
+            hasher: PasswordHasher.fast,
             limits: .init(passwordCeiling: limit(5), pinCeiling: limit(5), installDeletionsPerAddress: limit(deletionsPerAddress)))
     }
 
@@ -47,7 +48,7 @@ struct InstallDeletionLimitTests {
         }
         #expect(attempts.count(.installDeletion, subject: "10.0.0.3") == 0)
         let external = try await signIns.findOrCreateExternal(subject: "s", displayName: nil, app: .horoscope)
-        let dashboard = try await credentials.add(email: "d@example.com", role: .user, password: "Start1234", hasher: .fast)
+        let dashboard = try await credentials.add(email: "d@example.com", role: .user, password: "Start1234", hasher: PasswordHasher.fast)
         try await end.deleteOwn(external.id, password: nil, pin: nil, clientKey: "10.0.0.1")
         try await end.deleteOwn(dashboard.id, password: "Start1234", pin: nil, clientKey: "10.0.0.1")
         #expect(signIns.deleted.count == 3)

@@ -70,7 +70,7 @@ final class MemoryAdministeredAccounts: AccountAdministration, PaymentLedger, Pr
 
     func record(
         paymentId: String, accountId: UUID, entitlement: Entitlement, status: ProviderPaymentStatus, amountCents: Int64
-    ) async throws -> AdminStore.PaymentOutcome {
+    ) async throws -> PaymentOutcome {
         state.withLock { state in
             let owner = PaymentOwner.of(
                 recorded: state.payments.first { $0.paymentId == paymentId }?.accountId,

@@ -174,7 +174,7 @@ final class MemoryMailedSecrets: PasswordResets, PinResets, EmailVerifications {
         }
     }
 
-    func verify(code: String, account: Account, email: EmailAddress) async throws -> EmailVerificationStore.Outcome {
+    func verify(code: String, account: Account, email: EmailAddress) async throws -> EmailVerificationOutcome {
         state.withLock { state in
             if state.verified.contains(account.id) { return .alreadyVerified }
             guard state.confirmationCodes[account.id] == code else { return .invalidCode }

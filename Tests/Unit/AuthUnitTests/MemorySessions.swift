@@ -33,7 +33,7 @@ final class MemorySessions: SessionStarts, LoginRecords, SessionEnds, InstallMer
         }
     }
 
-    func mergeInstall(refreshToken: String, into: UUID) async throws -> AccountEndStore.MergeOutcome {
+    func mergeInstall(refreshToken: String, into: UUID) async throws -> InstallMergeOutcome {
         guard let from = tokens.withLock({ $0[refreshToken] }) else { return .invalidToken }
         guard from != into else { return .notAnInstall }
         guard let install = accounts.account(from) else { return .invalidToken }

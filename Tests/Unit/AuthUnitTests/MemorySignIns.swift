@@ -46,7 +46,7 @@ final class MemorySignIns: InstallAccounts, ExternalIdentities, RefreshTokens, A
         return account
     }
 
-    func rotate(_ token: String) async throws -> SessionStore.RefreshOutcome {
+    func rotate(_ token: String) async throws -> RefreshOutcome {
         state.withLock { state in
             if state.used.contains(token) { return .reused }
             guard let id = state.tokens.removeValue(forKey: token) else { return .invalid }
@@ -73,9 +73,9 @@ final class MemorySignIns: InstallAccounts, ExternalIdentities, RefreshTokens, A
 
 /// An identity provider's verdicts, scripted per token.
 struct ScriptedVerifier: IDTokenVerifying {
-    let verdicts: [String: Result<VerifiedIdentity, OIDCVerifier.Failure>]
+    let verdicts: [String: Result<VerifiedIdentity, IDTokenFailure>]
 
-    func identity(of token: String, nonce: String?) async throws(OIDCVerifier.Failure) -> VerifiedIdentity {
+    func identity(of token: String, nonce: String?) async throws(IDTokenFailure) -> VerifiedIdentity {
         switch verdicts[token] ?? .failure(.invalidToken) {
         case .success(let identity): return identity
         case .failure(let failure): throw failure

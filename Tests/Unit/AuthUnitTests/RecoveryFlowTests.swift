@@ -33,9 +33,10 @@ struct RecoveryFlowTests {
 
     @Test("U3: a reset link sets the password once; an unusable link counts against the address, a used one too")
     func test_U3_resetPassword() async throws {
-        let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         secrets.addResetLink("link-1", for: admin.id)
-        let reset = ResetPassword(resets: secrets, tries: tries, hasher: .fast, addressLimit: AttemptLimit(maxFailures: 50, window: 900))
+        let reset = ResetPassword(
+            resets: secrets, tries: tries, hasher: PasswordHasher.fast, addressLimit: AttemptLimit(maxFailures: 50, window: 900))
         func run(_ token: String?, _ new: String?, _ confirmation: String?) async -> String {
             await outcome { try await reset.run(token: token, newPassword: new, confirmation: confirmation, clientKey: client) }
         }
@@ -55,7 +56,7 @@ struct RecoveryFlowTests {
     @Test("U4: sign-up steps have 3 tries each, then back to login with the count started over")
     func test_U4_signUpTries() async throws {
         let signUp = SignUpSurvey(
-            accounts: accounts, verifications: secrets, tries: tries, hasher: .fast,
+            accounts: accounts, verifications: secrets, tries: tries, hasher: PasswordHasher.fast,
             limits: .init(
                 email: AttemptLimit(maxFailures: 3, window: 900), pin: AttemptLimit(maxFailures: 3, window: 900),
                 signUps: AttemptLimit(maxFailures: 20, window: 3_600)))
@@ -80,11 +81,11 @@ struct RecoveryFlowTests {
 
     @Test("U4: forgot-PIN's code and PIN steps share 5 tries; a malformed PIN costs none; the new PIN ends the old tries")
     func test_U4_finishForgotPin() async throws {
-        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: .fast)
-        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
+        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         secrets.addPinCode("123456", for: guest.id)
         let finish = FinishForgotPin(
-            accounts: accounts, pinResets: secrets, codes: codes, hasher: .fast, limit: AttemptLimit(maxFailures: 5, window: 1_800))
+            accounts: accounts, pinResets: secrets, codes: codes, hasher: PasswordHasher.fast, limit: AttemptLimit(maxFailures: 5, window: 1_800))
         func run(_ email: String, _ code: String, _ pin: String = "Cd34", _ confirmation: String = "Cd34") async -> String {
             await outcome { _ = try await finish.run(email: email, code: code, pin: pin, confirmation: confirmation, clientKey: client) }
         }
@@ -106,10 +107,10 @@ struct RecoveryFlowTests {
 
     @Test("U4: five wrong codes use forgot-PIN up; the address and budget tries of the refused sixth are given back")
     func test_U4_forgotPinExhausted() async throws {
-        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: .fast)
+        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         secrets.addPinCode("123456", for: guest.id)
         let finish = FinishForgotPin(
-            accounts: accounts, pinResets: secrets, codes: codes, hasher: .fast, limit: AttemptLimit(maxFailures: 5, window: 1_800))
+            accounts: accounts, pinResets: secrets, codes: codes, hasher: PasswordHasher.fast, limit: AttemptLimit(maxFailures: 5, window: 1_800))
         var answers: [String] = []
         for _ in 0..<6 {
             answers.append(
@@ -123,7 +124,7 @@ struct RecoveryFlowTests {
 
     @Test("email confirmation: a mailed code confirms once; wrong codes count; a confirmed address asks for no code")
     func test_emailConfirmation() async throws {
-        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: .fast)
+        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let start = StartEmailConfirmation(
             accounts: accounts, verifications: secrets, tries: tries, mailsPerAddress: AttemptLimit(maxFailures: 10, window: 3_600),
             mailsPerAccount: AttemptLimit(maxFailures: 3, window: 3_600))
@@ -138,7 +139,7 @@ struct RecoveryFlowTests {
         #expect(attempts.count(.address, subject: client) == 1, "only the wrong code stays a failure")
         #expect(await outcome { _ = try await verify.run(email: "guest@hotel.com", code: code, clientKey: client) } == "alreadyVerified")
         #expect(await outcome { _ = try await start.run(email: "guest@hotel.com", clientKey: client) } == "alreadyVerified")
-        try await accounts.add(email: "second@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: .fast)
+        try await accounts.add(email: "second@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         var mails: [String] = []
         for _ in 0..<4 { mails.append(await outcome { _ = try await start.run(email: "second@hotel.com", clientKey: client) }) }
         #expect(mails.prefix(3) == ["ok", "ok", "ok"] && mails[3].hasPrefix("Exhausted"), "three confirmation mails an hour per account")
@@ -146,8 +147,8 @@ struct RecoveryFlowTests {
 
     @Test("U3, U4: a recovery mail goes to an account of the flow's kind, counted per address and per account")
     func test_U3_U4_recoveryMail() async throws {
-        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: .fast)
-        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
+        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let recovery = RequestRecoveryMail(
             accounts: accounts, tries: tries,
             limits: .init(

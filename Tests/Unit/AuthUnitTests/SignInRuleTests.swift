@@ -109,11 +109,11 @@ struct SignInRuleTests {
     func test_accountEnd() async throws {
         let signIns = signIns
         let end = EndAccount(
-            accounts: credentials, ends: signIns, tries: tries, hasher: .fast,
+            accounts: credentials, ends: signIns, tries: tries, hasher: PasswordHasher.fast,
             limits: .init(passwordCeiling: Self.limit(2), pinCeiling: Self.limit(2), installDeletionsPerAddress: Self.limit(5)))
-        let admin = try await credentials.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
-        let other = try await credentials.add(email: "other@example.com", password: "Start1234", hasher: .fast)
-        let surveyor = try await credentials.add(email: "s@example.com", kind: .survey, role: .user, password: "1234", hasher: .fast)
+        let admin = try await credentials.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
+        let other = try await credentials.add(email: "other@example.com", password: "Start1234", hasher: PasswordHasher.fast)
+        let surveyor = try await credentials.add(email: "s@example.com", kind: .survey, role: .user, password: "1234", hasher: PasswordHasher.fast)
         let install = try await signIns.createInstall(app: .weather, installId: "i")
         let here = "10.0.0.1"
         #expect(

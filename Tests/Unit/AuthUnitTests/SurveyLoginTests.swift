@@ -13,7 +13,7 @@ struct SurveyLoginTests {
 
     func login(address: Int = 50, ceiling: Int = 30) -> SurveyLogin {
         SurveyLogin(
-            accounts: accounts, tries: TryLedger(attempts: attempts), hasher: .fast,
+            accounts: accounts, tries: TryLedger(attempts: attempts), hasher: PasswordHasher.fast,
             limits: .init(
                 address: AttemptLimit(maxFailures: address, window: 900), pin: AttemptLimit(maxFailures: 3, window: 86_400),
                 ceiling: AttemptLimit(maxFailures: ceiling, window: 86_400)))
@@ -33,8 +33,8 @@ struct SurveyLoginTests {
 
     @Test("U4: refusals in the seed's order; an unknown or non-survey address is sent to sign-up")
     func test_U4_refusals() async throws {
-        try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: .fast)
-        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: .fast)
+        try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
+        try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login()
         #expect(await attempt(login, "guest@hotel.com", " ") == "emptyField")
         #expect(await attempt(login, nil, "Ab12") == "emptyField")
@@ -46,7 +46,7 @@ struct SurveyLoginTests {
 
     @Test("U4: three wrong PINs: retry, retry, then forgot-PIN; afterwards the right PIN waits a day")
     func test_U4_threeTriesADay() async throws {
-        try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: .fast)
+        try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let login = login()
         var answers: [String] = []
         for pin in ["zz99", "zz98", "zz97", "Ab12"] { answers.append(await attempt(login, "guest@hotel.com", pin)) }
@@ -58,7 +58,7 @@ struct SurveyLoginTests {
 
     @Test("U4: a right PIN forgets that address's wrong ones; the address's own count keeps them")
     func test_U4_successForgets() async throws {
-        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: .fast)
+        let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let login = login()
         for _ in 0..<2 { _ = await attempt(login, "guest@hotel.com", "zz99") }
         #expect(await attempt(login, "guest@hotel.com", "Ab12") == "ok")
@@ -69,7 +69,7 @@ struct SurveyLoginTests {
 
     @Test("U7: wrong PINs from many addresses together reach the account's ceiling, past which everyone waits")
     func test_U7_ceiling() async throws {
-        try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: .fast)
+        try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let login = login(ceiling: 5)
         for index in 0..<5 { _ = await attempt(login, "guest@hotel.com", "zz99", from: "203.0.113.\(index / 2)") }
         #expect(await attempt(login, "guest@hotel.com", "Ab12", from: "198.51.100.9") == "wait")
@@ -77,7 +77,7 @@ struct SurveyLoginTests {
 
     @Test("U7: a banned guest is told so only with the right PIN")
     func test_U7_banned() async throws {
-        try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", banned: true, hasher: .fast)
+        try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", banned: true, hasher: PasswordHasher.fast)
         let login = login()
         #expect(await attempt(login, "guest@hotel.com", "zz99") == "wrongPin(attemptsLeft: 2)")
         #expect(await attempt(login, "guest@hotel.com", "Ab12") == "banned")

@@ -3,7 +3,7 @@ import Foundation
 /// Where failed attempts are counted (U1, U4, U7): Postgres in the service (`AttemptStore`, under a lock per
 /// subject), memory in the unit tests. A try is taken before the check it limits and counts as a failure until
 /// it is released.
-protocol AttemptRecording: Sendable {
+package protocol AttemptRecording: Sendable {
     /// Takes one try of `kind` for `subject`, or says until when none is left.
     func reserve(_ kind: AttemptKind, subject: String, limit: AttemptLimit) async throws -> AttemptReservation
     /// Gives a taken try back: it did not fail (or was never evaluated).
@@ -17,16 +17,23 @@ protocol AttemptRecording: Sendable {
 }
 
 /// What `reserve` found: a try taken (recorded as a failure until released), or none left.
-enum AttemptReservation: Sendable {
+package enum AttemptReservation: Sendable {
     case taken(AttemptTry)
     case locked(until: Date)
 }
 
 /// One try taken by `AttemptRecording.reserve`: it counts as a failure unless released.
-struct AttemptTry: Sendable, Equatable {
-    let kind: AttemptKind
-    let subject: String
-    let id: Int64
+package struct AttemptTry: Sendable, Equatable {
+    package let kind: AttemptKind
+    package let subject: String
+    package let id: Int64
     /// Tries the subject has left when this one fails.
-    let triesLeftIfFailed: Int
+    package let triesLeftIfFailed: Int
+
+    package init(kind: AttemptKind, subject: String, id: Int64, triesLeftIfFailed: Int) {
+        self.kind = kind
+        self.subject = subject
+        self.id = id
+        self.triesLeftIfFailed = triesLeftIfFailed
+    }
 }

@@ -5,7 +5,7 @@ import PlatformCore
 /// ones in the unit tests.
 
 /// Admin changes to accounts (U5), each with its event in the same transaction.
-protocol AccountAdministration: Sendable {
+package protocol AccountAdministration: Sendable {
     /// False when there is no such account.
     func update(id: UUID, displayName: String?, role: UserRole?, banned: Bool?) async throws -> Bool
     /// Idempotent; false when there is no such account.
@@ -15,17 +15,14 @@ protocol AccountAdministration: Sendable {
 }
 
 /// The payment provider's notifications (U6), each applied once by payment id and status.
-protocol PaymentLedger: Sendable {
+package protocol PaymentLedger: Sendable {
     func record(
         paymentId: String, accountId: UUID, entitlement: Entitlement, status: ProviderPaymentStatus, amountCents: Int64
-    ) async throws -> AdminStore.PaymentOutcome
+    ) async throws -> PaymentOutcome
 }
 
 /// The signed-in user's own profile fields (issue 29).
-protocol Profiles: Sendable {
+package protocol Profiles: Sendable {
     /// Sets the fields given (nil: unchanged); false for an unknown account.
     func updateProfile(of id: UUID, displayName: String?, language: String?, timeZone: String?, zodiacSign: String?) async throws -> Bool
 }
-
-extension AdminStore: AccountAdministration, PaymentLedger {}
-extension AccountStore: Profiles {}

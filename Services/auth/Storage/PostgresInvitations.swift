@@ -2,13 +2,6 @@ import Foundation
 import PlatformCore
 import PlatformPostgres
 
-/// Where an invited account is made: Postgres in the service, memory in the unit tests.
-protocol Invitations: Sendable {
-    /// A dashboard account with `role` and no password, `user.registered` published and a choose-your-password
-    /// link mailed, all or nothing; nil when the address has an account already.
-    func invite(email: EmailAddress, role: UserRole) async throws -> Account?
-}
-
 /// `Invitations` in one transaction over the accounts and their reset links.
 struct PostgresInvitations: Invitations {
     let accounts: AccountStore

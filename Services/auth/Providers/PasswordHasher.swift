@@ -1,3 +1,4 @@
+import AuthCore
 import Dispatch
 import HummingbirdBcrypt
 import PlatformCore
@@ -11,7 +12,7 @@ import PlatformCore
 /// dashboard's "not registered" and its reset's "invalid email"; the survey's `next: sign_up` at login, forgot-PIN and
 /// confirmation, and "already registered" at sign-up), so a decoy hash for unknown addresses would hide nothing and
 /// would only let them spend bcrypt time. Where two cases share an answer (no account, or another kind's), neither hashes.
-struct PasswordHasher: Sendable {
+struct PasswordHasher: SecretHashing {
     /// The pool is full: neither running nor waiting room for another check.
     struct Busy: Error, Equatable {}
 

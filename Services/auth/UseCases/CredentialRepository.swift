@@ -3,7 +3,7 @@ import PlatformCore
 
 /// Accounts with the hashes the login flows compare against: Postgres in the service (`AccountStore`), memory in
 /// the unit tests.
-protocol CredentialRepository: Sendable {
+package protocol CredentialRepository: Sendable {
     func credentials(email: EmailAddress) async throws -> StoredCredentials?
     func credentials(id: UUID) async throws -> StoredCredentials?
     /// Replaces the password (or PIN) hash and ends every session of the account.
@@ -11,5 +11,3 @@ protocol CredentialRepository: Sendable {
     /// A new account with its hash; nil when the email address has an account already.
     func create(email: EmailAddress?, kind: AccountKind, role: UserRole, passwordHash: String?, pinHash: String?) async throws -> Account?
 }
-
-extension AccountStore: CredentialRepository {}

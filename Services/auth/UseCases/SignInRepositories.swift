@@ -1,7 +1,7 @@
 import Foundation
 
 /// Accounts made without a password: one per app install (issue 29).
-protocol InstallAccounts: Sendable {
+package protocol InstallAccounts: Sendable {
     func createInstall(app: InstallApp, installId: String) async throws -> Account
     /// An attested install's account, its token recorded as used in the same transaction; nil when the token attested
     /// an account before (a replay).
@@ -9,44 +9,40 @@ protocol InstallAccounts: Sendable {
 }
 
 /// Accounts of identities an OpenID Connect provider vouches for (U5), and the nonces they signed in with.
-protocol ExternalIdentities: Sendable {
+package protocol ExternalIdentities: Sendable {
     /// False when the nonce was used before by this issuer (a replayed token).
     func useNonce(_ nonce: String, issuer: String, until expiry: Date) async throws -> Bool
     func findOrCreateExternal(subject: String, displayName: String?, app: InstallApp) async throws -> Account
 }
 
 /// Rotating refresh tokens (U7).
-protocol RefreshTokens: Sendable {
-    func rotate(_ token: String) async throws -> SessionStore.RefreshOutcome
+package protocol RefreshTokens: Sendable {
+    func rotate(_ token: String) async throws -> RefreshOutcome
 }
 
 /// The end of an account with everything it owns (issue 29).
-protocol AccountEnds: Sendable {
+package protocol AccountEnds: Sendable {
     /// False when there is no such account.
     func delete(_ id: UUID, by: String) async throws -> Bool
 }
 
 /// Logout (U1): the end of one session.
-protocol SessionEnds: Sendable {
+package protocol SessionEnds: Sendable {
     /// False when the token is unknown or not the account's.
     func end(_ token: String, accountId: UUID) async throws -> Bool
 }
 
 /// An install account folded into the account its app signed in to (issue 29), in one transaction.
-protocol InstallMerges: Sendable {
-    func mergeInstall(refreshToken: String, into: UUID) async throws -> AccountEndStore.MergeOutcome
+package protocol InstallMerges: Sendable {
+    func mergeInstall(refreshToken: String, into: UUID) async throws -> InstallMergeOutcome
 }
 
 /// The first refresh token of a new session (U7).
-protocol SessionStarts: Sendable {
+package protocol SessionStarts: Sendable {
     func start(accountId: UUID) async throws -> String
 }
 
 /// Successful logins, announced for the analytics (`user.logged-in`).
-protocol LoginRecords: Sendable {
+package protocol LoginRecords: Sendable {
     func recordLogin(_ account: Account) async throws
 }
-
-extension AccountStore: InstallAccounts, ExternalIdentities, LoginRecords {}
-extension SessionStore: RefreshTokens, SessionEnds, SessionStarts {}
-extension AccountEndStore: AccountEnds, InstallMerges {}

@@ -1,3 +1,4 @@
+import AuthCore
 import Crypto
 import Foundation
 import JWTKit
@@ -44,7 +45,5 @@ struct TokenIssuer: Sendable {
         Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URLEncodedString()
     }
 
-    static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
+    static func hash(_ secret: String) -> String { SecretDigest.sha256Hex(secret) }
 }
