@@ -53,6 +53,7 @@ let coreDependencies: [String: [Target.Dependency]] = [
     "AnalyticsAggregator": [lib("Logging"), lib("Crypto")],
     "AppointmentBooker": [lib("Logging"), lib("Crypto")],
     "Auth": [lib("Logging"), lib("Crypto")],
+    "PlacesImporter": [lib("Logging"), lib("Metrics")],
 ]
 
 /// What `Services/<executable>` holds, for the core target to leave out everything but its two folders.

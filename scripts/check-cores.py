@@ -22,7 +22,7 @@ IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(?:(?:struct|enum|class|protocol|
 CORE_FOLDERS = ("Domain", "UseCases")
 
 # Services whose Domain/ and UseCases/ are still part of the service module, each to be split as the others were.
-PENDING = {"places-importer"}
+PENDING: set[str] = set()
 
 manifest = open("Package.swift").read()
 cores = set(re.findall(r'^\s*"(\w+)": \[[^\n]*\],?\s*$', manifest.split("let coreDependencies")[1].split("]\n\n")[0], re.M))

@@ -44,8 +44,9 @@ package func buildApplication(
     let areas = ImportAreaStore(client: client, logger: runtime.logger)
 
     let index =
-        configuration.nearbyFromMemory ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), logger: runtime.logger) : nil
-    let nearbyPlaces = NearbyPlaces(index: index, pinCache: .pins(ttl: configuration.pinCacheTTL), users: users)
+        configuration.nearbyFromMemory
+        ? PlaceIndex(feed: PlaceChangeFeed(client: client, logger: runtime.logger), render: PlaceJSON.openObject, logger: runtime.logger) : nil
+    let nearbyPlaces = NearbyPlaces(index: index, pinCache: .pins(ttl: configuration.pinCacheTTL), users: users, render: PlaceJSON.openObject)
 
     let coverage = configuration.onDemand ? ImportCoverage(tileDegrees: configuration.onDemandTileDegrees) : nil
     let onDemand = coverage.map {

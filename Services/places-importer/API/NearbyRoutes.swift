@@ -45,7 +45,7 @@ struct NearbyRoutes {
         do { try limits.check(radiusMetres: radius) } catch { throw PlacesErrors.answer(for: error) }
         let area = NearbyPlaces.Area.circle(latitude: latitude, longitude: longitude, radiusMetres: Double(radius))
         let importing = await onDemand?.importing(latitude: latitude, longitude: longitude, user: user, mayQueue: caller.trusted)
-        return JSONResponse.ok(try await nearbyPlaces.page(area, user: user, page: page, pageSize: pageSize, importing: importing))
+        return JSONResponse.ok(PlaceJSON.page(try await nearbyPlaces.page(area, user: user, page: page, pageSize: pageSize, importing: importing)))
     }
 
     /// `?south=&west=&north=&east=`, by name.
@@ -61,7 +61,8 @@ struct NearbyRoutes {
         let centre = box.centre
         let importing = await onDemand?.importing(
             latitude: centre.latitude, longitude: centre.longitude, user: user, mayQueue: caller.trusted)
-        return JSONResponse.ok(try await nearbyPlaces.page(.box(box), user: user, page: page, pageSize: pageSize, importing: importing))
+        return JSONResponse.ok(
+            PlaceJSON.page(try await nearbyPlaces.page(.box(box), user: user, page: page, pageSize: pageSize, importing: importing)))
     }
 
     static func paging(_ query: Parameters) throws -> (page: Int, pageSize: Int) {

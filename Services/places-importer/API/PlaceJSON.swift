@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PlacesImporterCore
 import PlatformCore
 import PlatformEvents
 
@@ -23,16 +24,17 @@ enum PlaceJSON {
         return json
     }
 
-    /// A `PlacePage` body from grid entries and their pins; `importing` is written when known (P1).
-    static func page(
-        _ found: [PlaceGrid.Found], pins: [String], page: Int, pageSize: Int, hasMore: Bool, importing: Bool? = nil
-    ) -> ByteBuffer {
+    /// A `PlacePage` body from a page of grid entries and their pins; `importing` is written when known (P1).
+    static func page(_ nearby: NearbyPage) -> ByteBuffer {
+        let (found, pins, page, pageSize, hasMore, importing) = (
+            nearby.found, nearby.pins, nearby.page, nearby.pageSize, nearby.hasMore, nearby.importing
+        )
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(64 + found.reduce(0) { $0 + $1.entry.json.utf8.count + 48 })
+        buffer.reserveCapacity(64 + found.reduce(0) { $0 + $1.entry.rendered.utf8.count + 48 })
         buffer.writeString("{\"places\":[")
         for (index, (item, pin)) in zip(found, pins).enumerated() {
             if index > 0 { buffer.writeString(",") }
-            buffer.writeString(item.entry.json)
+            buffer.writeString(item.entry.rendered)
             buffer.writeString(",\"pin\":\"\(pin)\"")
             if let distance = item.distanceMetres {
                 buffer.writeString(",\"distanceMetres\":\((distance * 10).rounded() / 10)")

@@ -28,7 +28,7 @@ extension PlacesAPI {
 }
 
 extension Components.Schemas.PlaceForReview {
-    init(_ reviewed: PlaceReviewStore.Reviewed) {
+    init(_ reviewed: ReviewedPlace) {
         let place = reviewed.place
         self.init(
             id: place.id.uuidString.lowercased(), name: place.name, category: .init(rawValue: place.category.rawValue) ?? .other,

@@ -17,7 +17,7 @@ extension Components.Schemas.Place {
 }
 
 extension Components.Schemas.Aggregate {
-    init(_ aggregate: UserPlaceStore.Aggregate) {
+    init(_ aggregate: PlaceRatingAggregate) {
         self.init(
             count: aggregate.count, averages: .init(additionalProperties: aggregate.averages),
             menuOptions: .init(additionalProperties: aggregate.menuOptions),
@@ -35,7 +35,7 @@ extension Components.Schemas.Rating {
 }
 
 extension Components.Schemas.ImportArea {
-    init(_ status: ImportAreaStore.Status) {
+    init(_ status: ImportAreaStatus) {
         let box = status.area.box
         self.init(
             id: status.area.id.uuidString.lowercased(), name: status.area.name, south: box.south, west: box.west, north: box.north,

@@ -3,29 +3,39 @@ import Foundation
 /// What one account may add to what everyone sees in any 24 hours (X3; install accounts are cheap): places rated
 /// (`PLACES_RATINGS_PER_ACCOUNT_DAY`, re-rating one of them is free) and places added
 /// (`PLACES_ADDED_PER_ACCOUNT_DAY`, each waits for an admin's review).
-struct AccountDayLimits: Sendable, Equatable {
-    var placesRated = 100
-    var placesAdded = 20
+package struct AccountDayLimits: Sendable, Equatable {
+    package var placesRated = 100
+    package var placesAdded = 20
+
+    package init(placesRated: Int = 100, placesAdded: Int = 20) {
+        self.placesRated = placesRated
+        self.placesAdded = placesAdded
+    }
 
     /// The refusal for an account that rated `recent` other places in the last 24 hours; nil when it may rate.
-    func refusalToRate(_ recent: RecentCount) -> PlacesRefusal? {
+    package func refusalToRate(_ recent: RecentCount) -> PlacesRefusal? {
         recent.count < placesRated ? nil : .tooManyRatings(rated: recent.count, retryAfterSeconds: recent.oldestAgesOutInSeconds)
     }
 
     /// The refusal for an account that added `recent` places in the last 24 hours; nil when it may add one.
-    func refusalToAdd(_ recent: RecentCount) -> PlacesRefusal? {
+    package func refusalToAdd(_ recent: RecentCount) -> PlacesRefusal? {
         recent.count < placesAdded ? nil : .tooManyPlaces(added: recent.count, retryAfterSeconds: recent.oldestAgesOutInSeconds)
     }
 }
 
 /// How many of an account's acts fall in the last 24 hours, and when the oldest of them leaves that window.
-struct RecentCount: Sendable, Equatable {
-    var count: Int
-    var oldestAgesOutInSeconds: Double
+package struct RecentCount: Sendable, Equatable {
+    package var count: Int
+    package var oldestAgesOutInSeconds: Double
+
+    package init(count: Int, oldestAgesOutInSeconds: Double) {
+        self.count = count
+        self.oldestAgesOutInSeconds = oldestAgesOutInSeconds
+    }
 }
 
 /// Why a member's or an admin's change to the places was refused; `PlacesErrors.answer(for:)` makes each an HTTP answer.
-enum PlacesRefusal: Error, Equatable {
+package enum PlacesRefusal: Error, Equatable {
     case tooManyRatings(rated: Int, retryAfterSeconds: Double)
     case tooManyPlaces(added: Int, retryAfterSeconds: Double)
     /// A place given by its address alone, at an address the lookup does not know.

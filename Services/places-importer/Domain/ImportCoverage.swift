@@ -4,16 +4,22 @@ import Synchronization
 /// Which parts of the world have import areas, read from `import_areas` every few seconds (P1), so the nearby
 /// route can tell without a query whether the place a user opened the app at is imported, being imported
 /// for the first time, or never asked for.
-final class ImportCoverage: Sendable {
+package final class ImportCoverage: Sendable {
     /// An import area as the coverage needs it.
-    struct Area: Sendable {
-        var box: GeoBox
-        var onDemand: Bool
+    package struct Area: Sendable {
+        package var box: GeoBox
+        package var onDemand: Bool
         /// A run of it has finished (successfully or not) at least once.
-        var imported: Bool
+        package var imported: Bool
+
+        package init(box: GeoBox, onDemand: Bool, imported: Bool) {
+            self.box = box
+            self.onDemand = onDemand
+            self.imported = imported
+        }
     }
 
-    enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// The areas are not read yet: nothing is asked for.
         case unknown
         /// An area covers the point; `importing` until its first run finished.
@@ -22,26 +28,37 @@ final class ImportCoverage: Sendable {
         case uncovered(OnDemandTile)
     }
 
-    let tileDegrees: Double
+    package let tileDegrees: Double
     /// How long a refused request (over the rate limit) is not asked again by this instance.
-    let retryAfterRefusal: Duration
+    package let retryAfterRefusal: Duration
     private let state = Mutex<State?>(nil)
 
     private struct State {
-        var areas: [Area] = []
-        var tiles: [OnDemandTile: Bool] = [:]
-        var refusedUntil: [OnDemandTile: ContinuousClock.Instant] = [:]
-        var usersRefusedUntil: [String: ContinuousClock.Instant] = [:]
-        var touchedAt: [OnDemandTile: ContinuousClock.Instant] = [:]
+        package var areas: [Area] = []
+        package var tiles: [OnDemandTile: Bool] = [:]
+        package var refusedUntil: [OnDemandTile: ContinuousClock.Instant] = [:]
+        package var usersRefusedUntil: [String: ContinuousClock.Instant] = [:]
+        package var touchedAt: [OnDemandTile: ContinuousClock.Instant] = [:]
+
+        package init(
+            areas: [Area] = [], tiles: [OnDemandTile: Bool] = [:], refusedUntil: [OnDemandTile: ContinuousClock.Instant] = [:],
+            usersRefusedUntil: [String: ContinuousClock.Instant] = [:], touchedAt: [OnDemandTile: ContinuousClock.Instant] = [:]
+        ) {
+            self.areas = areas
+            self.tiles = tiles
+            self.refusedUntil = refusedUntil
+            self.usersRefusedUntil = usersRefusedUntil
+            self.touchedAt = touchedAt
+        }
     }
 
-    init(tileDegrees: Double, retryAfterRefusal: Duration = .seconds(60)) {
+    package init(tileDegrees: Double, retryAfterRefusal: Duration = .seconds(60)) {
         self.tileDegrees = tileDegrees
         self.retryAfterRefusal = retryAfterRefusal
     }
 
     /// Replaces what this instance knows with the areas as stored now.
-    func load(_ areas: [Area]) {
+    package func load(_ areas: [Area]) {
         let configured = areas.filter { !$0.onDemand }
         var tiles: [OnDemandTile: Bool] = [:]
         for area in areas where area.onDemand {
@@ -54,7 +71,7 @@ final class ImportCoverage: Sendable {
         }
     }
 
-    func status(latitude: Double, longitude: Double, now: ContinuousClock.Instant = .now) -> Status {
+    package func status(latitude: Double, longitude: Double, now: ContinuousClock.Instant = .now) -> Status {
         state.withLock { state in
             guard let state else { return .unknown }
             let tile = OnDemandTile(latitude: latitude, longitude: longitude, degrees: tileDegrees)
@@ -70,7 +87,7 @@ final class ImportCoverage: Sendable {
 
     /// The on-demand tile holding the point when its area is due a "still asked for" mark: at most once an hour
     /// per tile on this instance, so a busy tile costs one write an hour, not one per request.
-    func onDemandTileToTouch(latitude: Double, longitude: Double, now: ContinuousClock.Instant = .now) -> OnDemandTile? {
+    package func onDemandTileToTouch(latitude: Double, longitude: Double, now: ContinuousClock.Instant = .now) -> OnDemandTile? {
         state.withLock { state -> OnDemandTile? in
             guard state != nil else { return nil }
             let tile = OnDemandTile(latitude: latitude, longitude: longitude, degrees: tileDegrees)
@@ -82,19 +99,19 @@ final class ImportCoverage: Sendable {
     }
 
     /// The tile was queued (here or by another instance): it counts as importing until the next load says more.
-    func noteQueued(_ tile: OnDemandTile) {
+    package func noteQueued(_ tile: OnDemandTile) {
         state.withLock { state in
             if state?.tiles[tile] == nil { state?.tiles[tile] = false }
         }
     }
 
     /// True while a user's last request was over their own hourly limit: their next ones are not asked for.
-    func isRefused(user: String, now: ContinuousClock.Instant = .now) -> Bool {
+    package func isRefused(user: String, now: ContinuousClock.Instant = .now) -> Bool {
         state.withLock { state in (state?.usersRefusedUntil[user]).map { $0 > now } ?? false }
     }
 
     /// The user is over their own limit: their tiles are not asked for during `retryAfterRefusal`.
-    func noteRefused(user: String, now: ContinuousClock.Instant = .now) {
+    package func noteRefused(user: String, now: ContinuousClock.Instant = .now) {
         state.withLock { state in
             guard var current = state else { return }
             current.usersRefusedUntil = current.usersRefusedUntil.filter { $0.value > now }
@@ -104,7 +121,7 @@ final class ImportCoverage: Sendable {
     }
 
     /// The tile was refused (rate limit): not asked again for `retryAfterRefusal`.
-    func noteRefused(_ tile: OnDemandTile, now: ContinuousClock.Instant = .now) {
+    package func noteRefused(_ tile: OnDemandTile, now: ContinuousClock.Instant = .now) {
         state.withLock { state in
             guard var current = state else { return }
             current.refusedUntil = current.refusedUntil.filter { $0.value > now }

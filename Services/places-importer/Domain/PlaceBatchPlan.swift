@@ -8,35 +8,46 @@ import Foundation
 ///   fills the place's empty fields;
 /// - a new source joins the nearest place of the same match name within the match distance (one already
 ///   in the catalogue, or one an earlier candidate of this tile creates), or creates a place.
-struct PlaceBatchPlan: Sendable {
+package struct PlaceBatchPlan: Sendable {
     /// What the catalogue knows of a candidate's source.
-    struct KnownSource: Sendable, Equatable {
-        var placeId: UUID
-        var fingerprint: String
-        var isPrimary: Bool
+    package struct KnownSource: Sendable, Equatable {
+        package var placeId: UUID
+        package var fingerprint: String
+        package var isPrimary: Bool
+
+        package init(placeId: UUID, fingerprint: String, isPrimary: Bool) {
+            self.placeId = placeId
+            self.fingerprint = fingerprint
+            self.isPrimary = isPrimary
+        }
     }
 
     /// The nearest existing place a new source could join, and how far it is.
-    struct ExistingMatch: Sendable, Equatable {
-        var placeId: UUID
-        var distanceMetres: Double
+    package struct ExistingMatch: Sendable, Equatable {
+        package var placeId: UUID
+        package var distanceMetres: Double
+
+        package init(placeId: UUID, distanceMetres: Double) {
+            self.placeId = placeId
+            self.distanceMetres = distanceMetres
+        }
     }
 
     /// Fields a secondary source offers to a place, kept only where the place has none.
-    struct Fill: Sendable, Equatable {
-        var address: String?
-        var openingHours: String?
-        var phone: String?
-        var website: String?
-        var internetAccess: String?
+    package struct Fill: Sendable, Equatable {
+        package var address: String?
+        package var openingHours: String?
+        package var phone: String?
+        package var website: String?
+        package var internetAccess: String?
 
-        init(_ candidate: PlaceCandidate) {
+        package init(_ candidate: PlaceCandidate) {
             (address, openingHours, phone, website, internetAccess) =
                 (candidate.address, candidate.openingHours, candidate.phone, candidate.website, candidate.internetAccess)
         }
 
         /// The earlier fill wins field by field, as `COALESCE(field, new)` applied in order would.
-        mutating func add(_ later: Fill) {
+        package mutating func add(_ later: Fill) {
             address = address ?? later.address
             openingHours = openingHours ?? later.openingHours
             phone = phone ?? later.phone
@@ -46,30 +57,40 @@ struct PlaceBatchPlan: Sendable {
     }
 
     /// A place this tile creates, with what joining candidates of the same tile add to it.
-    struct NewPlace: Sendable, Equatable {
-        var id: UUID
-        var candidate: PlaceCandidate
+    package struct NewPlace: Sendable, Equatable {
+        package var id: UUID
+        package var candidate: PlaceCandidate
+
+        package init(id: UUID, candidate: PlaceCandidate) {
+            self.id = id
+            self.candidate = candidate
+        }
     }
 
     /// Candidates with a new source: the place each joins (new or existing).
-    struct NewSource: Sendable, Equatable {
-        var candidate: PlaceCandidate
-        var placeId: UUID
+    package struct NewSource: Sendable, Equatable {
+        package var candidate: PlaceCandidate
+        package var placeId: UUID
+
+        package init(candidate: PlaceCandidate, placeId: UUID) {
+            self.candidate = candidate
+            self.placeId = placeId
+        }
     }
 
-    var outcome = PlaceStore.UpsertOutcome()
+    package var outcome = UpsertOutcome()
     /// Existing places that gain empty fields, one merged fill per place, in first-touched order.
-    var fills: [(placeId: UUID, fill: Fill)] = []
-    var newPlaces: [NewPlace] = []
-    var newSources: [NewSource] = []
+    package var fills: [(placeId: UUID, fill: Fill)] = []
+    package var newPlaces: [NewPlace] = []
+    package var newSources: [NewSource] = []
     /// Known sources whose fingerprint changes.
-    var changedSources: [PlaceCandidate] = []
+    package var changedSources: [PlaceCandidate] = []
     /// Every place created or changed, in first-touched order: each gets one `place.upserted` event.
-    var touched: [UUID] = []
+    package var touched: [UUID] = []
 
     /// The candidates with one per source: a later description of the same source replaces an earlier one
     /// (applied in order, the later would have overwritten the earlier).
-    static func distinctSources(_ candidates: [PlaceCandidate]) -> [PlaceCandidate] {
+    package static func distinctSources(_ candidates: [PlaceCandidate]) -> [PlaceCandidate] {
         var position: [SourceKey: Int] = [:]
         var distinct: [PlaceCandidate] = []
         for candidate in candidates {
@@ -86,7 +107,7 @@ struct PlaceBatchPlan: Sendable {
 
     /// Known primary sources whose data changed: the place takes the candidate's data. Applied before the
     /// plan is made, so that new sources are matched against the places as they are after it.
-    static func rewrites(
+    package static func rewrites(
         of candidates: [PlaceCandidate], known: [SourceKey: KnownSource]
     ) -> [(placeId: UUID, candidate: PlaceCandidate)] {
         candidates.compactMap { candidate in
@@ -99,7 +120,7 @@ struct PlaceBatchPlan: Sendable {
 
     /// Plans `candidates` (distinct by source). `known` is what the catalogue has of their sources;
     /// `existingMatch` gives, for a candidate with a new source, the nearest catalogue place it could join.
-    init(
+    package init(
         candidates: [PlaceCandidate], known: [SourceKey: KnownSource], existingMatch: (Int) -> ExistingMatch?,
         matchDistanceMetres: Double, newId: () -> UUID = UUID.init
     ) {
@@ -162,22 +183,22 @@ struct PlaceBatchPlan: Sendable {
 }
 
 /// A provider's id for a place: the primary key of `place_sources`.
-struct SourceKey: Hashable, Sendable {
-    var provider: String
-    var providerId: String
+package struct SourceKey: Hashable, Sendable {
+    package var provider: String
+    package var providerId: String
 
-    init(provider: String, providerId: String) {
+    package init(provider: String, providerId: String) {
         (self.provider, self.providerId) = (provider, providerId)
     }
 
-    init(_ candidate: PlaceCandidate) {
+    package init(_ candidate: PlaceCandidate) {
         self.init(provider: candidate.provider, providerId: candidate.providerId)
     }
 }
 
 extension PlaceCandidate {
     /// Takes the fields of `fill` (used for a place this tile creates, where the fill is already merged).
-    mutating func apply(_ fill: PlaceBatchPlan.Fill) {
+    package mutating func apply(_ fill: PlaceBatchPlan.Fill) {
         (address, openingHours, phone, website, internetAccess) =
             (fill.address, fill.openingHours, fill.phone, fill.website, fill.internetAccess)
     }
@@ -185,10 +206,10 @@ extension PlaceCandidate {
 
 /// Distance on the mean Earth sphere. PostGIS measures geography on the spheroid; the two differ by well
 /// under 1 % at match distances, which only matters for a candidate at the very edge of the match radius.
-enum GreatCircle {
-    static let earthRadiusMetres = 6_371_008.8
+package enum GreatCircle {
+    package static let earthRadiusMetres = 6_371_008.8
 
-    static func metres(from a: (latitude: Double, longitude: Double), to b: (latitude: Double, longitude: Double)) -> Double {
+    package static func metres(from a: (latitude: Double, longitude: Double), to b: (latitude: Double, longitude: Double)) -> Double {
         let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
         let Δφ = φ2 - φ1, Δλ = (b.longitude - a.longitude) * .pi / 180
         let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)

@@ -5,18 +5,24 @@ import Foundation
 /// every one of its sources comes from a provider that answered the whole area completely (a provider not
 /// configured now, or one whose search was capped, cannot say a place is gone). Places users added are
 /// never closed here. A closed place that a provider lists again reopens.
-struct PlaceClosure: Sendable, Equatable {
+package struct PlaceClosure: Sendable, Equatable {
     /// A place of the area as the catalogue knows it.
-    struct Known: Sendable {
-        var id: UUID
-        var isClosed: Bool
-        var sources: [SourceKey]
+    package struct Known: Sendable {
+        package var id: UUID
+        package var isClosed: Bool
+        package var sources: [SourceKey]
+
+        package init(id: UUID, isClosed: Bool, sources: [SourceKey]) {
+            self.id = id
+            self.isClosed = isClosed
+            self.sources = sources
+        }
     }
 
-    var closing: [UUID] = []
-    var reopening: [UUID] = []
+    package var closing: [UUID] = []
+    package var reopening: [UUID] = []
 
-    init(known: [Known], seen: Set<SourceKey>, judgedProviders: Set<String>) {
+    package init(known: [Known], seen: Set<SourceKey>, judgedProviders: Set<String>) {
         for place in known where !place.sources.isEmpty {
             let wasSeen = place.sources.contains { seen.contains($0) }
             if place.isClosed {

@@ -6,23 +6,24 @@ import PlatformEvents
 /// route reads it instead of asking Postgres per request. Radius and box answers match the PostGIS queries
 /// they replace (`ST_DWithin` on the sphere, nearest first then by id; a box by match name then id); the
 /// differential test compares the two.
-struct PlaceGrid: Sendable {
+package struct PlaceGrid: Sendable {
     /// A place as the nearby list shows it, with its JSON written once when it enters the grid. A class, so
     /// that collecting and sorting candidates moves one reference per place instead of its strings.
-    final class Entry: Sendable {
-        let id: UUID
+    package final class Entry: Sendable {
+        package let id: UUID
         /// The id's 16 bytes as two big-endian halves: compared in that order they sort like Postgres' uuids.
-        let idOrderKey: (high: UInt64, low: UInt64)
-        let latitude: Double
-        let longitude: Double
-        let matchName: String
-        let addedBy: String?
+        package let idOrderKey: (high: UInt64, low: UInt64)
+        package let latitude: Double
+        package let longitude: Double
+        package let matchName: String
+        package let addedBy: String?
         /// The adder of a place awaiting review: listed for them only (X3); nil once approved.
-        let pendingFor: String?
-        /// The place's JSON object without its closing brace: the asker's pin and the distance follow.
-        let json: String
+        package let pendingFor: String?
+        /// The place as an answer writes it, made once when it enters the grid (the API's JSON object without its
+        /// closing brace: the asker's pin and the distance follow).
+        package let rendered: String
 
-        init(_ place: Place, matchName: String) {
+        package init(_ place: Place, matchName: String, rendered: String) {
             id = place.id
             idOrderKey = withUnsafeBytes(of: place.id.uuid) { bytes in
                 (UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
@@ -32,37 +33,47 @@ struct PlaceGrid: Sendable {
             self.matchName = matchName
             addedBy = place.addedBy
             pendingFor = place.review == .pending ? place.addedBy : nil
-            json = PlaceJSON.openObject(place)
+            self.rendered = rendered
         }
 
-        func visible(to viewer: String) -> Bool { pendingFor.map { $0 == viewer } ?? true }
+        package func visible(to viewer: String) -> Bool { pendingFor.map { $0 == viewer } ?? true }
     }
 
-    struct Found: Sendable {
-        var entry: Entry
-        var distanceMetres: Double?
+    package struct Found: Sendable {
+        package var entry: Entry
+        package var distanceMetres: Double?
+
+        package init(entry: Entry, distanceMetres: Double? = nil) {
+            self.entry = entry
+            self.distanceMetres = distanceMetres
+        }
     }
 
     private struct Cell: Hashable {
-        var row: Int
-        var column: Int
+        package var row: Int
+        package var column: Int
+
+        package init(row: Int, column: Int) {
+            self.row = row
+            self.column = column
+        }
     }
 
-    let cellDegrees: Double
+    package let cellDegrees: Double
     /// Cells around a circle of latitude; at least one, whatever the configured cell size.
     private let columnsAround: Int
     private var cells: [Cell: [Entry]] = [:]
     private var cellOfPlace: [UUID: Cell] = [:]
 
-    init(cellDegrees: Double = 0.01) {
+    package init(cellDegrees: Double = 0.01) {
         self.cellDegrees = cellDegrees
         columnsAround = max(1, (360 / cellDegrees).roundedClampedInt)
     }
 
-    var count: Int { cellOfPlace.count }
+    package var count: Int { cellOfPlace.count }
 
     /// Adds the place, or replaces what the grid knew of it (it may have moved cells).
-    mutating func upsert(_ entry: Entry) {
+    package mutating func upsert(_ entry: Entry) {
         let cell = cell(latitude: entry.latitude, longitude: entry.longitude)
         if let previous = cellOfPlace[entry.id] {
             cells[previous]?.removeAll { $0.id == entry.id }
@@ -73,7 +84,7 @@ struct PlaceGrid: Sendable {
     }
 
     /// Takes the place out (it closed, P1); nothing happens for a place the grid does not hold.
-    mutating func remove(_ id: UUID) {
+    package mutating func remove(_ id: UUID) {
         guard let cell = cellOfPlace.removeValue(forKey: id) else { return }
         cells[cell]?.removeAll { $0.id == id }
         if cells[cell]?.isEmpty == true { cells[cell] = nil }
@@ -81,7 +92,7 @@ struct PlaceGrid: Sendable {
 
     /// Places within `radiusMetres` of the point that `viewer` may see, nearest first (ties by id), `offset` and
     /// `limit` applied.
-    func near(latitude: Double, longitude: Double, radiusMetres: Double, viewer: String, limit: Int, offset: Int) -> [Found] {
+    package func near(latitude: Double, longitude: Double, radiusMetres: Double, viewer: String, limit: Int, offset: Int) -> [Found] {
         // The circle's extent (plus a hair for rounding): δ in latitude, asin(sin δ / cos φ) in longitude,
         // every longitude when it reaches a pole.
         let angle = radiusMetres / GeoDistance.sphereRadiusMetres
@@ -109,7 +120,7 @@ struct PlaceGrid: Sendable {
 
     /// Places inside the box (edges included) that `viewer` may see, by match name then id, `offset` and `limit`
     /// applied.
-    func inBox(_ box: GeoBox, viewer: String, limit: Int, offset: Int) -> [Found] {
+    package func inBox(_ box: GeoBox, viewer: String, limit: Int, offset: Int) -> [Found] {
         var found: [Found] = []
         visit(south: box.south, north: box.north, west: box.west, east: box.east) { entry in
             if entry.visible(to: viewer), (box.south...box.north).contains(entry.latitude) && (box.west...box.east).contains(entry.longitude) {

@@ -6,24 +6,32 @@ import PlatformCore
 /// more than an import area may be: `maximumDegrees` each way and `maximumTiles` provider tiles. Near a pole, where a
 /// degree of longitude shrinks to nothing, the box keeps the radius north and south and is narrowed round the point
 /// east and west: a request there is answered from the nearer places instead of importing a strip round the globe.
-struct WorshipSearchBox: Sendable {
-    static let metresPerDegreeOfLatitude = 111_320.0
+package struct WorshipSearchBox: Sendable {
+    package static let metresPerDegreeOfLatitude = 111_320.0
 
     /// The farthest an import reaches from the point, whatever radius the request names: a box 50 km a side is
     /// about 25 of the default provider tiles; places farther out are answered when something imported them.
-    static let maximumImportRadiusMeters = 25_000.0
+    package static let maximumImportRadiusMeters = 25_000.0
 
     /// The most provider tiles one request imports: four times the 25 of a full-radius box at the equator with the
     /// default 0.1° tile, so only boxes beyond about 77° (or with a smaller tile) are narrowed.
-    static let defaultMaximumTiles = 100
+    package static let defaultMaximumTiles = 100
 
     /// The providers' tile edge (`PLACES_TILE_MILLIDEGREES`): what the box is split into, one request each.
-    var tileDegrees: Double
+    package var tileDegrees: Double
     /// How far an import area may span each way, as an admin's (`ImportAreaBox.maximumDegrees`).
-    var maximumDegrees = ImportAreaBox.maximumDegrees
-    var maximumTiles = Self.defaultMaximumTiles
+    package var maximumDegrees = ImportAreaBox.maximumDegrees
+    package var maximumTiles = Self.defaultMaximumTiles
 
-    func around(latitude: Double, longitude: Double, radiusMeters: Double) -> GeoBox {
+    package init(
+        tileDegrees: Double, maximumDegrees: Double = ImportAreaBox.maximumDegrees, maximumTiles: Int = Self.defaultMaximumTiles
+    ) {
+        self.tileDegrees = tileDegrees
+        self.maximumDegrees = maximumDegrees
+        self.maximumTiles = maximumTiles
+    }
+
+    package func around(latitude: Double, longitude: Double, radiusMeters: Double) -> GeoBox {
         let reach = min(radiusMeters, Self.maximumImportRadiusMeters) / Self.metresPerDegreeOfLatitude
         // The circle of the reach round the point spans asin(sin δ / cos φ) of longitude each side, and every
         // longitude once it holds a pole (a degree of longitude per metre grows without bound as cos φ goes to 0).
@@ -48,7 +56,7 @@ struct WorshipSearchBox: Sendable {
 
     /// Rows and columns of tiles within `limit`: as wanted when they fit; else the side that fits a square keeps
     /// its count and the other takes the rest (a polar box keeps its rows), or a square when neither does.
-    static func grid(rows: Int, columns: Int, within limit: Int) -> (rows: Int, columns: Int) {
+    package static func grid(rows: Int, columns: Int, within limit: Int) -> (rows: Int, columns: Int) {
         if rows * columns <= limit { return (rows, columns) }
         let side = max(1, Int(Double(limit).squareRoot()))
         if rows <= side { return (rows, max(1, limit / rows)) }
@@ -57,5 +65,5 @@ struct WorshipSearchBox: Sendable {
     }
 
     /// The import area's name for a request, the same on every instance.
-    static func areaName(requestId: String) -> String { "worship \(requestId)" }
+    package static func areaName(requestId: String) -> String { "worship \(requestId)" }
 }

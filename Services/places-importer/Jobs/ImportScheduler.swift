@@ -53,7 +53,7 @@ struct ImportScheduler: Service {
 
     /// Shutdown cancels the import: its claim is given back in a task of its own, which that cancellation does not
     /// reach (the database client stops after this service).
-    private func release(_ area: ImportAreaStore.Area) async {
+    private func release(_ area: ImportArea) async {
         let (areas, logger) = (areas, logger)
         let released = Task.detached { try await areas.release(area.id) }
         do {

@@ -3,17 +3,6 @@ import PlatformPostgres
 import PostgresNIO
 
 extension ImportAreaStore {
-    /// What became of a request to import the tile around a user.
-    enum OnDemandRequest: Sendable, Equatable {
-        /// A new area, due now.
-        case queued
-        /// Another request (from any instance) queued it already.
-        case alreadyQueued
-        /// Over this user's hourly limit.
-        case refusedForUser
-        /// Over the hourly limit for everyone.
-        case refusedForEveryone
-    }
 
     /// Queues the tile as an on-demand import area, at most `perHour` new tiles an hour for everyone and
     /// `perUserPerHour` for one user. The tile's name deduplicates requests across instances; a transaction

@@ -9,28 +9,6 @@ struct ImportAreaStore: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    struct Area: Sendable, Equatable {
-        var id: UUID
-        var name: String
-        var box: GeoBox
-        /// Import places of worship too (the horoscope app's places to pray, B4).
-        var placesOfWorship = false
-    }
-
-    struct Status: Sendable {
-        var area: Area
-        var nextRunAt: Date
-        var lastStartedAt: Date?
-        var lastFinishedAt: Date?
-        var lastStatus: String?
-        var lastError: String?
-        var created: Int
-        var changed: Int
-        var unchanged: Int
-        var tilesDone: Int
-        var tilesTotal: Int
-    }
-
     /// Adds an area or moves an existing one of that name; `runNow` makes it due at once.
     @discardableResult
     func upsert(name: String, box: GeoBox, placesOfWorship: Bool = false, runNow: Bool) async throws -> UUID {
@@ -55,7 +33,7 @@ struct ImportAreaStore: Sendable {
     }
 
     /// Claims the most overdue area for `claimFor`, so no other instance imports it meanwhile.
-    func claimDue(claimFor: Duration) async throws -> Area? {
+    func claimDue(claimFor: Duration) async throws -> ImportArea? {
         let rows = try await client.tracedQuery(
             """
             UPDATE import_areas SET claimed_until = now() + make_interval(secs => \(claimFor.seconds)), last_started_at = now(),
@@ -68,11 +46,11 @@ struct ImportAreaStore: Sendable {
             """,
             logger: logger)
         return try await rows.decode((UUID, String, Double, Double, Double, Double, Bool).self).collectAll().first.map {
-            Area(id: $0.0, name: $0.1, box: GeoBox(south: $0.2, west: $0.3, north: $0.4, east: $0.5), placesOfWorship: $0.6)
+            ImportArea(id: $0.0, name: $0.1, box: GeoBox(south: $0.2, west: $0.3, north: $0.4, east: $0.5), placesOfWorship: $0.6)
         }
     }
 
-    func progress(_ id: UUID, outcome: PlaceStore.UpsertOutcome, tilesDone: Int, tilesTotal: Int) async throws {
+    func progress(_ id: UUID, outcome: UpsertOutcome, tilesDone: Int, tilesTotal: Int) async throws {
         try await client.tracedQuery(
             """
             UPDATE import_areas SET places_created = \(outcome.created), places_changed = \(outcome.changed),
@@ -104,7 +82,7 @@ struct ImportAreaStore: Sendable {
             logger: logger)
     }
 
-    func list() async throws -> [Status] {
+    func list() async throws -> [ImportAreaStatus] {
         let rows = try await client.tracedQuery(
             """
             SELECT id, name, south, west, north, east, next_run_at, last_started_at, last_finished_at, last_status, last_error,
@@ -112,13 +90,13 @@ struct ImportAreaStore: Sendable {
             FROM import_areas ORDER BY name
             """,
             logger: logger)
-        var result: [Status] = []
+        var result: [ImportAreaStatus] = []
         for try await row in rows.decode(
             (UUID, String, Double, Double, Double, Double, Date, Date?, Date?, String?, String?, Int, Int, Int, Int, Int, Bool).self)
         {
             result.append(
-                Status(
-                    area: Area(
+                ImportAreaStatus(
+                    area: ImportArea(
                         id: row.0, name: row.1, box: GeoBox(south: row.2, west: row.3, north: row.4, east: row.5), placesOfWorship: row.16),
                     nextRunAt: row.6, lastStartedAt: row.7, lastFinishedAt: row.8, lastStatus: row.9, lastError: row.10,
                     created: row.11, changed: row.12, unchanged: row.13, tilesDone: row.14, tilesTotal: row.15))

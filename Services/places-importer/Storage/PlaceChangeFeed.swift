@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PlacesImporterCore
 import PostgresNIO
 
 /// Reads the places changed since a watermark, for the in-memory index (P2). Every row carries the id of
@@ -8,26 +9,12 @@ import PostgresNIO
 /// finished, so the read saw them; the next read takes only rows of transactions from `xmax` on and of those
 /// that were in progress. No time window, so no change is missed however long its transaction ran, and a
 /// long transaction elsewhere in the cluster does not make every read start over.
-struct PlaceChangeFeed: Sendable {
+struct PlaceChangeFeed: PlaceChangeReading {
     let client: PostgresClient
     let logger: Logger
 
-    struct Watermark: Sendable, Equatable {
-        /// The first transaction id not yet started when the snapshot was taken.
-        var xmax: String
-        /// Transactions that were running then.
-        var inProgress: [String]
-    }
-
-    struct Batch: Sendable {
-        /// Closed and rejected places come too, so the index drops them.
-        var places: [(place: Place, matchName: String, closed: Bool)]
-        /// Where the next read starts.
-        var watermark: Watermark
-    }
-
     /// Every place when `watermark` is nil, else those written by transactions it had not seen finish.
-    func changes(since watermark: Watermark?) async throws -> Batch {
+    func changes(since watermark: PlaceChangeWatermark?) async throws -> PlaceChanges {
         // Taken before the read: whatever had finished then, the read sees.
         let snapshot =
             try await client.tracedQuery(
@@ -49,6 +36,6 @@ struct PlaceChangeFeed: Sendable {
         {
             places.append((PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11)), row.12, row.13))
         }
-        return Batch(places: places, watermark: Watermark(xmax: snapshot.0, inProgress: snapshot.1))
+        return PlaceChanges(places: places, watermark: PlaceChangeWatermark(xmax: snapshot.0, inProgress: snapshot.1))
     }
 }

@@ -12,27 +12,20 @@ struct PlaceReviewStore: Sendable {
     let logger: Logger
     let places: PlaceStore
 
-    /// A place with who added it and when, as the admin reviews it.
-    struct Reviewed: Sendable, Equatable {
-        var place: Place
-        var addedBy: String
-        var addedAt: Date
-    }
-
     /// Places awaiting review, oldest first.
-    func awaiting(limit: Int, offset: Int) async throws -> [Reviewed] {
+    func awaiting(limit: Int, offset: Int) async throws -> [ReviewedPlace] {
         let rows = try await client.tracedQuery(
             """
             SELECT \(unescaped: PlaceStore.columns), p.created_at FROM places p
             WHERE p.review = 'pending' ORDER BY p.created_at, p.id LIMIT \(limit) OFFSET \(offset)
             """,
             logger: logger)
-        var result: [Reviewed] = []
+        var result: [ReviewedPlace] = []
         for try await row in rows.decode(
             (UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String, Date).self)
         {
             let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11))
-            result.append(Reviewed(place: place, addedBy: place.addedBy ?? "", addedAt: row.12))
+            result.append(ReviewedPlace(place: place, addedBy: place.addedBy ?? "", addedAt: row.12))
         }
         return result
     }
@@ -47,7 +40,7 @@ struct PlaceReviewStore: Sendable {
 
     /// Approves or rejects a place if it can still be decided (`PlaceReviewRules`, kept in the statement too, for a
     /// decision racing this one); an approval publishes it in the same transaction. nil when it cannot (any more).
-    func decide(_ placeId: UUID, _ decision: ReviewDecision) async throws -> Reviewed? {
+    func decide(_ placeId: UUID, _ decision: ReviewDecision) async throws -> ReviewedPlace? {
         try await client.inTransaction(logger: logger) { connection in
             let rows = try await connection.tracedQuery(
                 """
@@ -62,7 +55,7 @@ struct PlaceReviewStore: Sendable {
                 try await places.publish(placeId, on: connection)
             }
             guard let place = try await places.find(placeId, on: connection) else { return nil }
-            return Reviewed(place: place, addedBy: addedBy, addedAt: addedAt)
+            return ReviewedPlace(place: place, addedBy: addedBy, addedAt: addedAt)
         }
     }
 }

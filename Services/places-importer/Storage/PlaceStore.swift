@@ -13,18 +13,6 @@ struct PlaceStore: Sendable {
     /// Topic of place events (tests use their own).
     let topic: String
 
-    struct UpsertOutcome: Sendable, Equatable {
-        var created = 0
-        var changed = 0
-        var unchanged = 0
-
-        static func += (lhs: inout UpsertOutcome, rhs: UpsertOutcome) {
-            lhs.created += rhs.created
-            lhs.changed += rhs.changed
-            lhs.unchanged += rhs.unchanged
-        }
-    }
-
     /// The places app lists workplaces only: places of worship are imported for the horoscope app (B4).
     static let isWorkplace = "p.category <> 'worship'"
 

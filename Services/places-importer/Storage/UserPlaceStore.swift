@@ -11,13 +11,6 @@ struct UserPlaceStore: Sendable {
     let logger: Logger
     let places: PlaceStore
 
-    /// A place in a nearby list, with the asking user's pin.
-    struct Pinned: Sendable {
-        var place: Place
-        var pin: String
-        var distanceMetres: Double?
-    }
-
     /// The asking user's pin for place `p`, with the user bound once as `me.uid` (see `FROM`): their colour,
     /// else blue when they added, rated or saved it, else red.
     static let pinExpression = """
@@ -34,15 +27,15 @@ struct UserPlaceStore: Sendable {
 
     /// Places within `radius` metres of a point, nearest first (KNN on the GiST index). Distances are on the
     /// sphere (`use_spheroid` false): several times cheaper than the spheroid, and within 0.5% of it.
-    func near(latitude: Double, longitude: Double, radiusMetres: Double, user: String, limit: Int, offset: Int) async throws -> [Pinned] {
+    func near(latitude: Double, longitude: Double, radiusMetres: Double, user: String, limit: Int, offset: Int) async throws -> [PinnedPlace] {
         let rows = try await client.tracedExecute(
             NearbyPlacesStatement(
                 user: user, latitude: latitude, longitude: longitude, radiusMetres: radiusMetres, limit: limit, offset: offset),
             logger: logger)
-        var result: [Pinned] = []
+        var result: [PinnedPlace] = []
         for try await row in rows {
             let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11))
-            result.append(Pinned(place: place, pin: row.12, distanceMetres: row.13))
+            result.append(PinnedPlace(place: place, pin: row.12, distanceMetres: row.13))
         }
         return result
     }
@@ -50,7 +43,7 @@ struct UserPlaceStore: Sendable {
     /// Places inside a box (edges included), by folded name in code-point order, then id. `&&` finds the
     /// candidates on the index, but on geography it compares 3-D boxes around great-circle edges, which reach
     /// past the box's parallels; the coordinates decide.
-    func inBox(_ box: GeoBox, user: String, limit: Int, offset: Int) async throws -> [Pinned] {
+    func inBox(_ box: GeoBox, user: String, limit: Int, offset: Int) async throws -> [PinnedPlace] {
         let rows = try await client.tracedQuery(
             """
             SELECT \(unescaped: PlaceStore.columns),
@@ -64,12 +57,12 @@ struct UserPlaceStore: Sendable {
             LIMIT \(limit) OFFSET \(offset)
             """,
             logger: logger)
-        var result: [Pinned] = []
+        var result: [PinnedPlace] = []
         for try await row in rows.decode(
             (UUID, String, String, Double, Double, String?, String?, String?, String?, String?, String?, String, String).self)
         {
             let place = PlaceStore.decode((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11))
-            result.append(Pinned(place: place, pin: row.12, distanceMetres: nil))
+            result.append(PinnedPlace(place: place, pin: row.12, distanceMetres: nil))
         }
         return result
     }
@@ -101,16 +94,7 @@ struct UserPlaceStore: Sendable {
         return try await rows.decode(String.self).collectAll().first ?? PinColour.untouched
     }
 
-    /// All users' ratings of a place: how many, the mean of each score, and how often each menu option and
-    /// business type was chosen.
-    struct Aggregate: Sendable, Equatable {
-        var count: Int
-        var averages: [String: Double]
-        var menuOptions: [String: Int]
-        var businessTypes: [String: Int]
-    }
-
-    func aggregate(placeId: UUID, on connection: PostgresConnection) async throws -> Aggregate {
+    func aggregate(placeId: UUID, on connection: PostgresConnection) async throws -> PlaceRatingAggregate {
         let row = try await connection.tracedQuery(
             """
             SELECT count(*), avg(noise)::float8, avg(outlets)::float8, avg(wifi)::float8, avg(cost)::float8, avg(seating)::float8
@@ -131,12 +115,12 @@ struct UserPlaceStore: Sendable {
         let types = try await connection.tracedQuery(
             "SELECT business_type, count(*) FROM place_ratings WHERE place_id = \(placeId) GROUP BY business_type", logger: logger
         ).decode((String, Int).self).collectAll()
-        return Aggregate(
+        return PlaceRatingAggregate(
             count: row?.0 ?? 0, averages: averages, menuOptions: Dictionary(uniqueKeysWithValues: options),
             businessTypes: Dictionary(uniqueKeysWithValues: types))
     }
 
-    func aggregate(placeId: UUID) async throws -> Aggregate {
+    func aggregate(placeId: UUID) async throws -> PlaceRatingAggregate {
         try await client.withConnection { try await aggregate(placeId: placeId, on: $0) }
     }
 
@@ -156,7 +140,7 @@ struct UserPlaceStore: Sendable {
     /// accepted the other places the user rated in the last 24 hours (counted under a lock of the user's).
     func rate(
         placeId: UUID, user: String, rating: Rating, check: @Sendable (RecentCount) throws -> Void
-    ) async throws -> Aggregate {
+    ) async throws -> PlaceRatingAggregate {
         try await client.inTransaction(logger: logger) { connection in
             // One user's ratings are counted one after another.
             try await connection.tracedQuery("SELECT pg_advisory_xact_lock(hashtextextended(\("places-rated:" + user), 0))", logger: logger)
@@ -172,7 +156,7 @@ struct UserPlaceStore: Sendable {
         }
     }
 
-    private func rate(placeId: UUID, user: String, rating: Rating, on connection: PostgresConnection) async throws -> Aggregate {
+    private func rate(placeId: UUID, user: String, rating: Rating, on connection: PostgresConnection) async throws -> PlaceRatingAggregate {
         try await connection.tracedQuery(
             """
             INSERT INTO place_ratings (place_id, user_id, noise, outlets, wifi, cost, seating, menu_options, business_type, notes)

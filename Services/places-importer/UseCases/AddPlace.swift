@@ -5,14 +5,20 @@ import PlatformCore
 /// by its address alone is placed by the address lookup first. An account not trusted yet (a new install account)
 /// adds none: each place takes an admin's review, its rating counts in the averages once listed, and an address
 /// spends the look-ups everyone shares.
-struct AddPlace: Sendable {
-    let places: any UserPlaceRepository
-    let limits: AccountDayLimits
+package struct AddPlace: Sendable {
+    package let places: any UserPlaceRepository
+    package let limits: AccountDayLimits
     /// Where an address is looked up; without one, a place needs its coordinates.
-    var addresses: (any AddressLocating)? = nil
+    package var addresses: (any AddressLocating)? = nil
+
+    package init(places: any UserPlaceRepository, limits: AccountDayLimits, addresses: (any AddressLocating)? = nil) {
+        self.places = places
+        self.limits = limits
+        self.addresses = addresses
+    }
 
     /// `locatingAddress`: the member gave no coordinates, so the candidate's address places it.
-    func callAsFunction(
+    package func callAsFunction(
         _ candidate: PlaceCandidate, by caller: AuthenticatedUser, rating: Rating?, colour: PinColour?, locatingAddress: Bool = false
     ) async throws -> UUID {
         guard caller.trusted else { throw PlacesRefusal.accountNotTrusted }

@@ -6,20 +6,31 @@ import Metrics
 /// provider failure part-way ends the run clearly (status `failed`, the error kept) without losing the
 /// tiles already imported; the next run starts again from the first tile. A run that saw the whole area
 /// closes the places that vanished from every provider and reopens those listed again (`PlaceClosure`).
-struct AreaImporter: Sendable {
-    let providers: [any PlacesProvider]
-    let places: any PlaceImports
-    let areas: any ImportRunProgress
-    let logger: Logger
+package struct AreaImporter: Sendable {
+    package let providers: [any PlacesProvider]
+    package let places: any PlaceImports
+    package let areas: any ImportRunProgress
+    package let logger: Logger
     /// Called after a tile that created or changed places committed (the nearby index reads them in).
-    let placesChanged: @Sendable () async -> Void
+    package let placesChanged: @Sendable () async -> Void
+
+    package init(
+        providers: [any PlacesProvider], places: any PlaceImports, areas: any ImportRunProgress, logger: Logger,
+        placesChanged: @escaping @Sendable () async -> Void
+    ) {
+        self.providers = providers
+        self.places = places
+        self.areas = areas
+        self.logger = logger
+        self.placesChanged = placesChanged
+    }
 
     /// The outcome, or the first provider error. The next tile is fetched while the current one is written:
     /// the provider still sees one request at a time (its usage policy), and its answer and decoding overlap
     /// the database's work instead of waiting for it.
-    func importArea(_ area: ImportAreaStore.Area) async -> (outcome: PlaceStore.UpsertOutcome, error: String?) {
+    package func importArea(_ area: ImportArea) async -> (outcome: UpsertOutcome, error: String?) {
         let work = providers.flatMap { provider in area.box.tiles(maxDegrees: provider.tileDegrees).map { (provider, $0) } }
-        var outcome = PlaceStore.UpsertOutcome()
+        var outcome = UpsertOutcome()
         logger.info("import started", metadata: ["area": "\(area.name)", "tiles": "\(work.count)"])
         let worship = area.placesOfWorship
         var prefetch = work.first.map { first in Task { try await first.0.tile(first.1, placesOfWorship: worship) } }
@@ -68,7 +79,7 @@ struct AreaImporter: Sendable {
 
     /// After a whole run: closes what vanished, reopens what came back (`PlaceClosure`); the failure, if any.
     private func closeVanished(
-        in area: ImportAreaStore.Area, outcome: PlaceStore.UpsertOutcome, seen: Set<SourceKey>, incompleteProviders: Set<String>
+        in area: ImportArea, outcome: UpsertOutcome, seen: Set<SourceKey>, incompleteProviders: Set<String>
     ) async -> String? {
         do {
             let judged = Set(providers.map(\.name)).subtracting(incompleteProviders)

@@ -2,23 +2,30 @@ import Foundation
 import Logging
 import Metrics
 import PlatformCore
-import ServiceLifecycle
 
 /// Places around the user when the app opens (P1): a nearby list asked for where no area was ever imported
 /// queues the tile around that point as an import area of its own (rate-limited, deduplicated across
 /// instances), which the scheduler imports like any other; the list says `importing` until the tile's first
 /// run finished.
-struct OnDemandImports: Sendable {
-    let coverage: ImportCoverage
-    let areas: any OnDemandAreas
-    let perHour: Int
-    let perUserPerHour: Int
-    let logger: Logger
+package struct OnDemandImports: Sendable {
+    package let coverage: ImportCoverage
+    package let areas: any OnDemandAreas
+    package let perHour: Int
+    package let perUserPerHour: Int
+    package let logger: Logger
+
+    package init(coverage: ImportCoverage, areas: any OnDemandAreas, perHour: Int, perUserPerHour: Int, logger: Logger) {
+        self.coverage = coverage
+        self.areas = areas
+        self.perHour = perHour
+        self.perUserPerHour = perUserPerHour
+        self.logger = logger
+    }
 
     /// True while the places around the point are still being imported for the first time. Only a trusted caller
     /// (`mayQueue`: auth's `trusted` claim) queues a tile nobody asked for: the hour's tiles are everyone's, and
     /// new install accounts are cheap, so a few addresses' fresh accounts would otherwise use them up for all.
-    func importing(latitude: Double, longitude: Double, user: String, mayQueue: Bool) async -> Bool {
+    package func importing(latitude: Double, longitude: Double, user: String, mayQueue: Bool) async -> Bool {
         switch coverage.status(latitude: latitude, longitude: longitude) {
         case .unknown: return false
         case .covered(let importing):
@@ -54,21 +61,6 @@ struct OnDemandImports: Sendable {
                 logger.warning("on-demand import request failed", metadata: ["error": "\(String(reflecting: error))"])
                 return false
             }
-        }
-    }
-}
-
-/// Reads the import areas into the coverage every few seconds (and once the service has migrated).
-struct ImportCoverageService: Service {
-    let coverage: ImportCoverage
-    let areas: any OnDemandAreas
-    let interval: Duration
-    let startGate: StartGate
-    let logger: Logger
-
-    func run() async throws {
-        await runPeriodically(startGate: startGate, interval: interval, logger: logger, failure: "import coverage refresh failed") {
-            coverage.load(try await areas.coverage())
         }
     }
 }

@@ -30,7 +30,7 @@ struct PlacesNearbyIndexTests {
     }
 
     static func page(_ nearby: NearbyPlaces, _ area: NearbyPlaces.Area, user: String, page: Int = 1, pageSize: Int = 100) async throws -> Page {
-        let body = try await nearby.page(area, user: user, page: page, pageSize: pageSize)
+        let body = PlaceJSON.page(try await nearby.page(area, user: user, page: page, pageSize: pageSize))
         return try JSONDecoder().decode(Page.self, from: Data(body.readableBytesView))
     }
 
@@ -59,10 +59,10 @@ struct PlacesNearbyIndexTests {
             let users = UserPlaceStore(
                 client: db.client, logger: logger,
                 places: PlaceStore(client: db.client, logger: logger, matchDistanceMetres: 50, topic: places.topic))
-            let index = PlaceIndex(feed: PlaceChangeFeed(client: db.client, logger: logger), logger: logger)
+            let index = PlaceIndex(feed: PlaceChangeFeed(client: db.client, logger: logger), render: PlaceJSON.openObject, logger: logger)
             try await index.refresh()
-            let memory = NearbyPlaces(index: index, pinCache: .pins(ttl: .seconds(60)), users: users)
-            let postgis = NearbyPlaces(index: nil, pinCache: .pins(ttl: .zero), users: users)
+            let memory = NearbyPlaces(index: index, pinCache: .pins(ttl: .seconds(60)), users: users, render: PlaceJSON.openObject)
+            let postgis = NearbyPlaces(index: nil, pinCache: .pins(ttl: .zero), users: users, render: PlaceJSON.openObject)
             #expect(index.snapshot?.count == 1_500)
             for round in 0..<25 {
                 let latitude = Double.random(in: 52.38...52.62, using: &generator)
@@ -92,7 +92,7 @@ struct PlacesNearbyIndexTests {
         try await PlacesTestHarness.run { places in
             let db = places.db
             let logger = Logger(label: "index-test")
-            let index = PlaceIndex(feed: PlaceChangeFeed(client: db.client, logger: logger), logger: logger)
+            let index = PlaceIndex(feed: PlaceChangeFeed(client: db.client, logger: logger), render: PlaceJSON.openObject, logger: logger)
             try await index.refresh()
             #expect(index.snapshot?.count == 0)
             let first = try await Self.insert(db, name: "First", latitude: 52.5, longitude: 13.4)

@@ -101,7 +101,7 @@ struct PlacesOnDemandTests {
         try await PlacesTestHarness.run { places in
             let store = ImportAreaStore(client: places.db.client, logger: places.db.logger)
             let tile = OnDemandTile(latitude: -33.87, longitude: 151.21, degrees: 0.1)
-            let results = try await withThrowingTaskGroup(of: ImportAreaStore.OnDemandRequest.self) { group in
+            let results = try await withThrowingTaskGroup(of: OnDemandRequest.self) { group in
                 for index in 0..<12 {
                     group.addTask { try await store.requestOnDemand(tile, user: "user-\(index)", perHour: 100, perUserPerHour: 10) }
                 }

@@ -93,10 +93,10 @@ final class MemoryUserPlaces: UserPlaceRepository {
 
     func rate(
         placeId: UUID, user: String, rating: Rating, check: @Sendable (RecentCount) throws -> Void
-    ) async throws -> UserPlaceStore.Aggregate {
+    ) async throws -> PlaceRatingAggregate {
         try check(state.withLock { $0.recent })
         state.withLock { $0.rated.append(placeId) }
-        return UserPlaceStore.Aggregate(count: 1, averages: [:], menuOptions: [:], businessTypes: [:])
+        return PlaceRatingAggregate(count: 1, averages: [:], menuOptions: [:], businessTypes: [:])
     }
 
     func add(

@@ -46,9 +46,9 @@ struct AreaImporterTests {
         let tiles = Mutex<[[PlaceCandidate]]>([])
         let closings = Mutex<[(seen: Set<SourceKey>, judged: Set<String>)]>([])
 
-        func upsert(_ candidates: [PlaceCandidate]) async throws -> PlaceStore.UpsertOutcome {
+        func upsert(_ candidates: [PlaceCandidate]) async throws -> UpsertOutcome {
             tiles.withLock { $0.append(candidates) }
-            return PlaceStore.UpsertOutcome(created: candidates.count, changed: 0, unchanged: 0)
+            return UpsertOutcome(created: candidates.count, changed: 0, unchanged: 0)
         }
 
         func closeVanished(in box: GeoBox, seen: Set<SourceKey>, judgedProviders: Set<String>, includesWorship: Bool) async throws -> PlaceClosure {
@@ -61,7 +61,7 @@ struct AreaImporterTests {
     let areas = MemoryImportAreas()
     let changed = Calls()
     /// Two tiles of one degree each.
-    let area = ImportAreaStore.Area(id: UUID(), name: "Strip", box: GeoBox(south: 0, west: 0, north: 1, east: 2))
+    let area = ImportArea(id: UUID(), name: "Strip", box: GeoBox(south: 0, west: 0, north: 1, east: 2))
 
     func importer(_ providers: [any PlacesProvider]) -> AreaImporter {
         AreaImporter(

@@ -8,7 +8,7 @@ import Synchronization
 /// and per user.
 final class MemoryImportAreas: ImportAreaRegistry, ImportRunProgress, OnDemandAreas {
     struct Row: Sendable {
-        var status: ImportAreaStore.Status
+        var status: ImportAreaStatus
         var due: Bool
         var onDemand = false
         var requestedBy: String?
@@ -17,7 +17,7 @@ final class MemoryImportAreas: ImportAreaRegistry, ImportRunProgress, OnDemandAr
 
     private let rows = Mutex<[Row]>([])
     /// Each progress report: tiles done of the total, and the run's outcome so far.
-    let reported = Mutex<[(tilesDone: Int, tilesTotal: Int, outcome: PlaceStore.UpsertOutcome)]>([])
+    let reported = Mutex<[(tilesDone: Int, tilesTotal: Int, outcome: UpsertOutcome)]>([])
     /// Thrown by the next on-demand request.
     let failRequests = Mutex<(any Error)?>(nil)
     let requests = Mutex(0)
@@ -34,7 +34,7 @@ final class MemoryImportAreas: ImportAreaRegistry, ImportRunProgress, OnDemandAr
                 rows[index].due = rows[index].due || runNow
                 return rows[index].status.area.id
             }
-            let area = ImportAreaStore.Area(id: UUID(), name: name, box: box, placesOfWorship: placesOfWorship)
+            let area = ImportArea(id: UUID(), name: name, box: box, placesOfWorship: placesOfWorship)
             rows.append(Row(status: Self.status(area), due: runNow))
             return area.id
         }
@@ -48,13 +48,13 @@ final class MemoryImportAreas: ImportAreaRegistry, ImportRunProgress, OnDemandAr
         }
     }
 
-    func list() async throws -> [ImportAreaStore.Status] {
+    func list() async throws -> [ImportAreaStatus] {
         rows.withLock { $0.map(\.status).sorted { $0.area.name < $1.area.name } }
     }
 
     // MARK: ImportRunProgress
 
-    func progress(_ id: UUID, outcome: PlaceStore.UpsertOutcome, tilesDone: Int, tilesTotal: Int) async throws {
+    func progress(_ id: UUID, outcome: UpsertOutcome, tilesDone: Int, tilesTotal: Int) async throws {
         reported.withLock { $0.append((tilesDone, tilesTotal, outcome)) }
     }
 
@@ -64,7 +64,7 @@ final class MemoryImportAreas: ImportAreaRegistry, ImportRunProgress, OnDemandAr
     func requestOnDemand(
         _ tile: OnDemandTile, user: String, perHour: Int, perUserPerHour: Int
     ) async throws
-        -> ImportAreaStore.OnDemandRequest
+        -> OnDemandRequest
     {
         requests.withLock { $0 += 1 }
         if let failure = failRequests.withLock({ $0 }) { throw failure }
@@ -73,7 +73,7 @@ final class MemoryImportAreas: ImportAreaRegistry, ImportRunProgress, OnDemandAr
             let onDemand = rows.filter(\.onDemand)
             if onDemand.count >= perHour { return .refusedForEveryone }
             if onDemand.count(where: { $0.requestedBy == user }) >= perUserPerHour { return .refusedForUser }
-            let area = ImportAreaStore.Area(id: UUID(), name: tile.areaName, box: tile.box)
+            let area = ImportArea(id: UUID(), name: tile.areaName, box: tile.box)
             rows.append(Row(status: Self.status(area), due: true, onDemand: true, requestedBy: user))
             return .queued
         }
@@ -91,8 +91,8 @@ final class MemoryImportAreas: ImportAreaRegistry, ImportRunProgress, OnDemandAr
         rows.withLock { $0.map { ImportCoverage.Area(box: $0.status.area.box, onDemand: $0.onDemand, imported: $0.status.lastFinishedAt != nil) } }
     }
 
-    private static func status(_ area: ImportAreaStore.Area) -> ImportAreaStore.Status {
-        ImportAreaStore.Status(
+    private static func status(_ area: ImportArea) -> ImportAreaStatus {
+        ImportAreaStatus(
             area: area, nextRunAt: Date(), lastStartedAt: nil, lastFinishedAt: nil, lastStatus: nil, lastError: nil, created: 0, changed: 0,
             unchanged: 0, tilesDone: 0, tilesTotal: 0)
     }

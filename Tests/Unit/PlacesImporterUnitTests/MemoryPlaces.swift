@@ -53,11 +53,11 @@ final class MemoryPlaces: PlaceCatalogue, PlaceMarks, PlaceReviewRepository {
 
     // MARK: PlaceReviewRepository
 
-    func awaiting(limit: Int, offset: Int) async throws -> [PlaceReviewStore.Reviewed] {
+    func awaiting(limit: Int, offset: Int) async throws -> [ReviewedPlace] {
         rows.withLock { rows in
             rows.values.filter { $0.place.review == .pending }.sorted { ($0.addedAt, $0.place.id.uuidString) < ($1.addedAt, $1.place.id.uuidString) }
                 .dropFirst(offset).prefix(limit).map {
-                    PlaceReviewStore.Reviewed(place: $0.place, addedBy: $0.place.addedBy ?? "", addedAt: $0.addedAt)
+                    ReviewedPlace(place: $0.place, addedBy: $0.place.addedBy ?? "", addedAt: $0.addedAt)
                 }
         }
     }
@@ -66,13 +66,13 @@ final class MemoryPlaces: PlaceCatalogue, PlaceMarks, PlaceReviewRepository {
         rows.withLock { $0[placeId].map { ReviewStanding(review: $0.place.review, addedBy: $0.place.addedBy) } }
     }
 
-    func decide(_ placeId: UUID, _ decision: ReviewDecision) async throws -> PlaceReviewStore.Reviewed? {
+    func decide(_ placeId: UUID, _ decision: ReviewDecision) async throws -> ReviewedPlace? {
         beforeDecision.withLock { $0 }?(placeId)
         return rows.withLock { rows in
             guard var row = rows[placeId], row.place.review == .pending, let addedBy = row.place.addedBy else { return nil }
             row.place.review = decision.outcome
             rows[placeId] = row
-            return PlaceReviewStore.Reviewed(place: row.place, addedBy: addedBy, addedAt: row.addedAt)
+            return ReviewedPlace(place: row.place, addedBy: addedBy, addedAt: row.addedAt)
         }
     }
 }

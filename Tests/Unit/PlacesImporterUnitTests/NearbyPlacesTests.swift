@@ -10,17 +10,17 @@ import Testing
 struct NearbyPlacesTests {
     /// Places in the order the database would answer them, each with the asking user's pin.
     struct MemoryReads: NearbyPlaceReads {
-        var pinned: [UserPlaceStore.Pinned]
+        var pinned: [PinnedPlace]
 
         func near(
             latitude: Double, longitude: Double, radiusMetres: Double, user: String, limit: Int, offset: Int
         ) async throws
-            -> [UserPlaceStore.Pinned]
+            -> [PinnedPlace]
         {
             Array(pinned.dropFirst(offset).prefix(limit))
         }
 
-        func inBox(_ box: GeoBox, user: String, limit: Int, offset: Int) async throws -> [UserPlaceStore.Pinned] {
+        func inBox(_ box: GeoBox, user: String, limit: Int, offset: Int) async throws -> [PinnedPlace] {
             Array(pinned.filter { $0.place.latitude >= box.south && $0.place.latitude <= box.north }.dropFirst(offset).prefix(limit))
         }
 
@@ -41,12 +41,12 @@ struct NearbyPlacesTests {
     static let reads = MemoryReads(
         pinned: (0..<3).map { index in
             let place = Place(id: UUID(), name: "Café \(index)", category: .cafe, latitude: 52.5 + Double(index) / 100, longitude: 13.4)
-            return UserPlaceStore.Pinned(place: place, pin: index == 0 ? "green" : PinColour.untouched, distanceMetres: Double(index) * 10)
+            return PinnedPlace(place: place, pin: index == 0 ? "green" : PinColour.untouched, distanceMetres: Double(index) * 10)
         })
 
     func page(_ area: NearbyPlaces.Area, page: Int, pageSize: Int, importing: Bool? = nil) async throws -> Page {
-        let nearby = NearbyPlaces(index: nil, pinCache: .pins(ttl: .zero), users: Self.reads)
-        let body = try await nearby.page(area, user: "u1", page: page, pageSize: pageSize, importing: importing)
+        let nearby = NearbyPlaces(index: nil, pinCache: .pins(ttl: .zero), users: Self.reads, render: PlaceJSON.openObject)
+        let body = PlaceJSON.page(try await nearby.page(area, user: "u1", page: page, pageSize: pageSize, importing: importing))
         return try JSONDecoder().decode(Page.self, from: Data(body.readableBytesView))
     }
 

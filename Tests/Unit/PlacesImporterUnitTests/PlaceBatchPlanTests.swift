@@ -46,7 +46,7 @@ struct PlaceBatchPlanTests {
         ]
         let candidates = [unchanged, primary, secondary, fresh]
         let plan = Self.plan(candidates, known: known)
-        #expect(plan.outcome == PlaceStore.UpsertOutcome(created: 1, changed: 2, unchanged: 1))
+        #expect(plan.outcome == UpsertOutcome(created: 1, changed: 2, unchanged: 1))
         #expect(PlaceBatchPlan.rewrites(of: candidates, known: known).map(\.placeId) == [p2])
         #expect(plan.fills.map(\.placeId) == [p3] && plan.fills.first?.fill.address == "Street 1")
         #expect(plan.changedSources == [primary, secondary])
@@ -65,7 +65,7 @@ struct PlaceBatchPlanTests {
         // c is 22 m from a (created in this tile) and 40 m from the catalogue place: it joins a.
         let plan = Self.plan([a, b, c, far], existing: [2: .init(placeId: existing, distanceMetres: 40)])
         #expect(plan.newPlaces.count == 2, "a and far create places; b and c join a")
-        #expect(plan.outcome == PlaceStore.UpsertOutcome(created: 2, changed: 2, unchanged: 0))
+        #expect(plan.outcome == UpsertOutcome(created: 2, changed: 2, unchanged: 0))
         let joined = plan.newPlaces[0]
         #expect(joined.candidate.phone == "+49 30 1" && joined.candidate.address == "Unter den Linden 42", "gaps filled in order")
         #expect(plan.newSources.map(\.placeId) == [joined.id, joined.id, joined.id, plan.newPlaces[1].id])

@@ -14,7 +14,7 @@ struct PlaceGridTests {
 
     static func grid(_ places: [Place]) -> PlaceGrid {
         var grid = PlaceGrid()
-        for place in places { grid.upsert(PlaceGrid.Entry(place, matchName: MatchName.of(place.name))) }
+        for place in places { grid.upsert(PlaceGrid.Entry(place, matchName: MatchName.of(place.name), rendered: PlaceJSON.openObject(place))) }
         return grid
     }
 
@@ -53,7 +53,7 @@ struct PlaceGridTests {
         #expect(grid.inBox(box, viewer: "anyone", limit: 10, offset: 0).map(\.entry.id) == [alpha.id, zebra.id])
         var moved = outside
         moved.latitude = 52.53
-        grid.upsert(PlaceGrid.Entry(moved, matchName: "beta"))
+        grid.upsert(PlaceGrid.Entry(moved, matchName: "beta", rendered: PlaceJSON.openObject(moved)))
         #expect(grid.inBox(box, viewer: "anyone", limit: 10, offset: 0).map(\.entry.id) == [alpha.id, moved.id, zebra.id])
         #expect(grid.count == 3)
         #expect(grid.inBox(GeoBox(south: 52.59, west: 13.4, north: 52.61, east: 13.45), viewer: "anyone", limit: 10, offset: 0).isEmpty)
@@ -66,10 +66,10 @@ struct PlaceGridTests {
         odd.website = "https://example.org/a?b=c&d"
         let plain = Self.place("Plain", -33.5, -70.25)
         let found = [
-            PlaceGrid.Found(entry: PlaceGrid.Entry(odd, matchName: ""), distanceMetres: 12.345),
-            PlaceGrid.Found(entry: PlaceGrid.Entry(plain, matchName: ""), distanceMetres: nil),
+            PlaceGrid.Found(entry: PlaceGrid.Entry(odd, matchName: "", rendered: PlaceJSON.openObject(odd)), distanceMetres: 12.345),
+            PlaceGrid.Found(entry: PlaceGrid.Entry(plain, matchName: "", rendered: PlaceJSON.openObject(plain)), distanceMetres: nil),
         ]
-        let body = PlaceJSON.page(found, pins: ["green", "red"], page: 2, pageSize: 2, hasMore: true)
+        let body = PlaceJSON.page(NearbyPage(found: found, pins: ["green", "red"], page: 2, pageSize: 2, hasMore: true))
         struct Page: Decodable {
             var places: [Components.Schemas.Place]
             var page: Int

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The admin's import areas (P1): `ImportAreaStore` in Postgres, a memory one in the unit tests.
-protocol ImportAreaRegistry: Sendable {
+package protocol ImportAreaRegistry: Sendable {
     /// Adds an area or moves the one of that name; `runNow` makes it due at once. Returns its id.
     @discardableResult
     func upsert(name: String, box: GeoBox, placesOfWorship: Bool, runNow: Bool) async throws -> UUID
@@ -10,21 +10,21 @@ protocol ImportAreaRegistry: Sendable {
     func runNow(_ id: UUID) async throws -> Bool
 
     /// Every area with its last run, by name.
-    func list() async throws -> [ImportAreaStore.Status]
+    func list() async throws -> [ImportAreaStatus]
 }
 
 /// Where an import run records how far it got (P1).
-protocol ImportRunProgress: Sendable {
-    func progress(_ id: UUID, outcome: PlaceStore.UpsertOutcome, tilesDone: Int, tilesTotal: Int) async throws
+package protocol ImportRunProgress: Sendable {
+    func progress(_ id: UUID, outcome: UpsertOutcome, tilesDone: Int, tilesTotal: Int) async throws
 }
 
 /// The on-demand import areas (P1): tiles queued around users, and every area's box for the coverage.
-protocol OnDemandAreas: Sendable {
+package protocol OnDemandAreas: Sendable {
     /// Queues the tile as an area of its own unless it is queued already or over the hourly limits.
     func requestOnDemand(
         _ tile: OnDemandTile, user: String, perHour: Int, perUserPerHour: Int
     ) async throws
-        -> ImportAreaStore.OnDemandRequest
+        -> OnDemandRequest
 
     /// A user asked for places in the tile again: it is kept.
     func touchOnDemand(_ tile: OnDemandTile) async throws
@@ -32,5 +32,3 @@ protocol OnDemandAreas: Sendable {
     /// Every area's box, whether it was asked for on demand, and whether a run of it has finished.
     func coverage() async throws -> [ImportCoverage.Area]
 }
-
-extension ImportAreaStore: ImportAreaRegistry, ImportRunProgress, OnDemandAreas {}

@@ -1,14 +1,14 @@
 import Foundation
 
 /// The catalogue's places by id: `PlaceStore` in Postgres, a memory one in the unit tests.
-protocol PlaceCatalogue: Sendable {
+package protocol PlaceCatalogue: Sendable {
     func find(_ id: UUID) async throws -> Place?
 }
 
 /// What importing an area writes to the catalogue (P1): `PlaceStore` in Postgres, a memory one in the unit tests.
-protocol PlaceImports: Sendable {
+package protocol PlaceImports: Sendable {
     /// Writes one tile's candidates in one transaction: new places, changed ones, and what each source said.
-    func upsert(_ candidates: [PlaceCandidate]) async throws -> PlaceStore.UpsertOutcome
+    func upsert(_ candidates: [PlaceCandidate]) async throws -> UpsertOutcome
 
     /// After a whole, successful run of `box`: closes the provider places that vanished and reopens the ones seen
     /// again (`PlaceClosure`).
@@ -16,5 +16,3 @@ protocol PlaceImports: Sendable {
         in box: GeoBox, seen: Set<SourceKey>, judgedProviders: Set<String>, includesWorship: Bool
     ) async throws -> PlaceClosure
 }
-
-extension PlaceStore: PlaceCatalogue, PlaceImports {}
