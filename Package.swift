@@ -110,7 +110,8 @@ let platformModules: [(name: String, folder: String, dependencies: [Target.Depen
     ("PlatformKafka", "Kafka", [
         "PlatformCore", "CRdKafka", lib("Logging"), lib("Metrics"), lib("ServiceLifecycle"),
     ]),
-    // The inter-service contract, free of the client: envelopes, payloads, the topic catalogue, which service owns what.
+    // The inter-service contract, free of the client: envelopes, payloads, the topic catalogue, the registry of the
+    // services (which service owns what).
     ("PlatformEvents", "Events", ["PlatformCore"]),
     // Postgres with migrations, the outbox and its relay, the idempotent consumer and its ledger, erased accounts.
     ("PlatformPostgres", "Postgres", [
@@ -185,7 +186,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
         // The apps' clients (X6) send their requests with AsyncHTTPClient.
-        // Traces across the Kafka hop (issue 20): W3C trace context, spans exported over OTLP/HTTP when
+        // Traces across the Kafka hop (X4): W3C trace context, spans exported over OTLP/HTTP when
         // OTEL_EXPORTER_OTLP_ENDPOINT is set (the gRPC exporter is left out: it would double the build).
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
@@ -228,9 +229,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "contract-import-access", path: "Tools/contract-import-access", swiftSettings: swiftSettings),
+        // Deployment tooling from the registry of the services (the database bootstrap, the broker's access rules, KEDA
+        // overlays and the check of every file that lists the services): only the tool links it, never a service.
+        .target(name: "PlatformDeploy", dependencies: ["PlatformCore", "PlatformEvents"], path: "Shared/Deploy", swiftSettings: swiftSettings),
         .executableTarget(
             name: "PlatformCtl",
-            dependencies: ["PlatformCore", "PlatformKafka", "PlatformEvents", "PlatformHTTP", lib("ArgumentParser")],
+            dependencies: ["PlatformCore", "PlatformKafka", "PlatformEvents", "PlatformHTTP", "PlatformDeploy", lib("ArgumentParser")],
             path: "Tools/platformctl",
             swiftSettings: swiftSettings
         ),
@@ -293,13 +297,13 @@ let package = Package(
             platform + ["TestSupport", "AppointmentBooker", "PlacesImporter", lib("PostgresNIO")]),
         // Unit targets: rules tested in-process with nothing running (no Postgres, broker, child process or server).
         testTarget("PlatformUnitTests", path: "Tests/Unit/PlatformUnitTests", platform + [
-            "UnitTestSupport", lib("Hummingbird"), lib("HummingbirdTesting"), lib("JWTKit"), lib("Logging"),
-            lib("Prometheus"), lib("NIOHTTP1"),
+            "PlatformDeploy", "UnitTestSupport", lib("Hummingbird"), lib("HummingbirdTesting"), lib("JWTKit"), lib("Logging"),
+            lib("Prometheus"), lib("NIOHTTP1"), lib("OpenAPIRuntime"),
         ]),
         testTarget("PlatformClientUnitTests", path: "Tests/Unit/PlatformClientUnitTests", [
             "PlatformClient", "AuthContract", "AnalyticsContract", lib("OpenAPIRuntime"), lib("HTTPTypes"),
         ]),
-        // Each app's journey through the six services started as docker-compose starts them (issue 31), with
+        // Each app's journey through the six services started as docker-compose starts them (X5), with
         // nothing but the generated clients; a phase of its own in the test command.
         testTarget("StackJourneyTests", path: "Tests/StackJourneyTests", [
             "PlatformClient", "TestSupport", "PlacesContract", "AuthContract", "WeatherContract", "WarningsContract",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks deploy/observability (issue 20): the alert rules with promtool (`check rules`, and `test rules` on
+"""Checks deploy/observability (X4): the alert rules with promtool (`check rules`, and `test rules` on
 alerts-test.yaml, where each alert must fire on the series it is about), that the per-group dashboards are what
 scripts/dashboards.py makes of the platform-wide ones and every dashboard is shipped by kustomization.yaml, and
 every Grafana dashboard: its

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Starts the services the way docker-compose.yml does, without Docker (issue 20): each service's `command` with
+"""Starts the services the way docker-compose.yml does, without Docker (X5): each service's `command` with
 its compose `environment` (the shared anchor included, `${VAR:-default}` and `${VAR:?}` resolved from a
 generated .env), plus the image's own ENV from the Dockerfile, against the test run's Postgres (set up by
 deploy/postgres/init.sh, as the postgres image runs it) and broker (topics made by the compose `topics`
@@ -12,7 +12,7 @@ and TEST_KAFKA_BROKERS).
 
 --set puts a value into the generated .env, as an operator would (a provider's base URL, an SMTP host).
 --without SERVICE (with --serve) leaves a service out: its address is handed out, but nothing listens there.
---serve keeps the stack up after the checks for the app journeys (issue 31): it writes each service's address and
+--serve keeps the stack up after the checks for the app journeys (X5): it writes each service's address and
 the .env's telemetry keys to STATE_FILE (JSON), and stops the services, with the same exit-code check, on SIGTERM
 or when the process that started it is gone."""
 import json
@@ -130,7 +130,7 @@ def metric_problems(started: dict, metrics_ports: dict[str, int], env: dict[str,
     for service, (_, port, _) in started.items():
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5):
-                return [f"{service}: /metrics answered on the public listener (issue 27: only on METRICS_PORT)"]
+                return [f"{service}: /metrics answered on the public listener (only on METRICS_PORT)"]
         except urllib.error.HTTPError:
             pass
     key = env["TELEMETRY_APP_KEYS"].split(";")[0].split("=", 1)[1]

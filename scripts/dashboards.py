@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a Grafana dashboard per service group (issue 20) into deploy/observability/dashboards/group-*.json,
+"""Writes a Grafana dashboard per service group (X4) into deploy/observability/dashboards/group-*.json,
 from the two platform-wide dashboards there (event-pipeline.json, http-apis.json), which stay the one place a
 panel is defined: each group's board has both boards' panels, its service variable limited to the group's
 services. `--check` changes nothing and fails when a group board is missing or differs from what would be

@@ -16,7 +16,7 @@ import secrets
 import yaml
 
 # Who is refused, per rule: the caller sent for it and what the rule is meant to stop.
-# Since issue 29 every account an app can get is a member (a horoscope guest is an install account): `member` and
+# Since install accounts (U8) every account an app can get is a member (a horoscope guest is an install account): `member` and
 # `signed-in` both refuse whoever comes without a token. `trusted` refuses a new install account (the guest: its
 # token's `trusted` claim is false until INSTALL_TRUST_AFTER_HOURS, which the smoke stack leaves at its default).
 REFUSED_CALLER = {

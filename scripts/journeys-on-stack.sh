@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The operator's smoke test, as the test command runs it (issue 31): a second local stack started by
+# The operator's smoke test, as the test command runs it (X5): a second local stack started by
 # `scripts/stack.sh start` with the journey profile (its own state directory and free ports, the services already
 # built), then `scripts/journeys.sh` against it twice, the second run meeting the first one's data, as an operator
 # who runs it after each deployment would. The stack is stopped and its directory removed whatever the outcome.

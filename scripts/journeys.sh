@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The apps' journeys (weather, places, horoscope, hotel survey, dashboard) against the local stack that is already
-# running, as an operator's smoke test of it (issue 31):
+# running, as an operator's smoke test of it (X5):
 #   STACK_JOURNEYS=1 scripts/stack.sh start   # or `restart`: the stack with its providers pointed at the fakes
 #   scripts/journeys.sh                        # the journeys against its ports, each step's latency printed
 # Each journey starts the fake providers it needs on the ports the stack was given (in $STATE_DIR/journeys/), drives

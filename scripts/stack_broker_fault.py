@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The operator's broker fault on the local stack (X5), as issue 28 tells it: a second stack is started with
+"""The operator's broker fault on the local stack (X5), as an operator meets it (X2): a second stack is started with
 `scripts/stack.sh start` (its own state directory and free ports), a survey member marks favourite cities and
 warning-detector applies them; the broker is stopped with SIGTERM then SIGKILL; during the outage the member
 unmarks two of them and marks two more (weather-fetcher keeps them in its outbox); `scripts/stack.sh start` is run

@@ -20,6 +20,10 @@ log "checking that every route the docs name is in an openapi.yaml or registered
 "$VENV/bin/python" "$root/scripts/check-routes.py"
 log "checking that each service's core (Domain/, UseCases/) imports no storage, HTTP or contract module"
 "$VENV/bin/python" "$root/scripts/check-cores.py"
+log "checking that no closed set travels the topics as text (payload fields: enums or named open text)"
+"$VENV/bin/python" "$root/scripts/check-payloads.py"
+log "checking the prose budgets and that no document or source names an issue number"
+"$VENV/bin/python" "$root/scripts/check-prose.py"
 log "checking the Swift formatting (swift format lint --strict, settings in .swift-format)"
 (cd "$root" && swift format lint --strict --recursive --configuration .swift-format Shared Services Tests Benchmarks Tools Clients Plugins)
 start_throwaway_infra
@@ -71,7 +75,7 @@ else
     --skip UnitTests --skip FaultTests --skip ServiceShutdownTests --skip ContractTests --skip DashboardBrowserTests \
     --skip StackJourneyTests || status=$?
   # One stack at a time: each journey starts the six services as docker-compose does, in the compose database.
-  log "running the app journeys through the six services started as docker-compose.yml starts them (issue 31)"
+  log "running the app journeys through the six services started as docker-compose.yml starts them (X5)"
   run_tests 1200 300 --filter StackJourneyTests || status=$?
   log "running the journeys against a stack already running (scripts/stack.sh, then scripts/journeys.sh twice)"
   bash "$root/scripts/journeys-on-stack.sh" || status=$?

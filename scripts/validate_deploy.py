@@ -47,7 +47,7 @@ deployments = {
 if deployments != services:
     problems.append(f"deploy/k8s: Deployments {sorted(deployments)} do not match the services")
 
-# /metrics is on its own port (issue 27): each Deployment names it and its scrape annotation points at it, and no
+# /metrics is on its own port (U11): each Deployment names it and its scrape annotation points at it, and no
 # Service routes to it, so an ingress in front of a Service never exposes the counters.
 config = next(doc for doc in yaml.safe_load_all(open(os.path.join(root, "deploy", "k8s", "platform-config.yaml"))) if doc)
 metrics_port = int(config["data"].get("METRICS_PORT", "0"))
@@ -68,7 +68,7 @@ for path in sorted(glob.glob(os.path.join(root, "deploy", "k8s", "*.yaml"))):
             if any(port.get("targetPort") in ("metrics", metrics_port) for port in doc["spec"].get("ports", [])):
                 problems.append(f"{where}: routes to the metrics port")
 
-# The overlays (issue 20): what they name exists, and KEDA's ScaledObjects (a CRD the Kubernetes schemas do not
+# The overlays (X5): what they name exists, and KEDA's ScaledObjects (a CRD the Kubernetes schemas do not
 # know) scale a Deployment of the base on its own consumer group and topics of the catalogue, up to the
 # topics' partition count.
 import re

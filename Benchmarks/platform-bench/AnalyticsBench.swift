@@ -116,10 +116,10 @@ struct AnalyticsBench: ServiceBench {
             var batch: [KafkaOutgoingMessage] = []
             for index in 0..<events {
                 let user = "user-\(index % 50_000)"
-                var event = TelemetryRecorded(app: "weather", clientEventId: UUID(), kind: "feature_used", deviceId: user)
+                var event = TelemetryRecorded(app: .weather, clientEventId: UUID(), kind: .featureUsed, deviceId: user)
                 switch index % 5 {
-                case 0: (event.kind, event.platform, event.appVersion) = ("install", ["ios", "android", "web"][index % 3], "1.0")
-                case 1: (event.kind, event.cityId) = ("city_viewed", 1 + index % 5_000)
+                case 0: (event.kind, event.platform, event.appVersion) = (.install, [.ios, .android, .web][index % 3], "1.0")
+                case 1: (event.kind, event.cityId) = (.cityViewed, 1 + index % 5_000)
                 default: event.feature = "feature-\(index % 200)"
                 }
                 let envelope = EventEnvelope(

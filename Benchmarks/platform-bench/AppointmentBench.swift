@@ -139,7 +139,7 @@ struct AppointmentBench: ServiceBench {
     ) async throws -> UUID {
         let partner = UUID()
         let event = EventEnvelope(
-            type: EventTypes.userRoleChanged, producer: "auth", key: partner.uuidString, payload: UserRoleChanged(userId: partner, role: "partner"))
+            type: EventTypes.userRoleChanged, producer: "auth", key: partner.uuidString, payload: UserRoleChanged(userId: partner, role: .partner))
         try await withProducer(brokers: brokers) { producer in
             try await producer.send(KafkaOutgoingMessage(topic: usersTopic, key: event.key, value: try event.encoded()))
         }

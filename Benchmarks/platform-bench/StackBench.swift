@@ -2,7 +2,7 @@ import Foundation
 import PlatformCore
 import TestSupport
 
-/// The whole stack under an open-loop load (issue 34): the six services started as docker-compose starts them
+/// The whole stack under an open-loop load: the six services started as docker-compose starts them
 /// (`scripts/compose-smoke.py --serve`, against the bench's Postgres and broker), the providers faked on loopback
 /// inside this process, app sessions (`StackSession`) arriving at a fixed rate, stepped up until a step's p99 of
 /// any journey step passes the limit or any request fails.

@@ -9,7 +9,7 @@ struct StackReport {
 
     func markdown() -> String {
         var lines = [
-            "## Whole stack, open loop (issue 34)", "",
+            "## Whole stack, open loop", "",
             "Each session, for one of \(bench.users) phones (an install account per app from auth): "
                 + StackSession.steps.dropLast().joined(separator: ", ") + " (3 events); one session in \(bench.bookingEvery) also books "
                 + "the fortune teller's next free hourly slot. \(bench.cityCount) cities, 20 points in one 0.1° tile of places. "

@@ -112,7 +112,7 @@ struct WarningBench: ServiceBench {
         let first = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600)
         let hours = (0..<48).map { index in
             ForecastHour(
-                time: first.addingTimeInterval(Double(index) * 3_600), temperatureC: index == 2 ? 36 : 20, condition: "clear",
+                time: first.addingTimeInterval(Double(index) * 3_600), temperatureC: index == 2 ? 36 : 20, condition: .clear,
                 description: "Clear sky", windSpeedKmh: 10, windGustKmh: 15, precipitationMm: 0, snowfallCm: 0, visibilityKm: 20)
         }
         let city = ForecastCity(
@@ -121,7 +121,7 @@ struct WarningBench: ServiceBench {
         let envelope = EventEnvelope(
             type: EventTypes.forecastUpdated, occurredAt: now, producer: "weather-fetcher", key: String(cityId),
             payload: ForecastUpdated(
-                city: city, provider: "bench", fetchedAt: now, currentTemperatureC: 20, currentCondition: "clear",
+                city: city, provider: "bench", fetchedAt: now, currentTemperatureC: 20, currentCondition: .clear,
                 currentDescription: "Clear sky", hours: hours))
         return KafkaOutgoingMessage(topic: topic, key: String(cityId), value: try envelope.encoded())
     }

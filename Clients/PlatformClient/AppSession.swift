@@ -33,7 +33,7 @@ public actor AppSession {
         self.start = start
     }
 
-    /// The session of an app install (weather, places, horoscope): its own account, created on first use (issue 29).
+    /// The session of an app install (weather, places, horoscope): its own account, created on first use (U8).
     /// `attestation`: the platform's proof that this is the real app on a real device (a Play Integrity token asked for
     /// with the SHA-256 of `installId` as its nonce), which makes the account trusted at once.
     public static func install(

@@ -29,7 +29,7 @@ public struct PlatformClients: Sendable {
         appointments = AppointmentsContract.Client(serverURL: addresses.appointments, transport: transport, middlewares: middlewares)
     }
 
-    /// An app install's clients: its account is created on first use and kept in `store` (issue 29).
+    /// An app install's clients: its account is created on first use and kept in `store` (U8).
     public static func install(
         app: AuthContract.Operations.CreateInstallAccount.Input.Body.JsonPayload.AppPayload, installId: String,
         addresses: ServiceAddresses, store: any TokenStore, transport: any ClientTransport = PlatformClients.defaultTransport

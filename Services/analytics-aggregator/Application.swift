@@ -22,7 +22,9 @@ package func buildApplication(
     let client = runtime.postgres
     let stats = StatsQueries(client: client, exactUsersLimit: configuration.exactUsersLimit, logger: runtime.logger)
 
-    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    let document = try OpenAPIDocument(in: Bundle.module)
+    let access = try document.operationAccess()
+    let router = runtime.makeRouter(document: document)
     TelemetryRoute(
         ingest: TelemetryIngest(
             log: KafkaTelemetryLog(producer: runtime.producer, topic: configuration.telemetryTopic),
@@ -36,7 +38,7 @@ package func buildApplication(
     try DashboardFiles(bundle: Bundle.module, authBaseURL: configuration.dashboardAuthURL).add(to: router)
     HomeStream(stats: stats, interval: configuration.streamInterval, logger: runtime.logger)
         .add(
-            to: runtime.hotRoutes(on: router, token: .required).add(middleware: PathAccessMiddleware([.init(prefix: "/v1/admin", roles: [.admin])])))
+            to: runtime.hotRoutes(on: router, token: .required).add(middleware: OperationAccessMiddleware(access)))
     try AnalyticsAPI(
         polls: PollStore(client: client, topic: configuration.telemetryTopic, erased: runtime.erasedAccounts, logger: runtime.logger),
         surveys: SurveyStore(
@@ -46,8 +48,7 @@ package func buildApplication(
         stats: stats, cache: StatsAnswers(lifetime: configuration.statsCacheLifetime)
     )
     .registerHandlers(
-        on: runtime.apiRoutes(
-            on: router, access: [.members("/v1/poll/answers"), .members("/v1/survey"), .init(prefix: "/v1/admin", roles: [.admin])]),
+        on: runtime.apiRoutes(on: router, access: access),
         configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
 
     let consumer = try runtime.makeConsumer(

@@ -25,7 +25,9 @@ package func buildApplication(
     let partners = PartnerStore(client: client, logger: runtime.logger)
     let slotListings = SlotListingCache.slotListings(ttl: configuration.slotsCacheTTL)
 
-    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    let document = try OpenAPIDocument(in: Bundle.module)
+    let access = try document.operationAccess()
+    let router = runtime.makeRouter(document: document)
     // The hot slot listing is hand-registered (answers from a short cache of encoded bodies); it takes no body.
     SlotListingRoute(
         partners: partners, bookings: bookings, slots: SlotCalculator(slotMinutes: configuration.slotMinutes),
@@ -57,13 +59,9 @@ package func buildApplication(
     )
     .registerHandlers(
         on: runtime.apiRoutes(
-            on: router,
-            access: [
-                .members("/v1/me/bookings"), .members("/v1/me/partner-application"), .init(prefix: "/v1/me"), .members("/v1/bookings"),
-                .init(prefix: "/v1/partner", roles: [.partner]), .init(prefix: "/v1/admin", roles: [.admin]),
-            ],
+            on: router, access: access,
             // The payment provider's notifications (B6) are signed over the raw body: checked before it is read.
-            before: [PathFilteredMiddleware(["/v1/payments/webhook"], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret))]),
+            before: [OperationFilteredMiddleware(access, [.signature], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret))]),
         configuration: .init(dateTranscoder: RFC3339DateTranscoder()))
 
     let consumer = try runtime.makeConsumer(

@@ -50,7 +50,9 @@ package func buildApplication(
                         configuration: $0, logger: runtime.logger)
                 },
                 appAttest: configuration.appAttest.map { AppAttestVerifier(configuration: $0, logger: runtime.logger) }))
-    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module), corsOrigins: configuration.dashboardOrigins)
+    let document = try OpenAPIDocument(in: Bundle.module)
+    let access = try document.operationAccess()
+    let router = runtime.makeRouter(document: document, corsOrigins: configuration.dashboardOrigins)
     // Only the signed-in and admin operations read the Authorization header: a stale token sent to login or
     // refresh must not turn them into a 401. The webhook's signature is checked on the raw body first.
     let verifier = runtime.tokenVerifier
@@ -64,10 +66,11 @@ package func buildApplication(
         on: runtime.apiRoutes(
             on: router,
             first: [
-                PathFilteredMiddleware(["/v1/admin"], AccessTokenMiddleware(verifier: verifier, allowedRoles: [.admin])),
-                PathFilteredMiddleware(
-                    ["/v1/dashboard/password/change", "/v1/sessions/logout", "/v1/me"], AccessTokenMiddleware(verifier: verifier)),
-                PathFilteredMiddleware(["/v1/payments/webhook"], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret)),
+                // The token is read on the operations that need one only: a stale token sent to login or refresh is not
+                // a 401.
+                OperationFilteredMiddleware(access, OperationAccess.signedInRules, AccessTokenMiddleware(verifier: verifier)),
+                OperationAccessMiddleware(access),
+                OperationFilteredMiddleware(access, [.signature], PaymentSignatureMiddleware(secret: configuration.paymentWebhookSecret)),
                 EmptyDeleteBodyMiddleware(),
             ]))
     let mailSender = MailSender(

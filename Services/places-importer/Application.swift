@@ -13,7 +13,7 @@ import ServiceLifecycle
 
 /// Builds places-importer from its environment: the platform runtime, the Overpass and (with a key) Yelp
 /// importers, the import scheduler, the Nominatim lookup, the HTTP API (P1-P4) and the consumer of account
-/// deletions and merges (issue 29) and of appointment-booker's requests for places of worship (B4).
+/// deletions and merges (U9) and of appointment-booker's requests for places of worship (B4).
 /// Tests call this same function with test configuration.
 package func buildApplication(
     environment: EnvironmentReader, registry: PrometheusCollectorRegistry, logger: Logger
@@ -55,11 +55,13 @@ package func buildApplication(
             logger: runtime.logger)
     }
 
-    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    let document = try OpenAPIDocument(in: Bundle.module)
+    let access = try document.operationAccess()
+    let router = runtime.makeRouter(document: document)
     // The hot nearby routes read the caller from their context and take no body: only the token check.
     NearbyRoutes(nearbyPlaces: nearbyPlaces, configuration: configuration, onDemand: onDemand)
         .add(to: runtime.hotRoutes(on: router, token: .required))
-    let api = runtime.apiRoutes(on: router, token: .required, access: [.init(prefix: "/v1/admin", roles: [.admin])])
+    let api = runtime.apiRoutes(on: router, access: access, token: .required)
     let lookups = AddressLookups(
         nominatim: NominatimClient(http: providerClient("nominatim"), baseURL: configuration.nominatimBaseURL),
         perAccountHour: configuration.lookupsPerAccountHour, queue: configuration.lookupQueue)

@@ -27,7 +27,9 @@ package func buildApplication(
     let users = UserStore(client: client, logger: runtime.logger, devicesPerAccount: configuration.devicesPerAccount)
     let queue = PushQueue(client: client, logger: runtime.logger)
 
-    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    let document = try OpenAPIDocument(in: Bundle.module)
+    let access = try document.operationAccess()
+    let router = runtime.makeRouter(document: document)
     let news = NewsStore(client: client, logger: runtime.logger)
     // Public routes take a token when it comes (a bad one is refused); the /v1/me and admin operations require one.
     try WarningAPI(
@@ -36,7 +38,7 @@ package func buildApplication(
         unregister: UnregisterDevice(devices: users)
     )
     .registerHandlers(
-        on: runtime.apiRoutes(on: router, access: [.members("/v1/me"), .init(prefix: "/v1/admin", roles: [.admin])]))
+        on: runtime.apiRoutes(on: router, access: access))
 
     let consumer = try runtime.makeConsumer(
         topics: [

@@ -42,7 +42,9 @@ package func buildApplication(
     let knownFavourites = FavouriteIdsCache.favourites(ttl: configuration.favouritesCacheTTL)
     let recentViews = RecentViewsRecorder(store: userCities, recentLimit: userCities.recentLimit, logger: runtime.logger)
 
-    let router = runtime.makeRouter(document: try OpenAPIDocument(in: Bundle.module))
+    let document = try OpenAPIDocument(in: Bundle.module)
+    let access = try document.operationAccess()
+    let router = runtime.makeRouter(document: document)
     // Public routes personalise when a token comes; a bad token is refused. The /v1/me operations require one.
     let warnings = CityWarningStore(client: client, logger: runtime.logger)
     // The hot weather view reads the caller from its context and takes no body: only the token check.
@@ -58,7 +60,7 @@ package func buildApplication(
         card: try WeatherSharePages.bundledCard())
     // The public share pages (W10), HTML outside the API document.
     sharePages.add(to: runtime.hotRoutes(on: router))
-    let api = runtime.apiRoutes(on: router, access: [.members("/v1/me")])
+    let api = runtime.apiRoutes(on: router, access: access)
     try WeatherAPI(
         cities: cities, reader: reader, userCities: userCities, recentViews: recentViews,
         mark: MarkFavourite(cities: cities, favourites: userCities, known: knownFavourites, limit: configuration.favouritesPerAccount),

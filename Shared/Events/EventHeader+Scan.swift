@@ -4,7 +4,7 @@ import PlatformCore
 extension EventHeader {
     /// An envelope's header read by hand, and where its payload's bytes are. Every consumed event is read here, and
     /// Foundation's decoder reading the header (and again, later, the whole envelope for the payload) was a fifth of
-    /// a batched consumer's CPU (perf, issue 34). The envelope must be one object with the six header fields of
+    /// a batched consumer's CPU (perf). The envelope must be one object with the six header fields of
     /// their types; other members are skipped, as `JSONDecoder` skips them. A header member or the payload given twice
     /// is refused: `JSONDecoder` would take the first, a hand reader might take the last, and an envelope that reads
     /// two ways must not be applied under either id.

@@ -39,7 +39,7 @@ extension ForecastUpdated: HandWrittenJSONPayload {
         json.beginObject()
         json.key("city")
         try city.writeJSON(to: &json)
-        json.member("currentCondition", currentCondition)
+        json.member("currentCondition", currentCondition.rawValue)
         json.member("currentDescription", currentDescription)
         try json.member("currentTemperatureC", currentTemperatureC)
         json.member("fetchedAt", fetchedAt)
@@ -70,7 +70,7 @@ extension ForecastCity: HandWrittenJSONPayload {
 extension ForecastHour: HandWrittenJSONPayload {
     public func writeJSON(to json: inout JSONWriter) throws {
         json.beginObject()
-        json.member("condition", condition)
+        json.member("condition", condition.rawValue)
         json.member("description", description)
         try json.member("precipitationMm", precipitationMm)
         try json.member("snowfallCm", snowfallCm)

@@ -94,7 +94,7 @@ public enum TopicCatalogue {
             EventTypes.entitlementRevoked, EventTypes.userRoleChanged, EventTypes.userEmailVerified, EventTypes.userDeleted,
             EventTypes.userMerged,
         ],
-        // Every service that holds personal data reads deletions and merges (issue 29).
+        // Every service that holds personal data reads deletions and merges (U9).
         consumers: ["analytics-aggregator", "appointment-booker", "weather-fetcher", "warning-detector", "places-importer"],
         retentionDays: accountTopicsRetentionDays)
     public static let places = Topic(

@@ -1,7 +1,7 @@
 import CRdKafka
 import PlatformCore
 
-/// A consumer group's committed offsets, set from outside the group (`platformctl rewind`, issue 20): the
+/// A consumer group's committed offsets, set from outside the group (`platformctl rewind`): the
 /// group's membership as the broker reports it, a topic's partition count, and a commit of chosen offsets
 /// under the group's id without joining it (no subscribe, so no rebalance). A broker refuses such a commit
 /// while the group has live members (their generation owns the offsets), which is the second guard after the

@@ -8,14 +8,14 @@ extension PlatformRuntime {
         case required
     }
 
-    /// The chain every service's generated API runs behind, written once: the caller's token, access decided by
-    /// `rules` on the route that will run, then the body checks every operation shares.
-    /// `before` runs ahead of them (a payment webhook's signature check on the raw body).
+    /// The chain every service's generated API runs behind, written once: the caller's token, access decided by the
+    /// `x-access` of the operation the router matched (`access`, read from the service's document), then the body
+    /// checks every operation shares. `before` runs ahead of them (a payment webhook's signature check on the raw body).
     public func apiRoutes(
-        on router: Router<PlatformRequestContext>, token: TokenUse = .optional, access rules: [PathAccessMiddleware.Rule],
+        on router: Router<PlatformRequestContext>, access: OperationAccess, token: TokenUse = .optional,
         before: [any MiddlewareProtocol<Request, Response, PlatformRequestContext>] = []
     ) -> RouterGroup<PlatformRequestContext> {
-        apiRoutes(on: router, first: before + [tokenMiddleware(token), PathAccessMiddleware(rules)])
+        apiRoutes(on: router, first: before + [tokenMiddleware(token), OperationAccessMiddleware(access)])
     }
 
     /// The same chain with its own first steps (auth reads tokens on some paths only, checks the payment

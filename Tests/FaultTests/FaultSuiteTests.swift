@@ -17,7 +17,7 @@ struct FaultSuiteTests {
     static let events = 4_000
 
     @Test("X2: every fault scenario ends with 0 lost and 0 doubled")
-    func test_X2_faultTable() async throws {
+    func faultTable() async throws {
         var outcomes: [FaultOutcome] = []
         // FAULT_ONLY=<part of a scenario name> runs just the matching scenarios (for working on one).
         let only = ProcessInfo.processInfo.environment["FAULT_ONLY"]
@@ -59,7 +59,7 @@ struct FaultSuiteTests {
         // as the topic is made again after the restart.
         ("broker restarted, topic back with 4 partitions", { try await restartBroker(topicsAfter: .seconds(8), partitions: 4) }),
         ("broker restarted, topic back with 8 partitions", { try await restartBroker(topicsAfter: .seconds(8), partitions: 8) }),
-        // The operator's fault of issue 28 as written, on a whole local stack: the broker stopped with SIGTERM then
+        // The operator's broker fault as written (X2), on a whole local stack: the broker stopped with SIGTERM then
         // SIGKILL, favourites written meanwhile, `scripts/stack.sh start` run once.
         ("local stack: broker killed, favourites written, stack.sh start once", stackBrokerRestart),
         ("Postgres restarted mid-stream", restartPostgres),

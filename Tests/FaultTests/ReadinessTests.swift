@@ -19,7 +19,7 @@ import Testing
 @Suite("Readiness names what is down", .serialized)
 struct ReadinessTests {
     @Test("X4: /ready is 503 naming kafka while the broker is down and postgres while the database is down; ready again after")
-    func test_X4_readinessNamesTheOutage() async throws {
+    func readinessNamesTheOutage() async throws {
         let tokens = try TestTokens()
         let cluster = try PostgresCluster()
         defer { cluster.destroy() }

@@ -126,7 +126,7 @@ package struct AnalyticsTestHarness: ServiceHarnessing {
     package func registerSurveyAccount(_ user: UUID, verifiedMailbox mailbox: String? = UUID().uuidString) async throws {
         let envelope = EventEnvelope(
             type: EventTypes.userRegistered, producer: "auth", key: user.uuidString,
-            payload: UserRegistered(userId: user, kind: "survey", role: "user"))
+            payload: UserRegistered(userId: user, kind: .survey, role: .user))
         try await publish(envelope, to: usersTopic)
         if let mailbox {
             try await verifySurveyAccount(user, mailbox: mailbox)
@@ -143,7 +143,7 @@ package struct AnalyticsTestHarness: ServiceHarnessing {
         try await publish(
             EventEnvelope(
                 type: EventTypes.userEmailVerified, producer: "auth", key: user.uuidString,
-                payload: UserEmailVerified(userId: user, kind: "survey", mailboxKey: mailbox)),
+                payload: UserEmailVerified(userId: user, kind: .survey, mailboxKey: mailbox)),
             to: usersTopic)
     }
 }

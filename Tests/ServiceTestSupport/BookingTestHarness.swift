@@ -137,7 +137,7 @@ package struct BookingTestHarness: ServiceHarnessing {
         exceptions: [[String: Any]] = [], approved: Bool = true, feePaid: Bool = true
     ) async throws -> UUID {
         let partner = UUID()
-        try await publish(EventTypes.userRoleChanged, UserRoleChanged(userId: partner, role: "partner"), user: partner)
+        try await publish(EventTypes.userRoleChanged, UserRoleChanged(userId: partner, role: .partner), user: partner)
         #expect(
             try await eventually {
                 try await count("SELECT count(*)::int FROM accounts WHERE user_id = '\(partner.uuidString.lowercased())' AND role = 'partner'") == 1

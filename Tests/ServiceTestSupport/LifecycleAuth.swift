@@ -3,7 +3,7 @@ import HTTPTypes
 import TestSupport
 import Testing
 
-/// The real auth service for the tests of issue 29, publishing its account events to a topic of the test's own
+/// The real auth service for the account lifecycle tests (U9), publishing its account events to a topic of the test's own
 /// that the service under test reads; with a fake OpenID Connect provider when the test signs in for real.
 package enum LifecycleAuth {
     /// auth's setting that trusts installs at once: for tests of what an install owns and does, not of whether it is

@@ -30,7 +30,7 @@ struct ServiceShutdownTests {
     }
 
     @Test("X4: SIGTERM with a consumer mid-stream exits 0; after a restart every event is applied exactly once")
-    func test_X4_sigtermWithConsumerMidStream() async throws {
+    func sigtermWithConsumerMidStream() async throws {
         let tokens = try TestTokens()
         let suffix = uniqueSuffix()
         let topics = ServiceTopics([
@@ -44,7 +44,7 @@ struct ServiceShutdownTests {
                 let envelope = EventEnvelope(
                     type: EventTypes.placeUpserted, producer: "places-importer", key: id.uuidString,
                     payload: PlaceUpserted(
-                        placeId: id, name: "Shrine \(index)", category: "worship", latitude: 13.7 + Double(index) / 100_000, longitude: 100.5,
+                        placeId: id, name: "Shrine \(index)", category: .worship, latitude: 13.7 + Double(index) / 100_000, longitude: 100.5,
                         address: nil, openingHours: nil, phone: nil, website: nil, sources: ["osm:node/\(index)"]))
                 return KafkaOutgoingMessage(topic: topics["APPOINTMENT_PLACES_TOPIC"], key: envelope.key, value: try envelope.encoded())
             }
@@ -93,7 +93,7 @@ struct ServiceShutdownTests {
     }
 
     @Test("X4 (P1): SIGTERM during an area import gives the area back: the next instance imports it at once, not an hour later")
-    func test_X4_sigtermDuringAreaImport() async throws {
+    func sigtermDuringAreaImport() async throws {
         let tokens = try TestTokens()
         let requests = Mutex(0)
         let topics = ServiceTopics(["PLACES_TOPIC": "places", "PLACES_USERS_TOPIC": "users", "PLACES_REQUESTS_TOPIC": "place-requests"])
@@ -146,7 +146,7 @@ struct ServiceShutdownTests {
     }
 
     @Test("X4: SIGTERM during an HTTP request that waits on a provider: the request is answered, then the process exits 0")
-    func test_X4_sigtermWithRequestInFlight() async throws {
+    func sigtermWithRequestInFlight() async throws {
         let tokens = try TestTokens()
         let arrived = Mutex(false)
         let topics = ServiceTopics(["PLACES_TOPIC": "places", "PLACES_USERS_TOPIC": "users", "PLACES_REQUESTS_TOPIC": "place-requests"])

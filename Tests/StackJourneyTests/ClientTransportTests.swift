@@ -7,7 +7,7 @@ import PlatformClient
 import ServiceLifecycle
 import Testing
 
-/// The apps' transport (X6, issue 31) against a service that answers before it reads the request body, as the
+/// The apps' transport (X6, X5) against a service that answers before it reads the request body, as the
 /// access check does for a token that no longer counts: each answer is the app's, on a connection kept alive
 /// across requests whose bodies the server never read.
 ///

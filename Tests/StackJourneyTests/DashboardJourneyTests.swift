@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 extension StackJourneys {
-    /// The admin dashboard's people through the running stack (issue 31; U1, U2, U5, B1, N2), with the generated
+    /// The admin dashboard's people through the running stack (X5; U1, U2, U5, B1, N2), with the generated
     /// clients only: the first admin invites a fortune teller and another admin, each chooses a password through the
     /// mailed link and signs in; the teller's account reaches appointment-booker over the broker and gets a profile.
     /// The dashboard page itself stays with the browser test.

@@ -13,7 +13,7 @@ import WarningsContract
 import WeatherContract
 
 extension StackJourneys {
-    /// The horoscope app's journey through the running stack (issue 31; B1-B5, U5, U6, U9, A4, P1), with the generated
+    /// The horoscope app's journey through the running stack (X5; B1-B5, U5, U6, U9, A4, P1), with the generated
     /// clients only: the free horoscope, a paid feature refused then bought through the provider's signed webhook, a
     /// bad reading with temples from places-importer, a fortune teller's slot with its reminder pushed under the
     /// horoscope app's topic (a fake APNs as strict as Apple's), the install linked to an OpenID Connect account with

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import TestSupport
 
-/// What the journeys' fake providers share with the stack they meet (issue 31). A journey that starts its own stack
+/// What the journeys' fake providers share with the stack they meet (X5). A journey that starts its own stack
 /// makes them on the spot: free ports, fresh keys and secrets. Against a running stack (`JOURNEY_STACK_DIR`, set by
 /// `scripts/journeys.sh`) they are the ones `scripts/stack.sh` generated when it was started with `STACK_JOURNEYS=1`:
 /// the stack was pointed at the fakes' ports before the fakes existed, and holds the other side of every secret.

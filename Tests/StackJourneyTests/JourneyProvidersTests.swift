@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What `scripts/journeys.sh` meets when the running stack was not started for the journeys (issue 31): the
+/// What `scripts/journeys.sh` meets when the running stack was not started for the journeys (X5): the
 /// journey stops before its first step and names the setting and the command that fixes it.
 @Suite("Journeys against a running stack: its settings checked first")
 struct JourneyProvidersTests {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One journey's steps with their latencies (issue 31), printed as a table when it ends and kept in
+/// One journey's steps with their latencies (X5), printed as a table when it ends and kept in
 /// `TEST_ARTIFACTS_DIR/journeys/<app>.txt`, so a slow or failing step is named in the run's output.
 final class JourneyReport: @unchecked Sendable {
     private let app: String

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 extension StackJourneys {
-    /// The "where I work" app's journey through the running stack (issue 31; P2, P3, P4, U9), with nothing but the
+    /// The "where I work" app's journey through the running stack (X5; P2, P3, P4, U9), with nothing but the
     /// generated clients: each install's account from auth, the map filled by an on-demand import from the fake
     /// Overpass, pins, a rating, a place added by address (fake Nominatim), and the rating seen by another install.
     @Suite("App journey through the stack: places")

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The six services started as docker-compose starts them (its commands and environment, through
-/// `scripts/compose-smoke.py --serve`), against the test run's Postgres and broker, for one journey (issue 31).
+/// `scripts/compose-smoke.py --serve`), against the test run's Postgres and broker, for one journey (X5).
 /// `settings` go into the stack's .env, as an operator would set them: the fake providers' base URLs. Or the stack
 /// an operator started with `STACK_JOURNEYS=1 scripts/stack.sh start`, met by `scripts/journeys.sh` (see JourneyProviders).
 struct RunningStack: Sendable {

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 extension StackJourneys {
-    /// The hotel survey app's journey through the running stack (issue 31; U4, N4, N2), with the generated clients
+    /// The hotel survey app's journey through the running stack (X5; U4, N4, N2), with the generated clients
     /// only: sign-up with a PIN and the mailed confirmation code, three wrong PINs, a new PIN by mailed code, the four
     /// services and the overall rating, the coupon, and the dashboard's survey table read by the first admin.
     @Suite("App journey through the stack: hotel survey")

@@ -9,7 +9,7 @@ import WarningsContract
 import WeatherContract
 
 extension StackJourneys {
-    /// The weather app's journey through the running stack (issue 31; W1-W10, A1-A5, N1, N2), with the generated
+    /// The weather app's journey through the running stack (X5; W1-W10, A1-A5, N1, N2), with the generated
     /// clients only: search, nearest city, the city view and recents, a favourite, warning settings, a device, then
     /// a forecast crossing the heat threshold on a scheduled refresh from the fake Open-Meteo, the warning on the map,
     /// in the city view and pushed under the weather app's topic (a fake APNs as strict as Apple's), its share text,

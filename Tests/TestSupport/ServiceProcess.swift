@@ -95,7 +95,7 @@ public final class ServiceProcess: @unchecked Sendable {
 
     /// Reads `handle` to its end on a thread of its own, passing each chunk to `take`. A blocking read, not
     /// `readabilityHandler`: tearing down the dispatch read source behind that handler races the descriptor's close
-    /// and crashes the whole test process in libdispatch's event loop (swift-corelibs-libdispatch issue 949).
+    /// and crashes the whole test process in libdispatch's event loop (swift-corelibs-libdispatch#949).
     public static func drain(_ handle: FileHandle, _ take: @escaping @Sendable (Data) -> Void) {
         Thread {
             while true {

@@ -14,7 +14,7 @@ public enum WarningFixtures {
     /// A mild hour: nothing in it crosses a default threshold.
     public static func hour(_ time: Date) -> ForecastHour {
         ForecastHour(
-            time: time, temperatureC: 18, condition: "partly-cloudy", description: "Partly cloudy", windSpeedKmh: 12,
+            time: time, temperatureC: 18, condition: .partlyCloudy, description: "Partly cloudy", windSpeedKmh: 12,
             windGustKmh: 20, precipitationMm: 0, snowfallCm: 0, visibilityKm: 20)
     }
 
@@ -25,7 +25,7 @@ public enum WarningFixtures {
 
     /// 48 hours from the hour in progress at `fetchedAt`; `change` edits hour `index` (0 = the hour in progress).
     public static func forecast(
-        _ city: ForecastCity = berlin, fetchedAt: Date = Date(), temperature: Double = 18, condition: String = "partly-cloudy",
+        _ city: ForecastCity = berlin, fetchedAt: Date = Date(), temperature: Double = 18, condition: WeatherCondition = .partlyCloudy,
         _ change: (Int, inout ForecastHour) -> Void = { _, _ in }
     ) -> ForecastUpdated {
         let first = hourStart(fetchedAt)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlatformDeploy
 import PlatformEvents
 
 struct KafkaACLs: AsyncParsableCommand {

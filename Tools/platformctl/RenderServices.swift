@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlatformDeploy
 import PlatformEvents
 
 struct RenderServices: ParsableCommand {

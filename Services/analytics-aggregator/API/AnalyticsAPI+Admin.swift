@@ -2,7 +2,7 @@ import Foundation
 import PlatformCore
 import PlatformHTTP
 
-/// The dashboard's numbers (N2, N5); `PathAccessMiddleware` lets only admins reach `/v1/admin`.
+/// The dashboard's numbers (N2, N5); their operations' `x-access: admin` lets only admins reach them.
 extension AnalyticsAPI {
     func getHomeStats(_ input: Operations.GetHomeStats.Input) async throws -> Operations.GetHomeStats.Output {
         _ = try RequestScope.requireRole([.admin])

@@ -19,10 +19,8 @@ extension AnalyticsAPI {
     func answerPoll(_ input: Operations.AnswerPoll.Input) async throws -> Operations.AnswerPoll.Output {
         let user = try RequestScope.requireMember()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        try await SurveyErrors.answering {
-            try await AnswerPoll(polls: polls).run(
-                user: Self.accountKey(user), trusted: user.trusted, answers: body.answers.map { ($0.questionId, $0.answer) })
-        }
+        try await AnswerPoll(polls: polls).run(
+            user: Self.accountKey(user), trusted: user.trusted, answers: body.answers.map { ($0.questionId, $0.answer) })
         return .created(.init(body: .json(.init(message: PollQuestions.thankYou, answered: body.answers.map(\.questionId)))))
     }
 

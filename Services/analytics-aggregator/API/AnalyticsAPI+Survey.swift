@@ -9,7 +9,7 @@ extension AnalyticsAPI {
     /// The caller, who must be one of auth's survey accounts.
     func surveyTaker() async throws -> String {
         let user = try RequestScope.requireMember()
-        return try await SurveyErrors.answering { try await survey.taker(Self.accountKey(user)) }
+        return try await survey.taker(Self.accountKey(user))
     }
 
     func getSurvey(_ input: Operations.GetSurvey.Input) async throws -> Operations.GetSurvey.Output {
@@ -39,9 +39,7 @@ extension AnalyticsAPI {
     func submitService(_ input: Operations.SubmitService.Input) async throws -> Operations.SubmitService.Output {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let (points, below) = try await SurveyErrors.answering {
-            try await survey.submitService(user: user, service: input.path.service.rawValue, ratings: body.answers.map(\.rawValue))
-        }
+        let (points, below) = try await survey.submitService(user: user, service: input.path.service.rawValue, ratings: body.answers.map(\.rawValue))
         return .created(
             .init(body: .json(.init(service: input.path.service, points: points, askWhy: below, message: below ? HotelSurvey.belowGoodMessage : nil)))
         )
@@ -51,7 +49,7 @@ extension AnalyticsAPI {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         try Self.checkLength(why: body.why)
-        try await SurveyErrors.answering { try await survey.explainService(user: user, service: input.path.service.rawValue, why: body.why) }
+        try await survey.explainService(user: user, service: input.path.service.rawValue, why: body.why)
         return .noContent(.init())
     }
 
@@ -59,7 +57,7 @@ extension AnalyticsAPI {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         if let stars = body.stars, !(1...5).contains(stars) { throw JSONBody.schemaViolation(["stars": "must be 1 to 5"]) }
-        let result = try await SurveyErrors.answering { try await survey.submitOverall(user: user, stars: body.stars) }
+        let result = try await survey.submitOverall(user: user, stars: body.stars)
         let asks = HotelSurvey.asksWhy(stars: result.stars)
         return .created(
             .init(
@@ -76,7 +74,7 @@ extension AnalyticsAPI {
         let user = try await surveyTaker()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         try Self.checkLength(why: body.why)
-        try await SurveyErrors.answering { try await survey.explainOverall(user: user, why: body.why) }
+        try await survey.explainOverall(user: user, why: body.why)
         return .noContent(.init())
     }
 

@@ -11,11 +11,7 @@ extension AnalyticsAPI {
             throw JSONBody.schemaViolation(["metric": "is not a measure the trends count"])
         }
         let app = input.query.app
-        do {
-            try measure.check(app: app?.rawValue)
-        } catch {
-            throw TrendErrors.answer(for: error)
-        }
+        try measure.check(app: app?.rawValue)
         let period = try Self.trendPeriod(from: input.query.from, to: input.query.to)
         let stats = self.stats
         let key = "\(metric.rawValue)|\(app?.rawValue ?? "")|\(period.from)|\(period.to)"

@@ -4,8 +4,8 @@ import PlatformHTTP
 
 /// The analytics-aggregator API generated from `openapi.yaml`: the poll (N3), the hotel survey (N4) and the
 /// dashboard's numbers (N2). Telemetry ingest is hand-registered (`TelemetryRoute`). Every operation runs
-/// behind an optional `AccessTokenMiddleware`; the admin paths require the admin role before the request
-/// is read (`PathAccessMiddleware`).
+/// behind an optional `AccessTokenMiddleware`; an operation marked `x-access: admin` requires the admin role before
+/// the request is read (`OperationAccessMiddleware`).
 struct AnalyticsAPI: APIProtocol {
     let polls: PollStore
     let surveys: SurveyStore

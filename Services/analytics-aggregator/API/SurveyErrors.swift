@@ -3,15 +3,6 @@ import PlatformHTTP
 /// The hotel survey's and the poll's refusals as HTTP (N3, N4): the one place they become HTTP errors. A survey
 /// answer is about a service or about the whole stay, and the words say which.
 enum SurveyErrors {
-    /// Runs `body`, answering a `SurveyRefusal` it throws.
-    static func answering<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let refusal as SurveyRefusal {
-            throw answer(for: refusal)
-        }
-    }
-
     static func answer(for refusal: SurveyRefusal) -> APIError {
         switch refusal {
         case .notSurveyAccount:
@@ -52,4 +43,8 @@ enum SurveyErrors {
         case .accountDeleted: APIError(.unauthorized, code: "invalid_token", message: "the account of this access token has been deleted")
         }
     }
+}
+
+extension SurveyRefusal: HTTPRefusal {
+    package var answer: APIError { SurveyErrors.answer(for: self) }
 }

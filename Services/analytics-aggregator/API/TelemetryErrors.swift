@@ -19,3 +19,7 @@ enum TelemetryErrors {
         }
     }
 }
+
+extension TelemetryRefusal: HTTPRefusal {
+    package var answer: APIError { TelemetryErrors.answer(for: self) }
+}

@@ -47,17 +47,12 @@ struct TelemetryRoute: Sendable {
         if let wait = perAddress.take(events, for: address) {
             throw APIError.rateLimited("this address sent more than \(perAddress.limit) events this minute", retryAfter: wait)
         }
-        if let wait = perApp.take(events, for: app) {
+        if let wait = perApp.take(events, for: app.rawValue) {
             // Refused and not stored: the address has not spent its quota on it.
             perAddress.giveBack(events, for: address)
-            throw APIError.rateLimited("the \(app) app sent more than \(perApp.limit) events this minute", retryAfter: wait)
+            throw APIError.rateLimited("the \(app.rawValue) app sent more than \(perApp.limit) events this minute", retryAfter: wait)
         }
-        let outcome: TelemetryIngest.Outcome
-        do {
-            outcome = try await ingest.ingest(batch.events, app: app)
-        } catch let refusal as TelemetryRefusal {
-            throw TelemetryErrors.answer(for: refusal)
-        }
+        let outcome = try await ingest.ingest(batch.events, app: app)
         let json = try JSONEncoder().encode(outcome)
         return Response(
             status: .accepted, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: json)))

@@ -11,3 +11,7 @@ enum TrendErrors {
         }
     }
 }
+
+extension TrendRefusal: HTTPRefusal {
+    package var answer: APIError { TrendErrors.answer(for: self) }
+}

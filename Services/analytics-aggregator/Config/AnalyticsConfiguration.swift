@@ -10,7 +10,7 @@ import PlatformEvents
 /// | `TELEMETRY_MAX_SKEW_SECONDS` | `300`: events further ahead of the server's clock are refused (`in_the_future`) |
 /// | `TELEMETRY_EVENTS_PER_MINUTE_PER_APP` | `600000`: events one app key may send per minute to one instance; past it 429 `rate_limited` with `Retry-After` |
 /// | `TELEMETRY_EVENTS_PER_MINUTE_PER_ADDRESS` | `3000`: the same per client address (an IPv6 client's /64) |
-/// | `SURVEY_COUPON_WINDOW_DAYS` | `365`: one hotel-survey coupon per verified mailbox in this many days (issue 27) |
+/// | `SURVEY_COUPON_WINDOW_DAYS` | `365`: one hotel-survey coupon per verified mailbox in this many days (N4) |
 /// | `ANALYTICS_USER_KEYS_RETENTION_DAYS` | `90`: a feature's exact user keys are kept this long, then it is counted by its sketch (see `AggregateRetention`) |
 /// | `ANALYTICS_APPLIED_IDS_RETENTION_DAYS` | `400`: ids of applied events kept to de-duplicate; at least the telemetry topic's retention |
 /// | `ANALYTICS_RETENTION_INTERVAL_MS` | `3600000`: how often the retention runs |

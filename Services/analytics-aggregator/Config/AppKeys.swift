@@ -1,16 +1,15 @@
 import Crypto
 import Foundation
+import PlatformEvents
 
 /// The apps allowed to send telemetry, each with its keys (N1). Several keys per app let an operator rotate:
 /// add the new key, move the apps over, then drop the old one, without a moment when neither works.
 struct AppKeys: Sendable {
-    static let apps: Set<String> = ["weather", "places", "horoscope", "survey"]
-
     /// SHA-256 of each key → its app: the lookup compares digests, so no key is compared byte by byte.
-    private let appByDigest: [Data: String]
+    private let appByDigest: [Data: TelemetryApp]
 
-    init(keysByApp: [String: [String]]) {
-        var table: [Data: String] = [:]
+    init(keysByApp: [TelemetryApp: [String]]) {
+        var table: [Data: TelemetryApp] = [:]
         for (app, keys) in keysByApp {
             for key in keys { table[Self.digest(key)] = app }
         }
@@ -19,13 +18,12 @@ struct AppKeys: Sendable {
 
     /// `weather=KEY1,KEY2;places=KEY3`; nil when an app is unknown, a key is empty, or a key serves two apps.
     init?(parsing text: String) {
-        var keysByApp: [String: [String]] = [:]
+        var keysByApp: [TelemetryApp: [String]] = [:]
         var seen: Set<String> = []
         for entry in text.split(separator: ";") where !entry.trimmingCharacters(in: .whitespaces).isEmpty {
             let parts = entry.split(separator: "=", maxSplits: 1)
             guard parts.count == 2 else { return nil }
-            let app = parts[0].trimmingCharacters(in: .whitespaces)
-            guard Self.apps.contains(app) else { return nil }
+            guard let app = TelemetryApp(rawValue: parts[0].trimmingCharacters(in: .whitespaces)) else { return nil }
             for key in parts[1].split(separator: ",") {
                 let key = key.trimmingCharacters(in: .whitespaces)
                 guard key.count >= 16, seen.insert(key).inserted else { return nil }
@@ -36,7 +34,7 @@ struct AppKeys: Sendable {
     }
 
     /// The app a key belongs to, nil for an unknown key.
-    func app(for key: String) -> String? {
+    func app(for key: String) -> TelemetryApp? {
         appByDigest[Self.digest(key)]
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import PlatformEvents
 
-/// What a batch of auth's `auth.users` events says that analytics keeps (N4, issue 29): the survey accounts
+/// What a batch of auth's `auth.users` events says that analytics keeps (N4, U9): the survey accounts
 /// registered, the survey accounts whose address was verified (each may earn a coupon), and the accounts deleted
 /// or merged. Decoded once, before anything is written; auth's other account events say nothing analytics keeps.
 package struct SurveyAccountFacts {
@@ -41,11 +41,11 @@ package struct SurveyAccountFacts {
             switch event.header.type {
             case EventTypes.userRegistered:
                 let registered = try event.payload(as: UserRegistered.self)
-                guard registered.kind == Self.surveyKind else { continue }
+                guard registered.kind == .survey else { continue }
                 self.registered.append(Registered(user: registered.userId.uuidString.lowercased(), at: event.header.occurredAt))
             case EventTypes.userEmailVerified:
                 let confirmed = try event.payload(as: UserEmailVerified.self)
-                guard confirmed.kind == Self.surveyKind, !confirmed.mailboxKey.isEmpty, confirmed.mailboxKey.count <= 128 else { continue }
+                guard confirmed.kind == .survey, !confirmed.mailboxKey.isEmpty, confirmed.mailboxKey.count <= 128 else { continue }
                 verified.append(
                     Verified(user: confirmed.userId.uuidString.lowercased(), mailboxKey: confirmed.mailboxKey, at: event.header.occurredAt))
             case EventTypes.userDeleted, EventTypes.userMerged:
@@ -56,7 +56,4 @@ package struct SurveyAccountFacts {
         }
         verified.sort { ($0.mailboxKey, $0.user) < ($1.mailboxKey, $1.user) }
     }
-
-    /// The account kind auth gives the hotel survey's accounts.
-    package static let surveyKind = "survey"
 }

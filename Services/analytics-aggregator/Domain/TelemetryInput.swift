@@ -65,7 +65,6 @@ package struct TelemetryRejection: Encodable, Equatable {
 
 /// The rules of N1 for one event, against the server's clock.
 package struct TelemetryRules: Sendable {
-    package static let platforms: Set<String> = ["ios", "android", "web"]
 
     package var maxAge: TimeInterval
     package var maxSkew: TimeInterval
@@ -76,7 +75,7 @@ package struct TelemetryRules: Sendable {
     }
 
     /// The event as published, with its time, or why not.
-    package func check(_ input: TelemetryInput, app: String, now: Date) -> Result<(TelemetryRecorded, Date), RuleFailure> {
+    package func check(_ input: TelemetryInput, app: TelemetryApp, now: Date) -> Result<(TelemetryRecorded, Date), RuleFailure> {
         if !input.wrongTypes.isEmpty {
             return .failure(.init("wrong_type", "\(input.wrongTypes.joined(separator: ", ")) has the wrong type"))
         }
@@ -96,14 +95,16 @@ package struct TelemetryRules: Sendable {
         guard let device = Self.text(input.deviceId, max: 128) else {
             return .failure(.init("invalid_device", "deviceId must be 1 to 128 characters"))
         }
-        var event = TelemetryRecorded(app: app, clientEventId: id, kind: kind.rawValue, deviceId: device)
+        var event = TelemetryRecorded(app: app, clientEventId: id, kind: kind, deviceId: device)
         if let user = input.userId {
             guard let user = Self.text(user, max: 128) else { return .failure(.init("invalid_user", "userId must be 1 to 128 characters")) }
             // Lower case, as account ids are everywhere: erasure finds the account's pseudonym by it (U9).
             event.userId = user.lowercased()
         }
         if let platform = input.platform {
-            guard Self.platforms.contains(platform) else { return .failure(.init("invalid_platform", "platform must be ios, android or web")) }
+            guard let platform = TelemetryPlatform(rawValue: platform) else {
+                return .failure(.init("invalid_platform", "platform must be ios, android or web"))
+            }
             event.platform = platform
         }
         if let version = input.appVersion {

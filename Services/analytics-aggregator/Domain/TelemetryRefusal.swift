@@ -1,4 +1,4 @@
-/// Why a telemetry batch was not taken (N1); `TelemetryErrors.answer(for:)` makes each an HTTP answer.
+/// Why a telemetry batch was not taken (N1); the API names each one's HTTP answer (`HTTPRefusal`).
 package enum TelemetryRefusal: Error, Equatable {
     /// Every event of the batch broke a rule: what each broke.
     case noValidEvents([TelemetryRejection])

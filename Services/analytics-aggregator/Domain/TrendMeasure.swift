@@ -11,7 +11,7 @@ package enum TrendMeasure: String, CaseIterable, Sendable {
     }
 }
 
-/// Why a trend was not answered (N5); `TrendErrors.answer(for:)` makes each an HTTP answer.
+/// Why a trend was not answered (N5); the API names each one's HTTP answer (`HTTPRefusal`).
 package enum TrendRefusal: Error, Equatable {
     /// An app was named for a measure that is not counted per app.
     case notPerApp(TrendMeasure)

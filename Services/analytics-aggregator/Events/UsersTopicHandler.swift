@@ -4,7 +4,7 @@ import PlatformPostgres
 import PostgresNIO
 
 /// auth's `auth.users` events: who the hotel survey's accounts are and when each earns its coupon (N4), and
-/// account deletions and merges (issue 29). Facts, not counts: the same for every generation, and applying an
+/// account deletions and merges (U9). Facts, not counts: the same for every generation, and applying an
 /// event again changes nothing.
 struct UsersTopicHandler: EventHandler {
     /// When a survey account's coupon is issued (its address verified, once per mailbox).

@@ -4,7 +4,7 @@ import PlatformCore
 import PostgresNIO
 import ServiceLifecycle
 
-/// How long analytics keeps what identifies events and users (issue 27). The dashboard's numbers themselves are
+/// How long analytics keeps what identifies events and users (U11). The dashboard's numbers themselves are
 /// kept (daily downloads by app and platform, totals per feature, city and poll question: counts, no one in
 /// them). What goes:
 /// - user keys behind an exact distinct-user count (`feature_users`), once any of a feature's members is older

@@ -144,7 +144,7 @@ package enum AnalyticsAggregatorMigrations {
         Migration(
             "0003_coupons_after_verified_email",
             [
-                // Issue 27: a coupon only for an account whose address auth verified (`user.email-verified`), one per
+                // A coupon only for an account whose address auth verified (`user.email-verified`), one per
                 // mailbox per SURVEY_COUPON_WINDOW_DAYS. Coupons given before stay as they are.
                 "ALTER TABLE survey_accounts ADD COLUMN verified_at timestamptz",
                 "ALTER TABLE survey_accounts ADD COLUMN mailbox_key text",
@@ -165,7 +165,7 @@ package enum AnalyticsAggregatorMigrations {
         Migration(
             "0004_retention_times",
             [
-                // Issue 27: the ids that de-duplicate events and the members that make distinct users exact are
+                // The ids that de-duplicate events and the members that make distinct users exact are
                 // kept for a configured time only (`AggregateRetention`); rows from before count as applied now.
                 "ALTER TABLE applied_events ADD COLUMN applied_at timestamptz NOT NULL DEFAULT now()",
                 "CREATE INDEX applied_events_by_time ON applied_events (applied_at)",

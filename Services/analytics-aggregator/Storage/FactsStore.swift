@@ -25,7 +25,7 @@ enum FactsStore {
         for account in facts.verified {
             try await coupons.verified(user: account.user, mailboxKey: account.mailboxKey, at: account.at, on: connection, logger: logger)
         }
-        // Last: an account registered or verified earlier in the same batch ends after it (issue 29).
+        // Last: an account registered or verified earlier in the same batch ends after it (U9).
         for event in facts.ended {
             _ = try await lifecycle.apply(event, on: connection, logger: logger)
         }

@@ -2,7 +2,7 @@ import Logging
 import PlatformPostgres
 import PostgresNIO
 
-/// The user keys behind exact distinct-user counts (`feature_users`) past their retention (issue 27).
+/// The user keys behind exact distinct-user counts (`feature_users`) past their retention (U11).
 enum FeatureMemberRetention {
     /// Each generation's features with a member added more than `days` ago.
     static func staleFeatures(

@@ -263,7 +263,7 @@ struct StatsQueries: Sendable {
         var stars: [Int: Int] = [:]
         for try await (star, count) in overallRows.decode((Int, Int).self) { stars[star] = count }
         let submissions = stars.values.reduce(0, +)
-        // Coupons issued, not submissions: one waits for a verified address and a mailbox gets one (issue 27).
+        // Coupons issued, not submissions: one waits for a verified address and a mailbox gets one (N4).
         // In a range: the coupons of the overall ratings given on its days (UTC).
         let coupons =
             try await connection.tracedQuery(

@@ -3,7 +3,7 @@ import Logging
 import PlatformPostgres
 import PostgresNIO
 
-/// When the hotel survey's $50 coupon is issued (N4, issue 27): only to an account whose email address auth has
+/// When the hotel survey's $50 coupon is issued (N4): only to an account whose email address auth has
 /// verified (a mailed code), and once per mailbox in `SURVEY_COUPON_WINDOW_DAYS`, so made-up addresses and
 /// `+tag` aliases of one inbox earn nothing. An overall rating given before the address is verified keeps its
 /// coupon waiting; `user.email-verified` issues it.

@@ -52,7 +52,7 @@ struct SurveyStore: Sendable {
             ).decode(String.self).collectAll()
             guard !inserted.isEmpty else { throw SurveyRefusal.alreadySubmitted(.service) }
             let event = SurveySubmitted(
-                userId: user, part: "service", service: service, points: points, belowGood: HotelSurvey.isBelowGood(points: points))
+                userId: user, part: .service, service: service, points: points, belowGood: HotelSurvey.isBelowGood(points: points))
             try await Outbox.enqueue(try await envelope(event, user: user, on: connection), toTopicNamed: topic, on: connection, logger: logger)
         }
     }
@@ -94,7 +94,7 @@ struct SurveyStore: Sendable {
                 """, logger: logger
             ).decode(String.self).collectAll()
             guard !inserted.isEmpty else { throw SurveyRefusal.alreadySubmitted(.overall) }
-            let event = SurveySubmitted(userId: user, part: "overall", points: points, stars: stars, belowGood: HotelSurvey.asksWhy(stars: stars))
+            let event = SurveySubmitted(userId: user, part: .overall, points: points, stars: stars, belowGood: HotelSurvey.asksWhy(stars: stars))
             try await Outbox.enqueue(try await envelope(event, user: user, on: connection), toTopicNamed: topic, on: connection, logger: logger)
             return SurveyOverall(stars: stars, points: points, coupon: coupon, couponStatus: couponStatus)
         }
@@ -110,7 +110,7 @@ struct SurveyStore: Sendable {
                 RETURNING points
                 """, logger: logger)
             if let points = try await rows.decode(Int.self).collectAll().first {
-                let event = SurveyExplained(part: "service", service: service, points: points, why: why)
+                let event = SurveyExplained(part: .service, service: service, points: points, why: why)
                 try await Outbox.enqueue(Self.explainedEnvelope(event), toTopicNamed: topic, on: connection, logger: logger)
                 return .stored
             }
@@ -132,7 +132,7 @@ struct SurveyStore: Sendable {
                 """,
                 logger: logger)
             if let (stars, points) = try await rows.decode((Int, Int).self).collectAll().first {
-                let event = SurveyExplained(part: "overall", points: points, stars: stars, why: why)
+                let event = SurveyExplained(part: .overall, points: points, stars: stars, why: why)
                 try await Outbox.enqueue(Self.explainedEnvelope(event), toTopicNamed: topic, on: connection, logger: logger)
                 return .stored
             }

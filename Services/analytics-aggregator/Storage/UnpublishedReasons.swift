@@ -18,7 +18,7 @@ enum UnpublishedReasons {
                 RETURNING service, points, why, submitted_at
                 """, logger: logger)
             for try await (service, points, why, at) in services.decode((String, Int, String, Date).self) {
-                events.append((SurveyExplained(part: "service", service: service, points: points, why: why), at))
+                events.append((SurveyExplained(part: .service, service: service, points: points, why: why), at))
             }
             let overall = try await connection.tracedQuery(
                 """
@@ -26,7 +26,7 @@ enum UnpublishedReasons {
                 RETURNING points, stars, why, submitted_at
                 """, logger: logger)
             for try await (points, stars, why, at) in overall.decode((Int, Int, String, Date).self) {
-                events.append((SurveyExplained(part: "overall", points: points, stars: stars, why: why), at))
+                events.append((SurveyExplained(part: .overall, points: points, stars: stars, why: why), at))
             }
             for (event, at) in events {
                 // When the reason was given is not kept: the submission's time stands for it.

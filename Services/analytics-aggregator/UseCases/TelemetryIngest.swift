@@ -33,7 +33,7 @@ package struct TelemetryIngest: Sendable {
     }
 
     /// Throws `TelemetryRefusal` when no event is valid or the broker does not take the batch.
-    package func ingest(_ inputs: [TelemetryInput], app: String, now: Date = Date()) async throws -> Outcome {
+    package func ingest(_ inputs: [TelemetryInput], app: TelemetryApp, now: Date = Date()) async throws -> Outcome {
         var rejected: [TelemetryRejection] = []
         var accepted: [EventEnvelope<TelemetryRecorded>] = []
         accepted.reserveCapacity(inputs.count)
@@ -44,7 +44,7 @@ package struct TelemetryIngest: Sendable {
             case .failure(let failure):
                 rejected.append(TelemetryRejection(index: index, code: failure.code, message: failure.message))
             case .success(let (event, time)):
-                let id = Self.eventId(app: app, clientEventId: event.clientEventId)
+                let id = Self.eventId(app: app.rawValue, clientEventId: event.clientEventId)
                 guard seen.insert(id).inserted else {
                     duplicates += 1
                     continue

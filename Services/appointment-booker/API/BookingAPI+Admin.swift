@@ -19,12 +19,10 @@ extension BookingAPI {
         let profile = try ProfileInput.check(
             name: body.name, description: body.description, contact: body.contact, photoURL: body.photoUrl,
             languages: body.languages.map(\.rawValue), timeZone: body.timeZone)
-        let partner = try await BookingErrors.answeringPartnerRules {
-            try await AddPartner(profiles: partners, accounts: checkAccount.states)(
-                NewPartner(
-                    id: id, name: profile.name ?? body.name, description: profile.description ?? "", contact: profile.contact ?? body.contact,
-                    photoURL: profile.photoURL, languages: profile.languages ?? [], timeZone: body.timeZone))
-        }
+        let partner = try await AddPartner(profiles: partners, accounts: checkAccount.states)(
+            NewPartner(
+                id: id, name: profile.name ?? body.name, description: profile.description ?? "", contact: profile.contact ?? body.contact,
+                photoURL: profile.photoURL, languages: profile.languages ?? [], timeZone: body.timeZone))
         return .created(.init(headers: .init(location: "/v1/partners/\(partner.id)"), body: .json(.init(partner))))
     }
 
@@ -37,7 +35,7 @@ extension BookingAPI {
             languages: body.languages?.map(\.rawValue), timeZone: body.timeZone)
         changes.approved = body.approved
         changes.feeStatus = body.feeStatus.flatMap { PaymentStatus(rawValue: $0.rawValue) }
-        let partner = try await BookingErrors.answeringPartnerRules { try await EditPartner(profiles: partners)(id, changes, by: .admin) }
+        let partner = try await EditPartner(profiles: partners)(id, changes, by: .admin)
         slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(partner))))
     }
@@ -53,9 +51,7 @@ extension BookingAPI {
         _ = try RequestScope.requireRole([.admin])
         let id = try Self.uuid(input.path.partnerId, field: "partnerId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let ad = try await BookingErrors.answeringPartnerRules {
-            try await AddAd(ads: partners)(to: id, startsAt: body.startsAt, endsAt: body.endsAt)
-        }
+        let ad = try await AddAd(ads: partners)(to: id, startsAt: body.startsAt, endsAt: body.endsAt)
         return .created(.init(body: .json(.init(ad))))
     }
 
@@ -65,7 +61,7 @@ extension BookingAPI {
         let adId = try Self.uuid(input.path.adId, field: "adId")
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let status = PaymentStatus(rawValue: body.paymentStatus.rawValue) ?? .unpaid
-        let ad = try await BookingErrors.answeringPartnerRules { try await MarkAdPayment(ads: partners)(adId, of: partner, as: status) }
+        let ad = try await MarkAdPayment(ads: partners)(adId, of: partner, as: status)
         return .ok(.init(body: .json(.init(ad))))
     }
 

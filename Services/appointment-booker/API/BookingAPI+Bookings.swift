@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// Booking, cancelling and moving appointments (B2, B3, U6).
@@ -15,15 +16,10 @@ extension BookingAPI {
         if let key, RequestText.length(key) > 200 {
             throw JSONBody.schemaViolation(["Idempotency-Key": "must be 1 to 200 characters"])
         }
-        let booking: Booking
-        do {
-            booking = try await BookSlot(partners: partners, bookings: bookings, choice: slotChoice)(
-                user, partner: partnerId, startsAt: body.startsAt, idempotencyKey: key,
-                booker: try Self.booker(name: body.name, contact: body.contact),
-                now: Date())
-        } catch let refusal as BookingRefusal {
-            throw BookingErrors.answer(for: refusal)
-        }
+        let booking = try await BookSlot(partners: partners, bookings: bookings, choice: slotChoice)(
+            user, partner: partnerId, startsAt: body.startsAt, idempotencyKey: key,
+            booker: try Self.booker(name: body.name, contact: body.contact),
+            now: Date())
         slotListings.invalidate(partner: booking.partnerId)
         return .created(.init(headers: .init(location: "/v1/bookings/\(booking.id)"), body: .json(.init(booking))))
     }
@@ -46,15 +42,9 @@ extension BookingAPI {
         let (booking, actor) = try await authorizedChange(input.path.bookingId, by: caller, for: .move)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let move = MoveBooking(partners: partners, bookings: bookings, choice: slotChoice)
-        do {
-            let moved = try await move(booking, to: body.startsAt, by: actor, now: Date())
-            slotListings.invalidate(partner: moved.partnerId)
-            return .ok(.init(body: .json(.init(moved))))
-        } catch let refusal as MoveBooking.Refusal {
-            throw refusal == .cancelled ? BookingErrors.bookingCancelled : BookingErrors.alreadyStarted
-        } catch let refusal as BookingRefusal {
-            throw BookingErrors.answer(for: refusal)
-        }
+        let moved = try await move(booking, to: body.startsAt, by: actor, now: Date())
+        slotListings.invalidate(partner: moved.partnerId)
+        return .ok(.init(body: .json(.init(moved))))
     }
 
     /// Its user before the cut-off, its partner with a reason, or an admin, cancels a booking not yet begun.
@@ -65,15 +55,7 @@ extension BookingAPI {
         if let reason = body.reason, RequestText.length(reason) > 500 { throw JSONBody.schemaViolation(["reason": "is at most 500 characters"]) }
         let reason = RequestText.nonBlank(body.reason)
         let cancel = CancelBooking(bookings: bookings, cutoffSeconds: Double(configuration.cancelCutoff.components.seconds))
-        let cancelled: Booking?
-        do {
-            cancelled = try await cancel(booking.id, by: actor, reason: reason, now: Date())
-        } catch let refusal as CancellationRules.Refusal {
-            throw BookingErrors.answer(for: refusal)
-        } catch let refusal as BookingRefusal {
-            throw BookingErrors.answer(for: refusal)
-        }
-        guard let cancelled else { throw BookingErrors.bookingNotFound }
+        guard let cancelled = try await cancel(booking.id, by: actor, reason: reason, now: Date()) else { throw BookingErrors.bookingNotFound }
         slotListings.invalidate(partner: cancelled.partnerId)
         return .ok(.init(body: .json(.init(cancelled))))
     }
@@ -93,11 +75,7 @@ extension BookingAPI {
     /// A partner token is not enough once auth's events said otherwise: a banned account, or one no longer a
     /// partner, is refused before its token expires (403).
     func checkActivePartner(_ caller: AuthenticatedUser) async throws {
-        do {
-            try await checkAccount.activePartner(caller)
-        } catch let refusal as AccountRefusal {
-            throw BookingErrors.answer(for: refusal)
-        }
+        try await checkAccount.activePartner(caller)
     }
 
     /// The booking `caller` may make `change` to, and how it stands to it (`AuthorizeBookingChange`): 404 for a
@@ -106,13 +84,7 @@ extension BookingAPI {
         _ text: String, by caller: AuthenticatedUser, for change: BookingChangeRules.Change
     ) async throws -> (booking: Booking, actor: BookingActor) {
         let id = try Self.uuid(text, field: "bookingId")
-        do {
-            return try await AuthorizeBookingChange(bookings: bookings, accounts: checkAccount)(id, by: caller, for: change)
-        } catch let refusal as BookingChangeRules.Refusal {
-            throw refusal == .notVisible ? BookingErrors.bookingNotFound : APIError.forbidden
-        } catch let refusal as AccountRefusal {
-            throw BookingErrors.answer(for: refusal)
-        }
+        return try await AuthorizeBookingChange(bookings: bookings, accounts: checkAccount)(id, by: caller, for: change)
     }
 
     /// The booking when the caller is its user, its partner or an admin; 404 otherwise (its existence is not told).

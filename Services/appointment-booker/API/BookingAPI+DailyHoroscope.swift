@@ -18,11 +18,7 @@ extension BookingAPI {
         let user = AccountKey.of(try RequestScope.requireUser().id)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let change = DailyHoroscopeChange(enabled: body.enabled, sign: body.sign?.rawValue, localTime: body.localTime, timeZone: body.timeZone)
-        do {
-            return .ok(.init(body: .json(.init(try await SetDailyHoroscope(settings: dailyHoroscopes)(change, of: user)))))
-        } catch let refusal as DailyHoroscopeRefusal {
-            throw ContentErrors.answer(for: refusal)
-        }
+        return .ok(.init(body: .json(.init(try await SetDailyHoroscope(settings: dailyHoroscopes)(change, of: user)))))
     }
 }
 

@@ -17,13 +17,11 @@ extension BookingAPI {
             name: body.name, description: body.description, contact: body.contact, photoURL: body.photoUrl,
             languages: body.languages.map(\.rawValue), timeZone: body.timeZone)
         let apply = ApplyAsPartner(applications: applications, termsVersion: configuration.partnerTermsVersion)
-        let applied = try await BookingErrors.answeringPartnerRules {
-            try await apply(
-                NewPartner(
-                    id: id, name: profile.name ?? body.name, description: profile.description ?? "", contact: profile.contact ?? body.contact,
-                    photoURL: profile.photoURL, languages: profile.languages ?? [], timeZone: body.timeZone),
-                applicantTrusted: user.trusted, acceptingTerms: body.termsVersion, now: Date())
-        }
+        let applied = try await apply(
+            NewPartner(
+                id: id, name: profile.name ?? body.name, description: profile.description ?? "", contact: profile.contact ?? body.contact,
+                photoURL: profile.photoURL, languages: profile.languages ?? [], timeZone: body.timeZone),
+            applicantTrusted: user.trusted, acceptingTerms: body.termsVersion, now: Date())
         return .created(.init(body: .json(.init(applied))))
     }
 
@@ -52,9 +50,7 @@ extension BookingAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let reason = body.reason.map(RequestText.withoutNUL)
         if let reason, RequestText.length(reason) > 500 { throw JSONBody.schemaViolation(["reason": "must be at most 500 characters"]) }
-        let decided = try await BookingErrors.answeringPartnerRules {
-            try await DecidePartnerApplication(applications: applications)(id, approve: body.approve, reason: reason, by: admin.id)
-        }
+        let decided = try await DecidePartnerApplication(applications: applications)(id, approve: body.approve, reason: reason, by: admin.id)
         slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(decided))))
     }

@@ -15,8 +15,11 @@ extension BookingAPI {
     func createMyAd(_ input: Operations.CreateMyAd.Input) async throws -> Operations.CreateMyAd.Output {
         let id = try Self.signedInPartner()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let ad = try await BookingErrors.answeringPartnerRules(missingPartner: BookingErrors.noProfile) {
-            try await AddAd(ads: partners)(to: id, startsAt: body.startsAt, endsAt: body.endsAt)
+        let ad: Ad
+        do {
+            ad = try await AddAd(ads: partners)(to: id, startsAt: body.startsAt, endsAt: body.endsAt)
+        } catch PartnerRefusal.partnerNotFound {
+            throw BookingErrors.noProfile  // the caller's own profile, which an admin has not added yet
         }
         return .created(.init(body: .json(.init(ad))))
     }
@@ -36,9 +39,7 @@ extension BookingAPI {
             case .refunded: .refunded
             }
         let record = RecordPartnerPayment(payments: payments)
-        let outcome = try await BookingErrors.answeringPartnerRules {
-            try await record(paymentId: paymentId, reference: body.reference, status: status, amountCents: body.amountCents)
-        }
+        let outcome = try await record(paymentId: paymentId, reference: body.reference, status: status, amountCents: body.amountCents)
         switch outcome {
         case .applied(let purchase):
             // A paid or refunded fee lists the partner or not: its slots are asked again.

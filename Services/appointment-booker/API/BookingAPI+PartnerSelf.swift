@@ -19,8 +19,11 @@ extension BookingAPI {
         let changes = try ProfileInput.check(
             name: body.name, description: body.description, contact: body.contact, photoURL: body.photoUrl,
             languages: body.languages?.map(\.rawValue), timeZone: body.timeZone)
-        let partner = try await BookingErrors.answeringPartnerRules(missingPartner: BookingErrors.noProfile) {
-            try await EditPartner(profiles: partners)(id, changes, by: .partner)
+        let partner: Partner
+        do {
+            partner = try await EditPartner(profiles: partners)(id, changes, by: .partner)
+        } catch PartnerRefusal.partnerNotFound {
+            throw BookingErrors.noProfile  // the caller's own profile, which an admin has not added yet
         }
         slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(partner))))

@@ -34,11 +34,10 @@ extension BookingAPI {
         let caller = try RequestScope.requireRole([.partner, .admin])
         let id = try Self.uuid(input.path.partnerId, field: "partnerId")
         let replace = ReplaceAvailability(profiles: partners, accounts: checkAccount)
-        let leave: ReplaceAvailability.Leave
-        do { leave = try await replace.authorize(caller, for: id) } catch let refusal as AccountRefusal { throw BookingErrors.answer(for: refusal) }
+        let leave = try await replace.authorize(caller, for: id)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let availability = try AvailabilityInput.parse(body)
-        try await BookingErrors.answeringPartnerRules { try await replace(leave, with: availability) }
+        try await replace(leave, with: availability)
         slotListings.invalidate(partner: id)
         return .ok(.init(body: .json(.init(availability))))
     }

@@ -28,11 +28,9 @@ extension BookingAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let fields = try Self.prayerFields(
             titleEn: body.titleEn, titleTh: body.titleTh, textEn: body.textEn, textTh: body.textTh, mediaURL: body.mediaUrl)
-        let prayer = try await ContentErrors.answeringPrayerRefusal {
-            try await AddPrayer(prayers: prayers)(
-                title: .init(en: fields.titleEn ?? "", th: fields.titleTh ?? ""), text: .init(en: fields.textEn ?? "", th: fields.textTh ?? ""),
-                mediaURL: fields.mediaURL)
-        }
+        let prayer = try await AddPrayer(prayers: prayers)(
+            title: .init(en: fields.titleEn ?? "", th: fields.titleTh ?? ""), text: .init(en: fields.textEn ?? "", th: fields.textTh ?? ""),
+            mediaURL: fields.mediaURL)
         return .created(.init(body: .json(.init(prayer, language: .english))))
     }
 
@@ -44,14 +42,14 @@ extension BookingAPI {
             titleEn: body.titleEn, titleTh: body.titleTh, textEn: body.textEn, textTh: body.textTh, mediaURL: body.mediaUrl)
         let edit = PrayerEdit(
             titleEn: fields.titleEn, titleTh: fields.titleTh, textEn: fields.textEn, textTh: fields.textTh, mediaURL: fields.mediaURL)
-        let prayer = try await ContentErrors.answeringPrayerRefusal { try await EditPrayer(prayers: prayers)(id, with: edit) }
+        let prayer = try await EditPrayer(prayers: prayers)(id, with: edit)
         return .ok(.init(body: .json(.init(prayer, language: .english))))
     }
 
     func removePrayer(_ input: Operations.RemovePrayer.Input) async throws -> Operations.RemovePrayer.Output {
         _ = try RequestScope.requireRole([.admin])
         let id = try Self.uuid(input.path.prayerId, field: "prayerId")
-        try await ContentErrors.answeringPrayerRefusal { try await RemovePrayer(prayers: prayers)(id) }
+        try await RemovePrayer(prayers: prayers)(id)
         return .noContent(.init())
     }
 

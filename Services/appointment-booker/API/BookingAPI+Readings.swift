@@ -20,12 +20,7 @@ extension BookingAPI {
     func readTarot(_ input: Operations.ReadTarot.Input) async throws -> Operations.ReadTarot.Output {
         let purchaser = try await purchaser(for: .tarot)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let draw: TarotDraw
-        do {
-            draw = try TarotDraw(ids: body.cards, deck: readings.content.card)
-        } catch {
-            throw BookingErrors.answer(for: error)
-        }
+        let draw = try TarotDraw(ids: body.cards, deck: readings.content.card)
         let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
         let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
         return .created(
@@ -46,14 +41,9 @@ extension BookingAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let position = try ReadingRequest.position(latitude: body.latitude, longitude: body.longitude)
         let day = try ReadingRequest.day(tz: input.query.tz, date: nil)
-        let question: CompatibilityQuestion
-        do {
-            // Names are read without the blanks around them.
-            question = try CompatibilityQuestion(
-                signs: body.signs?.map(\.rawValue), names: body.names?.map { RequestText.trimmed($0) }, in: readings.content)
-        } catch {
-            throw ContentErrors.answer(for: error)
-        }
+        // Names are read without the blanks around them.
+        let question = try CompatibilityQuestion(
+            signs: body.signs?.map(\.rawValue), names: body.names?.map { RequestText.trimmed($0) }, in: readings.content)
         return .created(
             .init(
                 body: .json(
@@ -110,18 +100,14 @@ extension BookingAPI {
     /// The signed-in caller allowed a paid reading (U6); 403 `entitlement_required` names what to buy.
     func purchaser(for kind: Reading.Kind) async throws -> GiveReading.Purchaser {
         let user = try RequestScope.requireUser()
-        do {
-            return try await giveReading.authorize(user, for: kind, from: RequestScope.clientNetworks.network)
-        } catch let refusal as AccountRefusal {
-            throw BookingErrors.answer(for: refusal)
-        }
+        return try await giveReading.authorize(user, for: kind, from: RequestScope.clientNetworks.network)
     }
 
     func given(
         _ question: GiveReading.Question, by purchaser: GiveReading.Purchaser, on day: CivilDate, near position: (Double, Double)?,
         language header: String?
     ) async throws -> Components.Schemas.Reading {
-        let given = try await BookingErrors.answeringReadingLimit { try await giveReading(question, by: purchaser, on: day, near: position) }
+        let given = try await giveReading(question, by: purchaser, on: day, near: position)
         let stored = given.stored
         return .init(
             stored.reading, id: stored.id, language: Language(acceptLanguage: header), shareUrl: readings.sharing.url(shareId: stored.shareId),

@@ -84,15 +84,6 @@ extension BookingErrors {
         }
     }
 
-    /// Runs `body`, answering a reading past the account's daily limit.
-    static func answeringReadingLimit<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let refusal as ReadingStore.TooManyReadings {
-            throw answer(for: refusal)
-        }
-    }
-
     /// The HTTP answer to a reading past the account's daily limit.
     static func answer(for refusal: ReadingStore.TooManyReadings) -> APIError {
         APIError.tooManyRequests(
@@ -122,4 +113,33 @@ extension BookingErrors {
         case .notDistinct: APIError(.unprocessableContent, code: "cards_not_distinct", message: "pick three different cards")
         }
     }
+}
+
+extension BookingRefusal: HTTPRefusal {
+    package var answer: APIError { BookingErrors.answer(for: self) }
+}
+
+extension AccountRefusal: HTTPRefusal {
+    package var answer: APIError { BookingErrors.answer(for: self) }
+}
+
+extension TooManyReadings: HTTPRefusal {
+    package var answer: APIError { BookingErrors.answer(for: self) }
+}
+
+extension CancellationRules.Refusal: HTTPRefusal {
+    package var answer: APIError { BookingErrors.answer(for: self) }
+}
+
+extension TarotDraw.Refusal: HTTPRefusal {
+    package var answer: APIError { BookingErrors.answer(for: self) }
+}
+
+extension MoveBooking.Refusal: HTTPRefusal {
+    package var answer: APIError { self == .cancelled ? BookingErrors.bookingCancelled : BookingErrors.alreadyStarted }
+}
+
+extension BookingChangeRules.Refusal: HTTPRefusal {
+    /// A booking the caller does not see is not told to exist.
+    package var answer: APIError { self == .notVisible ? BookingErrors.bookingNotFound : APIError.forbidden }
 }

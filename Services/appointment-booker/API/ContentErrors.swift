@@ -3,15 +3,6 @@ import PlatformHTTP
 /// The HTTP answers to the refusals of the horoscope app's content (B4, B5): the prayer book, the daily horoscope
 /// setting and the reading requests.
 enum ContentErrors {
-    /// Runs `body`, answering the prayer book's refusals.
-    static func answeringPrayerRefusal<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let refusal as PrayerRefusal {
-            throw answer(for: refusal)
-        }
-    }
-
     static func answer(for refusal: PrayerRefusal) -> APIError {
         switch refusal {
         case .notFound: APIError.notFound("no prayer with this id")
@@ -40,4 +31,16 @@ enum ContentErrors {
         case .notSignsOrNames: JSONBody.validationError(["signs": "give two signs or two names, not both"])
         }
     }
+}
+
+extension PrayerRefusal: HTTPRefusal {
+    package var answer: APIError { ContentErrors.answer(for: self) }
+}
+
+extension DailyHoroscopeRefusal: HTTPRefusal {
+    package var answer: APIError { ContentErrors.answer(for: self) }
+}
+
+extension CompatibilityQuestion.Refusal: HTTPRefusal {
+    package var answer: APIError { ContentErrors.answer(for: self) }
 }

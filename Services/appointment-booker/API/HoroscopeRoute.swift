@@ -28,10 +28,8 @@ struct HoroscopeRoute {
         let day = try ReadingRequest.day(tz: zone, date: query["date"].map(String.init))
         let language = Language(acceptLanguage: request.headers[.acceptLanguage])
         let key = HoroscopeKey(sign: sign.id, day: day, language: language)
-        let horoscope = try await BookingErrors.answeringReadingLimit {
-            try await ReadDailyHoroscope(readings: readings)(
-                sign, on: day, for: context.user, from: ClientAddress.networks(context.remoteAddress).network, near: position)
-        }
+        let horoscope = try await ReadDailyHoroscope(readings: readings)(
+            sign, on: day, for: context.user, from: ClientAddress.networks(context.remoteAddress).network, near: position)
         let (reading, places) = (horoscope.reading, horoscope.placesToPray)
         if let stored = horoscope.stored {
             // A signed-in caller's horoscope is shared by its id.

@@ -2,13 +2,11 @@ import PlatformHTTP
 
 /// The partner, application and payment rules' refusals as HTTP answers: the one place they become HTTP errors.
 extension BookingErrors {
-    /// `missingPartner` is what a missing profile answers: the admin's `partnerNotFound`, or the signed-in
-    /// partner's `noProfile`.
-    static func answer(for refusal: PartnerRefusal, missingPartner: APIError = partnerNotFound) -> APIError {
+    static func answer(for refusal: PartnerRefusal) -> APIError {
         switch refusal {
         case .notAPartner: notAPartner
         case .profileExists: partnerExists
-        case .partnerNotFound: missingPartner
+        case .partnerNotFound: partnerNotFound
         case .adNotFound: adNotFound
         case .adWindow(let problems): JSONBody.validationError(problems)
         }
@@ -29,17 +27,18 @@ extension BookingErrors {
         case .unknownPurchase: unknownPurchase
         }
     }
+}
 
-    /// Runs a partner use case, answering its refusals (`missingPartner` as in `answer(for:missingPartner:)`).
-    static func answeringPartnerRules<T>(missingPartner: APIError = partnerNotFound, _ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let refusal as PartnerRefusal {
-            throw answer(for: refusal, missingPartner: missingPartner)
-        } catch let refusal as PartnerApplicationRefusal {
-            throw answer(for: refusal)
-        } catch let refusal as PaymentRefusal {
-            throw answer(for: refusal)
-        }
-    }
+extension PartnerRefusal: HTTPRefusal {
+    /// A missing profile is the admin's `partnerNotFound`; the routes of a signed-in partner's own profile answer
+    /// `noProfile` instead.
+    package var answer: APIError { BookingErrors.answer(for: self) }
+}
+
+extension PartnerApplicationRefusal: HTTPRefusal {
+    package var answer: APIError { BookingErrors.answer(for: self) }
+}
+
+extension PaymentRefusal: HTTPRefusal {
+    package var answer: APIError { BookingErrors.answer(for: self) }
 }

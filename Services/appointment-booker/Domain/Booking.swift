@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 
 /// An appointment of a user with a partner (B2). `booked` until cancelled; a moved booking keeps its id.
 package struct Booking: Sendable, Equatable {
@@ -54,15 +55,8 @@ extension Booking {
     }
 }
 
-/// A booking is live until cancelled; a cancelled one stays for its history.
-package enum BookingStatus: String, Sendable {
-    case booked, cancelled
-}
-
 /// Who acts on a booking, as the token says.
-package enum BookingActor: String, Sendable {
-    case user, partner, admin, system
-
+extension BookingActor {
     /// How a caller stands to a booking (B2, B3): any admin, the booking's partner, its user; nil for anyone else,
     /// who is not told the booking exists.
     package static func of(_ caller: AuthenticatedUser, on booking: Booking) -> BookingActor? {

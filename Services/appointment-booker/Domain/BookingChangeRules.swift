@@ -1,4 +1,5 @@
 import PlatformCore
+import PlatformEvents
 
 /// Who may change a booking (B2, B3): only a caller who sees it (its user, its partner, an admin; anyone else is
 /// not told it exists), and a move only by its partner or an admin. A partner must also still be an active

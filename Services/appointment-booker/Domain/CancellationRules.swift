@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// Who may cancel a booking when (B2): nobody once it began; its user only until the cut-off before the
 /// start; its partner with a reason; an admin always. Checked on the booking's row as the store locked it.

@@ -22,11 +22,11 @@ struct UsersTopicHandler: EventHandler {
         case EventTypes.userRegistered:
             let registered = try event.payload(as: UserRegistered.self)
             try await AccountStateStore.register(
-                AccountKey.of(registered.userId), role: try Self.role(registered.role), at: time, on: connection, logger: logger)
+                AccountKey.of(registered.userId), role: registered.role, at: time, on: connection, logger: logger)
         case EventTypes.userRoleChanged:
             let changed = try event.payload(as: UserRoleChanged.self)
             try await AccountStateStore.setRole(
-                try Self.role(changed.role), of: AccountKey.of(changed.userId), at: time, on: connection, logger: logger)
+                changed.role, of: AccountKey.of(changed.userId), at: time, on: connection, logger: logger)
         case EventTypes.userBanned:
             let ban = try event.payload(as: UserBanned.self)
             let user = AccountKey.of(ban.userId)
@@ -38,21 +38,15 @@ struct UsersTopicHandler: EventHandler {
         case EventTypes.entitlementGranted:
             let grant = try event.payload(as: EntitlementGranted.self)
             try await AccountStateStore.setEntitlement(
-                grant.entitlement, granted: true, of: AccountKey.of(grant.userId), at: time, on: connection, logger: logger)
+                grant.entitlement.rawValue, granted: true, of: AccountKey.of(grant.userId), at: time, on: connection, logger: logger)
         case EventTypes.entitlementRevoked:
             let revoke = try event.payload(as: EntitlementRevoked.self)
             try await AccountStateStore.setEntitlement(
-                revoke.entitlement, granted: false, of: AccountKey.of(revoke.userId), at: time, on: connection, logger: logger)
+                revoke.entitlement.rawValue, granted: false, of: AccountKey.of(revoke.userId), at: time, on: connection, logger: logger)
         case EventTypes.userLoggedIn, EventTypes.userEmailVerified:
             return
         default:
             throw EventDecodingError(reason: "appointment-booker does not handle \(event.header.type) events")
         }
-    }
-
-    /// A role this platform knows, else a permanent error (the event is dead-lettered with the reason).
-    static func role(_ text: String) throws(EventDecodingError) -> UserRole {
-        guard let role = UserRole(rawValue: text) else { throw EventDecodingError(reason: "unknown role \(text)") }
-        return role
     }
 }

@@ -3,7 +3,7 @@ import Logging
 import PlatformPostgres
 import PostgresNIO
 
-/// appointment-booker's part in an account's end (issue 29). Deleted: its future appointments, as client or as
+/// appointment-booker's part in an account's end (U9). Deleted: its future appointments, as client or as
 /// partner, are cancelled with their events; past ones stay in the partner's history under an id that names
 /// nobody; its readings, daily horoscope setting, entitlements and account state go; a partner's profile stays for its past appointments,
 /// emptied of name, text, contact and photo, under a new id. Merged: appointments, readings and the daily horoscope setting follow to the

@@ -232,7 +232,7 @@ struct BookingStore: Sendable {
     ) async throws {
         let payload = AppointmentChanged(
             bookingId: booking.id, partnerId: booking.partnerId, userId: booking.userId, startsAt: booking.startsAt,
-            endsAt: booking.endsAt, status: booking.status.rawValue, changedBy: actor.rawValue, reason: booking.cancelReason)
+            endsAt: booking.endsAt, status: booking.status, changedBy: actor, reason: booking.cancelReason)
         try await Outbox.enqueue(
             EventEnvelope(type: type, producer: "appointment-booker", key: AccountKey.of(booking.partnerId), payload: payload),
             toTopicNamed: topic, on: connection, logger: logger)

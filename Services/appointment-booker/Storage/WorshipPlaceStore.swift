@@ -6,15 +6,13 @@ import PostgresNIO
 
 /// appointment-booker's own read model of places of worship (B4), kept from places-importer's
 /// `place.upserted` events: a place whose category is `worship` is kept, one that changed to another
-/// category or closed is dropped. NearbyWorshipPlace places are found by a latitude band and the haversine distance.
+/// category or closed is dropped. Nearby places are found by a latitude band and the haversine distance.
 struct WorshipPlaceStore: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    static let category = "worship"
-
     static func apply(_ place: PlaceUpserted, on connection: PostgresConnection, logger: Logger) async throws {
-        guard place.category == category, place.closed != true else {
+        guard place.category == .worship, place.closed != true else {
             try await connection.tracedQuery("DELETE FROM worship_places WHERE place_id = \(place.placeId)", logger: logger)
             return
         }

@@ -87,7 +87,7 @@ struct WorshipRequestStore: Sendable {
         for place in found.places {
             try await WorshipPlaceStore.apply(
                 PlaceUpserted(
-                    placeId: place.placeId, name: place.name, category: WorshipPlaceStore.category, latitude: place.latitude,
+                    placeId: place.placeId, name: place.name, category: .worship, latitude: place.latitude,
                     longitude: place.longitude, address: place.address, openingHours: nil, phone: nil, website: nil, sources: []),
                 on: connection, logger: logger)
         }

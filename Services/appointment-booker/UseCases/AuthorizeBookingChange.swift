@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 
 /// The booking a caller may move or cancel (B2, B3), and how the caller stands to it: `BookingChangeRules` on the
 /// booking as read, then, for its partner, what auth's events said about the account (a banned partner, or one no

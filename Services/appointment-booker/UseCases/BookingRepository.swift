@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// What booking a slot needs from storage: `BookingStore` in Postgres, a memory one in the unit tests.
 package protocol BookingRepository: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// Cancels a booking (B2). The rule (`CancellationRules`) judges the booking as read; the store then cancels it
 /// only if it is still as read (live, same start), so a booking cancelled or moved in between is read and judged

@@ -55,7 +55,7 @@ package struct GiveReading: Sendable {
             account: try await accounts.purchaser(caller, of: kind.entitlement), kind: kind, search: PlacesSearch(for: caller, network: network))
     }
 
-    /// Throws `ReadingStore.TooManyReadings` past the day's limit, and `Mismatch` when the question is not of the
+    /// Throws `TooManyReadings` past the day's limit, and `Mismatch` when the question is not of the
     /// kind the purchaser was authorized for.
     package func callAsFunction(
         _ question: Question, by purchaser: Purchaser, on day: CivilDate, near position: (Double, Double)?

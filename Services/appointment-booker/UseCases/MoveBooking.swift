@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// Moves a live booking not yet begun to another free slot of its partner (B2); who may is the API's access
 /// rule (its partner or an admin). The store moves it only if it is still live and not begun, so a booking that

@@ -25,7 +25,7 @@ package struct ReadDailyHoroscope: Sendable {
     }
 
     /// `caller`: the signed-in asker, nil for an anonymous one; only a member's bad reading asks places-importer for
-    /// places (`PlacesSearch`), within `network`'s share. Throws `ReadingStore.TooManyReadings` past the day's limit.
+    /// places (`PlacesSearch`), within `network`'s share. Throws `TooManyReadings` past the day's limit.
     package func callAsFunction(
         _ sign: ReadingContent.Sign, on day: CivilDate, for caller: AuthenticatedUser?, from network: String, near position: (Double, Double)?
     ) async throws -> Answer {

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// Admin-only account management (U5, U6): search, edit, ban, grant entitlements, payment status. The admin
@@ -30,9 +31,7 @@ extension AuthAPI {
             case .partner: .partner
             case .admin: .admin
             }
-        let invited = try await AuthErrors.answering {
-            try await InviteAccount(invitations: auth.invitations).run(email: RequestText.trimmed(body.email), role: role)
-        }
+        let invited = try await InviteAccount(invitations: auth.invitations).run(email: RequestText.trimmed(body.email), role: role)
         return .created(.init(body: .json(.init(accountId: AccountKey.of(invited.id)))))
     }
 
@@ -44,7 +43,7 @@ extension AuthAPI {
             throw JSONBody.schemaViolation(["displayName": "is at most 100 characters"])
         }
         let change = AccountChange(displayName: body.displayName.map(RequestText.withoutNUL), role: body.role?.domain, banned: body.banned)
-        try await AuthErrors.answering { try await UpdateAccount(accounts: admin).run(id: id, change: change) }
+        try await UpdateAccount(accounts: admin).run(id: id, change: change)
         return .ok(.message("account updated"))
     }
 
@@ -52,14 +51,14 @@ extension AuthAPI {
         _ = try RequestScope.requireRole([.admin])
         let id = try Self.accountId(input.path.accountId)
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        try await AuthErrors.answering { try await GrantEntitlement(accounts: admin).run(body.entitlement.domain, to: id) }
+        try await GrantEntitlement(accounts: admin).run(body.entitlement.domain, to: id)
         return .ok(.message("entitlement granted"))
     }
 
     func revokeEntitlement(_ input: Operations.RevokeEntitlement.Input) async throws -> Operations.RevokeEntitlement.Output {
         _ = try RequestScope.requireRole([.admin])
         let id = try Self.accountId(input.path.accountId)
-        try await AuthErrors.answering { try await RevokeEntitlement(accounts: admin).run(input.path.entitlement.domain, from: id) }
+        try await RevokeEntitlement(accounts: admin).run(input.path.entitlement.domain, from: id)
         return .ok(.message("entitlement revoked"))
     }
 

@@ -5,9 +5,7 @@ import PlatformHTTP
 extension AuthAPI {
     func loginDashboard(_ input: Operations.LoginDashboard.Input) async throws -> Operations.LoginDashboard.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let account = try await AuthErrors.answering {
-            try await auth.dashboardLogin.run(email: body.email, password: body.password, clientKey: RequestScope.clientKey)
-        }
+        let account = try await auth.dashboardLogin.run(email: body.email, password: body.password, clientKey: RequestScope.clientKey)
         return .ok(.session(try await auth.startSession(for: account)))
     }
 
@@ -16,10 +14,8 @@ extension AuthAPI {
     ) async throws -> Operations.ChangeDashboardPassword.Output {
         let user = try RequestScope.requireUser()
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let account = try await AuthErrors.answering {
-            try await auth.changeDashboardPassword.run(
-                userId: user.id, current: body.currentPassword, new: body.newPassword, confirmation: body.confirmation)
-        }
+        let account = try await auth.changeDashboardPassword.run(
+            userId: user.id, current: body.currentPassword, new: body.newPassword, confirmation: body.confirmation)
         // Every other session ended with the new hash; the caller stays signed in with a fresh one (D25: back to
         // the home page).
         return .ok(.session(try await auth.startSession(for: account)))
@@ -29,7 +25,7 @@ extension AuthAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let request = MailResetLink(recovery: auth.recoveryMail, links: auth.resets, linkBase: auth.configuration.resetLinkBaseURL)
         do {
-            try await AuthErrors.answering { try await request.run(email: body.email, clientKey: RequestScope.clientKey) }
+            try await request.run(email: body.email, clientKey: RequestScope.clientKey)
         } catch let refusal as RequestRecoveryMail.Refusal {
             throw AuthErrors.dashboardAnswer(refusal)
         }
@@ -46,10 +42,8 @@ extension AuthAPI {
 
     func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        try await AuthErrors.answering {
-            try await auth.resetPassword.run(
-                token: body.token, newPassword: body.newPassword, confirmation: body.confirmation, clientKey: RequestScope.clientKey)
-        }
+        try await auth.resetPassword.run(
+            token: body.token, newPassword: body.newPassword, confirmation: body.confirmation, clientKey: RequestScope.clientKey)
         return .ok(.message(AuthMessages.passwordChanged, next: .login))
     }
 }

@@ -5,13 +5,11 @@ import PlatformHTTP
 /// Horoscope app sign-in (U5): guest access, and login with an OpenID Connect ID token from any provider.
 extension AuthAPI {
     /// The horoscope app's "continue as guest" (U5): an install account of the horoscope app, like `POST /v1/installs`
-    /// without an install id (issue 29), so a guest owns readings, settings and bookings as any member does. Each
+    /// without an install id (U8), so a guest owns readings, settings and bookings as any member does. Each
     /// guest is an account: their number per client address is bounded (`GUESTS_PER_ADDRESS` an hour), and they count
     /// against their network's installs (`INSTALLS_PER_NETWORK`, `INSTALLS_PER_SITE`).
     func startGuestSession(_ input: Operations.StartGuestSession.Input) async throws -> Operations.StartGuestSession.Output {
-        let account = try await AuthErrors.answering {
-            try await auth.installAccounts.guest(clientKey: RequestScope.clientKey, networks: RequestScope.clientNetworks)
-        }
+        let account = try await auth.installAccounts.guest(clientKey: RequestScope.clientKey, networks: RequestScope.clientNetworks)
         return .ok(.session(try await auth.startSession(for: account)))
     }
 
@@ -24,9 +22,7 @@ extension AuthAPI {
         guard RequestText.length(token) <= 8_192 else { throw JSONBody.schemaViolation(["idToken": "is at most 8192 characters"]) }
         let nonce = body.nonce.flatMap(nonEmpty)
         if let nonce, RequestText.length(nonce) > 256 { throw JSONBody.schemaViolation(["nonce": "is at most 256 characters"]) }
-        let account = try await AuthErrors.answering {
-            try await auth.externalLogin(oidc).run(idToken: token, nonce: nonce, clientKey: RequestScope.clientKey)
-        }
+        let account = try await auth.externalLogin(oidc).run(idToken: token, nonce: nonce, clientKey: RequestScope.clientKey)
         return .ok(.session(try await auth.startSession(for: account)))
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
-/// Accounts for app installs (issue 29): the weather and places apps have no sign-in in their seeds, yet their
+/// Accounts for app installs (U8): the weather and places apps have no sign-in in their seeds, yet their
 /// personal routes need a member; each install gets a real account of its own, limited per client address and
 /// network, and attested when the app sends its platform's proof (`InstallAttestation`).
 extension AuthAPI {
@@ -25,11 +26,9 @@ extension AuthAPI {
             }
             return InstallAttestation(provider: provider, token: attestation.token, keyId: attestation.keyId)
         }
-        let account = try await AuthErrors.answering {
-            try await auth.installAccounts.install(
-                app: app, installId: installId, attestation: attestation, clientKey: RequestScope.clientKey,
-                networks: RequestScope.clientNetworks)
-        }
+        let account = try await auth.installAccounts.install(
+            app: app, installId: installId, attestation: attestation, clientKey: RequestScope.clientKey,
+            networks: RequestScope.clientNetworks)
         return .created(.session(try await auth.startSession(for: account)))
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
-/// The signed-in user's own account (issue 29): the profile the apps show and edit, and their payment history.
+/// The signed-in user's own account (U9): the profile the apps show and edit, and their payment history.
 extension AuthAPI {
     func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
         .ok(.init(body: .json(try await profile(of: try callerId()))))
@@ -17,7 +18,7 @@ extension AuthAPI {
         if let name = change.displayName, RequestText.length(name) > 100 {
             throw JSONBody.schemaViolation(["displayName": "is at most 100 characters"])
         }
-        try await AuthErrors.answering { try await UpdateProfile(profiles: auth.accounts).run(of: id, change: change) }
+        try await UpdateProfile(profiles: auth.accounts).run(of: id, change: change)
         return .ok(.init(body: .json(try await profile(of: id))))
     }
 

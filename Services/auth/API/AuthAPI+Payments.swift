@@ -21,7 +21,7 @@ extension AuthAPI {
         let received = RecordPayment.Notification(
             paymentId: paymentId, accountId: accountId, entitlement: notification.entitlement.domain, status: notification.status.domain,
             amountCents: notification.amountCents)
-        switch try await AuthErrors.answering({ try await RecordPayment(payments: admin).run(received) }) {
+        switch try await RecordPayment(payments: admin).run(received) {
         case .recorded: return .ok(.message("payment recorded"))
         case .duplicate: return .ok(.message("payment already recorded"))
         }

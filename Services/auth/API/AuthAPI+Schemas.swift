@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// Conversions between the domain and the generated schemas. Enums map by exhaustive switch, so a case

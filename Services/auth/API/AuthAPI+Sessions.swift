@@ -5,7 +5,7 @@ import PlatformHTTP
 extension AuthAPI {
     func refreshSession(_ input: Operations.RefreshSession.Input) async throws -> Operations.RefreshSession.Output {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
-        let (account, refreshToken) = try await AuthErrors.answering { try await auth.refreshSession.run(refreshToken: body.refreshToken) }
+        let (account, refreshToken) = try await auth.refreshSession.run(refreshToken: body.refreshToken)
         return .ok(.session(try await auth.session(for: account, refreshToken: refreshToken)))
     }
 
@@ -16,7 +16,7 @@ extension AuthAPI {
         guard let token = nonEmpty(body.refreshToken), token.count <= 128, let accountId = UUID(uuidString: user.id) else {
             throw AuthErrors.sessionNotFound
         }
-        try await AuthErrors.answering { try await EndSession(sessions: auth.sessions).run(refreshToken: token, accountId: accountId) }
+        try await EndSession(sessions: auth.sessions).run(refreshToken: token, accountId: accountId)
         return .ok(.message("logged out", next: .login))
     }
 

@@ -9,9 +9,7 @@ extension AuthAPI {
         let login = SurveyLogin(
             accounts: auth.accounts, tries: auth.tries, hasher: auth.hasher,
             limits: .init(address: auth.configuration.addressLimit, pin: survey.pin, ceiling: auth.configuration.pinAccountCeiling))
-        let account = try await AuthErrors.answering {
-            try await login.run(email: body.email, pin: body.pin, clientKey: RequestScope.clientKey)
-        }
+        let account = try await login.run(email: body.email, pin: body.pin, clientKey: RequestScope.clientKey)
         return .ok(.session(try await auth.startSession(for: account, next: .welcome)))
     }
 
@@ -20,9 +18,7 @@ extension AuthAPI {
         let signUp = SignUpSurvey(
             accounts: auth.accounts, verifications: auth.emailVerifications, tries: auth.tries, hasher: auth.hasher,
             limits: .init(email: survey.signUpEmail, pin: survey.signUpPin, signUps: auth.configuration.signUpsPerAddress))
-        let account = try await AuthErrors.answering {
-            try await signUp.run(email: body.email, pin: body.pin, confirmation: body.pinConfirmation, clientKey: RequestScope.clientKey)
-        }
+        let account = try await signUp.run(email: body.email, pin: body.pin, confirmation: body.pinConfirmation, clientKey: RequestScope.clientKey)
         // The seed goes back to the login view after signing up, with the email prefilled.
         return .created(.message("account created", next: .login, email: account.email))
     }
@@ -33,7 +29,7 @@ extension AuthAPI {
         let email: EmailAddress
         do {
             let start = MailPinCode(recovery: auth.recoveryMail, codes: auth.pinResets)
-            email = try await AuthErrors.answering { try await start.run(email: body.email, clientKey: RequestScope.clientKey) }
+            email = try await start.run(email: body.email, clientKey: RequestScope.clientKey)
         } catch let refusal as RequestRecoveryMail.Refusal {
             throw AuthErrors.surveyAnswer(refusal)
         }
@@ -45,10 +41,8 @@ extension AuthAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let finish = FinishForgotPin(
             accounts: auth.accounts, pinResets: auth.pinResets, codes: auth.codeChecks, hasher: auth.hasher, limit: survey.forgotPin)
-        let email = try await AuthErrors.answering {
-            try await finish.run(
-                email: body.email, code: body.code, pin: body.pin, confirmation: body.pinConfirmation, clientKey: RequestScope.clientKey)
-        }
+        let email = try await finish.run(
+            email: body.email, code: body.code, pin: body.pin, confirmation: body.pinConfirmation, clientKey: RequestScope.clientKey)
         return .ok(.message("PIN changed", next: .login, email: email.value))
     }
 }

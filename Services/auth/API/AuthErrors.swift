@@ -22,54 +22,6 @@ enum AuthErrors {
     static let passwordChecksBusy = APIError(
         .tooManyRequests, code: "busy", message: "too many sign-ins at once; try again in a moment", headers: [.retryAfter: "1"])
 
-    /// Runs `body`, answering the stores' outcomes that are answers rather than faults: the one place they become
-    /// HTTP errors.
-    static func answering<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch is MailedCodes.NotIssued {
-            throw codeNotIssued
-        } catch is AccountStore.NotCreated {
-            throw accountNotCreated
-        } catch is PasswordHasher.Busy {
-            throw passwordChecksBusy
-        } catch let exhausted as TryLedger.Exhausted {
-            throw tooManyAttempts(until: exhausted.until)
-        } catch let refusal as DashboardLogin.Refusal {
-            throw answer(refusal)
-        } catch let refusal as ChangeDashboardPassword.Refusal {
-            throw answer(refusal)
-        } catch let refusal as SurveyLogin.Refusal {
-            throw answer(refusal)
-        } catch let refusal as ResetPassword.Refusal {
-            throw answer(refusal)
-        } catch let refusal as InviteAccount.Refusal {
-            throw refusal == .invalidEmail ? invalidEmail : APIError(.conflict, code: "email_taken", message: "an account with this email exists")
-        } catch let refusal as SignUpSurvey.Refusal {
-            throw answer(refusal)
-        } catch let refusal as FinishForgotPin.Refusal {
-            throw answer(refusal)
-        } catch let refusal as EmailConfirmation.Refusal {
-            throw answer(refusal)
-        } catch let refusal as RefreshSession.Refusal {
-            throw answer(refusal)
-        } catch let refusal as ExternalLogin.Refusal {
-            throw answer(refusal)
-        } catch let refusal as EndAccount.Refusal {
-            throw answer(refusal)
-        } catch is AccountRefusal {
-            throw unknownAccount
-        } catch let refusal as UpdateProfile.Refusal {
-            throw answer(refusal)
-        } catch let refusal as MergeInstallAccount.Refusal {
-            throw answer(refusal)
-        } catch is EndSession.Refusal {
-            throw sessionNotFound
-        } catch let refusal as AttestationRefusal {
-            throw answer(refusal)
-        }
-    }
-
     static func answer(_ refusal: DashboardLogin.Refusal) -> APIError {
         switch refusal {
         case .emptyField: emptyField

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import X509
 
 /// How iOS installs' App Attest attestations are checked (`AppAttestVerifier`), read once at start-up. Nothing is set

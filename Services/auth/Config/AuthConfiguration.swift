@@ -209,7 +209,7 @@ struct SMTPConfiguration: Sendable {
 }
 
 extension AuthConfiguration {
-    /// Each app's OpenID Connect client id (issue 29), from `OIDC_AUDIENCES`, or `OIDC_AUDIENCE` as the horoscope app's.
+    /// Each app's OpenID Connect client id (U8), from `OIDC_AUDIENCES`, or `OIDC_AUDIENCE` as the horoscope app's.
     static func oidcAudiences(_ environment: EnvironmentReader) throws(ConfigError) -> [String: InstallApp] {
         if let audiences = try environment.parsed(
             "OIDC_AUDIENCES", expected: "app=client id pairs, comma-separated, with apps weather, places, horoscope",

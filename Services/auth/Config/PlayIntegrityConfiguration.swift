@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// Where Android installs' Play Integrity tokens are decoded (`PlayIntegrityClient`), read once at start-up. Nothing

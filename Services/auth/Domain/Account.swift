@@ -1,22 +1,6 @@
 import Foundation
 import PlatformCore
-
-/// How an account logs in.
-package enum AccountKind: String, Codable, Sendable, CaseIterable {
-    /// Admin dashboard: email + password (U1–U3).
-    case dashboard
-    /// Hotel survey: email + 4-character PIN (U4).
-    case survey
-    /// An OpenID Connect identity (U5), whichever app's client signed it in. (A horoscope guest is an `install`.)
-    case horoscope
-    /// An app install's own account, made without a form (issue 29); kept across launches by its refresh token.
-    case install
-}
-
-/// The apps whose installs get accounts of their own.
-package enum InstallApp: String, Sendable, CaseIterable {
-    case weather, places, horoscope
-}
+import PlatformEvents
 
 /// An account as the service reads it. Hashes never leave the repository except to the hasher.
 package struct Account: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PlatformEvents
 
 /// What an app sends with `POST /v1/installs` to prove it is the real app on a real device: a Play Integrity token
 /// (Android) or an App Attest attestation object with its key id (iOS). Either is bound to the install: the app asks

@@ -1,7 +1,8 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 
-/// Which account may be merged into the one its app signed in to (issue 29).
+/// Which account may be merged into the one its app signed in to (U9).
 package enum InstallMerge {
     /// Only a plain app install merges: one an admin made a partner or an admin has rows under its id (a fortune
     /// teller's profile and appointments) that no merge carries; and an account never merges into itself.

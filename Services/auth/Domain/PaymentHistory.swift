@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// A payment the provider notified (U6), as the account's history shows it.
 package struct Payment: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the signed-in user changes on their own profile (issue 29): each field nil when it stays as it is.
+/// What the signed-in user changes on their own profile (U9): each field nil when it stays as it is.
 package struct ProfileChange: Sendable, Equatable {
     /// Trimmed by the route; a name of only spaces is no name.
     package var displayName: String?

@@ -1,3 +1,5 @@
+import PlatformEvents
+
 /// What the payment provider says of a payment (U6), and what that does to the feature it pays for. (appointment-booker's
 /// `PaymentStatus` is a partner fee's state, a different set.)
 package enum ProviderPaymentStatus: String, Sendable, CaseIterable {

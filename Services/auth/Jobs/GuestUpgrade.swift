@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// Horoscope guests from before issue 29 (accounts of role `guest`) become what a guest is now: install accounts of
+/// Horoscope guests from before install accounts (U8), accounts of role `guest`, become what a guest is now: install accounts of
 /// the horoscope app with the role `user`, each with `user.role-changed` published so the other services stop
 /// refusing them. Runs at start, in batches; nothing is left to do once no guest is left.
 struct GuestUpgrade: Sendable {

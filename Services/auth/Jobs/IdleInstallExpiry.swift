@@ -28,7 +28,7 @@ struct IdleInstallExpiry: Service {
         var deleted = 0
         while !Task.isCancelled {
             let batch = try await idle.made(moreThan: idleDays, ago: batchSize)
-            for id in batch where try await ends.delete(id, by: "expiry") { deleted += 1 }
+            for id in batch where try await ends.delete(id, by: .expiry) { deleted += 1 }
             if batch.count < batchSize { break }
         }
         return deleted

@@ -124,7 +124,7 @@ package enum AuthMigrations {
         Migration(
             "0009_email_verification",
             [
-                // Issue 27: a survey account earns its coupon only once it proved it reads mail at its address.
+                // A survey account earns its coupon only once it proved it reads mail at its address.
                 "ALTER TABLE accounts ADD COLUMN email_verified_at timestamptz",
                 """
                 CREATE TABLE email_verifications (
@@ -139,14 +139,14 @@ package enum AuthMigrations {
         Migration(
             "0010_refresh_tokens_revoked_reason",
             [
-                // Issue 29: a token replaced by its successor (`rotated`) presented again is a theft; one whose session
+                // U8: a token replaced by its successor (`rotated`) presented again is a theft; one whose session
                 // ended (logout, new password, ban, a theft found) is merely invalid. Older rows count as rotated.
                 "ALTER TABLE refresh_tokens ADD COLUMN revoked_reason text CHECK (revoked_reason IN ('rotated', 'ended'))"
             ]),
         Migration(
             "0011_install_accounts",
             [
-                // Issue 29: an app install gets an account of its own without a form (the weather and places apps
+                // U8: an app install gets an account of its own without a form (the weather and places apps
                 // have no sign-in; the horoscope app's guest). The install id is the app's, not a secret.
                 "ALTER TABLE accounts DROP CONSTRAINT accounts_kind_check",
                 "ALTER TABLE accounts ADD CONSTRAINT accounts_kind_check CHECK (kind IN ('dashboard', 'survey', 'horoscope', 'install'))",
@@ -156,7 +156,7 @@ package enum AuthMigrations {
         Migration(
             "0012_profiles",
             [
-                // Issue 29: what a signed-in user reads and edits of their own account.
+                // U9: what a signed-in user reads and edits of their own account.
                 "ALTER TABLE accounts ADD COLUMN language text",
                 "ALTER TABLE accounts ADD COLUMN time_zone text",
                 """
@@ -167,7 +167,7 @@ package enum AuthMigrations {
         Migration(
             "0013_failed_attempts_by_subject",
             [
-                // Issue 29: an ended account's counted tries are found by its id, in whatever case the subject spells it.
+                // U9: an ended account's counted tries are found by its id, in whatever case the subject spells it.
                 "CREATE INDEX failed_attempts_by_lower_subject ON failed_attempts (lower(subject) text_pattern_ops)"
             ]),
         Migration(

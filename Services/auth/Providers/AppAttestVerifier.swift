@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import PlatformEvents
 import X509
 
 /// Apple App Attest (iOS): the app makes a key in the Secure Enclave and has Apple attest it

@@ -3,6 +3,7 @@ import Foundation
 import JWTKit
 import Logging
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// Verifies OpenID Connect ID tokens (U5: "login through an external identity provider") against the provider's
@@ -12,7 +13,7 @@ actor OIDCVerifier {
     struct Configuration: Sendable {
         var jwksURL: URL
         var issuer: String
-        /// Each app's client id (an ID token's audience), to the app (issue 29).
+        /// Each app's client id (an ID token's audience), to the app (U8).
         var audiences: [String: InstallApp]
         /// The app sends the nonce it put into its authentication request; the token must carry the same.
         var requireNonce = true

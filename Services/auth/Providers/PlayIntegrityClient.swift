@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// Google Play Integrity's server API: `POST {base}/v1/{packageName}:decodeIntegrityToken` with

@@ -6,7 +6,7 @@ import PlatformHTTP
 import PlatformPostgres
 import PostgresNIO
 
-/// How an account ends (issue 29): deleted by its owner or an admin, or merged into the lasting account an
+/// How an account ends (U9): deleted by its owner or an admin, or merged into the lasting account an
 /// install signed in to. Either way the account's row goes (its sessions, resets, codes and payments with it, and
 /// the mail to its address, queued or sent), one event tells the other services, and its id joins the erased ones,
 /// so its access tokens are refused here at once and by every other service once it has applied the event.
@@ -18,11 +18,11 @@ struct AccountEndStore: Sendable {
     let erased: ErasedAccounts
 
     /// Deletes the account and publishes `user.deleted`; false when there is no such account.
-    func delete(_ id: UUID, by: String) async throws -> Bool {
+    func delete(_ id: UUID, by: DeletionCause) async throws -> Bool {
         try await client.inTransaction(logger: logger) { connection -> Bool in
             // An admin deletes users and partners only: checked in the statement, so a promotion meanwhile is seen.
             let rows = try await connection.tracedQuery(
-                "DELETE FROM accounts WHERE id = \(id) AND (\(by) <> 'admin' OR role <> 'admin') RETURNING email", logger: logger)
+                "DELETE FROM accounts WHERE id = \(id) AND (\(by.rawValue) <> 'admin' OR role <> 'admin') RETURNING email", logger: logger)
             guard let deleted = try await rows.decode(String?.self).collectAll().first else { return false }
             if let email = deleted {
                 try await connection.tracedQuery("DELETE FROM outgoing_mail WHERE lower(recipient) = \(email)", logger: logger)
@@ -78,7 +78,7 @@ struct AccountEndStore: Sendable {
             try await connection.tracedQuery("UPDATE install_merges SET into_id = \(into) WHERE into_id = \(from)", logger: logger)
             try await connection.tracedQuery("INSERT INTO install_merges (install_id, into_id) VALUES (\(from), \(into))", logger: logger)
             for entitlement in carried.compactMap(Entitlement.init(rawValue:)) where !held.contains(entitlement.rawValue) {
-                _ = try await admin.grant(entitlement, to: into, source: "merge", on: connection)
+                _ = try await admin.grant(entitlement, to: into, source: .merge, on: connection)
             }
             try await connection.tracedQuery("DELETE FROM accounts WHERE id = \(from)", logger: logger)
             try await Self.forgetTries(of: from, on: connection, logger: logger)

@@ -73,14 +73,14 @@ struct AccountStore: Sendable {
         try await Outbox.enqueue(
             EventEnvelope(
                 type: EventTypes.userRegistered, producer: "auth", key: AccountKey.of(id),
-                payload: UserRegistered(userId: id, kind: kind.rawValue, role: role.rawValue)),
+                payload: UserRegistered(userId: id, kind: kind, role: role)),
             toTopicNamed: usersTopic, on: connection, logger: logger)
         return Account(
             id: id, email: email?.value, kind: kind, role: role, displayName: nil, entitlements: [], banned: false,
             createdAt: createdAt)
     }
 
-    /// What a user edits of their own account (issue 29).
+    /// What a user edits of their own account (U9).
     struct Profile: Sendable, Equatable {
         var language: String?
         var timeZone: String?
@@ -140,7 +140,7 @@ struct AccountStore: Sendable {
         try await Outbox.enqueue(
             EventEnvelope(
                 type: EventTypes.userRegistered, producer: "auth", key: AccountKey.of(id),
-                payload: UserRegistered(userId: id, kind: AccountKind.install.rawValue, role: UserRole.user.rawValue, app: app.rawValue)),
+                payload: UserRegistered(userId: id, kind: .install, role: .user, app: app)),
             toTopicNamed: usersTopic, on: connection, logger: logger)
         return Account(
             id: id, email: nil, kind: .install, role: .user, displayName: nil, entitlements: [], banned: false, createdAt: row?.0 ?? Date(),
@@ -192,7 +192,7 @@ struct AccountStore: Sendable {
             try await Outbox.enqueue(
                 EventEnvelope(
                     type: EventTypes.userLoggedIn, producer: "auth", key: AccountKey.of(account.id),
-                    payload: UserLoggedIn(userId: account.id, kind: account.kind.rawValue)),
+                    payload: UserLoggedIn(userId: account.id, kind: account.kind)),
                 toTopicNamed: usersTopic, on: connection, logger: logger)
         }
     }

@@ -45,7 +45,7 @@ struct AdminStore: Sendable {
                 try await Outbox.enqueue(
                     EventEnvelope(
                         type: EventTypes.userRoleChanged, producer: "auth", key: AccountKey.of(id),
-                        payload: UserRoleChanged(userId: id, role: role.rawValue)),
+                        payload: UserRoleChanged(userId: id, role: role)),
                     toTopicNamed: usersTopic, on: connection, logger: logger)
             }
             if let banned {
@@ -62,7 +62,7 @@ struct AdminStore: Sendable {
     }
 
     /// Adds an entitlement (idempotent) and publishes `entitlement.granted`; false when the account does not exist.
-    func grant(_ entitlement: Entitlement, to id: UUID, source: String, on connection: PostgresConnection) async throws -> Bool {
+    func grant(_ entitlement: Entitlement, to id: UUID, source: EntitlementSource, on connection: PostgresConnection) async throws -> Bool {
         let rows = try await connection.tracedQuery(
             """
             UPDATE accounts SET entitlements = CASE WHEN \(entitlement.rawValue) = ANY(entitlements) THEN entitlements
@@ -75,7 +75,7 @@ struct AdminStore: Sendable {
         try await Outbox.enqueue(
             EventEnvelope(
                 type: EventTypes.entitlementGranted, producer: "auth", key: AccountKey.of(id),
-                payload: EntitlementGranted(userId: id, entitlement: entitlement.rawValue, source: source)),
+                payload: EntitlementGranted(userId: id, entitlement: entitlement, source: source)),
             toTopicNamed: usersTopic, on: connection, logger: logger)
         return true
     }
@@ -96,13 +96,13 @@ struct AdminStore: Sendable {
         try await Outbox.enqueue(
             EventEnvelope(
                 type: EventTypes.entitlementRevoked, producer: "auth", key: AccountKey.of(id),
-                payload: EntitlementRevoked(userId: id, entitlement: entitlement.rawValue)),
+                payload: EntitlementRevoked(userId: id, entitlement: entitlement)),
             toTopicNamed: usersTopic, on: connection, logger: logger)
         return true
     }
 
     func grant(_ entitlement: Entitlement, to id: UUID) async throws -> Bool {
-        try await client.inTransaction(logger: logger) { try await grant(entitlement, to: id, source: "admin", on: $0) }
+        try await client.inTransaction(logger: logger) { try await grant(entitlement, to: id, source: .admin, on: $0) }
     }
 
     /// Rows are written through the webhook's checks only; one outside the sets (written by hand) is left out and
@@ -176,7 +176,7 @@ struct AdminStore: Sendable {
         guard inserted else { return .duplicate }
         let standing = try await standingPayments(for: entitlement, of: owner, on: connection)
         switch status.change(standing: standing) {
-        case .grant: _ = try await grant(entitlement, to: owner, source: "payment", on: connection)
+        case .grant: _ = try await grant(entitlement, to: owner, source: .payment, on: connection)
         case .revoke: _ = try await revoke(entitlement, from: owner, on: connection)
         case .none: break
         }
@@ -195,7 +195,7 @@ struct AdminStore: Sendable {
         return 0
     }
 
-    /// Up to `limit` accounts of the role `guest` (horoscope guests from before issue 29).
+    /// Up to `limit` accounts of the role `guest` (horoscope guests from before install accounts (U8)).
     func oldGuests(limit: Int) async throws -> [UUID] {
         try await client.tracedQuery("SELECT id FROM accounts WHERE role = 'guest' ORDER BY id LIMIT \(limit)", logger: logger)
             .decode(UUID.self).collectAll()

@@ -6,7 +6,7 @@ import PlatformEvents
 import PlatformPostgres
 import PostgresNIO
 
-/// Proof that a survey account reads mail at its address (issue 27): a code mailed at sign-up (and again on
+/// Proof that a survey account reads mail at its address (N4): a code mailed at sign-up (and again on
 /// request), valid for a day. Entering it marks the account verified and publishes `user.email-verified`, which
 /// is what lets analytics hand out the account's coupon: sign-ups with made-up addresses earn nothing.
 struct EmailVerificationStore: Sendable {
@@ -63,7 +63,7 @@ struct EmailVerificationStore: Sendable {
             try await Outbox.enqueue(
                 EventEnvelope(
                     type: EventTypes.userEmailVerified, producer: "auth", key: AccountKey.of(account.id),
-                    payload: UserEmailVerified(userId: account.id, kind: account.kind.rawValue, mailboxKey: mailboxKey)),
+                    payload: UserEmailVerified(userId: account.id, kind: account.kind, mailboxKey: mailboxKey)),
                 toTopicNamed: usersTopic, on: connection, logger: logger)
             return .verified
         }

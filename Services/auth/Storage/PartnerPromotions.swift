@@ -25,7 +25,7 @@ enum PartnerPromotions {
         try await Outbox.enqueue(
             EventEnvelope(
                 type: EventTypes.userRoleChanged, producer: "auth", key: AccountKey.of(user),
-                payload: UserRoleChanged(userId: user, role: UserRole.partner.rawValue)),
+                payload: UserRoleChanged(userId: user, role: .partner)),
             toTopicNamed: usersTopic, on: connection, logger: logger)
         return true
     }

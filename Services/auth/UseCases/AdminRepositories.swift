@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 
 /// What the admin, payment and profile use cases need from storage: the Postgres stores in the service, memory
 /// ones in the unit tests.
@@ -21,7 +22,7 @@ package protocol PaymentLedger: Sendable {
     ) async throws -> PaymentOutcome
 }
 
-/// The signed-in user's own profile fields (issue 29).
+/// The signed-in user's own profile fields (U9).
 package protocol Profiles: Sendable {
     /// Sets the fields given (nil: unchanged); false for an unknown account.
     func updateProfile(of id: UUID, displayName: String?, language: String?, timeZone: String?, zodiacSign: String?) async throws -> Bool

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// An admin grants a feature to an account (U5): granting one it holds changes nothing but is announced again.
 package struct GrantEntitlement: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 
 /// Accounts with the hashes the login flows compare against: Postgres in the service (`AccountStore`), memory in
 /// the unit tests.

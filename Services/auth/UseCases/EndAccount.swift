@@ -1,7 +1,7 @@
 import Foundation
 import PlatformCore
 
-/// The end of an account (issue 29): its owner deletes it, re-authenticated where it has a password or PIN
+/// The end of an account (U9): its owner deletes it, re-authenticated where it has a password or PIN
 /// (an install or OpenID Connect account has only its token to show); an admin deletes a user's or partner's,
 /// never their own here nor another admin's (demoted first). Install accounts are made without a form and deleted
 /// without a secret, and every deletion costs every service an event and a row it keeps: their deletions are
@@ -51,12 +51,12 @@ package struct EndAccount: Sendable {
         guard let stored = try await accounts.credentials(id: id) else { throw Refusal.noAccount }
         try await reauthenticate(stored, password: password, pin: pin)
         guard stored.account.kind == .install else {
-            guard try await ends.delete(id, by: "self") else { throw Refusal.noAccount }
+            guard try await ends.delete(id, by: .owner) else { throw Refusal.noAccount }
             return
         }
         // Kept once taken: it counts deletions, not failures; given back when there was nothing to delete.
         let attempt = try await tries.take(.installDeletion, subject: clientKey, limit: limits.installDeletionsPerAddress)
-        guard try await tries.givingBack([attempt], { try await ends.delete(id, by: "self") }) else {
+        guard try await tries.givingBack([attempt], { try await ends.delete(id, by: .owner) }) else {
             try await tries.release(attempt)
             throw Refusal.noAccount
         }
@@ -66,7 +66,7 @@ package struct EndAccount: Sendable {
         guard AccountKey.of(id) != AccountKey.of(caller) else { throw Refusal.ownAccount }
         guard let target = try await accounts.credentials(id: id)?.account else { throw Refusal.unknownAccount }
         guard target.role != .admin else { throw Refusal.adminAccount }
-        guard try await ends.delete(id, by: "admin") else { throw Refusal.unknownAccount }
+        guard try await ends.delete(id, by: .admin) else { throw Refusal.unknownAccount }
     }
 
     /// The password of a dashboard account, the PIN of a survey account; a try against the account's ceiling is

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 
 /// What a verified ID token says: who, by which issuer, until when, and the app whose client it was issued to.
 package struct VerifiedIdentity: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An install account is folded into the account its app signed in to (issue 29): its payments, paid features and
+/// An install account is folded into the account its app signed in to (U9): its payments, paid features and
 /// the profile fields the target has not set move over, then it ends. Only a plain install of the role user merges
 /// (`InstallMerge`).
 package struct MergeInstallAccount: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 
 /// Accounts for app installs and horoscope guests (U5): each is a real account, their number bounded per client
 /// address and per network (an IPv4 /24, an IPv6 /56 and /48). There is no cap for everyone together: a few hundred

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Every sign-in's last step (U1, U4, U5, issue 29): a new session for an account a sign-in use case let in, and
+/// Every sign-in's last step (U1, U4, U5, U8): a new session for an account a sign-in use case let in, and
 /// the login announced. Tokens are issued at the HTTP edge from the refresh token returned.
 package struct OpenSession: Sendable {
     package let sessions: any SessionStarts

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// A payment provider's notification (U6): applied once per payment id and status; a paid payment grants its
 /// feature unless its refund came first, a refund takes the feature back unless another paid payment still stands

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// Asking for a recovery mail (U3's reset link, U4's forgot-PIN code): the account of the flow's kind with the
 /// address, and the mail counted per client address and per account. An address that names no such account

@@ -1,6 +1,7 @@
 import Foundation
+import PlatformEvents
 
-/// Accounts made without a password: one per app install (issue 29).
+/// Accounts made without a password: one per app install (U8).
 package protocol InstallAccounts: Sendable {
     func createInstall(app: InstallApp, installId: String) async throws -> Account
     /// An attested install's account, its token recorded as used in the same transaction; nil when the token attested
@@ -20,10 +21,10 @@ package protocol RefreshTokens: Sendable {
     func rotate(_ token: String) async throws -> RefreshOutcome
 }
 
-/// The end of an account with everything it owns (issue 29).
+/// The end of an account with everything it owns (U9).
 package protocol AccountEnds: Sendable {
     /// False when there is no such account.
-    func delete(_ id: UUID, by: String) async throws -> Bool
+    func delete(_ id: UUID, by: DeletionCause) async throws -> Bool
 }
 
 /// Logout (U1): the end of one session.
@@ -32,7 +33,7 @@ package protocol SessionEnds: Sendable {
     func end(_ token: String, accountId: UUID) async throws -> Bool
 }
 
-/// An install account folded into the account its app signed in to (issue 29), in one transaction.
+/// An install account folded into the account its app signed in to (U8), in one transaction.
 package protocol InstallMerges: Sendable {
     func mergeInstall(refreshToken: String, into: UUID) async throws -> InstallMergeOutcome
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The signed-in user edits their own profile (issue 29): a name that is not blank, a time zone Foundation knows.
+/// The signed-in user edits their own profile (U9): a name that is not blank, a time zone Foundation knows.
 package struct UpdateProfile: Sendable {
     package let profiles: any Profiles
 

@@ -22,7 +22,7 @@ extension PlacesAPI {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let id = try Self.placeId(input.path.placeId)
         let decision: ReviewDecision = body.decision == .approve ? .approve : .reject
-        guard let reviewed = try await PlacesErrors.answering({ try await review(id, decision) }) else { throw Self.placeNotFound(id) }
+        guard let reviewed = try await review(id, decision) else { throw Self.placeNotFound(id) }
         return .ok(.init(body: .json(.init(reviewed))))
     }
 }

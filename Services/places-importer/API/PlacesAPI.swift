@@ -35,7 +35,7 @@ struct PlacesAPI: APIProtocol {
         guard case .json(let body) = input.body else { throw APIError.unsupportedMediaType }
         let rating = try Rating(validating: body)
         let placeId = try Self.placeId(input.path.placeId)
-        let aggregate = try await PlacesErrors.answering { try await rate(placeId, by: caller, rating: rating) }
+        let aggregate = try await rate(placeId, by: caller, rating: rating)
         nearbyPlaces.userChanged(caller.id)
         return .ok(.init(body: .json(.init(placeId: placeId.uuidString.lowercased(), rating: .init(rating), ratings: .init(aggregate)))))
     }
@@ -66,9 +66,7 @@ struct PlacesAPI: APIProtocol {
         let candidate = try NewPlaceRules.candidate(from: body)
         let rating = try body.rating.map(Rating.init(validating:))
         let colour = body.pinColour.map(PinColour.init)
-        let placeId = try await PlacesErrors.answering {
-            try await add(candidate, by: caller, rating: rating, colour: colour, locatingAddress: body.latitude == nil)
-        }
+        let placeId = try await add(candidate, by: caller, rating: rating, colour: colour, locatingAddress: body.latitude == nil)
         nearbyPlaces.userChanged(user)
         try await nearbyPlaces.placesChanged()
         guard let place = try await places.find(placeId) else {
@@ -86,12 +84,12 @@ struct PlacesAPI: APIProtocol {
         switch (query.address.map(RequestText.trimmed), query.latitude, query.longitude) {
         case (let address?, nil, nil) where !address.isEmpty:
             guard RequestText.length(address) <= 300 else { throw JSONBody.schemaViolation(["address": "is at most 300 characters"]) }
-            match = try await PlacesErrors.answering { try await lookups.lookup(address, for: user) }
+            match = try await lookups.lookup(address, for: user)
         case (nil, let latitude?, let longitude?):
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
                 throw JSONBody.schemaViolation(["latitude": "must be in -90...90", "longitude": "must be in -180...180"])
             }
-            match = try await PlacesErrors.answering { try await lookups.reverse(latitude: latitude, longitude: longitude, for: user) }
+            match = try await lookups.reverse(latitude: latitude, longitude: longitude, for: user)
         default:
             throw JSONBody.validationError(["address": "give an address, or latitude and longitude"])
         }
@@ -121,7 +119,7 @@ struct PlacesAPI: APIProtocol {
             outside["name"] = "must be at most 100 characters"
         }
         guard outside.isEmpty else { throw JSONBody.schemaViolation(outside) }
-        try await PlacesErrors.answering { try await saveArea(name: name, box: box, placesOfWorship: body.placesOfWorship ?? false) }
+        try await saveArea(name: name, box: box, placesOfWorship: body.placesOfWorship ?? false)
         return .ok(try await areaList())
     }
 

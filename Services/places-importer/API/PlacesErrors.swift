@@ -2,15 +2,6 @@ import PlatformHTTP
 
 /// The places rules' refusals as HTTP: the one place they become HTTP errors.
 enum PlacesErrors {
-    /// Runs `body`, answering a `PlacesRefusal` it throws.
-    static func answering<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let refusal as PlacesRefusal {
-            throw answer(for: refusal)
-        }
-    }
-
     static func answer(for refusal: PlacesRefusal) -> APIError {
         switch refusal {
         case .tooManyRatings(let rated, let retryAfter):
@@ -48,4 +39,8 @@ enum PlacesErrors {
                     ? "the place is already listed for everyone" : "the place is \(review.rawValue); only a pending place can be decided")
         }
     }
+}
+
+extension PlacesRefusal: HTTPRefusal {
+    package var answer: APIError { PlacesErrors.answer(for: self) }
 }

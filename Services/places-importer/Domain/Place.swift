@@ -44,13 +44,6 @@ package enum PlaceReview: String, Sendable, Codable, CaseIterable {
     case pending, approved, rejected
 }
 
-/// The kinds of workplace the importers look for.
-package enum PlaceCategory: String, Codable, Sendable, CaseIterable {
-    case coworking, cafe, library, bar, other
-    /// Temples, shrines, churches: imported only for areas that ask for them (the horoscope app's places to pray, B4).
-    case worship
-}
-
 /// A place as one provider describes it, before it is matched to the catalogue.
 package struct PlaceCandidate: Sendable, Equatable {
     /// `osm`, `yelp` or `user`.

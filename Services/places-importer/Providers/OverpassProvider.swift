@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import PlatformEvents
 import PlatformHTTP
 
 /// OpenStreetMap's Overpass API (https://wiki.openstreetmap.org/wiki/Overpass_API), the default provider

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// Yelp Fusion's business search (https://docs.developer.yelp.com/reference/v3_business_search), the

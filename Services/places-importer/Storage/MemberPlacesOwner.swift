@@ -2,7 +2,7 @@ import Logging
 import PlatformPostgres
 import PostgresNIO
 
-/// places-importer's part in an account's end (issue 29). Deleted: the account's saved places and pin colours go;
+/// places-importer's part in an account's end (U9). Deleted: the account's saved places and pin colours go;
 /// its ratings stay for everyone's averages under an id of their own that names nobody, and the places it added
 /// or asked to import stay without it. Merged: everything follows to the account the install merged into, whose
 /// own rating of a place both rated is the one kept.

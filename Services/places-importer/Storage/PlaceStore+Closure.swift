@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 import PlatformPostgres
 import PostgresNIO
 

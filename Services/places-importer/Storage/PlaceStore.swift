@@ -211,7 +211,7 @@ struct PlaceStore: Sendable {
             // Others learn of a member's place only once an admin approved it (places to pray come from these).
             guard let (place, sources, closed) = found[id], place.review == .approved else { return nil }
             let payload = PlaceUpserted(
-                placeId: place.id, name: place.name, category: place.category.rawValue, latitude: place.latitude,
+                placeId: place.id, name: place.name, category: place.category, latitude: place.latitude,
                 longitude: place.longitude, address: place.address, openingHours: place.openingHours, phone: place.phone,
                 website: place.website, sources: sources, closed: closed ? true : nil)
             return EventEnvelope(

@@ -81,11 +81,9 @@ struct WarningAPI: APIProtocol {
         if body.currentLocation == nil && body.favourites == nil {
             throw JSONBody.validationError(["body": "give currentLocation, favourites or both"])
         }
-        let settings = try await WarningErrors.answeringRefusals {
-            try await changeSettings(
-                userId: user, currentLocation: body.currentLocation.map { .init(forecasts: $0.forecasts, warnings: $0.warnings) },
-                favourites: favourites.map { ($0.cityId, .init(forecasts: $0.forecasts, warnings: $0.warnings)) })
-        }
+        let settings = try await changeSettings(
+            userId: user, currentLocation: body.currentLocation.map { .init(forecasts: $0.forecasts, warnings: $0.warnings) },
+            favourites: favourites.map { ($0.cityId, .init(forecasts: $0.forecasts, warnings: $0.warnings)) })
         return .ok(.init(settings))
     }
 
@@ -117,7 +115,7 @@ struct WarningAPI: APIProtocol {
             throw JSONBody.schemaViolation(["language": "a language such as en or th"])
         }
         let device = RegisteredDevice(token: token, currentCityId: body.currentCityId, timeZone: timeZone, app: app, language: body.language)
-        try await WarningErrors.answeringRefusals { try await register(device, installId: installId, userId: user) }
+        try await register(device, installId: installId, userId: user)
         return .ok(.init(body: .json(.init(device))))
     }
 
@@ -131,7 +129,7 @@ struct WarningAPI: APIProtocol {
     func unregisterDevice(_ input: Operations.UnregisterDevice.Input) async throws -> Operations.UnregisterDevice.Output {
         let user = try RequestScope.requireUser().id
         let token = try Self.token(input.path.token)
-        try await WarningErrors.answeringRefusals { try await unregister(token: token, userId: user) }
+        try await unregister(token: token, userId: user)
         return .noContent(.init())
     }
 

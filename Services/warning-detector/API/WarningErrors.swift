@@ -20,15 +20,12 @@ enum WarningErrors {
         case .tooManyFavourites: JSONBody.schemaViolation(["favourites": favouritesField])
         }
     }
+}
 
-    /// Runs a use case, answering its refusals.
-    static func answeringRefusals<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let refusal as DeviceRefusal {
-            throw answer(for: refusal)
-        } catch let refusal as SettingsRefusal {
-            throw answer(for: refusal)
-        }
-    }
+extension DeviceRefusal: HTTPRefusal {
+    package var answer: APIError { WarningErrors.answer(for: self) }
+}
+
+extension SettingsRefusal: HTTPRefusal {
+    package var answer: APIError { WarningErrors.answer(for: self) }
 }

@@ -17,10 +17,10 @@ import PlatformHTTP
 /// | `WARNING_HORIZON_HOURS` | `48`: how far ahead of a forecast's time the rules look |
 /// | `WARNING_FORECASTS_TOPIC`, `WARNING_USER_CITIES_TOPIC`, `WARNING_WARNINGS_TOPIC` | the catalogue's topics |
 /// | `WARNING_APPOINTMENTS_TOPIC` | the catalogue's `appointments.bookings`: its reminders are pushed |
-/// | `WARNING_USERS_TOPIC` | the catalogue's `auth.users`: account deletions and merges (issue 29) |
+/// | `WARNING_USERS_TOPIC` | the catalogue's `auth.users`: account deletions and merges (U9) |
 /// | `PUSH_BASE_URL` | `https://api.push.apple.com` (APNs; `https://api.sandbox.push.apple.com` for development) |
 /// | `PUSH_TEAM_ID`, `PUSH_KEY_ID`, `PUSH_SIGNING_KEY` | the APNs auth key: team, key id and the `.p8` PEM, for every app; without them nothing is sent and deliveries wait |
-/// | `PUSH_WEATHER_TOPIC` (or `PUSH_TOPIC`), `PUSH_HOROSCOPE_TOPIC` | `com.example.weather`, `com.example.horoscope`: each app's bundle id (issue 29) |
+/// | `PUSH_WEATHER_TOPIC` (or `PUSH_TOPIC`), `PUSH_HOROSCOPE_TOPIC` | `com.example.weather`, `com.example.horoscope`: each app's bundle id (U8) |
 /// | `PUSH_<APP>_TEAM_ID`, `PUSH_<APP>_KEY_ID`, `PUSH_<APP>_SIGNING_KEY` | the shared key: an app whose key is another team's (`<APP>`: `WEATHER`, `HOROSCOPE`) |
 /// | `PUSH_CA_FILE` | none: a PEM of extra trusted roots (a private push gateway, tests) |
 /// | `PUSH_MAX_ATTEMPTS` | `8`, then the delivery is `failed` |

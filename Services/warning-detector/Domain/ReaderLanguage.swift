@@ -1,4 +1,4 @@
-/// The language a push is written in for its reader (issue 29): Thai for a device that named `th` (or `th-TH`),
+/// The language a push is written in for its reader (U8): Thai for a device that named `th` (or `th-TH`),
 /// English otherwise.
 package enum ReaderLanguage {
     package static func isThai(_ language: String?) -> Bool {

@@ -41,7 +41,7 @@ package struct Warning: Sendable, Equatable {
 
     package var notice: WarningNotice {
         WarningNotice(
-            warningId: id, cityId: cityId, announcementNumber: announcementNumber, location: location, region: region, kind: kind.rawValue,
-            severity: severity.capName, status: status, statusDescription: statusDescription, onset: onset, ends: ends)
+            warningId: id, cityId: cityId, announcementNumber: announcementNumber, location: location, region: region, kind: kind,
+            severity: severity.cap, status: status, statusDescription: statusDescription, onset: onset, ends: ends)
     }
 }

@@ -5,11 +5,14 @@ import PlatformEvents
 package enum Severity: Int, Comparable, Sendable, CaseIterable {
     case moderate = 1, severe, extreme
 
-    package var capName: String {
+    package var capName: String { cap.rawValue }
+
+    /// The severity as the warnings topic names it.
+    package var cap: WarningSeverity {
         switch self {
-        case .moderate: "Moderate"
-        case .severe: "Severe"
-        case .extreme: "Extreme"
+        case .moderate: .moderate
+        case .severe: .severe
+        case .extreme: .extreme
         }
     }
 
@@ -26,12 +29,7 @@ package enum Severity: Int, Comparable, Sendable, CaseIterable {
 /// Moderate, Severe and Extreme. `rising` rules fire at or above their thresholds (heat, wind), falling ones
 /// at or below (frost, visibility).
 package struct WarningRule: Sendable {
-    package enum Kind: String, Sendable, CaseIterable {
-        case heat, frost, wind, storm
-        case heavyRain = "heavy-rain"
-        case snow
-        case lowVisibility = "low-visibility"
-    }
+    package typealias Kind = WarningKind
 
     package let kind: Kind
     /// Moderate, Severe, Extreme.
@@ -51,7 +49,7 @@ package struct WarningRule: Sendable {
         case .heat, .frost: hour.temperatureC
         case .wind: max(hour.windSpeedKmh, hour.windGustKmh ?? 0)
         // A storm is a thunderstorm; its gusts decide how bad (thresholds from 0 make any thunderstorm Moderate).
-        case .storm: hour.condition == "thunderstorm" ? max(hour.windSpeedKmh, hour.windGustKmh ?? 0) : nil
+        case .storm: hour.condition == .thunderstorm ? max(hour.windSpeedKmh, hour.windGustKmh ?? 0) : nil
         case .heavyRain: hour.precipitationMm
         case .snow: hour.snowfallCm
         case .lowVisibility: hour.visibilityKm

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A warning's words for a push in the reader's language (issue 29): the stored texts are English (A1, as the
+/// A warning's words for a push in the reader's language (U8): the stored texts are English (A1, as the
 /// API serves them); a Thai reader gets the same facts in Thai, built from the warning's kind, severity and value.
 package enum WarningWording {
     /// "เตือนภัยฝนตกหนัก ระดับรุนแรง".

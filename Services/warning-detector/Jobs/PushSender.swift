@@ -10,7 +10,7 @@ import Tracing
 /// provider token and no answer at all are retried with doubling backoff (at least the provider's
 /// `Retry-After`) up to `PUSH_MAX_ATTEMPTS`; a token the provider reports unregistered or bad is removed
 /// with everything still queued for it; any other refusal fails the delivery with the provider's reason. Each
-/// delivery goes under its app's topic (issue 29); a token refused for that topic (`DeviceTokenNotForTopic`) is a
+/// delivery goes under its app's topic (U8); a token refused for that topic (`DeviceTokenNotForTopic`) is a
 /// configuration error, logged and counted, never a reason to forget the token.
 struct PushSender: Service {
     let queue: PushQueue

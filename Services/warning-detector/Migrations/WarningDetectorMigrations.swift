@@ -181,7 +181,7 @@ package enum WarningDetectorMigrations {
         Migration(
             "0008_push_trace",
             [
-                // Issue 20: a delivery's send continues the trace of the event that decided it.
+                // X4: a delivery's send continues the trace of the event that decided it.
                 "ALTER TABLE push_deliveries ADD COLUMN trace_parent text"
             ]),
         Migration(
@@ -207,7 +207,7 @@ package enum WarningDetectorMigrations {
         Migration(
             "0010_push_per_app",
             [
-                // Issue 29: each app has its own APNs topic; a device names the app it belongs to, and a delivery goes
+                // U8: each app has its own APNs topic; a device names the app it belongs to, and a delivery goes
                 // under that app's topic. Devices from before were the weather app's.
                 "ALTER TABLE devices ADD COLUMN app text NOT NULL DEFAULT 'weather' CHECK (app IN ('weather', 'horoscope'))",
                 "ALTER TABLE devices ADD COLUMN language text",

@@ -18,7 +18,7 @@ enum ForecastStore {
             INSERT INTO city_forecasts (city_id, city, fetched_at, temperature_c, condition, description, days)
             SELECT city_id, city::jsonb, fetched_at, temperature_c, condition, description, days::jsonb
             FROM unnest(\(forecasts.map(\.city.id))::integer[], \(cities)::text[], \(forecasts.map(\.fetchedAt))::timestamptz[],
-                \(forecasts.map(\.currentTemperatureC))::float8[], \(forecasts.map(\.currentCondition))::text[],
+                \(forecasts.map(\.currentTemperatureC))::float8[], \(forecasts.map(\.currentCondition.rawValue))::text[],
                 \(forecasts.map(\.currentDescription))::text[], \(days)::text[])
                 AS f(city_id, city, fetched_at, temperature_c, condition, description, days)
             ON CONFLICT (city_id) DO UPDATE SET city = EXCLUDED.city, fetched_at = EXCLUDED.fetched_at,

@@ -2,7 +2,7 @@ import Logging
 import PlatformPostgres
 import PostgresNIO
 
-/// warning-detector's part in an account's end (issue 29). Deleted: the account's favourites, notification
+/// warning-detector's part in an account's end (U9). Deleted: the account's favourites, notification
 /// settings, devices and deliveries go (nothing more is pushed to it), and news it published as an admin keeps
 /// its text without its author. Merged: all of it follows to the account the install merged into, whose own
 /// settings win where both set the same city.

@@ -79,7 +79,7 @@ struct PushQueue: Sendable {
     }
 
     /// One message per horoscope-app device of `user`, written for each device's zone and language, once per device
-    /// and `dedupeKey`. User ids are compared without case: tokens from before issue 29 spelt them in upper case.
+    /// and `dedupeKey`. User ids are compared without case: tokens from before install accounts (U8) spelt them in upper case.
     private static func enqueue(
         toHoroscopeDevicesOf user: String, kind: DeliveryKind, dedupeKey: String, on connection: PostgresConnection, logger: Logger,
         message: (_ zone: String?, _ language: String?) -> String

@@ -27,12 +27,7 @@ struct CityWeatherRoute {
             entry = cached
         } else {
             let city = try await requireCity(context)
-            let found: LatestWeather?
-            do {
-                found = try await reader.weather(for: city, requestedBy: ClientAddress.limitKey(context.remoteAddress), now: now)
-            } catch let spent as CityWeatherReader.RefreshesSpent {
-                throw WeatherErrors.answer(for: spent)
-            }
+            let found = try await reader.weather(for: city, requestedBy: ClientAddress.limitKey(context.remoteAddress), now: now)
             guard let latest = found else {
                 throw APIError(
                     .serviceUnavailable, code: "weather_unavailable",

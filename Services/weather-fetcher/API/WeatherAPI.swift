@@ -47,12 +47,7 @@ struct WeatherAPI: APIProtocol {
             // No query: the whole catalogue, alphabetically, to choose from (W2).
             pattern = .everything
         }
-        let found: [CityStore.Match]
-        do {
-            found = try await cities.search(pattern, limit: pageSize + 1, offset: (page - 1) * pageSize)
-        } catch is CityStore.SearchTooBroad {
-            throw WeatherErrors.searchTooBroad
-        }
+        let found = try await cities.search(pattern, limit: pageSize + 1, offset: (page - 1) * pageSize)
         return .ok(
             .init(
                 body: .json(
@@ -79,15 +74,8 @@ struct WeatherAPI: APIProtocol {
         let dayIndex = input.query.day ?? 0
         guard (0...4).contains(dayIndex) else { throw JSONBody.schemaViolation(["day": "must be 0 to 4"]) }
         let city = try await CityWeatherRoute.requireCity(input.path.cityId, in: cities)
-        let shared: ShareCity.Shared
-        do {
-            shared = try await shareCity(
-                CityShareTexts.Kind(rawValue: kind.rawValue) ?? .home, day: dayIndex, city: city, requestedBy: RequestScope.clientKey)
-        } catch let unavailable as CityShareTexts.Unavailable {
-            throw WeatherErrors.answer(for: unavailable)
-        } catch let spent as CityWeatherReader.RefreshesSpent {
-            throw WeatherErrors.answer(for: spent)
-        }
+        let shared = try await shareCity(
+            CityShareTexts.Kind(rawValue: kind.rawValue) ?? .home, day: dayIndex, city: city, requestedBy: RequestScope.clientKey)
         let url = shared.pageId.map(sharePages.url(id:))
         return .ok(.init(body: .json(.init(kind: .init(rawValue: kind.rawValue) ?? .home, text: shared.text, url: url))))
     }
@@ -133,7 +121,7 @@ struct WeatherAPI: APIProtocol {
         let user = try RequestScope.requireUser()
         let cityId = input.path.cityId
         try CityWeatherRoute.checkCityId(cityId)
-        try await WeatherErrors.answeringFavouriteRules { try await mark(userId: user.id, cityId: cityId) }
+        try await mark(userId: user.id, cityId: cityId)
         return .ok(.init(body: .json(.init(cityId: cityId, isFavourite: true))))
     }
 
@@ -141,7 +129,7 @@ struct WeatherAPI: APIProtocol {
         let user = try RequestScope.requireUser()
         let cityId = input.path.cityId
         try CityWeatherRoute.checkCityId(cityId)
-        try await WeatherErrors.answeringFavouriteRules { try await unmark(userId: user.id, cityId: cityId) }
+        try await unmark(userId: user.id, cityId: cityId)
         return .ok(.init(body: .json(.init(cityId: cityId, isFavourite: false))))
     }
 }

@@ -17,12 +17,6 @@ enum WeatherErrors {
         }
     }
 
-    /// Runs a favourites use case, answering its refusals.
-    @discardableResult
-    static func answeringFavouriteRules<T>(_ body: () async throws -> T) async throws -> T {
-        do { return try await body() } catch let refusal as FavouriteRefusal { throw answer(for: refusal) }
-    }
-
     static func answer(for unavailable: CityShareTexts.Unavailable) -> APIError {
         switch unavailable {
         case .noAppLink: APIError(.notFound, code: "no_app_link", message: "no app link is configured (WEATHER_APP_LINK)")
@@ -37,4 +31,20 @@ enum WeatherErrors {
     static func answer(for spent: CityWeatherReader.RefreshesSpent) -> APIError {
         APIError.rateLimited("this address asked for more cities without data than it may this minute", retryAfter: spent.retryAfter)
     }
+}
+
+extension FavouriteRefusal: HTTPRefusal {
+    package var answer: APIError { WeatherErrors.answer(for: self) }
+}
+
+extension CityShareTexts.Unavailable: HTTPRefusal {
+    package var answer: APIError { WeatherErrors.answer(for: self) }
+}
+
+extension CityWeatherReader.RefreshesSpent: HTTPRefusal {
+    package var answer: APIError { WeatherErrors.answer(for: self) }
+}
+
+extension CityStore.SearchTooBroad: HTTPRefusal {
+    var answer: APIError { WeatherErrors.searchTooBroad }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// The document's schemas under the names the presenter and the view cache use. Numbers keep their units
 /// in the name; the seed's rendered forms (`12°C`, `1015 mb`, `07:12 AM`) come alongside so every client

@@ -1,19 +1,7 @@
-/// The platform's weather condition symbols. Clients draw one icon per symbol; the provider's own wording
-/// travels alongside as the description. Both providers' codes map onto these.
-package enum WeatherCondition: String, Codable, Sendable, CaseIterable {
-    case clear
-    case partlyCloudy = "partly-cloudy"
-    case cloudy
-    case fog
-    case drizzle
-    case rain
-    case heavyRain = "heavy-rain"
-    case freezingRain = "freezing-rain"
-    case sleet
-    case snow
-    case showers
-    case thunderstorm
+import PlatformEvents
 
+/// How each provider's codes map onto the platform's condition symbols (W6).
+extension WeatherCondition {
     /// WMO weather interpretation codes, as Open-Meteo's `weather_code` gives them, with WMO's wording.
     package static func fromWMO(_ code: Int) -> (condition: WeatherCondition, description: String)? {
         switch code {

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// One provider answer for one city, in the platform's units (°C, hPa = mb, km/h, km, mm), whichever
 /// provider it came from. Stored as the city's latest data and turned into API views and events.

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// Open-Meteo's forecast API (https://open-meteo.com/en/docs), the default provider (W6): no key, many

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 
 /// WorldWeatherOnline's premium local weather API (https://www.worldweatheronline.com/weather-api/api/docs/),

@@ -17,7 +17,7 @@ struct CityWarningStore: Sendable {
             """
             INSERT INTO city_warnings (warning_id, city_id, announcement_number, kind, severity, status, status_description,
                 onset, ends, event_occurred_at)
-            VALUES (\(notice.warningId), \(notice.cityId), \(notice.announcementNumber), \(notice.kind), \(notice.severity),
+            VALUES (\(notice.warningId), \(notice.cityId), \(notice.announcementNumber), \(notice.kind.rawValue), \(notice.severity.rawValue),
                 \(notice.status), \(notice.statusDescription), \(notice.onset), \(notice.ends), \(occurredAt))
             ON CONFLICT (warning_id) DO UPDATE SET announcement_number = EXCLUDED.announcement_number,
                 kind = EXCLUDED.kind, severity = EXCLUDED.severity, status = EXCLUDED.status,

@@ -3,7 +3,7 @@ import PlatformHTTP
 import PlatformPostgres
 import PostgresNIO
 
-/// weather-fetcher's part in an account's end (issue 29): its favourite and recent cities are deleted with the
+/// weather-fetcher's part in an account's end (U9): its favourite and recent cities are deleted with the
 /// account, and follow an install account merged into another (the other's own entries stay as they were). This
 /// instance's memory of them goes too: the cached favourites, and the views noted but not yet written.
 struct UserCitiesOwner: AccountDataOwner {

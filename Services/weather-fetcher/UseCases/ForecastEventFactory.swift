@@ -11,13 +11,13 @@ package enum ForecastEventFactory {
         let until = report.fetchedAt.addingTimeInterval(hoursAhead)
         let hours = report.hourly.filter { $0.time >= from && $0.time <= until }.map { hour in
             ForecastHour(
-                time: hour.time, temperatureC: hour.temperatureC, condition: hour.condition.rawValue,
+                time: hour.time, temperatureC: hour.temperatureC, condition: hour.condition,
                 description: hour.description, windSpeedKmh: hour.windSpeedKmh, windGustKmh: hour.windGustKmh,
                 precipitationMm: hour.precipitationMm, snowfallCm: hour.snowfallCm, visibilityKm: hour.visibilityKm)
         }
         let payload = ForecastUpdated(
             city: city.forecastCity, provider: report.provider, fetchedAt: report.fetchedAt,
-            currentTemperatureC: report.current.temperatureC, currentCondition: report.current.condition.rawValue,
+            currentTemperatureC: report.current.temperatureC, currentCondition: report.current.condition,
             currentDescription: report.current.description, hours: hours)
         return EventEnvelope(
             type: EventTypes.forecastUpdated, occurredAt: report.fetchedAt, producer: ServiceIdentity.weatherFetcher.name,

@@ -5,7 +5,7 @@ import ServiceLifecycle
 import Synchronization
 import Tracing
 
-/// Traces across the services (issue 20): W3C trace context from an incoming request (Hummingbird's
+/// Traces across the services (X4): W3C trace context from an incoming request (Hummingbird's
 /// `TracingMiddleware`) travels with each outbox row, as a `traceparent` Kafka header, into the consumer's
 /// span in the receiving service. Spans are exported with swift-otel over OTLP/HTTP when the standard
 /// `OTEL_EXPORTER_OTLP_ENDPOINT` is set (and `OTEL_EXPORTER_OTLP_PROTOCOL`, `OTEL_SERVICE_NAME`... as the

@@ -6,19 +6,18 @@ import Foundation
 /// `telemetry.recorded`: one event an app sent. The envelope's `occurredAt` is the app's time of the event,
 /// so aggregates count it on the day it happened however late it arrives.
 public struct TelemetryRecorded: Codable, Sendable, Equatable {
-    /// `weather`, `places`, `horoscope` or `survey`: the app whose key sent it.
-    public var app: String
+    /// The app whose key sent it.
+    public var app: TelemetryApp
     /// The app's own id for the event (the envelope id is derived from it and the app).
     @LowercaseUUID public var clientEventId: UUID
-    /// `install`, `feature_used`, `screen_viewed` or `city_viewed`.
-    public var kind: String
+    public var kind: TelemetryKind
     /// The app's random id of the install; empty when the event names an account (the account is who counts, and
     /// the device's id would link a deleted account's kept events to the phone).
     public var deviceId: String
     /// The account: `p:` and its pseudonym (analytics-aggregator's, deleted with the account, U9); an event written
     /// before pseudonyms has the id the app sent.
     public var userId: String?
-    public var platform: String?
+    public var platform: TelemetryPlatform?
     public var appVersion: String?
     public var feature: String?
     public var screen: String?
@@ -26,7 +25,8 @@ public struct TelemetryRecorded: Codable, Sendable, Equatable {
     public var cityName: String?
 
     public init(
-        app: String, clientEventId: UUID, kind: String, deviceId: String, userId: String? = nil, platform: String? = nil,
+        app: TelemetryApp, clientEventId: UUID, kind: TelemetryKind, deviceId: String, userId: String? = nil,
+        platform: TelemetryPlatform? = nil,
         appVersion: String? = nil, feature: String? = nil, screen: String? = nil, cityId: Int? = nil, cityName: String? = nil
     ) {
         self.app = app
@@ -68,7 +68,7 @@ public struct PollAnswered: Codable, Sendable, Equatable {
 public struct SurveySubmitted: Codable, Sendable, Equatable {
     /// The account's pseudonym with its `p:` (as `TelemetryRecorded.userId`); the id in events from before.
     public var userId: String
-    public var part: String
+    public var part: SurveyPart
     /// `rooms`, `dining`, `spa-pool` or `gym` (services only).
     public var service: String?
     public var points: Int
@@ -77,7 +77,7 @@ public struct SurveySubmitted: Codable, Sendable, Equatable {
     /// Under 75 points (a service) or three stars or fewer (overall): the guest was asked why.
     public var belowGood: Bool
 
-    public init(userId: String, part: String, service: String? = nil, points: Int, stars: Int? = nil, belowGood: Bool) {
+    public init(userId: String, part: SurveyPart, service: String? = nil, points: Int, stars: Int? = nil, belowGood: Bool) {
         self.userId = userId
         self.part = part
         self.service = service
@@ -91,7 +91,7 @@ public struct SurveySubmitted: Codable, Sendable, Equatable {
 /// stars or fewer (`part` = `overall`), with the points or stars it explains. Not whose: the admins read the words,
 /// and the topic keeps events for good (a rebuild reads them); the event's key is the guest's, for its partition.
 public struct SurveyExplained: Codable, Sendable, Equatable {
-    public var part: String
+    public var part: SurveyPart
     /// `rooms`, `dining`, `spa-pool` or `gym` (services only).
     public var service: String?
     public var points: Int
@@ -99,7 +99,7 @@ public struct SurveyExplained: Codable, Sendable, Equatable {
     public var stars: Int?
     public var why: String
 
-    public init(part: String, service: String? = nil, points: Int, stars: Int? = nil, why: String) {
+    public init(part: SurveyPart, service: String? = nil, points: Int, stars: Int? = nil, why: String) {
         self.part = part
         self.service = service
         self.points = points

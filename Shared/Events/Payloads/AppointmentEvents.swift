@@ -10,14 +10,13 @@ public struct AppointmentChanged: Codable, Sendable, Equatable {
     public var userId: String
     public var startsAt: Date
     public var endsAt: Date
-    /// `booked` or `cancelled`.
-    public var status: String
-    /// Who made the change: `user`, `partner`, `admin` or `system` (a ban).
-    public var changedBy: String
+    public var status: BookingStatus
+    /// Who made the change.
+    public var changedBy: BookingActor
     public var reason: String?
 
     public init(
-        bookingId: UUID, partnerId: UUID, userId: String, startsAt: Date, endsAt: Date, status: String, changedBy: String,
+        bookingId: UUID, partnerId: UUID, userId: String, startsAt: Date, endsAt: Date, status: BookingStatus, changedBy: BookingActor,
         reason: String? = nil
     ) {
         self.bookingId = bookingId

@@ -6,8 +6,7 @@ import Foundation
 public struct PlaceUpserted: Codable, Sendable, Equatable {
     @LowercaseUUID public var placeId: UUID
     public var name: String
-    /// `coworking`, `cafe`, `library`, `bar` or `other`.
-    public var category: String
+    public var category: PlaceCategory
     public var latitude: Double
     public var longitude: Double
     public var address: String?
@@ -21,7 +20,7 @@ public struct PlaceUpserted: Codable, Sendable, Equatable {
     public var closed: Bool?
 
     public init(
-        placeId: UUID, name: String, category: String, latitude: Double, longitude: Double, address: String?,
+        placeId: UUID, name: String, category: PlaceCategory, latitude: Double, longitude: Double, address: String?,
         openingHours: String?, phone: String?, website: String?, sources: [String], closed: Bool? = nil
     ) {
         self.closed = closed

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformCore
 
 /// Payloads of the `auth.users` topic (key: user id). Consumed by analytics (downloads, active users) and
 /// the appointment service (who may book).
@@ -6,13 +7,12 @@ import Foundation
 /// `user.registered`
 public struct UserRegistered: Codable, Sendable, Equatable {
     @LowercaseUUID public var userId: UUID
-    /// `dashboard`, `survey`, `horoscope` or `install`.
-    public var kind: String
-    public var role: String
-    /// For an install account: `weather`, `places` or `horoscope`.
-    public var app: String?
+    public var kind: AccountKind
+    public var role: UserRole
+    /// For an install account, its app.
+    public var app: InstallApp?
 
-    public init(userId: UUID, kind: String, role: String, app: String? = nil) {
+    public init(userId: UUID, kind: AccountKind, role: UserRole, app: InstallApp? = nil) {
         self.userId = userId
         self.kind = kind
         self.role = role
@@ -23,9 +23,9 @@ public struct UserRegistered: Codable, Sendable, Equatable {
 /// `user.logged-in`
 public struct UserLoggedIn: Codable, Sendable, Equatable {
     @LowercaseUUID public var userId: UUID
-    public var kind: String
+    public var kind: AccountKind
 
-    public init(userId: UUID, kind: String) {
+    public init(userId: UUID, kind: AccountKind) {
         self.userId = userId
         self.kind = kind
     }
@@ -45,11 +45,10 @@ public struct UserBanned: Codable, Sendable, Equatable {
 /// `entitlement.granted`
 public struct EntitlementGranted: Codable, Sendable, Equatable {
     @LowercaseUUID public var userId: UUID
-    public var entitlement: String
-    /// `admin`, `payment`, or `merge` (an install account's paid feature carried into the account it merged into).
-    public var source: String
+    public var entitlement: Entitlement
+    public var source: EntitlementSource
 
-    public init(userId: UUID, entitlement: String, source: String) {
+    public init(userId: UUID, entitlement: Entitlement, source: EntitlementSource) {
         self.userId = userId
         self.entitlement = entitlement
         self.source = source
@@ -60,9 +59,9 @@ public struct EntitlementGranted: Codable, Sendable, Equatable {
 /// the user's access token (which still names it) expires.
 public struct EntitlementRevoked: Codable, Sendable, Equatable {
     @LowercaseUUID public var userId: UUID
-    public var entitlement: String
+    public var entitlement: Entitlement
 
-    public init(userId: UUID, entitlement: String) {
+    public init(userId: UUID, entitlement: Entitlement) {
         self.userId = userId
         self.entitlement = entitlement
     }
@@ -71,10 +70,9 @@ public struct EntitlementRevoked: Codable, Sendable, Equatable {
 /// `user.role-changed`: an admin gave an account another role (made it a fortune-teller partner, say).
 public struct UserRoleChanged: Codable, Sendable, Equatable {
     @LowercaseUUID public var userId: UUID
-    /// `user`, `partner` or `admin`.
-    public var role: String
+    public var role: UserRole
 
-    public init(userId: UUID, role: String) {
+    public init(userId: UUID, role: UserRole) {
         self.userId = userId
         self.role = role
     }
@@ -85,10 +83,10 @@ public struct UserRoleChanged: Codable, Sendable, Equatable {
 /// one coupon per mailbox without holding anyone's address.
 public struct UserEmailVerified: Codable, Sendable, Equatable {
     @LowercaseUUID public var userId: UUID
-    public var kind: String
+    public var kind: AccountKind
     public var mailboxKey: String
 
-    public init(userId: UUID, kind: String, mailboxKey: String) {
+    public init(userId: UUID, kind: AccountKind, mailboxKey: String) {
         self.userId = userId
         self.kind = kind
         self.mailboxKey = mailboxKey
@@ -97,13 +95,12 @@ public struct UserEmailVerified: Codable, Sendable, Equatable {
 
 /// `user.deleted`: the account is gone (its owner or an admin deleted it, or an install nobody used expired). Every
 /// service erases or anonymises
-/// what it holds of the account and refuses its access tokens from then on (issue 29; the table in docs/architecture.md).
+/// what it holds of the account and refuses its access tokens from then on (U9; the table in docs/architecture.md).
 public struct UserDeleted: Codable, Sendable, Equatable {
     @LowercaseUUID public var userId: UUID
-    /// `self` (the owner), `admin`, or `expiry` (an install account that did nothing, `INSTALL_IDLE_DAYS`).
-    public var by: String
+    public var by: DeletionCause
 
-    public init(userId: UUID, by: String) {
+    public init(userId: UUID, by: DeletionCause) {
         self.userId = userId
         self.by = by
     }

@@ -34,8 +34,8 @@ public struct ForecastCity: Codable, Sendable, Equatable {
 public struct ForecastHour: Codable, Sendable, Equatable {
     public var time: Date
     public var temperatureC: Double
-    /// The platform's condition symbol (`clear`, `rain`, `thunderstorm`...; see `WeatherCondition`).
-    public var condition: String
+    /// The platform's condition symbol.
+    public var condition: WeatherCondition
     public var description: String
     public var windSpeedKmh: Double
     public var windGustKmh: Double?
@@ -44,7 +44,7 @@ public struct ForecastHour: Codable, Sendable, Equatable {
     public var visibilityKm: Double?
 
     public init(
-        time: Date, temperatureC: Double, condition: String, description: String, windSpeedKmh: Double,
+        time: Date, temperatureC: Double, condition: WeatherCondition, description: String, windSpeedKmh: Double,
         windGustKmh: Double?, precipitationMm: Double, snowfallCm: Double, visibilityKm: Double?
     ) {
         self.time = time
@@ -65,12 +65,12 @@ public struct ForecastUpdated: Codable, Sendable, Equatable {
     public var provider: String
     public var fetchedAt: Date
     public var currentTemperatureC: Double
-    public var currentCondition: String
+    public var currentCondition: WeatherCondition
     public var currentDescription: String
     public var hours: [ForecastHour]
 
     public init(
-        city: ForecastCity, provider: String, fetchedAt: Date, currentTemperatureC: Double, currentCondition: String,
+        city: ForecastCity, provider: String, fetchedAt: Date, currentTemperatureC: Double, currentCondition: WeatherCondition,
         currentDescription: String, hours: [ForecastHour]
     ) {
         self.city = city
@@ -92,10 +92,8 @@ public struct WarningNotice: Codable, Sendable, Equatable {
     public var announcementNumber: String
     public var location: String
     public var region: String
-    /// `heat`, `frost`, `wind`, `storm`, `heavy-rain`, `snow`, `low-visibility`.
-    public var kind: String
-    /// CAP severity: `Minor`, `Moderate`, `Severe`, `Extreme`.
-    public var severity: String
+    public var kind: WarningKind
+    public var severity: WarningSeverity
     /// What the seed calls the status, e.g. `Severe wind warning`.
     public var status: String
     public var statusDescription: String
@@ -103,8 +101,8 @@ public struct WarningNotice: Codable, Sendable, Equatable {
     public var ends: Date
 
     public init(
-        warningId: UUID, cityId: Int, announcementNumber: String, location: String, region: String, kind: String,
-        severity: String, status: String, statusDescription: String, onset: Date, ends: Date
+        warningId: UUID, cityId: Int, announcementNumber: String, location: String, region: String, kind: WarningKind,
+        severity: WarningSeverity, status: String, statusDescription: String, onset: Date, ends: Date
     ) {
         self.warningId = warningId
         self.cityId = cityId

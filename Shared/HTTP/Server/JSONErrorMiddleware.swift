@@ -4,8 +4,8 @@ import OpenAPIRuntime
 
 /// Turns every error that reaches the edge into the JSON error shape. Hummingbird's own errors (unknown route,
 /// undecodable body, body too large) keep their status with a code derived from it; anything else is logged
-/// with the request id and answered as a 500 without internals. Route code should throw `APIError`s, so a 500
-/// here is a bug to fix, never an expected answer.
+/// with the request id and answered as a 500 without internals. Route code throws `APIError`s or a refusal that
+/// names its answer (`HTTPRefusal`), so a 500 here is a bug to fix, never an expected answer.
 public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     public init() {}
 
@@ -16,6 +16,8 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return try error.response(from: request, context: context)
+        } catch let refusal as any HTTPRefusal {
+            return try refusal.answer.response(from: request, context: context)
         } catch let error as ServerError {
             return try Self.translate(error, logger: context.logger).response(from: request, context: context)
         } catch let error as HTTPError {
@@ -37,6 +39,7 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// its `APIError` as it is, anything else a logged 500.
     static func translate(_ error: ServerError, logger: Logger) -> APIError {
         if let apiError = error.underlyingError as? APIError { return apiError }
+        if let refusal = error.underlyingError as? any HTTPRefusal { return refusal.answer }
         if let httpError = error.underlyingError as? HTTPError { return translate(httpError) }
         guard error.operationInput == nil else {
             logger.error(

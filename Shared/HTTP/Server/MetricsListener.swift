@@ -6,7 +6,7 @@ import Prometheus
 import ServiceLifecycle
 import Synchronization
 
-/// `/metrics` (Prometheus text format) on a listener of its own (N1 of issue 27's findings): the public listener
+/// `/metrics` (Prometheus text format) on a listener of its own (X4): the public listener
 /// sits behind the ingress, this one is reached by the scraper inside the cluster only, so the counters of every
 /// route and consumer are never published to the internet.
 public final class MetricsListener: Service, Sendable {

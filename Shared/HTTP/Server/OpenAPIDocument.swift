@@ -21,6 +21,35 @@ public struct OpenAPIDocument: Sendable {
         self.init(bytes: Array(try Data(contentsOf: url)))
     }
 
+    /// Each operation's `x-access` (X3), read in the same block style as `operations(in:)`: the line at six spaces
+    /// under an operation. Throws `OperationAccess.UnknownRule` for a rule the platform does not know.
+    public func operationAccess() throws(OperationAccess.UnknownRule) -> OperationAccess {
+        var rules: [(method: HTTPRequest.Method, template: String, rule: OperationAccess.Rule)] = []
+        var inPaths = false
+        var template: String?
+        var method: HTTPRequest.Method?
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            if !line.hasPrefix(" ") && !line.isEmpty {
+                inPaths = line.hasPrefix("paths:")
+                continue
+            }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), !line.hasPrefix("   "), line.hasSuffix(":") {
+                (template, method) = (String(line.dropFirst(2).dropLast()), nil)
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") {
+                let name = String(line.dropFirst(4).dropLast())
+                method = Self.methodNames.contains(name) ? HTTPRequest.Method(name.uppercased()) : nil
+            } else if line.hasPrefix("      x-access:"), let template, let method {
+                let text = line.dropFirst("      x-access:".count).trimmingCharacters(in: .whitespaces)
+                guard let rule = OperationAccess.Rule(rawValue: text) else {
+                    throw OperationAccess.UnknownRule(operation: "\(method.rawValue) \(template)", rule: text)
+                }
+                rules.append((method, template, rule))
+            }
+        }
+        return OperationAccess(rules: rules)
+    }
+
     /// Serves the document at `GET /openapi.yaml`.
     public func addRoute(to router: Router<PlatformRequestContext>) {
         let body = ByteBuffer(bytes: bytes)

@@ -3,7 +3,7 @@ import Hummingbird
 import ServiceContextModule
 import Tracing
 
-/// A server span per request (X3, issue 20's tracing), built for the edge of the platform:
+/// A server span per request (X3, X4), built for the edge of the platform:
 /// - the query and path are recorded as the request log writes them (`RequestLogMiddleware.redacted`): a reset
 ///   link's `token`, an invitation code, a device token or a share id never reaches a span, whatever exporter or
 ///   retention stands behind it;

@@ -3,7 +3,7 @@ import PlatformCore
 import PlatformEvents
 import PostgresNIO
 
-/// A service's part in an account's end (issue 29): what it does with the personal data it holds when auth
+/// A service's part in an account's end (U9): what it does with the personal data it holds when auth
 /// deletes the account (`user.deleted`) or merges an install account into another (`user.merged`). Both run in
 /// the consumer's transaction and must be idempotent: applied again, they find nothing left to do.
 public protocol AccountDataOwner: Sendable {

@@ -4,7 +4,7 @@ import PostgresNIO
 import ServiceContextModule
 import Tracing
 
-/// Postgres statements as client spans of the trace they run in (issue 20). PostgresNIO has no tracing of its
+/// Postgres statements as client spans of the trace they run in (X4). PostgresNIO has no tracing of its
 /// own yet, so the services' statements go through these instead of `query`. A statement outside any trace
 /// (the relay's polling, the schedulers' claims) makes no span: a root span per poll would bury the traces
 /// that matter. The span covers the statement until its first rows are ready; the parameterised text is an

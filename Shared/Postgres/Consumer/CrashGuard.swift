@@ -49,7 +49,7 @@ public struct CrashGuard: Sendable {
         // Committed without waiting for the WAL flush (`synchronous_commit` off for this statement alone): the row
         // is visible at once and outlives this process, which is what it guards against; only a crash of Postgres
         // itself could lose it, and then the batch it announces is lost with it (the batch's own commit, flushed,
-        // flushes this row first). A flush per batch here was a second fsync on every batch's path (issue 34).
+        // flushes this row first). A flush per batch here was a second fsync on every batch's path.
         let rows = try await client.tracedQuery(
             """
             WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))

@@ -64,7 +64,7 @@ public struct IdempotentProcessor: Sendable {
             let firsts = events.filter { seen.insert($0.header.id).inserted }
             let ids = firsts.map(\.header.id)
             // Returns the ids recorded before, not the ones recorded now: a batch is almost always all new, so this
-            // reads back no row instead of one per event (issue 34).
+            // reads back no row instead of one per event.
             let rows = try await connection.tracedQuery(
                 """
                 WITH batch AS (SELECT id FROM unnest(\(ids)::uuid[]) AS batch(id)),

@@ -5,7 +5,7 @@ import PlatformKafka
 import ServiceContextModule
 import Tracing
 
-/// Consumer spans per event (issue 20). A partition's batch holds events of many traces; each event that came
+/// Consumer spans per event (X4). A partition's batch holds events of many traces; each event that came
 /// with a `traceparent` gets a consumer span of its own, a child of its producer's span, and what the handler
 /// does for it (its statements, the events and push deliveries it writes) happens in that span, so the trace
 /// of one request runs on through every service its events reach. The batch's own span (the consumer's

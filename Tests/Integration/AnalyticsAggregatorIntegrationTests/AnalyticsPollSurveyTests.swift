@@ -251,7 +251,7 @@ struct AnalyticsPollSurveyTests {
     }
 
     @Test("X3, N4: the coupon waits for a verified address and goes to one account per mailbox in the window")
-    func test_X3_couponAfterVerifiedEmail() async throws {
+    func couponAfterVerifiedEmail() async throws {
         try await AnalyticsTestHarness.run { harness in
             func takeSurvey(_ user: UUID) async throws -> JSONValue {
                 let token = try await harness.userToken(user.uuidString)

@@ -33,7 +33,7 @@ struct AnalyticsPseudonymTests {
             let old = EventEnvelope(
                 type: EventTypes.telemetryRecorded, producer: "analytics-aggregator", key: "u:\(account.uuidString)",
                 payload: TelemetryRecorded(
-                    app: "weather", clientEventId: UUID(), kind: "feature_used", deviceId: "phone-1", userId: account.uuidString,
+                    app: .weather, clientEventId: UUID(), kind: .featureUsed, deviceId: "phone-1", userId: account.uuidString,
                     feature: "radar"))
             try await harness.publish(old, to: telemetryTopic)
             #expect(try await eventually { try await Self.feature("radar", harness).uses == 1 })
@@ -46,7 +46,7 @@ struct AnalyticsPseudonymTests {
 
             try await harness.publish(
                 EventEnvelope(
-                    type: EventTypes.userDeleted, producer: "auth", key: id, payload: UserDeleted(userId: account, by: "self")),
+                    type: EventTypes.userDeleted, producer: "auth", key: id, payload: UserDeleted(userId: account, by: .owner)),
                 to: harness.usersTopic)
             #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM account_pseudonyms") == 0 })
             #expect(try await Self.feature("radar", harness).users == 1, "the count stays, without the account")

@@ -3,11 +3,11 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 27: user keys and event ids are kept for a configured time; the dashboard's counts stay.
+/// U11: user keys and event ids are kept for a configured time; the dashboard's counts stay.
 @Suite("analytics retention of user keys and event ids")
 struct AnalyticsRetentionTests {
     @Test("X3, N2: past their retention a feature's user keys become its sketch and old event ids go; the counts stay")
-    func test_X3_retention() async throws {
+    func retention() async throws {
         try await AnalyticsTestHarness.run(extraEnvironment: [
             "ANALYTICS_USER_KEYS_RETENTION_DAYS": "1", "ANALYTICS_APPLIED_IDS_RETENTION_DAYS": "31",
             "ANALYTICS_RETENTION_INTERVAL_MS": "1000",

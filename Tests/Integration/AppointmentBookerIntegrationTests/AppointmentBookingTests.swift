@@ -11,7 +11,7 @@ import Testing
 @Suite("appointment-booker: booking a slot")
 struct AppointmentBookingTests {
     @Test("X3: one account holds at most BOOKINGS_LIVE_PER_USER live bookings, BOOKINGS_LIVE_PER_USER_PER_PARTNER with one partner")
-    func test_X3_liveBookingCaps() async throws {
+    func liveBookingCaps() async throws {
         try await BookingTestHarness.run(extraEnvironment: ["BOOKINGS_LIVE_PER_USER": "2", "BOOKINGS_LIVE_PER_USER_PER_PARTNER": "1"]) { harness in
             let (first, second, third) = (try await harness.listedPartner(), try await harness.listedPartner(), try await harness.listedPartner())
             let token = try await harness.bookerToken()
@@ -35,7 +35,7 @@ struct AppointmentBookingTests {
     }
 
     @Test("B2: 50 concurrent requests for one slot make exactly one booking and 49 clear conflicts")
-    func test_B2_concurrentBookingsOfOneSlot() async throws {
+    func concurrentBookingsOfOneSlot() async throws {
         try await BookingTestHarness.run { harness in
             let partner = try await harness.listedPartner()
             let slot = try await harness.futureSlot(partner)
@@ -55,7 +55,7 @@ struct AppointmentBookingTests {
 
     @Test(
         "B2: 200 concurrent requests over four slots of one partner: four bookings, 196 conflicts, never a 5xx (no deadlock between racing inserts)")
-    func test_B2_sustainedContention() async throws {
+    func sustainedContention() async throws {
         try await BookingTestHarness.run { harness in
             let partner = try await harness.listedPartner()
             var slots: [String] = []
@@ -73,7 +73,7 @@ struct AppointmentBookingTests {
     }
 
     @Test("B2: a retry with the same Idempotency-Key returns the first booking, also when the retries race; another slot under the key is 422")
-    func test_B2_idempotentRetry() async throws {
+    func idempotentRetry() async throws {
         try await BookingTestHarness.run { harness in
             let partner = try await harness.listedPartner()
             let user = UUID().uuidString
@@ -96,7 +96,7 @@ struct AppointmentBookingTests {
     }
 
     @Test("B3, U6: past slots, times outside availability, unlisted partners, a missing entitlement and guests are refused with clear errors")
-    func test_B3_refusals() async throws {
+    func refusals() async throws {
         try await BookingTestHarness.run { harness in
             let partner = try await harness.listedPartner()
             let token = try await harness.bookerToken()
@@ -138,7 +138,7 @@ struct AppointmentBookingTests {
     }
 
     @Test("B2: a user cancels before the cut-off only; a partner cancels with a reason; a cancelled slot is free again")
-    func test_B2_cancellation() async throws {
+    func cancellation() async throws {
         // A cut-off of 400 days: every slot is inside it, so the user's own cancellation is refused.
         try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_CANCEL_CUTOFF_HOURS": "720"]) { harness in
             let partner = try await harness.listedPartner()
@@ -176,7 +176,7 @@ struct AppointmentBookingTests {
     }
 
     @Test("U6: the partner sees who booked, with the name and contact the user chose to share; erased with the account")
-    func test_U6_bookerSharesContact() async throws {
+    func bookerSharesContact() async throws {
         try await BookingTestHarness.run { harness in
             let partner = try await harness.listedPartner()
             let user = UUID()
@@ -195,7 +195,7 @@ struct AppointmentBookingTests {
                 json: ["startsAt": try await harness.futureSlot(partner, index: 2), "name": String(repeating: "น", count: 101)], bearer: token)
             #expect(status == .badRequest && body["error"]["details"]["name"].string != nil, "\(body.raw ?? "")")
 
-            try await harness.publish(EventTypes.userDeleted, UserDeleted(userId: user, by: "self"), user: user)
+            try await harness.publish(EventTypes.userDeleted, UserDeleted(userId: user, by: .owner), user: user)
             let erased = try await eventually {
                 try await harness.count("SELECT count(*)::int FROM bookings WHERE booker_name IS NOT NULL OR booker_contact IS NOT NULL") == 0
             }
@@ -204,7 +204,7 @@ struct AppointmentBookingTests {
     }
 
     @Test("B2: users list their bookings, partners theirs, admins all; a partner moves a booking to a free slot, not onto a taken one")
-    func test_B2_listAndMove() async throws {
+    func listAndMove() async throws {
         try await BookingTestHarness.run { harness in
             let partner = try await harness.listedPartner()
             let (alice, bob) = (try await harness.bookerToken(), try await harness.bookerToken())
@@ -248,7 +248,7 @@ struct AppointmentBookingTests {
     }
 
     @Test("B3: slots further ahead than bookings open are not listed, and cannot be booked")
-    func test_B3_horizon() async throws {
+    func horizon() async throws {
         try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_HORIZON_DAYS": "3"]) { harness in
             let partner = try await harness.listedPartner()
             let soon = try await harness.futureSlot(partner)

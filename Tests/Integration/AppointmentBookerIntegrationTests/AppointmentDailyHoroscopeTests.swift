@@ -15,7 +15,7 @@ import Testing
 @Suite("Appointments: daily horoscope notification")
 struct AppointmentDailyHoroscopeTests {
     @Test("B5: the setting is checked (sign, time, IANA zone needed to turn it on) and read back")
-    func test_B5_setting() async throws {
+    func setting() async throws {
         try await LifecycleAuth.run { auth, users in
             try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_USERS_TOPIC": users], tokens: auth.tokens) { booking in
                 let token = try await auth.install("horoscope").access
@@ -44,7 +44,7 @@ struct AppointmentDailyHoroscopeTests {
     }
 
     @Test("B5: a due notification is queued at the user's local time, once per local day, across restarts; off sends nothing")
-    func test_B5_oncePerLocalDay() async throws {
+    func oncePerLocalDay() async throws {
         try await LifecycleAuth.run { auth, users in
             try await BookingTestHarness.run(
                 extraEnvironment: ["DAILY_HOROSCOPE_TICK_MS": "3600000", "APPOINTMENT_USERS_TOPIC": users], tokens: auth.tokens

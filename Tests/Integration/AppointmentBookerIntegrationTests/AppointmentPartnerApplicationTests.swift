@@ -72,7 +72,7 @@ struct AppointmentPartnerApplicationTests {
             (_, body) = try await harness.request(.get, "/v1/admin/partners", bearer: admin)
             let profile = try #require(body["partners"].array.first { $0["id"].string == applicant.uuidString.lowercased() })
             #expect(profile["approved"].bool == true && profile["feeStatus"].string == "unpaid" && profile["listed"].bool == false)
-            try await harness.publish(EventTypes.userRoleChanged, UserRoleChanged(userId: applicant, role: "partner"), user: applicant)
+            try await harness.publish(EventTypes.userRoleChanged, UserRoleChanged(userId: applicant, role: .partner), user: applicant)
             (status, _) = try await harness.notifyPayment(
                 "pay_fee_apply", reference: "fee:\(applicant.uuidString.lowercased())", status: "paid", secret: Self.secret)
             #expect(status == .ok)
@@ -102,7 +102,7 @@ struct AppointmentPartnerApplicationTests {
             (status, body) = try await harness.request(
                 .post, "/v1/me/partner-application", json: Self.application(terms: "2026-11", name: "Madame Again"), bearer: token)
             #expect(status == .created && body["status"].string == "pending" && body["name"].string == "Madame Again")
-            try await harness.publish(EventTypes.userDeleted, UserDeleted(userId: applicant, by: "self"), user: applicant)
+            try await harness.publish(EventTypes.userDeleted, UserDeleted(userId: applicant, by: .owner), user: applicant)
             #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM partner_applications") == 0 })
         }
     }

@@ -10,7 +10,7 @@ import Testing
 @Suite("appointment-booker: partners, approval and ads")
 struct AppointmentPartnerTests {
     @Test("B1: only an account auth made a partner gets a profile; unapproved or unpaid partners are not listed; a partner edits its own profile")
-    func test_B1_partnerLifecycle() async throws {
+    func partnerLifecycle() async throws {
         try await BookingTestHarness.run { harness in
             let admin = try await harness.adminToken()
             let stranger = UUID()
@@ -58,7 +58,7 @@ struct AppointmentPartnerTests {
     }
 
     @Test("U6: a partner's contact only for callers holding contact_fortune_teller (not revoked), the partner itself and admins")
-    func test_U6_contactIsPurchased() async throws {
+    func contactIsPurchased() async throws {
         try await BookingTestHarness.run { harness in
             let partner = try await harness.listedPartner()
             let buyer = UUID()
@@ -80,7 +80,7 @@ struct AppointmentPartnerTests {
 
             // A refund revokes the feature: the token still names it until it expires, the contact is withheld at once.
             try await harness.publish(
-                EventTypes.entitlementRevoked, EntitlementRevoked(userId: buyer, entitlement: "contact_fortune_teller"), user: buyer)
+                EventTypes.entitlementRevoked, EntitlementRevoked(userId: buyer, entitlement: .contactFortuneTeller), user: buyer)
             let revoked = try await eventually {
                 try await contact(bearer: try await harness.bookerToken(buyer.uuidString)).profile == nil
             }
@@ -89,7 +89,7 @@ struct AppointmentPartnerTests {
     }
 
     @Test("B1: partners with a paid ad running now are listed first; an unpaid or ended ad does not promote; pages say when there are more")
-    func test_B1_promotedFirst() async throws {
+    func promotedFirst() async throws {
         try await BookingTestHarness.run { harness in
             let admin = try await harness.adminToken()
             let amara = try await harness.listedPartner(name: "Amara")
@@ -129,7 +129,7 @@ struct AppointmentPartnerTests {
     }
 
     @Test("B1, B3: availability is validated: 400 for shapes the document states, 422 for an end before its start")
-    func test_B3_availabilityValidation() async throws {
+    func availabilityValidation() async throws {
         try await BookingTestHarness.run { harness in
             let partner = try await harness.listedPartner()
             let token = try await harness.partnerToken(partner)

@@ -14,7 +14,7 @@ import Testing
 @Suite("appointment-booker: horoscope readings and the prayer book")
 struct AppointmentReadingTests {
     @Test("X3: one account keeps at most READINGS_PER_ACCOUNT_DAY different readings in 24 hours, whatever dates it asks for")
-    func test_X3_readingsPerAccountDay() async throws {
+    func readingsPerAccountDay() async throws {
         try await BookingTestHarness.run(extraEnvironment: ["READINGS_PER_ACCOUNT_DAY": "2"]) { harness in
             let user = try await harness.tokens.token(userId: UUID().uuidString, role: .user)
             var (status, body) = try await harness.request(.get, "/v1/horoscope/leo?date=2027-01-04", bearer: user)
@@ -35,7 +35,7 @@ struct AppointmentReadingTests {
     }
 
     @Test("B4: the daily horoscope is free and the same for a sign all day, in English or Thai, and the same on another instance")
-    func test_B4_dailyHoroscope() async throws {
+    func dailyHoroscope() async throws {
         let texts = Mutex<[String]>([])
         for _ in 0..<2 {
             try await BookingTestHarness.run { harness in
@@ -67,7 +67,7 @@ struct AppointmentReadingTests {
     }
 
     @Test("U6, B4: purchased readings need their entitlement (403 names it), a revocation from auth's events refuses them at once")
-    func test_U6_purchasedReadings() async throws {
+    func purchasedReadings() async throws {
         try await BookingTestHarness.run { harness in
             let user = UUID()
             let free = try await harness.bookerToken(user.uuidString, entitlements: [])
@@ -99,14 +99,14 @@ struct AppointmentReadingTests {
             (status, body) = try await harness.request(
                 .post, "/v1/readings/compatibility", json: ["names": ["A", "B"], "signs": ["leo", "leo"]], bearer: paid)
             #expect(status == .unprocessableContent)
-            try await harness.publish(EventTypes.entitlementRevoked, EntitlementRevoked(userId: user, entitlement: "tarot"), user: user)
+            try await harness.publish(EventTypes.entitlementRevoked, EntitlementRevoked(userId: user, entitlement: .tarot), user: user)
             #expect(try await harness.waitProcessed(atLeast: 1))
             (status, body) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["fool", "sun", "moon"]], bearer: paid)
             #expect(status == .forbidden && body["error"]["details"]["entitlement"].string == "tarot")
             // A grant from auth's events counts before the user's next token names it.
             let buyer = UUID()
             try await harness.publish(
-                EventTypes.entitlementGranted, EntitlementGranted(userId: buyer, entitlement: "phone_number", source: "payment"), user: buyer)
+                EventTypes.entitlementGranted, EntitlementGranted(userId: buyer, entitlement: .phoneNumber, source: .payment), user: buyer)
             #expect(try await harness.waitProcessed(atLeast: 2))
             (status, body) = try await harness.request(
                 .post, "/v1/readings/phone-number", json: ["number": "0812345678"],
@@ -116,7 +116,7 @@ struct AppointmentReadingTests {
     }
 
     @Test("B4: one fortune stick per user per day: shaking again gives the same stick; the phone-number rule answers 400 naming it")
-    func test_B4_stickAndPhone() async throws {
+    func stickAndPhone() async throws {
         try await BookingTestHarness.run { harness in
             let paid = try await harness.bookerToken(entitlements: ["fortune_stick", "phone_number"])
             // Two shakes at once (a double tap) and one after: one stick, one stored reading.
@@ -141,7 +141,7 @@ struct AppointmentReadingTests {
     }
 
     @Test("B4: readings are kept, listed newest first, and shown without a token from their share link")
-    func test_B4_historyAndShare() async throws {
+    func historyAndShare() async throws {
         try await BookingTestHarness.run { harness in
             let paid = try await harness.bookerToken(entitlements: ["tarot", "phone_number"])
             let (_, tarot) = try await harness.request(.post, "/v1/readings/tarot", json: ["cards": ["star", "tower", "world"]], bearer: paid)
@@ -172,7 +172,7 @@ struct AppointmentReadingTests {
     }
 
     @Test("B4: the prayer book is free in both languages; admins add, edit and remove prayers")
-    func test_B4_prayerBook() async throws {
+    func prayerBook() async throws {
         try await BookingTestHarness.run { harness in
             var (status, body) = try await harness.request(.get, "/v1/prayers")
             #expect(status == .ok && body["prayers"].count == 2)

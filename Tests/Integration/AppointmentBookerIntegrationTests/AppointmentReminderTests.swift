@@ -11,7 +11,7 @@ import Testing
 @Suite("appointment-booker: reminders")
 struct AppointmentReminderTests {
     @Test("B2: a reminder is queued only once the appointment is within the lead time")
-    func test_B2_reminderLead() async throws {
+    func reminderLead() async throws {
         // Three days' lead: a slot within two days is due, one a week ahead is not yet.
         try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_REMINDER_LEAD_MINUTES": "4320", "APPOINTMENT_REMINDER_TICK_MS": "50"]) {
             harness in
@@ -31,7 +31,7 @@ struct AppointmentReminderTests {
     }
 
     @Test("B2: a reminder is queued once per appointment, however many rounds or instances run; a moved booking gets a new one")
-    func test_B2_reminderOnce() async throws {
+    func reminderOnce() async throws {
         // A week's lead: tomorrow's slots are due at once; rounds every 50 ms.
         try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_REMINDER_LEAD_MINUTES": "10080", "APPOINTMENT_REMINDER_TICK_MS": "50"]) {
             harness in

@@ -8,7 +8,7 @@ import Testing
 
 @testable import AppointmentBooker
 
-/// Share pages (B4, issue 32): a reading's share link is absolute (`PUBLIC_BASE_URL`) and opens a public HTML page
+/// Share pages (B4): a reading's share link is absolute (`PUBLIC_BASE_URL`) and opens a public HTML page
 /// with Open Graph and Twitter card tags, nothing personal, expiring after `SHARE_LINK_DAYS`.
 @Suite("appointment-booker: share pages")
 struct AppointmentSharePageTests {

@@ -26,14 +26,14 @@ struct AppointmentWorshipTests {
     @Test(
         "B4: after a bad reading, places of worship near the caller (from places-importer's events; other places never) and how to remove the bad luck"
     )
-    func test_B4_placesToPrayFromEvents() async throws {
+    func placesToPrayFromEvents() async throws {
         try await BookingTestHarness.run { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
             let content = try ReadingContent.bundled()
             let (sign, day) = try Self.badHoroscope(engine, content)
             let temple = UUID(), cafe = UUID(), far = UUID()
             for (id, name, category, latitude) in [
-                (temple, "Wat Test", "worship", 13.7563), (cafe, "Cafe Test", "cafe", 13.7564), (far, "Far Shrine", "worship", 15.0),
+                (temple, "Wat Test", PlaceCategory.worship, 13.7563), (cafe, "Cafe Test", .cafe, 13.7564), (far, "Far Shrine", .worship, 15.0),
             ] {
                 try await harness.publish(
                     EventEnvelope(
@@ -66,7 +66,7 @@ struct AppointmentWorshipTests {
                 EventEnvelope(
                     type: EventTypes.placeUpserted, producer: "places-importer", key: temple.uuidString,
                     payload: PlaceUpserted(
-                        placeId: temple, name: "Wat Test", category: "other", latitude: 13.7563, longitude: 100.5018, address: nil,
+                        placeId: temple, name: "Wat Test", category: .other, latitude: 13.7563, longitude: 100.5018, address: nil,
                         openingHours: nil, phone: nil, website: nil, sources: [])),
                 to: harness.placesTopic)
             #expect(try await eventually { try await harness.count("SELECT count(*)::int FROM worship_places") == 1 })
@@ -91,7 +91,7 @@ struct AppointmentWorshipTests {
     }
 
     @Test("B4: where none are known, places-importer is asked once per cell; looking until it answers, then found or none")
-    func test_B4_placesOfWorshipAskedFor() async throws {
+    func placesOfWorshipAskedFor() async throws {
         try await BookingTestHarness.run { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
             let content = try ReadingContent.bundled()
@@ -147,7 +147,7 @@ struct AppointmentWorshipTests {
     }
 
     @Test("B4, X3: past WORSHIP_REQUESTS_PER_HOUR new cells an hour, a reading says looking and asks nobody")
-    func test_B4_worshipRequestsLimited() async throws {
+    func worshipRequestsLimited() async throws {
         try await BookingTestHarness.run(extraEnvironment: ["WORSHIP_REQUESTS_PER_HOUR": "1"]) { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
             let content = try ReadingContent.bundled()
@@ -164,7 +164,7 @@ struct AppointmentWorshipTests {
     }
 
     @Test("B4, X3: one client network spends at most WORSHIP_REQUESTS_PER_NETWORK_PER_HOUR of the places budget; another network still asks")
-    func test_B4_worshipRequestsPerNetwork() async throws {
+    func worshipRequestsPerNetwork() async throws {
         let environment = ["WORSHIP_REQUESTS_PER_HOUR": "10", "WORSHIP_REQUESTS_PER_NETWORK_PER_HOUR": "2", "TRUSTED_PROXIES": "127.0.0.1, ::1"]
         try await BookingTestHarness.run(extraEnvironment: environment) { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
@@ -191,7 +191,7 @@ struct AppointmentWorshipTests {
     }
 
     @Test("B4, X3: an anonymous or guest bad reading writes no request and no outbox row; a latitude beyond 85° is 422 for anyone")
-    func test_B4_anonymousReadingNeverAsks() async throws {
+    func anonymousReadingNeverAsks() async throws {
         try await BookingTestHarness.run { harness in
             let engine = ReadingEngine(content: try ReadingContent.bundled(), key: SymmetricKey(data: Data(TestSecrets.readingKey.utf8)))
             let (sign, day) = try Self.badHoroscope(engine, try ReadingContent.bundled())

@@ -28,7 +28,7 @@ struct AuthAccountIdTests {
     }
 
     @Test("U7, X1: installs, survey login, GET /v1/me, merge and invitations answer the token's sub; event keys are lower case")
-    func test_U7_accountIdsAreTheTokensSubject() async throws {
+    func accountIdsAreTheTokensSubject() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in
             var (status, body) = try await auth.post("/v1/installs", ["app": "horoscope", "installId": "ids-install-1"])
             #expect(status == .created)

@@ -24,7 +24,7 @@ struct AuthAdminTests {
     }
 
     @Test("U5: users cannot call admin routes; admins search, and ban, which ends the user's sessions")
-    func test_U5_adminSearchAndBan() async throws {
+    func adminSearchAndBan() async throws {
         try await AuthTestHarness.run { auth in
             let (userId, userToken, refresh) = try await surveyUser(auth, email: "banme@hotel.com")
             var (status, body) = try await auth.request(.get, "/v1/admin/users", bearer: userToken)
@@ -49,7 +49,7 @@ struct AuthAdminTests {
     }
 
     @Test("U6: an admin grants an entitlement, which the user's next token carries")
-    func test_U6_grantEntitlement() async throws {
+    func grantEntitlement() async throws {
         try await AuthTestHarness.run { auth in
             let (userId, _, refresh) = try await surveyUser(auth, email: "tarot@hotel.com")
             let admin = try await auth.adminToken()
@@ -68,7 +68,7 @@ struct AuthAdminTests {
     }
 
     @Test("U6: an admin revokes an entitlement: the next token lacks it and entitlement.revoked is published")
-    func test_U6_revokeEntitlement() async throws {
+    func revokeEntitlement() async throws {
         try await AuthTestHarness.run { auth in
             let (userId, _, refresh) = try await surveyUser(auth, email: "revoke@hotel.com")
             let admin = try await auth.adminToken()
@@ -90,7 +90,7 @@ struct AuthAdminTests {
     }
 
     @Test("U5, B1: making an account a partner publishes user.role-changed once; the same role again publishes nothing")
-    func test_U5_roleChangePublishes() async throws {
+    func roleChangePublishes() async throws {
         try await AuthTestHarness.run { auth in
             let (userId, _, refresh) = try await surveyUser(auth, email: "teller@hotel.com")
             let admin = try await auth.adminToken()
@@ -106,7 +106,7 @@ struct AuthAdminTests {
     }
 
     @Test("B1, U5: an admin invites a fortune teller by email: user.registered as a partner, a choose-your-password mail, then a partner login")
-    func test_B1_invitePartner() async throws {
+    func invitePartner() async throws {
         try await AuthTestHarness.run { auth in
             let admin = try await auth.adminToken()
             var (status, body) = try await auth.request(
@@ -142,7 +142,7 @@ struct AuthAdminTests {
     }
 
     @Test("X3: no spelling of the webhook's path applies a notification with a made-up signature, with or without a secret")
-    func test_X3_webhookSpellings() async throws {
+    func webhookSpellings() async throws {
         for secret in ["whsec-test-0123456789abcdef0123456789", nil] as [String?] {
             try await AuthTestHarness.run(extraEnvironment: secret.map { ["PAYMENT_WEBHOOK_SECRET": $0] } ?? [:]) { auth in
                 let (userId, _, _) = try await surveyUser(auth, email: "spelling@hotel.com")
@@ -164,7 +164,7 @@ struct AuthAdminTests {
     }
 
     @Test("U6: the payment webhook needs a valid signature, applies each payment once, and grants the entitlement")
-    func test_U6_paymentWebhook() async throws {
+    func paymentWebhook() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": "whsec-test-0123456789abcdef0123456789"]) { auth in
             let (userId, _, refresh) = try await surveyUser(auth, email: "payer@hotel.com")
             let payload = Data(#"{"paymentId":"pay_1","userId":"\#(userId)","entitlement":"compatibility","status":"paid","amountCents":499}"#.utf8)

@@ -8,7 +8,7 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Attempt limits under a burst (issue 15, U4, U7): tries are taken before the password, PIN or code is
+/// Attempt limits under a burst (U4, U7): tries are taken before the password, PIN or code is
 /// checked, so fifty parallel wrong guesses get exactly the allowed number of evaluations. Each evaluated
 /// guess leaves one `failed_attempts` row; a refused one leaves none.
 @Suite("auth: attempt limits hold under concurrency")
@@ -43,7 +43,7 @@ struct AuthAttemptLimitTests {
     }
 
     @Test("U7: 50 parallel wrong dashboard passwords: exactly LOCKOUT_MAX_FAILURES are checked, the rest get 429")
-    func test_U7_parallelWrongPasswords() async throws {
+    func parallelWrongPasswords() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["LOCKOUT_MAX_FAILURES": "5", "ADDRESS_MAX_FAILURES": "1000"]) { auth in
             let answers = try await Self.burst(auth, "/v1/dashboard/login", ["email": "admin@example.com", "password": "Wrong1234"])
             let checked = answers.filter { $0.1 == "wrong_password" }.count
@@ -58,7 +58,7 @@ struct AuthAttemptLimitTests {
     @Test(
         "U7: password checks are a bounded pool: past BCRYPT_MAX_CONCURRENCY running and BCRYPT_MAX_QUEUE waiting, 429 busy with Retry-After, never a 5xx"
     )
-    func test_U7_bcryptPoolBounded() async throws {
+    func bcryptPoolBounded() async throws {
         // One check at a time and no queue, each check about 280 ms of CPU: two of twenty parallel requests that
         // overlap at all make a refusal. Beside a loaded suite arrivals can spread, so up to three bursts are sent.
         let environment = [
@@ -90,7 +90,7 @@ struct AuthAttemptLimitTests {
     }
 
     @Test("U7: 50 parallel logins from one address for unknown accounts: exactly ADDRESS_MAX_FAILURES are looked up")
-    func test_U7_parallelAddressThrottle() async throws {
+    func parallelAddressThrottle() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "4"]) { auth in
             let answers = try await Self.burst(auth, "/v1/dashboard/login", ["email": "nobody@example.com", "password": "Wrong1234"])
             #expect(answers.filter { $0.0 == 401 }.count == 4, "\(answers)")
@@ -100,7 +100,7 @@ struct AuthAttemptLimitTests {
     }
 
     @Test("U4, X3: wrong forgot-PIN codes of many accounts together stop at CODE_CHECKS_PER_HOUR")
-    func test_U4_codeChecksHaveAGlobalBudget() async throws {
+    func codeChecksHaveAGlobalBudget() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["CODE_CHECKS_PER_HOUR": "2", "ADDRESS_MAX_FAILURES": "1000"]) { auth in
             var answers: [String] = []
             for index in 0..<3 {
@@ -117,7 +117,7 @@ struct AuthAttemptLimitTests {
     }
 
     @Test("U4: 50 parallel wrong survey PINs: exactly 3 are checked; 50 parallel wrong forgot-PIN codes: exactly 5 are compared")
-    func test_U4_parallelWrongPinsAndCodes() async throws {
+    func parallelWrongPinsAndCodes() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in
             let email = "burst@hotel.com"
             _ = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])

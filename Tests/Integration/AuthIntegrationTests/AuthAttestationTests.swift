@@ -20,7 +20,7 @@ struct AuthAttestationTests {
     }
 
     @Test("U8: a good Play Integrity token is accepted, recorded and trusted at once; it attests one account only")
-    func test_goodTokenAttests() async throws {
+    func goodTokenAttests() async throws {
         let fake = FakePlayIntegrity()
         try await withFakeHTTPServer(fake.handler) { google in
             try await AuthTestHarness.run(extraEnvironment: Self.environment(google, fake)) { auth in
@@ -49,7 +49,7 @@ struct AuthAttestationTests {
     @Test(
         "U8: another app's token, another install's nonce, an old token, a weak device, an unrecognised app or a made-up token is refused; no account"
     )
-    func test_badTokensRefused() async throws {
+    func badTokensRefused() async throws {
         let fake = FakePlayIntegrity()
         try await withFakeHTTPServer(fake.handler) { google in
             try await AuthTestHarness.run(extraEnvironment: Self.environment(google, fake)) { auth in

@@ -11,7 +11,7 @@ import Testing
 @Suite("auth: dashboard accounts, sessions and recovery, against real Postgres, broker and SMTP")
 struct AuthDashboardTests {
     @Test("U1: login answers the seed's exact messages and a working session")
-    func test_U1_dashboardLoginMessages() async throws {
+    func dashboardLoginMessages() async throws {
         try await AuthTestHarness.run { auth in
             var (status, body) = try await auth.post("/v1/dashboard/login", ["email": "", "password": "x"])
             #expect(status == .unprocessableContent && body["error.code"] == "empty_field")
@@ -35,7 +35,7 @@ struct AuthDashboardTests {
     }
 
     @Test("U7, X1: behind a trusted proxy the forwarded client address is throttled, not the proxy; from others the header is ignored")
-    func test_U7_throttleUsesForwardedAddress() async throws {
+    func throttleUsesForwardedAddress() async throws {
         @Sendable func login(_ auth: AuthTestHarness, from client: String) async throws -> HTTPResponse.Status {
             let body = try JSONEncoder().encode(["email": "nobody@example.com", "password": "x"])
             return try await auth.request(.post, "/v1/dashboard/login", body: body, headers: [HTTPField.Name("X-Forwarded-For")!: client]).0
@@ -55,7 +55,7 @@ struct AuthDashboardTests {
     }
 
     @Test("U7: refresh tokens rotate, a reused one ends the session, and logout revokes it")
-    func test_U7_refreshRotationReuseAndLogout() async throws {
+    func refreshRotationReuseAndLogout() async throws {
         try await AuthTestHarness.run { auth in
             let (_, login) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
             let first = try #require(login["refreshToken"])
@@ -74,7 +74,7 @@ struct AuthDashboardTests {
             let refresh = try #require(again["refreshToken"])
             let (logout, _) = try await auth.post("/v1/sessions/logout", ["refreshToken": refresh], bearer: access)
             #expect(logout == .ok)
-            // Issue 29: an ended session is not a theft; the answer says what the document says.
+            // U9: an ended session is not a theft; the answer says what the document says.
             let (afterLogout, afterLogoutBody) = try await auth.post("/v1/sessions/refresh", ["refreshToken": refresh])
             #expect(afterLogout == .unauthorized && afterLogoutBody["error.code"] == "invalid_refresh_token")
             let (noToken, _) = try await auth.post("/v1/sessions/logout", ["refreshToken": refresh])
@@ -83,7 +83,7 @@ struct AuthDashboardTests {
     }
 
     @Test("U3: a changed password works at once, the old one no longer, and the other sessions end (rules: ChangeDashboardPasswordTests)")
-    func test_U3_changePasswordEndsSessions() async throws {
+    func changePasswordEndsSessions() async throws {
         try await AuthTestHarness.run { auth in
             let (_, other) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
             let (_, login) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"])
@@ -105,7 +105,7 @@ struct AuthDashboardTests {
     }
 
     @Test("U2: a reset link arrives by SMTP, works once, and an expired or used link is refused")
-    func test_U2_forgotAndResetPassword() async throws {
+    func forgotAndResetPassword() async throws {
         try await AuthTestHarness.run { auth in
             var (status, body) = try await auth.post("/v1/dashboard/password/forgot", ["email": "ghost@example.com"])
             #expect(status == .unprocessableContent && body["error.message"] == "invalid email")
@@ -141,7 +141,7 @@ struct AuthDashboardTests {
     }
 
     @Test("U2, X1: a reset link's token reaches no log line, and the queue drops the mail's text once it is sent")
-    func test_U2_resetTokenNotLoggedNorKept() async throws {
+    func resetTokenNotLoggedNorKept() async throws {
         let lines = CapturedLogLines()
         let logger = Logger(label: "auth-test") { label in JSONLogHandler(label: label, write: { lines.append($0) }) }
         try await AuthTestHarness.run(extraEnvironment: ["LOG_LEVEL": "info"], logger: logger) { auth in
@@ -165,7 +165,7 @@ struct AuthDashboardTests {
     }
 
     @Test("X3: hostile and oversized input gets 4xx JSON errors")
-    func test_X3_hostileInput() async throws {
+    func hostileInput() async throws {
         try await AuthTestHarness.run { auth in
             var (status, body) = try await auth.post("/v1/dashboard/login", ["email": "'; DROP TABLE accounts; --", "password": "x"])
             #expect(status == .unprocessableContent && body["error.code"] == "invalid_email")

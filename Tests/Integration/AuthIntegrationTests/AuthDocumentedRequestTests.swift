@@ -11,7 +11,7 @@ import Testing
 @Suite("auth: requests as documented")
 struct AuthDocumentedRequestTests {
     @Test("X3: malformed JSON is 400 invalid_json, a wrong type 400 invalid_request, like every other service")
-    func test_X3_oneErrorCodeForBadJSON() async throws {
+    func oneErrorCodeForBadJSON() async throws {
         try await AuthTestHarness.run { auth in
             var (status, body) = try await auth.request(.post, "/v1/dashboard/login", body: Data("{not json".utf8))
             #expect(status == .badRequest && body["error.code"] == "invalid_json")
@@ -23,7 +23,7 @@ struct AuthDocumentedRequestTests {
     }
 
     @Test("X3: only signed-in operations read the token: a stale one on login or refresh is ignored, and logout without one is 401")
-    func test_X3_tokensReadWhereDocumented() async throws {
+    func tokensReadWhereDocumented() async throws {
         try await AuthTestHarness.run { auth in
             let garbage = "not.a.token"
             var (status, body) = try await auth.post("/v1/dashboard/login", ["email": "admin@example.com", "password": "Start1234"], bearer: garbage)

@@ -6,7 +6,7 @@ import Testing
 
 @testable import Auth
 
-/// Issue 27: a survey account proves its address with a mailed code before the hotel survey's coupon is issued.
+/// N4: a survey account proves its address with a mailed code before the hotel survey's coupon is issued.
 @Suite("Survey accounts confirm their email address")
 struct AuthEmailVerificationTests {
     /// The `occurrence`-th confirmation code the SMTP sink received.
@@ -28,7 +28,7 @@ struct AuthEmailVerificationTests {
     }
 
     @Test("X3, U4: sign-up mails a code; a wrong one counts a try; the right one verifies once and publishes user.email-verified")
-    func test_X3_verifyWithMailedCode() async throws {
+    func verifyWithMailedCode() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in
             let email = "Guest.Name+trip1@gmail.com"
             var (status, body) = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])
@@ -60,7 +60,7 @@ struct AuthEmailVerificationTests {
     }
 
     @Test("X3: a new code retires the old; five wrong codes end the tries")
-    func test_X3_resendAndTries() async throws {
+    func resendAndTries() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in
             let email = "resend@hotel.com"
             _ = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])
@@ -82,7 +82,7 @@ struct AuthEmailVerificationTests {
 
     /// The seam as the survey app uses it: auth and analytics running on one broker, tokens from auth's login.
     @Test("X3, N4: through auth and analytics: the coupon waits for the confirmed address, then appears")
-    func test_X3_couponWaitsForVerificationAcrossServices() async throws {
+    func couponWaitsForVerificationAcrossServices() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in
             try await AnalyticsTestHarness.run(
                 extraEnvironment: ["ANALYTICS_USERS_TOPIC": "auth.users"], tokens: auth.tokens
@@ -132,7 +132,7 @@ struct AuthEmailVerificationTests {
     }
 
     @Test("U11, N4: one mailbox earns one coupon: deleting the account and signing up again with the address earns none")
-    func test_U11_couponOncePerMailboxAfterDeletion() async throws {
+    func couponOncePerMailboxAfterDeletion() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in
             try await AnalyticsTestHarness.run(
                 extraEnvironment: ["ANALYTICS_USERS_TOPIC": "auth.users"], tokens: auth.tokens

@@ -15,7 +15,7 @@ import Testing
 @Suite("auth: horoscope guests and OpenID Connect logins against a local JWKS server")
 struct AuthHoroscopeTests {
     @Test("U5: guests get a guest session; ID tokens log in (same subject, same account), bad ones are refused, rotated keys are fetched")
-    func test_U5_guestAndOpenIDConnect() async throws {
+    func guestAndOpenIDConnect() async throws {
         let idp = FakeIdentityProvider()
         try await idp.serve {
             try await AuthTestHarness.run(extraEnvironment: [
@@ -49,8 +49,8 @@ struct AuthHoroscopeTests {
         }
     }
 
-    @Test("Issue 29: one OpenID Connect client per app (OIDC_AUDIENCES); the token's aud or azp decides which app signed in")
-    func test_oidcClientPerApp() async throws {
+    @Test("U8: one OpenID Connect client per app (OIDC_AUDIENCES); the token's aud or azp decides which app signed in")
+    func oidcClientPerApp() async throws {
         let idp = FakeIdentityProvider(publishesAlgorithm: true)
         try await idp.serve {
             try await AuthTestHarness.run(extraEnvironment: [
@@ -83,7 +83,7 @@ struct AuthHoroscopeTests {
     }
 
     @Test("U5: the nonce is checked and logs in once; several audiences need azp naming this app; keys without alg get their type's")
-    func test_U5_nonceAudienceAndKeyAlgorithms() async throws {
+    func nonceAudienceAndKeyAlgorithms() async throws {
         let idp = FakeIdentityProvider(publishesAlgorithm: false)
         try await idp.serve {
             try await AuthTestHarness.run(extraEnvironment: [
@@ -122,8 +122,8 @@ struct AuthHoroscopeTests {
     }
 
     /// Posts an ID token with the nonce the app would send.
-    @Test("U5, issue 29: guests from before are made install accounts of the horoscope app at start, each with user.role-changed")
-    func test_legacyGuestsUpgraded() async throws {
+    @Test("U5, U8: guests from before are made install accounts of the horoscope app at start, each with user.role-changed")
+    func legacyGuestsUpgraded() async throws {
         try await AuthTestHarness.run { auth in
             let guest = UUID()
             try await auth.db.client.query(

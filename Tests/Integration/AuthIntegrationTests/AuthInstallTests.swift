@@ -5,11 +5,11 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 29: an app install gets a real account without a form, and the other services take its tokens.
+/// U8: an app install gets a real account without a form, and the other services take its tokens.
 @Suite("Install accounts for the apps without a sign-in")
 struct AuthInstallTests {
-    @Test("U5, issue 29: an install gets an access and a refresh token for an account of its own; bad input is 400")
-    func test_installAccount() async throws {
+    @Test("U5, U8: an install gets an access and a refresh token for an account of its own; bad input is 400")
+    func installAccount() async throws {
         try await AuthTestHarness.run { auth in
             var (status, body) = try await auth.post("/v1/installs", ["app": "weather", "installId": "ios-4F2A-1"])
             #expect(status == .created, "\(body)")
@@ -76,8 +76,8 @@ struct AuthInstallTests {
         }
     }
 
-    @Test("Issue 29: the weather and places apps reach their personal routes with an install's token from auth")
-    func test_installTokensAcrossServices() async throws {
+    @Test("U8: the weather and places apps reach their personal routes with an install's token from auth")
+    func installTokensAcrossServices() async throws {
         // Adding a place needs a trusted account (`AuthInstallTrustTests`): these installs are trusted at once.
         try await AuthTestHarness.run(extraEnvironment: LifecycleAuth.trustingInstalls) { auth in
             try await WeatherTestHarness.run(tokens: auth.tokens) { weather in

@@ -22,7 +22,7 @@ struct AuthInstallTrustTests {
     }
 
     @Test("U8, B6: a new install's partner application is refused (no admin is mailed); an attested install's is filed")
-    func test_partnerApplicationNeedsTrust() async throws {
+    func partnerApplicationNeedsTrust() async throws {
         let fake = FakePlayIntegrity()
         try await withFakeHTTPServer(fake.handler) { google in
             try await AuthTestHarness.run(extraEnvironment: AuthAttestationTests.environment(google, fake)) { auth in
@@ -48,7 +48,7 @@ struct AuthInstallTrustTests {
     }
 
     @Test("U8, P3, P4, N3: a new install rates, adds, looks up and answers nothing; an attested install's rating counts")
-    func test_ratingNeedsTrust() async throws {
+    func ratingNeedsTrust() async throws {
         let fake = FakePlayIntegrity()
         try await withFakeHTTPServer(fake.handler) { google in
             try await AuthTestHarness.run(extraEnvironment: AuthAttestationTests.environment(google, fake)) { auth in

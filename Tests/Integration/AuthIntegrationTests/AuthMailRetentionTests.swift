@@ -9,7 +9,7 @@ import Testing
 @Suite("auth: sent mail is purged")
 struct AuthMailRetentionTests {
     @Test("U11: after DELETE /v1/me no row of auth's schema names the survey account's address, its sent mail included")
-    func test_U11_deletionTakesTheMail() async throws {
+    func deletionTakesTheMail() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in
             let email = "leaving-mail@hotel.com"
             var (status, _) = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])
@@ -27,7 +27,7 @@ struct AuthMailRetentionTests {
     }
 
     @Test("U11: the mail sender purges mail sent or given up longer ago than the retention, and keeps what is newer")
-    func test_U11_sentMailPurgedAfterRetention() async throws {
+    func sentMailPurgedAfterRetention() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000", "SENT_MAIL_RETENTION_DAYS": "7"]) { auth in
             try await auth.db.client.query(
                 """

@@ -27,7 +27,7 @@ struct AuthMailTests {
     }
 
     @Test("U2: STARTTLS then AUTH PLAIN delivers; the server saw TLS and the mechanism")
-    func test_U2_startTLSWithPlain() async throws {
+    func startTLSWithPlain() async throws {
         let certificate = try TestCertificate()
         let sink = try SMTPSink(security: .starttls, certificate: certificate, login: Self.login)
         try await Self.client(sink, .startTLS, certificate: certificate)
@@ -40,7 +40,7 @@ struct AuthMailTests {
     }
 
     @Test("U2: a server offering only AUTH LOGIN gets LOGIN; TLS from the first byte works too")
-    func test_U2_loginAndImplicitTLS() async throws {
+    func loginAndImplicitTLS() async throws {
         let certificate = try TestCertificate()
         let loginOnly = try SMTPSink(
             security: .starttls, certificate: certificate, login: .init(user: Self.login.user, password: Self.login.password, mechanisms: ["LOGIN"]))
@@ -54,7 +54,7 @@ struct AuthMailTests {
     }
 
     @Test("U2: nothing is sent on a wrong password, an untrusted certificate, or a server without STARTTLS")
-    func test_U2_refusals() async throws {
+    func refusals() async throws {
         let certificate = try TestCertificate()
         let sink = try SMTPSink(security: .starttls, certificate: certificate, login: Self.login)
         await #expect(throws: SMTPClient.Failure.self) {
@@ -78,7 +78,7 @@ struct AuthMailTests {
     }
 
     @Test("U2: a server (or a man in the middle) that sends more after its 220 to STARTTLS is refused before TLS starts")
-    func test_U2_startTLSInjectionRefused() async throws {
+    func startTLSInjectionRefused() async throws {
         let python = try #require(ProcessInfo.processInfo.environment["TEST_PYTHON"], "run the tests with scripts/test.sh")
         let port = freePort()
         // A plaintext reply smuggled in behind the 220 would otherwise be read as if it came over TLS.
@@ -117,7 +117,7 @@ struct AuthMailTests {
     }
 
     @Test("U2: through the service, the reset link goes out over STARTTLS with AUTH, to the configured AUTH_RESET_URL")
-    func test_U2_serviceSendsOverStartTLS() async throws {
+    func serviceSendsOverStartTLS() async throws {
         let certificate = try TestCertificate()
         let sink = try SMTPSink(security: .starttls, certificate: certificate, login: Self.login)
         let environment = [

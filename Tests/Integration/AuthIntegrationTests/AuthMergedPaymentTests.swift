@@ -22,7 +22,7 @@ struct AuthMergedPaymentTests {
     }
 
     @Test("U6: buy on an install, merge it into an account, refund naming the install: the feature is revoked and the refund recorded")
-    func test_U6_refundAfterMergeRevokes() async throws {
+    func refundAfterMergeRevokes() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": Self.secret, "ADDRESS_MAX_FAILURES": "1000"]) { auth in
             var (status, body) = try await auth.post("/v1/installs", ["app": "horoscope", "installId": "ios-buyer-1"])
             let installId = try #require(body["account.id"]), installRefresh = try #require(body["refreshToken"])

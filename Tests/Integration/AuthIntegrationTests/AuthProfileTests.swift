@@ -5,11 +5,11 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 29: a signed-in user reads and edits their profile and sees their own payments.
+/// U9: a signed-in user reads and edits their profile and sees their own payments.
 @Suite("The signed-in account's profile and payments")
 struct AuthProfileTests {
-    @Test("Issue 29: an account reads and edits its name, language, time zone and sign; bad values are 4xx; no token is 401")
-    func test_profile() async throws {
+    @Test("U9: an account reads and edits its name, language, time zone and sign; bad values are 4xx; no token is 401")
+    func profile() async throws {
         try await AuthTestHarness.run { auth in
             let (_, session) = try await auth.post("/v1/installs", ["app": "horoscope", "installId": "ios-profile-1"])
             let token = try #require(session["accessToken"])
@@ -37,8 +37,8 @@ struct AuthProfileTests {
         }
     }
 
-    @Test("Issue 29, U6: a user sees their own payments and paid features, nobody else's")
-    func test_ownPayments() async throws {
+    @Test("U9, U6: a user sees their own payments and paid features, nobody else's")
+    func ownPayments() async throws {
         let secret = "whsec-test-0123456789abcdef0123456789"
         try await AuthTestHarness.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": secret]) { auth in
             let (_, payer) = try await auth.post("/v1/installs", ["app": "horoscope", "installId": "ios-payer"])

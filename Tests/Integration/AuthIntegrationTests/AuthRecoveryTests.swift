@@ -4,7 +4,7 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Recovery flows that cannot be guessed or flooded (issue 15, U2, U4): one live code or link per account,
+/// Recovery flows that cannot be guessed or flooded (U2, U4): one live code or link per account,
 /// used codes never come back, a new PIN ends every session, and recovery mails are limited per account and
 /// per client address.
 @Suite("auth: recovery flows")
@@ -19,7 +19,7 @@ struct AuthRecoveryTests {
     }
 
     @Test("X1: a queued recovery mail (code or link) is sealed at rest until it is sent")
-    func test_X1_queuedMailIsSealed() async throws {
+    func queuedMailIsSealed() async throws {
         // Nothing listens on the mail port: the mails stay queued, as during an SMTP outage.
         try await AuthTestHarness.run(extraEnvironment: ["SMTP_PORT": "\(freePort())"]) { auth in
             _ = try await auth.post("/v1/survey/signup", ["email": "sealed@hotel.com", "pin": "ab12", "pinConfirmation": "ab12"])
@@ -37,7 +37,7 @@ struct AuthRecoveryTests {
     }
 
     @Test("U4: a new code retires the old one, a used code never works again, and a new PIN ends every session")
-    func test_U4_oneLiveCodeAndSessionsEnd() async throws {
+    func oneLiveCodeAndSessionsEnd() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["ADDRESS_MAX_FAILURES": "1000"]) { auth in
             let email = "recover@hotel.com"
             _ = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])
@@ -72,7 +72,7 @@ struct AuthRecoveryTests {
     }
 
     @Test("U2, U4: parallel recovery starts for one account still leave exactly one live code and one live link")
-    func test_U4_parallelStartsLeaveOneLiveCode() async throws {
+    func parallelStartsLeaveOneLiveCode() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["RECOVERY_MAILS_PER_ACCOUNT": "20", "RECOVERY_MAILS_PER_ADDRESS": "100"]) { auth in
             let email = "race@hotel.com"
             _ = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])
@@ -86,7 +86,7 @@ struct AuthRecoveryTests {
     }
 
     @Test("U2: asking for a second reset link retires the first")
-    func test_U2_oneLiveResetLink() async throws {
+    func oneLiveResetLink() async throws {
         try await AuthTestHarness.run { auth in
             _ = try await auth.post("/v1/dashboard/password/forgot", ["email": "admin@example.com"])
             let first = try #require(try await waitForResetLink(in: auth.smtp))
@@ -103,7 +103,7 @@ struct AuthRecoveryTests {
     }
 
     @Test("U2, U4: recovery mails are limited per account and per client address (429), and nothing past a limit is queued")
-    func test_U4_recoveryMailLimits() async throws {
+    func recoveryMailLimits() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["RECOVERY_MAILS_PER_ACCOUNT": "3", "RECOVERY_MAILS_PER_ADDRESS": "5"]) { auth in
             let email = "flood@hotel.com"
             _ = try await auth.post("/v1/survey/signup", ["email": email, "pin": "ab12", "pinConfirmation": "ab12"])
@@ -124,7 +124,7 @@ struct AuthRecoveryTests {
     }
 
     @Test("U4, U7: survey sign-ups are limited per client address (SIGNUPS_PER_ADDRESS), and a refused one creates nothing")
-    func test_U4_signUpsPerAddress() async throws {
+    func signUpsPerAddress() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["SIGNUPS_PER_ADDRESS": "2"]) { auth in
             var statuses: [Int] = []
             for index in 0..<3 {

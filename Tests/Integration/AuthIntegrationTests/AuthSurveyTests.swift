@@ -6,7 +6,7 @@ import Testing
 @Suite("auth: hotel-survey accounts with the seed's try limits")
 struct AuthSurveyTests {
     @Test("U4: sign-up, three PIN tries then forgot-PIN, five confirmation tries, and login with the new PIN")
-    func test_U4_surveyFlows() async throws {
+    func surveyFlows() async throws {
         try await AuthTestHarness.run { auth in
             // Unknown email leads to sign-up.
             var (status, body) = try await auth.post("/v1/survey/login", ["email": "guest@hotel.com", "pin": "ab12"])
@@ -56,7 +56,7 @@ struct AuthSurveyTests {
     }
 
     @Test("U4: five failed forgot-PIN tries send the user back to login and lock the flow")
-    func test_U4_forgotPinTriesExhausted() async throws {
+    func forgotPinTriesExhausted() async throws {
         try await AuthTestHarness.run { auth in
             _ = try await auth.post("/v1/survey/signup", ["email": "lock@hotel.com", "pin": "ab12", "pinConfirmation": "ab12"])
             _ = try await auth.post("/v1/survey/forgot-pin/start", ["email": "lock@hotel.com"])
@@ -73,7 +73,7 @@ struct AuthSurveyTests {
     }
 
     @Test("U4: three invalid sign-up emails send the user back to login")
-    func test_U4_signUpEmailTries() async throws {
+    func signUpEmailTries() async throws {
         try await AuthTestHarness.run { auth in
             for attempt in 1...3 {
                 let (status, body) = try await auth.post(
@@ -84,7 +84,7 @@ struct AuthSurveyTests {
     }
 
     @Test("U7: registrations publish user.registered through the outbox")
-    func test_U7_registrationEventInOutbox() async throws {
+    func registrationEventInOutbox() async throws {
         try await AuthTestHarness.run { auth in
             let (status, _) = try await auth.post("/v1/survey/signup", ["email": "evt@hotel.com", "pin": "ab12", "pinConfirmation": "ab12"])
             #expect(status == .created)

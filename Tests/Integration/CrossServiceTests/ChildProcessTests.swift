@@ -7,7 +7,7 @@ import Testing
 @Suite("Test support: child processes")
 struct ChildProcessTests {
     @Test("a child gets its arguments, environment and output pipe, none of the runner's other descriptors, and its exit code")
-    func test_childProcess() throws {
+    func childProcess() throws {
         let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: "/bin/sh")
         child.arguments = ["-c", "echo \"$GREETING\"; ls /proc/self/fd; exit 3"]
@@ -26,7 +26,7 @@ struct ChildProcessTests {
     }
 
     @Test("terminate ends a child with SIGTERM, reported as the signal's number")
-    func test_terminate() throws {
+    func terminate() throws {
         let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: "/bin/sleep")
         child.arguments = ["30"]

@@ -3,13 +3,13 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Guests (issue 15, U5, X1): tokens of the `guest` role (issued before issue 29 made a horoscope guest an install
+/// Guests (U5, X1): tokens of the `guest` role (issued before U8 made a horoscope guest an install
 /// account) create no shared data in the other services, and auth bounds how many guest accounts one client
 /// address can start.
 @Suite("Guests are not full users")
 struct GuestAccessTests {
     @Test("U5: a token of the old guest role gets 403 guests_not_allowed on weather favourites, warning devices and places' signed-in routes")
-    func test_U5_guestsRefusedOnSharedData() async throws {
+    func guestsRefusedOnSharedData() async throws {
         try await WeatherTestHarness.run { weather in
             let guest = try await weather.tokens.token(userId: "guest-1", role: .guest)
             let (status, body) = try await weather.request(.put, "/v1/me/favourites/2950159", bearer: guest)
@@ -37,7 +37,7 @@ struct GuestAccessTests {
     }
 
     @Test("U5: guest sessions are limited per client address (GUESTS_PER_ADDRESS)")
-    func test_U5_guestSessionsPerAddress() async throws {
+    func guestSessionsPerAddress() async throws {
         try await AuthTestHarness.run(extraEnvironment: ["GUESTS_PER_ADDRESS": "2"]) { auth in
             var statuses: [Int] = []
             for _ in 0..<3 { statuses.append(Int(try await auth.post("/v1/horoscope/guest", [:]).0.code)) }

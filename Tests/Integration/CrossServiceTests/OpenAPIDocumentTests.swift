@@ -11,7 +11,7 @@ struct OpenAPIDocumentTests {
     static let services = RepositoryFiles.services
 
     @Test("X3: every document's paths and methods, as the line parser reads them, are what PyYAML reads")
-    func test_X3_pathTableMatchesYAML() throws {
+    func pathTableMatchesYAML() throws {
         let python = try #require(ProcessInfo.processInfo.environment["TEST_PYTHON"], "run the tests with scripts/test.sh")
         let documents = try FileManager.default.contentsOfDirectory(atPath: Self.services.path)
             .map { Self.services.appendingPathComponent($0).appendingPathComponent("openapi.yaml") }

@@ -6,7 +6,7 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// `platformctl dump`, `refeed` and `rewind` (X5, issue 20) as an operator runs them: the built executable
+/// `platformctl dump`, `refeed` and `rewind` (X5) as an operator runs them: the built executable
 /// against the real broker, on topics of their own.
 @Suite("platformctl replay commands (X5)")
 struct PlatformCtlTests {

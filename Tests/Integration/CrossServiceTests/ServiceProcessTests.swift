@@ -11,7 +11,7 @@ import FoundationNetworking
 @Suite("The built service executables, as operators run them")
 struct ServiceProcessTests {
     @Test("X4: a service without AUTH_PUBLIC_KEY refuses to start and names the variable")
-    func test_X4_missingConfigFailsStartup() async throws {
+    func missingConfigFailsStartup() async throws {
         let run = try ServiceProcess(executable: "weather-fetcher", environment: ["HTTP_PORT": "0"])
         let status = try await run.waitForExit(timeout: .seconds(30))
         #expect(status == 2)
@@ -19,7 +19,7 @@ struct ServiceProcessTests {
     }
 
     @Test("X4: a malformed value refuses start-up naming the variable")
-    func test_X4_malformedConfigFailsStartup() async throws {
+    func malformedConfigFailsStartup() async throws {
         let tokens = try TestTokens()
         let run = try ServiceProcess(
             executable: "auth", environment: ["HTTP_PORT": "http", "AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL])
@@ -28,7 +28,7 @@ struct ServiceProcessTests {
     }
 
     @Test("X4: a running service becomes ready and stops cleanly on SIGTERM")
-    func test_X4_gracefulShutdownOnSigterm() async throws {
+    func gracefulShutdownOnSigterm() async throws {
         let tokens = try TestTokens()
         let port = freePort()
         try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
@@ -51,7 +51,7 @@ struct ServiceProcessTests {
     }
 
     @Test("X4: a crashed service is started again at once on its port; the crash reporter never inherits the listening socket")
-    func test_X4_restartAfterCrash() async throws {
+    func restartAfterCrash() async throws {
         let tokens = try TestTokens()
         let port = freePort()
         try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in
@@ -92,7 +92,7 @@ struct ServiceProcessTests {
     @Test(
         "X4: an instance started after a member of its group was killed -9 reads /ready 503 while it holds no partition, 200 once the group drops the dead one"
     )
-    func test_X4_stallAfterAKilledMember() async throws {
+    func stallAfterAKilledMember() async throws {
         let tokens = try TestTokens()
         let group = "stall-\(uniqueSuffix())"
         try await withTestDatabase(schema: "appointment_booker", migrations: appointmentBookerMigrations) { db in

@@ -16,7 +16,7 @@ struct ServiceSkeletonTests {
     @Test(
         "X4: health, readiness after migrations, metrics on their own port only, JSON errors for unknown routes",
         arguments: serviceBuilders.map(\.0))
-    func test_X4_operationalRoutes(identity: ServiceIdentity) async throws {
+    func operationalRoutes(identity: ServiceIdentity) async throws {
         let build = serviceBuilders.first { $0.0 == identity }!.1
         let tokens = try TestTokens()
         let metricsPort = freePort()
@@ -39,7 +39,7 @@ struct ServiceSkeletonTests {
                 try await client.execute(uri: "/ready", method: .get) { response in
                     #expect(ready, "not ready: \(String(buffer: response.body))")
                 }
-                // Issue 27: the public listener never exposes the counters; the scraper's port does.
+                // The public listener never exposes the counters; the scraper's port does.
                 try await client.execute(uri: "/metrics", method: .get) { response in
                     #expect(response.status == .notFound)
                 }

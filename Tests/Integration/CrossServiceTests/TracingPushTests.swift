@@ -12,7 +12,7 @@ import WeatherFetcherFixtures
 import FoundationNetworking
 #endif
 
-/// The issue's example trace (issue 20): weather-fetcher and warning-detector run as operators run them (built
+/// The example trace (X4): weather-fetcher and warning-detector run as operators run them (built
 /// executables, real broker and Postgres, a fake Open-Meteo and a fake APNs over HTTP/2 and TLS), exporting
 /// spans over OTLP/HTTP to a receiver on loopback.
 ///
@@ -22,7 +22,7 @@ import FoundationNetworking
 /// through the provider call, warning-detector's handler, the push delivery (which keeps the handler's span as
 /// its parent in `push_deliveries.trace_parent`), the APNs call and the statement recording the answer. The
 /// handler's own statements serve the batch's forecasts together and are in the batch's trace.
-@Suite("Tracing from weather-fetcher to a push (X4, issue 20)", .serialized)
+@Suite("Tracing from weather-fetcher to a push (X4)", .serialized)
 struct TracingPushTests {
     @Test("X4: a favourite's trace reaches warning-detector's handler; a fetched forecast's trace reaches its warning's push")
     func favouriteAndPushTraces() async throws {

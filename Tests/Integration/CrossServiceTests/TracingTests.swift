@@ -9,12 +9,12 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// One trace across two services through the real broker (issue 20): a survey sign-up sent to auth with a
+/// One trace across two services through the real broker (X4): a survey sign-up sent to auth with a
 /// `traceparent` of the test's own trace id is written to auth's outbox with that context, published with a
 /// `traceparent` header, and applied by analytics-aggregator's consumer in a span of the same trace. Both built
 /// executables run as operators run them, exporting over OTLP/HTTP (JSON) to a receiver on loopback, and their
 /// log lines carry the trace id.
-@Suite("Tracing across the Kafka hop (X4, issue 20)", .serialized)
+@Suite("Tracing across the Kafka hop (X4)", .serialized)
 struct TracingTests {
     @Test("X3: a caller outside TRACE_TRUSTED_CALLERS starts a trace of its own, and no span carries a secret query value")
     func untrustedTraceParentAndRedactedQuery() async throws {

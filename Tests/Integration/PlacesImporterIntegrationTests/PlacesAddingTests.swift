@@ -15,7 +15,7 @@ import FoundationNetworking
 @Suite("places-importer: adding places")
 struct PlacesAddingTests {
     @Test("P4: add by coordinates; add by address through Nominatim; unknown address; a bad field stores nothing")
-    func test_P4_addPlace() async throws {
+    func addPlace() async throws {
         try await PlacesTestHarness.run { places in
             let user = try await places.token()
             var (status, body) = try await places.request(
@@ -92,7 +92,7 @@ struct PlacesAddingTests {
     }
 
     @Test("X3: address look-ups are limited per account and queue at most PLACES_LOOKUP_QUEUE behind the running one (429)")
-    func test_X3_lookupQuota() async throws {
+    func lookupQuota() async throws {
         try await PlacesTestHarness.run(extraEnvironment: ["PLACES_LOOKUPS_PER_ACCOUNT_HOUR": "2"]) { places in
             let user = try await places.token()
             for _ in 0..<2 {

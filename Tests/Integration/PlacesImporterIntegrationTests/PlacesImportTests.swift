@@ -11,7 +11,7 @@ import Testing
 @Suite("places-importer: imports")
 struct PlacesImportTests {
     @Test("P1: an import creates named places from Overpass (nodes and way centres) and one place.upserted event each")
-    func test_P1_importCreatesPlacesAndEvents() async throws {
+    func importCreatesPlacesAndEvents() async throws {
         try await PlacesTestHarness.run { places in
             let area = try await places.importArea()
             #expect(area["lastStatus"].string == "succeeded" && area["created"].int == 4 && area["tilesTotal"].int == 1)
@@ -26,7 +26,7 @@ struct PlacesImportTests {
             #expect(messages.count == 4)
             let events = try messages.map { try EventCoding.decoder.decode(EventEnvelope<PlaceUpserted>.self, from: Data($0.value)) }
             let library = try #require(events.first { $0.payload.name == "Staatsbibliothek zu Berlin" })
-            #expect(library.payload.category == "library" && library.payload.latitude == 52.5178 && library.payload.sources == ["osm:way/25380520"])
+            #expect(library.payload.category == .library && library.payload.latitude == 52.5178 && library.payload.sources == ["osm:way/25380520"])
             #expect(library.key == library.payload.placeId.uuidString)
             let einstein = try #require(events.first { $0.payload.name == "Café Einstein" })
             #expect(einstein.payload.address == "Unter den Linden 42, 10117 Berlin" && einstein.payload.openingHours == "Mo-Su 08:00-22:00")
@@ -34,7 +34,7 @@ struct PlacesImportTests {
     }
 
     @Test("P1: importing the same data again changes nothing and publishes nothing")
-    func test_P1_reimportIsIdempotent() async throws {
+    func reimportIsIdempotent() async throws {
         try await PlacesTestHarness.run { places in
             try await places.importArea()
             let events = try await places.count("SELECT count(*) FROM outbox")
@@ -47,7 +47,7 @@ struct PlacesImportTests {
     }
 
     @Test("P1: a place seen by Overpass and Yelp a few metres apart with the same name is one place; Yelp pages by offset with the key")
-    func test_P1_crossProviderMatchAndYelpPaging() async throws {
+    func crossProviderMatchAndYelpPaging() async throws {
         // Yelp knows two fillers' own sites; one of them is only a Yelp page, which is not a website.
         let sites: [Int: String] = [2: "https://filler-two.example", 3: "https://www.yelp.com/biz/filler-3"]
         let fillers: [String] = (1..<50).map { (index: Int) -> String in
@@ -96,7 +96,7 @@ struct PlacesImportTests {
     }
 
     @Test("P1: a 429 with Retry-After is waited out, then the import succeeds")
-    func test_P1_retryAfterHonoured() async throws {
+    func retryAfterHonoured() async throws {
         let calls = Mutex<[ContinuousClock.Instant]>([])
         try await PlacesTestHarness.run(provider: { request in
             guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
@@ -115,7 +115,7 @@ struct PlacesImportTests {
     }
 
     @Test("P1: a large area is tiled; malformed JSON fails the import clearly and keeps the tiles already imported")
-    func test_P1_tilingAndMalformedAnswer() async throws {
+    func tilingAndMalformedAnswer() async throws {
         let tiles = Mutex(0)
         try await PlacesTestHarness.run(
             extraEnvironment: ["PLACES_TILE_MILLIDEGREES": "10", "PLACES_PROVIDER_MAX_ATTEMPTS": "1"],
@@ -141,7 +141,7 @@ struct PlacesImportTests {
     }
 
     @Test("P1, X2: provider answers at the edges (NUL, out-of-range and extreme coordinates, huge text) store what is storable")
-    func test_P1_edgeAnswerImports() async throws {
+    func edgeAnswerImports() async throws {
         let long = String(repeating: "é", count: 50_000)
         let elements = [
             #"{"type":"node","id":1,"lat":52.515,"lon":13.385,"tags":{"amenity":"cafe","name":"Nul\u0000Cafe","phone":"\u0000"}}"#,
@@ -167,7 +167,7 @@ struct PlacesImportTests {
     }
 
     @Test("P1: import areas from configuration are registered and imported on the schedule")
-    func test_P1_configuredAreas() async throws {
+    func configuredAreas() async throws {
         try await PlacesTestHarness.run(extraEnvironment: ["PLACES_IMPORT_AREAS": "mitte:52.51,13.38,52.53,13.41"]) { places in
             let imported = try await eventually { try await places.finishedRuns() == 1 }
             let count = try await places.count("SELECT count(*) FROM places")

@@ -35,7 +35,7 @@ struct PlacesNearbyIndexTests {
     }
 
     @Test("P2: for random circles and boxes the index answers exactly what PostGIS answers, pins and pages included")
-    func test_P2_indexMatchesPostGIS() async throws {
+    func indexMatchesPostGIS() async throws {
         try await PlacesTestHarness.run { places in
             let db = places.db
             var generator = SystemRandomNumberGenerator()
@@ -88,7 +88,7 @@ struct PlacesNearbyIndexTests {
     }
 
     @Test("P2: the index takes in inserts and moves from elsewhere, even from a transaction that spanned a refresh")
-    func test_P2_indexFollowsChanges() async throws {
+    func indexFollowsChanges() async throws {
         try await PlacesTestHarness.run { places in
             let db = places.db
             let logger = Logger(label: "index-test")
@@ -137,7 +137,7 @@ struct PlacesNearbyIndexTests {
     }
 
     @Test("P2: nearby through the running service shows a place added a moment ago and the asker's new pin at once")
-    func test_P2_serviceReadsItsOwnWrites() async throws {
+    func serviceReadsItsOwnWrites() async throws {
         try await PlacesTestHarness.run { places in
             let user = try await places.token()
             // Adding refreshes the index (loading it if the periodic load has not yet), so the lists below come

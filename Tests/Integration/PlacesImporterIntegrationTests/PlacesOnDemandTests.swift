@@ -14,7 +14,7 @@ struct PlacesOnDemandTests {
     static let onDemand = ["PLACES_ON_DEMAND": "true", "PLACES_NEARBY_REFRESH_MS": "100"]
 
     @Test("P1: a nearby list where nothing was imported queues the tile around it once, says importing, then lists its places")
-    func test_P1_onDemandTile() async throws {
+    func onDemandTile() async throws {
         try await PlacesTestHarness.run(extraEnvironment: Self.onDemand) { places in
             let (alice, bob) = (try await places.token("alice"), try await places.token("bob"))
             let path = "/v1/places?lat=52.5172&lon=13.3890&radius=1000"
@@ -41,7 +41,7 @@ struct PlacesOnDemandTests {
     }
 
     @Test("X3, P1: an on-demand tile nobody asked about for PLACES_ON_DEMAND_TILE_TTL_HOURS is dropped; one still asked about stays")
-    func test_X3_onDemandTilesExpire() async throws {
+    func onDemandTilesExpire() async throws {
         let environment = Self.onDemand.merging(["PLACES_ON_DEMAND_TILE_TTL_HOURS": "1", "PLACES_ON_DEMAND_EXPIRY_INTERVAL_MS": "200"]) { $1 }
         try await PlacesTestHarness.run(extraEnvironment: environment) { places in
             let (alice, bob) = (try await places.token("alice"), try await places.token("bob"))
@@ -73,7 +73,7 @@ struct PlacesOnDemandTests {
     }
 
     @Test("P1: on-demand tiles are limited per user and for everyone per hour; an imported area needs none")
-    func test_P1_onDemandLimits() async throws {
+    func onDemandLimits() async throws {
         let limits = Self.onDemand.merging(["PLACES_ON_DEMAND_TILES_PER_USER_HOUR": "1", "PLACES_ON_DEMAND_TILES_PER_HOUR": "2"]) { $1 }
         try await PlacesTestHarness.run(extraEnvironment: limits) { places in
             let carol = try await places.token("carol")
@@ -97,7 +97,7 @@ struct PlacesOnDemandTests {
     }
 
     @Test("P1: instances asking for the same tile together queue it once")
-    func test_P1_onDemandDeduplicated() async throws {
+    func onDemandDeduplicated() async throws {
         try await PlacesTestHarness.run { places in
             let store = ImportAreaStore(client: places.db.client, logger: places.db.logger)
             let tile = OnDemandTile(latitude: -33.87, longitude: 151.21, degrees: 0.1)
@@ -113,7 +113,7 @@ struct PlacesOnDemandTests {
     }
 
     @Test("P1: a place gone from the provider at its area's next import is closed (not listed, event says so) and reopens when back")
-    func test_P1_vanishedPlacesClose() async throws {
+    func vanishedPlacesClose() async throws {
         let elements = Mutex(PlacesFixtures.defaultElements)
         let provider: FakeHTTPServer.Handler = { request in
             if request.path == "/api/interpreter" { return .init(body: PlacesFixtures.overpass(elements: elements.withLock { $0 })) }
@@ -162,7 +162,7 @@ struct PlacesOnDemandTests {
 
 extension PlacesOnDemandTests {
     @Test("P1: a Yelp search cut short by its result cap closes nothing of Yelp's; a complete one does")
-    func test_P1_cappedYelpSearchClosesNothing() async throws {
+    func cappedYelpSearchClosesNothing() async throws {
         // (businesses on the page, the total Yelp reports): one full page of 50 while Yelp knows 500 is a capped search.
         let page = Mutex((includeYelpOnly: true, total: 500))
         let provider: FakeHTTPServer.Handler = { request in

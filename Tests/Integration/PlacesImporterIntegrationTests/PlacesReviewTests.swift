@@ -6,14 +6,14 @@ import Testing
 
 @testable import PlacesImporter
 
-/// Issue 27, X3 with P4: a member's place is shown to nobody else, nor published, until an admin approves it.
+/// X3 with P4: a member's place is shown to nobody else, nor published, until an admin approves it.
 @Suite("Member-added places wait for an admin's review")
 struct PlacesReviewTests {
     /// Both nearby sources: the in-memory index and PostGIS must hide the same places.
     @Test(
         "X3, P4: a pending place is the adder's alone; approval lists and publishes it; rejection hides it for good",
         arguments: ["memory", "postgis"])
-    func test_X3_pendingUntilApproved(source: String) async throws {
+    func pendingUntilApproved(source: String) async throws {
         try await PlacesTestHarness.run(extraEnvironment: ["PLACES_NEARBY_SOURCE": source]) { places in
             let (adder, other, admin) = (try await places.token(), try await places.token(), try await places.token(role: .admin))
             func listed(_ token: String, box: Bool = false) async throws -> [String] {

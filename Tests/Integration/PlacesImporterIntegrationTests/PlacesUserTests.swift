@@ -27,7 +27,7 @@ struct PlacesUserTests {
     }
 
     @Test("P2: nearby by radius is nearest first with distances; a box lists by name; pages")
-    func test_P2_nearbyQueries() async throws {
+    func nearbyQueries() async throws {
         try await PlacesTestHarness.run { places in
             try await places.importArea()
             let user = try await places.token()
@@ -48,7 +48,7 @@ struct PlacesUserTests {
     }
 
     @Test("P2: pins are red until the user rates or saves a place (blue), or picks a colour; per user")
-    func test_P2_pinStates() async throws {
+    func pinStates() async throws {
         try await PlacesTestHarness.run { places in
             try await places.importArea()
             let alice = try await places.token()
@@ -87,7 +87,7 @@ struct PlacesUserTests {
     @Test(
         "P3: each out-of-range rating field is named (400); an unknown choice or a missing score is 400; re-rating replaces; the place shows every user's aggregate"
     )
-    func test_P3_ratings() async throws {
+    func ratings() async throws {
         try await PlacesTestHarness.run { places in
             try await places.importArea()
             let alice = try await places.token()
@@ -131,7 +131,7 @@ struct PlacesUserTests {
     }
 
     @Test("X3, P4: one account adds at most PLACES_ADDED_PER_ACCOUNT_DAY places in 24 hours; others are not held back")
-    func test_X3_placesAddedPerAccountDay() async throws {
+    func placesAddedPerAccountDay() async throws {
         try await PlacesTestHarness.run(extraEnvironment: ["PLACES_ADDED_PER_ACCOUNT_DAY": "2"]) { places in
             let (user, other) = (try await places.token(), try await places.token("someone-else"))
             func add(_ name: String, _ token: String) async throws -> (HTTPResponse.Status, String?) {
@@ -148,8 +148,8 @@ struct PlacesUserTests {
         }
     }
 
-    @Test("X3, P3, issue 29: one account rates at most PLACES_RATINGS_PER_ACCOUNT_DAY places in 24 hours; re-rating one is free")
-    func test_X3_ratingsPerAccountDay() async throws {
+    @Test("X3, P3, U8: one account rates at most PLACES_RATINGS_PER_ACCOUNT_DAY places in 24 hours; re-rating one is free")
+    func ratingsPerAccountDay() async throws {
         try await PlacesTestHarness.run(extraEnvironment: ["PLACES_RATINGS_PER_ACCOUNT_DAY": "2"]) { places in
             let (user, other) = (try await places.token(), try await places.token("someone-else"))
             // Places the raters added themselves: a place awaiting review is theirs to see and rate.
@@ -175,7 +175,7 @@ struct PlacesUserTests {
     }
 
     @Test("X3: 400 for what the document does not allow, 422 for the rules it states in words, 401, 403, 404, bad JSON: JSON errors")
-    func test_X3_badInput() async throws {
+    func badInput() async throws {
         try await PlacesTestHarness.run { places in
             let user = try await places.token()
             let unknown = UUID().uuidString

@@ -16,7 +16,7 @@ struct PlacesWorshipTests {
         """
 
     @Test("B4, P1: an area configured with :worship asks Overpass for places of worship and publishes them as category worship")
-    func test_B4_worshipImportedWhenAsked() async throws {
+    func worshipImportedWhenAsked() async throws {
         let worshipQueries = FakeCounter()
         let handler: FakeHTTPServer.Handler = { request in
             guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
@@ -52,7 +52,7 @@ struct PlacesWorshipTests {
     }
 
     @Test("B4, P1: an overlapping area that did not ask for places of worship does not close them; one that asked does")
-    func test_P1_worshipClosedOnlyByAreasAskingForIt() async throws {
+    func worshipClosedOnlyByAreasAskingForIt() async throws {
         let templeListed = Mutex(true)
         let handler: FakeHTTPServer.Handler = { request in
             guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
@@ -83,7 +83,7 @@ struct PlacesWorshipTests {
     @Test(
         "B4, P2: appointment-booker's request imports the places of worship around its point and is answered with them; the places app never lists them"
     )
-    func test_B4_worshipImportedOnRequest() async throws {
+    func worshipImportedOnRequest() async throws {
         let handler: FakeHTTPServer.Handler = { request in
             guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }
             let asked = (request.body.removingPercentEncoding ?? "").contains("place_of_worship")
@@ -131,7 +131,7 @@ struct PlacesWorshipTests {
     }
 
     @Test("B4, X3: a request near a pole imports a box within the import area limits, never a strip round the globe")
-    func test_B4_polarRequestBounded() async throws {
+    func polarRequestBounded() async throws {
         let tiles = FakeCounter()
         let handler: FakeHTTPServer.Handler = { request in
             guard request.path == "/api/interpreter" else { return await PlacesTestHarness.defaultProvider(request) }

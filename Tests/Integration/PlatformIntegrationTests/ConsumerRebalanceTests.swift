@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 import UnitTestSupport
 
-/// The event consumer polls the next batch while the current ones apply (issue 34). A rebalance then lands while
+/// The event consumer polls the next batch while the current ones apply. A rebalance then lands while
 /// batches are in hand and while a poll holds messages of partitions about to be revoked; these tests change the
 /// group's members on a random schedule under a steady stream of events and check the property that matters:
 /// every event applied exactly once, none skipped, each key's events in order.
@@ -60,7 +60,7 @@ struct ConsumerRebalanceTests {
     }
 
     @Test("X2: members join and leave while batches apply: every event applied once, none skipped, each key in order", arguments: [UInt64(7), 34])
-    func test_X2_rebalancesNeitherSkipNorRepeat(seed: UInt64) async throws {
+    func rebalancesNeitherSkipNorRepeat(seed: UInt64) async throws {
         try await withTestDatabase(migrations: [Self.applications]) { db in
             try await withTopic(partitions: 6) { topic in
                 try await withProducer { producer in

@@ -15,7 +15,7 @@ struct ErasedAccountsStoreTests {
     let ids = (1...4).map { "0000000\($0)-0d55-4a57-9f3e-1c1d7c3a9e01" }
 
     @Test("U9: the table keeps every erasure; a replica's memory reads only the last token life's; unkeyed rows go after their week")
-    func test_keptRowsMemoryAndUnkeyedRows() async throws {
+    func keptRowsMemoryAndUnkeyedRows() async throws {
         try await withTestDatabase(schema: "svc") { db in
             let (writer, replica) = (ErasedAccounts(key: key), ErasedAccounts(key: key))
             // Rows from before the key, as the migration leaves them (`keyed` false): 8 days and 1 day old.
@@ -57,7 +57,7 @@ struct ErasedAccountsStoreTests {
     }
 
     @Test("U9: another key finds none of the rows")
-    func test_otherKeyFindsNothing() async throws {
+    func otherKeyFindsNothing() async throws {
         try await withTestDatabase(schema: "svc") { db in
             try await db.client.withConnection { connection in
                 try await ErasedAccountsStore.record(ids[0], in: ErasedAccounts(key: key), on: connection, logger: db.logger)

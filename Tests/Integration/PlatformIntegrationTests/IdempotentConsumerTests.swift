@@ -14,7 +14,7 @@ struct IdempotentConsumerTests {
     let logger = Logger(label: "test")
 
     @Test("X2: a consumer that dies after applying an event but before storing its offset sees it again and applies it once")
-    func test_X2_crashBeforeOffsetStoreAppliesOnce() async throws {
+    func crashBeforeOffsetStoreAppliesOnce() async throws {
         try await withTestDatabase(migrations: [effectsMigration]) { db in
             try await withTopic { topic in
                 let event = countedEvent(1)
@@ -45,7 +45,7 @@ struct IdempotentConsumerTests {
     }
 
     @Test("X2: a handler that fails mid-transaction is retried and its effect lands once")
-    func test_X2_failedAttemptRollsBackAndRetryAppliesOnce() async throws {
+    func failedAttemptRollsBackAndRetryAppliesOnce() async throws {
         try await withTestDatabase(migrations: [effectsMigration]) { db in
             try await withTopic { topic in
                 let attempts = Atomic<Int>(0)
@@ -65,7 +65,7 @@ struct IdempotentConsumerTests {
     }
 
     @Test("X2: a poison message goes to the dead-letter topic with the error, and the next event is still processed")
-    func test_X2_poisonMessageIsDeadLettered() async throws {
+    func poisonMessageIsDeadLettered() async throws {
         try await withTestDatabase(migrations: [effectsMigration]) { db in
             try await withTopic { topic in
                 let good = countedEvent(2)
@@ -91,7 +91,7 @@ struct IdempotentConsumerTests {
     }
 
     @Test("X2: an event whose handler keeps failing is dead-lettered after the configured attempts")
-    func test_X2_persistentFailureIsDeadLetteredAfterRetries() async throws {
+    func persistentFailureIsDeadLetteredAfterRetries() async throws {
         try await withTestDatabase(migrations: [effectsMigration]) { db in
             try await withTopic { topic in
                 let failing = ClosureEventHandler { _, _, _ in throw TransientFailure() }
@@ -108,7 +108,7 @@ struct IdempotentConsumerTests {
     }
 
     @Test("X1, X2: an event whose producer does not own the topic is dead-lettered unread; the owner's events apply")
-    func test_X2_foreignProducerIsDeadLettered() async throws {
+    func foreignProducerIsDeadLettered() async throws {
         try await withTestDatabase(migrations: [effectsMigration]) { db in
             try await withTopic { topic in
                 let owned = countedEvent(4)

@@ -10,7 +10,7 @@ import Testing
 @Suite("Kafka client against the real broker")
 struct KafkaClientTests {
     @Test("X2: a produced message is consumed with its key, value and headers")
-    func test_X2_produceConsumeRoundTrip() async throws {
+    func produceConsumeRoundTrip() async throws {
         try await withTopic(partitions: 2) { topic in
             let sent = (0..<20).map { index in
                 KafkaOutgoingMessage(
@@ -37,7 +37,7 @@ struct KafkaClientTests {
     }
 
     @Test("X2: sending to a broker that never answers fails with an error instead of hanging")
-    func test_X2_sendToUnreachableBrokerThrows() async throws {
+    func sendToUnreachableBrokerThrows() async throws {
         try await withProducer(brokers: "127.0.0.1:\(freePort())", messageTimeoutMilliseconds: 1_500) { producer in
             await #expect(throws: KafkaError.self) {
                 try await producer.send(KafkaOutgoingMessage(topic: "nowhere", key: "k", value: [1]))
@@ -46,7 +46,7 @@ struct KafkaClientTests {
     }
 
     @Test("X4: closing a producer whose broker is gone fails the sends still waiting instead of leaving them waiting")
-    func test_X4_closeFailsWaitingSends() async throws {
+    func closeFailsWaitingSends() async throws {
         try TestInfrastructure.current.check()
         var configuration = KafkaProducerConfiguration(
             broker: KafkaBrokerConfiguration(bootstrapServers: "127.0.0.1:\(freePort())", clientId: "test-producer"))
@@ -61,7 +61,7 @@ struct KafkaClientTests {
     }
 
     @Test("X2: a consumer whose topic stays missing is rebuilt, and the new client reads the topic once it appears")
-    func test_X2_consumerRebuiltWhileTopicMissingReadsItLater() async throws {
+    func consumerRebuiltWhileTopicMissingReadsItLater() async throws {
         // After a memory broker's restart librdkafka 2.8 can spin in its join state for good (see KafkaConsumer);
         // the consumer replaces its client when its topic was reported missing and no partition came since.
         // The spin itself cannot be forced here (the fault suite meets it by chance), so this checks the remedy:
@@ -90,7 +90,7 @@ struct KafkaClientTests {
     }
 
     @Test("X4: a subscribed topic missing beside one whose partitions the member holds is reported missing, not hidden")
-    func test_X4_missingTopicBesideAHeldOne() async throws {
+    func missingTopicBesideAHeldOne() async throws {
         try await withTopic(partitions: 1) { topic in
             let absent = "test.absent.\(uniqueSuffix())"
             let consumer = try makeConsumer(topics: [topic, absent], group: "g-\(uniqueSuffix())")
@@ -110,7 +110,7 @@ struct KafkaClientTests {
     }
 
     @Test("X4: of two members on one partition the idle one reports since when it holds nothing, and rejoins")
-    func test_X4_idleMemberIsReportedAndRejoins() async throws {
+    func idleMemberIsReportedAndRejoins() async throws {
         try await withTopic(partitions: 1) { topic in
             let group = "g-\(uniqueSuffix())"
             let first = try makeConsumer(topics: [topic], group: group, idleRejoinMilliseconds: 5_000)
@@ -144,7 +144,7 @@ struct KafkaClientTests {
     }
 
     @Test("X5: two members of a group split the partitions, and after one leaves nothing is lost")
-    func test_X5_rebalanceAfterMemberLeavesLosesNothing() async throws {
+    func rebalanceAfterMemberLeavesLosesNothing() async throws {
         try await withTopic(partitions: 4) { topic in
             let group = "g-\(uniqueSuffix())"
             let first = try makeConsumer(topics: [topic], group: group)
@@ -194,7 +194,7 @@ struct KafkaClientTests {
     }
 
     @Test("X5: a new group, or a replay from the beginning, reads the whole topic again")
-    func test_X5_replayFromBeginning() async throws {
+    func replayFromBeginning() async throws {
         try await withTopic { topic in
             try await withProducer { producer in
                 try await producer.send((0..<5).map { KafkaOutgoingMessage(topic: topic, key: "k", value: [UInt8($0)]) })
@@ -219,7 +219,7 @@ struct KafkaClientTests {
     }
 
     @Test("X5: a replay from a timestamp skips messages written before it")
-    func test_X5_replayFromTimestamp() async throws {
+    func replayFromTimestamp() async throws {
         try await withTopic { topic in
             try await withProducer { producer in
                 try await producer.send((0..<3).map { KafkaOutgoingMessage(topic: topic, key: "k", value: Array("old\($0)".utf8)) })
@@ -238,7 +238,7 @@ struct KafkaClientTests {
     }
 
     @Test("X5: topics are created, and creating an existing topic again is not an error")
-    func test_X5_createTopicsIsIdempotent() async throws {
+    func createTopicsIsIdempotent() async throws {
         let admin = try KafkaAdmin(broker: TestInfrastructure.current.broker())
         let name = "created.\(uniqueSuffix())"
         try await admin.createTopics([KafkaTopicSpec(name: name, partitions: 3)])

@@ -8,7 +8,7 @@ import Testing
 @Suite("Kafka client threads and signals")
 struct KafkaThreadSignalTests {
     @Test("X4: librdkafka's threads take fault signals, so a crash in them is reported; SIGTERM stays blocked there")
-    func test_X4_librdkafkaThreadsTakeFaultSignals() async throws {
+    func librdkafkaThreadsTakeFaultSignals() async throws {
         try await withProducer(brokers: "127.0.0.1:\(freePort())") { _ in
             var masks = Self.blockedSignalsOfKafkaThreads()
             for _ in 0..<100 where masks.isEmpty {

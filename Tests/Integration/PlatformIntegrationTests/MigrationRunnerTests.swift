@@ -13,7 +13,7 @@ struct MigrationRunnerTests {
     ]
 
     @Test("X1: migrations create the service's schema and tables; a second run is a no-op")
-    func test_X1_migrationsRunTwiceAreANoOp() async throws {
+    func migrationsRunTwiceAreANoOp() async throws {
         try await withTestDatabase(schema: "weather_fetcher", migrate: false) { db in
             let runner = MigrationRunner(schema: "weather_fetcher", serviceMigrations: migrations)
             let first = try await runner.run(on: db.client, logger: logger)
@@ -35,7 +35,7 @@ struct MigrationRunnerTests {
     }
 
     @Test("X1: instances starting together apply each migration once")
-    func test_X1_concurrentRunnersApplyOnce() async throws {
+    func concurrentRunnersApplyOnce() async throws {
         try await withTestDatabase(schema: "svc", migrate: false) { db in
             let runner = MigrationRunner(schema: "svc", serviceMigrations: migrations)
             let second = db.makeClient()
@@ -53,7 +53,7 @@ struct MigrationRunnerTests {
     }
 
     @Test("X1: editing an applied migration is refused instead of silently ignored")
-    func test_X1_editedMigrationIsRefused() async throws {
+    func editedMigrationIsRefused() async throws {
         try await withTestDatabase(schema: "svc", migrations: migrations) { db in
             let edited = [migrations[0], Migration("0002_city_index", ["CREATE INDEX cities_name ON cities (lower(name))"])]
             await #expect(throws: MigrationRunner.Failure.self) {

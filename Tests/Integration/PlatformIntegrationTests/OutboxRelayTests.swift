@@ -14,7 +14,7 @@ struct OutboxRelayTests {
     let logger = Logger(label: "test")
 
     @Test("X2: events written while the broker is down are all delivered once it is back, none twice")
-    func test_X2_outboxSurvivesBrokerOutage() async throws {
+    func outboxSurvivesBrokerOutage() async throws {
         try await withTestDatabase { db in
             let broker = BrokerProcess(port: freePort())  // not started: the broker is down
             let topic = "outage.\(uniqueSuffix())"
@@ -54,7 +54,7 @@ struct OutboxRelayTests {
     }
 
     @Test("X2: a row whose transaction commits after later rows were published is still published")
-    func test_X2_lateCommittingRowIsNotSkipped() async throws {
+    func lateCommittingRowIsNotSkipped() async throws {
         try await withTestDatabase { db in
             try await withTopic { topic in
                 try await withProducer { producer in
@@ -98,7 +98,7 @@ struct OutboxRelayTests {
     }
 
     @Test("X2: two relay instances on one outbox keep each key's order and publish each event once")
-    func test_X2_twoRelaysKeepPerKeyOrder() async throws {
+    func twoRelaysKeepPerKeyOrder() async throws {
         try await withTestDatabase { db in
             try await withTopic(partitions: 3) { topic in
                 let keys = ["a", "b", "c"]
@@ -150,7 +150,7 @@ struct OutboxRelayTests {
     }
 
     @Test("X2: a batch enqueued with one statement is published complete and in the order given")
-    func test_X2_batchEnqueueKeepsOrder() async throws {
+    func batchEnqueueKeepsOrder() async throws {
         try await withTestDatabase { db in
             try await withTopic { topic in
                 let events = (0..<300).map { countedEvent($0, key: "k") }

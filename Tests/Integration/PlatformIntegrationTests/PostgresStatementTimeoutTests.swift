@@ -11,7 +11,7 @@ import Testing
 @Suite("Postgres statement timeout")
 struct PostgresStatementTimeoutTests {
     @Test("X3: a service's statements are cancelled at POSTGRES_STATEMENT_TIMEOUT_MS (one minute unless set), migrations are not")
-    func test_X3_statementTimeout() async throws {
+    func statementTimeout() async throws {
         try await withTestDatabase { db in
             let logger = Logger(label: "statement-timeout")
             let base = db.configuration

@@ -17,7 +17,7 @@ struct PostgresTLSTests {
     let logger = Logger(label: "postgres-tls-test")
 
     @Test("X1: require encrypts; verify-full encrypts and checks the server against the CA file; a wrong CA is refused; disable stays plain")
-    func test_X1_postgresTLS() async throws {
+    func postgresTLS() async throws {
         let certificate = try TestCertificate()
         let stranger = try TestCertificate()
         let cluster = try PostgresCluster(certificate: certificate)
@@ -42,7 +42,7 @@ struct PostgresTLSTests {
     }
 
     @Test("X1: POSTGRES_TLS takes disable, require or verify-full; a CA file only with verify-full")
-    func test_X1_postgresTLSConfiguration() throws {
+    func postgresTLSConfiguration() throws {
         let certificate = try TestCertificate()
         for broken in [
             ["POSTGRES_TLS": "prefer"], ["POSTGRES_TLS": "require", "POSTGRES_TLS_CA_FILE": certificate.certificateFile],

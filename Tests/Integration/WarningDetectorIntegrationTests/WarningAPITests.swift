@@ -9,7 +9,7 @@ import Testing
 @Suite("warning-detector: settings, devices, news, bad input")
 struct WarningAPITests {
     @Test("A4: settings are all on by default, per favourite, and change only where the request says")
-    func test_A4_settings() async throws {
+    func settings() async throws {
         try await WarningTestHarness.run { harness in
             let user = UUID().uuidString
             try await harness.favourite(user, WarningFixtures.berlin)
@@ -37,7 +37,7 @@ struct WarningAPITests {
     }
 
     @Test("A6: admins publish news; everyone lists it newest first and opens one")
-    func test_A6_news() async throws {
+    func news() async throws {
         try await WarningTestHarness.run { harness in
             let admin = try await harness.token("admin-1", role: .admin)
             let items: [[String: Any]] = [
@@ -88,7 +88,7 @@ struct WarningAPITests {
     }
 
     @Test("A4, X1: a device token another account holds moves only from the same app install; otherwise 409 and nothing changes")
-    func test_A4_deviceTokenBelongsToOneAccount() async throws {
+    func deviceTokenBelongsToOneAccount() async throws {
         try await WarningTestHarness.run { harness in
             let token = String(repeating: "c0", count: 32)
             let (owner, intruder, newOwner) = (UUID().uuidString, UUID().uuidString, UUID().uuidString)
@@ -117,7 +117,7 @@ struct WarningAPITests {
     }
 
     @Test("X3: bad input to every route is a 4xx JSON error with a stable code, naming bad fields")
-    func test_X3_badInput() async throws {
+    func badInput() async throws {
         try await WarningTestHarness.run { harness in
             let user = try await harness.token()
             let admin = try await harness.token("admin-1", role: .admin)

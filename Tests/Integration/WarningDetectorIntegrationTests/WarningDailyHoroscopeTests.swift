@@ -9,7 +9,7 @@ import Testing
 @Suite("Warnings: daily horoscope push")
 struct WarningDailyHoroscopeTests {
     @Test("B5, A7: the day's horoscope goes to the user's horoscope devices only, in their language, once a day")
-    func test_B5_dailyHoroscopePush() async throws {
+    func dailyHoroscopePush() async throws {
         let apns = StrictAPNs()
         try await WarningTestHarness.run(push: apns.handler) { harness in
             let user = UUID().uuidString.lowercased()

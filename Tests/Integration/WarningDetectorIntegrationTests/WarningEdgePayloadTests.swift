@@ -12,7 +12,7 @@ import Testing
 @Suite("warning-detector's event handler on payloads at the edges")
 struct WarningEdgePayloadTests {
     @Test("X2: 400 generated forecast and favourite events are each applied or dead-lettered as permanent, never a trap")
-    func test_X2_edgePayloadsApplyOrDeadLetter() async throws {
+    func edgePayloadsApplyOrDeadLetter() async throws {
         try await withTestDatabase(schema: "warning_detector", migrations: warningDetectorMigrations) { db in
             let configuration = try WarningConfiguration(environment: EnvironmentReader([:]))
             let handler = ConsumedTopics.handlers(
@@ -34,7 +34,7 @@ struct WarningEdgePayloadTests {
         let now = Date()
         let fetchedAt = values.next() % 4 == 0 ? values.date(around: now) : now
         let hours = (0..<Int(values.next() % 60)).map { index in
-            ForecastHour(
+            EdgeForecastHour(
                 time: values.next() % 10 == 0 ? values.date(around: now) : now.addingTimeInterval(Double(index) * 3_600),
                 temperatureC: values.double(plausible: -30...45), condition: values.pick(["clear", "thunderstorm", "", "snow"]),
                 description: values.text(), windSpeedKmh: values.double(plausible: 0...150),
@@ -45,7 +45,7 @@ struct WarningEdgePayloadTests {
         let city = ForecastCity(
             id: values.int(), name: values.text(), region: values.text(), countryCode: "FR", country: values.text(),
             latitude: values.double(plausible: -90...90), longitude: values.double(plausible: -180...180), timeZone: values.timeZone())
-        let forecast = ForecastUpdated(
+        let forecast = EdgeForecast(
             city: city, provider: "open-meteo", fetchedAt: fetchedAt, currentTemperatureC: values.double(plausible: -30...45),
             currentCondition: "clear", currentDescription: values.text(), hours: hours)
         return try EventEnvelope(
@@ -63,4 +63,29 @@ struct WarningEdgePayloadTests {
             producer: "weather-fetcher", key: "u", payload: FavouriteChanged(userId: values.text(), city: city)
         ).encoded()
     }
+}
+
+/// `ForecastHour` as any producer might write it: its condition as any text, so the handler meets values outside the
+/// closed set too.
+private struct EdgeForecastHour: Codable {
+    var time: Date
+    var temperatureC: Double
+    var condition: String
+    var description: String
+    var windSpeedKmh: Double
+    var windGustKmh: Double?
+    var precipitationMm: Double
+    var snowfallCm: Double
+    var visibilityKm: Double?
+}
+
+/// `ForecastUpdated` with `EdgeForecastHour`s and its current condition as any text.
+private struct EdgeForecast: Codable {
+    var city: ForecastCity
+    var provider: String
+    var fetchedAt: Date
+    var currentTemperatureC: Double
+    var currentCondition: String
+    var currentDescription: String
+    var hours: [EdgeForecastHour]
 }

@@ -17,7 +17,7 @@ struct WarningLifecycleTests {
     }
 
     @Test("A1, A2: issue on a crossing, update (same number) when a later forecast changes it, cancel when it is gone; each published")
-    func test_A2_issueUpdateCancel() async throws {
+    func issueUpdateCancel() async throws {
         try await WarningTestHarness.run { harness in
             let start = Date()
             try await harness.publishForecast(WarningFixtures.heat(29.5, hours: 2...4, fetchedAt: start))
@@ -49,7 +49,7 @@ struct WarningLifecycleTests {
     }
 
     @Test("A2: an expired warning is never served; an older forecast arriving late changes nothing")
-    func test_A2_expiryAndStaleForecasts() async throws {
+    func expiryAndStaleForecasts() async throws {
         try await WarningTestHarness.run { harness in
             // Forecast from three hours ago with heat in its first hour: the warning ended two hours ago.
             let earlier = Date().addingTimeInterval(-3 * 3_600)
@@ -71,7 +71,7 @@ struct WarningLifecycleTests {
     }
 
     @Test("X2: the same forecast event consumed twice issues one warning; a malformed one goes to the dead-letter topic")
-    func test_X2_duplicatesAndDeadLetters() async throws {
+    func duplicatesAndDeadLetters() async throws {
         try await WarningTestHarness.run { harness in
             let forecast = WarningFixtures.forecast { index, hour in if index == 3 { hour.windGustKmh = 95 } }
             let envelope = try await harness.publishForecast(forecast)

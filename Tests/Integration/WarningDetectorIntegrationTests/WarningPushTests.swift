@@ -41,7 +41,7 @@ struct WarningPushTests {
     }
 
     @Test("A4, A5: a new warning reaches exactly the devices whose settings allow it, once, over HTTP/2 with a provider token")
-    func test_A5_warningAudience() async throws {
+    func warningAudience() async throws {
         try await WarningTestHarness.run { harness in
             let here = try await harness.device(currentCityId: Self.berlin.id)
             let hereButOff = try await harness.device(currentCityId: Self.berlin.id)
@@ -85,8 +85,8 @@ struct WarningPushTests {
         }
     }
 
-    @Test("Issue 29, A5, A7: a warning's push is written for each reader: Thai in Bangkok time, English in London time")
-    func test_A7_warningInReadersZoneAndLanguage() async throws {
+    @Test("U8, A5, A7: a warning's push is written for each reader: Thai in Bangkok time, English in London time")
+    func warningInReadersZoneAndLanguage() async throws {
         try await WarningTestHarness.run { harness in
             let thai = try await harness.device(currentCityId: Self.berlin.id, timeZone: "Asia/Bangkok", language: "th")
             let english = try await harness.device(currentCityId: Self.berlin.id, timeZone: "Europe/London", language: "en")
@@ -106,7 +106,7 @@ struct WarningPushTests {
     }
 
     @Test("A5: the provider's 410 removes the token; an outage is retried with backoff until delivered")
-    func test_A5_goneTokensAndOutages() async throws {
+    func goneTokensAndOutages() async throws {
         let failuresLeft = Countdown(3)
         try await WarningTestHarness.run(push: { request in
             if request.path.hasSuffix(String(repeating: "dead", count: 16)) {
@@ -138,7 +138,7 @@ struct WarningPushTests {
     }
 
     @Test("A5: a device registered while its city's first forecast is being stored still follows the city's zone")
-    func test_A5_zoneRace() async throws {
+    func zoneRace() async throws {
         // Seen in CI: the device's insert read no zone (the forecast was not committed yet) and the forecast's
         // trigger did not see the device (not committed either), so the device kept UTC. Here the forecast's
         // transaction is held open while the device registers.
@@ -163,17 +163,17 @@ struct WarningPushTests {
     }
 
     @Test("A5: the daily forecast goes out once at the start of the local day, for the current location and favourites that allow it")
-    func test_A5_dailyForecast() async throws {
+    func dailyForecast() async throws {
         try await WarningTestHarness.run { harness in
             // 00:30 in Berlin, 18:30 the day before in New York: the scheduler's moment; the forecasts were fetched an hour
             // before it, Berlin's with its hours warming from 1 °C by half a degree an hour (no warning anywhere).
             let now = Date(timeIntervalSince1970: 1_795_476_600)
             try await harness.publishForecast(
-                WarningFixtures.forecast(Self.berlin, fetchedAt: now.addingTimeInterval(-3_600), temperature: 3.6, condition: "fog") { index, hour in
+                WarningFixtures.forecast(Self.berlin, fetchedAt: now.addingTimeInterval(-3_600), temperature: 3.6, condition: .fog) { index, hour in
                     hour.temperatureC = 1 + Double(index) / 2
                 })
             try await harness.publishForecast(
-                WarningFixtures.forecast(Self.suva, fetchedAt: now.addingTimeInterval(-3_600), temperature: 27.2, condition: "clear"))
+                WarningFixtures.forecast(Self.suva, fetchedAt: now.addingTimeInterval(-3_600), temperature: 27.2, condition: .clear))
             let morning = try await harness.device(currentCityId: Self.berlin.id, timeZone: "Europe/Berlin")
             try await harness.favourite(morning.user, Self.suva)
             let quiet = try await harness.device(currentCityId: Self.berlin.id, timeZone: "Europe/Berlin")
@@ -224,9 +224,9 @@ struct WarningPushTests {
     }
 
     @Test(
-        "Issue 29, B2: a reminder goes under the horoscope app's topic to its devices only, in their zone and language; a token refused for the topic is kept"
+        "U8, B2: a reminder goes under the horoscope app's topic to its devices only, in their zone and language; a token refused for the topic is kept"
     )
-    func test_B2_reminderPerApp() async throws {
+    func reminderPerApp() async throws {
         let apns = StrictAPNs()
         try await WarningTestHarness.run(push: apns.handler) { harness in
             let user = UUID().uuidString
@@ -272,7 +272,7 @@ struct WarningPushTests {
     }
 
     @Test("B2, A5: appointment-booker's reminder reaches each device of its user once, a duplicate event included; other booking events are skipped")
-    func test_B2_appointmentReminderPushed() async throws {
+    func appointmentReminderPushed() async throws {
         try await WarningTestHarness.run { harness in
             let user = UUID()
             // The device registered with auth's upper-case subject, the reminder names the user in lower case.
@@ -291,7 +291,7 @@ struct WarningPushTests {
                 EventEnvelope(
                     type: EventTypes.appointmentBooked, producer: "appointment-booker", key: partner.uuidString.lowercased(),
                     payload: AppointmentChanged(
-                        bookingId: UUID(), partnerId: partner, userId: "u", startsAt: Date(), endsAt: Date(), status: "booked", changedBy: "user")),
+                        bookingId: UUID(), partnerId: partner, userId: "u", startsAt: Date(), endsAt: Date(), status: .booked, changedBy: .user)),
                 to: harness.appointmentsTopic)
             #expect(try await harness.waitProcessed(atLeast: 2), "the reminder once, and the booking")
             #expect(try await eventually { harness.push.requests.count == 2 })

@@ -9,7 +9,7 @@ import Testing
 @Suite("weather-fetcher: the GeoNames catalogue")
 struct WeatherCatalogueTests {
     @Test("W1: the full catalogue imports every city of at least 15,000 people once; a re-import of the same file is skipped")
-    func test_W1_realCatalogue() async throws {
+    func realCatalogue() async throws {
         let path = try #require(ProcessInfo.processInfo.environment["TEST_CITY_CATALOGUE"], "run the tests with scripts/test.sh")
         let file = try CatalogueFile(contentsOf: URL(fileURLWithPath: path))
         #expect(file.cities.count > 30_000)

@@ -19,7 +19,7 @@ struct WeatherCityTests {
     }
 
     @Test("W1: prefix search ignores case and accents, sorts alphabetically, pages, and answers [] for unknown names")
-    func test_W1_search() async throws {
+    func search() async throws {
         try await WeatherTestHarness.run { weather in
             var (status, body) = try await weather.get("/v1/cities?q=ber")
             #expect(status == .ok)
@@ -49,7 +49,7 @@ struct WeatherCityTests {
     }
 
     @Test("X3, W1: a search Postgres cancels at CITY_SEARCH_STATEMENT_TIMEOUT_MS answers 422 search_too_broad, not a 5xx")
-    func test_X3_searchThatWouldTimeOut() async throws {
+    func searchThatWouldTimeOut() async throws {
         try await WeatherTestHarness.run(extraEnvironment: ["CITY_SEARCH_STATEMENT_TIMEOUT_MS": "300"]) { weather in
             #expect(try await weather.get("/v1/cities?q=ber").0 == .ok)
             // A search that cannot finish in time: the catalogue held by another transaction stands in for one that
@@ -67,7 +67,7 @@ struct WeatherCityTests {
     }
 
     @Test("W1: other names find a city (GeoNames' alternate names), sorted by the city's own name, naming the match")
-    func test_W1_alternateNames() async throws {
+    func alternateNames() async throws {
         try await WeatherTestHarness.run { weather in
             var (status, body) = try await weather.get("/v1/cities?q=zurig")
             #expect(status == .ok && Self.names(body) == ["Zürich"])
@@ -92,7 +92,7 @@ struct WeatherCityTests {
     }
 
     @Test("W1: patterns with * and ?, and 'contains' matching")
-    func test_W1_patterns() async throws {
+    func patterns() async throws {
         try await WeatherTestHarness.run { weather in
             var (_, body) = try await weather.get("/v1/cities?q=s*o")
             #expect(Self.names(body) == ["San Jose", "San José", "São Paulo"])
@@ -106,7 +106,7 @@ struct WeatherCityTests {
     }
 
     @Test("X3: a search that could match anywhere needs three letters; searches past the per-address quota are 429")
-    func test_X3_searchLimits() async throws {
+    func searchLimits() async throws {
         try await WeatherTestHarness.run(extraEnvironment: ["CITY_SEARCHES_PER_MINUTE_PER_ADDRESS": "4"]) { weather in
             try await waitForRoomInTheMinute()
             var (status, body) = try await weather.get("/v1/cities?q=er&match=contains")
@@ -123,7 +123,7 @@ struct WeatherCityTests {
     }
 
     @Test("X3: a contains search has an index path (trigrams) on both names' tables, never only a scan of every name")
-    func test_X3_containsSearchUsesTrigramIndexes() async throws {
+    func containsSearchUsesTrigramIndexes() async throws {
         try await WeatherTestHarness.run { weather in
             let plans = try await weather.db.client.withConnection { connection -> [String] in
                 // With sequential scans priced out, the plan shows whether any index can answer the pattern.
@@ -143,7 +143,7 @@ struct WeatherCityTests {
     }
 
     @Test("W2: the nearest city to a coordinate, including across the antimeridian")
-    func test_W2_nearest() async throws {
+    func nearest() async throws {
         try await WeatherTestHarness.run { weather in
             var (status, body) = try await weather.get("/v1/cities/nearest?lat=52.4&lon=13.1")
             #expect(status == .ok && JSONValue(body)["city"]["name"].string == "Berlin")
@@ -159,7 +159,7 @@ struct WeatherCityTests {
     }
 
     @Test("W7: recents are per user, newest first, without duplicates, capped at 10, empty for a new user")
-    func test_W7_recents() async throws {
+    func recents() async throws {
         // Twelve cities: the test catalogue has eleven, so Berlin is viewed twice.
         let order = WeatherFixtures.cities.map(\.id) + [WeatherFixtures.berlin.id]
         try await WeatherTestHarness.run { weather in
@@ -186,7 +186,7 @@ struct WeatherCityTests {
     }
 
     @Test("W7: signed-in views are written by the background flush, without a read of the recents, in viewing order")
-    func test_W7_backgroundFlush() async throws {
+    func backgroundFlush() async throws {
         try await WeatherTestHarness.run(extraEnvironment: ["WEATHER_RECENT_VIEWS_FLUSH_MS": "50"]) { weather in
             let user = try await weather.token()
             let viewed = [WeatherFixtures.berlin.id, WeatherFixtures.bern.id, WeatherFixtures.suva.id]
@@ -202,7 +202,7 @@ struct WeatherCityTests {
     @Test(
         "W7: a batched write keeps each user's viewing order, the minute rule and the limit, and skips erased accounts, by keyed hash or one from before the key"
     )
-    func test_W7_batchedWriteRules() async throws {
+    func batchedWriteRules() async throws {
         try await WeatherTestHarness.run { weather in
             let erased = ErasedAccounts(key: .random())
             let store = UserCityStore(client: weather.db.client, logger: weather.db.logger, recentLimit: 2, erased: erased)
@@ -252,7 +252,7 @@ struct WeatherCityTests {
     }
 
     @Test("W8: favourites toggle: mark, list, mark again (still one), unmark, gone; each change is one event (A4)")
-    func test_W8_favourites() async throws {
+    func favourites() async throws {
         try await WeatherTestHarness.run { weather in
             let user = try await weather.token()
             let berlin = WeatherFixtures.berlin.id
@@ -283,7 +283,7 @@ struct WeatherCityTests {
     }
 
     @Test("X3: bad input to every route is a 4xx JSON error with a stable code")
-    func test_X3_badInput() async throws {
+    func badInput() async throws {
         try await WeatherTestHarness.run { weather in
             let user = try await weather.token()
             // (method, path, status, code, a word the message names: the parameter that did not match)

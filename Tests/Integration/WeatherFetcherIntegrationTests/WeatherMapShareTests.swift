@@ -31,13 +31,13 @@ struct WeatherMapShareTests {
 
     static func notice(_ city: City, id: UUID = UUID(), ends: Date, status: String = "Severe wind warning") -> WarningNotice {
         WarningNotice(
-            warningId: id, cityId: city.id, announcementNumber: "2026-000042", location: city.name, region: city.region, kind: "wind",
-            severity: "Severe", status: status, statusDescription: "Gusts up to 95 km/h", onset: Date().addingTimeInterval(-600),
+            warningId: id, cityId: city.id, announcementNumber: "2026-000042", location: city.name, region: city.region, kind: .wind,
+            severity: .severe, status: status, statusDescription: "Gusts up to 95 km/h", onset: Date().addingTimeInterval(-600),
             ends: ends)
     }
 
     @Test("W9: the map lists only cities with data, filters by box (also across the antimeridian), and rejects a bad box")
-    func test_W9_mapBoxes() async throws {
+    func mapBoxes() async throws {
         try await WeatherTestHarness.run { weather in
             for city in [WeatherFixtures.berlin, WeatherFixtures.bern, WeatherFixtures.suva, WeatherFixtures.honolulu] {
                 let (status, _) = try await weather.get("/v1/cities/\(city.id)/weather")
@@ -57,7 +57,7 @@ struct WeatherMapShareTests {
     }
 
     @Test("W9: warnings from the warnings topic flag the map and the city until cancelled; expired ones never count")
-    func test_W9_warningFlags() async throws {
+    func warningFlags() async throws {
         try await WeatherTestHarness.run { weather in
             for city in [WeatherFixtures.berlin, WeatherFixtures.bern] {
                 _ = try await weather.get("/v1/cities/\(city.id)/weather")
@@ -112,7 +112,7 @@ struct WeatherMapShareTests {
     }
 
     @Test("W10: home, forecast and app share texts for a real city")
-    func test_W10_shareTexts() async throws {
+    func shareTexts() async throws {
         try await WeatherTestHarness.run(extraEnvironment: ["WEATHER_APP_NAME": "Skies", "WEATHER_APP_LINK": "https://apps.example/skies"]) {
             weather in
             let berlin = WeatherFixtures.berlin.id
@@ -130,7 +130,7 @@ struct WeatherMapShareTests {
     }
 
     @Test("W10: a shared text's link opens a public page with Open Graph tags, the same link for the same text; gone after SHARE_LINK_DAYS")
-    func test_W10_sharePages() async throws {
+    func sharePages() async throws {
         let base = "https://weather.example.com/w"
         try await WeatherTestHarness.run(
             extraEnvironment: [

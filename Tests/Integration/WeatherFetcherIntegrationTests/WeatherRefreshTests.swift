@@ -54,7 +54,7 @@ struct WeatherRefreshTests {
     }
 
     @Test("W6: the scheduler refreshes tracked cities in one batched request into Postgres and publishes forecast events keyed by city")
-    func test_W6_schedulerRefreshesTrackedCities() async throws {
+    func schedulerRefreshesTrackedCities() async throws {
         // Cities of at least a million people are the map's cities: São Paulo, Sydney, Berlin, San Jose.
         let tracked: Set<Int> = [WeatherFixtures.saoPaulo.id, WeatherFixtures.sydney.id, WeatherFixtures.berlin.id, WeatherFixtures.sanJose.id]
         try await WeatherTestHarness.run(extraEnvironment: ["WEATHER_MAP_MIN_POPULATION": "1000000"]) { weather in
@@ -80,7 +80,7 @@ struct WeatherRefreshTests {
     }
 
     @Test("W6: a refresh interval later the tracked cities are fetched again; concurrent claims never hand a city to two instances")
-    func test_W6_cadenceAndClaims() async throws {
+    func cadenceAndClaims() async throws {
         try await WeatherTestHarness.run(
             extraEnvironment: ["WEATHER_MAP_MIN_POPULATION": "1000000", "WEATHER_REFRESH_INTERVAL_SECONDS": "2"]
         ) { weather in
@@ -115,7 +115,7 @@ struct WeatherRefreshTests {
     }
 
     @Test("W3: the city weather route fetches on demand and shows current, right-now, hourly to midnight and five days")
-    func test_W3_cityWeatherView() async throws {
+    func cityWeatherView() async throws {
         try await WeatherTestHarness.run { weather in
             let (status, body) = try await weather.get("/v1/cities/\(WeatherFixtures.berlin.id)/weather")
             #expect(status == .ok)
@@ -167,7 +167,7 @@ struct WeatherRefreshTests {
     }
 
     @Test("W6: 500 answers, malformed JSON and timeouts leave the last known data served, marked stale; no crash")
-    func test_W6_providerFailuresServeStaleData() async throws {
+    func providerFailuresServeStaleData() async throws {
         let script = ProviderScript()
         try await WeatherTestHarness.run(
             extraEnvironment: [
@@ -202,7 +202,7 @@ struct WeatherRefreshTests {
     }
 
     @Test("W6: a 429 with Retry-After is retried no sooner than asked, then succeeds")
-    func test_W6_retryAfterHonoured() async throws {
+    func retryAfterHonoured() async throws {
         let script = ProviderScript()
         script.set(.tooManyRequestsFirst(count: 1))
         try await WeatherTestHarness.run(
@@ -218,7 +218,7 @@ struct WeatherRefreshTests {
     }
 
     @Test("W6: with no data yet and the provider down, the answer is a 503 JSON error with Retry-After; the circuit then stops calling")
-    func test_W6_noDataAndProviderDown() async throws {
+    func noDataAndProviderDown() async throws {
         let script = ProviderScript()
         script.set(.status(503, retryAfter: nil))
         try await WeatherTestHarness.run(
@@ -235,7 +235,7 @@ struct WeatherRefreshTests {
     }
 
     @Test("W6: WorldWeatherOnline as the provider: one city per request, the key from configuration, data stored")
-    func test_W6_worldWeatherOnlineProvider() async throws {
+    func worldWeatherOnlineProvider() async throws {
         let clock = try #require(LocalClock(identifier: "Europe/Berlin"))
         let today = clock.dayKey(Date())
         let tomorrow = clock.dayKey(Date().addingTimeInterval(86_400))
@@ -268,7 +268,7 @@ extension WeatherTestHarness {
 @Suite("weather-fetcher: the anonymous city weather cache")
 struct WeatherViewCacheTests {
     @Test("W3: a city's answer is reused within its TTL, by anonymous and signed-in callers; the signed-in view is still recorded")
-    func test_W3_viewCache() async throws {
+    func viewCache() async throws {
         try await WeatherTestHarness.run(extraEnvironment: ["WEATHER_VIEW_CACHE_MS": "60000"]) { weather in
             let path = "/v1/cities/\(WeatherFixtures.bern.id)/weather"
             // An entry never outlives its wall-clock minute: the whole test must fit in one.

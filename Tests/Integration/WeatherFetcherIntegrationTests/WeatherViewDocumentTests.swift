@@ -11,7 +11,7 @@ import WeatherFetcherFixtures
 @Suite("weather-fetcher: the city view as documented")
 struct WeatherViewDocumentTests {
     @Test("X3: the city weather view, hand-registered for speed, decodes as the document's CityWeather")
-    func test_X3_viewMatchesTheDocument() async throws {
+    func viewMatchesTheDocument() async throws {
         try await WeatherTestHarness.run { weather in
             let user = try await weather.token()
             let (status, body) = try await weather.client.execute(

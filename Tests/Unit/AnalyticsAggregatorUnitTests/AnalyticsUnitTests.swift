@@ -64,8 +64,8 @@ struct AnalyticsUnitTests {
     @Test("N1: app keys parse per app, several per app; unknown apps, short keys and a key for two apps refuse the setting")
     func appKeys() throws {
         let keys = try #require(AppKeys(parsing: "weather=aaaaaaaaaaaaaaaa,bbbbbbbbbbbbbbbb; places=cccccccccccccccc"))
-        #expect(keys.app(for: "aaaaaaaaaaaaaaaa") == "weather" && keys.app(for: "bbbbbbbbbbbbbbbb") == "weather")
-        #expect(keys.app(for: "cccccccccccccccc") == "places" && keys.app(for: "dddddddddddddddd") == nil)
+        #expect(keys.app(for: "aaaaaaaaaaaaaaaa") == .weather && keys.app(for: "bbbbbbbbbbbbbbbb") == .weather)
+        #expect(keys.app(for: "cccccccccccccccc") == .places && keys.app(for: "dddddddddddddddd") == nil)
         #expect(AppKeys(parsing: "chess=aaaaaaaaaaaaaaaa") == nil)
         #expect(AppKeys(parsing: "weather=short") == nil)
         #expect(AppKeys(parsing: "weather=aaaaaaaaaaaaaaaa;places=aaaaaaaaaaaaaaaa") == nil)
@@ -101,7 +101,7 @@ struct AnalyticsUnitTests {
             var fields = good
             for (key, value) in changes { fields[key] = value }
             let input = try JSONDecoder().decode(TelemetryInput.self, from: JSONSerialization.data(withJSONObject: fields))
-            switch rules.check(input, app: "weather", now: now) {
+            switch rules.check(input, app: .weather, now: now) {
             case .success: return nil
             case .failure(let failure): return failure.code
             }
@@ -138,7 +138,7 @@ struct AnalyticsUnitTests {
         let event =
             #"{"id": "\#(UUID())", "kind": "install", "occurredAt": "\#(Date().ISO8601Format())", "deviceId": "d", "platform": "ios", "appVersion": "1.0"}"#
         let input = try JSONDecoder().decode(TelemetryInput.self, from: Data(event.utf8))
-        await #expect(throws: TelemetryRefusal.brokerUnavailable) { try await ingest.ingest([input], app: "weather") }
+        await #expect(throws: TelemetryRefusal.brokerUnavailable) { try await ingest.ingest([input], app: .weather) }
         let answer = TelemetryErrors.answer(for: .brokerUnavailable)
         #expect(answer.status == .serviceUnavailable && answer.code == "broker_unavailable" && answer.headers[.retryAfter] == "1")
         try? await producer.close(timeoutMilliseconds: 100)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import AnalyticsAggregator
 
-/// What the users and user-cities topics' handlers read from a batch before writing anything (N2, N4, issue 29):
+/// What the users and user-cities topics' handlers read from a batch before writing anything (N2, N4, U8):
 /// survey accounts, verified survey addresses in one lock order, ended accounts in order, and the least name each
 /// city was given.
 @Suite("analytics-aggregator: facts from other services' topics")
@@ -26,13 +26,13 @@ struct ConsumedTopicFactsTests {
     func surveyAccounts() throws {
         let (a, b, c) = (UUID(), UUID(), UUID())
         let facts = try SurveyAccountFacts(decoding: [
-            try Self.received(EventTypes.userRegistered, UserRegistered(userId: a, kind: "survey", role: "user")),
-            try Self.received(EventTypes.userRegistered, UserRegistered(userId: b, kind: "install", role: "user", app: "weather")),
-            try Self.received(EventTypes.userEmailVerified, UserEmailVerified(userId: b, kind: "survey", mailboxKey: "m-2")),
-            try Self.received(EventTypes.userEmailVerified, UserEmailVerified(userId: a, kind: "survey", mailboxKey: "m-1")),
-            try Self.received(EventTypes.userEmailVerified, UserEmailVerified(userId: c, kind: "dashboard", mailboxKey: "m-0")),
-            try Self.received(EventTypes.userEmailVerified, UserEmailVerified(userId: c, kind: "survey", mailboxKey: "")),
-            try Self.received(EventTypes.userLoggedIn, UserLoggedIn(userId: a, kind: "survey")),
+            try Self.received(EventTypes.userRegistered, UserRegistered(userId: a, kind: .survey, role: .user)),
+            try Self.received(EventTypes.userRegistered, UserRegistered(userId: b, kind: .install, role: .user, app: .weather)),
+            try Self.received(EventTypes.userEmailVerified, UserEmailVerified(userId: b, kind: .survey, mailboxKey: "m-2")),
+            try Self.received(EventTypes.userEmailVerified, UserEmailVerified(userId: a, kind: .survey, mailboxKey: "m-1")),
+            try Self.received(EventTypes.userEmailVerified, UserEmailVerified(userId: c, kind: .dashboard, mailboxKey: "m-0")),
+            try Self.received(EventTypes.userEmailVerified, UserEmailVerified(userId: c, kind: .survey, mailboxKey: "")),
+            try Self.received(EventTypes.userLoggedIn, UserLoggedIn(userId: a, kind: .survey)),
         ])
         #expect(facts.registered.map(\.user) == [a.uuidString.lowercased()])
         #expect(facts.verified.map(\.mailboxKey) == ["m-1", "m-2"])
@@ -40,14 +40,14 @@ struct ConsumedTopicFactsTests {
         #expect(facts.ended.isEmpty)
     }
 
-    @Test("issue 29: deletions and merges are kept in the batch's order; a batch of logins holds nothing")
+    @Test("U9: deletions and merges are kept in the batch's order; a batch of logins holds nothing")
     func endedAccounts() throws {
         let (a, b) = (UUID(), UUID())
         let merged = try Self.received(EventTypes.userMerged, UserMerged(fromUserId: a, intoUserId: b))
-        let deleted = try Self.received(EventTypes.userDeleted, UserDeleted(userId: b, by: "self"))
+        let deleted = try Self.received(EventTypes.userDeleted, UserDeleted(userId: b, by: .owner))
         let facts = try SurveyAccountFacts(decoding: [merged, deleted])
         #expect(facts.ended.map(\.header.id) == [merged.header.id, deleted.header.id])
-        #expect(try SurveyAccountFacts(decoding: [try Self.received(EventTypes.userLoggedIn, UserLoggedIn(userId: a, kind: "survey"))]).isEmpty)
+        #expect(try SurveyAccountFacts(decoding: [try Self.received(EventTypes.userLoggedIn, UserLoggedIn(userId: a, kind: .survey))]).isEmpty)
     }
 
     @Test("N4: a payload that does not decode fails the batch (the consumer then dead-letters that event)")
@@ -79,7 +79,7 @@ struct ConsumedTopicFactsTests {
 struct TopicOwnTypesTests {
     @Test("N2: a batch of the topic's own types passes; one event of another topic refuses it")
     func ownTypesOnly() throws {
-        let registered = try ConsumedTopicFactsTests.received(EventTypes.userRegistered, UserRegistered(userId: UUID(), kind: "survey", role: "user"))
+        let registered = try ConsumedTopicFactsTests.received(EventTypes.userRegistered, UserRegistered(userId: UUID(), kind: .survey, role: .user))
         let answered = try ConsumedTopicFactsTests.received(
             EventTypes.pollAnswered, PollAnswered(userId: "u1", questionId: "benefit", answer: true), producer: "analytics-aggregator")
         try TopicCatalogue.users.requireOwnTypes([registered])

@@ -83,7 +83,7 @@ struct SurveyRuleTests {
     }
 
     @Test("U8, N3: an account not trusted yet (a new install) answers nothing: its answers would count in the results")
-    func test_N3_untrustedPollAnswerRefused() async throws {
+    func untrustedPollAnswerRefused() async throws {
         let store = MemorySurvey()
         let first = try #require(PollQuestions.all.first).id
         #expect(await refusal { try await AnswerPoll(polls: store).run(user: "u", trusted: false, answers: [(first, true)]) } == .accountNotTrusted)
@@ -92,7 +92,7 @@ struct SurveyRuleTests {
     }
 
     @Test("N3: 1 to 10 answers, each to a question of the poll and once; a question answered before refuses all")
-    func test_N3_pollAnswers() async throws {
+    func pollAnswers() async throws {
         let store = MemorySurvey()
         let poll = AnswerPoll(polls: store)
         let first = try #require(PollQuestions.all.first).id, second = try #require(PollQuestions.all.dropFirst().first).id
@@ -111,7 +111,7 @@ struct SurveyRuleTests {
     }
 
     @Test("N4: only survey accounts take it; five ratings score a service; a reason only below good, once, not blank")
-    func test_N4_surveyRules() async throws {
+    func surveyRules() async throws {
         let store = MemorySurvey()
         let survey = TakeSurvey(surveys: store)
         #expect(await refusal { _ = try await survey.taker("stranger") } == .notSurveyAccount)

@@ -30,11 +30,11 @@ struct TelemetryIngestTests {
         let install = try Self.input(["kind": "install", "platform": "ios", "appVersion": "1.0", "userId": "u-1"])
         let feature = try Self.input(["kind": "feature_used", "feature": "search"])
         let bad = try Self.input(["kind": "crashed"])
-        let outcome = try await Self.ingest(into: log, naming: naming).ingest([install, bad, feature], app: "weather", now: Self.now)
+        let outcome = try await Self.ingest(into: log, naming: naming).ingest([install, bad, feature], app: .weather, now: Self.now)
         #expect(outcome.accepted == 2 && outcome.duplicates == 0)
         #expect(outcome.rejected == [TelemetryRejection(index: 1, code: "invalid_kind", message: Self.invalidKind)])
         let stored = log.events
-        #expect(stored.map(\.payload.kind) == ["install", "feature_used"])
+        #expect(stored.map(\.payload.kind) == [.install, .featureUsed])
         #expect(stored.map(\.key) == ["p:\(try #require(naming.pseudonyms["u-1"]))", "d:device-1"])
         #expect(stored.allSatisfy { $0.type == EventTypes.telemetryRecorded && $0.producer == "analytics-aggregator" })
         let clientId = try #require(install.id.flatMap(UUID.init(uuidString:)))
@@ -46,7 +46,7 @@ struct TelemetryIngestTests {
     func duplicatesCountOnce() async throws {
         let log = MemoryTelemetryLog()
         let event = try Self.input(["kind": "screen_viewed", "screen": "home"])
-        let outcome = try await Self.ingest(into: log).ingest([event, event, event], app: "places", now: Self.now)
+        let outcome = try await Self.ingest(into: log).ingest([event, event, event], app: .places, now: Self.now)
         #expect(outcome.accepted == 3 && outcome.duplicates == 2 && outcome.rejected.isEmpty)
         #expect(log.events.count == 1)
     }
@@ -60,7 +60,7 @@ struct TelemetryIngestTests {
                 TelemetryRejection(index: 0, code: "invalid_kind", message: Self.invalidKind),
                 TelemetryRejection(index: 1, code: "missing_field", message: "feature_used needs feature (1 to 100 characters)"),
             ])
-        ) { try await Self.ingest(into: log).ingest(inputs, app: "weather", now: Self.now) }
+        ) { try await Self.ingest(into: log).ingest(inputs, app: .weather, now: Self.now) }
         #expect(log.appends.withLock { $0 } == 0)
     }
 
@@ -69,7 +69,7 @@ struct TelemetryIngestTests {
         let log = MemoryTelemetryLog(isDown: true)
         let event = try Self.input(["kind": "city_viewed", "cityId": 1_609_350])
         await #expect(throws: TelemetryRefusal.brokerUnavailable) {
-            try await Self.ingest(into: log).ingest([event], app: "weather", now: Self.now)
+            try await Self.ingest(into: log).ingest([event], app: .weather, now: Self.now)
         }
         #expect(log.appends.withLock { $0 } == 1 && log.events.isEmpty)
     }
@@ -80,7 +80,7 @@ struct TelemetryIngestTests {
         let first = try Self.input(["kind": "feature_used", "feature": "search", "userId": "member-1", "deviceId": "phone-1"])
         let again = try Self.input(["kind": "feature_used", "feature": "map", "userId": "member-1", "deviceId": "phone-2"])
         let erased = try Self.input(["kind": "feature_used", "feature": "search", "userId": "gone-1"])
-        _ = try await Self.ingest(into: log, naming: naming).ingest([first, again, erased], app: "weather", now: Self.now)
+        _ = try await Self.ingest(into: log, naming: naming).ingest([first, again, erased], app: .weather, now: Self.now)
         let stored = log.events
         let pseudonym = try #require(naming.pseudonyms["member-1"])
         #expect(stored.prefix(2).map(\.payload.userId) == ["p:\(pseudonym)", "p:\(pseudonym)"])
@@ -99,7 +99,7 @@ struct TelemetryIngestTests {
         let log = MemoryTelemetryLog()
         let event = try Self.input(["kind": "feature_used", "feature": "search", "userId": "member-1"])
         await #expect(throws: TelemetryRefusal.storeUnavailable) {
-            try await Self.ingest(into: log, naming: MemoryAccountNaming(isDown: true)).ingest([event], app: "weather", now: Self.now)
+            try await Self.ingest(into: log, naming: MemoryAccountNaming(isDown: true)).ingest([event], app: .weather, now: Self.now)
         }
         #expect(log.events.isEmpty)
         let answer = TelemetryErrors.answer(for: .storeUnavailable)

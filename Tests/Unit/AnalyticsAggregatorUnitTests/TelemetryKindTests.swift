@@ -23,27 +23,27 @@ struct TelemetryKindTests {
         ]
         for kind in TelemetryKind.allCases {
             let input = try TelemetryIngestTests.input((fields[kind] ?? [:]).merging(["kind": kind.rawValue]) { $1 })
-            guard case .success(let (event, _)) = rules.check(input, app: "weather", now: TelemetryIngestTests.now) else {
+            guard case .success(let (event, _)) = rules.check(input, app: .weather, now: TelemetryIngestTests.now) else {
                 Issue.record("\(kind) was refused")
                 continue
             }
-            #expect(event.kind == kind.rawValue)
+            #expect(event.kind == kind)
         }
     }
 
-    @Test("N2: installs, feature uses and city views are counted; screen views and unknown kinds are not")
+    @Test("N2: installs, feature uses and city views are counted; screen views are not")
     func aggregatesByKind() {
-        func event(_ kind: String) -> AggregateDelta.Counted {
+        func event(_ kind: TelemetryKind) -> AggregateDelta.Counted {
             .telemetry(
                 TelemetryRecorded(
-                    app: "weather", clientEventId: UUID(), kind: kind, deviceId: "d", platform: "ios", feature: "search", screen: "home",
+                    app: .weather, clientEventId: UUID(), kind: kind, deviceId: "d", platform: .ios, feature: "search", screen: "home",
                     cityId: 7),
                 day: "2026-11-28")
         }
-        let delta = AggregateDelta(folding: ["install", "feature_used", "city_viewed", "screen_viewed", "crashed"].map(event))
+        let delta = AggregateDelta(folding: TelemetryKind.allCases.map(event))
         #expect(delta.downloads == [AggregateDelta.DownloadKey(day: "2026-11-28", app: "weather", platform: "ios"): 1])
         #expect(delta.featureUses == [AggregateDelta.FeatureKey(app: "weather", feature: "search"): 1])
         #expect(delta.cities[7]?.views == 1)
-        #expect(AggregateDelta(folding: ["screen_viewed", "crashed"].map(event)).isEmpty)
+        #expect(AggregateDelta(folding: [event(.screenViewed)]).isEmpty)
     }
 }

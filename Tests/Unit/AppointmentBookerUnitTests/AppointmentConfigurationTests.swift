@@ -9,7 +9,7 @@ import UnitTestSupport
 @Suite("appointment-booker configuration")
 struct AppointmentConfigurationTests {
     @Test("X1: READING_KEY is required and at least 32 characters; a short one is named, never shown")
-    func test_X1_readingKeyRequired() throws {
+    func readingKeyRequired() throws {
         #expect(throws: ConfigError.missing(variable: "READING_KEY")) {
             try BookingConfiguration(environment: EnvironmentReader([:]))
         }

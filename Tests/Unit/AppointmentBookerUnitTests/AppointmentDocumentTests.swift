@@ -7,7 +7,7 @@ import Testing
 @Suite("appointment-booker: document and domain")
 struct AppointmentDocumentTests {
     @Test("X3: the document's closed sets are the domain's")
-    func test_X3_closedSets() {
+    func closedSets() {
         #expect(
             Set(Components.Schemas.AvailabilityException.KindPayload.allCases.map(\.rawValue))
                 == Set(Availability.Exception.Kind.allCases.map(\.rawValue)))

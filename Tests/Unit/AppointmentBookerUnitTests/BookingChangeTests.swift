@@ -38,7 +38,7 @@ struct BookingChangeTests {
     }
 
     @Test("B2: its user, its partner and an admin cancel it; anyone else is not told it exists")
-    func test_B2_cancelByWhoSeesIt() throws {
+    func cancelByWhoSeesIt() throws {
         #expect(try BookingChangeRules.actor(Self.user, on: Self.booking, for: .cancel) == .user)
         #expect(try BookingChangeRules.actor(Self.partner, on: Self.booking, for: .cancel) == .partner)
         #expect(try BookingChangeRules.actor(Self.admin, on: Self.booking, for: .cancel) == .admin)
@@ -49,7 +49,7 @@ struct BookingChangeTests {
     }
 
     @Test("B2, B3: only its partner or an admin moves it; its user sees it but may not")
-    func test_B2_moveByPartnerOrAdmin() throws {
+    func moveByPartnerOrAdmin() throws {
         #expect(try BookingChangeRules.actor(Self.partner, on: Self.booking, for: .move) == .partner)
         #expect(try BookingChangeRules.actor(Self.admin, on: Self.booking, for: .move) == .admin)
         #expect(throws: BookingChangeRules.Refusal.notAllowed) { try BookingChangeRules.actor(Self.user, on: Self.booking, for: .move) }
@@ -57,13 +57,13 @@ struct BookingChangeTests {
     }
 
     @Test("B2: a booking that does not exist is refused like one the caller does not see")
-    func test_B2_missingBookingNotVisible() async {
+    func missingBookingNotVisible() async {
         let error = await Self.refusal { _ = try await Self.authorize()(UUID(), by: Self.admin, for: .cancel) }
         #expect(error as? BookingChangeRules.Refusal == .notVisible)
     }
 
     @Test("B2, U5: a banned partner, or one no longer a partner, changes none of its bookings")
-    func test_U5_partnerMustBeActive() async throws {
+    func partnerMustBeActive() async throws {
         let account = AccountKey.of(Self.partner.id)
         let found = try await Self.authorize()(Self.booking.id, by: Self.partner, for: .move)
         #expect(found.booking == Self.booking && found.actor == .partner)
@@ -80,7 +80,7 @@ struct BookingChangeTests {
     }
 
     @Test("B2: only a partner's account state is asked; the user and the admin are judged by the booking rules")
-    func test_B2_onlyPartnerAccountAsked() async throws {
+    func onlyPartnerAccountAsked() async throws {
         // States that would refuse a partner acting: they do not refuse the user or the admin.
         let states = [
             AccountKey.of(Self.user.id): AccountState(role: .user, banned: true, revoked: []),

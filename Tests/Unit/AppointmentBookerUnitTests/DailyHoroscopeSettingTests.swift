@@ -18,7 +18,7 @@ struct DailyHoroscopeSettingTests {
     }
 
     @Test("B5: turning it on needs a sign, a time and a zone, and names every one missing")
-    func test_B5_onNeedsSignTimeAndZone() {
+    func onNeedsSignTimeAndZone() {
         #expect(throws: DailyHoroscopeRefusal(problems: [.sign: .neededToTurnOn, .localTime: .neededToTurnOn, .timeZone: .neededToTurnOn])) {
             try Self.off.changed(by: DailyHoroscopeChange(enabled: true), zoneKnown: true)
         }
@@ -28,7 +28,7 @@ struct DailyHoroscopeSettingTests {
     }
 
     @Test("B5: fields left out keep what they were; turning it off keeps them for next time")
-    func test_B5_fieldsLeftOutKept() throws {
+    func fieldsLeftOutKept() throws {
         let on = try Self.off.changed(
             by: DailyHoroscopeChange(enabled: true, sign: "leo", localTime: "07:30", timeZone: "Asia/Bangkok"), zoneKnown: true)
         #expect(on == DailyHoroscopeSetting(enabled: true, sign: "leo", localTime: "07:30", timeZone: "Asia/Bangkok"))
@@ -40,7 +40,7 @@ struct DailyHoroscopeSettingTests {
     }
 
     @Test("B5: a time must be HH:MM within the day and a zone one the service knows, even to turn it off")
-    func test_B5_timeAndZoneChecked() {
+    func timeAndZoneChecked() {
         for time in ["24:00", "7:3", "noon", "25:00"] {
             #expect(throws: DailyHoroscopeRefusal(problems: [.localTime: .malformedLocalTime]), "\(time)") {
                 try Self.off.changed(by: DailyHoroscopeChange(enabled: false, localTime: time), zoneKnown: true)
@@ -52,7 +52,7 @@ struct DailyHoroscopeSettingTests {
     }
 
     @Test("B5: the use case stores the whole setting, and stores nothing when refused")
-    func test_B5_setStoresWhole() async throws {
+    func setStoresWhole() async throws {
         let settings = MemoryDailyHoroscopes()
         let set = SetDailyHoroscope(settings: settings)
         _ = try await set(DailyHoroscopeChange(enabled: true, sign: "aries", localTime: "06:00", timeZone: "Europe/Paris"), of: "user-1")
@@ -65,7 +65,7 @@ struct DailyHoroscopeSettingTests {
     }
 
     @Test("B5: a zone Foundation knows but the database does not, or longer than 64, is refused")
-    func test_B5_zoneKnownToDatabase() async throws {
+    func zoneKnownToDatabase() async throws {
         let set = SetDailyHoroscope(settings: MemoryDailyHoroscopes(zones: ["UTC"]))
         let unknownToDatabase = await Self.refusal { _ = try await set(DailyHoroscopeChange(enabled: false, timeZone: "Asia/Tokyo"), of: "u") }
         #expect(unknownToDatabase == DailyHoroscopeRefusal(problems: [.timeZone: .unknownTimeZone]))

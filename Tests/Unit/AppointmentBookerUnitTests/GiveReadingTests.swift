@@ -23,7 +23,7 @@ struct GiveReadingTests {
     }
 
     @Test("U6: only an account holding the kind's feature, not revoked since, is given a reading")
-    func test_U6_onlyHoldersAreGiven() async throws {
+    func onlyHoldersAreGiven() async throws {
         let give = try Self.give(states: [AccountKey.of("revoked"): AccountState(role: .user, banned: false, revoked: ["tarot"])])
         _ = try await give.authorize(Self.buyer("holder", holding: ["tarot"]), for: .tarot, from: GiveReadingTests.network)
         await #expect(throws: AccountRefusal.entitlementRequired("tarot")) {
@@ -35,7 +35,7 @@ struct GiveReadingTests {
     }
 
     @Test("B4: the reading drawn is kept in the asker's history under its inputs; asked again the same day, the same one")
-    func test_B4_givenReadingIsKept() async throws {
+    func givenReadingIsKept() async throws {
         let readings = MemoryReadings()
         let give = try Self.give(readings: readings)
         let content = try ReadingEngineTests.content.get()
@@ -48,7 +48,7 @@ struct GiveReadingTests {
     }
 
     @Test("B4: a question of another kind than the leave's is refused, and nothing is kept")
-    func test_B4_leaveIsForOneKind() async throws {
+    func leaveIsForOneKind() async throws {
         let readings = MemoryReadings()
         let give = try Self.give(readings: readings)
         let buyer = try await give.authorize(Self.buyer("u2", holding: ["tarot", "fortune_stick"]), for: .tarot, from: GiveReadingTests.network)
@@ -61,7 +61,7 @@ struct GiveReadingTests {
 @Suite("appointment-booker: the daily horoscope (use case)")
 struct ReadDailyHoroscopeTests {
     @Test("B4: an anonymous asker's horoscope is kept nowhere; a signed-in one's once per sign and day")
-    func test_B4_horoscopeKeptForSignedIn() async throws {
+    func horoscopeKeptForSignedIn() async throws {
         let readings = MemoryReadings()
         let read = ReadDailyHoroscope(readings: try ReadingServiceTests.service(readings: readings))
         let sign = try #require(try ReadingEngineTests.content.get().sign("leo"))
@@ -75,7 +75,7 @@ struct ReadDailyHoroscopeTests {
     }
 
     @Test("B4, X3: an anonymous or guest caller's bad horoscope asks places-importer nothing; a member's asks for the cell")
-    func test_B4_onlyMembersHoroscopeAsks() async throws {
+    func onlyMembersHoroscopeAsks() async throws {
         let content = try ReadingEngineTests.content.get()
         let requests = MemoryWorshipRequests()
         let read = ReadDailyHoroscope(readings: try ReadingServiceTests.service(requests: requests))

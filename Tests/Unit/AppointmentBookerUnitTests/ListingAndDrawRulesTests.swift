@@ -11,7 +11,7 @@ struct ListingAndDrawRulesTests {
     static let hour = 3_600
 
     @Test("B3: a listing offers the partner's slots after the given instant and within the horizon, less the taken")
-    func test_B3_offeredSlots() throws {
+    func offeredSlots() throws {
         let partner = try BookSlotTests.partner()
         let choice = SlotChoice(slots: SlotCalculator(slotMinutes: 60), horizonDays: 7)
         let monday = BookingTime.seconds(BookSlotTests.monday)  // 09:00 UTC, the first slot of the day
@@ -31,7 +31,7 @@ struct ListingAndDrawRulesTests {
     }
 
     @Test("B4: a tarot reading takes exactly three different cards of the deck")
-    func test_B4_tarotDraw() throws {
+    func tarotDraw() throws {
         let names = Localized(en: "", th: "")
         let deck = Dictionary(
             uniqueKeysWithValues: ["fool", "magician", "priestess"].map {
@@ -47,7 +47,7 @@ struct ListingAndDrawRulesTests {
     }
 
     @Test("B6: an ad ends after it starts, runs a year at most, within the years bookings know")
-    func test_B6_adWindow() {
+    func adWindow() {
         let start = Date(timeIntervalSince1970: 1_894_006_800)
         #expect(AdWindow.problems(startsAt: start, endsAt: start.addingTimeInterval(366 * 86_400)).isEmpty)
         #expect(AdWindow.problems(startsAt: start, endsAt: start.addingTimeInterval(366 * 86_400 + 1)) == ["endsAt": "an ad runs a year at most"])

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 import Synchronization
 
 @testable import AppointmentBooker

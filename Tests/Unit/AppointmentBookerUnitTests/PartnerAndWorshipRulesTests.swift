@@ -10,7 +10,7 @@ import Testing
 @Suite("appointment-booker: checkout references, contact disclosure, worship cells")
 struct PartnerAndWorshipRulesTests {
     @Test("B6: a checkout reference names a partner's fee or an ad, in lower case, and nothing else")
-    func test_B6_checkoutReferences() throws {
+    func checkoutReferences() throws {
         let id = UUID()
         #expect(PartnerCheckout.reference(fee: id) == "fee:\(id.uuidString.lowercased())")
         #expect(PartnerCheckout(reference: PartnerCheckout.reference(fee: id)) == .fee(partner: id))
@@ -22,7 +22,7 @@ struct PartnerAndWorshipRulesTests {
     }
 
     @Test("U6: a partner's contact is shown to itself, admins and callers holding the feature; never to the anonymous")
-    func test_U6_contactDisclosure() {
+    func contactDisclosure() {
         let partner = Partner(
             id: UUID(), name: "Madame Sroy", description: "", contact: "+66 81 234 5678", photoURL: nil, languages: ["th"],
             timeZone: "Asia/Bangkok", approved: true, feeStatus: .paid, promoted: false, listed: true,
@@ -40,7 +40,7 @@ struct PartnerAndWorshipRulesTests {
     }
 
     @Test("B4: readings near each other share a 0.1° cell, named by its south-west corner, also south and west of zero")
-    func test_B4_worshipCells() {
+    func worshipCells() {
         #expect(WorshipCell(latitude: 13.7563, longitude: 100.5018).id == "13.7,100.5")
         #expect(WorshipCell(latitude: 13.7563, longitude: 100.5018) == WorshipCell(latitude: 13.7012, longitude: 100.5999))
         #expect(WorshipCell(latitude: 13.7563, longitude: 100.5018) != WorshipCell(latitude: 13.8563, longitude: 100.5018))

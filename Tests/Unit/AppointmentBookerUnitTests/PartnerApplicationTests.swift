@@ -37,7 +37,7 @@ struct PartnerApplicationTests {
     }
 
     @Test("B6: an application with the current terms is filed pending, with the version and time accepted")
-    func test_B6_applicationFiledPending() async throws {
+    func applicationFiledPending() async throws {
         let store = MemoryPartnerApplications()
         let id = UUID()
         let filed = try await Self.apply(store)(Self.profile(id), applicantTrusted: true, acceptingTerms: Self.terms, now: Self.now)
@@ -47,7 +47,7 @@ struct PartnerApplicationTests {
     }
 
     @Test("U8, B6: an account not trusted yet (a new install) files no application, which would mail every admin")
-    func test_B6_untrustedApplicantRefused() async throws {
+    func untrustedApplicantRefused() async throws {
         let store = MemoryPartnerApplications()
         let id = UUID()
         let refusal = await Self.refusal {
@@ -59,7 +59,7 @@ struct PartnerApplicationTests {
     }
 
     @Test("B6: other terms than the current version are refused, naming the current one, and nothing is filed")
-    func test_B6_termsMustBeCurrent() async throws {
+    func termsMustBeCurrent() async throws {
         let store = MemoryPartnerApplications()
         let id = UUID()
         let refusal = await Self.refusal {
@@ -70,7 +70,7 @@ struct PartnerApplicationTests {
     }
 
     @Test("B6: a pending or approved application stands: applying again is refused before any write")
-    func test_B6_pendingOrApprovedStands() async throws {
+    func pendingOrApprovedStands() async throws {
         for status in [PartnerApplication.Status.pending, .approved] {
             let (store, id) = try await Self.filed()
             store.setStatus(status, of: id)
@@ -83,7 +83,7 @@ struct PartnerApplicationTests {
     }
 
     @Test("B6: a rejected applicant applies again, pending once more")
-    func test_B6_rejectedAppliesAgain() async throws {
+    func rejectedAppliesAgain() async throws {
         let (store, id) = try await Self.filed()
         _ = try await DecidePartnerApplication(applications: store)(id, approve: false, reason: "no photo", by: "admin-1")
         let again = try await Self.apply(store)(
@@ -92,7 +92,7 @@ struct PartnerApplicationTests {
     }
 
     @Test("B6: of two racing applications the store's write files one; the other is refused")
-    func test_B6_racingApplications() async throws {
+    func racingApplications() async throws {
         let store = MemoryPartnerApplications()
         let id = UUID()
         let other = PartnerApplication(
@@ -109,7 +109,7 @@ struct PartnerApplicationTests {
     }
 
     @Test("B6: a pending application is approved once: the profile is made approved, its fee unpaid")
-    func test_B6_approveMakesProfile() async throws {
+    func approveMakesProfile() async throws {
         let (store, id) = try await Self.filed()
         let decided = try await DecidePartnerApplication(applications: store)(id, approve: true, reason: nil, by: "admin-1")
         #expect(decided.status == .approved && decided.decidedAt != nil)
@@ -118,7 +118,7 @@ struct PartnerApplicationTests {
     }
 
     @Test("B6: only a pending application is decided: a decided one is refused before any write, an unknown one is not found")
-    func test_B6_onlyPendingIsDecided() async throws {
+    func onlyPendingIsDecided() async throws {
         for status in [PartnerApplication.Status.approved, .rejected] {
             let (store, id) = try await Self.filed()
             store.setStatus(status, of: id)
@@ -137,7 +137,7 @@ struct PartnerApplicationTests {
     }
 
     @Test("B6: an application decided by another admin between the read and the write stays as that admin decided")
-    func test_B6_racedDecisionLoses() async throws {
+    func racedDecisionLoses() async throws {
         let (store, id) = try await Self.filed()
         store.beforeWrite.withLock { $0 = { user in store.setStatus(.rejected, of: user) } }
         let refusal = await Self.refusal {

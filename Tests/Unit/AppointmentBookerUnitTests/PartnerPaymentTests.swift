@@ -27,7 +27,7 @@ struct PartnerPaymentTests {
     }
 
     @Test("B6: a notification marks what it says; a paid one after its payment's refund marks nothing")
-    func test_B6_paymentAfterItsRefundMarksNothing() {
+    func paymentAfterItsRefundMarksNothing() {
         func notification(_ status: PaymentNotification.Status) -> PaymentNotification {
             PaymentNotification(paymentId: "pay_1", purchase: .ad(UUID()), reference: "ad:x", status: status, amountCents: 1)
         }
@@ -38,14 +38,14 @@ struct PartnerPaymentTests {
     }
 
     @Test("B6: an admin's mark is an override and says so, the provider's says it is the provider's; unpaid is nobody's")
-    func test_B6_whoMarkedAPayment() {
+    func whoMarkedAPayment() {
         #expect(PaymentMarker.admin.marking(.paid) == .admin && PaymentMarker.admin.marking(.refunded) == .admin)
         #expect(PaymentMarker.provider.marking(.refunded) == .provider)
         #expect(PaymentMarker.admin.marking(.unpaid) == nil && PaymentMarker.provider.marking(.unpaid) == nil)
     }
 
     @Test("B6: the fee paid through the provider lists the partner, marked by the provider; the same notification again changes nothing")
-    func test_B6_feePaidOnce() async throws {
+    func feePaidOnce() async throws {
         let (payments, id, _) = try await Self.partnerWithAd()
         let reference = PartnerCheckout.reference(fee: id)
         #expect(try await Self.notify(payments, "pay_fee", reference, .paid) == .applied(.fee(partner: id)))
@@ -59,7 +59,7 @@ struct PartnerPaymentTests {
     }
 
     @Test("B6: a paid ad runs in its window and its refund ends it")
-    func test_B6_adPaidThenRefunded() async throws {
+    func adPaidThenRefunded() async throws {
         let (payments, id, ad) = try await Self.partnerWithAd()
         _ = try await Self.notify(payments, "pay_ad", ad.checkoutReference, .paid)
         #expect(payments.profiles.ads.first?.active == true && payments.profiles.ads.first?.markedBy == "provider")
@@ -69,7 +69,7 @@ struct PartnerPaymentTests {
     }
 
     @Test("B6: a refund that arrives before its payment keeps the payment from marking the ad paid")
-    func test_B6_refundBeforeItsPayment() async throws {
+    func refundBeforeItsPayment() async throws {
         let (payments, _, ad) = try await Self.partnerWithAd()
         #expect(try await Self.notify(payments, "pay_ad", ad.checkoutReference, .refunded) == .applied(.ad(ad.id)))
         #expect(try await Self.notify(payments, "pay_ad", ad.checkoutReference, .paid) == .applied(.ad(ad.id)))
@@ -78,7 +78,7 @@ struct PartnerPaymentTests {
     }
 
     @Test("B6: a reference naming no fee and no ad is refused and nothing is kept, so a corrected one still applies")
-    func test_B6_unknownPurchase() async throws {
+    func unknownPurchase() async throws {
         let (payments, id, _) = try await Self.partnerWithAd()
         for reference in ["ad:\(UUID().uuidString.lowercased())", "fee:\(UUID().uuidString.lowercased())", "gift:card", "ad:not-a-uuid"] {
             await #expect(throws: PaymentRefusal.unknownPurchase, "\(reference)") {

@@ -34,7 +34,7 @@ struct PartnerProfileTests {
     }
 
     @Test("B1: an admin adds a profile only for an account auth made a partner, and once")
-    func test_B1_profileOnlyForPartnerAccountsOnce() async throws {
+    func profileOnlyForPartnerAccountsOnce() async throws {
         let user = UUID()
         let profiles = MemoryPartnerProfiles(roles: [user: .user])
         #expect(await Self.add(user, to: profiles) == .notAPartner)
@@ -47,7 +47,7 @@ struct PartnerProfileTests {
     }
 
     @Test("B1: a partner role taken away between the read and the insert is judged again by the insert, and refused")
-    func test_B1_roleReadAgainByTheInsert() async throws {
+    func roleReadAgainByTheInsert() async throws {
         let id = UUID()
         let asRead = CheckAccountTests.MemoryAccountStates(states: [
             AccountKey.of(id): AccountState(role: .partner, banned: false, revoked: [])
@@ -59,7 +59,7 @@ struct PartnerProfileTests {
     }
 
     @Test("B1, B6: an admin approves and overrides the fee, marked as the admin's; the partner is then listed")
-    func test_B6_adminFeeOverride() async throws {
+    func adminFeeOverride() async throws {
         let (profiles, id) = try await Self.partner()
         let edited = try await EditPartner(profiles: profiles)(id, ProfileChanges(approved: true, feeStatus: .paid), by: .admin)
         #expect(edited.approved && edited.feeStatus == .paid && edited.feeMarkedBy == "admin" && edited.listed)
@@ -68,7 +68,7 @@ struct PartnerProfileTests {
     }
 
     @Test("B1: a partner edits its own profile's fields but never its approval or its fee")
-    func test_B1_partnerNeverSetsApprovalOrFee() async throws {
+    func partnerNeverSetsApprovalOrFee() async throws {
         let (profiles, id) = try await Self.partner()
         let changes = ProfileChanges(name: "Madame Sroy II", approved: true, feeStatus: .paid)
         let edited = try await EditPartner(profiles: profiles)(id, changes, by: .partner)
@@ -76,7 +76,7 @@ struct PartnerProfileTests {
     }
 
     @Test("B1, B3: an unknown partner is not edited, and gets no availability")
-    func test_B1_unknownPartner() async throws {
+    func unknownPartner() async throws {
         let profiles = MemoryPartnerProfiles()
         #expect(await Self.refusal { try await EditPartner(profiles: profiles)(UUID(), ProfileChanges(name: "x"), by: .admin) } == .partnerNotFound)
         let none = Availability(weekly: [], exceptions: [])
@@ -86,7 +86,7 @@ struct PartnerProfileTests {
     }
 
     @Test("B3: the availability is replaced as a whole")
-    func test_B3_availabilityReplaced() async throws {
+    func availabilityReplaced() async throws {
         let (profiles, id) = try await Self.partner()
         let window = Availability.WeeklyWindow(
             weekday: 1, start: try #require(LocalTime(parsing: "09:00")), end: try #require(LocalTime(parsing: "12:00")))
@@ -97,7 +97,7 @@ struct PartnerProfileTests {
     }
 
     @Test("B3, U5: only an admin or the partner itself, while still a partner, replaces an availability")
-    func test_B3_whoReplacesAvailability() async throws {
+    func whoReplacesAvailability() async throws {
         let (profiles, id) = try await Self.partner()
         let other = UUID()
         let replace = ReplaceAvailability(profiles: profiles, accounts: CheckAccount(states: profiles))
@@ -124,7 +124,7 @@ struct PartnerProfileTests {
     }
 
     @Test("B6: an ad is added unpaid within an allowed window; a window AdWindow refuses names its fields and adds nothing")
-    func test_B6_adWindow() async throws {
+    func adWindow() async throws {
         let (profiles, id) = try await Self.partner()
         let ad = try await AddAd(ads: profiles)(to: id, startsAt: Self.now, endsAt: Self.now.addingTimeInterval(86_400))
         #expect(ad.paymentStatus == .unpaid && !ad.active && ad.markedBy == nil && ad.partnerId == id)
@@ -142,7 +142,7 @@ struct PartnerProfileTests {
     }
 
     @Test("B6: an admin's ad payment is an override marked as the admin's; another partner's ad is not found")
-    func test_B6_adminAdOverride() async throws {
+    func adminAdOverride() async throws {
         let (profiles, id) = try await Self.partner()
         let ad = try await AddAd(ads: profiles)(to: id, startsAt: Self.now.addingTimeInterval(-60), endsAt: Self.now.addingTimeInterval(3_600))
         let paid = try await MarkAdPayment(ads: profiles)(ad.id, of: id, as: .paid)

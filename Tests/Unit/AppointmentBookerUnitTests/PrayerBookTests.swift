@@ -10,7 +10,7 @@ struct PrayerBookTests {
     static let text = Localized(en: "Namo tassa", th: "นะโม ตัสสะ")
 
     @Test("B4: an added prayer is kept with both languages and its media URL")
-    func test_B4_addKeepsPrayer() async throws {
+    func addKeepsPrayer() async throws {
         let book = MemoryPrayerBook()
         let added = try await AddPrayer(prayers: book)(title: Self.title, text: Self.text, mediaURL: "https://example.com/chant.mp3")
         #expect(added.title == Self.title && added.text == Self.text && added.mediaURL == "https://example.com/chant.mp3")
@@ -18,7 +18,7 @@ struct PrayerBookTests {
     }
 
     @Test("B4: an edit replaces the fields it names and keeps the others")
-    func test_B4_editKeepsFieldsLeftOut() async throws {
+    func editKeepsFieldsLeftOut() async throws {
         let book = MemoryPrayerBook()
         let added = try await AddPrayer(prayers: book)(title: Self.title, text: Self.text, mediaURL: "https://example.com/a.mp3")
         let edited = try await EditPrayer(prayers: book)(added.id, with: PrayerEdit(titleTh: "บทสวดใหม่", textEn: "New words"))
@@ -29,21 +29,21 @@ struct PrayerBookTests {
     }
 
     @Test("B4: an empty edit changes nothing; a given media URL replaces the old one")
-    func test_B4_editRule() {
+    func editRule() {
         let prayer = Prayer(id: UUID(), title: Self.title, text: Self.text, mediaURL: nil)
         #expect(PrayerEdit().applied(to: prayer) == prayer)
         #expect(PrayerEdit(mediaURL: "https://example.com/b.mp4").applied(to: prayer).mediaURL == "https://example.com/b.mp4")
     }
 
     @Test("B4: editing or removing a prayer that does not exist is refused as not found")
-    func test_B4_missingPrayerNotFound() async throws {
+    func missingPrayerNotFound() async throws {
         let book = MemoryPrayerBook()
         await #expect(throws: PrayerRefusal.notFound) { _ = try await EditPrayer(prayers: book)(UUID(), with: PrayerEdit(titleEn: "x")) }
         await #expect(throws: PrayerRefusal.notFound) { try await RemovePrayer(prayers: book)(UUID()) }
     }
 
     @Test("B4: a removed prayer is gone, and removing it again is refused")
-    func test_B4_removeOnce() async throws {
+    func removeOnce() async throws {
         let book = MemoryPrayerBook()
         let added = try await AddPrayer(prayers: book)(title: Self.title, text: Self.text, mediaURL: nil)
         try await RemovePrayer(prayers: book)(added.id)

@@ -15,7 +15,7 @@ struct ReadingEngineTests {
     }
 
     @Test("B4: every sign, card (upright and reversed), stick, digit and element pair has its own text in Thai and English")
-    func test_B4_contentComplete() throws {
+    func contentComplete() throws {
         let content = try Self.content.get()
         #expect(content.signs.count == 12 && content.cards.count == 78 && content.sticks.count == 28)
         #expect(Set(content.cards.map(\.upright.en)).count == 78 && Set(content.cards.map(\.reversed.th)).count == 78, "each card its own words")
@@ -36,7 +36,7 @@ struct ReadingEngineTests {
     }
 
     @Test("B4: the same inputs on the same day read the same; another day or another key reads differently")
-    func test_B4_deterministic() throws {
+    func deterministic() throws {
         let (first, second) = (try engine(), try engine())
         let day = try #require(CivilDate(parsing: "2027-01-04"))
         let content = try Self.content.get()
@@ -58,7 +58,7 @@ struct ReadingEngineTests {
     }
 
     @Test("B4: the seed's phone-number rule: exactly ten digits and no letters; spaces, dashes, dots, + and brackets are ignored; Thai digits count")
-    func test_B4_phoneNumberRule() {
+    func phoneNumberRule() {
         #expect(PhoneNumberRule.digits(of: "0812345678") == [0, 8, 1, 2, 3, 4, 5, 6, 7, 8])
         #expect(PhoneNumberRule.digits(of: "081-234-5678") != nil && PhoneNumberRule.digits(of: "081 234 5678") != nil)
         #expect(PhoneNumberRule.digits(of: "๐๘๑๒๓๔๕๖๗๘") == [0, 8, 1, 2, 3, 4, 5, 6, 7, 8])
@@ -70,7 +70,7 @@ struct ReadingEngineTests {
     }
 
     @Test("B4: a phone number reads its nine neighbouring pairs and a total; scores stay in 0-100")
-    func test_B4_phoneNumberReading() throws {
+    func phoneNumberReading() throws {
         let engine = try engine()
         let day = try #require(CivilDate(parsing: "2027-01-04"))
         for digits in [[0, 8, 1, 2, 3, 4, 5, 6, 7, 8], [9, 9, 9, 9, 9, 9, 9, 9, 9, 9], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]] {
@@ -88,13 +88,13 @@ struct ReadingEngineTests {
     }
 
     @Test("B4: Accept-Language picks Thai only when asked first")
-    func test_B4_language() {
+    func language() {
         #expect(Language(acceptLanguage: "th-TH,th;q=0.9,en;q=0.8") == .thai && Language(acceptLanguage: "th") == .thai)
         #expect(Language(acceptLanguage: "en-US,th;q=0.5") == .english && Language(acceptLanguage: nil) == .english)
     }
 
     @Test("B4: a bad reading gets the ceremony of its weakest life area (ties in the order love, work, money, health); others none")
-    func test_B4_ceremony() throws {
+    func ceremony() throws {
         let content = try Self.content.get()
         let scores = Reading.Scores(love: 30, work: 12, money: 12, health: 50)
         #expect(LifeArea.weakest(in: scores) == .work)

@@ -28,7 +28,7 @@ struct ReadingServiceTests {
     }
 
     @Test("B4: compatibility asks two signs or two names, never both nor neither")
-    func test_B4_compatibilityAsksSignsOrNames() throws {
+    func compatibilityAsksSignsOrNames() throws {
         let content = try ReadingEngineTests.content.get()
         #expect(throws: CompatibilityQuestion.Refusal.notSignsOrNames) { try CompatibilityQuestion(signs: nil, names: nil, in: content) }
         #expect(throws: CompatibilityQuestion.Refusal.notSignsOrNames) {
@@ -46,7 +46,7 @@ struct ReadingServiceTests {
     }
 
     @Test("B4: the same two signs or names asked the other way round, or in other case, are the same reading")
-    func test_B4_compatibilityInputsIgnoreOrder() throws {
+    func compatibilityInputsIgnoreOrder() throws {
         let content = try ReadingEngineTests.content.get()
         let engine = try ReadingServiceTests.service().engine
         let signs = try CompatibilityQuestion(signs: ["leo", "aries"], names: nil, in: content)
@@ -62,7 +62,7 @@ struct ReadingServiceTests {
     }
 
     @Test("B4: a tarot reading is named by its cards in the order picked, a phone reading by its ten digits")
-    func test_B4_tarotAndPhoneInputs() throws {
+    func tarotAndPhoneInputs() throws {
         let content = try ReadingEngineTests.content.get()
         let ids = content.cards.prefix(3).map(\.id)
         #expect(try TarotDraw(ids: ids, deck: content.card).inputs == ids.joined(separator: ","))
@@ -72,7 +72,7 @@ struct ReadingServiceTests {
     }
 
     @Test("B4: a reading asked again the same day is the one kept; past the limit nothing more is kept")
-    func test_B4_keepOncePerDayWithinLimit() async throws {
+    func keepOncePerDayWithinLimit() async throws {
         let readings = MemoryReadings(dailyLimit: 1)
         let service = try Self.service(readings: readings)
         let first = try await service.keep(Self.reading(.good), user: "u", inputs: "a", day: Self.day)
@@ -85,7 +85,7 @@ struct ReadingServiceTests {
     }
 
     @Test("B4: only a bad verdict with a position gets places to pray")
-    func test_B4_placesOnlyAfterBadVerdict() async throws {
+    func placesOnlyAfterBadVerdict() async throws {
         let requests = MemoryWorshipRequests()
         let service = try Self.service(requests: requests)
         #expect(
@@ -99,7 +99,7 @@ struct ReadingServiceTests {
     }
 
     @Test("B4: places the read model knows are found without asking places-importer")
-    func test_B4_knownPlacesFound() async throws {
+    func knownPlacesFound() async throws {
         let requests = MemoryWorshipRequests()
         let temple = NearbyWorshipPlace(name: "Wat Pho", latitude: 13.7465, longitude: 100.4927, address: nil, distanceMeters: 300)
         let service = try Self.service(places: Array(repeating: temple, count: 7), requests: requests)
@@ -110,7 +110,7 @@ struct ReadingServiceTests {
     }
 
     @Test("B4: where the read model knows none, places-importer is asked and its standing is told")
-    func test_B4_nonePlacesAsked() async throws {
+    func nonePlacesAsked() async throws {
         for answer in [PlacesToPrayStatus.looking, .none] {
             let requests = MemoryWorshipRequests(answer: answer)
             let service = try Self.service(requests: requests)
@@ -123,7 +123,7 @@ struct ReadingServiceTests {
     }
 
     @Test("B4, X3: a reading that may not ask is told what is known of the cell and asks places-importer nothing")
-    func test_B4_knownOnlyNeverAsks() async throws {
+    func knownOnlyNeverAsks() async throws {
         for (standing, told) in [(PlacesToPrayStatus?.none, PlacesToPrayStatus.none), (.looking, .looking), (PlacesToPrayStatus.none, .none)] {
             let requests = MemoryWorshipRequests(standing: standing)
             let service = try Self.service(requests: requests)
@@ -134,7 +134,7 @@ struct ReadingServiceTests {
     }
 
     @Test("B4, X3: only a member may cause a request for places; anonymous and guest callers only read")
-    func test_B4_onlyMembersAsk() {
+    func onlyMembersAsk() {
         let network = "203.0.113.0/24"
         #expect(PlacesSearch(for: nil, network: network) == .knownOnly)
         #expect(PlacesSearch(for: AuthenticatedUser(id: "g", role: .guest, entitlements: []), network: network) == .knownOnly)
@@ -147,7 +147,7 @@ struct ReadingServiceTests {
     }
 
     @Test("B4, X3: a position must lie within 85° of the equator (422); off the globe is 400; one coordinate alone 422")
-    func test_B4_latitudeWithinReach() throws {
+    func latitudeWithinReach() throws {
         for latitude in [85.0, -85.0, 13.75, 0] {
             #expect(try ReadingRequest.position(latitude: latitude, longitude: 0.05)?.0 == latitude)
         }

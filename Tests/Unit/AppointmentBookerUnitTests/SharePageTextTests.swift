@@ -20,7 +20,7 @@ struct SharePageTextTests {
     }
 
     @Test("B4: a shared reading's JSON is masked by the page's rule: no phone number, digit pair or name; other texts pass")
-    func test_B4_sharedJSONMasked() throws {
+    func sharedJSONMasked() throws {
         let service = try ReadingServiceTests.service()
         let day = ReadingServiceTests.day
         let number = try #require(PhoneNumberRule.number("081-234-5678"))

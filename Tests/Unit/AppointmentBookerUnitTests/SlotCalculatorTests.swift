@@ -19,7 +19,7 @@ struct SlotCalculatorTests {
     }
 
     @Test("B3: Europe/Paris: the skipped hour gives no slot, the repeated hour gives two")
-    func test_B3_paris() throws {
+    func paris() throws {
         #expect(try slots("Europe/Paris", "2027-03-28", "01:00", "04:00") == ["2027-03-28T01:00:00+01:00", "2027-03-28T03:00:00+02:00"])
         #expect(try slots("Europe/Paris", "2027-03-28", "02:00", "03:00") == [], "a window wholly in the skipped hour")
         #expect(
@@ -29,7 +29,7 @@ struct SlotCalculatorTests {
     }
 
     @Test("B3: America/New_York: the same on its own transition days")
-    func test_B3_newYork() throws {
+    func newYork() throws {
         #expect(try slots("America/New_York", "2027-03-14", "00:00", "05:00").count == 4)
         #expect(try slots("America/New_York", "2027-03-14", "01:00", "04:00") == ["2027-03-14T01:00:00-05:00", "2027-03-14T03:00:00-04:00"])
         #expect(
@@ -38,7 +38,7 @@ struct SlotCalculatorTests {
     }
 
     @Test("B3: Asia/Bangkok has no DST: three hours are three slots every day; shown in another zone with its offset")
-    func test_B3_bangkok() throws {
+    func bangkok() throws {
         for day in ["2027-03-14", "2027-03-28", "2027-10-31", "2027-11-07"] {
             #expect(try slots("Asia/Bangkok", day, "01:00", "04:00").count == 3)
         }
@@ -47,7 +47,7 @@ struct SlotCalculatorTests {
     }
 
     @Test("B3: exceptions: a day off removes the weekday's windows, a partial day off cuts them, extra hours add slots")
-    func test_B3_exceptions() throws {
+    func exceptions() throws {
         let clock = try #require(ZonedClock(identifier: "Asia/Bangkok"))
         let day = try #require(CivilDate(parsing: "2027-01-04"))
         let nine = try #require(LocalTime(parsing: "09:00")), noon = try #require(LocalTime(parsing: "12:00"))
@@ -64,7 +64,7 @@ struct SlotCalculatorTests {
     }
 
     @Test("B3: a booking time is a slot only at a slot's start and with the slot's length")
-    func test_B3_isSlot() throws {
+    func isSlot() throws {
         let clock = try #require(ZonedClock(identifier: "Europe/Paris"))
         let day = try #require(CivilDate(parsing: "2027-10-31"))
         let availability = Availability(
@@ -76,7 +76,7 @@ struct SlotCalculatorTests {
     }
 
     @Test("B3: dates and times from requests: impossible days and times are refused, never trapped on")
-    func test_B3_parsing() {
+    func parsing() {
         #expect(CivilDate(parsing: "2027-02-29") == nil && CivilDate(parsing: "2028-02-29") != nil)
         #expect(CivilDate(parsing: "99999-01-01") == nil && CivilDate(parsing: "2027-1-01") == nil && CivilDate(parsing: "２０２７-01-01") == nil)
         #expect(LocalTime(parsing: "24:00") == .endOfDay && LocalTime(parsing: "24:01") == nil && LocalTime(parsing: "9:00") == nil)

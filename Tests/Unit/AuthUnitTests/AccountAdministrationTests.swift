@@ -10,7 +10,7 @@ struct AccountAdministrationTests {
     let accounts = MemoryAdministeredAccounts()
 
     @Test("U5: a role is announced only when it changes; a ban ends the account's sessions")
-    func test_U5_roleEventOnlyOnChangeAndBanEndsSessions() async throws {
+    func roleEventOnlyOnChangeAndBanEndsSessions() async throws {
         let id = accounts.add(role: .user)
         let update = UpdateAccount(accounts: accounts)
         try await update.run(id: id, change: AccountChange(displayName: "Somchai", role: .user))
@@ -26,7 +26,7 @@ struct AccountAdministrationTests {
     }
 
     @Test("U5: editing, granting or revoking on an unknown account is refused")
-    func test_U5_unknownAccountRefused() async throws {
+    func unknownAccountRefused() async throws {
         let nobody = UUID()
         await #expect(throws: AccountRefusal.unknownAccount) {
             try await UpdateAccount(accounts: accounts).run(id: nobody, change: AccountChange(banned: true))
@@ -37,7 +37,7 @@ struct AccountAdministrationTests {
     }
 
     @Test("U5: a grant is idempotent; a revoke is announced even for a feature not held")
-    func test_U5_grantIdempotentRevokeAlwaysAnnounced() async throws {
+    func grantIdempotentRevokeAlwaysAnnounced() async throws {
         let id = accounts.add()
         try await GrantEntitlement(accounts: accounts).run(.tarot, to: id)
         try await GrantEntitlement(accounts: accounts).run(.tarot, to: id)
@@ -48,7 +48,7 @@ struct AccountAdministrationTests {
     }
 
     @Test("U5: the role rule: announced only for a different role, sessions end only on a ban")
-    func test_U5_accountChangeRule() {
+    func accountChangeRule() {
         #expect(AccountChange(role: .admin).changedRole(from: "user") == .admin)
         #expect(AccountChange(role: .admin).changedRole(from: "admin") == nil)
         #expect(AccountChange(displayName: "x").changedRole(from: "user") == nil)

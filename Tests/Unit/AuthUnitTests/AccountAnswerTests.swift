@@ -10,13 +10,13 @@ import Testing
 @Suite("auth: account refusals as HTTP errors")
 struct AccountAnswerTests {
     @Test("U5, U6: an unknown account is 404 not_found for every admin write and the payment webhook")
-    func test_U5_U6_unknownAccount() async {
+    func unknownAccount() async {
         let unknown = await answer(AccountRefusal.unknownAccount)
         #expect(unknown?.status == .notFound && unknown?.code == "not_found" && unknown?.message == "no such account")
     }
 
-    @Test("issue 29: the profile's refusals are field-keyed 422s; a gone account is 404 account_not_found")
-    func test_issue29_profileAnswers() async {
+    @Test("U9: the profile's refusals are field-keyed 422s; a gone account is 404 account_not_found")
+    func profileAnswers() async {
         let blank = await answer(UpdateProfile.Refusal.blankDisplayName)
         #expect(blank?.status == .unprocessableContent && blank?.code == "validation_failed")
         #expect(blank?.details == ["displayName": "must not be blank"])
@@ -26,8 +26,8 @@ struct AccountAnswerTests {
         #expect(gone?.status == .notFound && gone?.code == "account_not_found" && gone?.message == "this account no longer exists")
     }
 
-    @Test("U1, issue 29: logout without a session is 404; a merge's refusals keep their codes")
-    func test_U1_issue29_sessionAndMergeAnswers() async {
+    @Test("U1, U9: logout without a session is 404; a merge's refusals keep their codes")
+    func sessionAndMergeAnswers() async {
         let noSession = await answer(EndSession.Refusal.noSession)
         #expect(noSession?.status == .notFound && noSession?.code == "session_not_found")
         #expect(noSession?.message == "no open session for this refresh token")

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 import Testing
 import UnitTestSupport
@@ -11,7 +12,7 @@ import UnitTestSupport
 @Suite("auth: configuration and closed sets")
 struct AuthConfigurationTests {
     @Test("U2: SMTP settings are checked at start: credentials need TLS, names and files must be valid")
-    func test_U2_configuration() throws {
+    func configurationU2() throws {
         let base = ["SMTP_HOST": "smtp.example.com", "SMTP_PORT": "587"]
         let secured = try SMTPConfiguration(
             environment: EnvironmentReader(base.merging(["SMTP_TLS": "starttls", "SMTP_USERNAME": "u", "SMTP_PASSWORD": "p"]) { $1 }))
@@ -29,7 +30,7 @@ struct AuthConfigurationTests {
     }
 
     @Test("U2: EHLO replies are read for STARTTLS and every AUTH form servers announce")
-    func test_U2_extensions() {
+    func extensionsU2() {
         let reply = SMTPReply(code: 250, lines: ["smtp.test", "SIZE 1000", "STARTTLS", "AUTH LOGIN PLAIN CRAM-MD5", "AUTH=XOAUTH2"])
         let extensions = SMTPExtensions(ehloReply: reply)
         #expect(extensions.offersStartTLS && extensions.authMechanisms == ["LOGIN", "PLAIN", "CRAM-MD5", "XOAUTH2"])
@@ -38,7 +39,7 @@ struct AuthConfigurationTests {
     }
 
     @Test("U6: an access token lives at most an hour, so a revocation reaches token-only checks within it")
-    func test_U6_accessTokenLifetimeBounded() async throws {
+    func accessTokenLifetimeBounded() async throws {
         let tokens = try TestTokens()
         let environment = ["AUTH_SIGNING_KEY": tokens.privateKeyBase64URL]
         #expect(
@@ -50,7 +51,7 @@ struct AuthConfigurationTests {
     }
 
     @Test("U5: the JWKS URL must be https; plain http only on loopback and only when allowed")
-    func test_U5_jwksOverHTTPSOnly() throws {
+    func jwksOverHTTPSOnly() throws {
         let base = ["AUTH_SIGNING_KEY": try TestTokens().privateKeyBase64URL, "OIDC_ISSUER": "https://idp", "OIDC_AUDIENCE": "app"]
         func configuration(_ extra: [String: String]) throws -> AuthConfiguration {
             try AuthConfiguration(environment: EnvironmentReader(base.merging(extra) { $1 }))
@@ -65,7 +66,7 @@ struct AuthConfigurationTests {
     }
 
     @Test("U11: the mailbox key is its own secret or the one derived before it existed; sent mail is kept 7 days unless told")
-    func test_U11_mailboxKeyAndMailRetention() throws {
+    func mailboxKeyAndMailRetention() throws {
         let signingKey = try TestTokens().privateKeyBase64URL
         func configuration(_ extra: [String: String]) throws -> AuthConfiguration {
             try AuthConfiguration(environment: EnvironmentReader(["AUTH_SIGNING_KEY": signingKey].merging(extra) { $1 }))
@@ -79,7 +80,7 @@ struct AuthConfigurationTests {
     }
 
     @Test("X3: roles, entitlements, account kinds and flow steps in the document are the domain's")
-    func test_X3_closedSetsMatchTheDomain() {
+    func closedSetsMatchTheDomain() {
         #expect(Set(Components.Schemas.Role.allCases.map(\.rawValue)) == Set(UserRole.allCases.map(\.rawValue)))
         #expect(Set(Components.Schemas.Entitlement.allCases.map(\.rawValue)) == Set(Entitlement.allCases.map(\.rawValue)))
         #expect(Set(Components.Schemas.FlowStep.allCases.map(\.rawValue)) == Set(FlowStep.allCases.map(\.rawValue)))

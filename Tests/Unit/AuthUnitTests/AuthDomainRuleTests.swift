@@ -8,7 +8,7 @@ import Testing
 @Suite("auth: credentials, email addresses and attempt limits")
 struct AuthDomainRuleTests {
     @Test("U3: a password has 8 characters or more, an upper- and a lower-case letter and a digit; at most 72 bytes")
-    func test_U3_passwordPolicy() {
+    func passwordPolicy() {
         #expect(CredentialPolicy.isAcceptablePassword("Start1234"))
         #expect(CredentialPolicy.isAcceptablePassword("Ünïcode9x"), "letters beyond ASCII count as letters")
         for weak in ["Sta1234", "start1234", "START1234", "Startabcd", ""] {
@@ -20,13 +20,13 @@ struct AuthDomainRuleTests {
     }
 
     @Test("U4: a PIN is exactly four ASCII letters or digits")
-    func test_U4_pinFormat() {
+    func pinFormat() {
         for pin in ["ab12", "0000", "ABCD"] { #expect(CredentialPolicy.isValidPin(pin), "\(pin)") }
         for pin in ["abc", "abc12", "ab 1", "ab-1", "abé1", "١٢٣٤", ""] { #expect(!CredentialPolicy.isValidPin(pin), "\(pin)") }
     }
 
     @Test("U2, U4: an email address is name@domain.tld, trimmed and kept in lower case")
-    func test_U4_emailAddress() {
+    func emailAddress() {
         #expect(EmailAddress("  Guest@Hotel.COM \n")?.value == "guest@hotel.com")
         #expect(EmailAddress("first.last+tag@mail.example.co.uk") != nil)
         let refused = [
@@ -42,7 +42,7 @@ struct AuthDomainRuleTests {
     }
 
     @Test("U4: one mailbox behind a +tag, and behind dots and googlemail at Gmail only")
-    func test_U4_mailbox() {
+    func mailbox() {
         #expect(EmailAddress("guest+hotel@example.com")?.mailbox == "guest@example.com")
         #expect(EmailAddress("a.b+1@gmail.com")?.mailbox == "ab@gmail.com")
         #expect(EmailAddress("a.b@googlemail.com")?.mailbox == "ab@gmail.com")
@@ -50,7 +50,7 @@ struct AuthDomainRuleTests {
     }
 
     @Test("U7: after maxFailures failures within the window, locked until the oldest counted one leaves it")
-    func test_U7_attemptLimit() {
+    func attemptLimit() {
         let limit = AttemptLimit(maxFailures: 3, window: 600)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let ago = { (seconds: TimeInterval) in now.addingTimeInterval(-seconds) }
@@ -66,7 +66,7 @@ struct AuthDomainRuleTests {
     }
 
     @Test("U7: an account's tries from one address are found by the account's prefix, never another account's")
-    func test_U7_attemptSubjects() {
+    func attemptSubjects() {
         let (account, other) = (UUID(), UUID())
         let subject = AttemptSubject.ownerAndAddress(account, address: "203.0.113.7")
         #expect(subject.hasPrefix(AttemptSubject.owner(account)))
@@ -75,7 +75,7 @@ struct AuthDomainRuleTests {
     }
 
     @Test("U7: refresh tokens are 256 random bits, stored only as their SHA-256")
-    func test_U7_refreshTokens() {
+    func refreshTokens() {
         let tokens = (0..<100).map { _ in TokenIssuer.newRefreshToken() }
         #expect(Set(tokens).count == 100)
         #expect(tokens.allSatisfy { $0.count == 43 && !$0.contains("=") && !$0.contains("+") && !$0.contains("/") })

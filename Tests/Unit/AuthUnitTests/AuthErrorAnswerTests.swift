@@ -10,7 +10,7 @@ import Testing
 @Suite("auth: domain refusals as HTTP errors")
 struct AuthErrorAnswerTests {
     @Test("U1: the login's refusals carry the seed's exact messages")
-    func test_U1_loginMessages() async {
+    func loginMessages() async {
         let invalid = await answer(DashboardLogin.Refusal.invalidEmail)
         #expect(invalid?.status == .unprocessableContent && invalid?.message == "you entered an invalid email, Please try again")
         let unknown = await answer(DashboardLogin.Refusal.notRegistered)
@@ -23,7 +23,7 @@ struct AuthErrorAnswerTests {
     }
 
     @Test("U3: the change-password refusals")
-    func test_U3_changeMessages() async {
+    func changeMessages() async {
         let mismatch = await answer(ChangeDashboardPassword.Refusal.confirmationMismatch)
         #expect(mismatch?.status == .unprocessableContent && mismatch?.message == "the password and confirm password don't match")
         #expect(await answer(ChangeDashboardPassword.Refusal.weakPassword)?.code == "weak_password")
@@ -32,7 +32,7 @@ struct AuthErrorAnswerTests {
     }
 
     @Test("U4: the survey login's refusals name the app's next step")
-    func test_U4_surveyAnswers() async {
+    func surveyAnswers() async {
         let unknown = await answer(SurveyLogin.Refusal.notRegistered)
         #expect(unknown?.status == .notFound && unknown?.details?["next"] == "sign_up")
         let wrong = await answer(SurveyLogin.Refusal.wrongPin(attemptsLeft: 2))
@@ -42,7 +42,7 @@ struct AuthErrorAnswerTests {
     }
 
     @Test("U7: used-up tries are 429 too_many_attempts with Retry-After; a full bcrypt pool is 429 busy")
-    func test_U7_limits() async {
+    func limits() async {
         let exhausted = await answer(TryLedger.Exhausted(until: Date().addingTimeInterval(90.2)))
         #expect(exhausted?.status == .tooManyRequests && exhausted?.code == "too_many_attempts")
         #expect(["90", "91"].contains(exhausted?.headers[.retryAfter] ?? ""))

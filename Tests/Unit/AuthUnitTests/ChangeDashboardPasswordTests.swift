@@ -28,7 +28,7 @@ struct ChangeDashboardPasswordTests {
     }
 
     @Test("U3: the confirmation, the policy and the current password are checked in that order")
-    func test_U3_checksInOrder() async throws {
+    func checksInOrder() async throws {
         let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let id = admin.id.uuidString
         #expect(await refusal(userId: id, "Start1234", "Better123", nil) == .emptyField)
@@ -43,7 +43,7 @@ struct ChangeDashboardPasswordTests {
     }
 
     @Test("U3: only a dashboard account with a password changes it here")
-    func test_U3_onlyDashboardAccounts() async throws {
+    func onlyDashboardAccounts() async throws {
         let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "ab12", hasher: PasswordHasher.fast)
         #expect(await refusal(userId: guest.id.uuidString, "ab12", "Better123", "Better123") == .notDashboardAccount)
         #expect(await refusal(userId: "not-a-uuid", "x", "Better123", "Better123") == .notDashboardAccount)
@@ -51,7 +51,7 @@ struct ChangeDashboardPasswordTests {
     }
 
     @Test("U3: past the limit of wrong current passwords the caller waits")
-    func test_U3_limit() async throws {
+    func limit() async throws {
         let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         for _ in 0..<5 { _ = await refusal(userId: admin.id.uuidString, "Wrong1234", "Better123", "Better123") }
         do {

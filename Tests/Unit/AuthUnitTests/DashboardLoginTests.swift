@@ -29,7 +29,7 @@ struct DashboardLoginTests {
     }
 
     @Test("U1: empty fields, an invalid email, an unknown one and a wrong password are refused in the seed's order")
-    func test_U1_refusalsInOrder() async throws {
+    func refusalsInOrder() async throws {
         try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login()
         let cases: [(String?, String?, DashboardLogin.Refusal)] = [
@@ -47,14 +47,14 @@ struct DashboardLoginTests {
     }
 
     @Test("U1: a survey or app account is not registered for the dashboard, whatever its secret")
-    func test_U1_onlyDashboardAccounts() async throws {
+    func onlyDashboardAccounts() async throws {
         try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "ab12", hasher: PasswordHasher.fast)
         let error = await refusal { try await login().run(email: "guest@hotel.com", password: "ab12", clientKey: "a") }
         #expect(error as? DashboardLogin.Refusal == .notRegistered)
     }
 
     @Test("U7: after the owner's wrong passwords even the right one waits until the window of the oldest ends")
-    func test_U7_lockoutUntilWindowEnds() async throws {
+    func lockoutUntilWindowEnds() async throws {
         let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login(owner: 3)
         let firstFailure = attempts.now
@@ -72,7 +72,7 @@ struct DashboardLoginTests {
     }
 
     @Test("U7: one address failing on unknown accounts is throttled, whatever account it tries next")
-    func test_U7_addressThrottle() async throws {
+    func addressThrottle() async throws {
         try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login(address: 3)
         for index in 0..<3 {
@@ -85,7 +85,7 @@ struct DashboardLoginTests {
     }
 
     @Test("U7, X3: a stranger's wrong passwords lock their address, not the owner; addresses together reach the ceiling")
-    func test_U7_ownerAndCeiling() async throws {
+    func ownerAndCeiling() async throws {
         try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login(owner: 3, ceiling: 7)
         func attempt(_ password: String, from client: String) async -> String {
@@ -106,7 +106,7 @@ struct DashboardLoginTests {
     }
 
     @Test("U7: a login that succeeds gives its address try back and forgets the owner's failures from that address")
-    func test_U7_successForgets() async throws {
+    func successForgets() async throws {
         let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login()
         for _ in 0..<2 { _ = await refusal { try await login.run(email: "admin@example.com", password: "Wrong1234", clientKey: "a") } }
@@ -117,7 +117,7 @@ struct DashboardLoginTests {
     }
 
     @Test("U7: a banned account is told so only with the right password")
-    func test_U7_banned() async throws {
+    func banned() async throws {
         try await accounts.add(email: "admin@example.com", password: "Start1234", banned: true, hasher: PasswordHasher.fast)
         let login = login()
         #expect(
@@ -129,7 +129,7 @@ struct DashboardLoginTests {
     }
 
     @Test("U7: when the password checks are full, the request counts as no try at all")
-    func test_U7_busyCountsNothing() async throws {
+    func busyCountsNothing() async throws {
         try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let full = PasswordHasher(cost: 4, maxConcurrent: 1, maxQueued: 0)
         try await full.gate.enter()  // the one place taken, no room to wait

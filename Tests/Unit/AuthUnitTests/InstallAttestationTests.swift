@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import Synchronization
 import Testing
 
@@ -38,7 +39,7 @@ struct InstallAttestationTests {
     }
 
     @Test("U8: a recent token of the app's package, with the install's nonce, from Play on a sound device attests")
-    func test_verdictAccepted() {
+    func verdictAccepted() {
         #expect(Self.refusal(Self.verdict()) == nil)
         let nonce = InstallAttestation.nonce(for: "i-1")
         #expect(Self.refusal(Self.verdict(nonce: Self.base64URL(nonce, padded: true))) == nil, "Android's padded base64url")
@@ -49,7 +50,7 @@ struct InstallAttestationTests {
     }
 
     @Test("U8: another package, another install's nonce, an old token, an unrecognised app or a weak device is refused")
-    func test_verdictRefused() {
+    func verdictRefused() {
         #expect(Self.refusal(Self.verdict(requestPackage: "com.example.weather")) == .wrongPackage)
         #expect(Self.refusal(Self.verdict(appPackage: "com.evil.clone")) == .wrongPackage)
         #expect(Self.refusal(Self.verdict(nonce: Self.base64URL(InstallAttestation.nonce(for: "i-2")))) == .wrongNonce)
@@ -63,7 +64,7 @@ struct InstallAttestationTests {
     }
 
     @Test("U8: Google's answer decodes with its int64 as a string, and fields it left out fail their checks")
-    func test_verdictWireFormat() throws {
+    func verdictWireFormat() throws {
         let millis = Int64(Self.now.timeIntervalSince1970 * 1_000)
         let nonce = Self.base64URL(InstallAttestation.nonce(for: "i-1"))
         let json = """
@@ -98,7 +99,7 @@ struct InstallAttestationTests {
     }
 
     @Test("U8: an attested install's account is recorded attested; a refused or replayed token makes none, its tries kept")
-    func test_attestedInstall() async throws {
+    func attestedInstall() async throws {
         let credentials = MemoryCredentials()
         let attempts = MemoryAttempts()
         let signIns = MemorySignIns(credentials: credentials)
@@ -133,7 +134,7 @@ struct InstallAttestationTests {
     }
 
     @Test("U8: a refused attestation is 422 naming the check; one not checked here 422; one Google did not answer 503")
-    func test_attestationAnswers() {
+    func attestationAnswers() {
         let refused = AuthErrors.answer(AttestationRefusal.wrongNonce)
         #expect(refused.status == .unprocessableContent && refused.code == "attestation_refused" && refused.details?["reason"] == "wrong_nonce")
         #expect(AuthErrors.answer(AttestationRefusal.reused).details?["reason"] == "reused")

@@ -20,7 +20,7 @@ struct InstallDeletionLimitTests {
     }
 
     @Test("U9: an address deletes installs up to its limit, then waits out the hour; another address is not held back")
-    func test_installDeletionsPerAddress() async throws {
+    func installDeletionsPerAddress() async throws {
         let signIns = MemorySignIns(credentials: credentials)
         let end = end(signIns, deletionsPerAddress: 2)
         var installs: [Account] = []
@@ -38,7 +38,7 @@ struct InstallDeletionLimitTests {
     }
 
     @Test("U9: a deletion that finds no account takes no try; accounts with a secret or a provider's identity are not counted")
-    func test_onlyInstallDeletionsCount() async throws {
+    func onlyInstallDeletionsCount() async throws {
         let signIns = MemorySignIns(credentials: credentials)
         let end = end(signIns, deletionsPerAddress: 1)
         let install = try await signIns.createInstall(app: .places, installId: "p")

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import PlatformHTTP
 import Testing
 import UnitTestSupport
@@ -22,7 +23,7 @@ struct InstallTrustTests {
     }
 
     @Test("U8: a new install is untrusted until INSTALL_TRUST_AFTER_HOURS, at once when attested; other kinds always")
-    func test_trustRule() {
+    func trustRule() {
         let install = Self.account(.install)
         #expect(!Self.trust.trusts(install, now: Self.created))
         #expect(!Self.trust.trusts(install, now: Self.created.addingTimeInterval(72 * 3_600 - 1)), "one second short")
@@ -44,7 +45,7 @@ struct InstallTrustTests {
     }
 
     @Test("U8, U7: auth signs the trusted claim; every service reads it, and a token without it is trusted")
-    func test_trustedClaim() async throws {
+    func trustedClaim() async throws {
         let keys = try TestTokens()
         let issuer = try await TokenIssuer(
             signingKey: keys.privateKeyBase64URL, issuer: keys.issuer, accessTokenLifetime: 900, trust: Self.trust)

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 import Synchronization
 
 @testable import Auth
@@ -11,7 +12,7 @@ final class MemorySignIns: InstallAccounts, ExternalIdentities, RefreshTokens, A
         /// Refresh token → account; a used one is kept to tell reuse.
         var tokens: [String: UUID] = [:]
         var used: Set<String> = []
-        var deleted: [(UUID, String)] = []
+        var deleted: [(UUID, DeletionCause)] = []
         /// Attestation fingerprints that attested an account.
         var attestations: Set<String> = []
     }
@@ -21,7 +22,7 @@ final class MemorySignIns: InstallAccounts, ExternalIdentities, RefreshTokens, A
 
     init(credentials: MemoryCredentials) { self.credentials = credentials }
 
-    var deleted: [(id: UUID, by: String)] { state.withLock { $0.deleted } }
+    var deleted: [(id: UUID, by: DeletionCause)] { state.withLock { $0.deleted } }
 
     func addRefreshToken(_ token: String, for id: UUID) { state.withLock { $0.tokens[token] = id } }
 
@@ -57,7 +58,7 @@ final class MemorySignIns: InstallAccounts, ExternalIdentities, RefreshTokens, A
         }
     }
 
-    func delete(_ id: UUID, by: String) async throws -> Bool {
+    func delete(_ id: UUID, by: DeletionCause) async throws -> Bool {
         guard credentials.remove(id) else { return false }
         state.withLock { $0.deleted.append((id, by)) }
         return true

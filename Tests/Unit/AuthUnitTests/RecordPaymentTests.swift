@@ -14,7 +14,7 @@ struct RecordPaymentTests {
     }
 
     @Test("U6: a payment id and status is applied once; a paid payment grants its feature")
-    func test_U6_appliedOnceAndGrants() async throws {
+    func appliedOnceAndGrants() async throws {
         let id = accounts.add()
         #expect(try await record.run(notification("p1", .paid, for: id)) == .recorded)
         #expect(try await record.run(notification("p1", .paid, for: id)) == .duplicate)
@@ -23,7 +23,7 @@ struct RecordPaymentTests {
     }
 
     @Test("U6: a refund revokes the feature unless another paid payment for it stands")
-    func test_U6_refundRevokesUnlessAnotherStands() async throws {
+    func refundRevokesUnlessAnotherStands() async throws {
         let id = accounts.add()
         _ = try await record.run(notification("p1", .paid, for: id))
         _ = try await record.run(notification("p2", .paid, for: id))
@@ -35,7 +35,7 @@ struct RecordPaymentTests {
     }
 
     @Test("U6: a refund that came before its payment keeps the payment from granting")
-    func test_U6_refundFirstKeepsPaymentFromGranting() async throws {
+    func refundFirstKeepsPaymentFromGranting() async throws {
         let id = accounts.add()
         _ = try await record.run(notification("p1", .refunded, for: id))
         #expect(try await record.run(notification("p1", .paid, for: id)) == .recorded)
@@ -43,12 +43,12 @@ struct RecordPaymentTests {
     }
 
     @Test("U6: a notification for an unknown account is refused")
-    func test_U6_unknownAccount() async throws {
+    func unknownAccount() async throws {
         await #expect(throws: AccountRefusal.unknownAccount) { try await record.run(notification("p1", .paid, for: UUID())) }
     }
 
     @Test("U6: a payment follows its first record, else the account named, else the one a named install merged into")
-    func test_U6_paymentOwner() {
+    func paymentOwner() {
         let (first, named, survivor) = (UUID(), UUID(), UUID())
         #expect(PaymentOwner.of(recorded: first, named: named, mergedInto: nil) == first, "a refund goes where its payment is")
         #expect(PaymentOwner.of(recorded: nil, named: named, mergedInto: nil) == named)
@@ -57,7 +57,7 @@ struct RecordPaymentTests {
     }
 
     @Test("U6: after installs merge (one into another, then into a member), notifications naming them reach the member")
-    func test_U6_notificationsFollowMerges() async throws {
+    func notificationsFollowMerges() async throws {
         let sessions = MemorySessions(accounts: accounts)
         let install = accounts.add(), second = accounts.add(), member = accounts.add(kind: .horoscope)
         _ = try await record.run(notification("p1", .paid, for: install))

@@ -1,5 +1,6 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import Testing
 
 @testable import Auth
@@ -32,7 +33,7 @@ struct RecoveryFlowTests {
     }
 
     @Test("U3: a reset link sets the password once; an unusable link counts against the address, a used one too")
-    func test_U3_resetPassword() async throws {
+    func resetPassword() async throws {
         let admin = try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         secrets.addResetLink("link-1", for: admin.id)
         let reset = ResetPassword(
@@ -54,7 +55,7 @@ struct RecoveryFlowTests {
     }
 
     @Test("U4: sign-up steps have 3 tries each, then back to login with the count started over")
-    func test_U4_signUpTries() async throws {
+    func signUpTries() async throws {
         let signUp = SignUpSurvey(
             accounts: accounts, verifications: secrets, tries: tries, hasher: PasswordHasher.fast,
             limits: .init(
@@ -80,7 +81,7 @@ struct RecoveryFlowTests {
     }
 
     @Test("U4: forgot-PIN's code and PIN steps share 5 tries; a malformed PIN costs none; the new PIN ends the old tries")
-    func test_U4_finishForgotPin() async throws {
+    func finishForgotPin() async throws {
         let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         secrets.addPinCode("123456", for: guest.id)
@@ -106,7 +107,7 @@ struct RecoveryFlowTests {
     }
 
     @Test("U4: five wrong codes use forgot-PIN up; the address and budget tries of the refused sixth are given back")
-    func test_U4_forgotPinExhausted() async throws {
+    func forgotPinExhausted() async throws {
         let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         secrets.addPinCode("123456", for: guest.id)
         let finish = FinishForgotPin(
@@ -123,7 +124,7 @@ struct RecoveryFlowTests {
     }
 
     @Test("email confirmation: a mailed code confirms once; wrong codes count; a confirmed address asks for no code")
-    func test_emailConfirmation() async throws {
+    func emailConfirmation() async throws {
         let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let start = StartEmailConfirmation(
             accounts: accounts, verifications: secrets, tries: tries, mailsPerAddress: AttemptLimit(maxFailures: 10, window: 3_600),
@@ -146,7 +147,7 @@ struct RecoveryFlowTests {
     }
 
     @Test("U3, U4: a recovery mail goes to an account of the flow's kind, counted per address and per account")
-    func test_U3_U4_recoveryMail() async throws {
+    func recoveryMail() async throws {
         let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let recovery = RequestRecoveryMail(
@@ -171,7 +172,7 @@ struct RecoveryFlowTests {
     }
 
     @Test("B1: an invitation needs a well-formed address that has no account yet")
-    func test_B1_invite() async throws {
+    func inviteB1() async throws {
         final class MemoryInvitations: Invitations {
             let accounts: MemoryCredentials
             init(accounts: MemoryCredentials) { self.accounts = accounts }

@@ -21,7 +21,7 @@ struct RecoveryMailTests {
     }
 
     @Test("U3: a dashboard account gets its reset link; a survey address or a second request within the hour gets none")
-    func test_U3_resetLinkMailedOnlyWhenAllowed() async throws {
+    func resetLinkMailedOnlyWhenAllowed() async throws {
         try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let mail = MailResetLink(recovery: recovery, links: mails, linkBase: "https://dash.example.com/reset")
@@ -32,7 +32,7 @@ struct RecoveryMailTests {
     }
 
     @Test("U4: a survey account gets its forgot-PIN code at its normalised address; a dashboard address gets none")
-    func test_U4_pinCodeMailedOnlyToSurveyAccounts() async throws {
+    func pinCodeMailedOnlyToSurveyAccounts() async throws {
         try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let mail = MailPinCode(recovery: recovery, codes: mails)

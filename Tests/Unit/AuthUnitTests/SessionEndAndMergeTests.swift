@@ -4,14 +4,14 @@ import Testing
 
 @testable import Auth
 
-/// Opening and ending sessions (U1, U7) and merging an install account into the caller's (issue 29), over memory stores.
+/// Opening and ending sessions (U1, U7) and merging an install account into the caller's (U9), over memory stores.
 @Suite("auth: sessions, logout and install merges")
 struct SessionEndAndMergeTests {
     let accounts = MemoryAdministeredAccounts()
     var sessions: MemorySessions { MemorySessions(accounts: accounts) }
 
     @Test("U1, U7: a sign-in opens a session whose refresh token logout then ends, and the login is announced")
-    func test_U1_U7_openSessionThenLogout() async throws {
+    func openSessionThenLogout() async throws {
         let sessions = self.sessions
         let id = accounts.add()
         let account = try #require(accounts.account(id))
@@ -24,7 +24,7 @@ struct SessionEndAndMergeTests {
     }
 
     @Test("U1: logout ends only the caller's own session, once")
-    func test_U1_logoutEndsOwnSessionOnce() async throws {
+    func logoutEndsOwnSessionOnce() async throws {
         let sessions = self.sessions
         let owner = accounts.add(), other = accounts.add()
         sessions.addRefreshToken("t1", for: owner)
@@ -34,8 +34,8 @@ struct SessionEndAndMergeTests {
         await #expect(throws: EndSession.Refusal.noSession) { try await end.run(refreshToken: "t1", accountId: owner) }
     }
 
-    @Test("issue 29: a merge carries the install's features and unset profile fields, then the install is gone")
-    func test_issue29_mergeCarriesFeaturesAndProfile() async throws {
+    @Test("U9: a merge carries the install's features and unset profile fields, then the install is gone")
+    func mergeCarriesFeaturesAndProfile() async throws {
         let sessions = self.sessions
         let install = accounts.add(), member = accounts.add(kind: .horoscope)
         _ = try await accounts.grant(.tarot, to: install)
@@ -52,8 +52,8 @@ struct SessionEndAndMergeTests {
         }
     }
 
-    @Test("issue 29: only another plain install of the role user merges; the caller must still exist")
-    func test_issue29_mergeRefusals() async throws {
+    @Test("U9: only another plain install of the role user merges; the caller must still exist")
+    func mergeRefusals() async throws {
         let sessions = self.sessions
         let member = accounts.add(kind: .horoscope)
         let partner = accounts.add(role: .partner)
@@ -71,8 +71,8 @@ struct SessionEndAndMergeTests {
         #expect(accounts.account(partner) != nil && accounts.account(install) != nil, "a refused merge moves nothing")
     }
 
-    @Test("issue 29: the merge rule: a plain install of the role user, never into itself")
-    func test_issue29_installMergeRule() {
+    @Test("U9: the merge rule: a plain install of the role user, never into itself")
+    func installMergeRule() {
         let a = UUID(), b = UUID()
         #expect(InstallMerge.mayMerge(from: a, kind: "install", role: "user", into: b))
         #expect(!InstallMerge.mayMerge(from: a, kind: "install", role: "user", into: a))

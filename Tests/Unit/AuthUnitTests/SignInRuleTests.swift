@@ -1,11 +1,12 @@
 import Foundation
 import PlatformCore
+import PlatformEvents
 import Testing
 
 @testable import Auth
 
 /// The rules of install and guest accounts, session renewal, OpenID Connect login, an account's end and a
-/// payment's effect (U1, U5, U6, U7, issue 29) over memory stores. The integration tests keep the HTTP answers,
+/// payment's effect (U1, U5, U6, U7, U8) over memory stores. The integration tests keep the HTTP answers,
 /// the real provider's keys and the transactions.
 @Suite("auth: sign-in, session and account-end rules")
 struct SignInRuleTests {
@@ -70,7 +71,7 @@ struct SignInRuleTests {
     }
 
     @Test("U7: a refresh token renews once, its reuse is told, a banned account gets no new tokens")
-    func test_U7_refresh() async throws {
+    func refreshU7() async throws {
         let signIns = signIns
         let refresh = RefreshSession(tokens: signIns, accounts: credentials)
         let account = try await signIns.createInstall(app: .weather, installId: "x")
@@ -86,7 +87,7 @@ struct SignInRuleTests {
     }
 
     @Test("U5: an ID token logs in once per nonce, an unreachable provider costs no try, a bad token does")
-    func test_U5_externalLogin() async throws {
+    func externalLogin() async throws {
         let signIns = signIns
         let identity = VerifiedIdentity(issuer: "https://id.example", subject: "s1", expires: .distantFuture, name: "Ann\u{0}", app: .horoscope)
         let login = ExternalLogin(
@@ -105,8 +106,8 @@ struct SignInRuleTests {
         #expect(await refusal { _ = try await login.run(idToken: "good", nonce: "n4", clientKey: "c") } as? ExternalLogin.Refusal == .banned)
     }
 
-    @Test("issue 29: an owner re-authenticates with their password or PIN; an admin deletes neither themselves nor an admin")
-    func test_accountEnd() async throws {
+    @Test("U9: an owner re-authenticates with their password or PIN; an admin deletes neither themselves nor an admin")
+    func accountEnd() async throws {
         let signIns = signIns
         let end = EndAccount(
             accounts: credentials, ends: signIns, tries: tries, hasher: PasswordHasher.fast,
@@ -131,13 +132,13 @@ struct SignInRuleTests {
         #expect(await refusal { try await end.delete(admin.id, byAdmin: admin.id.uuidString.uppercased()) } as? EndAccount.Refusal == .ownAccount)
         #expect(await refusal { try await end.delete(other.id, byAdmin: admin.id.uuidString) } as? EndAccount.Refusal == .adminAccount)
         #expect(await refusal { try await end.delete(UUID(), byAdmin: admin.id.uuidString) } as? EndAccount.Refusal == .unknownAccount)
-        #expect(signIns.deleted.map(\.by) == ["self", "self"])
+        #expect(signIns.deleted.map(\.by) == [.owner, .owner])
         // The wrong password's try stands against the account's ceiling; the right one gives its own back.
         #expect(attempts.count(.accountCeiling, subject: admin.id.uuidString) == 1)
     }
 
     @Test("U6: a paid payment grants while it stands; a refund takes back only when none stands")
-    func test_U6_paymentEffect() {
+    func paymentEffect() {
         #expect(ProviderPaymentStatus.paid.change(standing: 1) == .grant)
         #expect(ProviderPaymentStatus.paid.change(standing: 0) == .none, "its refund came first")
         #expect(ProviderPaymentStatus.refunded.change(standing: 0) == .revoke)
@@ -150,7 +151,7 @@ struct SignInRuleTests {
     }
 
     @Test("U6: a payment history lists the features still paid for, by name, whatever the payments' order")
-    func test_U6_paymentHistory() {
+    func paymentHistory() {
         func payment(_ id: String, _ entitlement: Entitlement, _ status: ProviderPaymentStatus) -> Payment {
             Payment(paymentId: id, entitlement: entitlement, status: status, amountCents: 299, receivedAt: Date(timeIntervalSince1970: 0))
         }

@@ -32,7 +32,7 @@ struct SurveyLoginTests {
     }
 
     @Test("U4: refusals in the seed's order; an unknown or non-survey address is sent to sign-up")
-    func test_U4_refusals() async throws {
+    func refusals() async throws {
         try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         let login = login()
@@ -45,7 +45,7 @@ struct SurveyLoginTests {
     }
 
     @Test("U4: three wrong PINs: retry, retry, then forgot-PIN; afterwards the right PIN waits a day")
-    func test_U4_threeTriesADay() async throws {
+    func threeTriesADay() async throws {
         try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let login = login()
         var answers: [String] = []
@@ -57,7 +57,7 @@ struct SurveyLoginTests {
     }
 
     @Test("U4: a right PIN forgets that address's wrong ones; the address's own count keeps them")
-    func test_U4_successForgets() async throws {
+    func successForgets() async throws {
         let guest = try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let login = login()
         for _ in 0..<2 { _ = await attempt(login, "guest@hotel.com", "zz99") }
@@ -68,7 +68,7 @@ struct SurveyLoginTests {
     }
 
     @Test("U7: wrong PINs from many addresses together reach the account's ceiling, past which everyone waits")
-    func test_U7_ceiling() async throws {
+    func ceiling() async throws {
         try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let login = login(ceiling: 5)
         for index in 0..<5 { _ = await attempt(login, "guest@hotel.com", "zz99", from: "203.0.113.\(index / 2)") }
@@ -76,7 +76,7 @@ struct SurveyLoginTests {
     }
 
     @Test("U7: a banned guest is told so only with the right PIN")
-    func test_U7_banned() async throws {
+    func banned() async throws {
         try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", banned: true, hasher: PasswordHasher.fast)
         let login = login()
         #expect(await attempt(login, "guest@hotel.com", "zz99") == "wrongPin(attemptsLeft: 2)")

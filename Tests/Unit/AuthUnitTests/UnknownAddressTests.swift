@@ -31,7 +31,7 @@ struct UnknownAddressTests {
     }
 
     @Test("U1, U4, X8: login and forgot-PIN answer an unknown address, or another kind's, without a hash; a known one needs it")
-    func test_X8_unknownAddressesCostNoHash() async throws {
+    func unknownAddressesCostNoHash() async throws {
         try await accounts.add(email: "admin@example.com", password: "Start1234", hasher: PasswordHasher.fast)
         try await accounts.add(email: "guest@hotel.com", kind: .survey, role: .user, password: "Ab12", hasher: PasswordHasher.fast)
         let hasher = try await fullHasher()

@@ -18,7 +18,7 @@ struct AccountDayLimitsTests {
     }
 
     @Test("X3: ratings past the limit are refused with when the oldest leaves the window; re-rating is free; nothing stored")
-    func test_X3_ratingLimit() async throws {
+    func ratingLimit() async throws {
         let store = MemoryUserPlaces(recent: RecentCount(count: 0, oldestAgesOutInSeconds: 0))
         let catalogue = MemoryPlaces()
         let rate = RatePlace(catalogue: catalogue, places: store, limits: AccountDayLimits(placesRated: 2, placesAdded: 20))
@@ -41,7 +41,7 @@ struct AccountDayLimitsTests {
     }
 
     @Test("P3: a place that does not exist, or a member's place awaiting review, is not found for anyone else to rate")
-    func test_P3_rateOnlyVisiblePlaces() async throws {
+    func rateOnlyVisiblePlaces() async throws {
         let store = MemoryUserPlaces(recent: RecentCount(count: 0, oldestAgesOutInSeconds: 0))
         let catalogue = MemoryPlaces()
         let rate = RatePlace(catalogue: catalogue, places: store, limits: AccountDayLimits(placesRated: 20, placesAdded: 20))
@@ -54,7 +54,7 @@ struct AccountDayLimitsTests {
     }
 
     @Test("X3: places added past the limit are refused and nothing is added")
-    func test_X3_addLimit() async throws {
+    func addLimit() async throws {
         let store = MemoryUserPlaces(recent: RecentCount(count: 19, oldestAgesOutInSeconds: 10))
         let add = AddPlace(places: store, limits: AccountDayLimits())
         _ = try await add(Self.candidate("Betahaus"), by: .member("u"), rating: nil, colour: .green)
@@ -66,7 +66,7 @@ struct AccountDayLimitsTests {
     }
 
     @Test("X3: the limits refuse at the limit, not before it")
-    func test_X3_limitBoundaries() {
+    func limitBoundaries() {
         let limits = AccountDayLimits(placesRated: 100, placesAdded: 20)
         #expect(limits.refusalToRate(RecentCount(count: 99, oldestAgesOutInSeconds: 1)) == nil)
         #expect(limits.refusalToRate(RecentCount(count: 100, oldestAgesOutInSeconds: 1)) == .tooManyRatings(rated: 100, retryAfterSeconds: 1))

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PlacesImporter
 
-/// The in-memory plan behind the set-based tile upsert (P1, issue 13's set-based write paths): the same
+/// The in-memory plan behind the set-based tile upsert (P1: set-based write paths): the same
 /// outcome as applying the candidates one after another.
 @Suite("places-importer: tile upsert plan")
 struct PlaceBatchPlanTests {
@@ -24,7 +24,7 @@ struct PlaceBatchPlanTests {
     }
 
     @Test("P1: a later description of the same source replaces the earlier one, in the earlier one's place")
-    func test_P1_distinctSources() {
+    func distinctSources() {
         let first = Self.candidate("node/1", "A", 52.5, 13.4)
         let other = Self.candidate("node/2", "B", 52.5, 13.4)
         var second = first
@@ -33,7 +33,7 @@ struct PlaceBatchPlanTests {
     }
 
     @Test("P1: unchanged, changed primary, changed secondary and new sources are counted and routed apart")
-    func test_P1_routing() {
+    func routing() {
         let unchanged = Self.candidate("node/1", "Same", 52.5, 13.4)
         let primary = Self.candidate("node/2", "Moved", 52.6, 13.4)
         let secondary = Self.candidate("node/3", "Gap filler", 52.7, 13.4, address: "Street 1")
@@ -55,7 +55,7 @@ struct PlaceBatchPlanTests {
     }
 
     @Test("P1: a new source joins the nearest same-name place, whether in the catalogue or created earlier in the tile")
-    func test_P1_matching() {
+    func matching() {
         let existing = UUID()
         // 0.0001° of latitude is about 11 m.
         let a = Self.candidate("node/1", "Café Einstein", 52.5, 13.4)
@@ -77,7 +77,7 @@ struct PlaceBatchPlanTests {
     }
 
     @Test("P1: two fills of one catalogue place merge field by field, the first value winning")
-    func test_P1_fillsMerge() {
+    func fillsMerge() {
         let place = UUID()
         let first = Self.candidate("yelp-1", "X", 52.5, 13.4, provider: "yelp", address: "First")
         let second = Self.candidate("yelp-2", "X", 52.5, 13.4, provider: "yelp", address: "Second", phone: "+1")
@@ -92,7 +92,7 @@ struct PlaceBatchPlanTests {
     }
 
     @Test("P1: the great-circle distance agrees with a known value")
-    func test_P1_greatCircle() {
+    func greatCircle() {
         // Berlin (52.5200, 13.4050) to Paris (48.8566, 2.3522): about 878 km.
         let metres = GreatCircle.metres(from: (52.52, 13.405), to: (48.8566, 2.3522))
         #expect(abs(metres - 877_500) < 2_000)

@@ -19,7 +19,7 @@ struct PlaceGridTests {
     }
 
     @Test("P2: a radius query keeps places inside the circle, nearest first, and pages")
-    func test_P2_radius() {
+    func radius() {
         // 0.001° of latitude is about 111 m.
         let places = (0..<30).map { Self.place("P\($0)", 52.5 + Double($0) * 0.001, 13.4) }
         let grid = Self.grid(places.shuffled())
@@ -32,7 +32,7 @@ struct PlaceGridTests {
     }
 
     @Test("P2: circles across the date line and around a pole find their places")
-    func test_P2_wrapAndPoles() {
+    func wrapAndPoles() {
         let east = Self.place("East", 0, 179.999)
         let west = Self.place("West", 0, -179.999)
         let polar = Self.place("Polar", 89.9995, 20)
@@ -44,7 +44,7 @@ struct PlaceGridTests {
     }
 
     @Test("P2: a box query lists by folded name then id; a moved place leaves its old cell")
-    func test_P2_boxAndMove() {
+    func boxAndMove() {
         let zebra = Self.place("zebra", 52.51, 13.41)
         let alpha = Self.place("Älpha", 52.52, 13.42)
         let outside = Self.place("Beta", 52.60, 13.42)
@@ -60,7 +60,7 @@ struct PlaceGridTests {
     }
 
     @Test("P2: the hand-written page decodes as the documented DTOs, odd characters included")
-    func test_P2_json() throws {
+    func json() throws {
         var odd = Self.place("Quote \" back\\slash\nnew line\u{1} Café ☕", 52.5, 13.4, addedBy: "u1")
         odd.address = "Straße 1"
         odd.website = "https://example.org/a?b=c&d"
@@ -82,7 +82,7 @@ struct PlaceGridTests {
     }
 
     @Test("P2: pins: the user's colour, else blue when added, rated or saved, else red")
-    func test_P2_userPins() {
+    func userPins() {
         let (a, b, c, d) = (UUID(), UUID(), UUID(), UUID())
         let pins = UserPins(colours: [a: "green"], touched: [a, b])
         #expect(pins.pin(placeId: a, addedBy: nil, user: "u") == "green")

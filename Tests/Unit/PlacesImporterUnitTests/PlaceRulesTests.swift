@@ -24,7 +24,7 @@ struct PlaceRulesTests {
     }
 
     @Test("P1: an import area spans at most the limit each way, south below north and west left of east")
-    func test_P1_importAreaBox() {
+    func importAreaBox() {
         #expect(ImportAreaBox.problem(GeoBox(south: 52, west: 13, north: 53, east: 14), maxDegrees: 5) == nil)
         #expect(ImportAreaBox.problem(GeoBox(south: 52, west: 13, north: 57, east: 18), maxDegrees: 5) == nil, "the limit itself")
         #expect(ImportAreaBox.problem(GeoBox(south: 52, west: 13, north: 57.1, east: 14), maxDegrees: 5) == "may span at most 5.0° each way")
@@ -38,7 +38,7 @@ struct PlaceRulesTests {
     }
 
     @Test("P4: a place given by its address is placed by the lookup, which fills only what the member left out")
-    func test_P4_addressFillIn() async throws {
+    func addressFillIn() async throws {
         let store = MemoryUserPlaces(recent: RecentCount(count: 0, oldestAgesOutInSeconds: 0))
         let located = LocatedAddress(
             latitude: 52.52, longitude: 13.40, openingHours: "Mo-Fr 09:00-18:00", phone: "+49 30 1", website: "https://a.example")
@@ -61,7 +61,7 @@ struct PlaceRulesTests {
     }
 
     @Test("X3: a member's place is seen by its adder until approved; then by everyone")
-    func test_X3_visibility() {
+    func visibility() {
         var place = Place(
             id: UUID(), name: "Desk", category: .coworking, latitude: 0, longitude: 0, address: nil, openingHours: nil, phone: nil,
             website: nil, internetAccess: nil, addedBy: "adder", review: .pending)
@@ -75,7 +75,7 @@ struct PlaceRulesTests {
     }
 
     @Test("P2: a nearby question reaches up to the radius limit, a box up to its span each way and the right way round")
-    func test_P2_nearbyLimits() throws {
+    func nearbyLimits() throws {
         let limits = NearbyLimits(maxRadiusMetres: 5_000, maxBoxDegrees: 1)
         try limits.check(radiusMetres: 5_000)
         #expect(throws: PlacesRefusal.radiusTooLarge(maxMetres: 5_000)) { try limits.check(radiusMetres: 5_001) }

@@ -9,7 +9,7 @@ struct ProviderAnswerRulesTests {
     static func key(_ provider: String, _ id: String) -> SourceKey { SourceKey(provider: provider, providerId: id) }
 
     @Test("P1: a place closes only when no provider lists it and every one of its providers answered completely")
-    func test_P1_closureRules() {
+    func closureRules() {
         let (gone, seenAgain, mixed, unjudged, closedBack, closedStill) = (UUID(), UUID(), UUID(), UUID(), UUID(), UUID())
         let closure = PlaceClosure(
             known: [
@@ -31,7 +31,7 @@ struct ProviderAnswerRulesTests {
         #expect(everyoneJudged.closing == [unjudged])
     }
     @Test("P4: a looked-up website without a scheme gets https, other schemes are dropped; P1: no Yelp site of any country is a website")
-    func test_P4_lookupValuesFitTheSave() {
+    func lookupValuesFitTheSave() {
         #expect(NominatimClient.website("www.cafe.example") == "https://www.cafe.example")
         #expect(NominatimClient.website("http://cafe.example/menu") == "http://cafe.example/menu")
         #expect(NominatimClient.website("ftp://cafe.example") == nil && NominatimClient.website("call us") == nil)
@@ -41,7 +41,7 @@ struct ProviderAnswerRulesTests {
         #expect(YelpProvider.website("https://yelpcafe.example") == "https://yelpcafe.example")
     }
     @Test("B4: the Overpass query names places of worship only when asked; the tag maps to the worship category")
-    func test_B4_queryAndCategory() {
+    func queryAndCategory() {
         let box = GeoBox(south: 52.51, west: 13.38, north: 52.53, east: 13.41)
         #expect(!OverpassProvider.query(for: box).contains("place_of_worship"))
         #expect(OverpassProvider.query(for: box, placesOfWorship: true).contains(#"nwr["amenity"="place_of_worship"]["name"]"#))

@@ -7,7 +7,7 @@ import Testing
 @Suite("places-importer: tiles and coverage")
 struct TilingTests {
     @Test("P1: tiles cover the area exactly, none bigger than asked, however the degrees round")
-    func test_P1_tiles() {
+    func tilesP1() {
         let box = GeoBox(south: 52.51, west: 13.38, north: 52.53, east: 13.41)
         let tiles = box.tiles(maxDegrees: 0.01)
         #expect(tiles.count == 6)
@@ -17,7 +17,7 @@ struct TilingTests {
         #expect(abs(box.coveringRadiusMetres - 1_506) < 10, "half the diagonal of 2.22 km × 2.03 km")
     }
     @Test("P1: on-demand tiles are named alike on every instance, cover their point, and stay on the globe")
-    func test_P1_onDemandTiles() {
+    func onDemandTiles() {
         let tile = OnDemandTile(latitude: 52.5172, longitude: 13.389, degrees: 0.1)
         #expect(tile.areaName == "nearby 52.5000,13.3000")
         #expect(abs(tile.box.south - 52.5) < 1e-9 && abs(tile.box.east - 13.4) < 1e-9)
@@ -30,7 +30,7 @@ struct TilingTests {
         #expect(negative.box.south <= -33.87 && negative.box.north > -33.87 && negative.box.west <= -0.05 && negative.box.east > -0.05)
     }
     @Test("P1: coverage: configured areas, queued tiles, refusals that wait, and nothing before the first load")
-    func test_P1_coverage() {
+    func coverageP1() {
         let coverage = ImportCoverage(tileDegrees: 0.1, retryAfterRefusal: .seconds(60))
         #expect(coverage.status(latitude: 1, longitude: 1) == .unknown)
         coverage.load([

@@ -17,7 +17,7 @@ extension AuthenticatedUser {
 @Suite("places-importer: what an untrusted account may not do")
 struct UntrustedAccountTests {
     @Test("U8, P3: an untrusted account's rating is refused before anything is read or stored; a trusted one's counts")
-    func test_P3_untrustedRatingRefused() async throws {
+    func untrustedRatingRefused() async throws {
         let store = MemoryUserPlaces(recent: RecentCount(count: 0, oldestAgesOutInSeconds: 0))
         let catalogue = MemoryPlaces()
         let rate = RatePlace(catalogue: catalogue, places: store, limits: AccountDayLimits())
@@ -34,7 +34,7 @@ struct UntrustedAccountTests {
     }
 
     @Test("U8, P4: an untrusted account adds no place and looks no address up; a trusted one adds its place")
-    func test_P4_untrustedAddRefused() async throws {
+    func untrustedAddRefused() async throws {
         let store = MemoryUserPlaces(recent: RecentCount(count: 0, oldestAgesOutInSeconds: 0))
         let lookups = CountingAddresses()
         let add = AddPlace(places: store, limits: AccountDayLimits(), addresses: lookups)
@@ -49,7 +49,7 @@ struct UntrustedAccountTests {
     }
 
     @Test("U8: an untrusted refusal is 403 account_not_trusted")
-    func test_untrustedAnswer() {
+    func untrustedAnswer() {
         let answer = PlacesErrors.answer(for: .accountNotTrusted)
         #expect(answer.status == .forbidden && answer.code == "account_not_trusted")
     }

@@ -9,7 +9,7 @@ struct WorshipSearchBoxTests {
     static let box = WorshipSearchBox(tileDegrees: 0.1)
 
     @Test("B4: the radius on every side, at most 25 km, wider in degrees away from the equator")
-    func test_B4_boxAroundThePoint() {
+    func boxAroundThePoint() {
         let bangkok = Self.box.around(latitude: 13.75, longitude: 100.5, radiusMeters: 5_000)
         #expect(abs((bangkok.north - bangkok.south) * WorshipSearchBox.metresPerDegreeOfLatitude - 10_000) < 1)
         #expect(bangkok.east - bangkok.west > bangkok.north - bangkok.south, "a degree of longitude is shorter at 13.75°")
@@ -24,7 +24,7 @@ struct WorshipSearchBoxTests {
     }
 
     @Test("B4: clipped to the globe at the poles and the antimeridian, never wrapping")
-    func test_B4_clippedToTheGlobe() {
+    func clippedToTheGlobe() {
         let pole = Self.box.around(latitude: 89.99, longitude: 10, radiusMeters: 25_000)
         #expect(pole.north == 90 && pole.isValid && pole.west < 10 && pole.east > 10)
         let dateLine = Self.box.around(latitude: -17.7, longitude: 179.95, radiusMeters: 10_000)
@@ -33,7 +33,7 @@ struct WorshipSearchBoxTests {
     }
 
     @Test("B4, X3: a request near a pole is narrowed round its point, never a strip round the globe")
-    func test_B4_polarRequestIsNoGlobeStrip() {
+    func polarRequestIsNoGlobeStrip() {
         // The point and radius that once became a box from -179.95° to 180° (thousands of provider tiles).
         let strip = Self.box.around(latitude: 89.95, longitude: 0.05, radiusMeters: 20_000)
         #expect(strip.isValid && strip.north == 90 && strip.south < 89.95)
@@ -44,7 +44,7 @@ struct WorshipSearchBoxTests {
     }
 
     @Test("B4, X3: at any latitude and tile size the box holds its point, spans at most the import area maximum and 100 tiles")
-    func test_B4_boxWithinImportAreaLimits() {
+    func boxWithinImportAreaLimits() {
         for tile in [0.001, 0.01, 0.05, 0.1, 0.5, 5] {
             let search = WorshipSearchBox(tileDegrees: tile)
             for latitude in stride(from: -90.0, through: 90, by: 0.5) {

@@ -37,7 +37,7 @@ struct AccessTokenMiddlewareTests {
     }
 
     @Test("U7: a valid token reaches the route with its user")
-    func test_U7_validTokenAccepted() async throws {
+    func validTokenAccepted() async throws {
         let token = try await tokens.token(userId: "u-42")
         try await makeApp().test(.router) { client in
             try await client.execute(uri: "/me", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
@@ -48,7 +48,7 @@ struct AccessTokenMiddlewareTests {
     }
 
     @Test("U7: missing, malformed, expired, foreign-key and wrong-issuer tokens get 401 JSON errors")
-    func test_U7_badTokensRejected() async throws {
+    func badTokensRejected() async throws {
         let otherKey = try TestTokens()
         let valid = try await tokens.token()
         let tampered = String(valid.dropLast(4)) + (valid.hasSuffix("AAAA") ? "BBBB" : "AAAA")
@@ -74,7 +74,7 @@ struct AccessTokenMiddlewareTests {
     }
 
     @Test("U5: a user token cannot call an admin route; an admin token can")
-    func test_U5_roleCheck() async throws {
+    func roleCheck() async throws {
         let user = try await tokens.token(role: .user)
         let admin = try await tokens.token(role: .admin)
         try await makeApp().test(.router) { client in
@@ -90,7 +90,7 @@ struct AccessTokenMiddlewareTests {
     }
 
     @Test("X3: unknown routes, bad JSON, oversized bodies and unexpected errors all answer the JSON error shape")
-    func test_X3_jsonErrorEdge() async throws {
+    func jsonErrorEdge() async throws {
         try await makeApp().test(.router) { client in
             try await client.execute(uri: "/nowhere", method: .get) { response in
                 #expect(response.status == .notFound)
@@ -118,7 +118,7 @@ struct AccessTokenMiddlewareTests {
     }
 
     @Test("U7: the bearer scheme is matched in any case and blanks around the token are ignored; other schemes and empty tokens are not tokens")
-    func test_U7_bearerHeaderParsing() {
+    func bearerHeaderParsing() {
         #expect(AccessTokenMiddleware.bearerToken(in: "Bearer abc.def") == "abc.def")
         #expect(AccessTokenMiddleware.bearerToken(in: "bEARER   abc.def \t") == "abc.def")
         #expect(AccessTokenMiddleware.bearerToken(in: "Bearer \tabc") == "abc")

@@ -6,7 +6,7 @@ import UnitTestSupport
 @Suite("The admission gate (bcrypt in auth, address lookups in places)")
 struct AdmissionGateTests {
     @Test("U7: two run, one waits, the fourth is refused; a place freed goes to the waiter")
-    func test_U7_admission() async throws {
+    func admission() async throws {
         let gate = AdmissionGate(running: 2, waiting: 1)
         try await gate.enter()
         try await gate.enter()

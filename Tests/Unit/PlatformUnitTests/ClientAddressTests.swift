@@ -10,7 +10,7 @@ import Testing
 @Suite("Client address behind trusted proxies")
 struct ClientAddressTests {
     @Test("X1: networks parse as address/prefix, IPv4 and IPv6; anything else is refused")
-    func test_X1_networks() throws {
+    func networksX1() throws {
         let ten = try #require(IPNetwork("10.0.0.0/8"))
         #expect(ten.contains("10.200.3.4") && !ten.contains("11.0.0.1") && ten.contains("::ffff:10.1.2.3"))
         let host = try #require(IPNetwork("192.0.2.7"))
@@ -27,7 +27,7 @@ struct ClientAddressTests {
     }
 
     @Test("X1: the forwarded address counts only from a trusted peer, read right to left past trusted hops")
-    func test_X1_resolve() throws {
+    func resolveX1() throws {
         let proxies = [try #require(IPNetwork("10.0.0.0/8")), try #require(IPNetwork("::1"))]
         func resolve(_ peer: String, xff: [String] = [], forwarded: [String] = []) -> String {
             forwarded.isEmpty
@@ -50,7 +50,7 @@ struct ClientAddressTests {
     }
 
     @Test("X1: per-address limits count an IPv6 client by its /64, an IPv4 client by its address")
-    func test_X1_limitKeys() {
+    func limitKeys() {
         #expect(ClientAddress.limitKey("2001:db8:1:2:aaaa::1") == ClientAddress.limitKey("2001:db8:1:2:bbbb::9"))
         #expect(ClientAddress.limitKey("2001:db8:1:2::1") == "2001:db8:1:2::/64")
         #expect(ClientAddress.limitKey("2001:db8:1:3::1") != ClientAddress.limitKey("2001:db8:1:2::1"))
@@ -73,7 +73,7 @@ struct ClientAddressTests {
     }
 
     @Test("X1: TRUSTED_PROXIES is read as a list of networks; a bad entry refuses start-up naming the variable")
-    func test_X1_configuration() throws {
+    func configuration() throws {
         let base = ["AUTH_PUBLIC_KEY": "x"]
         let configured = try PlatformConfiguration(
             identity: .auth, environment: EnvironmentReader(base.merging(["TRUSTED_PROXIES": "10.0.0.0/8, ::1"]) { $1 }))

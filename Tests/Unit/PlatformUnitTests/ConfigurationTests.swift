@@ -14,7 +14,7 @@ import UnitTestSupport
 @Suite("Configuration from the environment")
 struct ConfigurationTests {
     @Test("X4: defaults fit the local stack")
-    func test_X4_defaults() throws {
+    func defaults() throws {
         let configuration = try PlatformConfiguration(identity: .placesImporter, environment: EnvironmentReader([:]))
         #expect(configuration.httpPort == 8083)
         #expect(configuration.postgres.schema == "places_importer")
@@ -26,13 +26,13 @@ struct ConfigurationTests {
     }
 
     @Test("X4: KAFKA_FETCH_WAIT_MAX_MS reaches librdkafka's fetch.wait.max.ms")
-    func test_X4_fetchWait() throws {
+    func fetchWait() throws {
         let configuration = try PlatformConfiguration(identity: .warningDetector, environment: EnvironmentReader(["KAFKA_FETCH_WAIT_MAX_MS": "50"]))
         #expect(configuration.consumer(topics: ["t"]).properties["fetch.wait.max.ms"] == "50")
     }
 
     @Test("X1: Kafka SASL and TLS settings reach every client (producer, consumer, admin) as librdkafka properties")
-    func test_X1_kafkaSecurity() throws {
+    func kafkaSecurity() throws {
         let ca = FileManager.default.temporaryDirectory.appendingPathComponent("kafka-ca-\(UUID().uuidString).pem")
         try Data("-----BEGIN CERTIFICATE-----\n".utf8).write(to: ca)
         defer { try? FileManager.default.removeItem(at: ca) }
@@ -66,7 +66,7 @@ struct ConfigurationTests {
             ("POSTGRES_SCHEMA", "Robert'); DROP TABLE"), ("LOG_LEVEL", "loud"), ("OUTBOX_BATCH_SIZE", "0"),
             ("KAFKA_FETCH_WAIT_MAX_MS", "0"),
         ])
-    func test_X4_malformedValueNamesVariable(variable: String, value: String) throws {
+    func malformedValueNamesVariable(variable: String, value: String) throws {
         #expect {
             try PlatformConfiguration(identity: .auth, environment: EnvironmentReader([variable: value]))
         } throws: { error in
@@ -76,7 +76,7 @@ struct ConfigurationTests {
     }
 
     @Test("X1: a malformed secret is named, never shown (a key list with one typo is still the keys)")
-    func test_X1_malformedSecretNotEchoed() {
+    func malformedSecretNotEchoed() {
         let error = ConfigError.malformed(variable: "TELEMETRY_APP_KEYS", value: "weather=9f2c41d7e0;places", expected: "app=key pairs")
         #expect("\(error)".contains("TELEMETRY_APP_KEYS") && !"\(error)".contains("9f2c41d7e0"))
         let ordinary = ConfigError.malformed(variable: "HTTP_PORT", value: "eighty", expected: "a port")
@@ -84,7 +84,7 @@ struct ConfigurationTests {
     }
 
     @Test("X5: replay start positions parse")
-    func test_X5_startPositions() throws {
+    func startPositions() throws {
         let beginning = try PlatformConfiguration(identity: .auth, environment: EnvironmentReader(["KAFKA_START_POSITION": "beginning"]))
         #expect(beginning.startPosition == .beginning)
         let time = try PlatformConfiguration(
@@ -93,7 +93,7 @@ struct ConfigurationTests {
     }
 
     @Test("X4: a missing access-token key fails start-up naming AUTH_PUBLIC_KEY")
-    func test_X4_missingPublicKeyNamesVariable() async throws {
+    func missingPublicKeyNamesVariable() async throws {
         await #expect(throws: ConfigError.missing(variable: "AUTH_PUBLIC_KEY")) {
             _ = try await PlatformRuntime(
                 identity: .weatherFetcher, environment: EnvironmentReader([:]), migrations: [],
@@ -102,7 +102,7 @@ struct ConfigurationTests {
     }
 
     @Test("X4: a public key that is not a key fails naming AUTH_PUBLIC_KEY")
-    func test_X4_malformedPublicKeyNamesVariable() async throws {
+    func malformedPublicKeyNamesVariable() async throws {
         await #expect {
             _ = try await AccessTokenVerifier(environment: EnvironmentReader(["AUTH_PUBLIC_KEY": "not-a-key"]))
         } throws: { error in

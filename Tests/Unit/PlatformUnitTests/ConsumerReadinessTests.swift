@@ -15,7 +15,7 @@ struct ConsumerReadinessTests {
     }
 
     @Test("X4: a member without a partition past the limit is not ready; within it, or holding one, it is")
-    func test_X4_unassignedMember() {
+    func unassignedMember() {
         let stuck = ConsumerHealth(topics: ["weather.user-cities"], unassignedSince: { .now - .seconds(90) })
         let joining = ConsumerHealth(topics: ["weather.user-cities"], unassignedSince: { .now - .seconds(10) })
         let holding = ConsumerHealth(topics: ["weather.user-cities"], unassignedSince: { nil })
@@ -25,7 +25,7 @@ struct ConsumerReadinessTests {
     }
 
     @Test("X4: a missing topic is named before anything else")
-    func test_X4_missingTopicFirst() {
+    func missingTopicFirst() {
         let missing = ConsumerHealth(topics: ["auth.users"], missingTopicSince: { .now - .seconds(20) }, unassignedSince: { .now - .seconds(90) })
         #expect(Self.check([missing]).contains("missing"))
     }

@@ -13,7 +13,7 @@ struct ErasedAccountsTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test("U9: one id under two keys gives two stored values, neither the id's plain SHA-256; one key gives one, whatever the case")
-    func test_keyedHash() {
+    func keyedHash() {
         let first = ErasedAccountKey(secret: String(repeating: "a", count: 32))
         let second = ErasedAccountKey(secret: String(repeating: "b", count: 32))
         #expect(first.hash(of: id) != second.hash(of: id))
@@ -26,13 +26,13 @@ struct ErasedAccountsTests {
     }
 
     @Test("U9: memory keeps an erasure for the longest token life and a margin, no longer")
-    func test_retentionCoversTheLongestToken() {
+    func retentionCoversTheLongestToken() {
         #expect(ErasedAccounts.retention > AccessTokenLifetime.maximum + AccessTokenLifetime.leeway)
         #expect(ErasedAccounts.retention <= 2 * AccessTokenLifetime.maximum, "memory holds about an hour's erasures, not all")
     }
 
     @Test("U9: an erasure is refused until the retention has passed; an entry older than it is dropped")
-    func test_pruning() {
+    func pruning() {
         let erased = ErasedAccounts(key: .random())
         let old = "11111111-1111-1111-1111-111111111111"
         erased.add(
@@ -51,7 +51,7 @@ struct ErasedAccountsTests {
     }
 
     @Test("U9: an erasure this replica applies counts at once; a row read later keeps the later time")
-    func test_insertThenRead() {
+    func insertThenRead() {
         let erased = ErasedAccounts(key: .random(), retention: 100)
         erased.insert(erased.storedValue(of: id), erasedAt: now)
         #expect(erased.contains(id, now: now.addingTimeInterval(1)))
@@ -61,7 +61,7 @@ struct ErasedAccountsTests {
     }
 
     @Test("U9: a row from before the key (the id's plain SHA-256) still refuses the id until it ages out")
-    func test_unkeyedRow() {
+    func unkeyedRow() {
         let erased = ErasedAccounts(key: .random())
         erased.add([.init(value: ErasedAccounts.unkeyedHash(of: id), seq: 3, erasedAt: now.addingTimeInterval(-10), keyed: false)], now: now)
         #expect(erased.contains(id.uppercased(), now: now))
@@ -71,7 +71,7 @@ struct ErasedAccountsTests {
     }
 
     @Test("U9: ERASED_ACCOUNTS_KEY is required, 32 characters or more, and never shown")
-    func test_keySetting() async throws {
+    func keySetting() async throws {
         let tokens = try TestTokens()
         await #expect(throws: ConfigError.missing(variable: "ERASED_ACCOUNTS_KEY")) {
             _ = try await AccessTokenVerifier(environment: EnvironmentReader(["AUTH_PUBLIC_KEY": tokens.publicKeyBase64URL]))
@@ -89,7 +89,7 @@ struct ErasedAccountsTests {
     }
 
     @Test("U9: a token signed to live longer than auth issues them is refused: it would outlive the erasure's memory")
-    func test_tokenLifetimeBound() async throws {
+    func tokenLifetimeBound() async throws {
         let tokens = try TestTokens()
         let verifier = try await AccessTokenVerifier(publicKey: tokens.publicKeyBase64URL, issuer: tokens.issuer)
         _ = try await verifier.verify(try await tokens.token(userId: id, expiresIn: AccessTokenLifetime.maximum))
@@ -99,7 +99,7 @@ struct ErasedAccountsTests {
     }
 
     @Test("U9: an erased account's valid token is refused by the verifier")
-    func test_erasedTokenRefused() async throws {
+    func erasedTokenRefused() async throws {
         let tokens = try TestTokens()
         let erased = ErasedAccounts(key: .random())
         let verifier = try await AccessTokenVerifier(publicKey: tokens.publicKeyBase64URL, issuer: tokens.issuer, erased: erased)

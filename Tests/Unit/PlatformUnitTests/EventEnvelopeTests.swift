@@ -11,7 +11,7 @@ struct EventEnvelopeTests {
     }
 
     @Test("X2: an envelope survives encoding with its id, type, time and payload")
-    func test_X2_roundTrip() throws {
+    func roundTrip() throws {
         let occurredAt = Date(timeIntervalSince1970: 1_700_000_000.123)
         let envelope = EventEnvelope(
             type: EventTypes.forecastUpdated, occurredAt: occurredAt, producer: "weather-fetcher", key: "42",
@@ -25,7 +25,7 @@ struct EventEnvelopeTests {
     }
 
     @Test("X2: bytes that are not an envelope, or a payload of another shape, are permanent errors")
-    func test_X2_undecodableIsPermanent() throws {
+    func undecodableIsPermanent() throws {
         #expect(throws: EventDecodingError.self) { try ReceivedEvent(bytes: Array("[1,2]".utf8)) }
         let other = EventEnvelope(type: EventType("x"), producer: "p", key: "k", payload: ["a": 1])
         let received = try ReceivedEvent(bytes: try other.encoded())
@@ -33,7 +33,7 @@ struct EventEnvelopeTests {
     }
 
     @Test("X2: event ids are read as Foundation reads them, in either case; anything else in `id` is a permanent error")
-    func test_X2_headerIds() throws {
+    func headerIds() throws {
         for _ in 0..<500 {
             let id = UUID()
             for text in [id.uuidString, id.uuidString.lowercased()] {
@@ -52,7 +52,7 @@ struct EventEnvelopeTests {
     }
 
     @Test("X1: every topic has a distinct name, a dead-letter topic and at least one event type")
-    func test_X1_catalogueIsConsistent() {
+    func catalogueIsConsistent() {
         let names = TopicCatalogue.all.map(\.name)
         #expect(Set(names).count == names.count)
         let types = TopicCatalogue.all.flatMap(\.eventTypes)
@@ -62,7 +62,7 @@ struct EventEnvelopeTests {
     }
 
     @Test("X2: retry delays double up to the cap")
-    func test_X2_retryDelays() {
+    func retryDelays() {
         let policy = RetryPolicy(maxAttempts: 5, initialDelay: .milliseconds(100), maxDelay: .milliseconds(350))
         #expect((1...4).map { policy.delay(after: $0) } == [.milliseconds(100), .milliseconds(200), .milliseconds(350), .milliseconds(350)])
     }

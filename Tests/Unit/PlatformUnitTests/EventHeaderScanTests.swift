@@ -4,7 +4,7 @@ import UnitTestSupport
 
 @testable import PlatformEvents
 
-/// The consumer reads every envelope's header by hand and decodes only the payload's bytes (issue 34); these hold
+/// The consumer reads every envelope's header by hand and decodes only the payload's bytes; these hold
 /// that reading to Foundation's decoding of the same bytes, for envelopes as producers write them and for texts
 /// that are not envelopes.
 @Suite("platform: event headers read by hand against Foundation's decoder")
@@ -27,7 +27,7 @@ struct EventHeaderScanTests {
     }
 
     @Test("X2: 2,000 random envelopes give the same header and payload as Foundation's decoder")
-    func test_X2_randomEnvelopesMatchFoundation() throws {
+    func randomEnvelopesMatchFoundation() throws {
         var random = SeededRandom(seed: 2034)
         for _ in 0..<2_000 {
             let payload = Payload(
@@ -52,7 +52,7 @@ struct EventHeaderScanTests {
     }
 
     @Test("X2: members in any order and spacing, unknown ones skipped, as Foundation reads them")
-    func test_X2_orderAndSpacing() throws {
+    func orderAndSpacing() throws {
         let text = """
              { "extra" : [1, {"a": null}, true] , "payload" : {"text":"t","values":[1.5],"nested":{}},
             "key":"k" ,"producer":"p","occurredAt":"2026-11-29T01:02:03Z","schemaVersion":2,"type":"x.y",
@@ -68,7 +68,7 @@ struct EventHeaderScanTests {
     }
 
     @Test("X2: every cut of an envelope, and fields missing or of another type, are refused as Foundation refuses them")
-    func test_X2_malformedEnvelopesAreRefused() throws {
+    func malformedEnvelopesAreRefused() throws {
         let bytes = try EventEnvelope(
             type: EventType("x.y"), producer: "p", key: "k", payload: Payload(text: "t", values: [1], nested: ["a": 1])
         ).encoded()
@@ -98,7 +98,7 @@ struct EventHeaderScanTests {
     }
 
     @Test("X2: a header member or the payload given twice is refused (Foundation would take the first, a hand reader the last)")
-    func test_X2_repeatedMembersAreRefused() {
+    func repeatedMembersAreRefused() {
         let header = #""type":"x","schemaVersion":1,"occurredAt":"2026-11-29T01:02:03Z","producer":"p","key":"k""#
         let first = "6BA7B810-9DAD-11D1-80B4-00C04FD430C8"
         let second = "6BA7B811-9DAD-11D1-80B4-00C04FD430C8"
@@ -115,7 +115,7 @@ struct EventHeaderScanTests {
     }
 
     @Test("X2: a payload nested deeper than 512 levels is refused, not a stack overflow (a trap the crash guard could not catch)")
-    func test_X2_deepNestingIsRefused() throws {
+    func deepNestingIsRefused() throws {
         let header =
             #""id":"6BA7B810-9DAD-11D1-80B4-00C04FD430C8","type":"x","schemaVersion":1,"occurredAt":"2026-11-29T01:02:03Z","producer":"p","key":"k""#
         let deep = "{" + header + ",\"payload\":" + String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000) + "}"
@@ -127,7 +127,7 @@ struct EventHeaderScanTests {
     }
 
     @Test("X2: 20,000 damaged envelopes and random byte strings are read or refused, never trapped on")
-    func test_X2_damagedBytesNeverTrap() throws {
+    func damagedBytesNeverTrap() throws {
         var random = SeededRandom(seed: 3434)
         let valid = try EventEnvelope(
             type: EventType("x.y"), producer: "p", key: "k", payload: Payload(text: "t\u{1}é", values: [1.5, -2e10], nested: ["a": 1])

@@ -4,7 +4,7 @@ import PlatformEvents
 import Testing
 import UnitTestSupport
 
-/// The hand-written JSON reader and writer used on hot paths (issue 34) against Foundation's: what one writes the
+/// The hand-written JSON reader and writer used on hot paths against Foundation's: what one writes the
 /// other reads back, numbers and dates come out the same, and malformed text throws instead of trapping.
 @Suite("platform: hand-written JSON against Foundation's")
 struct HandWrittenJSONTests {
@@ -14,7 +14,7 @@ struct HandWrittenJSONTests {
     }
 
     @Test("numbers as providers write them read as the standard library reads them")
-    func test_numbersMatchStandardLibrary() throws {
+    func numbersMatchStandardLibrary() throws {
         var random = SeededRandom(seed: 34)
         var texts = ["0", "-0", "12", "4.6", "-12.25", "1009.8", "0.0012", "1e3", "-2.5E-4", "123456789012345678901234", "0.1", "3.14159265358979"]
         for _ in 0..<5_000 {
@@ -32,7 +32,7 @@ struct HandWrittenJSONTests {
     }
 
     @Test("a document written by JSONWriter reads back with JSONSerialization and JSONScanner alike")
-    func test_writerAndScannerAgree() throws {
+    func writerAndScannerAgree() throws {
         var json = JSONWriter()
         json.beginObject()
         json.member("text", "quote \" backslash \\ newline \n tab \t bell \u{7} thai ไทย")
@@ -70,7 +70,7 @@ struct HandWrittenJSONTests {
     }
 
     @Test("a cut or bent document throws at every length, never traps")
-    func test_malformedThrows() throws {
+    func malformedThrows() throws {
         let text = Array(#"{"a":[1,2.5,null,"x\u00e9\"y"],"b":{"c":true,"d":-1e-3},"e":"\ud83d\ude00"}"#.utf8)
         for length in 0..<text.count {
             #expect(throws: (any Error).self, "\(length) bytes") {
@@ -90,7 +90,7 @@ struct HandWrittenJSONTests {
     }
 
     @Test("event dates are written as Foundation's ISO 8601 style with milliseconds writes them")
-    func test_isoDatesMatchFoundation() {
+    func isoDatesMatchFoundation() {
         var random = SeededRandom(seed: 8601)
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_000_000.999), Date(timeIntervalSince1970: 7_258_118_399.5)]

@@ -13,7 +13,7 @@ struct JSONLogHandlerTests {
     }
 
     @Test("X4: each log call is one JSON object per line with time, level, logger, message, source and the metadata")
-    func test_X4_structuredLines() throws {
+    func structuredLines() throws {
         let lines = Lines()
         var logger = Logger(label: "places-importer") { label in
             var handler = JSONLogHandler(label: label, write: { lines.append($0) })
@@ -44,7 +44,7 @@ struct JSONLogHandlerTests {
     }
 
     @Test("X4: control characters in values are escaped as JSON requires")
-    func test_X4_escaping() throws {
+    func escaping() throws {
         let quoted = JSONString.quoted("tab\there \u{01} back\\slash")
         #expect(quoted == #""tab\there \u0001 back\\slash""#)
         let decoded = try JSONSerialization.jsonObject(with: Data("[\(quoted)]".utf8)) as? [String]

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformDeploy
 import PlatformEvents
 import Testing
 import UnitTestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformDeploy
 import Testing
 
 @testable import PlatformEvents

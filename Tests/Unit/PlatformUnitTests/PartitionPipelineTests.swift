@@ -4,7 +4,7 @@ import UnitTestSupport
 
 @testable import PlatformPostgres
 
-/// The event consumer's pipeline (issue 34): it polls ahead while batches apply, so its ordering rules are what
+/// The event consumer's pipeline: it polls ahead while batches apply, so its ordering rules are what
 /// keeps a partition's events from overtaking each other or being stored past one that was not applied.
 @Suite("platform: the consumer's partition pipeline")
 struct PartitionPipelineTests {
@@ -28,7 +28,7 @@ struct PartitionPipelineTests {
     }
 
     @Test("X2: over random schedules, each partition's batches apply once, in poll order, and stop at one that gave up")
-    func test_X2_randomSchedulesKeepPartitionOrder() async {
+    func randomSchedulesKeepPartitionOrder() async {
         for seed in UInt64(1)...40 {
             var random = SeededRandom(seed: seed)
             let journal = Journal()
@@ -81,7 +81,7 @@ struct PartitionPipelineTests {
     }
 
     @Test("X2: batches of different partitions apply side by side")
-    func test_X2_partitionsApplyConcurrently() async {
+    func partitionsApplyConcurrently() async {
         let journal = Journal()
         let secondStarted = Atomic<Bool>(false)
         var pipeline = PartitionPipeline<Int>()
@@ -102,7 +102,7 @@ struct PartitionPipelineTests {
     }
 
     @Test("X2: a partition's next batch is prepared while its current one applies, and applies only after it")
-    func test_X2_nextBatchPreparedDuringCurrent() async {
+    func nextBatchPreparedDuringCurrent() async {
         let journal = Journal()
         var pipeline = PartitionPipeline<Int>()
         pipeline.start(

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PlatformKafka
 
-/// What a rebalance relies on while the event consumer polls ahead (issue 34): a revoke waits for the batch being
+/// What a rebalance relies on while the event consumer polls ahead: a revoke waits for the batch being
 /// applied, and batches queued behind it learn they are stale instead of being waited for.
 @Suite("platform: partitions in hand across a revoke")
 struct PartitionsInHandTests {
@@ -34,7 +34,7 @@ struct PartitionsInHandTests {
     }
 
     @Test("X2: a revoke waits until the held batches are released, and marks them stale meanwhile")
-    func test_X2_revokeWaitsAndMarksStale() {
+    func revokeWaitsAndMarksStale() {
         let inHand = PartitionsInHand()
         let applying = inHand.hold(topic: "t", partition: 0)
         let queued = inHand.hold(topic: "t", partition: 0)
@@ -65,7 +65,7 @@ struct PartitionsInHandTests {
     }
 
     @Test("X2: a revoke of a partition with nothing held returns at once")
-    func test_X2_revokeWithNothingHeld() {
+    func revokeWithNothingHeld() {
         let inHand = PartitionsInHand()
         let other = inHand.hold(topic: "t", partition: 1)
         let done = Self.revokeOnThread(inHand, [Self.zero])

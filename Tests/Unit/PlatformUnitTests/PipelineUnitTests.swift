@@ -11,7 +11,7 @@ import Testing
 @Suite("Event pipeline: pure rules")
 struct PipelineUnitTests {
     @Test("X2: permanent, transient and unknown failures are told apart")
-    func test_X2_failureClassification() {
+    func failureClassification() {
         #expect(EventFailure.classify(EventDecodingError(reason: "bad")) == .permanent)
         #expect(EventFailure.classify(StepTimeout(limit: .seconds(1))) == .transient)
         #expect(EventFailure.classify(CancellationError()) == .transient)
@@ -20,7 +20,7 @@ struct PipelineUnitTests {
     }
 
     @Test("X2: values from outside become Ints without trapping")
-    func test_X2_roundedClampedInt() {
+    func roundedClampedInt() {
         #expect(2.5.roundedClampedInt == 3)
         #expect((-0.4).roundedClampedInt == 0)
         #expect(Double.nan.roundedClampedInt == 0)
@@ -33,14 +33,14 @@ struct PipelineUnitTests {
     }
 
     @Test("X2: provider error messages are stored without NUL characters and bounded")
-    func test_X2_storableText() {
+    func storableText() {
         #expect("bad\u{0}gateway".storableText() == "badgateway")
         #expect(String(repeating: "x", count: 5_000).storableText().count == 2_000)
         #expect("fine".storableText() == "fine")
     }
 
     @Test("X2: an event dated outside 1970...2200 is refused before any handler (PostgresNIO traps binding year 294277)")
-    func test_X2_eventDatesOutOfRangeArePermanent() throws {
+    func eventDatesOutOfRangeArePermanent() throws {
         let far = EventEnvelope(
             type: EventType("test.far"), occurredAt: Date(timeIntervalSince1970: 9_400_000_000_000), producer: "tests", key: "k",
             payload: ["x": "y"])
@@ -53,7 +53,7 @@ struct PipelineUnitTests {
 @Suite("Event dates: the fast path reads what Foundation reads")
 struct EventDateTests {
     @Test("X2: envelope dates decode to the same instant as Foundation's ISO 8601 parser")
-    func test_X2_fastDateParserMatchesFoundation() throws {
+    func fastDateParserMatchesFoundation() throws {
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         let plain = Date.ISO8601FormatStyle()
         for text in [
@@ -72,7 +72,7 @@ struct EventDateTests {
     }
 }
 
-@Suite("Statement spans' names (issue 20)")
+@Suite("Statement spans' names (X4)")
 struct StatementSpanNameTests {
     @Test("X4: a statement's span is named by its verb and first table, as OpenTelemetry's database conventions say")
     func names() {

@@ -15,7 +15,7 @@ import UnitTestSupport
 @Suite("Provider HTTP policy and the verified-token cache")
 struct ProviderHTTPTests {
     @Test("W6: Retry-After is read as seconds or as an HTTP date")
-    func test_W6_retryAfterForms() {
+    func retryAfterForms() {
         #expect(ProviderHTTPClient.retryAfter(HTTPHeaders([("Retry-After", "120")])) == .seconds(120))
         let inTwoMinutes = Date().addingTimeInterval(120)
         let formatter = DateFormatter()
@@ -29,7 +29,7 @@ struct ProviderHTTPTests {
     }
 
     @Test("W6: the circuit opens after the threshold, refuses during the cool-down, then lets one trial through")
-    func test_W6_circuitBreaker() async throws {
+    func circuitBreaker() async throws {
         let circuit = CircuitBreaker(failureThreshold: 2, coolDown: .milliseconds(200))
         try await circuit.permit()
         await circuit.recordFailure()
@@ -59,7 +59,7 @@ struct ProviderHTTPTests {
     }
 
     @Test("P1: the rate limiter spaces requests; the concurrency limit lets one through at a time")
-    func test_P1_rateAndConcurrencyLimits() async throws {
+    func rateAndConcurrencyLimits() async throws {
         let limiter = RateLimiter(requestsPerSecond: 20)
         let started = ContinuousClock.now
         for _ in 0..<5 { try await limiter.acquire() }
@@ -82,7 +82,7 @@ struct ProviderHTTPTests {
     }
 
     @Test("U7: a verified token is remembered, but never past its expiry")
-    func test_U7_tokenCacheHonoursExpiry() async throws {
+    func tokenCacheHonoursExpiry() async throws {
         let tokens = try TestTokens()
         let verifier = try await AccessTokenVerifier(publicKey: tokens.publicKeyBase64URL, issuer: tokens.issuer)
         let token = try await tokens.token(userId: "short-lived", expiresIn: 1.5)

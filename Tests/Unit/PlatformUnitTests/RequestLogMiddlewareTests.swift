@@ -21,7 +21,7 @@ struct RequestLogMiddlewareTests {
             ("a=1&&b=2", "a=1&&b=2"),
             ("token=a=b", "token=REDACTED"),
         ])
-    func test_X1_redaction(query: String, expected: String) {
+    func redaction(query: String, expected: String) {
         #expect(RequestLogMiddleware.redacted(query: query) == expected)
     }
 
@@ -34,7 +34,7 @@ struct RequestLogMiddlewareTests {
             ("/v1/cities/2950159/share", "/v1/cities/2950159/share"),
             ("/v1/me/devices/a/b", "/v1/me/devices/a/b"),
         ])
-    func test_X1_pathRedaction(path: String, expected: String) {
+    func pathRedaction(path: String, expected: String) {
         #expect(RequestLogMiddleware.redacted(path: path) == expected)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import PlatformEvents
 import Testing
 import UnitTestSupport
 
-@testable import PlatformEvents
+@testable import PlatformDeploy
 
 /// One registry of the services (`ServiceIdentity.all`): the files that run, deploy, watch or document the
 /// services are held to it, so a service is added in one place and the check names every file to update.

@@ -25,7 +25,7 @@ struct ApplyForecastsTests {
     }
 
     @Test("A1: a crossing issues a warning numbered by year, described from the city, and pushed")
-    func test_A1_issue() async throws {
+    func issue() async throws {
         let changes = try await apply(WarningFixtures.heat(33, hours: 3...5, fetchedAt: start))
         let warning = try #require(changes.issued.first)
         #expect(changes.issued.count == 1 && changes.updated.isEmpty && changes.cancelled.isEmpty)
@@ -36,7 +36,7 @@ struct ApplyForecastsTests {
     }
 
     @Test("A2: a later forecast that changes the warning updates it under the same id and number; no second push")
-    func test_A2_update() async throws {
+    func update() async throws {
         let first = try #require(try await apply(WarningFixtures.heat(33, hours: 3...5, fetchedAt: start)).issued.first)
         let later = try await apply(WarningFixtures.heat(38, hours: 3...7, fetchedAt: start.addingTimeInterval(600)))
         let updated = try #require(later.updated.first)
@@ -46,7 +46,7 @@ struct ApplyForecastsTests {
     }
 
     @Test("A2: the same warning forecast again changes nothing; under way, it keeps its first onset")
-    func test_A2_noCreep() async throws {
+    func noCreep() async throws {
         let first = try #require(try await apply(WarningFixtures.heat(33, hours: 0...5, fetchedAt: start)).issued.first)
         let same = try await apply(WarningFixtures.heat(33, hours: 0...5, fetchedAt: start.addingTimeInterval(60)))
         #expect(same.issued.isEmpty && same.updated.isEmpty && same.cancelled.isEmpty)
@@ -57,14 +57,14 @@ struct ApplyForecastsTests {
     }
 
     @Test("A2: a warning not yet under way follows its forecast's onset")
-    func test_A2_onsetMovesBeforeStart() async throws {
+    func onsetMovesBeforeStart() async throws {
         _ = try await apply(WarningFixtures.heat(33, hours: 5...7, fetchedAt: start))
         let moved = try await apply(WarningFixtures.heat(33, hours: 6...8, fetchedAt: start.addingTimeInterval(600)))
         #expect(moved.updated.first?.onset == start.addingTimeInterval(6 * 3_600))
     }
 
     @Test("A1: a warning the forecast no longer shows is cancelled; other kinds of the city stay")
-    func test_A1_cancel() async throws {
+    func cancel() async throws {
         let both = WarningFixtures.forecast(fetchedAt: start) { index, hour in
             if index == 3 { hour.temperatureC = 33 }
             if index == 10 { hour.windGustKmh = 80 }
@@ -80,21 +80,21 @@ struct ApplyForecastsTests {
     }
 
     @Test("A2: an older forecast arriving after a newer one changes nothing")
-    func test_A2_lateOlderForecast() async throws {
+    func lateOlderForecast() async throws {
         _ = try await apply(WarningFixtures.heat(33, hours: 3...5, fetchedAt: start.addingTimeInterval(600)))
         let late = try await apply(WarningFixtures.forecast(fetchedAt: start))
         #expect(late.cancelled.isEmpty && store.live.count == 1)
     }
 
     @Test("A5: a warning that had ended before it was detected is stored but pushed to nobody")
-    func test_A5_endedNotPushed() async throws {
+    func endedNotPushed() async throws {
         let changes = try await apply(
             WarningFixtures.heat(33, hours: 1...2, fetchedAt: start), now: start.addingTimeInterval(4 * 3_600))
         #expect(changes.issued.count == 1 && store.pushed.isEmpty)
     }
 
     @Test("A1: numbers follow each other across the cities of one batch")
-    func test_A1_numbersAcrossCities() async throws {
+    func numbersAcrossCities() async throws {
         let changes = try await apply(
             WarningFixtures.heat(33, hours: 3...5, fetchedAt: start),
             WarningFixtures.heat(33, hours: 3...5, city: WarningFixtures.suva, fetchedAt: start))
@@ -103,7 +103,7 @@ struct ApplyForecastsTests {
     }
 
     @Test("A2: of a batch's forecasts of one city only the newest is applied; a position without a forecast is named")
-    func test_A2_newestPerCity() throws {
+    func newestPerCity() throws {
         let older = WarningFixtures.forecast(fetchedAt: start)
         let newer = WarningFixtures.forecast(fetchedAt: start.addingTimeInterval(60))
         let suva = WarningFixtures.forecast(WarningFixtures.suva, fetchedAt: start)

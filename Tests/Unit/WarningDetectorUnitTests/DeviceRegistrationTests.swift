@@ -14,7 +14,7 @@ struct DeviceRegistrationTests {
     }
 
     @Test("A5: a new token registers; registering again updates the device")
-    func test_A5_registerAndUpdate() async throws {
+    func registerAndUpdate() async throws {
         let store = MemoryUserStore()
         let register = RegisterDevice(devices: store)
         try await register(Self.device(), installId: "install-1", userId: "u1")
@@ -23,7 +23,7 @@ struct DeviceRegistrationTests {
     }
 
     @Test("A5: another account's token does not move without its install id, or with another install's")
-    func test_A5_tokenStaysWithOtherAccount() async throws {
+    func tokenStaysWithOtherAccount() async throws {
         let store = MemoryUserStore()
         store.seed(Self.device(), installId: "install-1", userId: "u1")
         let register = RegisterDevice(devices: store)
@@ -36,7 +36,7 @@ struct DeviceRegistrationTests {
     }
 
     @Test("A5: a token registered without an install id never moves to another account")
-    func test_A5_noInstallIdNeverMoves() async throws {
+    func noInstallIdNeverMoves() async throws {
         let store = MemoryUserStore()
         store.seed(Self.device(), installId: nil, userId: "u1")
         await #expect(throws: DeviceRefusal.registeredElsewhere) {
@@ -46,7 +46,7 @@ struct DeviceRegistrationTests {
     }
 
     @Test("A5: the same app install moves its token to the account now signed in")
-    func test_A5_sameInstallMovesToken() async throws {
+    func sameInstallMovesToken() async throws {
         let store = MemoryUserStore()
         store.seed(Self.device(), installId: "install-1", userId: "u1")
         try await RegisterDevice(devices: store)(Self.device(), installId: "install-1", userId: "u2")
@@ -54,7 +54,7 @@ struct DeviceRegistrationTests {
     }
 
     @Test("A5: a token taken by another account between the read and the write is refused by the store's guard")
-    func test_A5_racingRegistrationRefused() async throws {
+    func racingRegistrationRefused() async throws {
         let store = MemoryUserStore()
         store.beforeNextRegister { store.seed(Self.device(), installId: "install-9", userId: "u9") }
         await #expect(throws: DeviceRefusal.registeredElsewhere) {
@@ -64,7 +64,7 @@ struct DeviceRegistrationTests {
     }
 
     @Test("A5: the holder's rule: its own account, or the same install; never a missing install id")
-    func test_A5_holderRule() {
+    func holderRule() {
         let holder = DeviceHolder(userId: "u1", installId: "install-1")
         #expect(holder.letsRegister(userId: "u1", installId: nil) && holder.letsRegister(userId: "u2", installId: "install-1"))
         #expect(!holder.letsRegister(userId: "u2", installId: nil) && !holder.letsRegister(userId: "u2", installId: "install-2"))
@@ -72,7 +72,7 @@ struct DeviceRegistrationTests {
     }
 
     @Test("A5: a user removes their own device; another account's token or an unknown one is not found")
-    func test_A5_unregisterOnlyOwn() async throws {
+    func unregisterOnlyOwn() async throws {
         let store = MemoryUserStore()
         store.seed(Self.device(), installId: "install-1", userId: "u1")
         let unregister = UnregisterDevice(devices: store)

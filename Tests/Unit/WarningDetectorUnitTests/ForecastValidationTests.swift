@@ -22,7 +22,7 @@ struct ForecastValidationTests {
     }
 
     @Test("X2: a plausible forecast passes, at the edges of every range too")
-    func test_X2_plausibleForecastPasses() {
+    func plausibleForecastPasses() {
         #expect(Self.refusal(WarningFixtures.forecast(fetchedAt: Self.fetchedAt)) == nil)
         let edges = WarningFixtures.forecast(fetchedAt: Self.fetchedAt, temperature: -100) { _, hour in
             hour.temperatureC = 70
@@ -63,15 +63,15 @@ struct ForecastValidationTests {
     ]
 
     @Test("X2: an impossible value is refused with the field that holds it", arguments: impossible)
-    func test_X2_impossibleValueRefused(_ impossible: Impossible) throws {
+    func impossibleValueRefused(_ impossible: Impossible) throws {
         var forecast = WarningFixtures.forecast(fetchedAt: Self.fetchedAt)
         impossible.change(&forecast)
         let reason = try #require(Self.refusal(forecast))
         #expect(reason.contains(impossible.field), "\(reason)")
     }
 
-    @Test("issue 29: a push is Thai for a device that named th or th-TH in any case, English otherwise")
-    func test_readerLanguage() {
+    @Test("U8: a push is Thai for a device that named th or th-TH in any case, English otherwise")
+    func readerLanguage() {
         for thai in ["th", "TH", "th-TH", "Th-th"] { #expect(ReaderLanguage.isThai(thai), "\(thai)") }
         for other in [nil, "", "en", "the", "tha", "en-TH"] { #expect(!ReaderLanguage.isThai(other), "\(other ?? "nil")") }
     }

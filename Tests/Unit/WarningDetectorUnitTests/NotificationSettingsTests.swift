@@ -15,7 +15,7 @@ struct NotificationSettingsTests {
     typealias Switches = ChangeNotificationSettings.Switches
 
     @Test("A4: a change sets only what it names; the rest stays on")
-    func test_A4_changesOnlyWhatItNames() async throws {
+    func changesOnlyWhatItNames() async throws {
         let store = MemoryUserStore()
         store.addFavourite(Self.berlin, of: "u1")
         let change = ChangeNotificationSettings(settings: store)
@@ -27,7 +27,7 @@ struct NotificationSettingsTests {
     }
 
     @Test("A4: a setting for a city that is not yet a favourite applies once it is")
-    func test_A4_settingBeforeFavourite() async throws {
+    func settingBeforeFavourite() async throws {
         let store = MemoryUserStore()
         let change = ChangeNotificationSettings(settings: store)
         let before = try await change(userId: "u1", currentLocation: nil, favourites: [(Self.berlin.id, Switches(forecasts: false))])
@@ -37,7 +37,7 @@ struct NotificationSettingsTests {
     }
 
     @Test("A4: 100 favourites are a change; 101 are refused and change nothing")
-    func test_A4_atMostHundredFavourites() async throws {
+    func atMostHundredFavourites() async throws {
         let store = MemoryUserStore()
         let change = ChangeNotificationSettings(settings: store)
         let hundred = (1...100).map { ($0, Switches(warnings: false)) }

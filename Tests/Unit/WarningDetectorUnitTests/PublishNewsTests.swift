@@ -20,7 +20,7 @@ struct PublishNewsTests {
     }
 
     @Test("A6: an admin's draft is published as written, and the published item is answered")
-    func test_A6_publishesDraft() async throws {
+    func publishesDraft() async throws {
         let news = MemoryNews()
         let draft = NewsDraft(
             name: "Flood in the north", body: "Roads are closed.", location: "Chiang Mai", timeZone: "Asia/Bangkok",

@@ -7,7 +7,7 @@ import Testing
 @Suite("warning-detector: document and domain")
 struct WarningDocumentTests {
     @Test("X3: warning kinds and severities in the document are the rules' own")
-    func test_X3_closedSetsMatchTheDomain() {
+    func closedSetsMatchTheDomain() {
         #expect(Set(Components.Schemas.Warning.KindPayload.allCases.map(\.rawValue)) == Set(WarningRule.Kind.allCases.map(\.rawValue)))
         #expect(Set(Components.Schemas.Warning.SeverityPayload.allCases.map(\.rawValue)) == Set(Severity.allCases.map(\.capName)))
     }

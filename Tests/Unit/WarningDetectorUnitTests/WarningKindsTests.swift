@@ -15,24 +15,24 @@ struct WarningKindsTests {
     }
 
     @Test("A1: every severity reads back from the word it is stored and published as; other words are none")
-    func test_A1_severityWords() {
+    func severityWords() {
         for severity in Severity.allCases { #expect(Severity(capName: severity.capName) == severity) }
         #expect(Severity(capName: "severe") == nil && Severity(capName: "") == nil)
     }
 
     @Test("A2: a stored row's kind and severity words become the rules' values, and the notice says them again")
-    func test_A2_storedWordsRoundTrip() {
+    func storedWordsRoundTrip() {
         for kind in WarningRule.Kind.allCases {
             for severity in Severity.allCases {
                 let warning = WarningStore.decode(Self.row(kind: kind.rawValue, severity: severity.capName))
                 #expect(warning.kind == kind && warning.severity == severity)
-                #expect(warning.notice.kind == kind.rawValue && warning.notice.severity == severity.capName)
+                #expect(warning.notice.kind == kind && warning.notice.severity.rawValue == severity.capName)
             }
         }
     }
 
     @Test("A5: a Thai reader gets every kind and severity in Thai words")
-    func test_A5_thaiWordsForEveryKind() {
+    func thaiWordsForEveryKind() {
         #expect(WarningWording.thaiStatus(kind: .heavyRain, severity: .severe) == "เตือนภัยฝนตกหนัก ระดับรุนแรง")
         #expect(WarningWording.thaiDescription(kind: .heavyRain, english: "Rain up to 32 mm per hour.") == "คาดว่าฝนตกหนักถึง 32 มม. ต่อชั่วโมง")
         let statuses = Set(WarningRule.Kind.allCases.map { WarningWording.thaiStatus(kind: $0, severity: .moderate) })
@@ -42,7 +42,7 @@ struct WarningKindsTests {
 
     /// A kind the document lacks would be shown as another (a daily horoscope's push was logged as a warning).
     @Test("X3: the delivery log's statuses and kinds are exactly the document's")
-    func test_X3_deliveryClosedSets() {
+    func deliveryClosedSets() {
         #expect(Set(Components.Schemas.Delivery.StatusPayload.allCases.map(\.rawValue)) == Set(DeliveryStatus.allCases.map(\.rawValue)))
         #expect(Set(Components.Schemas.Delivery.KindPayload.allCases.map(\.rawValue)) == Set(DeliveryKind.allCases.map(\.rawValue)))
     }

@@ -20,12 +20,12 @@ struct WarningRuleTests {
     }
 
     @Test("A1: every rule fires at its threshold and not just below it")
-    func test_A1_thresholds() throws {
+    func thresholds() throws {
         let cases: [(String, (inout ForecastHour) -> Void, (inout ForecastHour) -> Void)] = [
             ("heat", { $0.temperatureC = 30 }, { $0.temperatureC = 29.9 }),
             ("frost", { $0.temperatureC = 0 }, { $0.temperatureC = 0.1 }),
             ("wind", { $0.windGustKmh = 60 }, { $0.windGustKmh = 59.9 }),
-            ("storm", { $0.condition = "thunderstorm" }, { $0.condition = "rain" }),
+            ("storm", { $0.condition = .thunderstorm }, { $0.condition = .rain }),
             ("heavy-rain", { $0.precipitationMm = 10 }, { $0.precipitationMm = 9.9 }),
             ("snow", { $0.snowfallCm = 1 }, { $0.snowfallCm = 0.9 }),
             ("low-visibility", { $0.visibilityKm = 1 }, { $0.visibilityKm = 1.1 }),
@@ -39,7 +39,7 @@ struct WarningRuleTests {
     }
 
     @Test("A1: a run of hours gives onset, end, the worst severity and the peak; a gap ends the run; the horizon limits")
-    func test_A1_runs() throws {
+    func runs() throws {
         let fetchedAt = Date(timeIntervalSince1970: 1_790_000_000)
         let start = WarningFixtures.hourStart(fetchedAt)
         let forecast = WarningFixtures.forecast(fetchedAt: fetchedAt) { index, hour in
@@ -64,7 +64,7 @@ struct WarningRuleTests {
     }
 
     @Test("A1: thresholds come from configuration and are checked")
-    func test_A1_configuration() throws {
+    func configuration() throws {
         let rules = try WarningConfiguration(environment: EnvironmentReader(["WARNING_HEAT_C": "25,28,31"])).rules
         let detector = WarningDetector(rules: rules, horizon: .seconds(48 * 3_600))
         #expect(detector.detect(WarningFixtures.heat(28, hours: 2...3)).first?.severity == .severe)
@@ -73,7 +73,7 @@ struct WarningRuleTests {
     }
 
     @Test("A3: dates read 01:00 AM, Monday, 15/10/2015 in the city's time zone")
-    func test_A3_dateFormat() {
+    func dateFormat() {
         // 2015-10-14T23:00:00Z is 01:00 on Thursday 15 October in Berlin (CEST, UTC+2).
         let date = Date(timeIntervalSince1970: 1_444_863_600)
         #expect(WarningDateFormat.string(date, timeZone: "Europe/Berlin") == "01:00 AM, Thursday, 15/10/2015")
@@ -81,7 +81,7 @@ struct WarningRuleTests {
     }
 
     @Test("A5: the daily message goes out only in the first hours of the device's local day")
-    func test_A5_localDay() {
+    func localDay() {
         // 2026-11-23T23:30:00Z: 00:30 on the 24th in Berlin, 18:30 on the 23rd in New York, 11:30 on the 24th in Fiji.
         let now = Date(timeIntervalSince1970: 1_795_476_600)
         #expect(DailyForecastScheduler.localDay(of: now, timeZone: "Europe/Berlin", within: .seconds(6 * 3_600)) == "2026-11-24")
@@ -91,7 +91,7 @@ struct WarningRuleTests {
     }
 
     @Test("A6: news dates are parsed strictly")
-    func test_A6_newsDates() throws {
+    func newsDates() throws {
         let utc = try #require(TimeZone(identifier: "UTC"))
         #expect(NewsRules.moment("2026-11-23", "14:30", in: utc) == Date(timeIntervalSince1970: 1_795_444_200))
         #expect(NewsRules.moment("2026-02-30", "14:30", in: utc) == nil)
@@ -100,7 +100,7 @@ struct WarningRuleTests {
     }
 
     @Test("A5: push payloads carry the seed's title and the APNs alert shape")
-    func test_A5_payloads() throws {
+    func payloads() throws {
         let daily = PushMessage.dailyForecast(
             city: WarningFixtures.berlin, today: nil, temperatureC: 21.4, condition: "clear", description: "Clear sky")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(daily.utf8)) as? [String: Any])

@@ -26,14 +26,14 @@ struct CityShareTextsTests {
     }
 
     @Test("W10: the warning text names the city's active warning")
-    func test_W10_warningText() async throws {
+    func warningText() async throws {
         let shared = texts(warnings: FixedWarnings(warnings: [Self.berlin.id: [Self.heat]]))
         let text = try await shared.text(.warning, day: 0, city: Self.berlin, requestedBy: "203.0.113.7")
         #expect(text == "Weather App: Watch out!! There is a warning in Berlin which is Severe heat warning Temperatures up to 36 °C expected.")
     }
 
     @Test("W10: no active warning, no app link or no weather is the reason there is no text")
-    func test_W10_unavailable() async throws {
+    func unavailable() async throws {
         await #expect(throws: CityShareTexts.Unavailable.noActiveWarning(city: "Berlin")) {
             _ = try await texts().text(.warning, day: 0, city: Self.berlin, requestedBy: "203.0.113.7")
         }
@@ -59,7 +59,7 @@ struct CityShareTextsTests {
     }
 
     @Test("W10: a shared text gets a public page of its own, but the app's own link is the text's link and keeps none")
-    func test_W10_sharePages() async throws {
+    func sharePages() async throws {
         let pages = MemorySharedTexts()
         let share = ShareCity(
             texts: texts(warnings: FixedWarnings(warnings: [Self.berlin.id: [Self.heat]]), appLink: "https://example.org/app"), pages: pages)

@@ -10,7 +10,7 @@ import WeatherFetcherFixtures
 @Suite("weather-fetcher: the city weather entry's bodies")
 struct CityWeatherEntryTests {
     @Test("W3, W8: the bodies are the generated type's encoding, with isFavourite nil, true and false")
-    func test_W3_personalBodiesMatchEncoding() throws {
+    func personalBodiesMatchEncoding() throws {
         let now = WeatherPresentationTests.afternoon
         let city = WeatherFixtures.berlin
         let report = WeatherPresentationTests.report(now: now, city: city)

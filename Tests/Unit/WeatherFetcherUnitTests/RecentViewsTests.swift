@@ -18,7 +18,7 @@ struct RecentViewsTests {
     }
 
     @Test("W7: a user's views within one flush window are one write, each city once, in the order viewed")
-    func test_W7_viewsCoalesceIntoOneWrite() async throws {
+    func viewsCoalesceIntoOneWrite() async throws {
         let store = MemoryUserCities()
         let recorder = Self.recorder(store)
         for (offset, cityId) in [1, 2, 1, 3, 3].enumerated() {
@@ -38,7 +38,7 @@ struct RecentViewsTests {
     }
 
     @Test("W7: reloading the newest recent within a minute writes nothing; after a minute it moves again")
-    func test_W7_reloadWithinMinuteWritesNothing() async throws {
+    func reloadWithinMinuteWritesNothing() async throws {
         let store = MemoryUserCities()
         let recorder = Self.recorder(store)
         await recorder.note(userId: "u1", cityId: 1, at: Self.noon)
@@ -52,7 +52,7 @@ struct RecentViewsTests {
     }
 
     @Test("W7: the store keeps the minute rule for a view another instance noted, unless it comes with other cities")
-    func test_W7_storeKeepsMinuteRule() async throws {
+    func storeKeepsMinuteRule() async throws {
         let store = MemoryUserCities()
         try await store.recordViews([UserCityViews(userId: "u1", views: [CityView(cityId: 1, viewedAt: Self.noon)])])
         try await store.recordViews([UserCityViews(userId: "u1", views: [CityView(cityId: 1, viewedAt: Self.noon + 30)])])
@@ -63,7 +63,7 @@ struct RecentViewsTests {
     }
 
     @Test("W7: a city viewed again after another moves back to the top, even within the minute")
-    func test_W7_viewAfterAnotherCityMovesToTop() async throws {
+    func viewAfterAnotherCityMovesToTop() async throws {
         let store = MemoryUserCities()
         let recorder = Self.recorder(store)
         for (offset, cityId) in [1, 2, 1].enumerated() {
@@ -74,7 +74,7 @@ struct RecentViewsTests {
     }
 
     @Test("W7: the recents keep the newest ten cities")
-    func test_W7_recentsKeepTenNewest() async throws {
+    func recentsKeepTenNewest() async throws {
         let store = MemoryUserCities()
         let recorder = Self.recorder(store)
         for id in 1...12 { await recorder.note(userId: "u1", cityId: id, at: Self.noon + Double(id)) }
@@ -83,7 +83,7 @@ struct RecentViewsTests {
     }
 
     @Test("W7: reading one's recents writes one's own noted views first, and only those")
-    func test_W7_ownReadFlushesOwnViews() async throws {
+    func ownReadFlushesOwnViews() async throws {
         let store = MemoryUserCities()
         let recorder = Self.recorder(store)
         await recorder.note(userId: "u1", cityId: 1, at: Self.noon)
@@ -94,7 +94,7 @@ struct RecentViewsTests {
     }
 
     @Test("W7: a failed write keeps its views, before the ones noted since, for the next flush")
-    func test_W7_failedWriteKeepsViews() async throws {
+    func failedWriteKeepsViews() async throws {
         let store = MemoryUserCities()
         let recorder = Self.recorder(store)
         store.failWrites(1)
@@ -106,7 +106,7 @@ struct RecentViewsTests {
     }
 
     @Test("W7: past the bound on users waiting, the view that passes it writes them all first")
-    func test_W7_pendingUsersBounded() async throws {
+    func pendingUsersBounded() async throws {
         let store = MemoryUserCities()
         let recorder = Self.recorder(store, maxPendingUsers: 2)
         await recorder.note(userId: "u1", cityId: 1, at: Self.noon)
@@ -116,8 +116,8 @@ struct RecentViewsTests {
         #expect(store.batches.count == 1 && store.batches[0].count == 3 && recorder.noted.isEmpty)
     }
 
-    @Test("W7, issue 29: an erased account's noted views are forgotten; a merged install's go to the lasting account")
-    func test_W7_accountEndMovesOrForgetsNotedViews() async throws {
+    @Test("W7, U9: an erased account's noted views are forgotten; a merged install's go to the lasting account")
+    func accountEndMovesOrForgetsNotedViews() async throws {
         let store = MemoryUserCities()
         let recorder = Self.recorder(store)
         await recorder.note(userId: "gone", cityId: 1, at: Self.noon)
@@ -131,7 +131,7 @@ struct RecentViewsTests {
     }
 
     @Test("W7: a graceful stop writes the views noted since the last flush")
-    func test_W7_gracefulStopFlushes() async throws {
+    func gracefulStopFlushes() async throws {
         let store = MemoryUserCities()
         let recorder = Self.recorder(store)
         let group = ServiceGroup(

@@ -9,7 +9,7 @@ import WeatherFetcherFixtures
 
 @testable import WeatherFetcher
 
-/// The refresh reads, stores and announces every city's forecast without `JSONDecoder`/`JSONEncoder` (W6, issue 34):
+/// The refresh reads, stores and announces every city's forecast without `JSONDecoder`/`JSONEncoder` (W6):
 /// held here to what Foundation reads and writes of the same values.
 @Suite("weather-fetcher: the refresh's hand-written JSON against Foundation's")
 struct RefreshJSONTests {
@@ -27,7 +27,7 @@ struct RefreshJSONTests {
     }
 
     @Test("W6: Open-Meteo's answers read the same as JSONDecoder reads them")
-    func test_W6_scanMatchesDecoder() throws {
+    func scanMatchesDecoder() throws {
         for answer in Self.answers() {
             let data = Data(answer.utf8)
             let decoded: [OpenMeteoResponse]
@@ -44,7 +44,7 @@ struct RefreshJSONTests {
     }
 
     @Test("W6: an answer cut short, missing a field or with a wrong type is refused as malformed, never a trap")
-    func test_W6_malformedAnswersRefused() throws {
+    func malformedAnswersRefused() throws {
         let berlin = WeatherFixtures.berlin
         let answer = OpenMeteoFake.answer(for: [(berlin.latitude, berlin.longitude, berlin.timeZone)], now: Self.now)
         let provider = WeatherProviderDecodingTests.openMeteo
@@ -70,7 +70,7 @@ struct RefreshJSONTests {
     }
 
     @Test("W6: a report stored by hand reads back equal with the storage decoder")
-    func test_W6_storedFormRoundTrips() throws {
+    func storedFormRoundTrips() throws {
         var reports = try Self.reports()
         #expect(reports.count == WeatherFixtures.cities.count)
         reports[0].current.visibilityKm = nil
@@ -84,7 +84,7 @@ struct RefreshJSONTests {
     }
 
     @Test("W6: forecast.updated written by hand is what JSONEncoder writes, and reads back equal")
-    func test_W6_eventMatchesEncoder() throws {
+    func eventMatchesEncoder() throws {
         for (city, report) in zip(WeatherFixtures.cities, try Self.reports()) {
             let event = ForecastEventFactory.event(for: city, report: report)
             let written = try event.encoded()

@@ -79,7 +79,7 @@ struct RefreshRuleTests {
     }
 
     @Test("W6: cities go to the provider in batches of its size; one missing from an answer is recorded as failed")
-    func test_W6_batches() async {
+    func batches() async {
         let store = MemoryReports()
         let provider = ScriptedProvider(maxCitiesPerRequest: 2, fetchedAt: Self.now, omitted: [3])
         let outcome = await Self.refresher(provider, store).refresh((1...5).map(Self.city))
@@ -92,7 +92,7 @@ struct RefreshRuleTests {
     }
 
     @Test("W3, W6: fresh data is served as stored; stale data is refreshed on demand, but not just after a failure")
-    func test_W3_onDemand() async throws {
+    func onDemand() async throws {
         let store = MemoryReports()
         let provider = ScriptedProvider(maxCitiesPerRequest: 10, fetchedAt: Self.now)
         let reader = CityWeatherReader(
@@ -125,7 +125,7 @@ struct RefreshRuleTests {
     }
 
     @Test("W3: data is stale after a failed refresh or past the schedule's limit, saying why; its age in whole minutes")
-    func test_W3_freshness() {
+    func freshness() {
         let fetched = Self.now.addingTimeInterval(-150)
         let fresh = Freshness(fetchedAt: fetched, failedSince: nil, now: Self.now, staleAfter: .seconds(2_700))
         #expect(fresh == Freshness(fetchedAt: fetched, failedSince: nil, now: Self.now, staleAfter: .seconds(151)))

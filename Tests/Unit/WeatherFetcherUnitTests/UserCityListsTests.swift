@@ -18,7 +18,7 @@ struct UserCityListsTests {
     static let hamburg = city(2_911_298, "Hamburg")
 
     @Test("W8: marking a favourite twice leaves one, and only the first mark is new")
-    func test_W8_markIsIdempotent() async throws {
+    func markIsIdempotent() async throws {
         let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
         let mark = MarkFavourite(cities: store, favourites: store, known: Self.known())
         #expect(try await mark(userId: "u1", cityId: Self.berlin.id))
@@ -28,7 +28,7 @@ struct UserCityListsTests {
     }
 
     @Test("W8: unmarking removes only that city; unmarking a city that is not a favourite changes nothing")
-    func test_W8_unmark() async throws {
+    func unmarkW8() async throws {
         let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
         try await MarkFavourite(cities: store, favourites: store, known: Self.known())(userId: "u1", cityId: Self.berlin.id)
         try await MarkFavourite(cities: store, favourites: store, known: Self.known())(userId: "u1", cityId: Self.hamburg.id)
@@ -39,7 +39,7 @@ struct UserCityListsTests {
     }
 
     @Test("W8: a city the catalogue does not have is refused, and nothing is marked")
-    func test_W8_unknownCityRefused() async throws {
+    func unknownCityRefused() async throws {
         let store = MemoryUserCities(cities: [Self.berlin])
         await #expect(throws: FavouriteRefusal.cityNotFound(Self.hamburg.id)) {
             try await MarkFavourite(cities: store, favourites: store, known: Self.known())(userId: "u1", cityId: Self.hamburg.id)
@@ -51,7 +51,7 @@ struct UserCityListsTests {
     }
 
     @Test("W7, W8: the view says whether the city is a favourite")
-    func test_W7_viewSaysFavourite() async throws {
+    func viewSaysFavourite() async throws {
         let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
         try await MarkFavourite(cities: store, favourites: store, known: Self.known())(userId: "u1", cityId: Self.berlin.id)
         let view = Self.recordView(store)
@@ -61,7 +61,7 @@ struct UserCityListsTests {
     }
 
     @Test("W8, W3: a favourite just marked shows in the user's next view, though their favourites were cached before")
-    func test_W8_markShowsInNextView() async throws {
+    func markShowsInNextView() async throws {
         let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
         let known = Self.known()
         let view = Self.recordView(store, known: known)
@@ -72,7 +72,7 @@ struct UserCityListsTests {
     }
 
     @Test("W8, W3: a favourite just unmarked shows in the user's next view, though their favourites were cached before")
-    func test_W8_unmarkShowsInNextView() async throws {
+    func unmarkShowsInNextView() async throws {
         let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
         let known = Self.known()
         try await MarkFavourite(cities: store, favourites: store, known: known)(userId: "u1", cityId: Self.berlin.id)
@@ -83,7 +83,7 @@ struct UserCityListsTests {
     }
 
     @Test("W8, W3: many views of a user read their favourites once; another user's views read theirs")
-    func test_W8_favouritesReadOncePerUser() async throws {
+    func favouritesReadOncePerUser() async throws {
         let store = MemoryUserCities(cities: [Self.berlin, Self.hamburg])
         let view = Self.recordView(store)
         for round in 0..<50 {

@@ -1,3 +1,4 @@
+import PlatformEvents
 import Testing
 
 @testable import WeatherFetcher
@@ -7,7 +8,7 @@ import Testing
 @Suite("weather-fetcher: document and domain")
 struct WeatherDocumentTests {
     @Test("X3: every weather symbol of the domain is one of the document's")
-    func test_X3_conditionsInDocument() {
+    func conditionsInDocument() {
         for condition in WeatherCondition.allCases {
             #expect(Components.Schemas.Condition(rawValue: condition.rawValue) != nil, "\(condition)")
         }

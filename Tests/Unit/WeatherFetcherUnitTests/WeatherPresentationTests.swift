@@ -19,7 +19,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W4: hourly starts at the next whole hour and ends at local midnight (3:20 PM gives 4 PM ... 11 PM)")
-    func test_W4_hourlyFromNextHourToMidnight() throws {
+    func hourlyFromNextHourToMidnight() throws {
         let presenter = try #require(CityWeatherPresenter(city: Self.berlin, now: Self.afternoon))
         let hours = presenter.hours(Self.report(now: Self.afternoon, city: Self.berlin))
         #expect(hours.map(\.hour) == ["4 PM", "5 PM", "6 PM", "7 PM", "8 PM", "9 PM", "10 PM", "11 PM"])
@@ -27,7 +27,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W4: exactly on the hour, that hour is not 'next'; late evening leaves an empty list")
-    func test_W4_hourlyEdges() throws {
+    func hourlyEdges() throws {
         let threePM = Date(timeIntervalSince1970: 1_732_370_400)  // 15:00 Berlin
         let atThree = try #require(CityWeatherPresenter(city: Self.berlin, now: threePM))
         #expect(atThree.hours(Self.report(now: threePM, city: Self.berlin)).first?.hour == "4 PM")
@@ -37,7 +37,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W5: five days starting today in the city's zone, with day names")
-    func test_W5_fiveDaysFromToday() throws {
+    func fiveDaysFromToday() throws {
         let presenter = try #require(CityWeatherPresenter(city: Self.berlin, now: Self.afternoon))
         let days = presenter.days(Self.report(now: Self.afternoon, city: Self.berlin))
         #expect(days.map(\.date) == ["2024-11-23", "2024-11-24", "2024-11-25", "2024-11-26", "2024-11-27"])
@@ -50,7 +50,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W3: right-now block in mb, km/h, compass point, °C, %, AM/PM local sunrise and sunset, miles")
-    func test_W3_rightNowUnits() throws {
+    func rightNowUnits() throws {
         let presenter = try #require(CityWeatherPresenter(city: Self.berlin, now: Self.afternoon))
         let report = Self.report(now: Self.afternoon, city: Self.berlin)
         let rightNow = presenter.rightNow(report)
@@ -65,7 +65,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W3: compass points, miles and 12-hour times convert exactly")
-    func test_W3_conversions() {
+    func conversions() {
         #expect(Units.compassPoint(degrees: 0) == "N" && Units.compassPoint(degrees: 360) == "N")
         #expect(Units.compassPoint(degrees: 11.2) == "N" && Units.compassPoint(degrees: 11.3) == "NNE")
         #expect(Units.compassPoint(degrees: 247) == "WSW" && Units.compassPoint(degrees: -90) == "W")
@@ -76,7 +76,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W3: 'updated N minutes ago' texts")
-    func test_W3_updatedText() {
+    func updatedText() {
         #expect(CityWeatherPresenter.updatedText(minutes: 0) == "updated a moment ago")
         #expect(CityWeatherPresenter.updatedText(minutes: 1) == "updated 1 minute ago")
         #expect(CityWeatherPresenter.updatedText(minutes: 42) == "updated 42 minutes ago")
@@ -85,7 +85,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W10: share texts follow the seed's templates word for word")
-    func test_W10_shareTemplates() {
+    func shareTemplates() {
         let texts = ShareTexts(appName: "Weather App")
         let report = Self.report(now: Self.afternoon, city: Self.berlin)
         #expect(texts.app(link: "https://apps.example/weather") == "Weather App https://apps.example/weather")
@@ -101,7 +101,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W1: search keys ignore case and accents and spell out letters like ł and ß")
-    func test_W1_searchKeys() {
+    func searchKeys() {
         #expect(SearchKey.fold("Zürich") == "zurich" && SearchKey.fold("ZÜR") == "zur")
         #expect(SearchKey.fold("Łódź") == "lodz" && SearchKey.fold("Straße") == "strasse")
         #expect(SearchKey.fold("  São   Paulo ") == "sao paulo")
@@ -112,7 +112,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W1: ASCII text folds without Foundation exactly as with it, spaces and control characters included")
-    func test_W1_asciiFoldMatchesUnicodeFold() {
+    func asciiFoldMatchesUnicodeFold() {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("aZ09 \t\n\r-'.,_%*?\\~`!") + (0x00..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }
         var samples = ["", " ", "Bern", "  New   York ", "SAN\tJOSE", "St. John's", "\u{0B}x\u{0C}"]
@@ -126,7 +126,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W1: the catalogue keeps one alternate name per search key, the accented one, never the city's own key")
-    func test_W1_alternateNamesPerKey() {
+    func alternateNamesPerKey() {
         let munich = City(
             id: 2_867_714, name: "Munich", asciiName: "Munich", countryCode: "DE", country: "Germany", region: "Bavaria",
             latitude: 48.137, longitude: 11.575, timeZone: "Europe/Berlin", population: 1_260_391)
@@ -136,7 +136,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W1: one- and two-letter searches are kept for their TTL; longer ones are not kept")
-    func test_W1_shortSearchCache() throws {
+    func shortSearchCache() throws {
         let cache = ShortSearchCache(ttl: .seconds(60), capacity: 2)
         let short = try #require(CitySearchPattern(query: "mü", contains: false))
         let longer = try #require(CitySearchPattern(query: "mün", contains: false))
@@ -153,7 +153,7 @@ struct WeatherPresentationTests {
     }
 
     @Test("W1: a catalogue file with a wrong header or a malformed row is refused, naming the line")
-    func test_W1_catalogueFileErrors() throws {
+    func catalogueFileErrors() throws {
         #expect(throws: CatalogueFile.FormatError.self) { try CatalogueFile(text: "id\tname\n1\tX\n") }
         let badRow = WeatherFixtures.catalogueTSV + "42\tNowhere\tNowhere\tXX\tX\t01\tR\t95.0\t0\tUTC\t20000\t\n"
         do {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import PlatformEvents
 import PlatformHTTP
 import Testing
 import UnitTestSupport
@@ -25,7 +26,7 @@ struct WeatherProviderDecodingTests {
         http: http("worldweatheronline"), baseURL: "http://127.0.0.1:1", apiKey: .init("test-key"))
 
     @Test("W5: daily dates follow the city's zone across a clock change: six days, each once, in Europe/Paris and America/New_York")
-    func test_W5_dailyDatesAcrossDST() throws {
+    func dailyDatesAcrossDST() throws {
         // Open-Meteo's answer on the Friday before each change: its utc_offset_seconds is that day's only.
         for (city, friday, expected) in [
             (
@@ -49,7 +50,7 @@ struct WeatherProviderDecodingTests {
     }
 
     @Test("W6: a recorded Open-Meteo answer decodes with units, conditions, local day and nulls left out")
-    func test_W6_openMeteoRecordedAnswer() throws {
+    func openMeteoRecordedAnswer() throws {
         let berlin = WeatherFixtures.berlin
         let reports = try Self.openMeteo.decode(ByteBuffer(string: WeatherFixtures.openMeteoRecorded), for: [berlin], fetchedAt: Date())
         let report = try #require(reports[berlin.id])
@@ -72,7 +73,7 @@ struct WeatherProviderDecodingTests {
     }
 
     @Test("W6: a multi-city Open-Meteo answer maps each location to its city, in request order")
-    func test_W6_openMeteoBatchAnswer() throws {
+    func openMeteoBatchAnswer() throws {
         let cities = [WeatherFixtures.berlin, WeatherFixtures.sydney, WeatherFixtures.honolulu]
         let body = WeatherFixtures.openMeteoAnswer(for: cities.map { ($0.latitude, $0.longitude, $0.timeZone) })
         let reports = try Self.openMeteo.decode(ByteBuffer(string: body), for: cities, fetchedAt: Date())
@@ -86,7 +87,7 @@ struct WeatherProviderDecodingTests {
     }
 
     @Test("W6: the Open-Meteo request batches coordinates and asks for the units the seed needs")
-    func test_W6_openMeteoRequestURL() throws {
+    func openMeteoRequestURL() throws {
         let cities = [WeatherFixtures.berlin, WeatherFixtures.sydney]
         let url = try #require(URLComponents(string: Self.openMeteo.url(for: cities)))
         let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
@@ -98,7 +99,7 @@ struct WeatherProviderDecodingTests {
     }
 
     @Test("W6: malformed, truncated and error answers from Open-Meteo are clear errors, not crashes")
-    func test_W6_openMeteoBadAnswers() throws {
+    func openMeteoBadAnswers() throws {
         let berlin = WeatherFixtures.berlin
         let bern = WeatherFixtures.bern
         #expect(throws: ProviderError.self) { try Self.openMeteo.decode(ByteBuffer(string: "{\"latitude\": 52"), for: [berlin], fetchedAt: Date()) }
@@ -118,7 +119,7 @@ struct WeatherProviderDecodingTests {
     }
 
     @Test("W6: a WorldWeatherOnline answer decodes: strings to numbers, local times in the city's zone, dew point from the nearest hour")
-    func test_W6_worldWeatherOnlineAnswer() throws {
+    func worldWeatherOnlineAnswer() throws {
         let berlin = WeatherFixtures.berlin
         let body = WeatherFixtures.worldWeatherOnlineAnswer(today: "2024-11-23", tomorrow: "2024-11-24")
         let report = try Self.worldWeatherOnline.decode(ByteBuffer(string: body), for: berlin, fetchedAt: Date())
@@ -139,7 +140,7 @@ struct WeatherProviderDecodingTests {
     }
 
     @Test("W6: WorldWeatherOnline's in-band errors and malformed answers are clear errors")
-    func test_W6_worldWeatherOnlineErrors() throws {
+    func worldWeatherOnlineErrors() throws {
         let berlin = WeatherFixtures.berlin
         do {
             _ = try Self.worldWeatherOnline.decode(ByteBuffer(string: WeatherFixtures.worldWeatherOnlineError), for: berlin, fetchedAt: Date())
@@ -154,7 +155,7 @@ struct WeatherProviderDecodingTests {
     }
 
     @Test("W6: the WorldWeatherOnline request carries the key, the coordinates and hourly steps")
-    func test_W6_worldWeatherOnlineRequestURL() throws {
+    func worldWeatherOnlineRequestURL() throws {
         let url = try #require(URLComponents(string: Self.worldWeatherOnline.url(for: WeatherFixtures.berlin)))
         let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
         #expect(url.path == "/premium/v1/weather.ashx")
@@ -162,7 +163,7 @@ struct WeatherProviderDecodingTests {
     }
 
     @Test("W6: every WMO code Open-Meteo documents maps to a condition")
-    func test_W6_conditionCodes() {
+    func conditionCodes() {
         for code in [0, 1, 2, 3, 45, 48, 51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 71, 73, 75, 77, 80, 81, 82, 85, 86, 95, 96, 99] {
             #expect(WeatherCondition.fromWMO(code) != nil, "WMO \(code)")
         }

@@ -10,7 +10,7 @@ struct AnalyticsAccountLifecycleTests {
     @Test(
         "U5, U9 (N2, N3): poll answers and feature users follow an install into its account; deletion erases the answers and anonymises the feature users"
     )
-    func test_mergeThenDelete() async throws {
+    func mergeThenDelete() async throws {
         let idp = FakeIdentityProvider()
         try await idp.serve {
             try await LifecycleAuth.run(oidc: idp, extraEnvironment: LifecycleAuth.trustingInstalls) { auth, users in

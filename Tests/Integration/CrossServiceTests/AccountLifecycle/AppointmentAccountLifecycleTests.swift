@@ -4,13 +4,13 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 29 through auth, the broker and appointment-booker, every token from auth: an admin deletes a fortune
+/// U9 through auth, the broker and appointment-booker, every token from auth: an admin deletes a fortune
 /// teller (their future appointments are cancelled with events, their profile stays empty under a new id), and a
 /// client deletes themselves (readings go, past appointments stay named by nobody).
 @Suite("Account lifecycle: appointment-booker")
 struct AppointmentAccountLifecycleTests {
-    @Test("Issue 29 (B2, U5, U6): deleting a partner cancels their future appointments with events; deleting a client erases their readings")
-    func test_deletePartnerAndClient() async throws {
+    @Test("U9 (B2, U5, U6): deleting a partner cancels their future appointments with events; deleting a client erases their readings")
+    func deletePartnerAndClient() async throws {
         try await LifecycleAuth.run { auth, users in
             try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_USERS_TOPIC": users], tokens: auth.tokens) { booking in
                 let admin = try await auth.adminToken()
@@ -52,8 +52,8 @@ struct AppointmentAccountLifecycleTests {
         }
     }
 
-    @Test("Issue 29 (B2, B4, B5): an install's readings, appointment and daily horoscope setting follow it into the account it merges into")
-    func test_mergeInstall() async throws {
+    @Test("U9 (B2, B4, B5): an install's readings, appointment and daily horoscope setting follow it into the account it merges into")
+    func mergeInstall() async throws {
         try await LifecycleAuth.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": AuthTestHarness.webhookSecret]) { auth, users in
             try await BookingTestHarness.run(extraEnvironment: ["APPOINTMENT_USERS_TOPIC": users], tokens: auth.tokens) { booking in
                 let admin = try await auth.adminToken()

@@ -4,14 +4,14 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 29 in auth itself: who may delete which account and how they prove it, the merge's refusals, and the
+/// U9 in auth itself: who may delete which account and how they prove it, the merge's refusals, and the
 /// one event each end publishes.
 @Suite("Account lifecycle: auth")
 struct AuthAccountEndTests {
     @Test(
-        "Issue 29 (U7): a survey account deletes itself only with its PIN, a dashboard account only with its password; install accounts need only their token"
+        "U9 (U7): a survey account deletes itself only with its PIN, a dashboard account only with its password; install accounts need only their token"
     )
-    func test_reauthentication() async throws {
+    func reauthentication() async throws {
         try await LifecycleAuth.run { auth, _ in
             _ = try await auth.post("/v1/survey/signup", ["email": "leaving@hotel.com", "pin": "Ab12", "pinConfirmation": "Ab12"])
             let (_, login) = try await auth.post("/v1/survey/login", ["email": "leaving@hotel.com", "pin": "Ab12"])
@@ -47,7 +47,7 @@ struct AuthAccountEndTests {
     @Test(
         "U9: install deletions from one address stop at INSTALL_DELETIONS_PER_ADDRESS with 429 too_many_attempts and Retry-After; the install stays"
     )
-    func test_installDeletionsPerAddress() async throws {
+    func installDeletionsPerAddress() async throws {
         try await LifecycleAuth.run(extraEnvironment: ["INSTALL_DELETIONS_PER_ADDRESS": "2"]) { auth, _ in
             let installs = [try await auth.install("weather"), try await auth.install("places"), try await auth.install("horoscope")]
             for install in installs.prefix(2) {
@@ -66,8 +66,8 @@ struct AuthAccountEndTests {
         }
     }
 
-    @Test("Issue 29 (U5): an admin deletes a user's account but not their own; a merge refuses unknown tokens and accounts of other kinds")
-    func test_adminDeletionAndMergeRefusals() async throws {
+    @Test("U9 (U5): an admin deletes a user's account but not their own; a merge refuses unknown tokens and accounts of other kinds")
+    func adminDeletionAndMergeRefusals() async throws {
         try await LifecycleAuth.run { auth, _ in
             let admin = try await auth.adminToken()
             let user = try await auth.install("weather")

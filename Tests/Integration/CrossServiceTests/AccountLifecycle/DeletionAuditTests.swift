@@ -54,7 +54,7 @@ struct DeletionAuditTests {
     @Test(
         "U8, U9, U11: an account that used every app and linked its installs is deleted; no table of the six services and no kept topic holds its ids, address, names or device tokens beyond the README's list, and every service spells its id as the token's sub"
     )
-    func test_deletionAudit() async throws {
+    func deletionAudit() async throws {
         try await EveryService.run { stack in
             let traces = try await Self.useEveryApp(stack)
             let access = try #require(traces.first { $0.name == "access token" }?.value)

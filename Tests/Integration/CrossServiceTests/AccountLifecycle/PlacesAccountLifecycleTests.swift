@@ -3,7 +3,7 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 29 through auth, the broker and places-importer: a member's saved places, pins, ratings and added places
+/// U8 through auth, the broker and places-importer: a member's saved places, pins, ratings and added places
 /// follow an install into its account; deleted, the personal ones go and the shared ones stay without their author.
 @Suite("Account lifecycle: places-importer")
 struct PlacesAccountLifecycleTests {
@@ -13,9 +13,9 @@ struct PlacesAccountLifecycleTests {
     ]
 
     @Test(
-        "Issue 29 (P2-P4): pins, saved places, ratings and added places follow an install into its account; deletion keeps the rating and the place anonymised"
+        "U9 (P2-P4): pins, saved places, ratings and added places follow an install into its account; deletion keeps the rating and the place anonymised"
     )
-    func test_mergeThenDelete() async throws {
+    func mergeThenDelete() async throws {
         let idp = FakeIdentityProvider()
         try await idp.serve {
             try await LifecycleAuth.run(oidc: idp, extraEnvironment: LifecycleAuth.trustingInstalls) { auth, users in

@@ -3,12 +3,12 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 29 through auth, the broker and warning-detector: devices and notification settings follow an install into
+/// U8 through auth, the broker and warning-detector: devices and notification settings follow an install into
 /// the account it signs in to, and go with that account.
 @Suite("Account lifecycle: warning-detector")
 struct WarningAccountLifecycleTests {
-    @Test("Issue 29 (A4, A5): an install's device and settings follow it into its account; deleting the account removes them and refuses its token")
-    func test_mergeThenDelete() async throws {
+    @Test("U9 (A4, A5): an install's device and settings follow it into its account; deleting the account removes them and refuses its token")
+    func mergeThenDelete() async throws {
         let idp = FakeIdentityProvider()
         try await idp.serve {
             try await LifecycleAuth.run(oidc: idp) { auth, users in

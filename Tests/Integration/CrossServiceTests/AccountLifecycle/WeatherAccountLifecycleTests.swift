@@ -3,16 +3,16 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 29 through auth, the broker and weather-fetcher: an install's favourites and recents follow it into the
+/// U8 through auth, the broker and weather-fetcher: an install's favourites and recents follow it into the
 /// account it signs in to, and go with that account when it is deleted.
 @Suite("Account lifecycle: weather-fetcher")
 struct WeatherAccountLifecycleTests {
     static let berlin = 2950159, bern = 2661552
 
     @Test(
-        "Issue 29 (W7, W8): an install merged into its OpenID Connect account brings its cities; deleting the account erases them and its tokens stop working"
+        "U9 (W7, W8): an install merged into its OpenID Connect account brings its cities; deleting the account erases them and its tokens stop working"
     )
-    func test_mergeThenDelete() async throws {
+    func mergeThenDelete() async throws {
         let idp = FakeIdentityProvider()
         try await idp.serve {
             try await LifecycleAuth.run(oidc: idp) { auth, users in

@@ -3,14 +3,14 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 29: the horoscope app from nothing but its name and an install id, through auth (payments by the
+/// U9: the horoscope app from nothing but its name and an install id, through auth (payments by the
 /// provider's signed webhook), appointment-booker and warning-detector (its pushes, on a fake APNs that binds each
 /// token to one app), wired by the real broker as in production.
 @Suite("App journey: horoscope")
 struct HoroscopeAppJourneyTests {
     @Test(
-        "Issue 29 (B1-B5, U5, U6, U8, U9, A7): an install reads, pays, books a fortune teller and gets its reminder and daily horoscope on its phone")
-    func test_horoscopeAppJourney() async throws {
+        "U8 (B1-B5, U5, U6, U8, U9, A7): an install reads, pays, books a fortune teller and gets its reminder and daily horoscope on its phone")
+    func horoscopeAppJourney() async throws {
         let apns = StrictAPNs()
         try await LifecycleAuth.run(extraEnvironment: ["PAYMENT_WEBHOOK_SECRET": AuthTestHarness.webhookSecret]) { auth, users in
             try await WarningTestHarness.run(extraEnvironment: ["WARNING_USERS_TOPIC": users], push: apns.handler, tokens: auth.tokens) { warnings in

@@ -3,12 +3,12 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 29: the Where-I-Work app from nothing but its name and an install id, through auth, places-importer and
+/// U8: the Where-I-Work app from nothing but its name and an install id, through auth, places-importer and
 /// analytics-aggregator (the poll).
 @Suite("App journey: places")
 struct PlacesAppJourneyTests {
-    @Test("Issue 29 (P2-P4, N3, U8, U9): an install reaches the map, adds a place, rates, pins and saves it, answers the poll and edits its profile")
-    func test_placesAppJourney() async throws {
+    @Test("U9 (P2-P4, N3, U8, U9): an install reaches the map, adds a place, rates, pins and saves it, answers the poll and edits its profile")
+    func placesAppJourney() async throws {
         try await LifecycleAuth.run(extraEnvironment: LifecycleAuth.trustingInstalls) { auth, users in
             try await PlacesTestHarness.run(extraEnvironment: ["PLACES_USERS_TOPIC": users], tokens: auth.tokens) { places in
                 try await AnalyticsTestHarness.run(extraEnvironment: ["ANALYTICS_USERS_TOPIC": users], tokens: auth.tokens) { analytics in

@@ -4,14 +4,14 @@ import ServiceTestSupport
 import TestSupport
 import Testing
 
-/// Issue 29: the weather app from nothing but its name and an install id, through auth, weather-fetcher and
+/// U8: the weather app from nothing but its name and an install id, through auth, weather-fetcher and
 /// warning-detector wired by the real broker as in production (forecasts, warnings, favourites, accounts).
 @Suite("App journey: weather")
 struct WeatherAppJourneyTests {
     static let berlin = 2950159
 
-    @Test("Issue 29 (W1-W8, A4, A5, U8, U9): an install reaches search, weather, recents, favourites, warning settings, a device and its profile")
-    func test_weatherAppJourney() async throws {
+    @Test("U9 (W1-W8, A4, A5, U8, U9): an install reaches search, weather, recents, favourites, warning settings, a device and its profile")
+    func weatherAppJourney() async throws {
         try await LifecycleAuth.run { auth, users in
             try await WarningTestHarness.run(extraEnvironment: ["WARNING_USERS_TOPIC": users], tokens: auth.tokens) { warnings in
                 let wiring = [

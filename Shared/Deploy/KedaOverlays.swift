@@ -1,3 +1,5 @@
+import PlatformEvents
+
 /// The KEDA overlays (`deploy/overlays/keda`, `deploy/overlays/keda-sasl`), made from the registry and the topic
 /// catalogue so a topic a service starts to consume is a trigger without anyone remembering to add it.
 ///

@@ -1,4 +1,5 @@
 import PlatformCore
+import PlatformEvents
 
 /// The broker's access rules for the platform, made from the topic catalogue (X1, X3): each service's principal
 /// may write only the topics it owns (and the dead-letter topics of what it reads), read only what it consumes,

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformEvents
 
 /// Holds the files that list the services to the registry (`ServiceIdentity.all`): each must name every service,
 /// with its port and schema where the file sets them and its required settings where the file starts it, and the

@@ -1,3 +1,5 @@
+import PlatformEvents
+
 /// The database's bootstrap from the registry of the services: one role per service owning one schema and granted
 /// nothing else (X1), the extensions each schema needs, and each role's password from the environment when it is
 /// given. Rendered into `deploy/postgres/bootstrap.sql` by `platformctl render-services`; the local stack and the
