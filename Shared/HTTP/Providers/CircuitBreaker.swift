@@ -7,16 +7,19 @@ public actor CircuitBreaker {
     private var consecutiveFailures = 0
     private var openUntil: ContinuousClock.Instant?
     private var trialInFlight = false
+    /// The time the cool-down is judged at; a unit test gives its own, so it does not wait for the cool-down.
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    public init(failureThreshold: Int, coolDown: Duration) {
+    public init(failureThreshold: Int, coolDown: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.failureThreshold = failureThreshold
         self.coolDown = coolDown
+        self.now = now
     }
 
     /// Throws `ProviderError.circuitOpen` while the circuit is open or its one trial is under way.
     public func permit() throws(ProviderError) {
         guard let until = openUntil else { return }
-        if ContinuousClock.now < until || trialInFlight { throw .circuitOpen(until: until) }
+        if now() < until || trialInFlight { throw .circuitOpen(until: until) }
         trialInFlight = true
     }
 
@@ -30,7 +33,7 @@ public actor CircuitBreaker {
         consecutiveFailures += 1
         trialInFlight = false
         if consecutiveFailures >= failureThreshold {
-            openUntil = .now + coolDown
+            openUntil = now() + coolDown
         }
     }
 
@@ -40,5 +43,5 @@ public actor CircuitBreaker {
         trialInFlight = false
     }
 
-    public var isOpen: Bool { openUntil.map { ContinuousClock.now < $0 } ?? false }
+    public var isOpen: Bool { openUntil.map { now() < $0 } ?? false }
 }

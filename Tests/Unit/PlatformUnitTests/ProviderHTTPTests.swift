@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import Synchronization
 import Testing
 import UnitTestSupport
 
@@ -30,13 +31,16 @@ struct ProviderHTTPTests {
 
     @Test("W6: the circuit opens after the threshold, refuses during the cool-down, then lets one trial through")
     func circuitBreaker() async throws {
-        let circuit = CircuitBreaker(failureThreshold: 2, coolDown: .milliseconds(200))
+        let clock = ManualInstant()
+        let circuit = CircuitBreaker(failureThreshold: 2, coolDown: .milliseconds(200), now: clock.now)
         try await circuit.permit()
         await circuit.recordFailure()
         try await circuit.permit()
         await circuit.recordFailure()
         await #expect(throws: ProviderError.self) { try await circuit.permit() }
-        try await Task.sleep(for: .milliseconds(250))
+        clock.advance(by: .milliseconds(199))
+        await #expect(throws: ProviderError.self, "still cooling down") { try await circuit.permit() }
+        clock.advance(by: .milliseconds(1))
         try await circuit.permit()
         await #expect(throws: ProviderError.self, "only one trial at a time") { try await circuit.permit() }
         await circuit.recordSuccess()
@@ -46,10 +50,11 @@ struct ProviderHTTPTests {
 
     @Test("W6: a trial that was abandoned (its caller cancelled) lets the next caller try, without counting a failure")
     func abandonedTrial() async throws {
-        let circuit = CircuitBreaker(failureThreshold: 1, coolDown: .milliseconds(50))
+        let clock = ManualInstant()
+        let circuit = CircuitBreaker(failureThreshold: 1, coolDown: .milliseconds(50), now: clock.now)
         try await circuit.permit()
         await circuit.recordFailure()
-        try await Task.sleep(for: .milliseconds(80))
+        clock.advance(by: .milliseconds(50))
         try await circuit.permit()
         await #expect(throws: ProviderError.self, "the trial is under way") { try await circuit.permit() }
         await circuit.recordAbandoned()
@@ -103,4 +108,15 @@ actor InFlightCounter {
     }
 
     func leave() { current -= 1 }
+}
+
+/// A `ContinuousClock` instant a test moves by hand.
+final class ManualInstant: Sendable {
+    private let current = Mutex(ContinuousClock.now)
+
+    var now: @Sendable () -> ContinuousClock.Instant { { [self] in current.withLock { $0 } } }
+
+    func advance(by duration: Duration) {
+        current.withLock { $0 += duration }
+    }
 }

@@ -5,17 +5,10 @@ import UnitTestSupport
 
 @testable import Auth
 
-/// X1: what the registry of the services says auth needs to start is what its configuration requires.
-@Suite("auth: required settings")
-struct RequiredSettingsTests {
-    @Test("X1: the registry's required settings are exactly those AuthConfiguration cannot start without")
-    func requiredSettings() {
-        #expect(
-            requiredSettingsProblems(of: .auth, values: ["AUTH_SIGNING_KEY": "a-key"]) { values throws(ConfigError) in
-                _ = try AuthConfiguration(environment: EnvironmentReader(values))
-            } == [])
-    }
-
+/// X1: the check that holds a configuration to the registry tells when the two disagree (each service is held to it in
+/// CrossServiceTests' `RequiredSettingsTests`).
+@Suite("auth: the required-settings check")
+struct RegistryCheckTests {
     @Test("X1: a registry that forgets a required setting, or names one the service does without, is told")
     func registryOutOfStep() {
         let make = { (values: [String: String]) throws(ConfigError) in _ = try AuthConfiguration(environment: EnvironmentReader(values)) }
