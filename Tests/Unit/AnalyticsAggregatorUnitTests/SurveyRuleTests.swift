@@ -86,7 +86,9 @@ struct SurveyRuleTests {
     func untrustedPollAnswerRefused() async throws {
         let store = MemorySurvey()
         let first = try #require(PollQuestions.all.first).id
-        #expect(await refusal { try await AnswerPoll(polls: store).run(user: "u", trusted: false, answers: [(first, true)]) } == .accountNotTrusted)
+        await #expect(throws: SurveyRefusal.accountNotTrusted) {
+            try await AnswerPoll(polls: store).run(user: "u", trusted: false, answers: [(first, true)])
+        }
         #expect(try await store.answers(of: "u").isEmpty, "nothing stored")
         #expect(SurveyErrors.answer(for: .accountNotTrusted).status == .forbidden)
     }
@@ -96,8 +98,10 @@ struct SurveyRuleTests {
         let store = MemorySurvey()
         let poll = AnswerPoll(polls: store)
         let first = try #require(PollQuestions.all.first).id, second = try #require(PollQuestions.all.dropFirst().first).id
-        #expect(await refusal { try await poll.run(user: "u", trusted: true, answers: []) } == .answerCount)
-        #expect(await refusal { try await poll.run(user: "u", trusted: true, answers: Array(repeating: (first, true), count: 11)) } == .answerCount)
+        await #expect(throws: SurveyRefusal.answerCount) { try await poll.run(user: "u", trusted: true, answers: []) }
+        await #expect(throws: SurveyRefusal.answerCount) {
+            try await poll.run(user: "u", trusted: true, answers: Array(repeating: (first, true), count: 11))
+        }
         #expect(
             await refusal { try await poll.run(user: "u", trusted: true, answers: [(first, true), ("nope", false)]) }
                 == .unknownQuestions(["answers[1].questionId": "is not a question of the poll"]))
@@ -114,24 +118,24 @@ struct SurveyRuleTests {
     func surveyRules() async throws {
         let store = MemorySurvey()
         let survey = TakeSurvey(surveys: store)
-        #expect(await refusal { _ = try await survey.taker("stranger") } == .notSurveyAccount)
+        await #expect(throws: SurveyRefusal.notSurveyAccount) { _ = try await survey.taker("stranger") }
         store.addAccount("guest")
         let guest = try await survey.taker("guest")
-        #expect(await refusal { _ = try await survey.submitService(user: guest, service: "rooms", ratings: ["good"]) } == .malformedRatings)
+        await #expect(throws: SurveyRefusal.malformedRatings) { _ = try await survey.submitService(user: guest, service: "rooms", ratings: ["good"]) }
         #expect(
             await refusal { _ = try await survey.submitService(user: guest, service: "rooms", ratings: Array(repeating: "great", count: 5)) }
                 == .malformedRatings)
-        #expect(await refusal { _ = try await survey.submitOverall(user: guest, stars: nil) } == .noServiceRated)
+        await #expect(throws: SurveyRefusal.noServiceRated) { _ = try await survey.submitOverall(user: guest, stars: nil) }
         let rooms = try await survey.submitService(user: guest, service: "rooms", ratings: ["excellent", "good", "good", "fair", "poor"])
         #expect(rooms.points == 45 && rooms.asksWhy)
         let gym = try await survey.submitService(user: guest, service: "gym", ratings: ["excellent", "excellent", "excellent", "good", "fair"])
         #expect(gym.points == 75 && !gym.asksWhy, "75 points is good")
-        #expect(await refusal { try await survey.explainService(user: guest, service: "rooms", why: " \n ") } == .blankWhy)
-        #expect(await refusal { try await survey.explainService(user: guest, service: "gym", why: "crowded") } == .notBelowGood(.service))
-        #expect(await refusal { try await survey.explainService(user: guest, service: "dining", why: "cold") } == .notSubmitted(.service))
+        await #expect(throws: SurveyRefusal.blankWhy) { try await survey.explainService(user: guest, service: "rooms", why: " \n ") }
+        await #expect(throws: SurveyRefusal.notBelowGood(.service)) { try await survey.explainService(user: guest, service: "gym", why: "crowded") }
+        await #expect(throws: SurveyRefusal.notSubmitted(.service)) { try await survey.explainService(user: guest, service: "dining", why: "cold") }
         try await survey.explainService(user: guest, service: "rooms", why: "noisy")
-        #expect(await refusal { try await survey.explainService(user: guest, service: "rooms", why: "noisy") } == .alreadyExplained)
-        #expect(await refusal { try await survey.explainOverall(user: guest, why: "meh") } == .notSubmitted(.overall))
+        await #expect(throws: SurveyRefusal.alreadyExplained) { try await survey.explainService(user: guest, service: "rooms", why: "noisy") }
+        await #expect(throws: SurveyRefusal.notSubmitted(.overall)) { try await survey.explainOverall(user: guest, why: "meh") }
         let overall = try await survey.submitOverall(user: guest, stars: nil)
         #expect(overall.stars == 1 && overall.points == 120)
         try await survey.explainOverall(user: guest, why: "meh")

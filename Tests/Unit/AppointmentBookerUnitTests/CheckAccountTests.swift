@@ -49,11 +49,11 @@ struct CheckAccountTests {
         #expect(try await Self.check().purchaser(Self.tarotBuyer, of: "tarot") == account)
         #expect(try await Self.check([account: .init(role: nil, banned: true, revoked: [])]).purchaser(Self.tarotBuyer, of: nil) == account)
         let revoked = Self.check([account: .init(role: nil, banned: false, revoked: ["tarot"])])
-        #expect(await Self.refusal { _ = try await revoked.purchaser(Self.tarotBuyer, of: "tarot") } == .entitlementRequired("tarot"))
+        await #expect(throws: AccountRefusal.entitlementRequired("tarot")) { _ = try await revoked.purchaser(Self.tarotBuyer, of: "tarot") }
         let banned = Self.check([account: .init(role: nil, banned: true, revoked: [])])
-        #expect(await Self.refusal { _ = try await banned.purchaser(Self.tarotBuyer, of: "tarot") } == .accountBanned)
+        await #expect(throws: AccountRefusal.accountBanned) { _ = try await banned.purchaser(Self.tarotBuyer, of: "tarot") }
         let plain = AuthenticatedUser(id: "user-2", role: .user, entitlements: [])
-        #expect(await Self.refusal { _ = try await Self.check().purchaser(plain, of: "tarot") } == .entitlementRequired("tarot"))
+        await #expect(throws: AccountRefusal.entitlementRequired("tarot")) { _ = try await Self.check().purchaser(plain, of: "tarot") }
         let granted = Self.check([AccountKey.of("user-2"): .init(role: nil, banned: false, revoked: [], granted: ["tarot"])])
         #expect(try await granted.purchaser(plain, of: "tarot") == AccountKey.of("user-2"))
     }

@@ -78,11 +78,13 @@ struct PartnerProfileTests {
     @Test("B1, B3: an unknown partner is not edited, and gets no availability")
     func unknownPartner() async throws {
         let profiles = MemoryPartnerProfiles()
-        #expect(await Self.refusal { try await EditPartner(profiles: profiles)(UUID(), ProfileChanges(name: "x"), by: .admin) } == .partnerNotFound)
+        await #expect(throws: PartnerRefusal.partnerNotFound) {
+            try await EditPartner(profiles: profiles)(UUID(), ProfileChanges(name: "x"), by: .admin)
+        }
         let none = Availability(weekly: [], exceptions: [])
         let replace = ReplaceAvailability(profiles: profiles, accounts: CheckAccount(states: profiles))
         let admin = AuthenticatedUser(id: "admin-1", role: .admin, entitlements: [])
-        #expect(await Self.refusal { try await replace(try await replace.authorize(admin, for: UUID()), with: none) } == .partnerNotFound)
+        await #expect(throws: PartnerRefusal.partnerNotFound) { try await replace(try await replace.authorize(admin, for: UUID()), with: none) }
     }
 
     @Test("B3: the availability is replaced as a whole")
@@ -149,6 +151,6 @@ struct PartnerProfileTests {
         #expect(paid.paymentStatus == .paid && paid.markedBy == "admin" && paid.active)
         let unpaid = try await MarkAdPayment(ads: profiles)(ad.id, of: id, as: .unpaid)
         #expect(unpaid.markedBy == nil && !unpaid.active)
-        #expect(await Self.refusal { try await MarkAdPayment(ads: profiles)(ad.id, of: UUID(), as: .paid) } == .adNotFound)
+        await #expect(throws: PartnerRefusal.adNotFound) { try await MarkAdPayment(ads: profiles)(ad.id, of: UUID(), as: .paid) }
     }
 }

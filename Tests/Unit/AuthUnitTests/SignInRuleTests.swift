@@ -78,12 +78,12 @@ struct SignInRuleTests {
         signIns.addRefreshToken("first", for: account.id)
         let renewed = try await refresh.run(refreshToken: "first")
         #expect(renewed.account.id == account.id && renewed.refreshToken != "first")
-        #expect(await refusal { _ = try await refresh.run(refreshToken: "first") } as? RefreshSession.Refusal == .reused)
+        await #expect(throws: RefreshSession.Refusal.reused) { _ = try await refresh.run(refreshToken: "first") }
         for token in [nil, "", "  ", "unknown", String(repeating: "a", count: 129)] {
-            #expect(await refusal { _ = try await refresh.run(refreshToken: token) } as? RefreshSession.Refusal == .invalidToken)
+            await #expect(throws: RefreshSession.Refusal.invalidToken) { _ = try await refresh.run(refreshToken: token) }
         }
         credentials.setBanned(account.id)
-        #expect(await refusal { _ = try await refresh.run(refreshToken: renewed.refreshToken) } as? RefreshSession.Refusal == .banned)
+        await #expect(throws: RefreshSession.Refusal.banned) { _ = try await refresh.run(refreshToken: renewed.refreshToken) }
     }
 
     @Test("U5: an ID token logs in once per nonce, an unreachable provider costs no try, a bad token does")
@@ -95,15 +95,15 @@ struct SignInRuleTests {
             identities: signIns, tries: tries, addressLimit: Self.limit(2))
         let first = try await login.run(idToken: "good", nonce: "n1", clientKey: "a")
         #expect(try await login.run(idToken: "good", nonce: "n2", clientKey: "a").id == first.id, "the identity's own account")
-        #expect(await refusal { _ = try await login.run(idToken: "good", nonce: "n1", clientKey: "a") } as? ExternalLogin.Refusal == .invalidToken)
+        await #expect(throws: ExternalLogin.Refusal.invalidToken) { _ = try await login.run(idToken: "good", nonce: "n1", clientKey: "a") }
         #expect(
             await refusal { _ = try await login.run(idToken: "down", nonce: nil, clientKey: "b") } as? ExternalLogin.Refusal == .providerUnreachable)
         #expect(attempts.count(.address, subject: "b") == 0)
         // The replayed nonce above kept its try: one more bad token uses up the address.
-        #expect(await refusal { _ = try await login.run(idToken: "forged", nonce: nil, clientKey: "a") } as? ExternalLogin.Refusal == .invalidToken)
+        await #expect(throws: ExternalLogin.Refusal.invalidToken) { _ = try await login.run(idToken: "forged", nonce: nil, clientKey: "a") }
         #expect(await refusal { _ = try await login.run(idToken: "good", nonce: "n3", clientKey: "a") } is TryLedger.Exhausted)
         credentials.setBanned(first.id)
-        #expect(await refusal { _ = try await login.run(idToken: "good", nonce: "n4", clientKey: "c") } as? ExternalLogin.Refusal == .banned)
+        await #expect(throws: ExternalLogin.Refusal.banned) { _ = try await login.run(idToken: "good", nonce: "n4", clientKey: "c") }
     }
 
     @Test("U9: an owner re-authenticates with their password or PIN; an admin deletes neither themselves nor an admin")
@@ -128,10 +128,10 @@ struct SignInRuleTests {
                 == .reauthenticationFailed)
         try await end.deleteOwn(surveyor.id, password: nil, pin: "1234", clientKey: here)
         try await end.deleteOwn(install.id, password: nil, pin: nil, clientKey: here)
-        #expect(await refusal { try await end.deleteOwn(install.id, password: nil, pin: nil, clientKey: here) } as? EndAccount.Refusal == .noAccount)
-        #expect(await refusal { try await end.delete(admin.id, byAdmin: admin.id.uuidString.uppercased()) } as? EndAccount.Refusal == .ownAccount)
-        #expect(await refusal { try await end.delete(other.id, byAdmin: admin.id.uuidString) } as? EndAccount.Refusal == .adminAccount)
-        #expect(await refusal { try await end.delete(UUID(), byAdmin: admin.id.uuidString) } as? EndAccount.Refusal == .unknownAccount)
+        await #expect(throws: EndAccount.Refusal.noAccount) { try await end.deleteOwn(install.id, password: nil, pin: nil, clientKey: here) }
+        await #expect(throws: EndAccount.Refusal.ownAccount) { try await end.delete(admin.id, byAdmin: admin.id.uuidString.uppercased()) }
+        await #expect(throws: EndAccount.Refusal.adminAccount) { try await end.delete(other.id, byAdmin: admin.id.uuidString) }
+        await #expect(throws: EndAccount.Refusal.unknownAccount) { try await end.delete(UUID(), byAdmin: admin.id.uuidString) }
         #expect(signIns.deleted.map(\.by) == [.owner, .owner])
         // The wrong password's try stands against the account's ceiling; the right one gives its own back.
         #expect(attempts.count(.accountCeiling, subject: admin.id.uuidString) == 1)
