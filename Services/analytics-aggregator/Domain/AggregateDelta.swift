@@ -168,7 +168,7 @@ package struct AggregateDelta: Equatable {
             overallByDay[DayKey(day: day, key: String(stars)), default: 0] += 1
             return
         }
-        guard let service = submission.service else { return }
+        guard let service = submission.service?.rawValue else { return }
         services[service, default: ServiceTotals()].add(submission)
         servicesByDay[DayKey(day: day, key: service), default: ServiceTotals()].add(submission)
     }
@@ -176,7 +176,8 @@ package struct AggregateDelta: Equatable {
     package mutating func add(_ explained: SurveyExplained, at time: Date) {
         reasons.append(
             SurveyReason(
-                part: explained.part.rawValue, service: explained.service, points: explained.points, stars: explained.stars, why: explained.why,
+                part: explained.part.rawValue, service: explained.service?.rawValue, points: explained.points, stars: explained.stars,
+                why: explained.why,
                 at: time))
     }
 

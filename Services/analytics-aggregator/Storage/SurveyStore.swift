@@ -52,7 +52,8 @@ struct SurveyStore: Sendable {
             ).decode(String.self).collectAll()
             guard !inserted.isEmpty else { throw SurveyRefusal.alreadySubmitted(.service) }
             let event = SurveySubmitted(
-                userId: user, part: .service, service: service, points: points, belowGood: HotelSurvey.isBelowGood(points: points))
+                userId: user, part: .service, service: HotelService(rawValue: service), points: points,
+                belowGood: HotelSurvey.isBelowGood(points: points))
             try await Outbox.enqueue(try await envelope(event, user: user, on: connection), toTopicNamed: topic, on: connection, logger: logger)
         }
     }
@@ -110,7 +111,7 @@ struct SurveyStore: Sendable {
                 RETURNING points
                 """, logger: logger)
             if let points = try await rows.decode(Int.self).collectAll().first {
-                let event = SurveyExplained(part: .service, service: service, points: points, why: why)
+                let event = SurveyExplained(part: .service, service: HotelService(rawValue: service), points: points, why: why)
                 try await Outbox.enqueue(Self.explainedEnvelope(event), toTopicNamed: topic, on: connection, logger: logger)
                 return .stored
             }

@@ -18,7 +18,7 @@ enum UnpublishedReasons {
                 RETURNING service, points, why, submitted_at
                 """, logger: logger)
             for try await (service, points, why, at) in services.decode((String, Int, String, Date).self) {
-                events.append((SurveyExplained(part: .service, service: service, points: points, why: why), at))
+                events.append((SurveyExplained(part: .service, service: HotelService(rawValue: service), points: points, why: why), at))
             }
             let overall = try await connection.tracedQuery(
                 """

@@ -20,3 +20,10 @@ public enum TelemetryPlatform: String, Codable, Sendable, CaseIterable {
 public enum SurveyPart: String, Codable, Sendable, CaseIterable {
     case service, overall
 }
+
+/// The hotel's services the survey rates (N4).
+public enum HotelService: String, Codable, Sendable, CaseIterable {
+    case rooms, dining
+    case spaPool = "spa-pool"
+    case gym
+}

@@ -69,15 +69,15 @@ public struct SurveySubmitted: Codable, Sendable, Equatable {
     /// The account's pseudonym with its `p:` (as `TelemetryRecorded.userId`); the id in events from before.
     public var userId: String
     public var part: SurveyPart
-    /// `rooms`, `dining`, `spa-pool` or `gym` (services only).
-    public var service: String?
+    /// The rated service (services only).
+    public var service: HotelService?
     public var points: Int
     /// The overall rating's stars (overall only).
     public var stars: Int?
     /// Under 75 points (a service) or three stars or fewer (overall): the guest was asked why.
     public var belowGood: Bool
 
-    public init(userId: String, part: SurveyPart, service: String? = nil, points: Int, stars: Int? = nil, belowGood: Bool) {
+    public init(userId: String, part: SurveyPart, service: HotelService? = nil, points: Int, stars: Int? = nil, belowGood: Bool) {
         self.userId = userId
         self.part = part
         self.service = service
@@ -92,14 +92,14 @@ public struct SurveySubmitted: Codable, Sendable, Equatable {
 /// and the topic keeps events for good (a rebuild reads them); the event's key is the guest's, for its partition.
 public struct SurveyExplained: Codable, Sendable, Equatable {
     public var part: SurveyPart
-    /// `rooms`, `dining`, `spa-pool` or `gym` (services only).
-    public var service: String?
+    /// The explained service (services only).
+    public var service: HotelService?
     public var points: Int
     /// The overall rating's stars (overall only).
     public var stars: Int?
     public var why: String
 
-    public init(part: SurveyPart, service: String? = nil, points: Int, stars: Int? = nil, why: String) {
+    public init(part: SurveyPart, service: HotelService? = nil, points: Int, stars: Int? = nil, why: String) {
         self.part = part
         self.service = service
         self.points = points

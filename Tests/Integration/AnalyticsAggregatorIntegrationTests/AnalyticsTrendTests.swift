@@ -132,11 +132,11 @@ struct AnalyticsTrendTests {
                 (at(0), EventTypes.pollAnswered, PollAnswered(userId: "u1", questionId: "benefit", answer: true)),
                 (at(0), EventTypes.pollAnswered, PollAnswered(userId: "u2", questionId: "benefit", answer: true)),
                 (at(10), EventTypes.pollAnswered, PollAnswered(userId: "u3", questionId: "benefit", answer: false)),
-                (at(0), EventTypes.surveySubmitted, SurveySubmitted(userId: "g1", part: .service, service: "gym", points: 80, belowGood: false)),
-                (at(10), EventTypes.surveySubmitted, SurveySubmitted(userId: "g2", part: .service, service: "gym", points: 40, belowGood: true)),
+                (at(0), EventTypes.surveySubmitted, SurveySubmitted(userId: "g1", part: .service, service: .gym, points: 80, belowGood: false)),
+                (at(10), EventTypes.surveySubmitted, SurveySubmitted(userId: "g2", part: .service, service: .gym, points: 40, belowGood: true)),
                 (at(0), EventTypes.surveySubmitted, SurveySubmitted(userId: "g1", part: .overall, points: 500, stars: 5, belowGood: false)),
                 (at(10), EventTypes.surveySubmitted, SurveySubmitted(userId: "g2", part: .overall, points: 200, stars: 2, belowGood: true)),
-                (at(10), EventTypes.surveyExplained, SurveyExplained(part: .service, service: "gym", points: 40, why: "Broken bikes.")),
+                (at(10), EventTypes.surveyExplained, SurveyExplained(part: .service, service: .gym, points: 40, why: "Broken bikes.")),
             ]
             for (time, type, payload) in events {
                 try await Self.publish(payload, type: type, at: time, to: telemetry, harness: harness)

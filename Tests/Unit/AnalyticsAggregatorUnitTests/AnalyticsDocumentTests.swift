@@ -12,6 +12,7 @@ struct AnalyticsDocumentTests {
         #expect(Set(Components.Schemas.App.allCases.map(\.rawValue)) == Set(TelemetryApp.allCases.map(\.rawValue)))
         #expect(Set(Components.Schemas.Platform.allCases.map(\.rawValue)) == Set(TelemetryPlatform.allCases.map(\.rawValue)))
         #expect(Components.Schemas.HotelService.allCases.map(\.rawValue) == HotelSurvey.services.map(\.id))
+        #expect(HotelService.allCases.map(\.rawValue) == HotelSurvey.services.map(\.id), "the topics' services are the survey's")
         #expect(Set(Components.Schemas.Rating.allCases.map(\.rawValue)) == Set(SurveyRating.allCases.map(\.rawValue)))
     }
 }

@@ -96,6 +96,7 @@ struct ClosedSetDecodingTests {
         #expect(TelemetryApp.allCases.map(\.rawValue) == ["weather", "places", "horoscope", "survey"])
         #expect(TelemetryPlatform.allCases.map(\.rawValue) == ["ios", "android", "web"])
         #expect(SurveyPart.allCases.map(\.rawValue) == ["service", "overall"])
+        #expect(HotelService.allCases.map(\.rawValue) == ["rooms", "dining", "spa-pool", "gym"])
         #expect(
             WeatherCondition.allCases.map(\.rawValue) == [
                 "clear", "partly-cloudy", "cloudy", "fog", "drizzle", "rain", "heavy-rain", "freezing-rain", "sleet", "snow", "showers",
