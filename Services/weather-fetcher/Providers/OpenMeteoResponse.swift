@@ -43,10 +43,4 @@ struct OpenMeteoResponse: Decodable, Equatable {
         var sunrise: [Int?]
         var sunset: [Int?]
     }
-
-    /// An Open-Meteo error answer: `{"error": true, "reason": "..."}`.
-    struct ErrorAnswer: Decodable {
-        var error: Bool
-        var reason: String
-    }
 }

@@ -4,7 +4,6 @@ import NIOCore
 import PlatformCore
 import Prometheus
 import ServiceLifecycle
-import Synchronization
 
 /// `/metrics` (Prometheus text format) on a listener of its own (X4): the public listener
 /// sits behind the ingress, this one is reached by the scraper inside the cluster only, so the counters of every
@@ -14,7 +13,6 @@ public final class MetricsListener: Service, Sendable {
     let port: Int
     let registry: PrometheusCollectorRegistry
     let logger: Logger
-    private let bound = Mutex<Int?>(nil)
 
     public init(host: String, port: Int, registry: PrometheusCollectorRegistry, logger: Logger) {
         self.host = host
@@ -22,9 +20,6 @@ public final class MetricsListener: Service, Sendable {
         self.registry = registry
         self.logger = logger
     }
-
-    /// The port it listens on once running (the configured one, or the one the system chose for `0`).
-    public var boundPort: Int? { bound.withLock { $0 } }
 
     public func run() async throws {
         let router = Router()
@@ -38,10 +33,7 @@ public final class MetricsListener: Service, Sendable {
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "metrics"),
-            onServerRunning: { [self] channel in
-                self.bound.withLock { $0 = channel.localAddress?.port }
-                SocketsCloseOnExec.markAll()
-            },
+            onServerRunning: { _ in SocketsCloseOnExec.markAll() },
             logger: logger)
         // Nested in the service's group: its graceful shutdown reaches this one too.
         try await app.run()
