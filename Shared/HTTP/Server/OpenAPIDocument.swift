@@ -21,31 +21,16 @@ public struct OpenAPIDocument: Sendable {
         self.init(bytes: Array(try Data(contentsOf: url)))
     }
 
-    /// Each operation's `x-access` (X3), read in the same block style as `operations(in:)`: the line at six spaces
-    /// under an operation. Throws `OperationAccess.UnknownRule` for a rule the platform does not know.
+    /// Each operation's `x-access` (X3): the line at six spaces under an operation. Throws
+    /// `OperationAccess.UnknownRule` for a rule the platform does not know.
     public func operationAccess() throws(OperationAccess.UnknownRule) -> OperationAccess {
         var rules: [(method: HTTPRequest.Method, template: String, rule: OperationAccess.Rule)] = []
-        var inPaths = false
-        var template: String?
-        var method: HTTPRequest.Method?
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
-            if !line.hasPrefix(" ") && !line.isEmpty {
-                inPaths = line.hasPrefix("paths:")
-                continue
+        for entry in Self.pathEntries(in: String(decoding: bytes, as: UTF8.self)) {
+            guard case .access(let template, let method, let text) = entry else { continue }
+            guard let rule = OperationAccess.Rule(rawValue: text) else {
+                throw OperationAccess.UnknownRule(operation: "\(method.rawValue) \(template)", rule: text)
             }
-            guard inPaths else { continue }
-            if line.hasPrefix("  /"), !line.hasPrefix("   "), line.hasSuffix(":") {
-                (template, method) = (String(line.dropFirst(2).dropLast()), nil)
-            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") {
-                let name = String(line.dropFirst(4).dropLast())
-                method = Self.methodNames.contains(name) ? HTTPRequest.Method(name.uppercased()) : nil
-            } else if line.hasPrefix("      x-access:"), let template, let method {
-                let text = line.dropFirst("      x-access:".count).trimmingCharacters(in: .whitespaces)
-                guard let rule = OperationAccess.Rule(rawValue: text) else {
-                    throw OperationAccess.UnknownRule(operation: "\(method.rawValue) \(template)", rule: text)
-                }
-                rules.append((method, template, rule))
-            }
+            rules.append((method, template, rule))
         }
         return OperationAccess(rules: rules)
     }
@@ -60,12 +45,33 @@ public struct OpenAPIDocument: Sendable {
 
     static let methodNames: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
 
-    /// The paths and methods of a document in the block style the services' documents are written in: a
-    /// path at two spaces under `paths:`, its methods at four. `OpenAPIDocumentTests` checks the result
-    /// against PyYAML's reading of every document.
+    /// The paths and methods of a document. `OpenAPIDocumentTests` checks the result against PyYAML's reading of every
+    /// document.
     static func operations(in text: String) -> [(template: String, methods: [HTTPRequest.Method])] {
         var result: [(String, [HTTPRequest.Method])] = []
+        for entry in pathEntries(in: text) {
+            switch entry {
+            case .path(let template): result.append((template, []))
+            case .operation(_, let method): result[result.count - 1].1.append(method)
+            case .access: continue
+            }
+        }
+        return result
+    }
+
+    /// What `paths:` holds, in the block style the services' documents are written in: a path at two spaces, its
+    /// operations at four, an operation's `x-access` at six.
+    enum PathEntry {
+        case path(String)
+        case operation(template: String, method: HTTPRequest.Method)
+        case access(template: String, method: HTTPRequest.Method, rule: String)
+    }
+
+    static func pathEntries(in text: String) -> [PathEntry] {
+        var entries: [PathEntry] = []
         var inPaths = false
+        var template: String?
+        var method: HTTPRequest.Method?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if !line.hasPrefix(" ") && !line.isEmpty {
                 inPaths = line.hasPrefix("paths:")
@@ -73,14 +79,18 @@ public struct OpenAPIDocument: Sendable {
             }
             guard inPaths else { continue }
             if line.hasPrefix("  /"), !line.hasPrefix("   "), line.hasSuffix(":") {
-                result.append((String(line.dropFirst(2).dropLast()), []))
-            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"), !result.isEmpty {
+                let path = String(line.dropFirst(2).dropLast())
+                (template, method) = (path, nil)
+                entries.append(.path(path))
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"), let template {
                 let name = String(line.dropFirst(4).dropLast())
-                if methodNames.contains(name), let method = HTTPRequest.Method(name.uppercased()) {
-                    result[result.count - 1].1.append(method)
-                }
+                method = methodNames.contains(name) ? HTTPRequest.Method(name.uppercased()) : nil
+                if let method { entries.append(.operation(template: template, method: method)) }
+            } else if line.hasPrefix("      x-access:"), let template, let method {
+                let rule = line.dropFirst("      x-access:".count).trimmingCharacters(in: .whitespaces)
+                entries.append(.access(template: template, method: method, rule: rule))
             }
         }
-        return result
+        return entries
     }
 }

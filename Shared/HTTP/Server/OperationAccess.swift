@@ -1,4 +1,5 @@
 import HTTPTypes
+import Hummingbird
 
 /// Who may call each operation of a service's API document (X3), as its `x-access` says: the one place access is
 /// written. `OperationAccessMiddleware` applies the rule of the operation the router matched, never one of a path
@@ -38,6 +39,12 @@ public struct OperationAccess: Sendable {
     /// The rule of the operation at `template` (the router's matched path, `{name}` or `:name` for a parameter).
     public func rule(method: HTTPRequest.Method, template: String) -> Rule? {
         rules[Self.key(method, template)]
+    }
+
+    /// The rule of the operation the router matched for `request` (its `endpointPath`); nil outside a route group or for
+    /// a public operation.
+    public func rule(of request: Request, context: some RequestContext) -> Rule? {
+        context.endpointPath.flatMap { rule(method: request.method, template: $0) }
     }
 
     /// `GET /v1/cities/{}`: parameters' names do not matter, only where they are.

@@ -16,9 +16,7 @@ public struct OperationAccessMiddleware: RouterMiddleware {
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let template = context.endpointPath, let rule = access.rule(method: request.method, template: template) else {
-            return try await next(request, context)
-        }
+        guard let rule = access.rule(of: request, context: context) else { return try await next(request, context) }
         switch rule {
         case .signature:
             break

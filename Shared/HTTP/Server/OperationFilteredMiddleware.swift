@@ -16,10 +16,7 @@ public struct OperationFilteredMiddleware<Inner: RouterMiddleware>: RouterMiddle
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let template = context.endpointPath, let rule = access.rule(method: request.method, template: template), rules.contains(rule)
-        else {
-            return try await next(request, context)
-        }
+        guard let rule = access.rule(of: request, context: context), rules.contains(rule) else { return try await next(request, context) }
         return try await inner.handle(request, context: context, next: next)
     }
 }
