@@ -42,7 +42,7 @@ struct NearbyRoutes {
         let latitude = try QueryParameter.double(query, "lat", range: -90...90)
         let longitude = try QueryParameter.double(query, "lon", range: -180...180)
         let radius = try QueryParameter.integer(query, "radius", default: 1_000, range: 1...50_000)
-        do { try limits.check(radiusMetres: radius) } catch { throw PlacesErrors.answer(for: error) }
+        try limits.check(radiusMetres: radius)
         let area = NearbyPlaces.Area.circle(latitude: latitude, longitude: longitude, radiusMetres: Double(radius))
         let importing = await onDemand?.importing(latitude: latitude, longitude: longitude, user: user, mayQueue: caller.trusted)
         return JSONResponse.ok(PlaceJSON.page(try await nearbyPlaces.page(area, user: user, page: page, pageSize: pageSize, importing: importing)))
@@ -57,7 +57,7 @@ struct NearbyRoutes {
         let box = GeoBox(
             south: try QueryParameter.double(query, "south", range: -90...90), west: try QueryParameter.double(query, "west", range: -180...180),
             north: try QueryParameter.double(query, "north", range: -90...90), east: try QueryParameter.double(query, "east", range: -180...180))
-        do { try limits.check(box) } catch { throw PlacesErrors.answer(for: error) }
+        try limits.check(box)
         let centre = box.centre
         let importing = await onDemand?.importing(
             latitude: centre.latitude, longitude: centre.longitude, user: user, mayQueue: caller.trusted)

@@ -34,7 +34,7 @@ package struct RecentCount: Sendable, Equatable {
     }
 }
 
-/// Why a member's or an admin's change to the places was refused; `PlacesErrors.answer(for:)` makes each an HTTP answer.
+/// Why a member's or an admin's change to the places was refused; the API names each one's HTTP answer (`HTTPRefusal`).
 package enum PlacesRefusal: Error, Equatable {
     case tooManyRatings(rated: Int, retryAfterSeconds: Double)
     case tooManyPlaces(added: Int, retryAfterSeconds: Double)
